@@ -1,0 +1,29 @@
+"""flake8-tensorcopy: find, fix and verify the ways PyTorch code copies tensors."""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from .diagnostics import Diagnostic, Edit, Fix
+
+__version__ = "0.1.0"
+__all__ = ["lint_source", "Diagnostic", "Fix", "Edit", "__version__"]
+
+
+def lint_source(source: str, filename: str = "<string>", *,
+                select: Optional[Sequence[str]] = None,
+                ignore: Optional[Sequence[str]] = None,
+                settings=None) -> List[Diagnostic]:
+    """Lint Python source text; returns diagnostics sorted by position.
+
+    A source that cannot be parsed gives an empty list (flake8 reports E999 itself); use
+    ``engine.analyze`` to get the parse error instead.
+    """
+    from .engine import DEFAULT_SETTINGS, LintError, analyze
+
+    try:
+        diags = analyze(source, settings or DEFAULT_SETTINGS)
+    except LintError:
+        return []
+    sel = tuple(select) if select else ("TEN",)
+    ign = tuple(ignore) if ignore else ()
+    return [d for d in diags if d.code.startswith(sel) and not (ign and d.code.startswith(ign))]

@@ -1,0 +1,629 @@
+"""Parse once with libcst, walk once, run every rule in that single batched pass.
+
+source text -> (cheap text pre-check) -> libcst module -> walk: inference state + rule hooks ->
+Reports -> positions (only for reported nodes' files) -> Diagnostics.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from . import inference as inf_mod
+from .diagnostics import Diagnostic, Edit, Fix
+from .inference import ClassInfo, Inference, Instance, is_tensor
+from .rules import ALL_RULES
+from .rules.base import FixPlan, NodeEdit, Report, Rule
+from .source import detect_newline, line_starts
+
+_WS = re.compile(r"\s+")
+#: substrings at least one of which any flaggable file must contain
+_TRIGGERS = (".data", "tensor", "Tensor", "clone", "_like", "detach")
+
+
+class Settings:
+    """Project settings the engine needs (from ``[tool.tensorcopy]`` or flake8 options)."""
+
+    def __init__(self, tensor_names: Iterable[str] = (), tensor_factories: Iterable[str] = ()):
+        self.tensor_names = tuple(tensor_names)
+        self.tensor_factories = tuple(tensor_factories)
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+def might_match(source: str) -> bool:
+    """Cheap pre-check: False means no rule can fire on this text."""
+    if "detach" in source or "clone" in source:
+        return True
+    if "torch" not in source:
+        return False
+    return any(t in source for t in _TRIGGERS)
+
+
+class Context:
+    """What a rule sees while the walk is at a node."""
+
+    def __init__(self, module: cst.Module, inference: Inference, source: str) -> None:
+        self.module = module
+        self.inf = inference
+        self.source = source
+        #: how each ``X.data`` node is used, keyed by id(node): (use, detail)
+        self.data_use: Dict[int, Tuple[str, Optional[str]]] = {}
+        #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
+        self.stmt_line: Optional[cst.SimpleStatementLine] = None
+        # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
+        self.local_data_attr = ("def data(" in source) or ("self.data =" in source)
+
+    # helpers used by rules
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def snippet(self, node: cst.CSTNode, limit: int = 40) -> str:
+        text = _WS.sub(" ", self.code(node)).strip()
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def operand(self, node: cst.BaseExpression) -> str:
+        """Code for ``node`` usable as the receiver of ``.method()`` (parenthesized if needed)."""
+        text = self.code(node)
+        if node.lpar or type(node) in _ATOMS:
+            return text
+        return f"({text})"
+
+    def infer(self, node: cst.BaseExpression):
+        return self.inf.infer(node)
+
+    def is_tensor(self, node: cst.BaseExpression) -> bool:
+        return is_tensor(self.inf.infer(node))
+
+    def qualname(self, node: cst.BaseExpression) -> Optional[str]:
+        if type(node) is cst.Name or type(node) is cst.Attribute:
+            return self.inf.qualname(node)
+        return None
+
+    def torch_ref(self, edits: List[NodeEdit]) -> str:
+        """The name to spell ``torch`` with; adds an ``import torch`` edit if the file lacks one."""
+        alias = self.inf.torch_alias()
+        if alias is not None:
+            return alias
+        edits.append(NodeEdit("import_torch", None))
+        return "torch"
+
+    def lone_statement(self) -> Optional[cst.SimpleStatementLine]:
+        line = self.stmt_line
+        if line is not None and len(line.body) == 1:
+            return line
+        return None
+
+
+_ATOMS = (
+    cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set,
+    cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.SimpleString,
+    cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
+)
+
+# fields never worth descending into
+_SKIP_FIELDS = frozenset(
+    {"lpar", "rpar", "comma", "semicolon", "colon", "equal", "dot", "star", "leading_lines",
+     "lines_after_decorators", "header", "footer", "newline", "default_newline", "default_indent",
+     "encoding", "has_trailing_newline", "attr", "keyword", "operator", "asynchronous",
+     "whitespace_after_star", "whitespace_after_arg", "whitespace_before", "whitespace_after",
+     "whitespace_before_colon", "whitespace_after_colon", "whitespace_before_params",
+     "whitespace_after_def", "whitespace_after_class", "whitespace_before_indicator",
+     "whitespace_after_indicator", "whitespace_before_from", "whitespace_after_from",
+     "whitespace_after_import", "whitespace_before_import", "whitespace_after_for",
+     "whitespace_before_in", "whitespace_after_in", "whitespace_before_if", "whitespace_after_if",
+     "whitespace_after_await", "whitespace_before_as", "whitespace_after_as",
+     "whitespace_before_walrus", "whitespace_after_walrus", "whitespace_after_return",
+     "whitespace_after_lambda", "whitespace_after_assert", "whitespace_after_del",
+     "whitespace_after_raise", "whitespace_after_with", "whitespace_before_else",
+     "whitespace_after_else", "whitespace_after_yield", "whitespace_after_global",
+     "whitespace_after_nonlocal", "whitespace_before_expression", "whitespace_after_expression",
+     "whitespace_before_value", "whitespace_after_value", "whitespace_after_at",
+     "whitespace_after_case", "whitespace_after_match", "whitespace_after_bracket",
+     "whitespace_before_bracket", "whitespace_after_param", "whitespace_after_cls",
+     "whitespace_before_patterns", "prefix", "start", "end", "quote", "string_prefix"}
+)
+_FIELDS_CACHE: Dict[type, Tuple[str, ...]] = {}
+
+
+def _fields(t: type) -> Tuple[str, ...]:
+    names = _FIELDS_CACHE.get(t)
+    if names is None:
+        import dataclasses
+
+        names = tuple(
+            f.name for f in dataclasses.fields(t)
+            if f.name not in _SKIP_FIELDS and not f.name.startswith("whitespace")
+        )
+        _FIELDS_CACHE[t] = names
+    return names
+
+
+class Walker:
+    """The single pass: keeps inference state in step with source order and calls rule hooks."""
+
+    def __init__(self, ctx: Context, rules: Sequence[Rule]) -> None:
+        self.ctx = ctx
+        self.inf = ctx.inf
+        self.reports: List[Report] = []
+        self.hooks: Dict[type, List[Rule]] = {}
+        for rule in rules:
+            for t in rule.hooks:
+                self.hooks.setdefault(t, []).append(rule)
+
+    # -- generic ---------------------------------------------------------------------------
+    def walk(self, node: cst.CSTNode) -> None:
+        t = type(node)
+        special = _SPECIAL.get(t)
+        if special is not None:
+            special(self, node)
+            return
+        self.dispatch(node)
+        self.children(node)
+
+    def dispatch(self, node: cst.CSTNode) -> None:
+        t = type(node)
+        if t is cst.Call:
+            self._note_call(node)
+        elif t is cst.Attribute:
+            value = node.value
+            if type(value) is cst.Attribute and value.attr.value == "data":
+                self.ctx.data_use.setdefault(id(value), ("attr", node.attr.value))
+        elif t is cst.Subscript:
+            value = node.value
+            if type(value) is cst.Attribute and value.attr.value == "data":
+                sl = node.slice[0].slice if len(node.slice) == 1 else None
+                if type(sl) is cst.Index and type(sl.value) in (
+                        cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+                    self.ctx.data_use.setdefault(id(value), ("str-subscript", None))
+                else:
+                    self.ctx.data_use.setdefault(id(value), ("subscript", None))
+        rules = self.hooks.get(t)
+        if rules:
+            for rule in rules:
+                self.reports.extend(rule.check(node, self.ctx))
+
+    def children(self, node: cst.CSTNode) -> None:
+        walk = self.walk
+        for name in _fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                walk(value)
+            elif type(value) is tuple or type(value) is list:
+                for item in value:
+                    if isinstance(item, cst.CSTNode):
+                        walk(item)
+
+    def block(self, body) -> None:
+        """An IndentedBlock / SimpleStatementSuite / Module body."""
+        for stmt in body.body:
+            self.walk(stmt)
+
+    # -- notes on how ``.data`` is used ---------------------------------------------------------
+    def _note_call(self, node: cst.Call) -> None:
+        use = self.ctx.data_use
+        func = node.func
+        if type(func) is cst.Attribute:
+            recv = func.value
+            if type(recv) is cst.Attribute and recv.attr.value == "data":
+                use.setdefault(id(recv), ("method", func.attr.value))
+        q = self.ctx.qualname(func)
+        for i, arg in enumerate(node.args):
+            value = arg.value
+            if type(value) is cst.Attribute and value.attr.value == "data":
+                if q and q.startswith("torch.nn.init.") and q.endswith("_") and i == 0:
+                    use.setdefault(id(value), ("init", q))
+                elif q and q.startswith("torch"):
+                    use.setdefault(id(value), ("torch-arg", q))
+                else:
+                    use.setdefault(id(value), ("arg", None))
+        self.inf.register_buffer_call(node)
+
+    def _note_store(self, target: cst.BaseExpression, aug: bool) -> None:
+        use = self.ctx.data_use
+        t = type(target)
+        if t is cst.Attribute and target.attr.value == "data":
+            use.setdefault(id(target), ("augassign" if aug else "assign", None))
+        elif t is cst.Subscript:
+            value = target.value
+            if type(value) is cst.Attribute and value.attr.value == "data":
+                use.setdefault(id(value), ("subscript-store", None))
+        elif t is cst.Tuple or t is cst.List:
+            for e in target.elements:
+                self._note_store(e.value, aug)
+
+    # -- statements ----------------------------------------------------------------------------
+    def _module(self, node: cst.Module) -> None:
+        self.block(node)
+
+    def _simple_line(self, node: cst.SimpleStatementLine) -> None:
+        outer = self.ctx.stmt_line
+        self.ctx.stmt_line = node
+        for stmt in node.body:
+            self.walk(stmt)
+        self.ctx.stmt_line = outer
+
+    def _suite(self, node: cst.SimpleStatementSuite) -> None:
+        outer = self.ctx.stmt_line
+        self.ctx.stmt_line = None  # statements after ``if x:`` on one line cannot be wrapped
+        for stmt in node.body:
+            self.walk(stmt)
+        self.ctx.stmt_line = outer
+
+    def _assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._note_store(t.target, False)
+        self.dispatch(node)
+        for t in node.targets:
+            self._walk_target(t.target)
+        self.walk(node.value)
+        kind = self.inf.infer(node.value)
+        for t in node.targets:
+            self.inf.bind_target(t.target, kind)
+
+    def _ann_assign(self, node: cst.AnnAssign) -> None:
+        self._note_store(node.target, False)
+        self.dispatch(node)
+        self._walk_target(node.target)
+        if node.value is not None:
+            self.walk(node.value)
+        kind = self.inf.kind_of_annotation(node.annotation.annotation)
+        if kind is None and node.value is not None:
+            kind = self.inf.infer(node.value)
+        if node.value is not None or kind is not None:
+            self.inf.bind_target(node.target, kind)
+
+    def _aug_assign(self, node: cst.AugAssign) -> None:
+        self._note_store(node.target, True)
+        self.dispatch(node)
+        self._walk_target(node.target)
+        self.walk(node.value)
+
+    def _walk_target(self, target: cst.BaseExpression) -> None:
+        t = type(target)
+        if t is cst.Name:
+            return
+        if t is cst.Tuple or t is cst.List:
+            for e in target.elements:
+                self._walk_target(e.value)
+        elif t is cst.StarredElement:
+            self._walk_target(target.value)
+        else:
+            self.walk(target)
+
+    def _import(self, node: cst.Import) -> None:
+        self.inf.bind_import(node)
+
+    def _import_from(self, node: cst.ImportFrom) -> None:
+        self.inf.bind_import_from(node)
+
+    def _if(self, node: cst.If) -> None:
+        self.walk(node.test)
+        yes, no = self.inf.narrowing(node.test)
+        undo = self.inf.apply(yes)
+        self.block(node.body)
+        self.inf.undo(undo)
+        if node.orelse is not None:
+            undo = self.inf.apply(no)
+            if type(node.orelse) is cst.If:
+                self._if(node.orelse)
+            else:
+                self.block(node.orelse.body)
+            self.inf.undo(undo)
+        elif no and _ends_flow(node.body):
+            self.inf.apply(no)  # ``if not isinstance(x, Tensor): return`` narrows what follows
+
+    def _assert(self, node: cst.Assert) -> None:
+        self.dispatch(node)
+        self.walk(node.test)
+        yes, _ = self.inf.narrowing(node.test)
+        self.inf.apply(yes)
+
+    def _for(self, node: cst.For) -> None:
+        self.dispatch(node)
+        self.walk(node.iter)
+        self.inf.bind_target(node.target, self.inf.element_kind(self.inf.infer(node.iter)))
+        self._walk_target(node.target)
+        self.block(node.body)
+        if node.orelse is not None:
+            self.block(node.orelse.body)
+
+    def _with(self, node: cst.With) -> None:
+        self.dispatch(node)
+        no_grad = False
+        for item in node.items:
+            self.walk(item.item)
+            expr = item.item
+            if type(expr) is cst.Call:
+                q = self.ctx.qualname(expr.func)
+                if q in inf_mod._NO_GRAD:
+                    no_grad = True
+            if item.asname is not None:
+                self.inf.bind_target(item.asname.name, inf_mod.UNKNOWN)
+        scope = self.inf.scope
+        outer = scope.no_grad
+        scope.no_grad = outer or no_grad
+        self.block(node.body)
+        scope.no_grad = outer
+
+    def _try(self, node) -> None:
+        self.block(node.body)
+        for handler in node.handlers:
+            if handler.type is not None:
+                self.walk(handler.type)
+            if handler.name is not None:
+                self.inf.bind_target(handler.name.name, inf_mod.NOT_TENSOR)
+            self.block(handler.body)
+        if node.orelse is not None:
+            self.block(node.orelse.body)
+        if node.finalbody is not None:
+            self.block(node.finalbody.body)
+
+    def _function(self, node: cst.FunctionDef) -> None:
+        inf = self.inf
+        no_grad = False
+        is_static = False
+        for dec in node.decorators:
+            self.walk(dec.decorator)
+            d = dec.decorator
+            target = d.func if type(d) is cst.Call else d
+            q = self.ctx.qualname(target)
+            if q in inf_mod._NO_GRAD:
+                no_grad = True
+            if type(target) is cst.Name and target.value in ("staticmethod", "classmethod"):
+                is_static = True
+            if type(target) is cst.Name and target.value == "property" and node.name.value == "data":
+                self.ctx.local_data_attr = True
+        params = node.params
+        for p in _all_params(params):
+            if p.default is not None:
+                self.walk(p.default)
+            if p.annotation is not None:
+                self.walk(p.annotation.annotation)
+        inf.set(node.name.value, inf_mod.FUNCTION)
+        cls = inf.scope.cls if inf.scope.kind == "class" else None
+        inf.push("function", cls=cls, no_grad=no_grad)
+        first = True
+        for p in _all_params(params):
+            kind = None
+            if p.annotation is not None:
+                kind = inf.kind_of_annotation(p.annotation.annotation)
+            if first and cls is not None and not is_static and kind is None:
+                kind = Instance(cls)
+            first = False
+            if kind is not None:
+                inf.set(p.name.value, kind)
+            else:
+                inf.scope.names.pop(p.name.value, None)
+        # a parameter with no annotation is "nothing known" (None): shadow outer bindings
+        for p in _all_params(params):
+            inf.scope.names.setdefault(p.name.value, _FREE)
+        self.block(node.body)
+        inf.pop()
+
+    def _class(self, node: cst.ClassDef) -> None:
+        inf = self.inf
+        for dec in node.decorators:
+            self.walk(dec.decorator)
+        is_module = False
+        for base in node.bases:
+            self.walk(base.value)
+            b = base.value
+            q = self.ctx.qualname(b)
+            if q is not None and (q in inf_mod.MODULE_TYPES or (
+                    q.startswith("torch.nn.") and q.rsplit(".", 1)[1][:1].isupper()
+                    and q not in inf_mod.TENSOR_TYPES)):
+                is_module = True
+            elif type(b) is cst.Name:
+                k = inf.lookup(b.value)
+                if type(k) is ClassInfo and k.is_module:
+                    is_module = True
+        info = ClassInfo(node.name.value, is_module)
+        inf.push("class", cls=info)
+        self.block(node.body)
+        inf.pop()
+        inf.set(node.name.value, info)
+
+    def _lambda(self, node: cst.Lambda) -> None:
+        for p in _all_params(node.params):
+            if p.default is not None:
+                self.walk(p.default)
+        self.inf.push("comp")
+        for p in _all_params(node.params):
+            self.inf.scope.names[p.name.value] = _FREE
+        self.walk(node.body)
+        self.inf.pop()
+
+    def _comp(self, node) -> None:
+        self.dispatch(node)
+        # the first iterable is evaluated in the enclosing scope
+        comp = node.for_in
+        self.walk(comp.iter)
+        self.inf.push("comp")
+        first = True
+        while comp is not None:
+            if not first:
+                self.walk(comp.iter)
+            first = False
+            self.inf.bind_target(comp.target, self.inf.element_kind(self.inf.infer(comp.iter)))
+            for cond in comp.ifs:
+                self.walk(cond.test)
+            comp = comp.inner_for_in
+        if type(node) is cst.DictComp:
+            self.walk(node.key)
+            self.walk(node.value)
+        else:
+            self.walk(node.elt)
+        self.inf.pop()
+
+    def _named_expr(self, node: cst.NamedExpr) -> None:
+        self.dispatch(node)
+        self.walk(node.value)
+        self.inf.bind_target(node.target, self.inf.infer(node.value))
+
+    def _global(self, node) -> None:
+        pass
+
+
+_FREE = inf_mod.FREE
+
+
+def _all_params(params: cst.Parameters):
+    yield from params.posonly_params
+    yield from params.params
+    if isinstance(params.star_arg, cst.Param):
+        yield params.star_arg
+    yield from params.kwonly_params
+    if params.star_kwarg is not None:
+        yield params.star_kwarg
+
+
+def _ends_flow(body) -> bool:
+    stmts = body.body
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if type(last) is cst.SimpleStatementLine:
+        last = last.body[-1] if last.body else None
+    return type(last) in (cst.Return, cst.Raise, cst.Continue, cst.Break)
+
+
+_SPECIAL = {
+    cst.Module: Walker._module,
+    cst.SimpleStatementLine: Walker._simple_line,
+    cst.SimpleStatementSuite: Walker._suite,
+    cst.IndentedBlock: Walker.block,
+    cst.Assign: Walker._assign,
+    cst.AnnAssign: Walker._ann_assign,
+    cst.AugAssign: Walker._aug_assign,
+    cst.Import: Walker._import,
+    cst.ImportFrom: Walker._import_from,
+    cst.If: Walker._if,
+    cst.Assert: Walker._assert,
+    cst.For: Walker._for,
+    cst.With: Walker._with,
+    cst.Try: Walker._try,
+    cst.TryStar: Walker._try,
+    cst.FunctionDef: Walker._function,
+    cst.ClassDef: Walker._class,
+    cst.Lambda: Walker._lambda,
+    cst.ListComp: Walker._comp,
+    cst.SetComp: Walker._comp,
+    cst.GeneratorExp: Walker._comp,
+    cst.DictComp: Walker._comp,
+    cst.NamedExpr: Walker._named_expr,
+    cst.Global: Walker._global,
+    cst.Nonlocal: Walker._global,
+    cst.Comment: Walker._global,
+    cst.EmptyLine: Walker._global,
+    cst.Newline: Walker._global,
+    cst.TrailingWhitespace: Walker._global,
+    cst.Name: Walker._global,
+    cst.SimpleString: Walker._global,
+    cst.Integer: Walker._global,
+    cst.Float: Walker._global,
+    cst.Pass: Walker._global,
+}
+
+
+class LintError(Exception):
+    """The source cannot be analysed (does not parse, or is too deep to walk)."""
+
+
+def parse(source: str) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        raise LintError(f"syntax error at {exc.raw_line}:{exc.raw_column}: {exc.message}") from None
+    except RecursionError:
+        raise LintError("source is nested too deeply to parse") from None
+    except Exception as exc:  # libcst's native parser raises a few other kinds
+        raise LintError(f"cannot parse: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+
+
+def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
+            rules: Optional[Sequence[Rule]] = None) -> List[Diagnostic]:
+    """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked."""
+    if not might_match(source):
+        return []
+    module = parse(source)
+    inference = Inference(settings.tensor_names, settings.tensor_factories)
+    ctx = Context(module, inference, source)
+    walker = Walker(ctx, rules if rules is not None else ALL_RULES)
+    try:
+        walker.walk(module)
+    except RecursionError:
+        raise LintError("source is nested too deeply to analyse") from None
+    if not walker.reports:
+        return []
+    return _resolve(module, source, ctx, walker.reports)
+
+
+def _resolve(module: cst.Module, source: str, ctx: Context,
+             reports: List[Report]) -> List[Diagnostic]:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    starts = line_starts(source)
+    newline = detect_newline(source)
+
+    def offset(pos) -> int:
+        return starts[pos.line - 1] + pos.column
+
+    seen = set()
+    out: List[Diagnostic] = []
+    for rep in reports:
+        rng = positions[rep.node]
+        key = (rep.code, rng.start.line, rng.start.column, rng.end.line, rng.end.column)
+        if key in seen:
+            continue
+        seen.add(key)
+        fix = None
+        if rep.fix is not None:
+            fix = _fix(rep.fix, module, source, positions, offset, newline)
+        out.append(Diagnostic(rep.code, rep.message, rng.start.line, rng.start.column,
+                              rng.end.line, rng.end.column, fix))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _fix(plan: FixPlan, module, source, positions, offset, newline) -> Optional[Fix]:
+    edits = []
+    for e in plan.edits:
+        if e.kind == "replace":
+            rng = positions[e.node]
+            edits.append(Edit(offset(rng.start), offset(rng.end), e.text))
+        elif e.kind == "insert":
+            rng = positions[e.node]
+            start = offset(rng.start)
+            edits.append(Edit(start, start, e.text))
+        elif e.kind == "no_grad":
+            rng = positions[e.node]
+            start = offset(rng.start)
+            line_begin = start - rng.start.column
+            indent = source[line_begin:start]
+            if indent.strip():
+                return None
+            text = f"with {e.text}.no_grad():{newline}{indent}{module.default_indent}"
+            edits.append(Edit(start, start, text))
+        elif e.kind == "import_torch":
+            at = _import_offset(module, positions, offset)
+            edits.append(Edit(at, at, f"import torch{newline}"))
+    return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
+
+
+def _import_offset(module: cst.Module, positions, offset) -> int:
+    """Where ``import torch`` goes: before the first statement that is not a docstring/__future__."""
+    for i, stmt in enumerate(module.body):
+        if type(stmt) is cst.SimpleStatementLine and stmt.body:
+            small = stmt.body[0]
+            if i == 0 and type(small) is cst.Expr and type(small.value) in (
+                    cst.SimpleString, cst.ConcatenatedString):
+                continue
+            if type(small) is cst.ImportFrom and not small.relative and small.module is not None \
+                    and inf_mod.dotted_name(small.module) == "__future__":
+                continue
+        return offset(positions[stmt].start)
+    return len(module.code) if module.body else 0

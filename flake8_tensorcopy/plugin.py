@@ -1,0 +1,58 @@
+"""flake8 entry point. Takes ``lines`` (what the editor sends), never re-reads the file."""
+from __future__ import annotations
+
+from typing import Any, Generator, List, Tuple
+
+from . import __version__
+from .engine import DEFAULT_SETTINGS, Settings, analyze
+
+
+def _split(value: Any) -> List[str]:
+    if not value:
+        return []
+    if isinstance(value, (list, tuple)):
+        items = [str(v) for v in value]
+    else:
+        items = [str(value)]
+    out: List[str] = []
+    for item in items:
+        out.extend(part.strip() for part in item.replace("\n", ",").split(",") if part.strip())
+    return out
+
+
+class TensorCopyChecker:
+    name = "flake8-tensorcopy"
+    version = __version__
+    settings: Settings = DEFAULT_SETTINGS
+
+    def __init__(self, tree: Any, lines: List[str]) -> None:
+        # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, parser: Any) -> None:
+        parser.add_option(
+            "--tensorcopy-tensor-names", default="", parse_from_config=True,
+            comma_separated_list=True,
+            help="Extra names that denote tensor types (e.g. mylib.Tensor); comma separated.",
+        )
+        parser.add_option(
+            "--tensorcopy-tensor-factories", default="", parse_from_config=True,
+            comma_separated_list=True,
+            help="Extra functions that return tensors (e.g. mylib.make_tensor); comma separated.",
+        )
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        cls.settings = Settings(
+            _split(getattr(options, "tensorcopy_tensor_names", "")),
+            _split(getattr(options, "tensorcopy_tensor_factories", "")),
+        )
+
+    def run(self) -> Generator[Tuple[int, int, str, type], None, None]:
+        try:
+            diags = analyze("".join(self.lines), self.settings)
+        except Exception:  # no exception may escape: flake8 reports E999 for broken syntax
+            return
+        for d in diags:
+            yield d.line, d.column, d.text, type(self)

@@ -1,0 +1,34 @@
+"""The rule catalog. One class per rule; codes are fixed (tests, docs and users depend on them).
+
+| family | module |
+| --- | --- |
+| TEN1xx `.data` | ``rules/data.py`` |
+| TEN2xx copy construction | ``rules/construct.py`` |
+| TEN3xx copy order and waste | ``rules/order.py`` |
+| TEN4xx aliasing mistaken for copying | ``rules/alias.py`` |
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+from .alias import AliasWrite
+from .base import Rule
+from .construct import LegacyConstructorAlias, NewTensorOfTensor, TensorOfTensor, TensorOfTensorList
+from .data import DataAssign, DataInplace, DataRead
+from .order import CloneDetach, LikeThenCopy
+
+RULE_CLASSES: Tuple[type, ...] = (
+    DataRead, DataInplace, DataAssign,
+    TensorOfTensor, NewTensorOfTensor, LegacyConstructorAlias, TensorOfTensorList,
+    CloneDetach, LikeThenCopy,
+    AliasWrite,
+)
+ALL_RULES: List[Rule] = [cls() for cls in RULE_CLASSES]
+RULES_BY_CODE: Dict[str, Rule] = {r.code: r for r in ALL_RULES}
+
+
+def select_rules(select=None, ignore=None) -> List[Rule]:
+    """Rules whose code starts with a selected prefix and with no ignored prefix."""
+    sel = tuple(select) if select else ("TEN",)
+    ign = tuple(ignore) if ignore else ()
+    return [r for r in ALL_RULES if r.code.startswith(sel) and not (ign and r.code.startswith(ign))]

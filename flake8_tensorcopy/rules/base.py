@@ -1,0 +1,96 @@
+"""What a rule is: one class carrying its code, message, docs, examples, fix and claims."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Type
+
+import libcst as cst
+
+from ..diagnostics import SAFE, UNSAFE
+
+__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Claim", "SAFE", "UNSAFE"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """An invalid snippet: the rule must flag it exactly once.
+
+    ``after`` is the source the fixer must produce (``None``: the rule offers no fix here).
+    ``unsafe`` says the fix is only applied with ``--unsafe-fixes``. ``run`` marks examples that the
+    verifier may execute (they use only names it provides: ``torch``, ``nn``, ``t``, ``x``...).
+    """
+
+    before: str
+    after: Optional[str] = None
+    unsafe: bool = False
+    run: bool = True
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A statement about PyTorch that a rule relies on, checked by ``tensorcopy verify``.
+
+    ``kind`` is ``semantics``, ``fix`` or ``speed``. ``check`` receives the verifier's helper
+    object and returns ``(holds, measured)``. The function body uses torch only through the helper,
+    so importing rules never imports torch.
+    """
+
+    id: str
+    kind: str
+    text: str
+    check: Callable[[Any], Tuple[bool, dict]]
+
+
+@dataclass
+class NodeEdit:
+    """An edit described by nodes; the engine turns it into text offsets.
+
+    kind: ``replace`` (node's span -> text), ``insert`` (text before node), ``no_grad`` (wrap the
+    statement ``node`` in a ``with <torch>.no_grad():`` block), ``import_torch`` (add ``import torch``).
+    """
+
+    kind: str
+    node: Optional[cst.CSTNode]
+    text: str = ""
+
+
+@dataclass
+class FixPlan:
+    description: str
+    safety: str
+    edits: List[NodeEdit] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    code: str
+    node: cst.CSTNode
+    message: str
+    fix: Optional[FixPlan] = None
+
+
+class Rule:
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    #: one-line message template; ``str.format`` fields are filled by the rule
+    message: ClassVar[str] = ""
+    #: node types this rule wants to see (the engine dispatches on exact type)
+    hooks: ClassVar[Tuple[Type[cst.CSTNode], ...]] = ()
+    #: ``safe``, ``unsafe``, ``sometimes`` or ``None`` (no fix)
+    fix_safety: ClassVar[Optional[str]] = None
+
+    what: ClassVar[str] = ""
+    why: ClassVar[str] = ""
+    use_instead: ClassVar[str] = ""
+    fix_doc: ClassVar[str] = ""
+    references: ClassVar[Sequence[str]] = ()
+
+    invalid: ClassVar[Sequence[Example]] = ()
+    valid: ClassVar[Sequence[str]] = ()
+    claims: ClassVar[Sequence[Claim]] = ()
+
+    def check(self, node: cst.CSTNode, ctx: Any) -> Iterator[Report]:  # pragma: no cover
+        raise NotImplementedError
+
+    def report(self, node: cst.CSTNode, plan: Optional[FixPlan] = None, **fields: str) -> Report:
+        return Report(self.code, node, self.message.format(**fields), plan)

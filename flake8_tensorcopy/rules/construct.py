@@ -1,0 +1,303 @@
+"""TEN2xx: building a "copy" with a constructor."""
+from __future__ import annotations
+
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import libcst as cst
+
+from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name, is_tensor
+from .base import SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+
+
+def split_args(node: cst.Call, data_kw: str = "data"
+               ) -> Optional[Tuple[Optional[cst.BaseExpression], Dict[str, cst.Arg]]]:
+    """(the single data argument, keyword args) or None for shapes we do not handle."""
+    positional: List[cst.BaseExpression] = []
+    kwargs: Dict[str, cst.Arg] = {}
+    for arg in node.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            positional.append(arg.value)
+        else:
+            kwargs[arg.keyword.value] = arg
+    if data_kw in kwargs and not positional:
+        positional.append(kwargs.pop(data_kw).value)
+    if len(positional) != 1:
+        return None
+    return positional[0], kwargs
+
+
+def _literal_bool(expr: cst.BaseExpression) -> Optional[bool]:
+    if type(expr) is cst.Name and expr.value in ("True", "False"):
+        return expr.value == "True"
+    return None
+
+
+def copy_expression(ctx, src: cst.BaseExpression, kwargs: Dict[str, cst.Arg],
+                    default_dtype: Optional[str] = None,
+                    default_device: Optional[str] = None) -> Optional[str]:
+    """``src.detach().clone()`` or ``src.detach().to(dtype=..., device=..., copy=True)``, plus
+    ``.pin_memory()`` and ``.requires_grad_(...)`` for those keywords. None if a keyword is not
+    understood."""
+    if set(kwargs) - {"dtype", "device", "requires_grad", "pin_memory"}:
+        return None
+    dtype = ctx.code(kwargs["dtype"].value) if "dtype" in kwargs else default_dtype
+    device = ctx.code(kwargs["device"].value) if "device" in kwargs else default_device
+    text = ctx.operand(src) + ".detach()"
+    if dtype is None and device is None:
+        text += ".clone()"
+    else:
+        parts = []
+        if dtype is not None:
+            parts.append(f"dtype={dtype}")
+        if device is not None:
+            parts.append(f"device={device}")
+        text += ".to(" + ", ".join(parts) + ", copy=True)"
+    if "pin_memory" in kwargs:
+        flag = _literal_bool(kwargs["pin_memory"].value)
+        if flag is None:
+            return None
+        if flag:
+            text += ".pin_memory()"
+    if "requires_grad" in kwargs:
+        value = kwargs["requires_grad"].value
+        flag = _literal_bool(value)
+        if flag is None:
+            text += f".requires_grad_({ctx.code(value)})"
+        elif flag:
+            text += ".requires_grad_(True)"
+    return text
+
+
+def _tensor_list(ctx, expr: cst.BaseExpression) -> bool:
+    t = type(expr)
+    if t is cst.List or t is cst.Tuple:
+        return bool(expr.elements) and all(
+            type(e) is cst.Element and ctx.is_tensor(e.value) for e in expr.elements)
+    return ctx.infer(expr) is TENSORS
+
+
+class TensorOfTensor(Rule):
+    code = "TEN201"
+    name = "tensor-of-tensor"
+    message = "`torch.tensor({src})` on a tensor copies it with a UserWarning; use `{fix}`"
+    hooks = (cst.Call,)
+    fix_safety = SAFE
+    what = "Flags `torch.tensor(t)` where `t` is already a tensor."
+    why = (
+        "`torch.tensor` is for building tensors from Python data. Given a tensor it makes a "
+        "detached copy, exactly like `t.detach().clone()`, but warns (`To copy construct from a "
+        "tensor, it is recommended to use sourceTensor.detach().clone()...`) and goes through "
+        "the slower generic data path. The code also hides its intent: the reader must know that "
+        "the graph is dropped."
+    )
+    use_instead = (
+        "`t.detach().clone()`; with `dtype`/`device`: `t.detach().to(dtype=..., device=..., "
+        "copy=True)`; with `requires_grad=True`: append `.requires_grad_(True)`."
+    )
+    fix_doc = (
+        "**Safe.** The rewrite gives equal values, dtype, device, strides, `requires_grad`, "
+        "`is_leaf` and no memory sharing. `.to()` always gets `copy=True`: without it, `.to()` "
+        "returns the tensor itself when nothing changes. `pin_memory=True` becomes "
+        "`.pin_memory()`, applied before `.requires_grad_()` so the result stays a leaf."
+    )
+    references = (
+        "https://pytorch.org/docs/stable/generated/torch.tensor.html",
+    )
+    invalid = (
+        Example("import torch\nt = torch.randn(3)\nc = torch.tensor(t)\n",
+                "import torch\nt = torch.randn(3)\nc = t.detach().clone()\n"),
+        Example("import torch\nt = torch.randn(3)\nc = torch.tensor(t, dtype=torch.float64)\n",
+                "import torch\nt = torch.randn(3)\nc = t.detach().to(dtype=torch.float64, copy=True)\n"),
+        Example("import torch\nt = torch.randn(3)\nc = torch.tensor(t, requires_grad=True)\n",
+                "import torch\nt = torch.randn(3)\nc = t.detach().clone().requires_grad_(True)\n"),
+        Example("import torch as th\n\ndef f(x: th.Tensor):\n    return th.tensor(x + 1, device='cpu')\n",
+                "import torch as th\n\ndef f(x: th.Tensor):\n    return (x + 1).detach().to(device='cpu', copy=True)\n",
+                run=False),
+    )
+    valid = (
+        "import torch\nc = torch.tensor([1.0, 2.0])\n",
+        "import torch\nimport numpy as np\nc = torch.tensor(np.zeros(3))\n",
+        "import torch\nx = torch.zeros(3)\nx = x.tolist()\nc = torch.tensor(x)\n",
+        "import torch\n\ndef f(x):\n    return torch.tensor(x)\n",
+        "import torch\nx = torch.zeros(3)\nc = torch.tensor(x.shape)\n",
+        "import torch\nx = torch.zeros(3)\nc = torch.tensor(x.item())\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        if ctx.qualname(node.func) != "torch.tensor":
+            return
+        parts = split_args(node)
+        if parts is None:
+            return
+        src, kwargs = parts
+        if not ctx.is_tensor(src):
+            return
+        text = copy_expression(ctx, src, kwargs)
+        fix = FixPlan(f"replace with `{_short(text)}`", SAFE,
+                      [NodeEdit("replace", node, text)]) if text else None
+        yield self.report(node, fix, src=ctx.snippet(src, 30),
+                          fix=_short(text) if text else "t.detach().clone()")
+
+
+class NewTensorOfTensor(Rule):
+    code = "TEN202"
+    name = "new-tensor-of-tensor"
+    message = ("`{recv}.new_tensor({src})` copies `{src}` with `{recv}`'s dtype and device (not "
+               "`{src}`'s) and warns; use `{fix}`")
+    hooks = (cst.Call,)
+    fix_safety = SAFE
+    what = "Flags `x.new_tensor(t)` where `t` is already a tensor."
+    why = (
+        "`x.new_tensor(t)` is often described as equivalent to `t.detach().clone()`. It is not: "
+        "the result takes `x`'s dtype and device, so a float64 `x` silently turns a float32 `t` "
+        "into float64 and an int64 `x` truncates its values. It also warns like `torch.tensor(t)`."
+    )
+    use_instead = (
+        "`t.detach().to(dtype=x.dtype, device=x.device, copy=True)` to keep today's behaviour, or "
+        "`t.detach().clone()` if `t`'s own dtype and device were meant."
+    )
+    fix_doc = (
+        "**Safe** when `x` is a plain name or attribute chain (evaluating it twice has no effect): "
+        "the rewrite spells out `x`'s dtype and device, so results are identical. When `x` is `t` "
+        "itself it becomes `t.detach().clone()`. Other receivers get no fix."
+    )
+    references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
+    invalid = (
+        Example("import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\nc = x.new_tensor(t)\n",
+                "import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\nc = t.detach().to(dtype=x.dtype, device=x.device, copy=True)\n"),
+        Example("import torch\nt = torch.randn(2)\nc = t.new_tensor(t)\n",
+                "import torch\nt = torch.randn(2)\nc = t.detach().clone()\n"),
+        Example("import torch\nt = torch.randn(2)\nc = make().new_tensor(t)\n", None, run=False),
+    )
+    valid = (
+        "import torch\nx = torch.zeros(2)\nc = x.new_tensor([1, 2])\n",
+        "import torch\nimport numpy as np\nx = torch.zeros(2)\nc = x.new_tensor(np.ones(2))\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        func = node.func
+        if type(func) is not cst.Attribute or func.attr.value != "new_tensor":
+            return
+        parts = split_args(node)
+        if parts is None:
+            return
+        src, kwargs = parts
+        if not ctx.is_tensor(src):
+            return
+        recv = func.value
+        recv_name = dotted_name(recv)
+        text = None
+        if recv_name is not None:
+            if recv_name == dotted_name(src) and not {"dtype", "device"} & set(kwargs):
+                text = copy_expression(ctx, src, kwargs)
+            else:
+                text = copy_expression(ctx, src, kwargs, f"{recv_name}.dtype",
+                                       f"{recv_name}.device")
+        fix = FixPlan(f"replace with `{_short(text)}`", SAFE,
+                      [NodeEdit("replace", node, text)]) if text else None
+        r, s = ctx.snippet(recv, 20), ctx.snippet(src, 20)
+        shown = _short(text) if text else f"{s}.detach().to(dtype={r}.dtype, device={r}.device, copy=True)"
+        yield self.report(node, fix, recv=r, src=s, fix=shown)
+
+
+class LegacyConstructorAlias(Rule):
+    code = "TEN203"
+    name = "legacy-constructor-alias"
+    message = ("`{ctor}({src})` on a tensor is not a copy: it aliases `{src}` (shared memory, "
+               "graph kept) or raises on a dtype mismatch; use `{src}` or `{src}.detach().clone()`")
+    hooks = (cst.Call,)
+    fix_safety = None
+    what = "Flags the legacy constructors `torch.Tensor(t)`, `torch.FloatTensor(t)`... given a tensor."
+    why = (
+        "Called on a tensor, the legacy typed constructors return an alias: the result shares "
+        "memory and the version counter with `t` and is still connected to its autograd graph "
+        "(`AliasBackward0`). Code that meant a copy then writes into `t`. With a different dtype "
+        "(`torch.FloatTensor(float64_t)`) it raises a `TypeError` instead."
+    )
+    use_instead = "`t` (if an alias was meant) or `t.detach().clone()` (if a copy was meant)."
+    fix_doc = "None: the intent (alias or copy) cannot be told from the code."
+    references = ("https://pytorch.org/docs/stable/tensors.html",)
+    invalid = (
+        Example("import torch\nt = torch.randn(3, requires_grad=True)\nc = torch.Tensor(t)\n"),
+        Example("import torch\nt = torch.randn(3)\nc = torch.FloatTensor(t)\n"),
+    )
+    valid = (
+        "import torch\nc = torch.Tensor([1, 2])\n",
+        "import torch\nc = torch.FloatTensor(3, 4)\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        q = ctx.qualname(node.func)
+        if q not in LEGACY_CONSTRUCTORS:
+            return
+        if len(node.args) != 1 or node.args[0].keyword or node.args[0].star:
+            return
+        src = node.args[0].value
+        if not ctx.is_tensor(src):
+            return
+        yield self.report(node, None, ctor=ctx.snippet(node.func, 30), src=ctx.snippet(src, 30))
+
+
+class TensorOfTensorList(Rule):
+    code = "TEN204"
+    name = "tensor-of-tensor-list"
+    message = ("`torch.tensor([...])` of tensors drops their autograd graph and reads each one "
+               "back as a Python number; use `torch.stack([...])`")
+    hooks = (cst.Call,)
+    fix_safety = UNSAFE
+    what = "Flags `torch.tensor([a, b, ...])` or `torch.tensor(list_of_tensors)`."
+    why = (
+        "`torch.tensor` converts each element to a Python scalar (an `.item()` each, a device "
+        "sync each on GPU) and builds a new leaf: gradients no longer flow to `a`, `b`... and "
+        "`backward()` through the result fails or silently skips them. `torch.stack` keeps the "
+        "graph and works on the tensors directly."
+    )
+    use_instead = "`torch.stack([a, b, ...])`."
+    fix_doc = (
+        "**Unsafe.** The result keeps the autograd graph (that is the point), and its shape "
+        "differs for 1-element 1-d inputs: `torch.tensor([tensor([1.]), tensor([2.])])` has shape "
+        "`(2,)`, `torch.stack` gives `(2, 1)`. No fix is offered when other arguments are given."
+    )
+    references = ("https://pytorch.org/docs/stable/generated/torch.stack.html",)
+    invalid = (
+        Example("import torch\na = torch.tensor(1.0, requires_grad=True)\nb = a * 2\nv = torch.tensor([a, b])\n",
+                "import torch\na = torch.tensor(1.0, requires_grad=True)\nb = a * 2\nv = torch.stack([a, b])\n",
+                unsafe=True),
+        Example("import torch\n\ndef f(losses: list[torch.Tensor]):\n    return torch.tensor(losses)\n",
+                "import torch\n\ndef f(losses: list[torch.Tensor]):\n    return torch.stack(losses)\n",
+                unsafe=True, run=False),
+    )
+    valid = (
+        "import torch\nv = torch.tensor([1.0, 2.0])\n",
+        "import torch\na = torch.zeros(())\nv = torch.tensor([a.item(), 2.0])\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        func = node.func
+        if ctx.qualname(func) != "torch.tensor":
+            return
+        parts = split_args(node)
+        if parts is None:
+            return
+        src, kwargs = parts
+        if not _tensor_list(ctx, src):
+            return
+        fix = None
+        if not kwargs:
+            edits: List[NodeEdit] = []
+            if type(func) is cst.Attribute and ctx.qualname(func.value) == "torch":
+                edits.append(NodeEdit("replace", func.attr, "stack"))
+            else:
+                torch = ctx.torch_ref(edits)
+                edits.append(NodeEdit("replace", func, f"{torch}.stack"))
+            fix = FixPlan("replace `torch.tensor` with `torch.stack`", UNSAFE, edits)
+        yield self.report(node, fix)
+
+
+def _short(text: Optional[str], limit: int = 60) -> str:
+    if text is None:
+        return ""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,275 @@
+"""TEN1xx: ``.data``.
+
+One hook (every ``X.data`` attribute) and one evidence function; how the attribute is used (read,
+written in place, assigned) decides which of the three codes it gets. The walk notes the use
+before the attribute is reached (parents are visited first).
+"""
+from __future__ import annotations
+
+from typing import Iterator, Optional, Tuple
+
+import libcst as cst
+
+from ..inference import (
+    FREE, UNKNOWN, is_tensor, is_value_write, last_name, root_name,
+)
+from .base import SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+
+#: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
+SIGNAL_NAMES = frozenset(
+    {"weight", "bias", "grad", "param", "p", "running_mean", "running_var"}
+)
+#: receivers that are configs, requests or the object itself: never tensors by name alone
+NEGATIVE_ROOTS = frozenset(
+    {"self", "cls", "args", "opt", "opts", "cfg", "config", "conf", "hparams", "options",
+     "flags", "FLAGS", "request", "req", "response", "resp", "settings", "params_cfg"}
+)
+#: members after ``.data`` that only tensors have (evidence), split by whether they mutate
+TENSOR_ONLY_READS = frozenset(
+    {"cpu", "cuda", "clone", "numpy", "norm", "size", "numel", "view", "detach", "item",
+     "type_as", "masked_fill", "requires_grad", "is_cuda", "nelement", "dim", "abs", "sum",
+     "mean", "std", "float", "half", "long", "contiguous", "squeeze", "unsqueeze", "permute",
+     "transpose", "max", "min", "tolist", "storage", "data_ptr", "new", "new_zeros", "sign",
+     "pow", "sqrt", "eq", "ne", "gt", "lt", "argmax", "topk", "t", "add", "mul", "sub", "div"}
+)
+#: members after ``.data`` that say the object is not a tensor
+NON_TENSOR_FOLLOWERS = frozenset(
+    {"items", "keys", "values", "get", "decode", "encode", "append", "extend", "update",
+     "pop", "setdefault", "strip", "lower", "upper", "split", "startswith", "endswith", "read",
+     "write", "close", "iloc", "loc", "columns", "to_dict", "to_numpy", "json", "text",
+     "content", "x", "y", "edge_index", "batch", "num_nodes", "ndata", "edata", "obj"}
+)
+#: uses of a ``.data`` read after which ``.detach()`` behaves the same (nothing keeps the alias)
+SAFE_CONSUMERS = frozenset(
+    {"item", "tolist", "clone", "cpu", "norm", "numpy", "sum", "mean", "std", "var", "max",
+     "min", "abs", "size", "dim", "numel", "nelement", "argmax", "argmin", "eq", "ne", "equal",
+     "allclose", "isnan", "isinf", "any", "all", "shape", "dtype", "device", "ndim", "is_cuda",
+     "element_size", "data_ptr", "sign", "pow", "sqrt", "square", "exp", "log", "prod"}
+)
+
+
+def _kind(ctx, node: cst.Attribute) -> Tuple[str, Optional[str]]:
+    return ctx.data_use.get(id(node), ("read", None))
+
+
+def data_evidence(ctx, node: cst.Attribute) -> bool:
+    """Is the receiver of ``node`` (an ``X.data``) shown to be a tensor?"""
+    recv = node.value
+    kind = ctx.inf.infer(recv)
+    if is_tensor(kind):
+        return True
+    if kind is not None and kind is not UNKNOWN and kind is not FREE:
+        return False  # known: a module path, a list, a config, a local class...
+    if not ctx.inf.imports_torch or ctx.local_data_attr:
+        return False
+    use, detail = _kind(ctx, node)
+    if use == "str-subscript" or (use in ("attr", "method") and detail in NON_TENSOR_FOLLOWERS):
+        return False
+    root = root_name(recv)
+    if root in NEGATIVE_ROOTS and not (type(recv) is cst.Attribute and recv.attr.value in (
+            "weight", "bias", "grad")):
+        return False
+    if use in ("init", "torch-arg"):
+        return True
+    if use in ("attr", "method") and (detail in TENSOR_ONLY_READS or is_value_write(detail or "")):
+        return True
+    name = last_name(recv)
+    if name in SIGNAL_NAMES:
+        # a bare name bound to some unknown value is not enough; a parameter or an attribute is
+        return not (type(recv) is cst.Name and kind is UNKNOWN)
+    return False
+
+
+def _mutation(use: str, detail: Optional[str]) -> bool:
+    return use in ("subscript-store", "augassign", "init") or (
+        use == "method" and is_value_write(detail or ""))
+
+
+class DataRead(Rule):
+    code = "TEN101"
+    name = "data-read"
+    message = "`{src}.data` bypasses autograd (no version counter); use `{src}.detach()`"
+    hooks = (cst.Attribute,)
+    fix_safety = "sometimes"
+    what = "Flags reading `t.data` of a tensor."
+    why = (
+        "`t.data` returns a tensor that shares memory with `t` but not its version counter. If "
+        "that result is later changed in place, or `t` is changed while the result is saved for "
+        "backward, autograd cannot notice, and gradients come out silently wrong. `t.detach()` "
+        "returns the same values and memory but shares the version counter, so the same mistake "
+        "raises an error at `backward()` instead. PyTorch's maintainers discourage `.data` and want "
+        "to remove it."
+    )
+    use_instead = "`t.detach()` (or `t.detach().clone()` when an independent copy is wanted)."
+    fix_doc = (
+        "`t.data` becomes `t.detach()`. The fix is **safe** where the result is consumed at once "
+        "by a use that keeps no alias (`.item()`, `.tolist()`, `.cpu()`, `.clone()`, `.norm()`, "
+        "`.numpy()`, `.shape`, ...): values are identical. Elsewhere it is **unsafe**: the result "
+        "now shares the version counter, so code that silently used stale values starts raising."
+    )
+    references = (
+        "https://github.com/pytorch/pytorch/issues/30987",
+        "https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html",
+    )
+    invalid = (
+        Example("import torch\nt = torch.ones(3, requires_grad=True)\ntotal = t.data.sum().item()\n",
+                "import torch\nt = torch.ones(3, requires_grad=True)\ntotal = t.detach().sum().item()\n"),
+        Example("import torch\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n",
+                "import torch\n\ndef snapshot(model):\n    return [p.detach() for p in model.parameters()]\n",
+                unsafe=True, run=False),
+        Example("import torch\nt = torch.ones(2, 2, requires_grad=True)\nu = t.data.cpu()\n",
+                "import torch\nt = torch.ones(2, 2, requires_grad=True)\nu = t.detach().cpu()\n"),
+        Example("import torch\n\ndef f(x: torch.Tensor):\n    y = x.data\n    return y\n",
+                "import torch\n\ndef f(x: torch.Tensor):\n    y = x.detach()\n    return y\n",
+                unsafe=True, run=False),
+    )
+    valid = (
+        "import torch.utils.data\nloader = torch.utils.data.DataLoader([])\n",
+        "from flask import request\npayload = request.data\n",
+        "import torch\n\ndef f(args):\n    return args.data\n",
+        "import torch\n\nclass DS(torch.utils.data.Dataset):\n    def __getitem__(self, i):\n        return self.data[i]\n",
+        "import numpy as np\nimport torch\na = np.zeros(3)\nbuf = a.data\n",
+        "t = get()\nprint(t.weight.data)\n",
+        "import torch\n\ndef f(graph):\n    return graph.data['norm']\n",
+        "import torch\nx = torch.zeros(3)\nx = x.tolist()\nprint(x.data)\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        if node.attr.value != "data":
+            return
+        use, detail = _kind(ctx, node)
+        if use == "assign" or _mutation(use, detail) or not data_evidence(ctx, node):
+            return
+        src = ctx.snippet(node.value, 30)
+        safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
+        fix = FixPlan(
+            f"replace `{src}.data` with `{src}.detach()`", SAFE if safe else UNSAFE,
+            [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")],
+        )
+        yield self.report(node, fix, src=src)
+
+
+class DataInplace(Rule):
+    code = "TEN102"
+    name = "data-inplace"
+    message = ("in-place change through `{src}.data` is invisible to autograd and can corrupt "
+               "gradients silently; {instead}")
+    hooks = (cst.Attribute,)
+    fix_safety = UNSAFE
+    what = (
+        "Flags in-place changes made through `.data`: `p.data.add_(...)`, `p.data[m] = 0`, "
+        "`p.data -= x`, `nn.init.normal_(p.data)`."
+    )
+    why = (
+        "A write through `.data` does not move the tensor's version counter. If the tensor was "
+        "saved for backward, `backward()` then uses the new values without any error, and the "
+        "gradients are wrong. Under `torch.no_grad()` the same write on the tensor itself is "
+        "tracked: the mistake raises instead of corrupting the gradients."
+    )
+    use_instead = (
+        "`with torch.no_grad(): p.add_(...)` (inside an existing `no_grad` block, just drop "
+        "`.data`); `nn.init.normal_(p)`, since `nn.init` functions already run under `no_grad`."
+    )
+    fix_doc = (
+        "**Unsafe.** `.data` is dropped and the statement is wrapped in `with torch.no_grad():` "
+        "(or left as is inside an existing `no_grad` block or function); `nn.init.*_(p.data)` "
+        "becomes `nn.init.*_(p)`. Values, identity, `requires_grad` and `is_leaf` stay the same, "
+        "but the version counter now moves: code that silently computed wrong gradients starts "
+        "raising at `backward()`. `import torch` is added if the file has no torch name."
+    )
+    references = (
+        "https://github.com/pytorch/pytorch/issues/30987",
+        "https://pytorch.org/docs/stable/generated/torch.no_grad.html",
+    )
+    invalid = (
+        Example(
+            "import torch\n\ndef sgd(model, lr):\n    for p in model.parameters():\n        p.data.add_(p.grad, alpha=-lr)\n",
+            "import torch\n\ndef sgd(model, lr):\n    for p in model.parameters():\n        with torch.no_grad():\n            p.add_(p.grad, alpha=-lr)\n",
+            unsafe=True, run=False),
+        Example("import torch\np = torch.nn.Parameter(torch.ones(3))\nwith torch.no_grad():\n    p.data.mul_(0.5)\n",
+                "import torch\np = torch.nn.Parameter(torch.ones(3))\nwith torch.no_grad():\n    p.mul_(0.5)\n",
+                unsafe=True),
+        Example("import torch\nfrom torch import nn\nlayer = nn.Linear(4, 4)\nnn.init.zeros_(layer.bias.data)\n",
+                "import torch\nfrom torch import nn\nlayer = nn.Linear(4, 4)\nnn.init.zeros_(layer.bias)\n",
+                unsafe=True),
+        Example("import torch\np = torch.nn.Parameter(torch.ones(4))\nmask = torch.tensor([True, False, True, False])\np.data[mask] = 0.0\n",
+                "import torch\np = torch.nn.Parameter(torch.ones(4))\nmask = torch.tensor([True, False, True, False])\nwith torch.no_grad():\n    p[mask] = 0.0\n",
+                unsafe=True),
+        Example("import torch\np = torch.nn.Parameter(torch.ones(3))\np.data -= 0.1 * torch.ones(3)\n",
+                "import torch\np = torch.nn.Parameter(torch.ones(3))\nwith torch.no_grad():\n    p -= 0.1 * torch.ones(3)\n",
+                unsafe=True),
+    )
+    valid = (
+        "import torch\n\ndef f(batch):\n    batch.data.update({'a': 1})\n",
+        "import torch\n\nwith torch.no_grad():\n    for p in params_of(model):\n        p.add_(1)\n",
+        "import torch\n\ndef f(resp):\n    resp.data['key'] = 1\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        if node.attr.value != "data":
+            return
+        use, detail = _kind(ctx, node)
+        if not _mutation(use, detail) or not data_evidence(ctx, node):
+            return
+        src = ctx.snippet(node.value, 30)
+        edits = [NodeEdit("replace", node, ctx.operand(node.value))]
+        if use == "init":
+            instead = f"pass `{src}` itself (nn.init already runs under no_grad)"
+            desc = f"pass `{src}` instead of `{src}.data`"
+        elif ctx.inf.in_no_grad:
+            instead = f"drop `.data` (already under no_grad)"
+            desc = f"drop `.data` inside the no_grad block"
+        else:
+            instead = f"change `{src}` under `torch.no_grad()`"
+            desc = f"write to `{src}` under `torch.no_grad()`"
+            line = ctx.lone_statement()
+            if line is None:
+                edits = None
+            else:
+                torch = ctx.torch_ref(edits)
+                edits.append(NodeEdit("no_grad", line, torch))
+        fix = FixPlan(desc, UNSAFE, edits) if edits else None
+        yield self.report(node, fix, src=src, instead=instead)
+
+
+class DataAssign(Rule):
+    code = "TEN103"
+    name = "data-assign"
+    message = ("assigning `{src}.data` swaps storage behind autograd's back; use `with "
+               "torch.no_grad(): {src}.copy_(new)` (same shape) or `torch.utils.swap_tensors`")
+    hooks = (cst.Attribute,)
+    fix_safety = None
+    what = "Flags assigning to `t.data` (`p.data = new`)."
+    why = (
+        "`p.data = new` makes `p` use `new`'s storage, shape and dtype without moving the version "
+        "counter. Anything that saved `p` for backward then silently uses the new values. The "
+        "tracked alternatives differ in ways that matter (a shape change, a dtype change), so no "
+        "automatic fix is offered."
+    )
+    use_instead = (
+        "`with torch.no_grad(): p.copy_(new)` when the shape is the same (values are cast to "
+        "`p`'s dtype), or `torch.utils.swap_tensors(p, nn.Parameter(new))` to replace the tensor "
+        "while keeping the object the optimizer holds."
+    )
+    fix_doc = "None: which replacement is right depends on shape, dtype and identity needs."
+    references = (
+        "https://pytorch.org/docs/stable/generated/torch.utils.swap_tensors.html",
+        "https://github.com/pytorch/pytorch/issues/30987",
+    )
+    invalid = (
+        Example("import torch\nlayer = torch.nn.Linear(2, 2)\nlayer.weight.data = torch.zeros(2, 2)\n"),
+        Example("import torch\n\ndef load(model, tensors):\n    for p, t in zip(model.parameters(), tensors):\n        p.data = t\n",
+                run=False),
+    )
+    valid = (
+        "import torch\n\nclass DS(torch.utils.data.Dataset):\n    def __init__(self, x):\n        self.data = x\n",
+        "import torch\n\ndef f(ctx):\n    ctx.data = {}\n",
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        if node.attr.value != "data":
+            return
+        use, _ = _kind(ctx, node)
+        if use != "assign" or not data_evidence(ctx, node):
+            return
+        yield self.report(node, None, src=ctx.snippet(node.value, 30))
