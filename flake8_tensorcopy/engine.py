@@ -55,7 +55,7 @@ class Context:
         #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
         self.stmt_line: Optional[cst.SimpleStatementLine] = None
         # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
-        self.local_data_attr = ("def data(" in source) or ("self.data =" in source)
+        self.local_data_attr = "def data(" in source
 
     # helpers used by rules
     def code(self, node: cst.CSTNode) -> str:
@@ -127,6 +127,12 @@ _SKIP_FIELDS = frozenset(
      "whitespace_before_patterns", "prefix", "start", "end", "quote", "string_prefix"}
 )
 _FIELDS_CACHE: Dict[type, Tuple[str, ...]] = {}
+#: torch functions that accept any data: an argument passed to them is no evidence of a tensor
+_CONVERTERS = frozenset(
+    {"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.from_numpy", "torch.save",
+     "torch.is_tensor", "torch.numel", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor",
+     "torch.utils.data.DataLoader", "torch.utils.data.TensorDataset"}
+) | inf_mod.LEGACY_CONSTRUCTORS
 
 
 def _fields(t: type) -> Tuple[str, ...]:
@@ -216,7 +222,7 @@ class Walker:
             if type(value) is cst.Attribute and value.attr.value == "data":
                 if q and q.startswith("torch.nn.init.") and q.endswith("_") and i == 0:
                     use.setdefault(id(value), ("init", q))
-                elif q and q.startswith("torch"):
+                elif q and q.startswith("torch") and q not in _CONVERTERS:
                     use.setdefault(id(value), ("torch-arg", q))
                 else:
                     use.setdefault(id(value), ("arg", None))
@@ -527,6 +533,29 @@ _SPECIAL = {
     cst.Float: Walker._global,
     cst.Pass: Walker._global,
 }
+
+
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s?(?P<codes>[A-Z][A-Z0-9]*(?:[,\s]+[A-Z][A-Z0-9]*)*))?", re.IGNORECASE)
+
+
+def filter_noqa(diags: List[Diagnostic], source: str) -> List[Diagnostic]:
+    """Drop diagnostics silenced by ``# noqa`` / ``# noqa: TEN101`` on their reported line."""
+    if "noqa" not in source.lower():
+        return diags
+    lines = source.splitlines()
+    out = []
+    for d in diags:
+        line = lines[d.line - 1] if 0 < d.line <= len(lines) else ""
+        m = _NOQA.search(line)
+        if m:
+            codes = m.group("codes")
+            if not codes:
+                continue
+            if any(d.code.startswith(c.upper()) for c in re.split(r"[,\s]+", codes) if c):
+                continue
+        out.append(d)
+    return out
 
 
 class LintError(Exception):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from .diagnostics import Diagnostic, Edit
-from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, parse
+from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse
 
 MAX_ROUNDS = 8
 
@@ -64,7 +64,8 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     result = FixResult(source)
     current = source
     for _ in range(MAX_ROUNDS):
-        diags = [d for d in analyze(current, settings) if _selected(d.code, select, ignore)]
+        diags = filter_noqa(
+            [d for d in analyze(current, settings) if _selected(d.code, select, ignore)], current)
         chosen: List[Edit] = []
         codes: List[str] = []
         for d in diags:
@@ -86,8 +87,8 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
         current = candidate
         result.applied.update(codes)
     else:
-        result.remaining = [d for d in analyze(current, settings)
-                            if _selected(d.code, select, ignore)]
+        result.remaining = filter_noqa(
+            [d for d in analyze(current, settings) if _selected(d.code, select, ignore)], current)
     result.source = current
     return result
 

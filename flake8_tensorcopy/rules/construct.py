@@ -296,7 +296,7 @@ class TensorOfTensorList(Rule):
         yield self.report(node, fix)
 
 
-def _short(text: Optional[str], limit: int = 60) -> str:
+def _short(text: Optional[str], limit: int = 100) -> str:
     if text is None:
         return ""
     text = " ".join(text.split())

@@ -1,0 +1,72 @@
+"""Finding the files to lint: ``*.py``/``*.pyi`` under directories, minus excludes and .gitignore."""
+from __future__ import annotations
+
+import fnmatch
+import os
+from typing import Iterator, List, Sequence, Tuple
+
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", "__pycache__", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", "build", "dist", "node_modules", "site-packages", ".eggs",
+    "*.egg-info", ".ipynb_checkpoints",
+)
+SOURCE_SUFFIXES = (".py", ".pyi")
+
+
+def _read_gitignore(directory: str) -> List[Tuple[str, bool]]:
+    path = os.path.join(directory, ".gitignore")
+    patterns: List[Tuple[str, bool]] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for raw in fh:
+                line = raw.strip()
+                if not line or line.startswith("#") or line.startswith("!"):
+                    continue
+                dir_only = line.endswith("/")
+                patterns.append((line.strip("/"), dir_only))
+    except OSError:
+        pass
+    return patterns
+
+
+def _matches(name: str, rel: str, patterns: Sequence[str]) -> bool:
+    for pat in patterns:
+        pat = pat.rstrip("/")
+        if fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(
+                rel, pat.lstrip("./") + "/*") or rel == pat.lstrip("./"):
+            return True
+    return False
+
+
+def iter_files(paths: Sequence[str], exclude: Sequence[str] = (),
+               suffixes: Sequence[str] = SOURCE_SUFFIXES) -> Iterator[Tuple[str, bool]]:
+    """Yield (path, explicit). Explicitly named files are always yielded (and then checked for
+    existence by the caller); directories are walked."""
+    for root in paths:
+        if root == "-" or not os.path.isdir(root):
+            yield root, True
+            continue
+        base = os.path.abspath(root)
+        ignores = _read_gitignore(base)
+        for dirpath, dirnames, filenames in os.walk(root):
+            rel_dir = os.path.relpath(os.path.abspath(dirpath), base).replace(os.sep, "/")
+            rel_dir = "" if rel_dir == "." else rel_dir + "/"
+            keep = []
+            for d in sorted(dirnames):
+                rel = rel_dir + d
+                if _matches(d, rel, DEFAULT_EXCLUDES) or _matches(d, rel, exclude) or any(
+                        fnmatch.fnmatch(d, p) or fnmatch.fnmatch(rel, p) for p, _ in ignores):
+                    continue
+                if os.path.islink(os.path.join(dirpath, d)):
+                    continue
+                keep.append(d)
+            dirnames[:] = keep
+            for f in sorted(filenames):
+                if not f.endswith(tuple(suffixes)):
+                    continue
+                rel = rel_dir + f
+                if _matches(f, rel, exclude) or any(
+                        not dir_only and (fnmatch.fnmatch(f, p) or fnmatch.fnmatch(rel, p))
+                        for p, dir_only in ignores):
+                    continue
+                yield os.path.join(dirpath, f), False

@@ -1,0 +1,61 @@
+"""Jupyter notebooks: lint the code cells as one program, report cell and line."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Sequence
+
+from .engine import LintError, analyze
+
+_MAGIC = re.compile(r"^\s*[%!]")
+
+
+def notebook_source(data: str):
+    """(joined source, [(cell number, first line)]) for the code cells; magics become blanks."""
+    nb = json.loads(data)
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        raise ValueError("not a notebook: no cells")
+    parts = []
+    index = []
+    line = 1
+    for number, cell in enumerate(cells, 1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list):
+            src = "".join(src)
+        if not isinstance(src, str):
+            continue
+        lines = ["" if _MAGIC.match(l) else l for l in src.split("\n")]
+        text = "\n".join(lines)
+        if not text.endswith("\n"):
+            text += "\n"
+        index.append((number, line))
+        parts.append(text)
+        line += text.count("\n")
+    return "".join(parts), index
+
+
+def lint_notebook(path: str, cfg, select: Sequence[str], ignore: Sequence[str], result):
+    from .cli import _noqa_filter, _selected
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            source, cells = notebook_source(fh.read())
+    except OSError as exc:
+        result.error = f"cannot read: {exc.strerror or exc}"
+        return result
+    except (ValueError, UnicodeDecodeError) as exc:
+        result.error = f"invalid notebook: {str(exc).splitlines()[0]}"
+        return result
+    result.cells = cells or [(1, 1)]
+    result.source = source
+    try:
+        diags = analyze(source, cfg.settings())
+    except LintError as exc:
+        result.syntax_error = str(exc)
+        return result
+    ign = list(ignore) + cfg.ignored_for(path)
+    result.diagnostics = _noqa_filter([d for d in diags if _selected(d.code, select, ign)], source)
+    return result
