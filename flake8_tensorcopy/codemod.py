@@ -1,6 +1,8 @@
 """The fixes as a libcst codemod:
 
-    python -m libcst.tool codemod flake8_tensorcopy.codemod.FixTensorCopy PATH [--unsafe-fixes]
+    python -m libcst.tool codemod -x flake8_tensorcopy.codemod.FixTensorCopy PATH [--unsafe-fixes]
+
+(``-x`` tells libcst the command lives outside its configured codemod modules.)
 
 The codemod delegates to the same fixer as ``tensorcopy fix`` (one implementation of every fix).
 """

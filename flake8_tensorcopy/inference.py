@@ -645,6 +645,8 @@ class Inference:
                 return NOT_TENSOR
             if m in ("chunk", "split", "unbind", "tensor_split"):
                 return TENSORS
+            if m in ("max", "min", "median", "nanmedian", "mode") and not node.args:
+                return TENSOR  # with a ``dim`` these return (values, indices)
             return UNKNOWN
         if m in ("parameters", "buffers") and not isinstance(rk, Qual):
             return TENSORS

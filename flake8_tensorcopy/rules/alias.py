@@ -6,7 +6,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from ..inference import Alias, is_value_write
-from .base import UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
 class AliasWrite(Rule):
@@ -49,6 +49,11 @@ class AliasWrite(Rule):
         "import torch\nmodel = torch.nn.Linear(2, 2)\ny = model(torch.ones(2)).detach()\ny.clamp_(0, 1)\n",
         "import torch\nx = torch.randn(3)\ny = x.detach()\ny = y * 2\ny.add_(1)\n",
         "import torch\nx = torch.randn(3)\ny = x.detach()\nprint(y.requires_grad_(True))\n",
+    )
+
+    fix_cases = (
+        FixCase("y = t.detach()\n    y.add_(1)\n    return y",
+                differs=("input_values", "input_version", "shares_memory", "vc_shared")),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ..diagnostics import SAFE, UNSAFE
 
-__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Claim", "SAFE", "UNSAFE"]
+__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Claim", "FixCase", "SAFE", "UNSAFE"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,21 @@ class Example:
     after: Optional[str] = None
     unsafe: bool = False
     run: bool = True
+
+
+@dataclass(frozen=True)
+class FixCase:
+    """Runnable proof of a fix: ``body`` is the body of ``def f(t: torch.Tensor, x: torch.Tensor)``.
+
+    The harness fixes the whole function with the real fixer, then runs before and after on every
+    tensor kind (``t``; ``x`` is a float64 receiver) and compares results, the input afterwards,
+    gradients reaching the input and aliasing. ``differs`` names the properties the fix is
+    documented to change (its unsafe part); everything else must be equal.
+    """
+
+    body: str
+    differs: Tuple[str, ...] = ()
+    kinds: Optional[Tuple[str, ...]] = None  # None: every kind
 
 
 @dataclass(frozen=True)
@@ -88,6 +103,7 @@ class Rule:
     invalid: ClassVar[Sequence[Example]] = ()
     valid: ClassVar[Sequence[str]] = ()
     claims: ClassVar[Sequence[Claim]] = ()
+    fix_cases: ClassVar[Sequence[FixCase]] = ()
 
     def check(self, node: cst.CSTNode, ctx: Any) -> Iterator[Report]:  # pragma: no cover
         raise NotImplementedError

@@ -6,7 +6,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name, is_tensor
-from .base import SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
 def split_args(node: cst.Call, data_kw: str = "data"
@@ -125,6 +125,14 @@ class TensorOfTensor(Rule):
         "import torch\nx = torch.zeros(3)\nc = torch.tensor(x.item())\n",
     )
 
+    fix_cases = (
+        FixCase("return torch.tensor(t)", differs=("warning",)),
+        FixCase("return torch.tensor(t, dtype=torch.float64)", differs=("warning",)),
+        FixCase("return torch.tensor(t, dtype=torch.float16, device=t.device)", differs=("warning",)),
+        FixCase("return torch.tensor(t, requires_grad=True)", differs=("warning", "error_message")),
+        FixCase("return torch.tensor(t, dtype=torch.float64, requires_grad=True)", differs=("warning",)),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         if ctx.qualname(node.func) != "torch.tensor":
             return
@@ -174,6 +182,12 @@ class NewTensorOfTensor(Rule):
     valid = (
         "import torch\nx = torch.zeros(2)\nc = x.new_tensor([1, 2])\n",
         "import torch\nimport numpy as np\nx = torch.zeros(2)\nc = x.new_tensor(np.ones(2))\n",
+    )
+
+    fix_cases = (
+        FixCase("return x.new_tensor(t)", differs=("warning",)),
+        FixCase("return t.new_tensor(t)", differs=("warning",)),
+        FixCase("return x.new_tensor(t, dtype=torch.float32)", differs=("warning",)),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:
@@ -272,6 +286,11 @@ class TensorOfTensorList(Rule):
     valid = (
         "import torch\nv = torch.tensor([1.0, 2.0])\n",
         "import torch\na = torch.zeros(())\nv = torch.tensor([a.item(), 2.0])\n",
+    )
+
+    fix_cases = (
+        FixCase("return torch.tensor([t.sum(), t.max()])",
+                differs=("warning", "requires_grad", "is_leaf", "grad_fn", "grad")),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

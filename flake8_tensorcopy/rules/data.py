@@ -13,7 +13,7 @@ import libcst as cst
 from ..inference import (
     FREE, UNKNOWN, is_tensor, is_value_write, last_name, root_name,
 )
-from .base import SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
 SIGNAL_NAMES = frozenset(
@@ -134,6 +134,12 @@ class DataRead(Rule):
         "import torch\nx = torch.zeros(3)\nx = x.tolist()\nprint(x.data)\n",
     )
 
+    fix_cases = (
+        FixCase("return t.data.clone()"),
+        FixCase("return t.data.sum()", kinds=("leaf", "nonleaf", "plain", "parameter", "float64", "zero_dim")),
+        FixCase("return t.data", differs=("vc_shared",)),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         if node.attr.value != "data":
             return
@@ -203,6 +209,14 @@ class DataInplace(Rule):
         "import torch\n\ndef f(batch):\n    batch.data.update({'a': 1})\n",
         "import torch\n\nwith torch.no_grad():\n    for p in params_of(model):\n        p.add_(1)\n",
         "import torch\n\ndef f(resp):\n    resp.data['key'] = 1\n",
+    )
+
+    fix_cases = (
+        FixCase("t.data.mul_(2)\n    return t", differs=("input_version",)),
+        FixCase("t.data[0] = 1\n    return t", differs=("input_version",),
+                kinds=("leaf", "nonleaf", "plain", "transposed", "parameter", "float64", "int64", "channels_last")),
+        FixCase("t.data += 1\n    return t", differs=("input_version",)),
+        FixCase("torch.nn.init.zeros_(t.data)\n    return t", differs=("input_version",)),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

@@ -6,7 +6,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..inference import dotted_name
-from .base import SAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 _LIKE = frozenset({"torch.empty_like", "torch.zeros_like", "torch.ones_like"})
 
@@ -48,6 +48,13 @@ class CloneDetach(Rule):
     valid = (
         "import torch\nt = torch.randn(3)\nc = t.detach().clone()\n",
         "import copy\nc = copy.copy(obj).detach\n",
+    )
+
+    fix_cases = (
+        FixCase("return t.clone().detach()"),
+        FixCase("return torch.clone(t).detach()"),
+        FixCase("return t.clone(memory_format=torch.channels_last).detach()"),
+        FixCase("return t.clone(memory_format=torch.contiguous_format).detach()"),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:
@@ -112,6 +119,12 @@ class LikeThenCopy(Rule):
         "import torch\nt = torch.randn(3)\nu = torch.randn(3)\nc = torch.empty_like(t).copy_(u)\n",
         "import torch\nt = torch.randn(3)\nc = torch.empty_like(t, dtype=torch.float64).copy_(t)\n",
         "import torch\nt = torch.randn(3)\nc = torch.empty_like(t).copy_(t, non_blocking=True)\n",
+    )
+
+    fix_cases = (
+        FixCase("return torch.empty_like(t).copy_(t)"),
+        FixCase("return torch.zeros_like(t).copy_(t)"),
+        FixCase("return torch.ones_like(t).copy_(t)"),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

@@ -1,0 +1,124 @@
+"""Run a rule's fix cases before and after the real fix; compare everything observable."""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..fixes import fix_source
+from .tensors import KINDS, make, receiver
+
+HEADER = "import torch\n\n\ndef f(t: torch.Tensor, x: torch.Tensor):\n    "
+
+
+def case_source(body: str) -> str:
+    return HEADER + body + "\n"
+
+
+def fixed_source(rule_code: str, body: str) -> str:
+    before = case_source(body)
+    result = fix_source(before, unsafe=True, select=(rule_code,))
+    return result.source
+
+
+def _storage_ptr(torch, t) -> int:
+    try:
+        return t.untyped_storage().data_ptr()
+    except Exception:  # pragma: no cover
+        return t.data_ptr()
+
+
+def observe(torch, src: str, kind: str, device: str) -> Dict[str, Any]:
+    """Everything we compare, for one run of ``f`` from ``src`` on a fresh ``t`` of ``kind``."""
+    ns: Dict[str, Any] = {}
+    exec(compile(src, "<fix-case>", "exec"), ns)
+    t, leaf = make(torch, kind, device)
+    x = receiver(torch, device)
+    before_version = t._version
+    before_values = t.detach().clone()
+    obs: Dict[str, Any] = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = ns["f"](t, x)
+        except Exception as exc:  # both sides must fail the same way
+            obs["error"] = type(exc).__name__
+            obs["error_message"] = str(exc).split("\n")[0]
+            obs["warning"] = sorted({str(w.category.__name__) for w in caught})
+            return obs
+    obs["warning"] = sorted({str(w.category.__name__) for w in caught})
+    obs["input_values"] = _values(torch, t)
+    obs["input_version"] = t._version - before_version
+    obs["input_type"] = type(t).__name__
+    obs["input_requires_grad"] = t.requires_grad
+    if isinstance(out, torch.Tensor):
+        obs["is_input"] = out is t
+        obs["type"] = type(out).__name__
+        obs["values"] = _values(torch, out)
+        obs["dtype"] = str(out.dtype)
+        obs["device"] = out.device.type
+        obs["shape"] = tuple(out.shape)
+        obs["stride"] = out.stride()
+        obs["requires_grad"] = out.requires_grad
+        obs["is_leaf"] = out.is_leaf
+        obs["grad_fn"] = out.grad_fn is not None
+        obs["shares_memory"] = _storage_ptr(torch, out) == _storage_ptr(torch, t)
+        if out.requires_grad and out.is_floating_point() and leaf is not None:
+            out.sum().backward(retain_graph=False)
+            obs["grad"] = None if leaf.grad is None else _values(torch, leaf.grad)
+        else:
+            obs["grad"] = None
+        # does a tracked write to the input move the result's version counter?
+        v = out._version
+        if not obs["is_input"]:
+            with torch.no_grad():
+                t.add_(0) if not t.is_leaf or not t.requires_grad else t.mul_(1)
+            obs["vc_shared"] = out._version != v
+        else:
+            obs["vc_shared"] = True
+    else:
+        obs["result"] = repr(type(out))
+    del before_values
+    return obs
+
+
+def _values(torch, t) -> Tuple:
+    c = t.detach().to("cpu")
+    return (str(c.dtype), tuple(c.shape), tuple(c.reshape(-1).tolist()))
+
+
+@dataclass
+class CaseResult:
+    rule: str
+    body: str
+    kind: str
+    device: str
+    after: str
+    equal: bool
+    differences: Dict[str, Tuple[Any, Any]] = field(default_factory=dict)
+    allowed: Tuple[str, ...] = ()
+
+
+def compare(torch, rule_code: str, case, kind: str, device: str) -> CaseResult:
+    before = case_source(case.body)
+    after = fixed_source(rule_code, case.body)
+    if after == before:
+        return CaseResult(rule_code, case.body, kind, device, after, False,
+                          {"fix": ("applied", "not applied")}, case.differs)
+    a = observe(torch, before, kind, device)
+    b = observe(torch, after, kind, device)
+    diffs = {}
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key) and key not in case.differs:
+            diffs[key] = (a.get(key), b.get(key))
+    return CaseResult(rule_code, case.body, kind, device, after, not diffs, diffs, case.differs)
+
+
+def run_all(torch, rules, devices: List[str]) -> List[CaseResult]:
+    out = []
+    for rule in rules:
+        for case in rule.fix_cases:
+            for kind in case.kinds or KINDS:
+                for device in devices:
+                    out.append(compare(torch, rule.code, case, kind, device))
+    return out
