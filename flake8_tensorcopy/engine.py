@@ -5,6 +5,7 @@ Reports -> positions (only for reported nodes' files) -> Diagnostics.
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -14,6 +15,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from . import inference as inf_mod
 from .diagnostics import Diagnostic, Edit, Fix
 from .inference import ClassInfo, Inference, Instance, is_tensor
+from .prefilter import has_candidates
 from .rules import ALL_RULES
 from .rules.base import FixPlan, NodeEdit, Report, Rule
 from .source import detect_newline, line_starts
@@ -307,20 +309,36 @@ class Walker:
         self.inf.bind_import_from(node)
 
     def _if(self, node: cst.If) -> None:
+        """Each branch starts from the state before the ``if``; the states merge afterwards."""
+        inf = self.inf
         self.walk(node.test)
-        yes, no = self.inf.narrowing(node.test)
-        undo = self.inf.apply(yes)
+        yes, no = inf.narrowing(node.test)
+        names = inf.scope.names
+        before = dict(names)
+        undo = inf.apply(yes)
         self.block(node.body)
-        self.inf.undo(undo)
-        if node.orelse is not None:
-            undo = self.inf.apply(no)
-            if type(node.orelse) is cst.If:
-                self._if(node.orelse)
-            else:
-                self.block(node.orelse.body)
-            self.inf.undo(undo)
-        elif no and _ends_flow(node.body):
-            self.inf.apply(no)  # ``if not isinstance(x, Tensor): return`` narrows what follows
+        inf.undo(undo)
+        body_state, body_ends = dict(names), _ends_flow(node.body)
+        names.clear()
+        names.update(before)
+        undo = inf.apply(no)
+        else_ends = False
+        if type(node.orelse) is cst.If:
+            self._if(node.orelse)
+        elif node.orelse is not None:
+            self.block(node.orelse.body)
+            else_ends = _ends_flow(node.orelse.body)
+        inf.undo(undo)
+        merged = _merge(body_state, body_ends, dict(names), else_ends)
+        default = _none_test(node.test)
+        if default is not None and node.orelse is None and not body_ends and \
+                before.get(default, inf_mod.FREE) in (inf_mod.FREE, inf_mod.NONE):
+            # ``if x is None: x = torch.zeros(3)``: x has the default's kind afterwards
+            merged[default] = body_state.get(default, inf_mod.UNKNOWN)
+        names.clear()
+        names.update(merged)
+        if node.orelse is None and no and body_ends:
+            inf.apply(no)  # ``if not isinstance(x, Tensor): return`` narrows what follows
 
     def _assert(self, node: cst.Assert) -> None:
         self.dispatch(node)
@@ -470,6 +488,25 @@ class Walker:
         self.walk(node.value)
         self.inf.bind_target(node.target, self.inf.infer(node.value))
 
+    def _if_exp(self, node: cst.IfExp) -> None:
+        self.dispatch(node)
+        self.walk(node.test)
+        yes, no = self.inf.narrowing(node.test)
+        undo = self.inf.apply(yes)
+        self.walk(node.body)
+        self.inf.undo(undo)
+        undo = self.inf.apply(no)
+        self.walk(node.orelse)
+        self.inf.undo(undo)
+
+    def _bool_op(self, node: cst.BooleanOperation) -> None:
+        self.dispatch(node)
+        self.walk(node.left)
+        yes, no = self.inf.narrowing(node.left)
+        undo = self.inf.apply(yes if type(node.operator) is cst.And else no)
+        self.walk(node.right)
+        self.inf.undo(undo)
+
     def _global(self, node) -> None:
         pass
 
@@ -485,6 +522,39 @@ def _all_params(params: cst.Parameters):
     yield from params.kwonly_params
     if params.star_kwarg is not None:
         yield params.star_kwarg
+
+
+def _merge(a: Dict[str, inf_mod.Kind], a_ends: bool, b: Dict[str, inf_mod.Kind],
+           b_ends: bool) -> Dict[str, inf_mod.Kind]:
+    """Binding state after two branches: a branch that left (return/raise) does not count."""
+    if a_ends and not b_ends:
+        return b
+    if b_ends and not a_ends:
+        return a
+    out = {}
+    for key in a.keys() | b.keys():
+        x, y = a.get(key), b.get(key)
+        if x is y or y is None:
+            out[key] = x
+        elif x is None or x is inf_mod.NONE:
+            out[key] = y
+        elif y is inf_mod.NONE:
+            out[key] = x
+        elif is_tensor(x) and is_tensor(y):
+            out[key] = inf_mod.TENSOR
+        else:
+            out[key] = inf_mod.UNKNOWN
+    return out
+
+
+def _none_test(test: cst.BaseExpression) -> Optional[str]:
+    """``x`` for a test ``x is None``."""
+    if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name:
+        comp = test.comparisons[0]
+        if type(comp.operator) is cst.Is and type(comp.comparator) is cst.Name \
+                and comp.comparator.value == "None":
+            return test.left.value
+    return None
 
 
 def _ends_flow(body) -> bool:
@@ -521,6 +591,8 @@ _SPECIAL = {
     cst.GeneratorExp: Walker._comp,
     cst.DictComp: Walker._comp,
     cst.NamedExpr: Walker._named_expr,
+    cst.IfExp: Walker._if_exp,
+    cst.BooleanOperation: Walker._bool_op,
     cst.Global: Walker._global,
     cst.Nonlocal: Walker._global,
     cst.Comment: Walker._global,
@@ -574,10 +646,23 @@ def parse(source: str) -> cst.Module:
 
 
 def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
-            rules: Optional[Sequence[Rule]] = None) -> List[Diagnostic]:
-    """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked."""
-    if not might_match(source):
-        return []
+            rules: Optional[Sequence[Rule]] = None, tree: Optional[ast.AST] = None,
+            prefilter: bool = True) -> List[Diagnostic]:
+    """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked.
+
+    ``tree`` is the ``ast`` module if the caller has one (flake8 does); the cheap pre-filters
+    run on it (or on a fresh ``ast.parse``) before libcst is asked to parse anything.
+    """
+    if prefilter:
+        if not might_match(source):
+            return []
+        if tree is None:
+            try:
+                tree = ast.parse(source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None  # let libcst decide and report
+        if tree is not None and not has_candidates(tree):
+            return []
     module = parse(source)
     inference = Inference(settings.tensor_names, settings.tensor_factories)
     ctx = Context(module, inference, source)

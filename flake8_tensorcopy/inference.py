@@ -39,6 +39,7 @@ MODULES = Kind("modules")
 NAMED_MODULES = Kind("named-modules")
 OPTIMIZER = Kind("optimizer")
 FUNCTION = Kind("function")
+NONE = Kind("none")  # the ``None`` literal: merged with a tensor, a tensor remains
 #: a function parameter with no annotation: shadows outer names, but nothing is known of it
 FREE = Kind("free")
 
@@ -441,6 +442,8 @@ class Inference:
     def infer(self, node: cst.BaseExpression) -> Optional[Kind]:
         t = type(node)
         if t is cst.Name:
+            if node.value == "None":
+                return NONE
             return self.lookup(node.value)
         if t is cst.Attribute:
             return self._infer_attribute(node)
@@ -765,6 +768,26 @@ class Inference:
             ly, _ = self.narrowing(test.left)
             ry, _ = self.narrowing(test.right)
             return {**ly, **ry}, {}
+        if t is cst.BooleanOperation and type(test.operator) is cst.Or:
+            _, ln = self.narrowing(test.left)
+            _, rn = self.narrowing(test.right)
+            return {}, {**ln, **rn}
+        if (t is cst.Comparison and len(test.comparisons) == 1
+                and type(test.comparisons[0].operator) in (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)
+                and type(test.left) is cst.Call and type(test.left.func) is cst.Name
+                and test.left.func.value == "type" and len(test.left.args) == 1
+                and type(test.left.args[0].value) is cst.Name):
+            # ``type(x) is list`` / ``type(x) == torch.Tensor``
+            name = test.left.args[0].value.value
+            other = test.comparisons[0].comparator
+            negated = type(test.comparisons[0].operator) in (cst.IsNot, cst.NotEqual)
+            if self._is_tensor_type(other):
+                yes, no = {name: TENSOR}, {}
+            elif self._is_known_type(other):
+                yes, no = {name: NOT_TENSOR}, {}
+            else:
+                return {}, {}
+            return (no, yes) if negated else (yes, no)
         if t is cst.Call and len(test.args) >= 1 and type(test.args[0].value) is cst.Name:
             name = test.args[0].value.value
             q = self.qualname(test.func) if type(test.func) in (cst.Name, cst.Attribute) else None

@@ -26,7 +26,9 @@ class TensorCopyChecker:
     settings: Settings = DEFAULT_SETTINGS
 
     def __init__(self, tree: Any, lines: List[str]) -> None:
-        # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``
+        # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``,
+        # and the tree feeds the cheap pre-filter that decides whether libcst must parse at all
+        self.tree = tree
         self.lines = lines
 
     @classmethod
@@ -51,7 +53,7 @@ class TensorCopyChecker:
 
     def run(self) -> Generator[Tuple[int, int, str, type], None, None]:
         try:
-            diags = analyze("".join(self.lines), self.settings)
+            diags = analyze("".join(self.lines), self.settings, tree=self.tree)
         except Exception:  # no exception may escape: flake8 reports E999 for broken syntax
             return
         for d in diags:
