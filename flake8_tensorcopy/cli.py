@@ -225,9 +225,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     cfg = discover(args.paths, args.config)
     select = _codes(args.select) or cfg.select
     ignore = _codes(args.ignore) or cfg.ignore
+    unsafe = args.unsafe_fixes or cfg.unsafe_fixes
     files, results = _collect(args.paths, cfg, args.exclude or [], notebooks=True)
+    fixed = 0
     for i, path in enumerate(files, 1):
-        r = lint_path(path, cfg, select, ignore)
+        if args.fix and not path.endswith(".ipynb") and path != "-":
+            r, _ = fix_path(path, cfg, select, ignore, unsafe, diff=False)
+            fixed += sum(r.applied.values())
+        else:
+            r = lint_path(path, cfg, select, ignore)
         if args.stdin_filename and path == "-":
             r.path = args.stdin_filename
         results.append(r)
@@ -242,6 +248,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             if args.statistics:
                 _print_statistics(results)
             fixable = sum(1 for r in results for d in r.diagnostics if d.fix and d.fix.is_safe)
+            if fixed:
+                print(f"Fixed {fixed} diagnostic{'s' if fixed != 1 else ''}.")
             if diags:
                 print(f"Found {diags} diagnostic{'s' if diags != 1 else ''} in "
                       f"{sum(1 for r in results if r.diagnostics)} file(s)"
@@ -342,6 +350,8 @@ def cmd_fix(args: argparse.Namespace) -> int:
               + (f"; {hidden} fixable with --unsafe-fixes" if hidden else "") + ".", file=out)
     if status:
         return status
+    if args.exit_zero:
+        return 0
     if args.diff:
         return 1 if applied or remaining else 0
     return 1 if remaining or any(r.syntax_error for r in results) else 0
@@ -413,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain")
     p.add_argument("--statistics", action="store_true", help="count diagnostics per code")
     p.add_argument("--stdin-filename", metavar="PATH", help="name to report for `-`")
+    p.add_argument("--fix", action="store_true",
+                   help="apply safe fixes first, then report what remains (as ruff's --fix)")
+    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix: unsafe fixes too")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("fix", help="apply fixes in place (safe ones unless --unsafe-fixes)",
@@ -422,6 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true", help="print a unified diff, write nothing")
     p.add_argument("--show-remaining", action="store_true",
                    help="list diagnostics left after fixing")
+    p.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when diagnostics remain (errors still exit 2)")
     p.set_defaults(func=cmd_fix)
 
     p = sub.add_parser("rules", help="list the rules")

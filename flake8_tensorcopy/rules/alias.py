@@ -6,7 +6,18 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from ..inference import Alias, is_value_write
-from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+
+
+# ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
+def _detach_write_reaches_source(v):
+    torch = v.torch
+    x = torch.zeros(3, device=v.device)
+    y = x.detach()
+    y.add_(1)
+    z = x.detach().clone()
+    z.add_(1)
+    return x.tolist() == [1.0, 1.0, 1.0], {"x_after_alias_write": x.tolist()}
 
 
 class AliasWrite(Rule):
@@ -54,6 +65,11 @@ class AliasWrite(Rule):
     fix_cases = (
         FixCase("y = t.detach()\n    y.add_(1)\n    return y",
                 differs=("input_values", "input_version", "shares_memory", "vc_shared")),
+    )
+
+    claims = (
+        Claim("detach-write-reaches-source", "semantics",
+              "writing in place into `y = x.detach()` changes `x`", _detach_write_reaches_source),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

@@ -54,6 +54,8 @@ class Claim:
     kind: str
     text: str
     check: Callable[[Any], Tuple[bool, dict]]
+    #: devices the claim is about (default: every device verified)
+    devices: Tuple[str, ...] = ("cpu", "cuda")
 
 
 @dataclass

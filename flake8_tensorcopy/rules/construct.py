@@ -6,7 +6,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name, is_tensor
-from .base import FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
 def split_args(node: cst.Call, data_kw: str = "data"
@@ -78,6 +78,123 @@ def _tensor_list(ctx, expr: cst.BaseExpression) -> bool:
     return ctx.infer(expr) is TENSORS
 
 
+# ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
+def _tensor_warns(v):
+    t = v.leaf(3)
+    with v.warnings() as caught:
+        v.torch.tensor(t)
+    texts = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    ok = any("detach().clone()" in m or "clone().detach()" in m for m in texts)
+    return ok, {"warnings": texts[:1]}
+
+
+def _tensor_is_detached_copy(v):
+    t = v.leaf(3)
+    with v.warnings():
+        c = v.torch.tensor(t)
+    ok = (not c.requires_grad and c.is_leaf and not v.shares_memory(c, t)
+          and bool(v.torch.equal(c, t.detach())))
+    return ok, {"requires_grad": c.requires_grad, "is_leaf": c.is_leaf,
+                "memory_shared": v.shares_memory(c, t)}
+
+
+def _tensor_device_copy(v):
+    t = v.leaf(2, 3).t()
+    with v.warnings():
+        a = v.torch.tensor(t, device=v.device)
+    b = t.detach().to(v.device, copy=True)
+    ok = (a.device == b.device and a.stride() == b.stride() and bool(v.torch.equal(a, b))
+          and not v.shares_memory(a, t) and not v.shares_memory(b, t))
+    return ok, {"device": str(a.device), "strides": [list(a.stride()), list(b.stride())]}
+
+
+def _tensor_speed(v):
+    def setup(n, rg):
+        t = v.torch.randn(n, device=v.device, requires_grad=rg)
+        return {"t": t}
+    return v.speed_claim("torch.tensor(t)", "t.detach().clone()", setup,
+                         scope=[(1, False, False), (1, True, False)],
+                         extra=[(n, rg, ng) for n in (1, 1_000, 100_000, 10_000_000)
+                                for rg in (True, False) for ng in (False, True)])
+
+
+def _new_tensor_dtype(v):
+    torch = v.torch
+    t = torch.tensor([1.7, -2.6], device=v.device)
+    with v.warnings():
+        a = torch.zeros(1, dtype=torch.float64, device=v.device).new_tensor(t)
+        b = torch.zeros(1, dtype=torch.int64, device=v.device).new_tensor(t)
+    return a.dtype == torch.float64 and b.dtype == torch.int64 and b.tolist() == [1, -2], {
+        "f64_receiver": str(a.dtype), "int64_receiver": str(b.dtype), "int64_values": b.tolist()}
+
+
+def _new_tensor_device(v):
+    torch = v.torch
+    x = torch.zeros(1, device=v.device)
+    t = torch.ones(2)  # on the CPU
+    with v.warnings():
+        r = x.new_tensor(t)
+    return r.device == x.device, {"receiver": str(x.device), "source": "cpu", "result": str(r.device)}
+
+
+def _legacy_aliases(v):
+    torch = v.torch
+    x = torch.ones(3, requires_grad=True)
+    a = torch.Tensor(x)
+    (a * 2).sum().backward()
+    name = type(a.grad_fn).__name__ if a.grad_fn is not None else None
+    ok = v.shares_memory(a, x) and name == "AliasBackward0" and x.grad.tolist() == [2.0] * 3
+    return ok, {"memory_shared": v.shares_memory(a, x), "grad_fn": name, "x_grad": x.grad.tolist()}
+
+
+def _legacy_dtype_mismatch(v):
+    torch = v.torch
+    err = v.error(lambda: torch.FloatTensor(torch.zeros(2, dtype=torch.float64)))
+    return err is not None and err.startswith("TypeError"), {"error": err}
+
+
+def _tensor_list_drops_graph(v):
+    torch = v.torch
+    a = torch.tensor(1.0, device=v.device, requires_grad=True)
+    b = a * 3
+    with v.warnings():
+        r = torch.tensor([a, b])
+    s = torch.stack([a, b])
+    s.sum().backward()
+    return (not r.requires_grad and r.is_leaf and s.grad_fn is not None
+            and a.grad.item() == 4.0), {"tensor_requires_grad": r.requires_grad,
+                                        "stack_grad_fn": type(s.grad_fn).__name__,
+                                        "a_grad_via_stack": a.grad.item()}
+
+
+def _tensor_list_syncs(v):
+    torch = v.torch
+    xs = [torch.tensor(float(i), device=v.device) for i in range(8)]
+    torch.cuda.synchronize()
+    prev = torch.cuda.get_sync_debug_mode()
+    torch.cuda.set_sync_debug_mode(1)
+    try:
+        with v.warnings() as caught:
+            torch.tensor(xs, device=v.device)
+        syncs = sum("synchroniz" in str(w.message) for w in caught)
+        with v.warnings() as caught2:
+            torch.stack(xs)
+        syncs_stack = sum("synchroniz" in str(w.message) for w in caught2)
+    finally:
+        torch.cuda.set_sync_debug_mode(prev)
+    return syncs >= len(xs) and syncs_stack == 0, {"elements": len(xs), "syncs_tensor": syncs,
+                                                  "syncs_stack": syncs_stack}
+
+
+def _tensor_list_speed(v):
+    def setup(n, rg):
+        xs = [v.torch.tensor(float(i), device=v.device, requires_grad=rg) for i in range(n)]
+        return {"xs": xs}
+    return v.speed_claim("torch.tensor(xs)", "torch.stack(xs)", setup,
+                         scope=[(10, False, False)],
+                         extra=[(n, rg, False) for n in (10, 100, 1_000) for rg in (False, True)])
+
+
 class TensorOfTensor(Rule):
     code = "TEN201"
     name = "tensor-of-tensor"
@@ -88,9 +205,10 @@ class TensorOfTensor(Rule):
     why = (
         "`torch.tensor` is for building tensors from Python data. Given a tensor it makes a "
         "detached copy, exactly like `t.detach().clone()`, but warns (`To copy construct from a "
-        "tensor, it is recommended to use sourceTensor.detach().clone()...`) and goes through "
-        "the slower generic data path. The code also hides its intent: the reader must know that "
-        "the graph is dropped."
+        "tensor, it is recommended to use sourceTensor.detach().clone()...`), and for small "
+        "tensors it is slower (claim `tensor-slower-than-detach-clone`, 1-element tensors; large "
+        "ones show no difference). The code also hides its intent: the reader must know that the "
+        "graph is dropped."
     )
     use_instead = (
         "`t.detach().clone()`; with `dtype`/`device`: `t.detach().to(dtype=..., device=..., "
@@ -133,6 +251,22 @@ class TensorOfTensor(Rule):
         FixCase("return torch.tensor(t, dtype=torch.float64, requires_grad=True)", differs=("warning",)),
     )
 
+    claims = (
+        Claim("tensor-warns", "semantics",
+              "`torch.tensor(t)` on a tensor emits a UserWarning recommending `detach().clone()`",
+              _tensor_warns),
+        Claim("tensor-is-detached-copy", "semantics",
+              "`torch.tensor(t)` returns a detached leaf that shares no memory with `t`",
+              _tensor_is_detached_copy),
+        Claim("tensor-device-equals-to-copy", "semantics",
+              "`torch.tensor(t, device=d)` equals `t.detach().to(d, copy=True)` (values, device, "
+              "strides, no sharing)", _tensor_device_copy),
+        Claim("tensor-slower-than-detach-clone", "speed",
+              "`torch.tensor(t)` is slower than `t.detach().clone()` for 1-element tensors (with "
+              "and without requires_grad); other sizes are reported, not claimed",
+              _tensor_speed),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         if ctx.qualname(node.func) != "torch.tensor":
             return
@@ -147,6 +281,8 @@ class TensorOfTensor(Rule):
                       [NodeEdit("replace", node, text)]) if text else None
         yield self.report(node, fix, src=ctx.snippet(src, 30),
                           fix=_short(text) if text else "t.detach().clone()")
+
+
 
 
 class NewTensorOfTensor(Rule):
@@ -190,6 +326,15 @@ class NewTensorOfTensor(Rule):
         FixCase("return x.new_tensor(t, dtype=torch.float32)", differs=("warning",)),
     )
 
+    claims = (
+        Claim("new-tensor-takes-receiver-dtype", "semantics",
+              "`x.new_tensor(t)` takes `x`'s dtype (float64 stays float64, int64 truncates)",
+              _new_tensor_dtype),
+        Claim("new-tensor-takes-receiver-device", "semantics",
+              "`x.new_tensor(t)` is placed on `x`'s device, not `t`'s", _new_tensor_device,
+              devices=("cuda",)),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         func = node.func
         if type(func) is not cst.Attribute or func.attr.value != "new_tensor":
@@ -214,6 +359,8 @@ class NewTensorOfTensor(Rule):
         r, s = ctx.snippet(recv, 20), ctx.snippet(src, 20)
         shown = _short(text) if text else f"{s}.detach().to(dtype={r}.dtype, device={r}.device, copy=True)"
         yield self.report(node, fix, recv=r, src=s, fix=shown)
+
+
 
 
 class LegacyConstructorAlias(Rule):
@@ -242,6 +389,15 @@ class LegacyConstructorAlias(Rule):
         "import torch\nc = torch.FloatTensor(3, 4)\n",
     )
 
+    claims = (
+        Claim("legacy-constructor-aliases", "semantics",
+              "`torch.Tensor(t)` shares memory with `t` and keeps the graph (`AliasBackward0`)",
+              _legacy_aliases, devices=("cpu",)),
+        Claim("legacy-constructor-dtype-mismatch", "semantics",
+              "`torch.FloatTensor(float64_t)` raises TypeError", _legacy_dtype_mismatch,
+              devices=("cpu",)),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         q = ctx.qualname(node.func)
         if q not in LEGACY_CONSTRUCTORS:
@@ -254,6 +410,8 @@ class LegacyConstructorAlias(Rule):
         yield self.report(node, None, ctor=ctx.snippet(node.func, 30), src=ctx.snippet(src, 30))
 
 
+
+
 class TensorOfTensorList(Rule):
     code = "TEN204"
     name = "tensor-of-tensor-list"
@@ -263,10 +421,13 @@ class TensorOfTensorList(Rule):
     fix_safety = UNSAFE
     what = "Flags `torch.tensor([a, b, ...])` or `torch.tensor(list_of_tensors)`."
     why = (
-        "`torch.tensor` converts each element to a Python scalar (an `.item()` each, a device "
-        "sync each on GPU) and builds a new leaf: gradients no longer flow to `a`, `b`... and "
-        "`backward()` through the result fails or silently skips them. `torch.stack` keeps the "
-        "graph and works on the tensors directly."
+        "`torch.tensor` converts each element to a Python scalar and builds a new leaf: "
+        "gradients no longer flow to `a`, `b`... and `backward()` through the result fails or "
+        "silently skips them (claim `tensor-list-drops-graph`). On CUDA each element costs a "
+        "device synchronisation (claim `tensor-list-syncs-per-element`, checked only where a GPU "
+        "is present). For short lists it is also slower on CPU (claim "
+        "`tensor-list-slower-than-stack`, 10 elements); for long lists it is not. `torch.stack` "
+        "keeps the graph and works on the tensors directly."
     )
     use_instead = "`torch.stack([a, b, ...])`."
     fix_doc = (
@@ -291,6 +452,20 @@ class TensorOfTensorList(Rule):
     fix_cases = (
         FixCase("return torch.tensor([t.sum(), t.max()])",
                 differs=("warning", "requires_grad", "is_leaf", "grad_fn", "grad")),
+    )
+
+    claims = (
+        Claim("tensor-list-drops-graph", "semantics",
+              "`torch.tensor([a, b])` is a leaf without grad; `torch.stack([a, b])` keeps the graph",
+              _tensor_list_drops_graph),
+        Claim("tensor-list-syncs-per-element", "semantics",
+              "on CUDA, `torch.tensor([cuda scalars])` synchronizes once per element; "
+              "`torch.stack` does not", _tensor_list_syncs, devices=("cuda",)),
+        Claim("tensor-list-slower-than-stack", "speed",
+              "for a list of 10 scalar tensors without requires_grad, `torch.tensor(xs)` is slower "
+              "than `torch.stack(xs)`; longer lists and requires_grad are reported, not claimed "
+              "(on CPU the order can reverse for long lists)",
+              _tensor_list_speed),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

@@ -13,7 +13,7 @@ import libcst as cst
 from ..inference import (
     FREE, UNKNOWN, is_tensor, is_value_write, last_name, root_name,
 )
-from .base import FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
 SIGNAL_NAMES = frozenset(
@@ -85,6 +85,75 @@ def _mutation(use: str, detail: Optional[str]) -> bool:
         use == "method" and is_value_write(detail or ""))
 
 
+# ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
+def _data_shares_memory_not_version(v):
+    t = v.leaf(3)
+    d = t.data
+    before = t._version
+    d.add_(1)
+    shared = v.shares_memory(t, d)
+    return shared and t._version == before, {
+        "memory_shared": shared, "version_before": before, "version_after": t._version}
+
+
+def _detach_shares_version(v):
+    t = v.leaf(3)
+    d = t.detach()
+    before = t._version
+    d.add_(1)
+    return v.shares_memory(t, d) and t._version == before + 1, {
+        "memory_shared": v.shares_memory(t, d), "version_before": before,
+        "version_after": t._version}
+
+
+def _data_write_gives_silent_wrong_grad(v):
+    torch = v.torch
+    x = torch.tensor([1.0], device=v.device, requires_grad=True)
+    y = x * x  # saves x for backward; the correct gradient is 2
+    x.data.zero_()
+    err = v.error(lambda: y.backward())
+    grad = None if x.grad is None else x.grad.item()
+    return err is None and grad == 0.0, {"error": err, "grad": grad, "correct_grad": 2.0}
+
+
+def _detach_write_raises_at_backward(v):
+    torch = v.torch
+    x = torch.tensor([1.0], device=v.device, requires_grad=True)
+    y = x * x
+    x.detach().zero_()
+    err = v.error(lambda: y.backward())
+    return err is not None and "modified by an inplace operation" in err, {"error": err}
+
+
+def _no_grad_write_is_tracked(v):
+    torch = v.torch
+    p = torch.nn.Parameter(torch.ones(3, device=v.device))
+    y = (p * p).sum()
+    with torch.no_grad():
+        p.add_(1)
+    err = v.error(lambda: y.backward())
+    return (p.is_leaf and p.requires_grad and type(p).__name__ == "Parameter"
+            and err is not None), {"error": err, "is_leaf": p.is_leaf, "type": type(p).__name__}
+
+
+def _data_assign_is_silent(v):
+    torch = v.torch
+    p = torch.nn.Parameter(torch.tensor([2.0], device=v.device))
+    y = (p * p).sum()  # correct grad: 2 * 2 = 4
+    p.data = torch.tensor([5.0], device=v.device)
+    err = v.error(lambda: y.backward())
+    grad = None if p.grad is None else p.grad.item()
+    return err is None and grad == 10.0, {"error": err, "grad": grad, "correct_grad": 4.0}
+
+
+def _data_assign_changes_dtype_and_shape(v):
+    torch = v.torch
+    p = torch.nn.Parameter(torch.zeros(4, device=v.device))
+    p.data = torch.zeros(2, dtype=torch.float64, device=v.device)
+    return p.dtype == torch.float64 and tuple(p.shape) == (2,), {
+        "dtype": str(p.dtype), "shape": list(p.shape)}
+
+
 class DataRead(Rule):
     code = "TEN101"
     name = "data-read"
@@ -140,6 +209,15 @@ class DataRead(Rule):
         FixCase("return t.data", differs=("vc_shared",)),
     )
 
+    claims = (
+        Claim("data-shares-memory-not-version", "semantics",
+              "`t.data` shares memory with `t` but not its version counter",
+              _data_shares_memory_not_version),
+        Claim("detach-shares-memory-and-version", "semantics",
+              "`t.detach()` shares memory and the version counter with `t`",
+              _detach_shares_version),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         if node.attr.value != "data":
             return
@@ -153,6 +231,8 @@ class DataRead(Rule):
             [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")],
         )
         yield self.report(node, fix, src=src)
+
+
 
 
 class DataInplace(Rule):
@@ -219,6 +299,18 @@ class DataInplace(Rule):
         FixCase("torch.nn.init.zeros_(t.data)\n    return t", differs=("input_version",)),
     )
 
+    claims = (
+        Claim("data-write-silent-wrong-grad", "semantics",
+              "an in-place write through `x.data` after `x` was saved for backward gives a wrong "
+              "gradient with no error", _data_write_gives_silent_wrong_grad),
+        Claim("detach-write-raises", "semantics",
+              "the same write through `x.detach()` raises at `backward()`",
+              _detach_write_raises_at_backward),
+        Claim("no-grad-write-tracked", "semantics",
+              "`with torch.no_grad(): p.add_(...)` keeps `p` a leaf Parameter and is tracked "
+              "(backward through a saved `p` raises)", _no_grad_write_is_tracked),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         if node.attr.value != "data":
             return
@@ -244,6 +336,8 @@ class DataInplace(Rule):
                 edits.append(NodeEdit("no_grad", line, torch))
         fix = FixPlan(desc, UNSAFE, edits) if edits else None
         yield self.report(node, fix, src=src, instead=instead)
+
+
 
 
 class DataAssign(Rule):
@@ -278,6 +372,14 @@ class DataAssign(Rule):
     valid = (
         "import torch\n\nclass DS(torch.utils.data.Dataset):\n    def __init__(self, x):\n        self.data = x\n",
         "import torch\n\ndef f(ctx):\n    ctx.data = {}\n",
+    )
+
+    claims = (
+        Claim("data-assign-silent", "semantics",
+              "`p.data = new` after `p` was saved for backward gives a gradient computed from "
+              "`new` with no error", _data_assign_is_silent),
+        Claim("data-assign-changes-dtype-shape", "semantics",
+              "`p.data = new` silently changes `p`'s dtype and shape", _data_assign_changes_dtype_and_shape),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

@@ -6,15 +6,57 @@ from typing import Iterator
 import libcst as cst
 
 from ..inference import dotted_name
-from .base import FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 _LIKE = frozenset({"torch.empty_like", "torch.zeros_like", "torch.ones_like"})
+
+
+# ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
+def _clone_records_node(v):
+    t = v.leaf(3)
+    c = t.clone()
+    name = type(c.grad_fn).__name__ if c.grad_fn is not None else None
+    d = c.detach()
+    return name == "CloneBackward0" and d.grad_fn is None and not d.requires_grad, {
+        "clone_grad_fn": name, "after_detach": None if d.grad_fn is None else "kept"}
+
+
+def _clone_detach_speed(v):
+    def setup(n, rg):
+        return {"t": v.torch.randn(n, device=v.device, requires_grad=rg)}
+    return v.speed_claim("t.clone().detach()", "t.detach().clone()", setup,
+                         scope=[(1, True, False), (1_000, True, False)],
+                         extra=[(n, rg, ng) for n in (1, 1_000, 100_000, 10_000_000)
+                                for rg in (True, False) for ng in (False, True)])
+
+
+def _like_copy_grad(v):
+    torch = v.torch
+    a = v.leaf(4, 3)
+    b = a.detach().clone().requires_grad_(True)
+    x = torch.empty_like(a).copy_(a)
+    y = b.clone()
+    (x * x).sum().backward()
+    (y * y).sum().backward()
+    names = (type(x.grad_fn).__name__, type(y.grad_fn).__name__)
+    return bool(torch.equal(a.grad, b.grad)) and x.stride() == y.stride(), {
+        "grad_fn": list(names), "grads_equal": bool(torch.equal(a.grad, b.grad))}
+
+
+def _like_copy_speed(v):
+    def setup(n, rg):
+        return {"t": v.torch.randn(n, device=v.device, requires_grad=rg)}
+    return v.speed_claim("torch.empty_like(t).copy_(t)", "t.clone()", setup,
+                         scope=[(1, False, False), (1_000, False, False)],
+                         extra=[(n, rg, ng) for n in (1, 1_000, 100_000, 10_000_000)
+                                for rg in (True, False) for ng in (False, True)])
 
 
 class CloneDetach(Rule):
     code = "TEN301"
     name = "clone-then-detach"
-    message = "`.clone().detach()` records a clone in the autograd graph only to cut it; use `{fix}`"
+    message = ("`.clone().detach()` clones through autograd first (a graph node that is then "
+               "dropped when the source requires grad); use `{fix}`")
     hooks = (cst.Call,)
     fix_safety = SAFE
     what = "Flags `t.clone().detach()` and `torch.clone(t).detach()`."
@@ -22,9 +64,10 @@ class CloneDetach(Rule):
         "When `t` requires grad and grad mode is on, `clone()` first records a `CloneBackward0` "
         "node that `detach()` throws away at once. `t.detach().clone()` gives the identical "
         "result without that work, and it is the spelling the `torch.tensor` documentation and "
-        "warning recommend. The time saved is small: on CPU (torch 2.13) about 0.1-0.2 us per "
-        "call, and only when `t` requires grad in grad mode; for plain tensors, under `no_grad`, "
-        "or for large tensors the two are within noise (see `docs/verification-cpu.md`)."
+        "warning recommend. The time saved is small and narrow: `tensorcopy verify` claims it "
+        "(`detach-clone-faster-when-rg`) only for sources that require grad in grad mode, at 1 and "
+        "1,000 elements; for plain tensors, under `no_grad` or for large tensors it claims no "
+        "difference (see `docs/verification-cpu.md` for every size measured)."
     )
     use_instead = "`t.detach().clone()` (arguments of `clone`, such as `memory_format`, move with it)."
     fix_doc = (
@@ -57,6 +100,16 @@ class CloneDetach(Rule):
         FixCase("return t.clone(memory_format=torch.contiguous_format).detach()"),
     )
 
+    claims = (
+        Claim("clone-records-then-detach-drops", "semantics",
+              "`t.clone()` of a tensor that requires grad records `CloneBackward0`, which "
+              "`.detach()` then drops", _clone_records_node),
+        Claim("detach-clone-faster-when-rg", "speed",
+              "`t.clone().detach()` is slower than `t.detach().clone()` when `t` requires grad in "
+              "grad mode, for 1 and 1,000 elements; elsewhere no difference is claimed",
+              _clone_detach_speed),
+    )
+
     def check(self, node, ctx) -> Iterator[Report]:
         func = node.func
         if type(func) is not cst.Attribute or func.attr.value != "detach" or node.args:
@@ -87,6 +140,8 @@ class CloneDetach(Rule):
         yield self.report(node, fix, fix=shown)
 
 
+
+
 class LikeThenCopy(Rule):
     code = "TEN302"
     name = "like-then-copy"
@@ -97,9 +152,9 @@ class LikeThenCopy(Rule):
     why = (
         "Allocating a tensor like `t` and then copying `t` into it is what `t.clone()` does in "
         "one call, with one dispatch and (for `zeros_like`/`ones_like`) without first filling "
-        "memory that is overwritten at once. On CPU (torch 2.13) the two-step form measured about "
-        "1.2-1.8 times slower for small and medium tensors; at 10^7 elements the difference is "
-        "within noise (see `docs/verification-cpu.md`)."
+        "memory that is overwritten at once. `tensorcopy verify` claims the two-step form is "
+        "slower (`like-copy-slower-than-clone`) at 1 and 1,000 elements; other sizes are "
+        "reported in `docs/verification-cpu.md`, where large tensors show no difference."
     )
     use_instead = "`t.clone()`."
     fix_doc = (
@@ -125,6 +180,15 @@ class LikeThenCopy(Rule):
         FixCase("return torch.empty_like(t).copy_(t)"),
         FixCase("return torch.zeros_like(t).copy_(t)"),
         FixCase("return torch.ones_like(t).copy_(t)"),
+    )
+
+    claims = (
+        Claim("like-copy-same-gradients", "semantics",
+              "`torch.empty_like(t).copy_(t)` and `t.clone()` give the same strides and the same "
+              "gradients to `t`", _like_copy_grad),
+        Claim("like-copy-slower-than-clone", "speed",
+              "`torch.empty_like(t).copy_(t)` is slower than `t.clone()` for 1 and 1,000 elements",
+              _like_copy_speed),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:
