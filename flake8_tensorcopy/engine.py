@@ -15,7 +15,10 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from . import inference as inf_mod
 from .diagnostics import Diagnostic, Edit, Fix
 from .inference import ClassInfo, Inference, Instance, is_tensor
-from .prefilter import has_candidates
+from .prefilter import blank, plan
+
+#: below this size blanking saves less than it costs
+_MASK_MIN_CHARS = 2000
 from .rules import ALL_RULES
 from .rules.base import FixPlan, NodeEdit, Report, Rule
 from .source import detect_newline, line_starts
@@ -647,12 +650,15 @@ def parse(source: str) -> cst.Module:
 
 def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
             rules: Optional[Sequence[Rule]] = None, tree: Optional[ast.AST] = None,
-            prefilter: bool = True) -> List[Diagnostic]:
+            prefilter: bool = True, mask: bool = True) -> List[Diagnostic]:
     """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked.
 
     ``tree`` is the ``ast`` module if the caller has one (flake8 does); the cheap pre-filters
-    run on it (or on a fresh ``ast.parse``) before libcst is asked to parse anything.
+    run on it (or on a fresh ``ast.parse``) before libcst is asked to parse anything, and with
+    ``mask`` the definitions that hold no candidate are blanked before libcst parses. Positions
+    and fix offsets always refer to ``source``.
     """
+    parsed = source
     if prefilter:
         if not might_match(source):
             return []
@@ -661,9 +667,13 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
                 tree = ast.parse(source)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 tree = None  # let libcst decide and report
-        if tree is not None and not has_candidates(tree):
-            return []
-    module = parse(source)
+        if isinstance(tree, ast.Module):
+            found, spans = plan(tree)
+            if not found:
+                return []
+            if mask and spans and len(source) > _MASK_MIN_CHARS:
+                parsed = blank(source, spans)
+    module = parse(parsed)
     inference = Inference(settings.tensor_names, settings.tensor_factories)
     ctx = Context(module, inference, source)
     walker = Walker(ctx, rules if rules is not None else ALL_RULES)

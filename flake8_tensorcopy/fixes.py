@@ -65,7 +65,8 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     current = source
     for _ in range(MAX_ROUNDS):
         diags = filter_noqa(
-            [d for d in analyze(current, settings) if _selected(d.code, select, ignore)], current)
+            [d for d in analyze(current, settings, mask=False)
+             if _selected(d.code, select, ignore)], current)
         chosen: List[Edit] = []
         codes: List[str] = []
         for d in diags:
@@ -88,7 +89,8 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
         result.applied.update(codes)
     else:
         result.remaining = filter_noqa(
-            [d for d in analyze(current, settings) if _selected(d.code, select, ignore)], current)
+            [d for d in analyze(current, settings, mask=False)
+             if _selected(d.code, select, ignore)], current)
     result.source = current
     return result
 

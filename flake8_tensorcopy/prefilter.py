@@ -1,18 +1,28 @@
-"""A cheap, conservative pre-filter on the ``ast`` tree: can any rule fire in this file?
+"""A cheap, conservative pre-filter on the ``ast`` tree: where can a rule fire in this file?
 
 libcst parsing costs about ten times ``ast.parse``; flake8 hands the plugin its ``ast`` tree for
 free. This scan looks only for node *shapes* a rule needs (``X.data``, ``tensor(<non-literal>)``,
 ``.clone(...).detach()``, ``*_like(t).copy_(t)``, ``y = x.detach()``...). It must never say "no"
 where a rule could fire: it is a superset, the libcst pass decides.
+
+``plan`` also names the top-level functions and methods that hold no such shape. The engine
+blanks their lines before libcst parses (line count and every other column stay the same, so
+positions are exact), which is where most of a large file's parse time goes.
 """
 from __future__ import annotations
 
 import ast
+import re
+from typing import List, Optional, Set, Tuple
+
+# lines as the tokenizer counts them (``str.splitlines`` also splits on \f, \x1c...)
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
              ast.Lambda)
 _CTOR_ATTRS = frozenset({"tensor", "new_tensor"})
 _LIKE = frozenset({"empty_like", "zeros_like", "ones_like"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _legacy_name(name: str) -> bool:
@@ -27,10 +37,21 @@ def _is_torch_path(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "torch"
 
 
-def has_candidates(tree: ast.AST) -> bool:
-    aliases = set()  # names imported from torch (``from torch import tensor as T``)
-    named_calls = set()
-    for node in ast.walk(tree):
+def _torch_aliases(nodes) -> Set[str]:
+    """Names imported from torch that construct tensors (``from torch import tensor as T``)."""
+    aliases = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and (
+                node.module == "torch" or node.module.startswith("torch.")):
+            for alias in node.names:
+                if alias.name in _CTOR_ATTRS or _legacy_name(alias.name) or alias.name == "*":
+                    aliases.add(alias.asname or alias.name)
+    return aliases
+
+
+def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
+    star = "*" in aliases
+    for node in ast.walk(root):
         t = type(node)
         if t is ast.Attribute:
             if node.attr == "data":
@@ -62,19 +83,96 @@ def has_candidates(tree: ast.AST) -> bool:
                             isinstance(e, ast.Constant) for e in first.elts):
                         continue
                     return True
-                elif attr in _LIKE or attr == "clone":
-                    pass
-            elif isinstance(func, ast.Name) and first is not None \
-                    and not isinstance(first, _LITERALS):
-                named_calls.add(func.id)
+            elif isinstance(func, ast.Name) and first is not None and (
+                    star or func.id in aliases) and not isinstance(first, _LITERALS):
+                return True
         elif t is ast.Assign or t is ast.AnnAssign or t is ast.NamedExpr:
             value = node.value
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
-        elif t is ast.ImportFrom:
-            if node.module and (node.module == "torch" or node.module.startswith("torch.")):
-                for alias in node.names:
-                    if alias.name in _CTOR_ATTRS or _legacy_name(alias.name) or alias.name == "*":
-                        aliases.add(alias.asname or alias.name)
-    return bool(aliases & named_calls) or "*" in aliases
+        elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
+            more = _torch_aliases([node]) - aliases
+            if more:
+                return True  # a local import of a constructor alias: let libcst look
+    return False
+
+
+def _assigns_self_attr(fn: ast.AST) -> bool:
+    for node in ast.walk(fn):
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else ())
+        for t in targets:
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("register_buffer", "register_parameter"):
+            return True
+    return False
+
+
+def _span(node: ast.stmt) -> Optional[Tuple[int, int]]:
+    end = getattr(node, "end_lineno", None)
+    if end is None:
+        return None
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+    return start, end
+
+
+def plan(tree: ast.Module) -> Tuple[bool, List[Tuple[int, int]]]:
+    """(any candidate at all, 1-based inclusive line ranges of definitions libcst can skip)."""
+    body = getattr(tree, "body", [])
+    aliases = _torch_aliases(n for n in body)
+    skip: List[Tuple[int, int]] = []
+    found = False
+    for stmt in body:
+        if isinstance(stmt, _FUNCS):
+            if _has_shape(stmt, aliases):
+                found = True
+            else:
+                span = _span(stmt)
+                if span:
+                    skip.append(span)
+        elif isinstance(stmt, ast.ClassDef):
+            for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
+                if _has_shape(d, aliases):
+                    found = True
+            for member in stmt.body:
+                if isinstance(member, _FUNCS) and member.name != "__init__" \
+                        and not _has_shape(member, aliases):
+                    if not _assigns_self_attr(member):
+                        span = _span(member)
+                        if span:
+                            skip.append(span)
+                elif _has_shape(member, aliases):
+                    found = True
+        elif _has_shape(stmt, aliases):
+            found = True
+    return found, skip
+
+
+def has_candidates(tree: ast.AST) -> bool:
+    return plan(tree)[0] if isinstance(tree, ast.Module) else _has_shape(tree, _torch_aliases(ast.walk(tree)))
+
+
+def blank(source: str, spans: List[Tuple[int, int]]) -> str:
+    """``source`` with the lines of ``spans`` emptied (newlines kept, so positions stay exact).
+
+    A span is dropped when blanking it would leave its block empty or cut a line it shares
+    with other code; libcst then simply parses that part too.
+    """
+    if not spans:
+        return source
+    lines = _LINES.findall(source)
+    for start, end in spans:
+        if start < 1 or end > len(lines):
+            continue
+        first = lines[start - 1]
+        indent = first[: len(first) - len(first.lstrip())]
+        # a method is replaced by ``pass`` at its indentation so the class body stays valid
+        for i in range(start - 1, end):
+            line = lines[i]
+            ending = line[len(line.rstrip("\r\n")):]
+            lines[i] = ending
+        lines[start - 1] = indent + "pass" + (first[len(first.rstrip("\r\n")):] or "\n")
+    return "".join(lines)

@@ -14,7 +14,7 @@ def _detach_write_reaches_source(v):
     torch = v.torch
     x = torch.zeros(3, device=v.device)
     y = x.detach()
-    y.add_(1)
+    y.add_(1)  # noqa: TEN401 -- the claim demonstrates the alias
     z = x.detach().clone()
     z.add_(1)
     return x.tolist() == [1.0, 1.0, 1.0], {"x_after_alias_write": x.tolist()}

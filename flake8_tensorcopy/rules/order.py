@@ -66,8 +66,9 @@ class CloneDetach(Rule):
         "result without that work, and it is the spelling the `torch.tensor` documentation and "
         "warning recommend. The time saved is small and narrow: `tensorcopy verify` claims it "
         "(`detach-clone-faster-when-rg`) only for sources that require grad in grad mode, at 1 and "
-        "1,000 elements; for plain tensors, under `no_grad` or for large tensors it claims no "
-        "difference (see `docs/verification-cpu.md` for every size measured)."
+        "1,000 elements. For plain tensors, under `no_grad` or for large tensors it makes no "
+        "claim; there the report shows no difference or a small one (see "
+        "`docs/verification-cpu.md` for every size measured)."
     )
     use_instead = "`t.detach().clone()` (arguments of `clone`, such as `memory_format`, move with it)."
     fix_doc = (
