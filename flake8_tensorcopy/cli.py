@@ -9,8 +9,11 @@ import difflib
 import json
 import os
 import re
+import signal
 import sys
+import threading
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
@@ -21,6 +24,46 @@ from .engine import LintError, analyze, filter_noqa as _noqa_filter
 from .files import iter_files
 from .rules import ALL_RULES, RULES_BY_CODE
 from .source import SourceError, decode
+
+class Budget(Exception):
+    """A file took longer than the per-file time budget."""
+
+
+@contextmanager
+def time_budget(seconds: float):
+    """Raise Budget inside the block after ``seconds`` (main thread on POSIX; else no limit)."""
+    usable = seconds and seconds > 0 and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expired(signum, frame):
+        raise Budget()
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _guarded(fn, path: str, budget: float, *args):
+    """Run ``fn(path, *args)`` within the budget; a blown budget or an internal error becomes a
+    per-file error result instead of a traceback."""
+    try:
+        with time_budget(budget):
+            return fn(path, *args)
+    except Budget:
+        out = FileResult(path, error=f"analysis exceeded the {budget:g} s per-file budget; skipped")
+    except RecursionError:
+        out = FileResult(path, error="nested too deeply to analyse; skipped")
+    except MemoryError:
+        out = FileResult(path, error="out of memory while analysing; skipped")
+    return (out, None) if fn is fix_path else out
+
 
 @dataclass
 class FileResult:
@@ -230,10 +273,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     fixed = 0
     for i, path in enumerate(files, 1):
         if args.fix and not path.endswith(".ipynb") and path != "-":
-            r, _ = fix_path(path, cfg, select, ignore, unsafe, diff=False)
+            r, _ = _guarded(fix_path, path, args.timeout, cfg, select, ignore, unsafe, False)
             fixed += sum(r.applied.values())
         else:
-            r = lint_path(path, cfg, select, ignore)
+            r = _guarded(lint_path, path, args.timeout, cfg, select, ignore)
         if args.stdin_filename and path == "-":
             r.path = args.stdin_filename
         results.append(r)
@@ -325,7 +368,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
     unsafe = args.unsafe_fixes or cfg.unsafe_fixes
     files, results = _collect(args.paths, cfg, args.exclude or [], notebooks=False)
     for i, path in enumerate(files, 1):
-        r, patch = fix_path(path, cfg, select, ignore, unsafe, args.diff)
+        r, patch = _guarded(fix_path, path, args.timeout, cfg, select, ignore, unsafe, args.diff)
         if patch:
             sys.stdout.write(patch)
         results.append(r)
@@ -413,6 +456,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="skip paths matching this glob (repeatable); .gitignore is honoured")
         p.add_argument("--config", metavar="PYPROJECT",
                        help="read [tool.tensorcopy] from this file instead of searching upwards")
+        p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                       help="per-file time budget; a file that exceeds it is reported and "
+                            "skipped (default 60, 0 for none)")
 
     p = sub.add_parser("check", help="report diagnostics (no flake8 needed)",
                        description="Report tensor-copy diagnostics.")
