@@ -111,16 +111,20 @@ def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[st
     if error:
         result.error = error
         return result
-    text = decoded.text  # type: ignore[union-attr]
+    return lint_text(result, decoded.text, cfg, select, ignore)  # type: ignore[union-attr]
+
+
+def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
+              ignore: Sequence[str]) -> FileResult:
+    """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``."""
     result.source = text
     try:
         diags = analyze(text, cfg.settings())
     except LintError as exc:
         result.syntax_error = str(exc)
         return result
-    ign = list(ignore) + cfg.ignored_for(path)
-    diags = [d for d in diags if _selected(d.code, select, ign)]
-    result.diagnostics = _noqa_filter(diags, text)
+    ign = list(ignore) + cfg.ignored_for(result.path)
+    result.diagnostics = _noqa_filter([d for d in diags if _selected(d.code, select, ign)], text)
     return result
 
 
@@ -264,12 +268,18 @@ def _print_errors(results: List[FileResult]) -> int:
     return status
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def _options(args: argparse.Namespace, notebooks: bool):
+    """Configuration merged with the command line, and the files to process."""
     cfg = discover(args.paths, args.config)
     select = _codes(args.select) or cfg.select
     ignore = _codes(args.ignore) or cfg.ignore
     unsafe = args.unsafe_fixes or cfg.unsafe_fixes
-    files, results = _collect(args.paths, cfg, args.exclude or [], notebooks=True)
+    files, results = _collect(args.paths, cfg, args.exclude or [], notebooks=notebooks)
+    return cfg, select, ignore, unsafe, files, results
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    cfg, select, ignore, unsafe, files, results = _options(args, notebooks=True)
     fixed = 0
     for i, path in enumerate(files, 1):
         if args.fix and not path.endswith(".ipynb") and path != "-":
@@ -362,11 +372,7 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool) -
 
 
 def cmd_fix(args: argparse.Namespace) -> int:
-    cfg = discover(args.paths, args.config)
-    select = _codes(args.select) or cfg.select
-    ignore = _codes(args.ignore) or cfg.ignore
-    unsafe = args.unsafe_fixes or cfg.unsafe_fixes
-    files, results = _collect(args.paths, cfg, args.exclude or [], notebooks=False)
+    cfg, select, ignore, unsafe, files, results = _options(args, notebooks=False)
     for i, path in enumerate(files, 1):
         r, patch = _guarded(fix_path, path, args.timeout, cfg, select, ignore, unsafe, args.diff)
         if patch:

@@ -5,8 +5,6 @@ import json
 import re
 from typing import Sequence
 
-from .engine import LintError, analyze
-
 _MAGIC = re.compile(r"^\s*[%!]")
 
 
@@ -38,7 +36,7 @@ def notebook_source(data: str):
 
 
 def lint_notebook(path: str, cfg, select: Sequence[str], ignore: Sequence[str], result):
-    from .cli import _noqa_filter, _selected
+    from .cli import lint_text
 
     try:
         with open(path, encoding="utf-8") as fh:
@@ -50,12 +48,4 @@ def lint_notebook(path: str, cfg, select: Sequence[str], ignore: Sequence[str], 
         result.error = f"invalid notebook: {str(exc).splitlines()[0]}"
         return result
     result.cells = cells or [(1, 1)]
-    result.source = source
-    try:
-        diags = analyze(source, cfg.settings())
-    except LintError as exc:
-        result.syntax_error = str(exc)
-        return result
-    ign = list(ignore) + cfg.ignored_for(path)
-    result.diagnostics = _noqa_filter([d for d in diags if _selected(d.code, select, ign)], source)
-    return result
+    return lint_text(result, source, cfg, select, ignore)
