@@ -119,11 +119,37 @@ def _span(node: ast.stmt) -> Optional[Tuple[int, int]]:
     return start, end
 
 
-def plan(tree: ast.Module) -> Tuple[bool, List[Tuple[int, int]]]:
-    """(any candidate at all, 1-based inclusive line ranges of definitions libcst can skip)."""
+_LITERAL_VALUES = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
+                   ast.SetComp)
+#: a module-level literal shorter than this is cheaper to parse than to reason about
+_BIG_LITERAL_LINES = 40
+
+
+def _literal_binding(stmt: ast.stmt) -> Optional[str]:
+    """``name = [...]`` (a long container literal bound to one plain name): the name, else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        target, value = stmt.target, stmt.value
+    else:
+        return None
+    if not isinstance(target, ast.Name) or not isinstance(value, _LITERAL_VALUES):
+        return None
+    end = getattr(stmt, "end_lineno", None)
+    if end is None or end - stmt.lineno < _BIG_LITERAL_LINES:
+        return None
+    return target.id
+
+
+Span = Tuple[int, int, str]
+
+
+def plan(tree: ast.Module) -> Tuple[bool, List[Span]]:
+    """(any candidate at all, spans libcst can skip: 1-based inclusive lines and the statement
+    that stands in for them)."""
     body = getattr(tree, "body", [])
     aliases = _torch_aliases(n for n in body)
-    skip: List[Tuple[int, int]] = []
+    skip: List[Span] = []
     found = False
     for stmt in body:
         if isinstance(stmt, _FUNCS):
@@ -132,7 +158,7 @@ def plan(tree: ast.Module) -> Tuple[bool, List[Tuple[int, int]]]:
             else:
                 span = _span(stmt)
                 if span:
-                    skip.append(span)
+                    skip.append(span + ("pass",))
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 if _has_shape(d, aliases):
@@ -143,11 +169,16 @@ def plan(tree: ast.Module) -> Tuple[bool, List[Tuple[int, int]]]:
                     if not _assigns_self_attr(member):
                         span = _span(member)
                         if span:
-                            skip.append(span)
+                            skip.append(span + ("pass",))
                 elif _has_shape(member, aliases):
                     found = True
         elif _has_shape(stmt, aliases):
             found = True
+        else:
+            name = _literal_binding(stmt)
+            if name is not None:
+                # still binds the name to a container: what inference knew of it stays true
+                skip.append((stmt.lineno, stmt.end_lineno, f"{name} = []"))
     return found, skip
 
 
@@ -155,24 +186,20 @@ def has_candidates(tree: ast.AST) -> bool:
     return plan(tree)[0] if isinstance(tree, ast.Module) else _has_shape(tree, _torch_aliases(ast.walk(tree)))
 
 
-def blank(source: str, spans: List[Tuple[int, int]]) -> str:
-    """``source`` with the lines of ``spans`` emptied (newlines kept, so positions stay exact).
-
-    A span is dropped when blanking it would leave its block empty or cut a line it shares
-    with other code; libcst then simply parses that part too.
-    """
+def blank(source: str, spans: List[Span]) -> str:
+    """``source`` with each span's lines emptied (newlines kept, so every other position stays
+    exact) and its first line replaced by the span's stand-in statement (``pass`` for a
+    definition, so a class body stays valid; ``name = []`` for a container literal)."""
     if not spans:
         return source
     lines = _LINES.findall(source)
-    for start, end in spans:
+    for start, end, stand_in in spans:
         if start < 1 or end > len(lines):
             continue
         first = lines[start - 1]
         indent = first[: len(first) - len(first.lstrip())]
-        # a method is replaced by ``pass`` at its indentation so the class body stays valid
         for i in range(start - 1, end):
             line = lines[i]
-            ending = line[len(line.rstrip("\r\n")):]
-            lines[i] = ending
-        lines[start - 1] = indent + "pass" + (first[len(first.rstrip("\r\n")):] or "\n")
+            lines[i] = line[len(line.rstrip("\r\n")):]
+        lines[start - 1] = indent + stand_in + (first[len(first.rstrip("\r\n")):] or "\n")
     return "".join(lines)
