@@ -268,6 +268,43 @@ def _print_errors(results: List[FileResult]) -> int:
     return status
 
 
+def _work(task):
+    """One file, in a worker process (or inline): lint or fix within the time budget."""
+    mode, path, timeout, cfg, select, ignore, unsafe, diff = task
+    if mode == "fix":
+        r, patch = _guarded(fix_path, path, timeout, cfg, select, ignore, unsafe, diff)
+    elif mode == "check-fix":
+        r, patch = _guarded(fix_path, path, timeout, cfg, select, ignore, unsafe, False)
+    else:
+        r, patch = _guarded(lint_path, path, timeout, cfg, select, ignore), None
+    r.source = None  # not needed by any report; keeps what crosses processes small
+    return r, patch
+
+
+#: below this many files a process pool costs more than it saves
+_PARALLEL_MIN_FILES = 16
+
+
+def _run_all(tasks, jobs: int):
+    """Yield (result, patch) per task, in order; in parallel over processes when worth it."""
+    jobs = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    parallel = [t for t in tasks if t[1] != "-"]
+    if jobs <= 1 or len(parallel) < _PARALLEL_MIN_FILES or len(parallel) != len(tasks):
+        for t in tasks:
+            yield _work(t)
+        return
+    import concurrent.futures as cf
+
+    try:
+        with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
+            yield from pool.map(_work, tasks, chunksize=max(1, min(32, len(tasks) // (jobs * 8))))
+    except (OSError, cf.process.BrokenProcessPool) as exc:  # pragma: no cover - no processes here
+        print(f"tensorcopy: warning: parallel run failed ({exc}); continuing in one process",
+              file=sys.stderr)
+        for t in tasks:
+            yield _work(t)
+
+
 def _options(args: argparse.Namespace, notebooks: bool):
     """Configuration merged with the command line, and the files to process."""
     cfg = discover(args.paths, args.config)
@@ -281,13 +318,11 @@ def _options(args: argparse.Namespace, notebooks: bool):
 def cmd_check(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = _options(args, notebooks=True)
     fixed = 0
-    for i, path in enumerate(files, 1):
-        if args.fix and not path.endswith(".ipynb") and path != "-":
-            r, _ = _guarded(fix_path, path, args.timeout, cfg, select, ignore, unsafe, False)
-            fixed += sum(r.applied.values())
-        else:
-            r = _guarded(lint_path, path, args.timeout, cfg, select, ignore)
-        if args.stdin_filename and path == "-":
+    tasks = [("check-fix" if args.fix and not p.endswith(".ipynb") and p != "-" else "check",
+              p, args.timeout, cfg, select, ignore, unsafe, False) for p in files]
+    for i, (r, _) in enumerate(_run_all(tasks, args.jobs), 1):
+        fixed += sum(r.applied.values())
+        if args.stdin_filename and r.path == "-":
             r.path = args.stdin_filename
         results.append(r)
         _progress(i, len(files))
@@ -373,8 +408,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool) -
 
 def cmd_fix(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = _options(args, notebooks=False)
-    for i, path in enumerate(files, 1):
-        r, patch = _guarded(fix_path, path, args.timeout, cfg, select, ignore, unsafe, args.diff)
+    tasks = [("fix", p, args.timeout, cfg, select, ignore, unsafe, args.diff) for p in files]
+    for i, (r, patch) in enumerate(_run_all(tasks, args.jobs), 1):
         if patch:
             sys.stdout.write(patch)
         results.append(r)
@@ -462,6 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="skip paths matching this glob (repeatable); .gitignore is honoured")
         p.add_argument("--config", metavar="PYPROJECT",
                        help="read [tool.tensorcopy] from this file instead of searching upwards")
+        p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                       help="worker processes (default: one per CPU; 1 runs in this process)")
         p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                        help="per-file time budget; a file that exceeds it is reported and "
                             "skipped (default 60, 0 for none)")

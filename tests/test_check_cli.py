@@ -164,3 +164,22 @@ def test_notebook_cells(write, tmp_path):
     broken = write("broken.ipynb", "{not json")
     res = tensorcopy("check", str(broken))
     assert res.returncode == 2 and "invalid notebook" in res.stderr
+
+
+def test_parallel_check_and_fix_match_serial(tmp_path):
+    import shutil
+
+    from .conftest import FIXTURES
+
+    for i in range(4):
+        shutil.copytree(FIXTURES, tmp_path / f"copy{i}")
+    serial = tensorcopy("check", "--jobs", "1", "--output-format", "json", str(tmp_path))
+    parallel = tensorcopy("check", "--jobs", "2", "--output-format", "json", str(tmp_path))
+    assert serial.returncode == parallel.returncode == 1
+    assert json.loads(serial.stdout) == json.loads(parallel.stdout)
+    assert len(json.loads(serial.stdout)) > 400
+    res = tensorcopy("fix", "--jobs", "2", "--unsafe-fixes", str(tmp_path / "copy0"), str(tmp_path / "copy1"),
+                     str(tmp_path / "copy2"), str(tmp_path / "copy3"))
+    assert "Traceback" not in res.stderr and "Fixed" in res.stderr
+    again = tensorcopy("fix", "--jobs", "2", "--unsafe-fixes", str(tmp_path))
+    assert "Fixed 0 diagnostic(s)" in again.stderr
