@@ -24,14 +24,16 @@ NEGATIVE_ROOTS = frozenset(
     {"self", "cls", "args", "opt", "opts", "cfg", "config", "conf", "hparams", "options",
      "flags", "FLAGS", "request", "req", "response", "resp", "settings", "params_cfg"}
 )
-#: members after ``.data`` that only tensors have (evidence), split by whether they mutate
-TENSOR_ONLY_READS = frozenset(
-    {"cpu", "cuda", "clone", "numpy", "norm", "size", "numel", "view", "detach", "item",
-     "type_as", "masked_fill", "requires_grad", "is_cuda", "nelement", "dim", "abs", "sum",
-     "mean", "std", "float", "half", "long", "contiguous", "squeeze", "unsqueeze", "permute",
-     "transpose", "max", "min", "tolist", "storage", "data_ptr", "new", "new_zeros", "sign",
-     "pow", "sqrt", "eq", "ne", "gt", "lt", "argmax", "topk", "t", "add", "mul", "sub", "div"}
+#: methods called on ``.data`` that only tensors have: NumPy arrays, memoryviews, pandas and
+#: xarray objects (whose ``.data`` is common) have none of these
+TENSOR_ONLY_METHODS = frozenset(
+    {"cpu", "cuda", "clone", "detach", "numpy", "norm", "size", "numel", "nelement", "dim",
+     "type_as", "masked_fill", "contiguous", "unsqueeze", "permute", "float", "half", "long",
+     "new", "new_zeros", "new_ones", "new_empty", "new_full", "data_ptr", "storage",
+     "untyped_storage", "t", "element_size", "is_contiguous", "requires_grad_"}
 )
+#: attributes read on ``.data`` that only tensors have
+TENSOR_ONLY_ATTRS = frozenset({"device", "is_cuda", "requires_grad", "grad", "grad_fn", "is_leaf"})
 #: members after ``.data`` that say the object is not a tensor
 NON_TENSOR_FOLLOWERS = frozenset(
     {"items", "keys", "values", "get", "decode", "encode", "append", "extend", "update",
@@ -71,7 +73,9 @@ def data_evidence(ctx, node: cst.Attribute) -> bool:
         return False
     if use in ("init", "torch-arg"):
         return True
-    if use in ("attr", "method") and (detail in TENSOR_ONLY_READS or is_value_write(detail or "")):
+    if use == "method" and (detail in TENSOR_ONLY_METHODS or is_value_write(detail or "")):
+        return True
+    if use == "attr" and detail in TENSOR_ONLY_ATTRS:
         return True
     name = last_name(recv)
     if name in SIGNAL_NAMES:
