@@ -41,9 +41,10 @@ NON_TENSOR_FOLLOWERS = frozenset(
      "write", "close", "iloc", "loc", "columns", "to_dict", "to_numpy", "json", "text",
      "content", "x", "y", "edge_index", "batch", "num_nodes", "ndata", "edata", "obj"}
 )
-#: uses of a ``.data`` read after which ``.detach()`` behaves the same (nothing keeps the alias)
+#: uses of a ``.data`` read after which ``.detach()`` behaves the same (nothing keeps the alias).
+#: Not ``.cpu()``: on a CPU tensor it returns the alias itself, whose version counter then differs.
 SAFE_CONSUMERS = frozenset(
-    {"item", "tolist", "clone", "cpu", "norm", "numpy", "sum", "mean", "std", "var", "max",
+    {"item", "tolist", "clone", "norm", "numpy", "sum", "mean", "std", "var", "max",
      "min", "abs", "size", "dim", "numel", "nelement", "argmax", "argmin", "eq", "ne", "equal",
      "allclose", "isnan", "isinf", "any", "all", "shape", "dtype", "device", "ndim", "is_cuda",
      "element_size", "data_ptr", "sign", "pow", "sqrt", "square", "exp", "log", "prod"}
@@ -176,9 +177,10 @@ class DataRead(Rule):
     use_instead = "`t.detach()` (or `t.detach().clone()` when an independent copy is wanted)."
     fix_doc = (
         "`t.data` becomes `t.detach()`. The fix is **safe** where the result is consumed at once "
-        "by a use that keeps no alias (`.item()`, `.tolist()`, `.cpu()`, `.clone()`, `.norm()`, "
-        "`.numpy()`, `.shape`, ...): values are identical. Elsewhere it is **unsafe**: the result "
-        "now shares the version counter, so code that silently used stale values starts raising."
+        "by a use that keeps no tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, "
+        "`.sum()`, `.numpy()`, `.shape`, ...): results are identical. Elsewhere it is **unsafe**: "
+        "the result now shares the version counter, so code that silently used stale values "
+        "starts raising. `.cpu()` counts as unsafe: on a CPU tensor it returns the alias itself."
     )
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
@@ -191,7 +193,8 @@ class DataRead(Rule):
                 "import torch\n\ndef snapshot(model):\n    return [p.detach() for p in model.parameters()]\n",
                 unsafe=True, run=False),
         Example("import torch\nt = torch.ones(2, 2, requires_grad=True)\nu = t.data.cpu()\n",
-                "import torch\nt = torch.ones(2, 2, requires_grad=True)\nu = t.detach().cpu()\n"),
+                "import torch\nt = torch.ones(2, 2, requires_grad=True)\nu = t.detach().cpu()\n",
+                unsafe=True),
         Example("import torch\n\ndef f(x: torch.Tensor):\n    y = x.data\n    return y\n",
                 "import torch\n\ndef f(x: torch.Tensor):\n    y = x.detach()\n    return y\n",
                 unsafe=True, run=False),
@@ -211,6 +214,8 @@ class DataRead(Rule):
         FixCase("return t.data.clone()"),
         FixCase("return t.data.sum()", kinds=("leaf", "nonleaf", "plain", "parameter", "float64", "zero_dim")),
         FixCase("return t.data", differs=("vc_shared",)),
+        FixCase("return t.data.cpu()", differs=("vc_shared",)),  # why `.cpu()` is not a safe use
+        FixCase("return t.data.numpy()", kinds=("plain", "int64", "transposed")),
     )
 
     claims = (
