@@ -207,9 +207,9 @@ def format_github(results: List[FileResult]) -> List[str]:
     for r in results:
         for d in r.diagnostics:
             out.append(
-                f"::warning title={_gh_escape(d.code, True)},file={_gh_escape(_rel(r.path), True)},"
-                f"line={d.line},col={d.column + 1},endLine={d.end_line},"
-                f"endColumn={d.end_column + 1}::{_gh_escape(d.code + ' ' + d.message)}")
+                f"::warning file={_gh_escape(_rel(r.path), True)},line={d.line},col={d.column + 1},"
+                f"endLine={d.end_line},endColumn={d.end_column + 1},"
+                f"title={_gh_escape(d.code, True)}::{_gh_escape(d.code + ' ' + d.message)}")
     return out
 
 

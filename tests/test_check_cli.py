@@ -42,8 +42,8 @@ def test_check_json(write):
 def test_check_github_annotations(write):
     bad = write("bad.py", SRC)
     lines = tensorcopy("check", "--output-format", "github", str(bad)).stdout.splitlines()
-    assert lines[0].startswith("::warning title=TEN201,file=")
-    assert ",line=5,col=9,endLine=5,endColumn=24::TEN201 `torch.tensor(t)`" in lines[0]
+    assert lines[0].startswith("::warning file=")
+    assert "bad.py,line=5,col=9,endLine=5,endColumn=24,title=TEN201::TEN201 `torch.tensor(t)`" in lines[0]
 
 
 def test_check_sarif_is_valid_sarif_2_1_0(write):
