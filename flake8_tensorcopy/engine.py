@@ -24,8 +24,11 @@ from .rules.base import FixPlan, NodeEdit, Report, Rule
 from .source import detect_newline, line_starts
 
 _WS = re.compile(r"\s+")
-#: substrings at least one of which any flaggable file must contain
-_TRIGGERS = (".data", "tensor", "Tensor", "clone", "_like", "detach")
+#: text every flaggable file contains: ``.data``, a ``tensor(``/``new_tensor(``/``...Tensor(``
+#: call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302), or an import of a constructor alias
+_SHAPES = re.compile(
+    r"\.\s*data\b|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
+    r"|\bimport\b[^\n]*(?:\btensor\b|Tensor)")
 
 
 class Settings:
@@ -41,11 +44,7 @@ DEFAULT_SETTINGS = Settings()
 
 def might_match(source: str) -> bool:
     """Cheap pre-check: False means no rule can fire on this text."""
-    if "detach" in source or "clone" in source:
-        return True
-    if "torch" not in source:
-        return False
-    return any(t in source for t in _TRIGGERS)
+    return _SHAPES.search(source) is not None
 
 
 class Context:
