@@ -150,36 +150,46 @@ def plan(tree: ast.Module) -> Tuple[bool, List[Span]]:
     body = getattr(tree, "body", [])
     aliases = _torch_aliases(n for n in body)
     skip: List[Span] = []
+    found = _plan_body(body, aliases, skip, in_class=False, top=True)
+    return found, skip
+
+
+def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool) -> bool:
+    """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
     found = False
     for stmt in body:
         if isinstance(stmt, _FUNCS):
+            keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(stmt))
             if _has_shape(stmt, aliases):
                 found = True
-            else:
+            elif not keep:
                 span = _span(stmt)
                 if span:
                     skip.append(span + ("pass",))
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
-                if _has_shape(d, aliases):
-                    found = True
-            for member in stmt.body:
-                if isinstance(member, _FUNCS) and member.name != "__init__" \
-                        and not _has_shape(member, aliases):
-                    if not _assigns_self_attr(member):
-                        span = _span(member)
-                        if span:
-                            skip.append(span + ("pass",))
-                elif _has_shape(member, aliases):
-                    found = True
+                found |= _has_shape(d, aliases)
+            found |= _plan_body(stmt.body, aliases, skip, in_class=True, top=False)
+        elif isinstance(stmt, ast.If) and not in_class:
+            found |= _has_shape(stmt.test, aliases)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, top=False)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, top=False)
+        elif isinstance(stmt, ast.Try) and not in_class:
+            found |= _plan_body(stmt.body, aliases, skip, in_class, top=False)
+            for handler in stmt.handlers:
+                if handler.type is not None:
+                    found |= _has_shape(handler.type, aliases)
+                found |= _plan_body(handler.body, aliases, skip, in_class, top=False)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, top=False)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, top=False)
         elif _has_shape(stmt, aliases):
             found = True
-        else:
+        elif top:
             name = _literal_binding(stmt)
             if name is not None:
                 # still binds the name to a container: what inference knew of it stays true
                 skip.append((stmt.lineno, stmt.end_lineno, f"{name} = []"))
-    return found, skip
+    return found
 
 
 def has_candidates(tree: ast.AST) -> bool:
