@@ -15,7 +15,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from . import inference as inf_mod
 from .diagnostics import Diagnostic, Edit, Fix
 from .inference import ClassInfo, Inference, Instance, is_tensor
-from .prefilter import blank, plan
+from .prefilter import SHAPES, blank, plan
 
 #: below this size blanking saves less than it costs
 _MASK_MIN_CHARS = 2000
@@ -24,13 +24,6 @@ from .rules.base import FixPlan, NodeEdit, Report, Rule
 from .source import detect_newline, line_starts
 
 _WS = re.compile(r"\s+")
-#: text every flaggable file contains: ``.data``, a ``tensor(``/``new_tensor(``/``...Tensor(``
-#: call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302), or an import of a constructor alias
-_SHAPES = re.compile(
-    r"\.\s*data\b|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
-    r"|\bimport\b[^\n]*(?:\btensor\b|Tensor)")
-
-
 class Settings:
     """Project settings the engine needs (from ``[tool.tensorcopy]`` or flake8 options)."""
 
@@ -44,7 +37,7 @@ DEFAULT_SETTINGS = Settings()
 
 def might_match(source: str) -> bool:
     """Cheap pre-check: False means no rule can fire on this text."""
-    return _SHAPES.search(source) is not None
+    return SHAPES.search(source) is not None
 
 
 class Context:
@@ -658,6 +651,7 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
     and fix offsets always refer to ``source``.
     """
     parsed = source
+    line_map: Optional[List[int]] = None
     if prefilter:
         if not might_match(source):
             return []
@@ -667,11 +661,11 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 tree = None  # let libcst decide and report
         if isinstance(tree, ast.Module):
-            found, spans = plan(tree)
+            found, spans = plan(tree, source)
             if not found:
                 return []
             if mask and spans and len(source) > _MASK_MIN_CHARS:
-                parsed = blank(source, spans)
+                parsed, line_map = blank(source, spans)
     module = parse(parsed)
     inference = Inference(settings.tensor_names, settings.tensor_factories)
     ctx = Context(module, inference, source)
@@ -682,13 +676,42 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
         raise LintError("source is nested too deeply to analyse") from None
     if not walker.reports:
         return []
-    return _resolve(module, source, ctx, walker.reports)
+    return _resolve(module, source, ctx, walker.reports, line_map)
 
 
-def _resolve(module: cst.Module, source: str, ctx: Context,
-             reports: List[Report]) -> List[Diagnostic]:
+class _MappedRange:
+    """A CodeRange whose lines are translated from the parsed (blanked) text to the original."""
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, rng, line_map: List[int]) -> None:
+        self.start = _MappedPos(line_map[rng.start.line - 1], rng.start.column)
+        self.end = _MappedPos(line_map[rng.end.line - 1], rng.end.column)
+
+
+class _MappedPos:
+    __slots__ = ("line", "column")
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line = line
+        self.column = column
+
+
+class _MappedPositions:
+    def __init__(self, positions, line_map: List[int]) -> None:
+        self.positions = positions
+        self.line_map = line_map
+
+    def __getitem__(self, node):
+        return _MappedRange(self.positions[node], self.line_map)
+
+
+def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report],
+             line_map: Optional[List[int]] = None) -> List[Diagnostic]:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
+    if line_map is not None:
+        positions = _MappedPositions(positions, line_map)
     starts = line_starts(source)
     newline = detect_newline(source)
 

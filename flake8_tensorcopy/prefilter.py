@@ -17,6 +17,14 @@ from typing import List, Optional, Set, Tuple
 
 # lines as the tokenizer counts them (``str.splitlines`` also splits on \f, \x1c...)
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+#: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
+#: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302), or an import of a
+#: constructor alias. A cheap C-level test before any tree is walked.
+SHAPES = re.compile(
+    r"\.\s*data\b|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
+    r"|\bimport\b[^\n(]*(?:\btensor\b|Tensor)|\bimport\s*\([^)]*(?:\btensor\b|Tensor)")
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
              ast.Lambda)
@@ -144,23 +152,46 @@ def _literal_binding(stmt: ast.stmt) -> Optional[str]:
 Span = Tuple[int, int, str]
 
 
-def plan(tree: ast.Module) -> Tuple[bool, List[Span]]:
+def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Span]]:
     """(any candidate at all, spans libcst can skip: 1-based inclusive lines and the statement
-    that stands in for them)."""
+    that stands in for them). With ``source``, a definition whose text has no shape is decided
+    by the regex alone, without walking its tree."""
     body = getattr(tree, "body", [])
     aliases = _torch_aliases(n for n in body)
     skip: List[Span] = []
-    found = _plan_body(body, aliases, skip, in_class=False, top=True)
+    # a call through an alias (``T(x)`` after ``from torch import tensor as T``) has no textual
+    # shape of its own: with aliases only the tree can tell
+    text = _TextIndex(source) if source is not None and not aliases else None
+    found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text)
     return found, skip
 
 
-def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool) -> bool:
+class _TextIndex:
+    """Line offsets of a source, to test a statement's text against ``SHAPES``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.starts = [0] + [m.end() for m in _LINE_END.finditer(source)]
+
+    def may_have_shape(self, node: ast.AST) -> bool:
+        span = _span(node)
+        if span is None:
+            return True
+        start, end = span
+        starts = self.starts
+        if end >= len(starts):
+            return SHAPES.search(self.source, starts[start - 1]) is not None
+        return SHAPES.search(self.source, starts[start - 1], starts[end]) is not None
+
+
+def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
+               text: Optional[_TextIndex] = None) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
     found = False
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(stmt))
-            if _has_shape(stmt, aliases):
+            if (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
                 found = True
             elif not keep:
                 span = _span(stmt)
@@ -169,20 +200,20 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class=True, top=False)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, text)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, top=False)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, top=False)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, top=False)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, top=False)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, top=False)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, top=False)
-        elif _has_shape(stmt, aliases):
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, text)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text)
+        elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
             found = True
         elif top:
             name = _literal_binding(stmt)
@@ -196,20 +227,33 @@ def has_candidates(tree: ast.AST) -> bool:
     return plan(tree)[0] if isinstance(tree, ast.Module) else _has_shape(tree, _torch_aliases(ast.walk(tree)))
 
 
-def blank(source: str, spans: List[Span]) -> str:
-    """``source`` with each span's lines emptied (newlines kept, so every other position stays
-    exact) and its first line replaced by the span's stand-in statement (``pass`` for a
-    definition, so a class body stays valid; ``name = []`` for a container literal)."""
-    if not spans:
-        return source
+def blank(source: str, spans: List[Span]) -> Tuple[str, List[int]]:
+    """``source`` with each span replaced by its one-line stand-in statement (``pass`` for a
+    definition, so a block stays valid; ``name = []`` for a container literal) at the span's
+    indentation; other lines are kept exactly, so their columns stay exact.
+
+    Returns the text and a map from each of its lines (index = line - 1) to the original line.
+    """
     lines = _LINES.findall(source)
+    replaced = {}
     for start, end, stand_in in spans:
-        if start < 1 or end > len(lines):
+        if 1 <= start <= end <= len(lines):
+            replaced[start] = (end, stand_in)
+    out: List[str] = []
+    line_map: List[int] = []
+    i = 1
+    n = len(lines)
+    while i <= n:
+        hit = replaced.get(i)
+        if hit is None:
+            out.append(lines[i - 1])
+            line_map.append(i)
+            i += 1
             continue
-        first = lines[start - 1]
+        end, stand_in = hit
+        first = lines[i - 1]
         indent = first[: len(first) - len(first.lstrip())]
-        for i in range(start - 1, end):
-            line = lines[i]
-            lines[i] = line[len(line.rstrip("\r\n")):]
-        lines[start - 1] = indent + stand_in + (first[len(first.rstrip("\r\n")):] or "\n")
-    return "".join(lines)
+        out.append(indent + stand_in + (first[len(first.rstrip("\r\n")):] or "\n"))
+        line_map.append(i)
+        i = end + 1
+    return "".join(out), line_map

@@ -37,3 +37,22 @@ def test_prefilter_skips_files_without_shapes():
     assert not has_candidates(ast.parse(src))
     assert has_candidates(ast.parse("from torch import tensor as T\nT(x)\n"))
     assert has_candidates(ast.parse("y = x.detach()\n"))
+
+
+def test_text_gate_keeps_alias_calls():
+    from flake8_tensorcopy.prefilter import plan
+
+    src = ("from torch import tensor as T\nimport torch\n\n\ndef f(t: torch.Tensor):\n"
+           "    return T(t)\n" + "\n" * 60 + "def g():\n    return 1\n")
+    found, spans = plan(ast.parse(src), src)
+    assert found and all(start > 6 for start, _, _ in spans)
+    (d,) = analyze(src)
+    assert d.code == "TEN201" and d.line == 6
+
+
+def test_text_shapes_cover_multiline_alias_imports():
+    from flake8_tensorcopy.engine import might_match
+
+    src = "from torch import (\n    tensor as T,\n)\n\n\ndef f(t):\n    return T(t)\n"
+    assert might_match(src)
+    assert has_candidates(ast.parse(src))
