@@ -8,7 +8,6 @@ import argparse
 import difflib
 import json
 import os
-import re
 import signal
 import sys
 import threading

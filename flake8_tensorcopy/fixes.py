@@ -10,7 +10,7 @@ import stat
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence
 
 from .diagnostics import Diagnostic, Edit
 from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse

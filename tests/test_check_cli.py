@@ -1,6 +1,5 @@
 """`tensorcopy check`, `rules`, `explain`, configuration and the editor invocations, as a new user runs them."""
 import json
-import os
 
 import pytest
 
@@ -122,7 +121,7 @@ def test_malformed_config_is_one_clear_line(write, tmp_path, body, needle):
 
 def test_flake8_options_from_setup_cfg(write, tmp_path):
     write("setup.cfg", "[flake8]\ntensorcopy-tensor-factories = mylib.make\nselect = TEN\n")
-    path = write("m.py", "import torch\nfrom mylib import make\nb = torch.tensor(make())\n")
+    write("m.py", "import torch\nfrom mylib import make\nb = torch.tensor(make())\n")
     res = flake8("m.py", cwd=str(tmp_path))
     assert "m.py:3:5: TEN201" in res.stdout, res.stdout + res.stderr
     write("setup.cfg", "[flake8]\nselect = TEN\n")

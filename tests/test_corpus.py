@@ -14,8 +14,8 @@ import sysconfig
 
 import pytest
 
-from flake8_tensorcopy.engine import LintError, analyze
-from flake8_tensorcopy.source import SourceError, decode
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.source import decode
 
 from .conftest import flake8, tensorcopy
 

@@ -1,8 +1,7 @@
 """The plugin as flake8 users meet it: a real flake8 subprocess every time."""
-import os
 import sys
 
-from .conftest import FIXTURES, ROOT, flake8, run
+from .conftest import FIXTURES, flake8, run
 
 SRC = (
     "import torch\n"

@@ -1,10 +1,8 @@
 """Property-based and adversarial tests: lint never raises, fixes always parse and are idempotent."""
 import ast
 import difflib
-import os
 import time
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

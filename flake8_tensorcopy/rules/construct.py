@@ -5,7 +5,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name, is_tensor
+from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name
 from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 

@@ -332,8 +332,8 @@ class DataInplace(Rule):
             instead = f"pass `{src}` itself (nn.init already runs under no_grad)"
             desc = f"pass `{src}` instead of `{src}.data`"
         elif ctx.inf.in_no_grad:
-            instead = f"drop `.data` (already under no_grad)"
-            desc = f"drop `.data` inside the no_grad block"
+            instead = "drop `.data` (already under no_grad)"
+            desc = "drop `.data` inside the no_grad block"
         else:
             instead = f"change `{src}` under `torch.no_grad()`"
             desc = f"write to `{src}` under `torch.no_grad()`"

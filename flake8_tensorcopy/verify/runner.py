@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional
 
 from ..rules import ALL_RULES
+from .helper import ROUNDS, SIGN_THRESHOLD
 
 
 @dataclass
@@ -78,7 +79,7 @@ def guide_table(torch, device: str) -> List[Dict[str, Any]]:
 
 
 def _fix_claims(torch, rule, device: str) -> List[ClaimResult]:
-    from .equivalence import case_source, compare, fixed_source
+    from .equivalence import compare, fixed_source
     from .tensors import KINDS
 
     out = []
@@ -220,8 +221,9 @@ def to_markdown(env: Dict[str, Any], results: List[ClaimResult], guides: Dict[st
         out += ["## Speed", "",
                 "A vs B, medians of per-round means over interleaved ABBA rounds "
                 "(`torch.utils.benchmark`, CUDA synchronised). *A slower* counts the rounds in which "
-                f"A was slower; a difference is called real only at 10 of 12 rounds or more (one-sided "
-                "sign test, p < 0.02). Rows marked *claimed* are the claim's scope; the others are "
+                f"A was slower; a difference is called real only at {SIGN_THRESHOLD} of {ROUNDS} "
+                "rounds or more (one-sided sign test, p < 0.02). Rows marked *claimed* are the "
+                "claim's scope; the others are "
                 "reported, not claimed.", ""]
         for r in speed:
             m = r.measured

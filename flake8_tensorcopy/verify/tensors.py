@@ -1,8 +1,6 @@
 """The tensor kinds every fix and claim is tried on."""
 from __future__ import annotations
 
-from typing import Callable, Dict, Tuple
-
 KINDS = ("leaf", "nonleaf", "plain", "transposed", "parameter", "float64", "int64", "zero_dim",
          "channels_last")
 
