@@ -103,7 +103,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     nfiles, nlines = corpus_stats(corpus)
     f8 = f"flake8=={flake8_version()}"
     base = make_env("flake8", [f8])
-    ours = make_env("tensorcopy", [f8, ROOT])
+    # install from a clean copy: an in-tree build/ directory from an earlier install could be
+    # reused by setuptools and measure stale code
+    import shutil
+    import tempfile
+
+    clean = os.path.join(tempfile.mkdtemp(prefix="tensorcopy-bench-"), "src")
+    shutil.copytree(ROOT, clean, ignore=shutil.ignore_patterns(
+        "build", ".work", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache"))
+    ours = make_env("tensorcopy", [f8, clean])
     envs = {"base": base, "ours": ours}
     if not args.skip_torchfix:
         envs["torchfix"] = make_env("torchfix", [f8, TORCHFIX])
