@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from .diagnostics import Diagnostic, Edit, Fix
+from .diagnostics import Diagnostic, Edit, Fix, selected
 
 __version__ = "0.1.0"
 __all__ = ["lint_source", "Diagnostic", "Fix", "Edit", "__version__"]
@@ -24,6 +24,4 @@ def lint_source(source: str, filename: str = "<string>", *,
         diags = analyze(source, settings or DEFAULT_SETTINGS)
     except LintError:
         return []
-    sel = tuple(select) if select else ("TEN",)
-    ign = tuple(ignore) if ignore else ()
-    return [d for d in diags if d.code.startswith(sel) and not (ign and d.code.startswith(ign))]
+    return [d for d in diags if selected(d.code, select, ignore)]

@@ -18,7 +18,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from . import __version__
 from .config import Config, ConfigError, discover
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, selected
 from .engine import LintError, analyze, filter_noqa as _noqa_filter
 from .files import iter_files
 from .rules import ALL_RULES, RULES_BY_CODE
@@ -75,10 +75,6 @@ class FileResult:
     cells: Optional[list] = None  # notebooks: [(cell index, first line in joined source)]
 
 
-def _selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
-    return code.startswith(tuple(select)) and not (ignore and code.startswith(tuple(ignore)))
-
-
 def _read(path: str) -> Tuple[Optional[object], Optional[str]]:
     try:
         if path == "-":
@@ -123,7 +119,7 @@ def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
         result.syntax_error = str(exc)
         return result
     ign = list(ignore) + cfg.ignored_for(result.path)
-    result.diagnostics = _noqa_filter([d for d in diags if _selected(d.code, select, ign)], text)
+    result.diagnostics = _noqa_filter([d for d in diags if selected(d.code, select, ign)], text)
     return result
 
 

@@ -6,7 +6,7 @@ fixer only read them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 SAFE = "safe"
 UNSAFE = "unsafe"
@@ -56,3 +56,11 @@ class Diagnostic:
 
     def sort_key(self):
         return (self.line, self.column, self.code)
+
+
+def selected(code: str, select: Optional[Sequence[str]] = None,
+             ignore: Optional[Sequence[str]] = None) -> bool:
+    """Does ``code`` start with a selected prefix (default ``TEN``) and with no ignored one?"""
+    if not code.startswith(tuple(select) if select else ("TEN",)):
+        return False
+    return not (ignore and code.startswith(tuple(ignore)))

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Sequence
 
-from .diagnostics import Diagnostic, Edit
+from .diagnostics import Diagnostic, Edit, selected
 from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse
 
 MAX_ROUNDS = 8
@@ -27,10 +27,6 @@ class FixResult:
     @property
     def changed(self) -> bool:
         return bool(self.applied)
-
-
-def _selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
-    return code.startswith(tuple(select)) and not (ignore and code.startswith(tuple(ignore)))
 
 
 def _conflicts(a: Edit, b: Edit) -> bool:
@@ -66,7 +62,7 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     for _ in range(MAX_ROUNDS):
         diags = filter_noqa(
             [d for d in analyze(current, settings, mask=False)
-             if _selected(d.code, select, ignore)], current)
+             if selected(d.code, select, ignore)], current)
         chosen: List[Edit] = []
         codes: List[str] = []
         for d in diags:
@@ -90,7 +86,7 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     else:
         result.remaining = filter_noqa(
             [d for d in analyze(current, settings, mask=False)
-             if _selected(d.code, select, ignore)], current)
+             if selected(d.code, select, ignore)], current)
     result.source = current
     return result
 

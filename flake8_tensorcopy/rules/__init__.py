@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 from .alias import AliasWrite
+from ..diagnostics import selected
 from .base import Rule
 from .construct import LegacyConstructorAlias, NewTensorOfTensor, TensorOfTensor, TensorOfTensorList
 from .data import DataAssign, DataInplace, DataRead
@@ -29,6 +30,4 @@ RULES_BY_CODE: Dict[str, Rule] = {r.code: r for r in ALL_RULES}
 
 def select_rules(select=None, ignore=None) -> List[Rule]:
     """Rules whose code starts with a selected prefix and with no ignored prefix."""
-    sel = tuple(select) if select else ("TEN",)
-    ign = tuple(ignore) if ignore else ()
-    return [r for r in ALL_RULES if r.code.startswith(sel) and not (ign and r.code.startswith(ign))]
+    return [r for r in ALL_RULES if selected(r.code, select, ignore)]
