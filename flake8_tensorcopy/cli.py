@@ -50,8 +50,8 @@ def time_budget(seconds: float):
 
 
 def _guarded(fn, path: str, budget: float, *args):
-    """Run ``fn(path, *args)`` within the budget; a blown budget or an internal error becomes a
-    per-file error result instead of a traceback."""
+    """Run ``fn(path, *args)`` (which returns ``(result, patch)``) within the budget; a blown
+    budget or an internal error becomes a per-file error result instead of a traceback."""
     try:
         with time_budget(budget):
             return fn(path, *args)
@@ -61,7 +61,7 @@ def _guarded(fn, path: str, budget: float, *args):
         out = FileResult(path, error="nested too deeply to analyse; skipped")
     except MemoryError:
         out = FileResult(path, error="out of memory while analysing; skipped")
-    return (out, None) if fn is fix_path else out
+    return out, None
 
 
 @dataclass
@@ -268,12 +268,14 @@ def _work(task):
     mode, path, timeout, cfg, select, ignore, unsafe, diff = task
     if mode == "fix":
         r, patch = _guarded(fix_path, path, timeout, cfg, select, ignore, unsafe, diff)
-    elif mode == "check-fix":
-        r, patch = _guarded(fix_path, path, timeout, cfg, select, ignore, unsafe, False)
     else:
-        r, patch = _guarded(lint_path, path, timeout, cfg, select, ignore), None
+        r, patch = _guarded(_lint_only, path, timeout, cfg, select, ignore)
     r.source = None  # not needed by any report; keeps what crosses processes small
     return r, patch
+
+
+def _lint_only(path: str, cfg: Config, select, ignore) -> Tuple[FileResult, None]:
+    return lint_path(path, cfg, select, ignore), None
 
 
 #: below this many files a process pool costs more than it saves
@@ -313,7 +315,7 @@ def _options(args: argparse.Namespace, notebooks: bool):
 def cmd_check(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = _options(args, notebooks=True)
     fixed = 0
-    tasks = [("check-fix" if args.fix and not p.endswith(".ipynb") and p != "-" else "check",
+    tasks = [("fix" if args.fix and not p.endswith(".ipynb") and p != "-" else "check",
               p, args.timeout, cfg, select, ignore, unsafe, False) for p in files]
     for i, (r, _) in enumerate(_run_all(tasks, args.jobs), 1):
         fixed += sum(r.applied.values())

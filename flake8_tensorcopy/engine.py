@@ -106,23 +106,8 @@ _SKIP_FIELDS = frozenset(
     {"lpar", "rpar", "comma", "semicolon", "colon", "equal", "dot", "star", "leading_lines",
      "lines_after_decorators", "header", "footer", "newline", "default_newline", "default_indent",
      "encoding", "has_trailing_newline", "attr", "keyword", "operator", "asynchronous",
-     "whitespace_after_star", "whitespace_after_arg", "whitespace_before", "whitespace_after",
-     "whitespace_before_colon", "whitespace_after_colon", "whitespace_before_params",
-     "whitespace_after_def", "whitespace_after_class", "whitespace_before_indicator",
-     "whitespace_after_indicator", "whitespace_before_from", "whitespace_after_from",
-     "whitespace_after_import", "whitespace_before_import", "whitespace_after_for",
-     "whitespace_before_in", "whitespace_after_in", "whitespace_before_if", "whitespace_after_if",
-     "whitespace_after_await", "whitespace_before_as", "whitespace_after_as",
-     "whitespace_before_walrus", "whitespace_after_walrus", "whitespace_after_return",
-     "whitespace_after_lambda", "whitespace_after_assert", "whitespace_after_del",
-     "whitespace_after_raise", "whitespace_after_with", "whitespace_before_else",
-     "whitespace_after_else", "whitespace_after_yield", "whitespace_after_global",
-     "whitespace_after_nonlocal", "whitespace_before_expression", "whitespace_after_expression",
-     "whitespace_before_value", "whitespace_after_value", "whitespace_after_at",
-     "whitespace_after_case", "whitespace_after_match", "whitespace_after_bracket",
-     "whitespace_before_bracket", "whitespace_after_param", "whitespace_after_cls",
-     "whitespace_before_patterns", "prefix", "start", "end", "quote", "string_prefix"}
-)
+     "prefix", "start", "end", "quote", "string_prefix"}
+)  # plus every ``whitespace*`` field (see ``_fields``)
 _FIELDS_CACHE: Dict[type, Tuple[str, ...]] = {}
 #: torch functions that accept any data: an argument passed to them is no evidence of a tensor
 _CONVERTERS = frozenset(
@@ -502,8 +487,8 @@ class Walker:
         self.walk(node.right)
         self.inf.undo(undo)
 
-    def _global(self, node) -> None:
-        pass
+    def _skip(self, node) -> None:
+        """Nodes with nothing a rule or the inference needs (tokens, literals, global)."""
 
 
 _FREE = inf_mod.FREE
@@ -588,17 +573,17 @@ _SPECIAL = {
     cst.NamedExpr: Walker._named_expr,
     cst.IfExp: Walker._if_exp,
     cst.BooleanOperation: Walker._bool_op,
-    cst.Global: Walker._global,
-    cst.Nonlocal: Walker._global,
-    cst.Comment: Walker._global,
-    cst.EmptyLine: Walker._global,
-    cst.Newline: Walker._global,
-    cst.TrailingWhitespace: Walker._global,
-    cst.Name: Walker._global,
-    cst.SimpleString: Walker._global,
-    cst.Integer: Walker._global,
-    cst.Float: Walker._global,
-    cst.Pass: Walker._global,
+    cst.Global: Walker._skip,
+    cst.Nonlocal: Walker._skip,
+    cst.Comment: Walker._skip,
+    cst.EmptyLine: Walker._skip,
+    cst.Newline: Walker._skip,
+    cst.TrailingWhitespace: Walker._skip,
+    cst.Name: Walker._skip,
+    cst.SimpleString: Walker._skip,
+    cst.Integer: Walker._skip,
+    cst.Float: Walker._skip,
+    cst.Pass: Walker._skip,
 }
 
 

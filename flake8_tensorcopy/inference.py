@@ -509,7 +509,7 @@ class Inference:
         rk = self.infer(value)
         if is_tensor(rk):
             if attr == "data":
-                src = _short_code(value)
+                src = dotted_name(value)
                 if type(value) in (cst.Name, cst.Attribute) and src is not None:
                     return Alias(src, "data", node, value)
                 return TENSOR
@@ -601,7 +601,7 @@ class Inference:
         if q in self.extra_factories:
             return TENSOR
         if not q.startswith("torch"):
-            if q.startswith("numpy.") or q.startswith("np."):
+            if q.startswith("numpy."):
                 return NOT_TENSOR
             return UNKNOWN
         ns, _, last = q.rpartition(".")
@@ -635,7 +635,7 @@ class Inference:
         if m == "detach":
             # only tensors answer .detach() in practice; a named receiver makes it an alias
             if type(recv) in (cst.Name, cst.Attribute):
-                src = _short_code(recv)
+                src = dotted_name(recv)
                 if src is not None and not node.args:
                     return Alias(src, "detach", node, recv)
             return TENSOR
@@ -855,7 +855,3 @@ _LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
     cst.FormattedString, cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.Lambda, cst.Ellipsis,
 )
-
-
-def _short_code(node: cst.BaseExpression) -> Optional[str]:
-    return dotted_name(node)
