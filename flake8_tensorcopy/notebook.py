@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Sequence
 
 _MAGIC = re.compile(r"^\s*[%!]")
 
@@ -34,18 +33,3 @@ def notebook_source(data: str):
         line += text.count("\n")
     return "".join(parts), index
 
-
-def lint_notebook(path: str, cfg, select: Sequence[str], ignore: Sequence[str], result):
-    from .cli import lint_text
-
-    try:
-        with open(path, encoding="utf-8") as fh:
-            source, cells = notebook_source(fh.read())
-    except OSError as exc:
-        result.error = f"cannot read: {exc.strerror or exc}"
-        return result
-    except (ValueError, UnicodeDecodeError) as exc:
-        result.error = f"invalid notebook: {str(exc).splitlines()[0]}"
-        return result
-    result.cells = cells or [(1, 1)]
-    return lint_text(result, source, cfg, select, ignore)

@@ -1,12 +1,13 @@
 """SARIF 2.1.0 output for code-scanning tools."""
 from __future__ import annotations
 
+import json
 import os
 from typing import List
 
-from . import __version__
-from .docs import doc_url, summary
-from .rules import ALL_RULES
+from .. import __version__
+from ..docs import doc_url, summary
+from ..rules import ALL_RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -76,3 +77,7 @@ def to_sarif(results: List) -> dict:
             "results": out,
         }],
     }
+
+
+def render(results: List) -> str:
+    return json.dumps(to_sarif(results), indent=2)

@@ -1,0 +1,74 @@
+"""``tensorcopy check``: report diagnostics (no flake8 needed), optionally after safe fixes."""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from typing import List
+
+from .. import formats
+from ..lint import FileResult
+from ..rules import RULES_BY_CODE
+from .common import add_path_options, lint_only, options, print_errors, progress, run_all
+from .fix import fix_path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("check", help="report diagnostics (no flake8 needed)",
+                       description="Report tensor-copy diagnostics.")
+    add_path_options(p)
+    p.add_argument("--output-format", default="text", choices=list(formats.NAMES),
+                   help="text (default), concise, json, github (workflow annotations), sarif")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics remain")
+    p.add_argument("--statistics", action="store_true", help="count diagnostics per code")
+    p.add_argument("--stdin-filename", metavar="PATH", help="name to report for `-`")
+    p.add_argument("--fix", action="store_true",
+                   help="apply safe fixes first, then report what remains (as ruff's --fix)")
+    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix: unsafe fixes too")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg, select, ignore, unsafe, files, results = options(args, notebooks=True)
+    fixed = 0
+    tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, False)
+             if args.fix and not p.endswith(".ipynb") and p != "-" else
+             (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
+    for i, (r, _) in enumerate(run_all(tasks, args.jobs), 1):
+        fixed += sum(r.applied.values())
+        if args.stdin_filename and r.path == "-":
+            r.path = args.stdin_filename
+        results.append(r)
+        progress(i, len(files))
+    status = print_errors(results)
+    diags = sum(len(r.diagnostics) for r in results)
+    fmt = args.output_format
+    report = formats.render(fmt, results)
+    if report:
+        print(report)
+    if fmt == "text":
+        if args.statistics:
+            print_statistics(results)
+        fixable = sum(1 for r in results for d in r.diagnostics if d.fix and d.fix.is_safe)
+        if fixed:
+            print(f"Fixed {fixed} diagnostic{'s' if fixed != 1 else ''}.")
+        if diags:
+            print(f"Found {diags} diagnostic{'s' if diags != 1 else ''} in "
+                  f"{sum(1 for r in results if r.diagnostics)} file(s)"
+                  + (f"; {fixable} fixable with `tensorcopy fix`." if fixable else "."))
+        else:
+            print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''}).")
+    elif args.statistics:
+        print_statistics(results, sys.stderr)
+    if status:
+        return status
+    if any(r.syntax_error for r in results):
+        return 1 if not args.exit_zero else 0
+    return 1 if diags and not args.exit_zero else 0
+
+
+def print_statistics(results: List[FileResult], stream=None) -> None:
+    counts = Counter(d.code for r in results for d in r.diagnostics)
+    for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        rule = RULES_BY_CODE.get(code)
+        print(f"{n:6d}\t{code}\t{rule.name if rule else ''}", file=stream or sys.stdout)
