@@ -22,7 +22,8 @@ Shapes
   new_tensor             `x.new_tensor(arg)`
   clone_detach           `x.clone().detach()`, `torch.clone(x).detach()`
   like_copy              `torch.empty_like(t).copy_(u)` (also zeros_/ones_like)
-  alias_write            in-place write to a name bound to `x.detach()` or `x.data` in the same scope
+  alias_write            in-place write to a name bound (at some earlier line of the same scope) to
+                         `x.detach()` or `x.data`
 """
 from __future__ import annotations
 
@@ -189,8 +190,10 @@ class Extractor:
                             if isinstance(r, ast.Name):
                                 writes.append((r.id, n))
             for name, w in writes:
+                # any earlier alias binding in the scope (a later conditional rebinding may not
+                # run: `q = p.data; if half: q = q.float(); q.add_(...)`)
                 earlier = [b for b in binds.get(name, []) if b[0] < w.lineno]
-                if earlier and max(earlier)[1]:
+                if any(alias for _, alias in earlier):
                     node = w.target if isinstance(w, ast.AugAssign) else w
                     if isinstance(w, ast.Assign):
                         node = w

@@ -241,6 +241,21 @@ class Report:
             out += [f"- {fmt(s)} reported {c}, should be {s['expected']}: {s['reason']}"
                     for s, c in self.sample_wrong]
             out.append("")
+        out += [f"## Misses and false alarms grouped by idiom ({len(self.misses)} misses, "
+                f"{len(self.false_alarms)} false alarms)", "",
+                "The reason column of the labels names the idiom that makes each site a tensor (or not).", "",
+                "| misses | false alarms | expected | reported | idiom (label reason) |",
+                "| ---: | ---: | --- | --- | --- |"]
+        groups: Counter = Counter()
+        for l, c in self.misses:
+            groups[(l["reason"], l["expected"], c or "nothing", "miss")] += 1
+        for l, c in self.false_alarms:
+            if l["expected"] == "none":
+                groups[(l["reason"], l["expected"], c, "fa")] += 1
+        for (reason, exp, got, kind), n in sorted(groups.items(), key=lambda kv: -kv[1]):
+            out.append(f"| {n if kind == 'miss' else ''} | {n if kind == 'fa' else ''} | {exp} | {got} | {reason} |")
+        out += ["", "(A site reported with the wrong code counts as a miss of the expected code and a false "
+                "alarm of the reported one; it is listed once above, as a miss.)", ""]
         out += [f"## Misses ({len(self.misses)})", ""]
         out += [f"- {fmt(l)} `{l['shape']}`: expected {l['expected']}, got {c or 'nothing'}; {l['reason']}"
                 for l, c in self.misses]
@@ -269,7 +284,7 @@ def draw_sample(diags: List[Diag], n: int, seed: int, labels: List[Dict], tol: i
                       for l in labels], tol, "reported")
     for i, lab in pairs.items():
         rows[i]["shape"] = next(l["shape"] for l in labels if (l["repo"], l["path"], int(l["line"]),
-                                int(l["column"])) == lab[:4])
+                                int(l["column"]), l["expected"]) == lab)
         rows[i]["expected"] = lab[4]
     return rows
 
@@ -313,10 +328,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"score.py: {exc}", file=sys.stderr)
         return 1
     rep = Report(labels, sample, diags, args.tolerance)
-    print(rep.text())
     if args.write:
         with open(args.write, "w") as fh:
             fh.write(rep.markdown(repos, args.note or f"Measured {datetime.date.today()}."))
+    print(rep.text())
     return 0
 
 
