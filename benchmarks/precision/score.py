@@ -62,6 +62,19 @@ def cli_has_no_cache(python: str) -> bool:
     return "--no-cache" in out
 
 
+def linter_identity(python: str) -> str:
+    """Where the linter that runs is installed, and its git commit when it is a checkout."""
+    out = subprocess.run([python, "-c", "import os, flake8_tensorcopy as m; print(os.path.dirname(m.__file__))"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    if not out:
+        return "flake8_tensorcopy (not importable)"
+    sha = subprocess.run(["git", "-C", out, "log", "-1", "--format=%h %s"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", out, "status", "--porcelain", "--", "."], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    return f"{out}" + (f" at {sha[:80]}" if sha else "") + (" (uncommitted changes)" if dirty else "")
+
+
 def run_linter(corpus: str, repos: List[Dict], python: str) -> List[Diag]:
     extra = ["--no-cache"] if cli_has_no_cache(python) else []
     diags: List[Diag] = []
@@ -303,9 +316,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--draw-sample", type=int, metavar="N",
                     help="draw N diagnostics at random into --sample (then label them by reading)")
     ap.add_argument("--seed", type=int, default=9)
+    ap.add_argument("--repo", action="append", help="only this repository (repeatable; faster iteration)")
     args = ap.parse_args(argv)
     try:
         repos = corpora.load_manifest()
+        if args.repo:
+            unknown = set(args.repo) - {r["name"] for r in repos}
+            if unknown:
+                raise corpora.CorpusError(f"not in the manifest: {', '.join(sorted(unknown))}")
+            repos = [r for r in repos if r["name"] in args.repo]
         if args.diagnostics:
             with open(args.diagnostics) as fh:
                 diags = [tuple(d) for d in json.load(fh)]
@@ -314,7 +333,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.save_diagnostics:
             with open(args.save_diagnostics, "w") as fh:
                 json.dump(diags, fh)
-        labels = read_csv(args.labels)
+        names = {r["name"] for r in repos}
+        labels = [l for l in read_csv(args.labels) if l["repo"] in names]
+        if args.diagnostics:
+            diags = [d for d in diags if d[0] in names]
         if args.draw_sample:
             rows = draw_sample(diags, args.draw_sample, args.seed, labels, args.tolerance, repos)
             with open(args.sample, "w", newline="") as fh:
@@ -323,15 +345,22 @@ def main(argv: Optional[List[str]] = None) -> int:
                 w.writerows(rows)
             print(f"score.py: drew {len(rows)} diagnostics into {args.sample}", file=sys.stderr)
             return 0
-        sample = read_csv(args.sample) if os.path.exists(args.sample) else []
+        sample = [s for s in (read_csv(args.sample) if os.path.exists(args.sample) else [])
+                  if s["repo"] in names]
     except (corpora.CorpusError, OSError, ValueError, KeyError) as exc:
         print(f"score.py: {exc}", file=sys.stderr)
         return 1
     rep = Report(labels, sample, diags, args.tolerance)
     if args.write:
+        note = args.note or f"Measured {datetime.date.today()}."
+        if not args.diagnostics:
+            note += f" Linter: `{linter_identity(args.python)}`."
         with open(args.write, "w") as fh:
-            fh.write(rep.markdown(repos, args.note or f"Measured {datetime.date.today()}."))
-    print(rep.text())
+            fh.write(rep.markdown(repos, note))
+    try:
+        print(rep.text())
+    except BrokenPipeError:  # `| head`
+        pass
     return 0
 
 
