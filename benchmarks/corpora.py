@@ -3,6 +3,7 @@
     python benchmarks/corpora.py materialise DIR [--dense] [--mirror ROOT]
     python benchmarks/corpora.py count DIR [--dense]
     python benchmarks/corpora.py list
+    (each takes --manifest FILE; default benchmarks/corpora.toml)
 
 `materialise` writes the *.py files of each pinned commit (only the manifest's subfolders) under
 DIR/<owner>+<name>/, reading the bare git mirror ROOT/<owner>+<name>/repo (default ROOT:
@@ -153,10 +154,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     c = sub.add_parser("count", help="files and lines per materialised repository")
     c.add_argument("dir")
     c.add_argument("--dense", action="store_true")
-    sub.add_parser("list", help="the manifest")
+    lst = sub.add_parser("list", help="the manifest")
+    for sp in (m, c, lst):
+        sp.add_argument("--manifest", default=MANIFEST, help="manifest TOML (default: corpora.toml)")
     args = ap.parse_args(argv)
     try:
-        repos = load_manifest()
+        repos = load_manifest(args.manifest)
         if args.cmd == "list":
             for r in repos:
                 print(f"{r['name']:50} {r['commit']} {'dense' if r.get('dense') else '-':5} "

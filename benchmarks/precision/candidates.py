@@ -247,13 +247,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("corpus")
     ap.add_argument("--output", "-o")
     ap.add_argument("--repo", action="append", help="only this repository (repeatable)")
+    ap.add_argument("--manifest", default=corpora.MANIFEST, help="manifest TOML (default: corpora.toml)")
     args = ap.parse_args(argv)
     try:
-        repos = corpora.load_manifest()
+        repos = corpora.load_manifest(args.manifest)
         if args.repo:
             repos = [r for r in repos if r["name"] in args.repo]
         rows = extract(args.corpus, repos)
-    except (corpora.CorpusError, OSError) as exc:
+    except (corpora.CorpusError, OSError, corpora.tomllib.TOMLDecodeError) as exc:
         print(f"candidates.py: {exc}", file=sys.stderr)
         return 1
     out = open(args.output, "w", newline="") if args.output else sys.stdout

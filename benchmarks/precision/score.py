@@ -306,6 +306,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("corpus")
     ap.add_argument("--labels", default=LABELS)
+    ap.add_argument("--manifest", default=corpora.MANIFEST, help="manifest TOML (default: corpora.toml)")
     ap.add_argument("--sample", default=SAMPLE)
     ap.add_argument("--tolerance", type=int, default=2, help="column tolerance (default 2)")
     ap.add_argument("--python", default=sys.executable, help="interpreter that has the linter")
@@ -319,7 +320,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--repo", action="append", help="only this repository (repeatable; faster iteration)")
     args = ap.parse_args(argv)
     try:
-        repos = corpora.load_manifest()
+        repos = corpora.load_manifest(args.manifest)
         if args.repo:
             unknown = set(args.repo) - {r["name"] for r in repos}
             if unknown:
@@ -347,7 +348,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 0
         sample = [s for s in (read_csv(args.sample) if os.path.exists(args.sample) else [])
                   if s["repo"] in names]
-    except (corpora.CorpusError, OSError, ValueError, KeyError) as exc:
+    except (corpora.CorpusError, OSError, ValueError, KeyError, corpora.tomllib.TOMLDecodeError) as exc:
         print(f"score.py: {exc}", file=sys.stderr)
         return 1
     rep = Report(labels, sample, diags, args.tolerance)

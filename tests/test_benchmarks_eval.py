@@ -1,0 +1,211 @@
+"""The real-code evaluation tools under benchmarks/ (corpora.py, candidates.py, score.py).
+
+They run on public repositories that CI cannot fetch, so these tests build a tiny git mirror and
+corpus of their own and check the parts whose mistakes would silently skew the figures: which
+files are materialised, that candidate positions are the positions the linter reports (1-based
+character columns, as flake8 prints them), and how matches become precision and recall.
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT, run, tensorcopy
+
+BENCH = os.path.join(ROOT, "benchmarks")
+CORPORA = os.path.join(BENCH, "corpora.py")
+CANDIDATES = os.path.join(BENCH, "precision", "candidates.py")
+SCORE = os.path.join(BENCH, "precision", "score.py")
+
+SAMPLE_SRC = '''\
+import torch
+import torch.nn as nn
+from torch import tensor
+
+
+class Adam(torch.optim.Optimizer):
+    def step(self):
+        for group in self.param_groups:
+            for p in group["params"]:
+                grad = p.grad.data
+                grad.add_(p.data, alpha=1)
+                p.data.addcdiv_(grad, grad)
+
+
+def init(m):
+    if isinstance(m, nn.Linear):
+        nn.init.zeros_(m.bias.data)
+        m.weight.data[0].zero_()
+        m.weight.data = torch.zeros(2, 2)
+        m.weight.data += 1
+
+
+lin = nn.Linear(2, 2)
+w = lin.weight.clone().detach()
+s = "é"; y = lin.weight.data
+a = torch.tensor(lin.weight)
+b = tensor([1, 2])
+c = torch.FloatTensor([1.0])
+d = lin.weight.new_tensor([1.0])
+e = torch.empty_like(w).copy_(w)
+batches = torch.utils.data.DataLoader([])
+'''
+
+EXPECTED_SHAPES = {
+    (10, 24, "data_read"), (11, 17, "alias_write"), (11, 27, "data_arg"), (12, 17, "data_inplace"),
+    (17, 24, "data_arg"), (18, 9, "data_subscript_inplace"), (19, 9, "data_assign"),
+    (20, 9, "data_augassign"), (24, 5, "clone_detach"), (25, 14, "data_read"),
+    (26, 5, "torch_tensor"), (27, 5, "torch_tensor"), (28, 5, "legacy_ctor"), (29, 5, "new_tensor"),
+    (30, 5, "like_copy"), (31, 11, "data_member"),
+}
+
+
+def git(*args, cwd=None):
+    res = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.strip()
+
+
+@pytest.fixture
+def mirror(tmp_path):
+    """A bare mirror of a small repository; returns (mirror root, commit)."""
+    src = tmp_path / "src"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pkg" / "train.py").write_text(SAMPLE_SRC, encoding="utf-8")
+    (src / "pkg" / "notes.txt").write_text("not python\n")
+    (src / "other.py").write_text("x = 1\n")
+    git("init", "-q", str(src))
+    git("add", "-A", cwd=src)
+    git("commit", "-qm", "one", cwd=src)
+    commit = git("rev-parse", "HEAD", cwd=src)
+    root = tmp_path / "mirror"
+    (root / "own+proj").mkdir(parents=True)
+    git("clone", "-q", "--bare", str(src), str(root / "own+proj" / "repo"))
+    return root, commit
+
+
+def manifest(tmp_path, commit, subdirs='["pkg"]'):
+    path = tmp_path / "corpora.toml"
+    path.write_text(f'[[repo]]\nname = "own/proj"\ncommit = "{commit}"\nsubdirs = {subdirs}\n'
+                    'dense = true\nlines = 31\n')
+    return str(path)
+
+
+def materialise(tmp_path, mirror_root, man):
+    corpus = tmp_path / "corpus"
+    res = run([sys.executable, CORPORA, "materialise", str(corpus), "--mirror", str(mirror_root),
+               "--manifest", man])
+    assert res.returncode == 0, res.stderr
+    return corpus, res
+
+
+def test_materialise_writes_only_python_files_of_the_subfolders_and_is_idempotent(tmp_path, mirror):
+    root, commit = mirror
+    man = manifest(tmp_path, commit)
+    corpus, res = materialise(tmp_path, root, man)
+    repo = corpus / "own+proj"
+    files = sorted(str(p.relative_to(repo)) for p in repo.rglob("*") if p.is_file())
+    assert files == [".commit", os.path.join("pkg", "train.py")]
+    assert (repo / "pkg" / "train.py").read_text(encoding="utf-8") == SAMPLE_SRC
+    assert "wrote" in res.stderr
+    _, again = materialise(tmp_path, root, man)
+    assert "kept" in again.stderr and "wrote" not in again.stderr
+    count = run([sys.executable, CORPORA, "count", str(corpus), "--manifest", man])
+    assert count.returncode == 0 and f"{SAMPLE_SRC.count(chr(10))} lines" in count.stdout
+
+
+def test_missing_mirror_or_commit_fails_with_one_line(tmp_path, mirror):
+    root, commit = mirror
+    for man, mirror_root in ((manifest(tmp_path, commit), tmp_path / "nowhere"),
+                             (manifest(tmp_path, "f" * 40), root)):
+        res = run([sys.executable, CORPORA, "materialise", str(tmp_path / "c"), "--mirror",
+                   str(mirror_root), "--manifest", man])
+        assert res.returncode == 1
+        assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("corpora.py: ")
+        assert "Traceback" not in res.stderr
+
+
+def candidates(corpus, man):
+    res = run([sys.executable, CANDIDATES, str(corpus), "--manifest", man])
+    assert res.returncode == 0, res.stderr
+    return list(csv.DictReader(res.stdout.splitlines()))
+
+
+def test_candidates_find_every_shape_at_flake8_columns(tmp_path, mirror):
+    root, commit = mirror
+    man = manifest(tmp_path, commit)
+    corpus, _ = materialise(tmp_path, root, man)
+    rows = candidates(corpus, man)
+    got = {(int(r["line"]), int(r["column"]), r["shape"]) for r in rows}
+    assert got == EXPECTED_SHAPES
+    assert {r["commit"] for r in rows} == {commit} and {r["path"] for r in rows} == {"pkg/train.py"}
+    # every diagnostic the linter reports sits on a candidate position (same line and column)
+    res = tensorcopy("check", "--output-format", "json", "--jobs", "1", "--exit-zero", ".",
+                     cwd=str(corpus / "own+proj"))
+    diags = json.loads(res.stdout)
+    assert diags, res.stderr
+    positions = {(line, col) for line, col, _ in got}
+    for d in diags:
+        assert (d["location"]["row"], d["location"]["column"]) in positions, d
+
+
+def write_csv(path, fields, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def test_score_counts_hits_misses_false_alarms_and_the_sample(tmp_path, mirror):
+    root, commit = mirror
+    man = manifest(tmp_path, commit)
+    corpus, _ = materialise(tmp_path, root, man)
+    # the linter's own diagnostics, given to score.py as a file so the counts below are exact
+    diags = [["own/proj", "pkg/train.py", 12, 17, "TEN102"],   # right
+             ["own/proj", "pkg/train.py", 24, 6, "TEN301"],    # right, column within tolerance
+             ["own/proj", "pkg/train.py", 31, 11, "TEN101"],   # false alarm (a module path)
+             ["own/proj", "pkg/train.py", 18, 9, "TEN101"],    # wrong code: TEN102 expected
+             ["own/proj", "pkg/train.py", 5, 1, "TEN101"]]     # at no labeled site
+    dfile = tmp_path / "diags.json"
+    dfile.write_text(json.dumps(diags))
+    base = dict(repo="own/proj", commit=commit, path="pkg/train.py", reason="r")
+    labels = [dict(base, line=12, column=17, shape="data_inplace", expected="TEN102"),
+              dict(base, line=24, column=5, shape="clone_detach", expected="TEN301"),
+              dict(base, line=31, column=11, shape="data_member", expected="none"),
+              dict(base, line=18, column=9, shape="data_subscript_inplace", expected="TEN102"),
+              dict(base, line=10, column=24, shape="data_read", expected="TEN101"),  # missed
+              dict(base, line=26, column=5, shape="torch_tensor", expected="unknown")]
+    fields = ["repo", "commit", "path", "line", "column", "shape", "expected", "reason"]
+    write_csv(tmp_path / "labels.csv", fields, labels)
+    sample = [dict(base, line=12, column=17, shape="data_inplace", expected="TEN102", reported="TEN102"),
+              dict(base, line=31, column=11, shape="data_member", expected="none", reported="TEN101"),
+              dict(base, line=29, column=5, shape="new_tensor", expected="none", reported="TEN202")]
+    write_csv(tmp_path / "sample.csv", fields + ["reported"], sample)
+    out_md = tmp_path / "PRECISION.md"
+    res = run([sys.executable, SCORE, str(corpus), "--manifest", man, "--diagnostics", str(dfile),
+               "--labels", str(tmp_path / "labels.csv"), "--sample", str(tmp_path / "sample.csv"),
+               "--write", str(out_md)])
+    assert res.returncode == 0, res.stderr
+    lines = {l.split()[0]: l.split() for l in res.stdout.splitlines() if l[:3] in ("1xx", "3xx", "ove")}
+    # 1xx: TP 1 (12:17), FP 2 (31:11 none, 18:9 wrong code), FN 2 (18:9, 10:24)
+    assert lines["1xx"][-5:] == ["1", "2", "2", "0.333", "0.333"]
+    assert lines["3xx"][-5:] == ["1", "0", "0", "1.000", "1.000"]
+    assert lines["overall"][-5:] == ["2", "2", "2", "0.500", "0.500"]
+    assert "labeled sites: 5 scored (1 unknown" in res.stdout
+    assert "(1 at no labeled site)" in res.stdout
+    # sample: 2 of 3 still reported, 1 of them right
+    assert "3 diagnostics drawn; 2 still reported (excluding 0 unknown), 1 right: precision 0.500" in res.stdout
+    md = out_md.read_text()
+    assert "| 1xx .data | 3 | 1 | 2 | 2 | 0.333 | 0.333 |" in md and commit in md
+    assert "own/proj pkg/train.py:5:1 TEN101" in md  # the unlabeled diagnostic is listed apart
+
+
+def test_score_refuses_an_unknown_repository_in_one_line(tmp_path, mirror):
+    root, commit = mirror
+    man = manifest(tmp_path, commit)
+    res = run([sys.executable, SCORE, str(tmp_path), "--manifest", man, "--repo", "no/such"])
+    assert res.returncode == 1 and res.stderr.strip() == "score.py: not in the manifest: no/such"
