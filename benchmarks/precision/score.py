@@ -242,6 +242,15 @@ class Report:
                 "| family | positives | TP | FP | FN | precision | recall |",
                 "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         out += [f"| {n} | {pos} | {tp} | {fp} | {fn} | {p} | {r} |" for n, pos, tp, fp, fn, p, r in self.rows()]
+        out += ["", "Per repository (all families):", "",
+                "| repository | positives | TP | FP | FN | precision | recall |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for r in repos:
+            pos = sum(1 for l in self.labels if l["repo"] == r["name"] and l["expected"] != "none")
+            fn = sum(1 for l, _ in self.misses if l["repo"] == r["name"])
+            fp = sum(1 for l, _ in self.false_alarms if l["repo"] == r["name"])
+            tp = pos - fn
+            out.append(f"| {r['name']} | {pos} | {tp} | {fp} | {fn} | {ratio(tp, tp + fp)} | {ratio(tp, tp + fn)} |")
         out += ["", f"Linter diagnostics on the corpus: {self.n_diags}; {len(self.unlabeled)} of them at "
                 f"no labeled site (outside the candidate shapes).", "",
                 "## Random sample of the linter's diagnostics", "",
