@@ -8,7 +8,9 @@
 `materialise` writes the *.py files of each pinned commit (only the manifest's subfolders) under
 DIR/<owner>+<name>/, reading the bare git mirror ROOT/<owner>+<name>/repo (default ROOT:
 /work/.mirror, or $TENSORCOPY_MIRROR). It is idempotent: a repository whose folder already holds
-the pinned commit (DIR/<owner>+<name>/.commit) is left alone. Only Python files are written, so
+the pinned commit with every file intact (DIR/<owner>+<name>/.commit lists them with their sizes)
+is left alone; a folder changed since (a file edited, e.g. by a fixer run, or removed) is
+written again. Only Python files are written, so
 large data blobs that a mirror may lack never matter. A missing mirror or commit fails with one
 line. Nothing here is committed into this repository.
 """
@@ -104,26 +106,44 @@ def read_blobs(gd: str, shas: List[str]) -> Iterator[bytes]:
         pos = nl + 1 + size + 1
 
 
+def _intact(dest: str, want: str) -> bool:
+    """The folder holds the wanted commit and every file is as written (same size)."""
+    try:
+        with open(os.path.join(dest, MARKER)) as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return False
+    if len(lines) < 2 or lines[0] + "\n" != want:  # no file list: written by an older corpora.py
+        return False
+    for line in lines[1:]:
+        size, _, path = line.partition(" ")
+        try:
+            if os.path.getsize(os.path.join(dest, path)) != int(size):
+                return False
+        except (OSError, ValueError):
+            return False
+    return True
+
+
 def materialise_repo(repo: Dict, dest_root: str, mirror_root: str) -> Tuple[str, bool]:
     dest = os.path.join(dest_root, slug(repo["name"]))
-    marker = os.path.join(dest, MARKER)
     want = f"{repo['commit']} {' '.join(repo.get('subdirs', ['.']))}\n"
-    if os.path.isfile(marker):
-        with open(marker) as fh:
-            if fh.read() == want:
-                return dest, False
+    if _intact(dest, want):
+        return dest, False
     gd = git_dir(mirror_root, repo["name"])
     blobs = python_blobs(gd, repo["commit"], repo.get("subdirs", ["."]))
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
+    sizes = []
     for (path, _), content in zip(blobs, read_blobs(gd, [s for _, s in blobs])):
         out = os.path.join(tmp, path)
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(out, "wb") as fh:
             fh.write(content)
+        sizes.append(f"{len(content)} {path}\n")
     os.makedirs(tmp, exist_ok=True)
     with open(os.path.join(tmp, MARKER), "w") as fh:
-        fh.write(want)
+        fh.write(want + "".join(sizes))
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)
     return dest, True

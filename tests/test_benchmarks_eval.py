@@ -116,6 +116,12 @@ def test_materialise_writes_only_python_files_of_the_subfolders_and_is_idempoten
     assert "kept" in again.stderr and "wrote" not in again.stderr
     count = run([sys.executable, CORPORA, "count", str(corpus), "--manifest", man])
     assert count.returncode == 0 and f"{SAMPLE_SRC.count(chr(10))} lines" in count.stdout
+    # a file changed in place (a fixer run on the corpus) makes the labels' positions stale:
+    # materialise writes the repository again
+    (repo / "pkg" / "train.py").write_text(SAMPLE_SRC.replace("p.data", "p"), encoding="utf-8")
+    _, third = materialise(tmp_path, root, man)
+    assert "wrote" in third.stderr
+    assert (repo / "pkg" / "train.py").read_text(encoding="utf-8") == SAMPLE_SRC
 
 
 def test_missing_mirror_or_commit_fails_with_one_line(tmp_path, mirror):
