@@ -242,6 +242,15 @@ class Report:
                 "| family | positives | TP | FP | FN | precision | recall |",
                 "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         out += [f"| {n} | {pos} | {tp} | {fp} | {fn} | {p} | {r} |" for n, pos, tp, fp, fn, p, r in self.rows()]
+        out += ["", "Per candidate shape (all families):", "",
+                "| shape | positives | TP | FP | FN | precision | recall |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for shape in sorted({l["shape"] for l in self.labels}):
+            pos = sum(1 for l in self.labels if l["shape"] == shape and l["expected"] != "none")
+            fn = sum(1 for l, _ in self.misses if l["shape"] == shape)
+            fp = sum(1 for l, _ in self.false_alarms if l["shape"] == shape)
+            tp = pos - fn
+            out.append(f"| {shape} | {pos} | {tp} | {fp} | {fn} | {ratio(tp, tp + fp)} | {ratio(tp, tp + fn)} |")
         out += ["", "Per repository (all families):", "",
                 "| repository | positives | TP | FP | FN | precision | recall |",
                 "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
