@@ -353,7 +353,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             with open(args.save_diagnostics, "w") as fh:
                 json.dump(diags, fh)
         names = {r["name"] for r in repos}
+        commits = {r["name"]: r["commit"] for r in repos}
         labels = [l for l in read_csv(args.labels) if l["repo"] in names]
+        stale = [l for l in labels if l["commit"] != commits[l["repo"]]]
+        if stale:  # the manifest moved a repository to another commit: those labels no longer apply
+            print(f"score.py: {len(stale)} labels are for other commits than the manifest's "
+                  f"({', '.join(sorted({l['repo'] for l in stale}))}); not scored", file=sys.stderr)
+            labels = [l for l in labels if l["commit"] == commits[l["repo"]]]
         if args.diagnostics:
             diags = [d for d in diags if d[0] in names]
         if args.draw_sample:
