@@ -70,3 +70,18 @@ def iter_files(paths: Sequence[str], exclude: Sequence[str] = (),
                         for p, dir_only in ignores):
                     continue
                 yield os.path.join(dirpath, f), False
+
+
+def excluded(path: str, root: str, patterns: Sequence[str]) -> bool:
+    """Would a directory walk from ``root`` skip ``path`` (by ``patterns`` or the defaults)?
+    For front ends handed one file at a time (the language server)."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
+    if rel.startswith("../"):
+        return False
+    parts = rel.split("/")
+    for i, name in enumerate(parts):
+        sub = "/".join(parts[: i + 1])
+        if _matches(name, sub, patterns) or (i < len(parts) - 1 and _matches(
+                name, sub, DEFAULT_EXCLUDES)):
+            return True
+    return False

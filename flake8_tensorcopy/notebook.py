@@ -13,9 +13,8 @@ def notebook_source(data: str):
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list):
         raise ValueError("not a notebook: no cells")
-    parts = []
-    index = []
-    line = 1
+    sources = []
+    numbers = []
     for number, cell in enumerate(cells, 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
@@ -24,12 +23,26 @@ def notebook_source(data: str):
             src = "".join(src)
         if not isinstance(src, str):
             continue
+        numbers.append(number)
+        sources.append(src)
+    joined, firsts = join_cells(sources)
+    return joined, list(zip(numbers, firsts))
+
+
+def join_cells(sources):
+    """(joined source, [first line of each cell]) for code cells' texts; magics become blanks.
+
+    The one joining rule for notebook files (the CLI) and open notebooks (the language server).
+    """
+    parts = []
+    firsts = []
+    line = 1
+    for src in sources:
         lines = ["" if _MAGIC.match(l) else l for l in src.split("\n")]
         text = "\n".join(lines)
         if not text.endswith("\n"):
             text += "\n"
-        index.append((number, line))
+        firsts.append(line)
         parts.append(text)
         line += text.count("\n")
-    return "".join(parts), index
-
+    return "".join(parts), firsts

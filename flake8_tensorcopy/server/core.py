@@ -1,0 +1,259 @@
+"""The editor-independent half of the language server (no pygls here).
+
+- ``Configs``: ``[tool.tensorcopy]`` of each file's own project, re-read when pyproject.toml
+  changes (stamped by mtime and size, so a reload never depends on the client's file watcher).
+- ``lint_document``: the one lint step (``lint.lint_text``) with exclude / per-file-ignores, and
+  ``fixable``: the same diagnostics with the fixer's view of their fixes (``analyze`` unmasked,
+  exactly as ``fixes.fix_source`` sees them).
+- ``TextIndex``: character offsets <-> LSP positions (UTF-16 by default, UTF-8/UTF-32 if agreed).
+- ``noqa_edit``: ``# noqa: TENxxx`` for a line, merged into an existing ``# noqa:`` comment.
+- ``fix_all``: the safe fixes of a whole file, by ``fixes.fix_source`` (what ``tensorcopy fix``
+  writes), as one minimal replacement.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import os
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..config import Config, ConfigError, find_pyproject, load
+from ..diagnostics import Diagnostic, Edit, selected
+from ..engine import _NOQA, LintError, analyze, filter_noqa
+from ..files import excluded
+from ..fixes import apply_edits, fix_source
+from ..lint import FileResult, lint_text
+from ..source import line_starts
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+
+# --------------------------------------------------------------------------- configuration
+class Configs:
+    """``[tool.tensorcopy]`` per project, cached by pyproject.toml path and (mtime, size)."""
+
+    def __init__(self, fallback_root: Optional[str] = None) -> None:
+        self.fallback_root = fallback_root
+        self._cache: Dict[str, Tuple[tuple, Config, Optional[str]]] = {}
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+    def for_path(self, path: Optional[str]) -> Tuple[Config, Optional[str]]:
+        """(Config, error phrase or None). A broken pyproject.toml gives the defaults and the
+        error (the caller tells the user once)."""
+        start = path if path else (self.fallback_root or os.getcwd())
+        found = find_pyproject(os.path.dirname(start) if path else start)
+        if not found:
+            return Config(), None
+        try:
+            st = os.stat(found)
+            stamp: tuple = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = ()
+        hit = self._cache.get(found)
+        if hit and hit[0] == stamp:
+            return hit[1], hit[2]
+        try:
+            cfg, error = load(found), None
+        except ConfigError as exc:
+            cfg, error = Config(path=found), str(exc)
+        self._cache[found] = (stamp, cfg, error)
+        return cfg, error
+
+
+def is_excluded(path: Optional[str], cfg: Config) -> bool:
+    return bool(path and cfg.path and cfg.exclude and excluded(path, cfg.root, cfg.exclude))
+
+
+# --------------------------------------------------------------------------- linting
+def lint_document(path: Optional[str], text: str, cfg: Config) -> FileResult:
+    """Diagnostics of an editor buffer; a buffer that does not parse gives none (syntax_error
+    set), an excluded file none. Never raises for any text."""
+    result = FileResult(path or "<untitled>")
+    if is_excluded(path, cfg):
+        return result
+    try:
+        return lint_text(result, text, cfg, cfg.select, cfg.ignore)
+    except (RecursionError, MemoryError, LintError) as exc:
+        result.diagnostics = []
+        result.syntax_error = f"cannot analyse: {type(exc).__name__}"
+        return result
+
+
+def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
+    """The diagnostics of ``text`` with their fixes as the fixer computes them (unmasked parse,
+    selection, per-file-ignores and noqa as ``tensorcopy fix``)."""
+    if is_excluded(path, cfg):
+        return []
+    ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
+    try:
+        diags = analyze(text, cfg.settings(), mask=False)
+    except (LintError, RecursionError, MemoryError):
+        return []
+    return filter_noqa([d for d in diags if selected(d.code, cfg.select, ignore)], text)
+
+
+def parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def checked_fix(text: str, d: Diagnostic) -> Optional[str]:
+    """``text`` with ``d``'s fix applied, if that still parses (the fixer's guarantee)."""
+    if d.fix is None or not d.fix.edits:
+        return None
+    fixed = apply_edits(text, d.fix.edits)
+    return fixed if parses(fixed) else None
+
+
+def fix_all(path: Optional[str], text: str, cfg: Config) -> Optional[Edit]:
+    """The safe fixes of the whole file exactly as ``tensorcopy fix`` applies them, as one
+    replacement of the changed span (None when nothing changes or the text does not parse)."""
+    if is_excluded(path, cfg):
+        return None
+    ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
+    try:
+        fixed = fix_source(text, unsafe=False, select=cfg.select, ignore=ignore,
+                           settings=cfg.settings()).source
+    except (LintError, RecursionError, MemoryError):
+        return None
+    return minimal_edit(text, fixed)
+
+
+def minimal_edit(old: str, new: str) -> Optional[Edit]:
+    """One Edit turning ``old`` into ``new``: the span between common prefix and suffix."""
+    if old == new:
+        return None
+    n = min(len(old), len(new))
+    p = 0
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    return Edit(p, len(old) - s, new[p:len(new) - s])
+
+
+# --------------------------------------------------------------------------- noqa
+def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
+    """Silence ``code`` on 1-based ``line``: append ``  # noqa: CODE`` or merge ``, CODE`` into
+    the line's ``# noqa:`` list. None if the line already has a bare ``# noqa``, or if the
+    comment would not silence the diagnostic or would break the code (a line continued by a
+    backslash, a line ending inside a string)."""
+    index = TextIndex(text)
+    if not 1 <= line <= index.line_count:
+        return None
+    start = index.starts[line - 1]
+    content = index.line_text(line - 1)
+    m = _NOQA.search(content)
+    if m:
+        if not m.group("codes"):
+            return None
+        at = start + m.end("codes")
+        edit = Edit(at, at, f", {code}")
+    else:
+        at = start + len(content.rstrip())
+        edit = Edit(at, at, f"  # noqa: {code}")
+    new = apply_edits(text, [edit])
+    probe = Diagnostic(code, "", line, 0, line, 0)
+    if filter_noqa([probe], new) or not parses(new):
+        return None
+    return edit
+
+
+# --------------------------------------------------------------------------- positions
+class TextIndex:
+    """Offsets, (1-based line, character column) and LSP positions of one text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = line_starts(text)
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_text(self, line0: int) -> str:
+        """Line ``line0`` (0-based) without its line ending."""
+        start = self.starts[line0]
+        end = self.starts[line0 + 1] if line0 + 1 < len(self.starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def offset(self, line1: int, column: int) -> int:
+        line1 = min(max(line1, 1), self.line_count)
+        return min(self.starts[line1 - 1] + column, len(self.text))
+
+    def line_col(self, offset: int) -> Tuple[int, int]:
+        """(1-based line, character column) of an offset."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i + 1, offset - self.starts[i]
+
+    def to_lsp(self, line1: int, column: int, encoding: str = UTF16) -> Tuple[int, int]:
+        """(0-based line, column in the client's units)."""
+        if line1 > self.line_count:
+            return self.line_count - 1, _units(self.line_text(self.line_count - 1), encoding)
+        text = self.line_text(line1 - 1)
+        return line1 - 1, _units(text[:column], encoding)
+
+    def from_lsp(self, line0: int, units: int, encoding: str = UTF16) -> Tuple[int, int]:
+        """(1-based line, character column) of an LSP position, clamped into the text."""
+        if line0 >= self.line_count:
+            return self.line_count, len(self.line_text(self.line_count - 1))
+        line0 = max(line0, 0)
+        text = self.line_text(line0)
+        if encoding == UTF32 or text.isascii():
+            return line0 + 1, min(max(units, 0), len(text))
+        count = 0
+        for i, ch in enumerate(text):
+            if count >= units:
+                return line0 + 1, i
+            count += _units(ch, encoding)
+        return line0 + 1, len(text)
+
+
+def _units(s: str, encoding: str) -> int:
+    if encoding == UTF32 or s.isascii():
+        return len(s)
+    if encoding == UTF8:
+        return len(s.encode("utf-8", "surrogatepass"))
+    return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
+
+
+def overlaps(a: Tuple[Tuple[int, int], Tuple[int, int]],
+             b: Tuple[Tuple[int, int], Tuple[int, int]]) -> bool:
+    """Do two ((line, col), (line, col)) ranges touch (ends included)?"""
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+# --------------------------------------------------------------------------- notebooks
+@dataclass
+class CellMap:
+    """Where each code cell of an open notebook sits in the joined source."""
+
+    uris: List[str]
+    firsts: List[int]  # first line (1-based) of each cell in the joined source
+    counts: List[int]  # lines of each cell
+
+    def locate(self, line: int) -> Tuple[int, int]:
+        """(cell index, 1-based line in that cell) of a joined-source line."""
+        i = max(bisect.bisect_right(self.firsts, line) - 1, 0)
+        return i, line - self.firsts[i] + 1
+
+    def joined_line(self, cell: int, line: int) -> int:
+        return self.firsts[cell] + line - 1
+
+
+def join_notebook(cells: Sequence[Tuple[str, str]]) -> Tuple[str, CellMap]:
+    """(joined source, CellMap) of ``[(cell uri, cell text)]``, joined as ``tensorcopy check``
+    joins a notebook file's code cells."""
+    from ..notebook import join_cells
+
+    joined, firsts = join_cells([t for _, t in cells])
+    counts = [(firsts[i + 1] if i + 1 < len(firsts) else joined.count("\n") + 1) - firsts[i]
+              for i in range(len(firsts))]
+    return joined, CellMap([u for u, _ in cells], firsts, counts)

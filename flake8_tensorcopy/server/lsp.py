@@ -1,0 +1,481 @@
+"""pygls wiring of the language server: document and notebook sync, diagnostics, code actions,
+hover, configuration reload. Imported only by ``tensorcopy server`` (needs pygls >= 2).
+
+Linting runs in one worker thread so the connection keeps answering while a large buffer is
+analysed; a result is published only if the buffer has not changed meanwhile.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import unquote
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import to_fs_path
+
+from .. import __version__
+from ..diagnostics import Diagnostic, Edit
+from ..docs import doc_url, summary
+from ..rules import RULES_BY_CODE
+from .core import (UTF8, UTF16, UTF32, CellMap, Configs, TextIndex, checked_fix, fix_all, fixable,
+                   join_notebook, lint_document, noqa_edit, overlaps)
+
+log = logging.getLogger("tensorcopy.server")
+
+SOURCE = "tensorcopy"
+FIX_ALL = "source.fixAll.tensorcopy"
+DEFAULT_DEBOUNCE = 0.15  # seconds after the last keystroke before a changed buffer is linted
+
+
+class Protocol(LanguageServerProtocol):
+    """pygls' protocol, except that a change for a document (or notebook) that was never
+    opened is logged and dropped instead of raising inside the built-in handler."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:
+            log.warning("change for a document that is not open: %s (ignored)",
+                        params.text_document.uri)
+            self._server.window_log_message(types.LogMessageParams(
+                types.MessageType.Warning,
+                f"tensorcopy: change for a document that is not open, ignored: "
+                f"{params.text_document.uri}"))
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
+        if self.workspace.get_notebook_document(notebook_uri=params.notebook_document.uri) is None:
+            log.warning("change for a notebook that is not open: %s (ignored)",
+                        params.notebook_document.uri)
+            return
+        yield from super().lsp_notebook_document__did_change(params)
+
+
+class TensorcopyServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "tensorcopy", __version__, protocol_cls=Protocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(notebook_selector=[
+                types.NotebookDocumentFilterWithCells(
+                    notebook="jupyter-notebook", cells=[types.NotebookCellLanguage("python")])],
+                save=True))
+        self.configs = Configs()
+        self.unsafe_option = False  # the client's initializationOptions / settings
+        self.debounce = DEFAULT_DEBOUNCE
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tensorcopy-lint")
+        self.pending: Dict[str, asyncio.Task] = {}
+        # uri (text document or cell) -> [(Diagnostic, LSP diagnostic)] last published
+        self.published: Dict[str, List[Tuple[Diagnostic, types.Diagnostic]]] = {}
+        self.reported_config_errors: set = set()
+
+    # ------------------------------------------------------------------ options
+    def apply_options(self, options: Any) -> None:
+        """``{"unsafeFixes": bool, "debounceMs": int}`` (also ``unsafe-fixes``), possibly under
+        a ``tensorcopy`` key: from initializationOptions or workspace/didChangeConfiguration."""
+        if not isinstance(options, dict):
+            return
+        if isinstance(options.get("tensorcopy"), dict):
+            options = options["tensorcopy"]
+        for key in ("unsafeFixes", "unsafe-fixes", "unsafe_fixes"):
+            if isinstance(options.get(key), bool):
+                self.unsafe_option = options[key]
+        ms = options.get("debounceMs", options.get("debounce-ms"))
+        if isinstance(ms, (int, float)) and not isinstance(ms, bool) and 0 <= ms <= 10_000:
+            self.debounce = ms / 1000.0
+
+    @property
+    def encoding(self) -> str:
+        enc = self.workspace.position_encoding
+        value = getattr(enc, "value", enc)
+        return value if value in (UTF8, UTF16, UTF32) else UTF16
+
+    def config_for(self, path: Optional[str]):
+        cfg, error = self.configs.for_path(path)
+        if error and error not in self.reported_config_errors:
+            self.reported_config_errors.add(error)
+            self.window_show_message(types.ShowMessageParams(
+                types.MessageType.Warning, f"tensorcopy: {error}; using the default settings"))
+        return cfg
+
+    def unsafe_for(self, cfg) -> bool:
+        return bool(cfg.unsafe_fixes or self.unsafe_option)
+
+    # ------------------------------------------------------------------ documents
+    def is_open(self, uri: str) -> bool:
+        return unquote(uri) in self.workspace.text_documents
+
+    def notebook_of(self, uri: str):
+        return self.workspace.get_notebook_document(cell_uri=uri)
+
+    def notebook_cells(self, nb) -> List[Tuple[str, str]]:
+        out = []
+        for cell in nb.cells:
+            if cell.kind != types.NotebookCellKind.Code:
+                continue
+            doc = self.workspace.text_documents.get(unquote(cell.document))
+            if doc is None or (doc.language_id or "python") != "python":
+                continue
+            out.append((cell.document, doc.source))
+        return out
+
+    def schedule(self, uri: str, delay: float = 0.0, notebook: bool = False) -> None:
+        """(Re)lint ``uri`` after ``delay`` seconds; a newer request replaces a pending one."""
+        if not notebook:
+            nb = self.notebook_of(uri)
+            if nb is not None:
+                uri, notebook = nb.uri, True
+        old = self.pending.pop(uri, None)
+        if old is not None and not old.done():
+            old.cancel()
+        task = asyncio.ensure_future(self._lint_later(uri, delay, notebook))
+        self.pending[uri] = task
+
+    async def _lint_later(self, uri: str, delay: float, notebook: bool) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            if notebook:
+                await self.lint_notebook(uri)
+            else:
+                await self.lint_text_document(uri)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # never let one buffer take the server down
+            log.exception("linting %s failed", uri)
+            self.window_log_message(types.LogMessageParams(
+                types.MessageType.Error, f"tensorcopy: linting {uri} failed: {exc!r}"))
+        finally:
+            if self.pending.get(uri) is asyncio.current_task():
+                del self.pending[uri]
+
+    async def lint_text_document(self, uri: str) -> None:
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is None:
+            return
+        version, text = doc.version, doc.source
+        path = to_fs_path(uri)
+        cfg = self.config_for(path)
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.pool, lint_document, path, text, cfg)
+        current = self.workspace.text_documents.get(unquote(uri))
+        if current is None or current.version != version or current.source != text:
+            return  # changed (a newer lint is scheduled) or closed meanwhile
+        index = TextIndex(text)
+        pairs = [(d, self.to_lsp_diagnostic(d, index)) for d in result.diagnostics]
+        self.publish(uri, pairs, version)
+
+    async def lint_notebook(self, nb_uri: str) -> None:
+        nb = self.workspace.get_notebook_document(notebook_uri=nb_uri)
+        if nb is None:
+            return
+        cells = self.notebook_cells(nb)
+        if not cells:
+            return
+        joined, cmap = join_notebook(cells)
+        path = to_fs_path(nb.uri)
+        cfg = self.config_for(path)
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.pool, lint_document, path, joined, cfg)
+        nb = self.workspace.get_notebook_document(notebook_uri=nb_uri)
+        if nb is None or self.notebook_cells(nb) != cells:
+            return
+        per_cell: List[List[Tuple[Diagnostic, types.Diagnostic]]] = [[] for _ in cells]
+        indexes = [TextIndex(text) for _, text in cells]
+        for d in result.diagnostics:
+            i, line = cmap.locate(d.line)
+            end_i, end_line = cmap.locate(d.end_line)
+            local = Diagnostic(d.code, d.message, line, d.column,
+                               end_line if end_i == i else cmap.counts[i],
+                               d.end_column if end_i == i else 0, d.fix)
+            per_cell[i].append((local, self.to_lsp_diagnostic(local, indexes[i])))
+        for (cell_uri, _), pairs in zip(cells, per_cell):
+            self.publish(cell_uri, pairs, None)
+
+    def publish(self, uri: str, pairs, version: Optional[int]) -> None:
+        self.published[uri] = pairs
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[p[1] for p in pairs], version=version))
+
+    def clear(self, uri: str) -> None:
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self.published.pop(uri, None)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri,
+                                                                              diagnostics=[]))
+
+    def relint_all(self) -> None:
+        cells = set()
+        for nb in list(self.workspace.notebook_documents.values()):
+            cells.update(c.document for c in nb.cells)
+            self.schedule(nb.uri, notebook=True)
+        for uri in list(self.workspace.text_documents):
+            if uri not in cells and unquote(uri) not in {unquote(c) for c in cells}:
+                self.schedule(uri)
+
+    # ------------------------------------------------------------------ translation
+    def lsp_range(self, index: TextIndex, line: int, col: int, end_line: int,
+                  end_col: int) -> types.Range:
+        enc = self.encoding
+        sl, sc = index.to_lsp(line, col, enc)
+        el, ec = index.to_lsp(end_line, end_col, enc)
+        return types.Range(types.Position(sl, sc), types.Position(el, ec))
+
+    def to_lsp_diagnostic(self, d: Diagnostic, index: TextIndex) -> types.Diagnostic:
+        return types.Diagnostic(
+            range=self.lsp_range(index, d.line, d.column, d.end_line, d.end_column),
+            message=d.message,
+            severity=types.DiagnosticSeverity.Warning,
+            code=d.code,
+            code_description=types.CodeDescription(href=doc_url(d.code)),
+            source=SOURCE,
+            data={"safety": d.fix.safety if d.fix else None,
+                  "fix": d.fix.description if d.fix else None},
+        )
+
+    def text_edits(self, index: TextIndex, edits) -> List[types.TextEdit]:
+        out = []
+        for e in edits:
+            (l1, c1), (l2, c2) = index.line_col(e.start), index.line_col(e.end)
+            out.append(types.TextEdit(self.lsp_range(index, l1, c1, l2, c2), e.text))
+        return out
+
+
+def _allowed(kind: str, only: Optional[List[str]]) -> bool:
+    if not only:
+        return True
+    return any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def _hover_text(codes: List[str]) -> str:
+    parts = []
+    for code in codes:
+        rule = RULES_BY_CODE.get(code)
+        if rule is None:
+            continue
+        parts.append(f"**{code}** `{rule.name}`: {summary(rule)}.\n\n"
+                     f"[{code} documentation]({doc_url(code)})")
+    return "\n\n---\n\n".join(parts)
+
+
+def create_server() -> TensorcopyServer:
+    server = TensorcopyServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: TensorcopyServer, params: types.InitializeParams):
+        ls.apply_options(params.initialization_options)
+        root = params.root_uri and to_fs_path(params.root_uri)
+        if params.workspace_folders:
+            root = to_fs_path(params.workspace_folders[0].uri) or root
+        ls.configs.fallback_root = root or None
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: TensorcopyServer, params: types.InitializedParams):
+        caps = ls.client_capabilities.workspace
+        watched = caps and caps.did_change_watched_files
+        if watched and watched.dynamic_registration:
+            try:
+                await ls.client_register_capability_async(types.RegistrationParams([
+                    types.Registration(
+                        id="tensorcopy-pyproject", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]))]))
+            except Exception as exc:  # the client refused: mtime checks still catch edits
+                log.info("watching pyproject.toml not registered: %r", exc)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: TensorcopyServer, params: types.DidOpenTextDocumentParams):
+        ls.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: TensorcopyServer, params: types.DidChangeTextDocumentParams):
+        ls.schedule(params.text_document.uri, ls.debounce)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(ls: TensorcopyServer, params: types.DidSaveTextDocumentParams):
+        if ls.is_open(params.text_document.uri):
+            ls.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: TensorcopyServer, params: types.DidCloseTextDocumentParams):
+        ls.clear(params.text_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def nb_open(ls: TensorcopyServer, params: types.DidOpenNotebookDocumentParams):
+        ls.schedule(params.notebook_document.uri, notebook=True)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def nb_change(ls: TensorcopyServer, params: types.DidChangeNotebookDocumentParams):
+        structure = params.change.cells and params.change.cells.structure
+        for closed in (structure and structure.did_close) or []:
+            ls.clear(closed.uri)
+        ls.schedule(params.notebook_document.uri, ls.debounce, notebook=True)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def nb_save(ls: TensorcopyServer, params: types.DidSaveNotebookDocumentParams):
+        ls.schedule(params.notebook_document.uri, notebook=True)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def nb_close(ls: TensorcopyServer, params: types.DidCloseNotebookDocumentParams):
+        ls.pending.pop(params.notebook_document.uri, None)
+        for cell in params.cell_text_documents:
+            ls.clear(cell.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(ls: TensorcopyServer, params: types.DidChangeWatchedFilesParams):
+        ls.configs.clear()
+        ls.reported_config_errors.clear()
+        ls.relint_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def configuration(ls: TensorcopyServer, params: types.DidChangeConfigurationParams):
+        ls.apply_options(params.settings)
+        ls.configs.clear()
+        ls.reported_config_errors.clear()
+        ls.relint_all()
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: TensorcopyServer, params: types.HoverParams) -> Optional[types.Hover]:
+        pairs = ls.published.get(params.text_document.uri) or []
+        pos = (params.position.line, params.position.character)
+        hits = [lsp for _, lsp in pairs if overlaps(
+            ((lsp.range.start.line, lsp.range.start.character),
+             (lsp.range.end.line, lsp.range.end.character)), (pos, pos))]
+        if not hits:
+            return None
+        codes = list(dict.fromkeys(str(h.code) for h in hits))
+        return types.Hover(
+            contents=types.MarkupContent(types.MarkupKind.Markdown, _hover_text(codes)),
+            range=hits[0].range)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
+    async def code_action(ls: TensorcopyServer, params: types.CodeActionParams):
+        uri = params.text_document.uri
+        if not ls.is_open(uri):
+            return None
+        nb = ls.notebook_of(uri)
+        loop = asyncio.get_running_loop()
+        if nb is not None:
+            return await loop.run_in_executor(ls.pool, _cell_actions, ls, nb, uri, params)
+        doc = ls.workspace.text_documents[unquote(uri)]
+        return await loop.run_in_executor(ls.pool, _actions, ls, uri, doc.source, params)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: TensorcopyServer, *args):
+        for task in ls.pending.values():
+            task.cancel()
+        ls.pool.shutdown(wait=False, cancel_futures=True)
+
+    return server
+
+
+class _Target:
+    """The document a code action edits. For a plain document the linted text is the document;
+    for a notebook cell the linted text is the joined notebook and edits and diagnostics are
+    moved into the cell (an edit reaching outside the cell is not offered)."""
+
+    def __init__(self, uri: str, index: TextIndex, cmap: Optional[CellMap] = None,
+                 joined: Optional[TextIndex] = None, cell: int = 0) -> None:
+        self.uri, self.index, self.cmap, self.joined, self.cell = uri, index, cmap, joined, cell
+
+    def edit(self, e: Edit) -> Optional[Edit]:
+        if self.cmap is None:
+            return e
+        (l1, c1), (l2, c2) = self.joined.line_col(e.start), self.joined.line_col(e.end)
+        (i1, k1), (i2, k2) = self.cmap.locate(l1), self.cmap.locate(l2)
+        if i1 != self.cell or i2 != self.cell:
+            return None
+        return Edit(self.index.offset(k1, c1), self.index.offset(k2, c2), e.text)
+
+    def diagnostic(self, d: Diagnostic) -> Diagnostic:
+        if self.cmap is None:
+            return d
+        _, line = self.cmap.locate(d.line)
+        _, end_line = self.cmap.locate(d.end_line)
+        return Diagnostic(d.code, d.message, line, d.column, end_line, d.end_column, d.fix)
+
+    def request(self, rng: types.Range, enc: str):
+        """The request range as ((line, col), (line, col)) of the linted text."""
+        start = self.index.from_lsp(rng.start.line, rng.start.character, enc)
+        end = self.index.from_lsp(rng.end.line, rng.end.character, enc)
+        if self.cmap is not None:
+            start = (self.cmap.joined_line(self.cell, start[0]), start[1])
+            end = (self.cmap.joined_line(self.cell, end[0]), end[1])
+        return start, end
+
+
+def _actions(ls: TensorcopyServer, uri: str, text: str,
+             params: types.CodeActionParams) -> List[types.CodeAction]:
+    path = to_fs_path(uri)
+    cfg = ls.config_for(path)
+    index = TextIndex(text)
+    target = _Target(uri, index)
+    only = params.context.only
+    diags = fixable(path, text, cfg)
+    actions = _quick_fixes(ls, text, diags, target, target.request(params.range, ls.encoding),
+                           cfg, only)
+    if _allowed(FIX_ALL, only) and any(d.fix and d.fix.is_safe for d in diags):
+        edit = fix_all(path, text, cfg)
+        if edit is not None:
+            actions.append(types.CodeAction(
+                title="tensorcopy: fix all safe fixes in this file", kind=FIX_ALL,
+                edit=types.WorkspaceEdit(changes={uri: ls.text_edits(index, [edit])})))
+    return actions
+
+
+def _cell_actions(ls: TensorcopyServer, nb, uri: str,
+                  params: types.CodeActionParams) -> List[types.CodeAction]:
+    cells = ls.notebook_cells(nb)
+    uris = [u for u, _ in cells]
+    if uri not in uris:
+        return []
+    i = uris.index(uri)
+    joined, cmap = join_notebook(cells)
+    path = to_fs_path(nb.uri)
+    cfg = ls.config_for(path)
+    target = _Target(uri, TextIndex(cells[i][1]), cmap, TextIndex(joined), i)
+    diags = fixable(path, joined, cfg)
+    return _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
+                        cfg, params.context.only)
+
+
+def _quick_fixes(ls: TensorcopyServer, text: str, diags: List[Diagnostic], target: _Target,
+                 req, cfg, only) -> List[types.CodeAction]:
+    """The rule's fix and a noqa comment for each diagnostic of ``text`` touching ``req``."""
+    if not _allowed(types.CodeActionKind.QuickFix, only):
+        return []
+    unsafe = ls.unsafe_for(cfg)
+    actions = []
+    for d in diags:
+        if not overlaps(((d.line, d.column), (d.end_line, d.end_column)), req):
+            continue
+        lsp_diag = ls.to_lsp_diagnostic(target.diagnostic(d), target.index)
+        if d.fix is not None and (d.fix.is_safe or unsafe) and checked_fix(text, d) is not None:
+            mapped = [target.edit(e) for e in d.fix.edits]
+            if all(m is not None for m in mapped):
+                label = "" if d.fix.is_safe else " (unsafe fix)"
+                actions.append(types.CodeAction(
+                    title=f"Fix {d.code}: {d.fix.description}{label}",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[lsp_diag],
+                    is_preferred=d.fix.is_safe,
+                    edit=types.WorkspaceEdit(changes={
+                        target.uri: ls.text_edits(target.index, mapped)})))
+        edit = noqa_edit(text, d.line, d.code)
+        local = target.edit(edit) if edit is not None else None
+        if local is not None:
+            actions.append(types.CodeAction(
+                title=f"Disable {d.code} for this line (# noqa: {d.code})",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[lsp_diag],
+                edit=types.WorkspaceEdit(changes={
+                    target.uri: ls.text_edits(target.index, [local])})))
+    return actions

@@ -1,0 +1,554 @@
+"""End to end: pytest-lsp drives the real `tensorcopy server` over stdio.
+
+Every expectation is computed independently of the server: diagnostics are compared with the
+real `tensorcopy check` on the same text, fix-all with the real `tensorcopy fix`, and edits are
+applied here by a small LSP text-edit applier of the test's own.
+"""
+from __future__ import annotations
+
+import ast
+import asyncio
+import difflib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+try:
+    import pytest_lsp
+    from lsprotocol import types
+    from pytest_lsp import ClientServerConfig, LanguageClient
+    HAVE_LSP = True
+except ImportError:  # pragma: no cover - CI installs the test extra
+    HAVE_LSP = False
+
+needs_lsp = pytest.mark.skipif(not HAVE_LSP, reason="needs pygls and pytest-lsp (test extra)")
+
+
+def lsp_test(fn):
+    return needs_lsp(pytest.mark.asyncio(fn))
+
+
+SERVER = [sys.executable, "-m", "flake8_tensorcopy", "server"]
+
+SAMPLE = textwrap.dedent('''\
+    import torch
+
+
+    def f(x, p):
+        a = x.clone().detach()  # first
+        b = torch.tensor(a)
+        p.data.add_(1)
+        c = torch.empty_like(a).copy_(a)
+        n = p.data.norm()
+        return a, b, c, n
+    ''')
+
+
+# ------------------------------------------------------------------ helpers (independent of the server)
+def uri_of(path) -> str:
+    return "file://" + str(path)
+
+
+def offset_of(text: str, line: int, character: int) -> int:
+    """Offset of an LSP position (UTF-16 units) in ``text``."""
+    lines = text.splitlines(keepends=True)
+    off = sum(len(l) for l in lines[:line])
+    if line >= len(lines):
+        return len(text)
+    units = 0
+    for i, ch in enumerate(lines[line]):
+        if units >= character:
+            return off + i
+        units += 2 if ord(ch) > 0xFFFF else 1
+    return off + len(lines[line])
+
+
+def apply_text_edits(text: str, edits) -> str:
+    spans = sorted(((offset_of(text, e.range.start.line, e.range.start.character),
+                     offset_of(text, e.range.end.line, e.range.end.character), e.new_text)
+                    for e in edits), reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "flake8_tensorcopy", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120)
+
+
+def cli_diagnostics(path):
+    """(code, message, start line0, start col, end line0, end col, safety) from `tensorcopy check`."""
+    out = run_cli("check", "--output-format", "json", "--exit-zero", str(path))
+    assert out.returncode == 0, out.stderr
+    return sorted((d["code"], d["message"], d["location"]["row"] - 1, d["location"]["column"] - 1,
+                   d["end_location"]["row"] - 1, d["end_location"]["column"] - 1,
+                   d["fix"]["applicability"] if d["fix"] else None)
+                  for d in json.loads(out.stdout))
+
+
+def as_tuples(diags):
+    return sorted((d.code, d.message, d.range.start.line, d.range.start.character,
+                   d.range.end.line, d.range.end.character, d.data["safety"]) for d in diags)
+
+
+if HAVE_LSP:
+    def capabilities():
+        return types.ClientCapabilities(
+            notebook_document=types.NotebookDocumentClientCapabilities(
+                synchronization=types.NotebookDocumentSyncClientCapabilities()),
+            text_document=types.TextDocumentClientCapabilities(
+                hover=types.HoverClientCapabilities(
+                    content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText]),
+                code_action=types.CodeActionClientCapabilities(
+                    code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                        code_action_kind=types.ClientCodeActionKindOptions(
+                            value_set=["quickfix", "source", "source.fixAll"])))))
+
+    @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+    async def client(lsp_client: LanguageClient, tmp_path, init_options):
+        await lsp_client.initialize_session(types.InitializeParams(
+            capabilities=capabilities(), root_uri=uri_of(tmp_path),
+            initialization_options=init_options))
+        yield
+        await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def init_options(request):
+    """The client's initializationOptions (a test overrides it with indirect parametrize)."""
+    return getattr(request, "param", {"debounceMs": 20})
+
+
+async def next_diagnostics(client, uri, act=None, timeout=20.0):
+    """Run ``act()`` and wait for the next diagnostics published for ``uri``."""
+    client.diagnostics.pop(uri, None)
+    if act is not None:
+        act()
+
+    async def wait():
+        while uri not in client.diagnostics:
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return client.diagnostics[uri]
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def open_file(client, path, text, version=1):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    uri = uri_of(path)
+    return uri, await next_diagnostics(client, uri, lambda: client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", version, text))))
+
+
+async def replace_text(client, uri, text, version):
+    return await next_diagnostics(client, uri, lambda: client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [types.TextDocumentContentChangeWholeDocument(text=text)])))
+
+
+async def actions_for(client, uri, diag, only=None):
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri), range=diag.range,
+        context=types.CodeActionContext(diagnostics=[diag], only=only))) or []
+
+
+def changed_old_lines(old: str, new: str):
+    """0-based lines of ``old`` that a line diff touches (an insertion: the line it precedes)."""
+    sm = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    out = set()
+    for tag, i1, i2, _, _ in sm.get_opcodes():
+        if tag != "equal":
+            out.update(range(i1, i2) if i2 > i1 else [i1])
+    return out
+
+
+# ------------------------------------------------------------------ without pygls
+def test_server_without_pygls_prints_one_line_and_exits_2():
+    code = ("import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None\n"
+            "from flake8_tensorcopy.cli import main; sys.exit(main(['server']))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install" in lines[0] and "[server]" in lines[0], out.stderr
+    assert out.stdout == ""
+
+
+def test_help_and_check_never_import_pygls(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(SAMPLE)
+    code = ("import sys, contextlib, io\n"
+            "from flake8_tensorcopy.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
+            f"    main(['check', {str(f)!r}])\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ diagnostics
+@lsp_test
+async def test_open_change_close(client: LanguageClient, tmp_path):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    assert {d.code for d in diags} == {"TEN101", "TEN102", "TEN201", "TEN301", "TEN302"}
+    # an incremental one-character change that removes TEN301 (clone().detach() -> clone())
+    line = SAMPLE.splitlines()[4]
+    start = line.index(".detach()")
+    diags = await next_diagnostics(client, uri, lambda: client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=2, uri=uri),
+            [types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(4, start), types.Position(4, start + 9)),
+                text="")])))
+    assert "TEN301" not in {d.code for d in diags}
+    edited = tmp_path / "edited.py"
+    edited.write_text(SAMPLE.replace("x.clone().detach()", "x.clone()"))
+    assert as_tuples(diags) == cli_diagnostics(edited)
+    diags = await next_diagnostics(client, uri, lambda: client.text_document_did_close(
+        types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))))
+    assert list(diags) == []
+
+
+@lsp_test
+async def test_debounced_changes_publish_the_last_version(client: LanguageClient, tmp_path):
+    uri, _ = await open_file(client, tmp_path / "m.py", SAMPLE)
+    texts = [SAMPLE + f"\nz{i} = torch.tensor(torch.ones(2))\n" * i for i in range(1, 6)]
+    client.diagnostics.pop(uri, None)
+    for version, text in enumerate(texts, 2):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [types.TextDocumentContentChangeWholeDocument(text=text)]))
+    diags = await next_diagnostics(client, uri)
+    path = tmp_path / "last.py"
+    path.write_text(texts[-1])
+    assert as_tuples(diags) == cli_diagnostics(path)
+
+
+@lsp_test
+async def test_diagnostics_equal_tensorcopy_check(client: LanguageClient, tmp_path):
+    examples = os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples")
+    texts = {"sample.py": SAMPLE}
+    for name in sorted(os.listdir(examples)):
+        if name.endswith(".py"):
+            with open(os.path.join(examples, name), encoding="utf-8") as fh:
+                texts[name] = fh.read()
+    assert len(texts) >= 3
+    for name, text in texts.items():
+        path = tmp_path / name
+        _, diags = await open_file(client, path, text)
+        expected = cli_diagnostics(path)
+        assert expected, name  # the comparison means something
+        assert as_tuples(diags) == expected, name
+
+
+@lsp_test
+async def test_diagnostic_fields_link_and_fix_safety(client: LanguageClient, tmp_path):
+    from flake8_tensorcopy.docs import doc_url
+
+    _, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    safety = {d[0]: d[6] for d in cli_diagnostics(tmp_path / "m.py")}
+    for d in diags:
+        assert d.source == "tensorcopy"
+        assert d.code_description.href == doc_url(d.code)
+        assert d.data["safety"] == safety[d.code]
+    assert {d.data["safety"] for d in diags} == {"safe", "unsafe"}
+
+
+@lsp_test
+async def test_positions_are_utf16(client: LanguageClient, tmp_path):
+    text = 'import torch\n\n\ndef f(a):\n    s = "\U0001F600\u00e9"; b = torch.tensor(a.clone().detach())\n    return s, b\n'
+    _, diags = await open_file(client, tmp_path / "u.py", text)
+    assert diags
+    line = text.splitlines()[4]
+    for d in diags:
+        expected = line.index("a.clone()") if d.code == "TEN301" else line.index("torch.tensor(")
+        # the emoji is one character but two UTF-16 units
+        assert d.range.start.character == expected + 1, d
+
+
+# ------------------------------------------------------------------ code actions
+async def check_action(client, tmp_path, uri, text, diag, action, version):
+    """Apply ``action``: the text parses, the diagnostic is gone, only its lines changed and
+    every other diagnostic is still there."""
+    new = apply_text_edits(text, action.edit.changes[uri])
+    ast.parse(new)
+    before = [(d.code, d.message) for d in client.diagnostics[uri]
+              if (d.code, d.range) != (diag.code, diag.range)]
+    assert len(before) == len(client.diagnostics[uri]) - 1
+    after = await replace_text(client, uri, new, version)
+    gone = [d for d in after if d.code == diag.code and d.range.start.line == diag.range.start.line]
+    assert not gone, (action.title, new)
+    assert sorted((d.code, d.message) for d in after) == sorted(before), action.title
+    touched = changed_old_lines(text, new)
+    assert touched and touched <= set(range(diag.range.start.line, diag.range.end.line + 1)), (
+        action.title, touched)
+    return new
+
+
+@lsp_test
+async def test_each_quick_fix_applied_and_checked(client: LanguageClient, tmp_path):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    version = 1
+    checked = set()
+    for diag in list(diags):
+        actions = await actions_for(client, uri, diag, only=[types.CodeActionKind.QuickFix])
+        fixes = [a for a in actions if a.title.startswith("Fix ")]
+        if diag.data["safety"] == "safe":
+            assert len(fixes) == 1 and fixes[0].is_preferred, diag.code
+            assert "unsafe" not in fixes[0].title
+        else:  # unsafe fixes are off by default
+            assert fixes == [], diag.code
+        for action in fixes:
+            version += 1
+            await check_action(client, tmp_path, uri, SAMPLE, diag, action, version)
+            checked.add(diag.code)
+            version += 1
+            await replace_text(client, uri, SAMPLE, version)  # back to the original
+    assert checked == {"TEN101", "TEN201", "TEN301", "TEN302"}
+
+
+@lsp_test
+@pytest.mark.parametrize("init_options", [{"unsafeFixes": True}], indirect=True)
+async def test_unsafe_fix_offered_with_option_and_labelled(client: LanguageClient, tmp_path,
+                                                           init_options):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    diag = next(d for d in diags if d.code == "TEN102")
+    fixes = [a for a in await actions_for(client, uri, diag) if a.title.startswith("Fix ")]
+    assert len(fixes) == 1 and "unsafe" in fixes[0].title and not fixes[0].is_preferred
+    new = await check_action(client, tmp_path, uri, SAMPLE, diag, fixes[0], 2)
+    assert "torch.no_grad()" in new
+
+
+@lsp_test
+async def test_unsafe_fix_offered_when_pyproject_says_so(client: LanguageClient, tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.tensorcopy]\nunsafe-fixes = true\n")
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    diag = next(d for d in diags if d.code == "TEN102")
+    fixes = [a for a in await actions_for(client, uri, diag) if a.title.startswith("Fix ")]
+    assert len(fixes) == 1 and "unsafe" in fixes[0].title
+
+
+@lsp_test
+async def test_fix_all_equals_tensorcopy_fix(client: LanguageClient, tmp_path):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    actions = await actions_for(client, uri, diags[0], only=["source.fixAll"])
+    assert [a.kind for a in actions] == ["source.fixAll.tensorcopy"]
+    new = apply_text_edits(SAMPLE, actions[0].edit.changes[uri])
+    cli_copy = tmp_path / "cli" / "m.py"
+    cli_copy.parent.mkdir()
+    cli_copy.write_text(SAMPLE)
+    run_cli("fix", str(cli_copy))
+    assert new == cli_copy.read_text() != SAMPLE
+    after = await replace_text(client, uri, new, 2)
+    assert [d.code for d in after] == ["TEN102"]  # only the unsafe one is left
+
+
+@lsp_test
+async def test_noqa_inserts_a_new_comment(client: LanguageClient, tmp_path):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    diag = next(d for d in diags if d.code == "TEN201")
+    noqa = [a for a in await actions_for(client, uri, diag) if "noqa" in a.title]
+    assert len(noqa) == 1
+    new = await check_action(client, tmp_path, uri, SAMPLE, diag, noqa[0], 2)
+    assert new.splitlines()[diag.range.start.line].endswith("b = torch.tensor(a)  # noqa: TEN201")
+
+
+@lsp_test
+async def test_noqa_merges_into_an_existing_comment(client: LanguageClient, tmp_path):
+    text = SAMPLE.replace("b = torch.tensor(a)", "b = torch.tensor(a)  # noqa: E501")
+    uri, diags = await open_file(client, tmp_path / "m.py", text)
+    diag = next(d for d in diags if d.code == "TEN201")
+    noqa = [a for a in await actions_for(client, uri, diag) if "noqa" in a.title]
+    new = await check_action(client, tmp_path, uri, text, diag, noqa[0], 2)
+    assert new.splitlines()[diag.range.start.line].endswith("# noqa: E501, TEN201")
+    assert new.count("noqa") == 1
+
+
+@lsp_test
+async def test_noqa_not_offered_where_a_comment_would_break_the_line(client: LanguageClient,
+                                                                     tmp_path):
+    text = ("import torch\n\n\ndef f():\n    a = torch.ones(2)\n    b = torch.tensor(a) + \\\n"
+            "        1\n    return b\n")
+    uri, diags = await open_file(client, tmp_path / "m.py", text)
+    assert [d.code for d in diags] == ["TEN201"]
+    titles = [a.title for a in await actions_for(client, uri, diags[0])]
+    assert titles and not any("noqa" in t for t in titles)
+
+
+# ------------------------------------------------------------------ hover
+@lsp_test
+async def test_hover_shows_summary_and_link(client: LanguageClient, tmp_path):
+    from flake8_tensorcopy.docs import doc_url, summary
+    from flake8_tensorcopy.rules import RULES_BY_CODE
+
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    diag = next(d for d in diags if d.code == "TEN201")
+    inside = types.Position(diag.range.start.line, diag.range.start.character + 3)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), inside))
+    assert hover is not None
+    assert summary(RULES_BY_CODE["TEN201"]) in hover.contents.value
+    assert doc_url("TEN201") in hover.contents.value
+    assert "TEN101" not in hover.contents.value
+    outside = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(0, 0)))
+    assert outside is None
+
+
+# ------------------------------------------------------------------ configuration
+@lsp_test
+async def test_config_reload_on_watched_file_change(client: LanguageClient, tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.tensorcopy]\nignore = ["TEN301"]\n')
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    assert "TEN301" not in {d.code for d in diags} and diags
+    pyproject.write_text('[tool.tensorcopy]\nignore = ["TEN1", "TEN2"]\n')
+    diags = await next_diagnostics(client, uri, lambda: client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(uri_of(pyproject),
+                                                           types.FileChangeType.Changed)])))
+    assert as_tuples(diags) == cli_diagnostics(tmp_path / "m.py")
+    assert {d.code for d in diags} == {"TEN301", "TEN302"}
+
+
+@lsp_test
+async def test_did_change_configuration_turns_on_unsafe_fixes(client: LanguageClient, tmp_path):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    diag = next(d for d in diags if d.code == "TEN102")
+    assert not [a for a in await actions_for(client, uri, diag) if a.title.startswith("Fix ")]
+    await next_diagnostics(client, uri, lambda: client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"tensorcopy": {"unsafeFixes": True}})))
+    assert [a for a in await actions_for(client, uri, diag) if a.title.startswith("Fix ")]
+
+
+@lsp_test
+async def test_exclude_and_per_file_ignores(client: LanguageClient, tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tensorcopy]\nexclude = ["generated"]\n'
+        '[tool.tensorcopy.per-file-ignores]\n"legacy_*.py" = ["TEN2"]\n')
+    _, diags = await open_file(client, tmp_path / "generated" / "m.py", SAMPLE)
+    assert list(diags) == []
+    # what `tensorcopy check` walking the project reports for those files
+    out = run_cli("check", "--output-format", "json", "--exit-zero", ".", cwd=tmp_path)
+    assert not any("generated" in d["filename"] for d in json.loads(out.stdout))
+    _, diags = await open_file(client, tmp_path / "legacy_train.py", SAMPLE)
+    assert diags and not any(d.code.startswith("TEN2") for d in diags)
+    assert as_tuples(diags) == cli_diagnostics(tmp_path / "legacy_train.py")
+
+
+# ------------------------------------------------------------------ robustness
+@lsp_test
+async def test_buffer_that_does_not_parse(client: LanguageClient, tmp_path):
+    uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    assert diags
+    broken = SAMPLE.replace("def f(x, p):", "def f(x, p:")
+    assert list(await replace_text(client, uri, broken, 2)) == []
+    actions = await actions_for(client, uri, diags[0])
+    assert actions == []
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), diags[0].range.start))
+    assert hover is None
+    # still serving: fixing the typo brings the diagnostics back
+    assert as_tuples(await replace_text(client, uri, SAMPLE, 3)) == as_tuples(diags)
+    assert not [m for m in client.messages if m.type == types.MessageType.Error]
+
+
+@lsp_test
+async def test_twenty_thousand_line_buffer(client: LanguageClient, tmp_path):
+    block = ("def g{i}(x, w):\n    y = torch.relu(x @ w)\n    z = y.sum(dim=0)\n"
+             "    if z.max() > 1:\n        z = z / z.max()\n    out = [v * 2 for v in z]\n"
+             "    return torch.stack(out)\n\n\n")
+    text = "import torch\n\n\n" + "".join(block.format(i=i) for i in range(2222))
+    text += "def bad(a):\n    return a.clone().detach()\n"
+    assert text.count("\n") >= 20000
+    uri, diags = await open_file(client, tmp_path / "big.py", text)
+    assert as_tuples(diags) == cli_diagnostics(tmp_path / "big.py")
+    assert [d.range.start.line for d in diags] == [text.count("\n") - 1]
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), diags[0].range.start))
+    assert hover is not None and "TEN301" in hover.contents.value
+
+
+@lsp_test
+async def test_change_for_unknown_document(client: LanguageClient, tmp_path):
+    ghost = uri_of(tmp_path / "never_opened.py")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(version=7, uri=ghost),
+        [types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(3, 0), types.Position(3, 1)), text="x")]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        types.TextDocumentIdentifier(ghost)))
+    assert await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(ghost), types.Range(types.Position(0, 0), types.Position(0, 0)),
+        types.CodeActionContext(diagnostics=[]))) is None
+    # the server keeps serving
+    _, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
+    assert as_tuples(diags) == cli_diagnostics(tmp_path / "m.py")
+    assert ghost not in client.diagnostics
+    assert not [m for m in client.messages if m.type == types.MessageType.Error]
+
+
+# ------------------------------------------------------------------ notebooks
+NB_CELLS = [
+    ("code", "import torch\n%matplotlib inline\nx = torch.ones(3, requires_grad=True)"),
+    ("markdown", "# Notes\ntorch.tensor(x) here is prose"),
+    ("code", "y = x * 2\nz = torch.tensor(y)\nw = y.clone().detach()"),
+    ("code", "print(z, w)"),
+]
+
+
+@lsp_test
+async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, tmp_path):
+    nb_path = tmp_path / "train.ipynb"
+    nb_path.write_text(json.dumps({
+        "cells": [{"cell_type": kind, "metadata": {}, "source": src,
+                   **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+                  for kind, src in NB_CELLS],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    nb_uri = uri_of(nb_path)
+    cell_uris = [f"vscode-notebook-cell://{nb_path}#C{i}" for i in range(len(NB_CELLS))]
+    client.diagnostics.clear()
+    client.notebook_document_did_open(types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(
+            uri=nb_uri, notebook_type="jupyter-notebook", version=1,
+            cells=[types.NotebookCell(
+                kind=types.NotebookCellKind.Code if kind == "code" else types.NotebookCellKind.Markup,
+                document=u) for (kind, _), u in zip(NB_CELLS, cell_uris)]),
+        cell_text_documents=[types.TextDocumentItem(u, "python" if kind == "code" else "markdown",
+                                                    1, src)
+                             for (kind, src), u in zip(NB_CELLS, cell_uris)]))
+    diags = await next_diagnostics(client, cell_uris[2])
+    # what `tensorcopy check` says about the notebook file, by cell
+    out = run_cli("check", "--output-format", "json", "--exit-zero", str(nb_path))
+    cli = json.loads(out.stdout)
+    assert cli and {d["cell"] for d in cli} == {3}
+    first_line = 1 + sum(src.count("\n") + 1 for kind, src in NB_CELLS[:2] if kind == "code")
+    assert sorted((d.code, d.range.start.line, d.range.start.character) for d in diags) == sorted(
+        (d["code"], d["location"]["row"] - first_line, d["location"]["column"] - 1) for d in cli)
+    for other in (cell_uris[0], cell_uris[3]):
+        if other in client.diagnostics:
+            assert list(client.diagnostics[other]) == []
+    assert cell_uris[1] not in client.diagnostics or not client.diagnostics[cell_uris[1]]
+    # a quick fix inside the cell edits only that cell
+    diag = next(d for d in diags if d.code == "TEN301")
+    actions = await actions_for(client, cell_uris[2], diag)
+    fix = next(a for a in actions if a.title.startswith("Fix "))
+    assert list(fix.edit.changes) == [cell_uris[2]]
+    new_cell = apply_text_edits(NB_CELLS[2][1], fix.edit.changes[cell_uris[2]])
+    assert new_cell.splitlines()[2] == "w = y.detach().clone()"
+    # editing the cell re-lints the notebook
+    diags = await next_diagnostics(client, cell_uris[2], lambda: client.notebook_document_did_change(
+        types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(version=2, uri=nb_uri),
+            change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(
+                text_content=[types.NotebookDocumentCellContentChanges(
+                    document=types.VersionedTextDocumentIdentifier(version=2, uri=cell_uris[2]),
+                    changes=[types.TextDocumentContentChangeWholeDocument(text=new_cell)])])))))
+    assert [d.code for d in diags] == ["TEN201"]
