@@ -214,11 +214,11 @@ class TensorcopyServer(LanguageServer):
     def relint_all(self) -> None:
         cells = set()
         for nb in list(self.workspace.notebook_documents.values()):
-            cells.update(c.document for c in nb.cells)
+            cells.update(unquote(c.document) for c in nb.cells)
             self.schedule(nb.uri, notebook=True)
-        for uri in list(self.workspace.text_documents):
-            if uri not in cells and unquote(uri) not in {unquote(c) for c in cells}:
-                self.schedule(uri)
+        for key, doc in list(self.workspace.text_documents.items()):
+            if key not in cells:
+                self.schedule(doc.uri)  # the client's own spelling of the uri
 
     # ------------------------------------------------------------------ translation
     def lsp_range(self, index: TextIndex, line: int, col: int, end_line: int,
@@ -324,7 +324,9 @@ def create_server() -> TensorcopyServer:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def nb_close(ls: TensorcopyServer, params: types.DidCloseNotebookDocumentParams):
-        ls.pending.pop(params.notebook_document.uri, None)
+        task = ls.pending.pop(params.notebook_document.uri, None)
+        if task is not None:
+            task.cancel()
         for cell in params.cell_text_documents:
             ls.clear(cell.uri)
 
@@ -363,10 +365,14 @@ def create_server() -> TensorcopyServer:
             return None
         nb = ls.notebook_of(uri)
         loop = asyncio.get_running_loop()
+        # configuration is read here, on the connection's thread (it may message the user)
         if nb is not None:
-            return await loop.run_in_executor(ls.pool, _cell_actions, ls, nb, uri, params)
+            cfg = ls.config_for(to_fs_path(nb.uri))
+            return await loop.run_in_executor(ls.pool, _cell_actions, ls, nb.uri,
+                                              ls.notebook_cells(nb), uri, params, cfg)
         doc = ls.workspace.text_documents[unquote(uri)]
-        return await loop.run_in_executor(ls.pool, _actions, ls, uri, doc.source, params)
+        cfg = ls.config_for(to_fs_path(uri))
+        return await loop.run_in_executor(ls.pool, _actions, ls, uri, doc.source, params, cfg)
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: TensorcopyServer, *args):
@@ -412,10 +418,9 @@ class _Target:
         return start, end
 
 
-def _actions(ls: TensorcopyServer, uri: str, text: str,
-             params: types.CodeActionParams) -> List[types.CodeAction]:
+def _actions(ls: TensorcopyServer, uri: str, text: str, params: types.CodeActionParams,
+             cfg) -> List[types.CodeAction]:
     path = to_fs_path(uri)
-    cfg = ls.config_for(path)
     index = TextIndex(text)
     target = _Target(uri, index)
     only = params.context.only
@@ -431,16 +436,14 @@ def _actions(ls: TensorcopyServer, uri: str, text: str,
     return actions
 
 
-def _cell_actions(ls: TensorcopyServer, nb, uri: str,
-                  params: types.CodeActionParams) -> List[types.CodeAction]:
-    cells = ls.notebook_cells(nb)
+def _cell_actions(ls: TensorcopyServer, nb_uri: str, cells: List[Tuple[str, str]], uri: str,
+                  params: types.CodeActionParams, cfg) -> List[types.CodeAction]:
     uris = [u for u, _ in cells]
     if uri not in uris:
         return []
     i = uris.index(uri)
     joined, cmap = join_notebook(cells)
-    path = to_fs_path(nb.uri)
-    cfg = ls.config_for(path)
+    path = to_fs_path(nb_uri)
     target = _Target(uri, TextIndex(cells[i][1]), cmap, TextIndex(joined), i)
     diags = fixable(path, joined, cfg)
     return _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
