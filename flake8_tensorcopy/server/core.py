@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import bisect
+import io
 import os
+import tokenize
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -150,13 +152,21 @@ def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
         return None
     start = index.starts[line - 1]
     content = index.line_text(line - 1)
+    layout = _line_layout(text, line)
+    if layout is None:
+        return None
+    comments, in_string = layout
     m = _NOQA.search(content)
+    if m and not any(a <= m.start() < b for a, b in comments):
+        return None  # "# noqa" inside a string: neither merge into it nor add a second one
     if m:
         if not m.group("codes"):
             return None
         at = start + m.end("codes")
         edit = Edit(at, at, f", {code}")
     else:
+        if in_string:  # the line ends inside a string: a comment there would be text
+            return None
         at = start + len(content.rstrip())
         edit = Edit(at, at, f"  # noqa: {code}")
     new = apply_edits(text, [edit])
@@ -164,6 +174,26 @@ def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
     if filter_noqa([probe], new) or not parses(new):
         return None
     return edit
+
+
+def _line_layout(text: str, line: int):
+    """([(start, end) columns of comments on ``line``], does a string cross the end of ``line``),
+    or None when the text does not tokenize."""
+    strings = {tokenize.STRING} | {getattr(tokenize, n) for n in (
+        "FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END") if hasattr(tokenize, n)}
+    comments = []
+    in_string = False
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.start[0] > line:
+                break
+            if tok.type == tokenize.COMMENT and tok.start[0] == line:
+                comments.append((tok.start[1], tok.end[1]))
+            elif tok.type in strings and tok.start[0] <= line < tok.end[0]:
+                in_string = True
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return comments, in_string
 
 
 # --------------------------------------------------------------------------- positions
