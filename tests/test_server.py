@@ -543,6 +543,16 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, 
     assert list(fix.edit.changes) == [cell_uris[2]]
     new_cell = apply_text_edits(NB_CELLS[2][1], fix.edit.changes[cell_uris[2]])
     assert new_cell.splitlines()[2] == "w = y.detach().clone()"
+    # fix-all from any cell: the safe fixes of the whole notebook (here all in the third cell),
+    # TEN201 and TEN301 both fixed, nothing else touched
+    actions = await actions_for(client, cell_uris[0], types.Diagnostic(
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)), message=""),
+        only=["source.fixAll"])
+    assert [a.kind for a in actions] == ["source.fixAll.tensorcopy"]
+    assert list(actions[0].edit.changes) == [cell_uris[2]]
+    all_fixed = apply_text_edits(NB_CELLS[2][1], actions[0].edit.changes[cell_uris[2]])
+    assert all_fixed == "y = x * 2\nz = y.detach().clone()\nw = y.detach().clone()"
+    ast.parse(all_fixed)
     # editing the cell re-lints the notebook
     diags = await next_diagnostics(client, cell_uris[2], lambda: client.notebook_document_did_change(
         types.DidChangeNotebookDocumentParams(

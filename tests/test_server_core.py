@@ -98,3 +98,20 @@ def test_lint_document_never_raises_on_broken_or_deep_text():
     deep = "x = " + "(" * 5000 + ")" * 5000 + "\n"
     assert lint_document("m.py", deep, Configs().for_path(None)[0]).diagnostics == []
     ast.parse(SRC)
+
+
+def test_notebook_fix_all_edits_each_cell_like_fix_source():
+    from flake8_tensorcopy.config import Config
+    from flake8_tensorcopy.fixes import fix_source
+    from flake8_tensorcopy.server.core import join_notebook, notebook_fix_all
+
+    cells = [("c1", "import torch\n%matplotlib inline\nx = torch.ones(3)"),
+             ("c2", "y = x.clone().detach()\n!ls\nz = torch.tensor(y)"),
+             ("c3", "w = torch.empty_like(z).copy_(z)\n"),
+             ("c4", "print(w)")]
+    per_cell = notebook_fix_all("nb.ipynb", cells, Config())
+    assert set(per_cell) == {"c2", "c3"}
+    new_cells = [(u, apply_edits(t, per_cell.get(u, []))) for u, t in cells]
+    assert new_cells[0] == cells[0] and new_cells[3] == cells[3]
+    assert "!ls" in new_cells[1][1] and not new_cells[2][1].endswith("\n\n")
+    assert join_notebook(new_cells)[0] == fix_source(join_notebook(cells)[0]).source

@@ -287,3 +287,51 @@ def join_notebook(cells: Sequence[Tuple[str, str]]) -> Tuple[str, CellMap]:
     counts = [(firsts[i + 1] if i + 1 < len(firsts) else joined.count("\n") + 1) - firsts[i]
               for i in range(len(firsts))]
     return joined, CellMap([u for u, _ in cells], firsts, counts)
+
+
+def notebook_fix_all(path: Optional[str], cells: Sequence[Tuple[str, str]],
+                     cfg: Config) -> Dict[str, List[Edit]]:
+    """The safe fixes of a whole open notebook, exactly as ``fixes.fix_source`` applies them to
+    the joined code cells, as edits of each cell's own text ({cell uri: [Edit]}). Empty when
+    nothing changes, the joined source does not parse, or a change cannot be placed in one cell
+    (it would span two cells or touch a blanked magic line)."""
+    import difflib
+
+    joined, cmap = join_notebook(cells)
+    edit = fix_all(path, joined, cfg)
+    if edit is None:
+        return {}
+    fixed = apply_edits(joined, [edit])
+    old_lines = joined.split("\n")
+    new_lines = fixed.split("\n")
+    out: Dict[str, List[Edit]] = {}
+    matcher = difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False)
+    hunks = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "replace" and i2 - i1 == j2 - j1:  # line for line: one hunk per changed line
+            hunks.extend((i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1)
+                         if old_lines[i1 + k] != new_lines[j1 + k])
+        else:
+            hunks.append((i1, i2, j1, j2))
+    for i1, i2, j1, j2 in hunks:
+        cell, first = cmap.locate(i1 + 1)
+        if i2 > i1 and cmap.locate(i2)[0] != cell:
+            return {}  # spans two cells
+        uri, text = cells[cell]
+        index = TextIndex(text)
+        cell_lines = text.split("\n")
+        lo, hi = first - 1, first - 1 + (i2 - i1)  # 0-based lines of the cell
+        if any(lo + k >= len(cell_lines) or cell_lines[lo + k] != old_lines[i1 + k]
+               for k in range(i2 - i1)):
+            return {}  # a magic line or a line the join changed
+        start = index.starts[lo] if lo < index.line_count else len(text)
+        end = index.starts[hi] if hi < index.line_count else len(text)
+        new = "".join(line + "\n" for line in new_lines[j1:j2])
+        if hi >= index.line_count and not text.endswith("\n"):
+            new = new[:-1] if new.endswith("\n") else new
+            if start == len(text) and new:
+                new = "\n" + new  # appended after an unterminated last line
+        out.setdefault(uri, []).append(Edit(start, end, new))
+    return out

@@ -23,7 +23,8 @@ from ..diagnostics import Diagnostic, Edit
 from ..docs import doc_url, summary
 from ..rules import RULES_BY_CODE
 from .core import (UTF8, UTF16, UTF32, CellMap, Configs, TextIndex, checked_fix, fix_all, fixable,
-                   join_notebook, lint_document, noqa_edit, overlaps)
+                   join_notebook, lint_document, noqa_edit, notebook_fix_all,
+                   overlaps)
 
 log = logging.getLogger("tensorcopy.server")
 
@@ -446,8 +447,19 @@ def _cell_actions(ls: TensorcopyServer, nb_uri: str, cells: List[Tuple[str, str]
     path = to_fs_path(nb_uri)
     target = _Target(uri, TextIndex(cells[i][1]), cmap, TextIndex(joined), i)
     diags = fixable(path, joined, cfg)
-    return _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
-                        cfg, params.context.only)
+    only = params.context.only
+    actions = _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
+                           cfg, only)
+    if _allowed(FIX_ALL, only) and any(d.fix and d.fix.is_safe for d in diags):
+        per_cell = notebook_fix_all(path, cells, cfg)
+        if per_cell:
+            texts = dict(cells)
+            actions.append(types.CodeAction(
+                title="tensorcopy: fix all safe fixes in this notebook", kind=FIX_ALL,
+                edit=types.WorkspaceEdit(changes={
+                    u: ls.text_edits(TextIndex(texts[u]), edits)
+                    for u, edits in per_cell.items()})))
+    return actions
 
 
 def _quick_fixes(ls: TensorcopyServer, text: str, diags: List[Diagnostic], target: _Target,
