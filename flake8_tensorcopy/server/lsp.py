@@ -199,6 +199,16 @@ class TensorcopyServer(LanguageServer):
         for (cell_uri, _), pairs in zip(cells, per_cell):
             self.publish(cell_uri, pairs, None)
 
+    def may_have_actions(self, uri: str, lint_uri: str, rng: types.Range) -> bool:
+        """Could a quick fix apply at ``rng``? No when the last published diagnostics are
+        current (no lint pending) and none of them touches the range."""
+        if lint_uri in self.pending or uri not in self.published:
+            return True
+        want = ((rng.start.line, rng.start.character), (rng.end.line, rng.end.character))
+        return any(overlaps(((d.range.start.line, d.range.start.character),
+                             (d.range.end.line, d.range.end.character)), want)
+                   for _, d in self.published[uri])
+
     def publish(self, uri: str, pairs, version: Optional[int]) -> None:
         self.published[uri] = pairs
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
@@ -247,6 +257,15 @@ class TensorcopyServer(LanguageServer):
             (l1, c1), (l2, c2) = index.line_col(e.start), index.line_col(e.end)
             out.append(types.TextEdit(self.lsp_range(index, l1, c1, l2, c2), e.text))
         return out
+
+
+def _wants_fix_all(params: types.CodeActionParams) -> bool:
+    """Fix-all runs the fixer over the whole file: offer it when asked for by kind, or when the
+    user invoked the menu, not for the automatic light bulb on each cursor move."""
+    only = params.context.only
+    if only:
+        return _allowed(FIX_ALL, only)
+    return params.context.trigger_kind != types.CodeActionTriggerKind.Automatic
 
 
 def _allowed(kind: str, only: Optional[List[str]]) -> bool:
@@ -365,6 +384,9 @@ def create_server() -> TensorcopyServer:
         if not ls.is_open(uri):
             return None
         nb = ls.notebook_of(uri)
+        if not _wants_fix_all(params) and not ls.may_have_actions(
+                uri, nb.uri if nb is not None else uri, params.range):
+            return []  # cheap answer for the light bulb on every cursor move
         loop = asyncio.get_running_loop()
         # configuration is read here, on the connection's thread (it may message the user)
         if nb is not None:
@@ -428,7 +450,7 @@ def _actions(ls: TensorcopyServer, uri: str, text: str, params: types.CodeAction
     diags = fixable(path, text, cfg)
     actions = _quick_fixes(ls, text, diags, target, target.request(params.range, ls.encoding),
                            cfg, only)
-    if _allowed(FIX_ALL, only) and any(d.fix and d.fix.is_safe for d in diags):
+    if _wants_fix_all(params) and any(d.fix and d.fix.is_safe for d in diags):
         edit = fix_all(path, text, cfg)
         if edit is not None:
             actions.append(types.CodeAction(
@@ -450,7 +472,7 @@ def _cell_actions(ls: TensorcopyServer, nb_uri: str, cells: List[Tuple[str, str]
     only = params.context.only
     actions = _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
                            cfg, only)
-    if _allowed(FIX_ALL, only) and any(d.fix and d.fix.is_safe for d in diags):
+    if _wants_fix_all(params) and any(d.fix and d.fix.is_safe for d in diags):
         per_cell = notebook_fix_all(path, cells, cfg)
         if per_cell:
             texts = dict(cells)
