@@ -237,6 +237,10 @@ async def test_open_change_close(client: LanguageClient, tmp_path):
     edited = tmp_path / "edited.py"
     edited.write_text(SAMPLE.replace("x.clone().detach()", "x.clone()"))
     assert as_tuples(diags) == cli_diagnostics(edited)
+    # save re-lints the buffer (not the file on disk, which still has the old text)
+    saved = await next_diagnostics(client, uri, lambda: client.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))))
+    assert as_tuples(saved) == as_tuples(diags)
     diags = await next_diagnostics(client, uri, lambda: client.text_document_did_close(
         types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))))
     assert list(diags) == []
