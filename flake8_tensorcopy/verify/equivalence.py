@@ -28,8 +28,40 @@ def _storage_ptr(torch, t) -> int:
         return t.data_ptr()
 
 
+class HarnessError(Exception):
+    """One of the harness's own steps (backward, the version probe) failed: the case could not
+    be checked. Distinct from "the two sides differ"."""
+
+    def __init__(self, step: str, exc: BaseException) -> None:
+        super().__init__(f"{step} failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+        self.step = step
+
+
+def _storage_range(torch, t) -> Tuple[int, int]:
+    try:
+        s = t.untyped_storage()
+        return s.data_ptr(), s.data_ptr() + s.nbytes()
+    except Exception:  # pragma: no cover
+        return t.data_ptr(), t.data_ptr() + t.numel() * t.element_size()
+
+
+def _observe_array(obs: Dict[str, Any], torch, out, t) -> None:
+    """A NumPy result: values, dtype, shape, strides and whether it shares ``t``'s memory."""
+    obs["type"] = "ndarray"
+    obs["np_dtype"] = str(out.dtype)
+    obs["shape"] = tuple(out.shape)
+    obs["np_strides"] = tuple(out.strides)
+    obs["values"] = (str(out.dtype), tuple(out.shape), tuple(out.reshape(-1).tolist()))
+    lo, hi = _storage_range(torch, t)
+    ptr = out.__array_interface__["data"][0]
+    obs["shares_memory"] = out.nbytes > 0 and lo <= ptr < hi
+
+
 def observe(torch, src: str, kind: str, device: str) -> Dict[str, Any]:
-    """Everything we compare, for one run of ``f`` from ``src`` on a fresh ``t`` of ``kind``."""
+    """Everything we compare, for one run of ``f`` from ``src`` on a fresh ``t`` of ``kind``.
+
+    Raises HarnessError when a step of the harness itself (not ``f``) fails.
+    """
     ns: Dict[str, Any] = {}
     exec(compile(src, "<fix-case>", "exec"), ns)
     t, leaf = make(torch, kind, device)
@@ -64,20 +96,30 @@ def observe(torch, src: str, kind: str, device: str) -> Dict[str, Any]:
         obs["grad_fn"] = out.grad_fn is not None
         obs["shares_memory"] = _storage_ptr(torch, out) == _storage_ptr(torch, t)
         if out.requires_grad and out.is_floating_point() and leaf is not None:
-            out.sum().backward(retain_graph=False)
+            try:
+                out.sum().backward(retain_graph=False)
+            except Exception as exc:
+                raise HarnessError("backward", exc) from exc
             obs["grad"] = None if leaf.grad is None else _values(torch, leaf.grad)
         else:
             obs["grad"] = None
         # does a tracked write to the input move the result's version counter?
         v = out._version
         if not obs["is_input"]:
-            with torch.no_grad():
-                t.add_(0) if not t.is_leaf or not t.requires_grad else t.mul_(1)
+            try:
+                with torch.no_grad():
+                    t.add_(0) if not t.is_leaf or not t.requires_grad else t.mul_(1)
+            except Exception as exc:
+                raise HarnessError("version probe", exc) from exc
             obs["vc_shared"] = out._version != v
         else:
             obs["vc_shared"] = True
+    elif type(out).__module__ == "numpy" and hasattr(out, "__array_interface__"):
+        _observe_array(obs, torch, out, t)
     else:
-        obs["result"] = repr(type(out))
+        obs["type"] = repr(type(out))
+        if isinstance(out, (bool, int, float, complex, str, tuple, list, type(None))):
+            obs["result"] = repr(out)
     del before_values
     return obs
 
@@ -97,6 +139,8 @@ class CaseResult:
     equal: bool
     differences: Dict[str, Tuple[Any, Any]] = field(default_factory=dict)
     allowed: Tuple[str, ...] = ()
+    #: False when both sides raise the same kind of error: the kind proves nothing
+    applicable: bool = True
 
 
 def compare(torch, rule_code: str, case, kind: str, device: str) -> CaseResult:
@@ -111,7 +155,9 @@ def compare(torch, rule_code: str, case, kind: str, device: str) -> CaseResult:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key) and key not in case.differs:
             diffs[key] = (a.get(key), b.get(key))
-    return CaseResult(rule_code, case.body, kind, device, after, not diffs, diffs, case.differs)
+    applicable = not ("error" in a and "error" in b and a["error"] == b["error"])
+    return CaseResult(rule_code, case.body, kind, device, after, not diffs, diffs, case.differs,
+                      applicable)
 
 
 def run_all(torch, rules, devices: List[str]) -> List[CaseResult]:

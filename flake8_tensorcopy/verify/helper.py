@@ -1,7 +1,6 @@
 """What a claim's check function gets: torch, the device, tensor factories and a speed harness."""
 from __future__ import annotations
 
-import math
 import statistics
 import warnings
 from contextlib import contextmanager
@@ -9,17 +8,20 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from .tensors import make
 
-#: one-sided sign test: a claim "A is slower than B" holds in a configuration only when A was
-#: slower in at least this many of the paired rounds (P <= 0.02 under "no difference")
+from . import stats
+
+#: timing rounds per configuration; each round is one ABBA pair, the unit of the paired statistics
 ROUNDS = 12
-SIGN_THRESHOLD = 10
 
 
 class Helper:
-    def __init__(self, torch, device: str, quick: bool) -> None:
+    def __init__(self, torch, device: str, quick: bool, sampler=None) -> None:
         self.torch = torch
         self.device = device
         self.quick = quick
+        #: ``sampler(a, b, env, no_grad, rounds) -> (per_a, per_b)`` in seconds per round; the
+        #: default times the statements for real. Tests pass synthetic timings here.
+        self.sampler = sampler or self.measure
 
     # -- tensors -----------------------------------------------------------------------------
     def make(self, kind: str, seed: int = 0):
@@ -47,26 +49,25 @@ class Helper:
         return None
 
     # -- speed -------------------------------------------------------------------------------
-    def time_pair(self, a: str, b: str, env: Dict[str, Any], no_grad: bool,
-                  rounds: int = ROUNDS) -> Dict[str, Any]:
-        """Interleaved (ABBA) timing of two statements; medians, IQRs and the paired sign test."""
+    def measure(self, a: str, b: str, env: Dict[str, Any], no_grad: bool,
+                rounds: int = ROUNDS) -> Tuple[List[float], List[float]]:
+        """Interleaved (ABBA) timing of two statements: per-round mean seconds of A and of B.
+
+        Only the statement is timed. For ``no_grad`` rows grad mode is switched off around the
+        timing calls (grad mode is thread-local and the Timer runs the statement in this thread),
+        so entering the ``with`` block is not part of what is measured.
+        """
         from torch.utils.benchmark import Timer
 
         torch = self.torch
         min_run = 0.01 if self.quick else 0.05
         glb = dict(env)
         glb["torch"] = torch
-        prefix = "with torch.no_grad():\n    " if no_grad else ""
-
-        def stmt(s: str) -> str:
-            return prefix + s if no_grad else s
-
-        ta = Timer(stmt(a), globals=glb)
-        tb = Timer(stmt(b), globals=glb)
+        ta = Timer(a, globals=glb)
+        tb = Timer(b, globals=glb)
         per_a: List[float] = []
         per_b: List[float] = []
-        slower = 0
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), torch.set_grad_enabled(not no_grad):
             warnings.simplefilter("ignore")
             ta.timeit(3)  # warm up both (allocator, dispatcher caches)
             tb.timeit(3)
@@ -75,32 +76,56 @@ class Helper:
                 got: Dict[int, List[float]] = {id(ta): [], id(tb): []}
                 for timer in order:
                     got[id(timer)].append(timer.blocked_autorange(min_run_time=min_run).median)
-                ra, rb = statistics.fmean(got[id(ta)]), statistics.fmean(got[id(tb)])
-                per_a.append(ra)
-                per_b.append(rb)
-                slower += ra > rb
+                per_a.append(statistics.fmean(got[id(ta)]))
+                per_b.append(statistics.fmean(got[id(tb)]))
+        return per_a, per_b
+
+    def no_grad_entry_cost(self) -> Dict[str, float]:
+        """What entering ``with torch.no_grad():`` costs per statement (excluded from timings)."""
+        from torch.utils.benchmark import Timer
+
+        glb = {"torch": self.torch}
+        with_block = Timer("with torch.no_grad():\n    pass", globals=glb)
+        bare = Timer("pass", globals=glb)
+        min_run = 0.01 if self.quick else 0.05
+        w = with_block.blocked_autorange(min_run_time=min_run).median
+        b = bare.blocked_autorange(min_run_time=min_run).median
+        return {"with_no_grad_us": w * 1e6, "bare_us": b * 1e6, "entry_cost_us": (w - b) * 1e6}
+
+    def time_pair(self, a: str, b: str, env: Dict[str, Any], no_grad: bool,
+                  rounds: int = ROUNDS) -> Dict[str, Any]:
+        """Medians, IQRs, the paired ratio and difference with exact 95% intervals, the p-value."""
+        per_a, per_b = self.sampler(a, b, env, no_grad, rounds)
         med_a, med_b = statistics.median(per_a), statistics.median(per_b)
+        cmp = stats.paired_comparison(per_a, per_b)
         return {
             "a_median_us": med_a * 1e6,
             "b_median_us": med_b * 1e6,
             "a_iqr_us": _iqr(per_a) * 1e6,
             "b_iqr_us": _iqr(per_b) * 1e6,
-            "ratio": med_a / med_b if med_b else math.inf,
-            "a_slower_rounds": slower,
-            "rounds": rounds,
-            "a_slower": slower >= SIGN_THRESHOLD,
-            "b_slower": rounds - slower >= SIGN_THRESHOLD,
+            "ratio": cmp["ratio"], "ratio_low": cmp["ratio_low"], "ratio_high": cmp["ratio_high"],
+            "diff_us": cmp["diff"] * 1e6, "diff_low_us": cmp["diff_low"] * 1e6,
+            "diff_high_us": cmp["diff_high"] * 1e6,
+            "p": cmp["p"],
+            "rounds": len(per_a),
+            "a_slower_rounds": sum(x > y for x, y in zip(per_a, per_b)),
         }
 
     def speed_claim(self, a: str, b: str, setup: Callable[[int, bool], Dict[str, Any]],
                     scope: Iterable[Tuple[int, bool, bool]],
-                    extra: Iterable[Tuple[int, bool, bool]] = ()) -> Tuple[bool, dict]:
-        """Claim: ``a`` is slower than ``b`` in every (n, requires_grad, no_grad) of ``scope``.
+                    extra: Iterable[Tuple[int, bool, bool]] = (),
+                    min_effect: float = stats.MIN_EFFECT) -> Tuple[str, dict]:
+        """Claim: ``a`` is slower than ``b`` by at least ``min_effect`` in every
+        (n, requires_grad, no_grad) of ``scope``.
 
-        ``extra`` configurations are measured and reported (full runs) without being claimed.
+        A configuration holds when the whole 95% interval of the ratio A/B is at or above
+        ``1 + min_effect``, does not hold when it is wholly below, and is not shown otherwise.
+        ``extra`` configurations are measured and reported (full runs) without being claimed;
+        the runner controls their false discovery rate across the whole run.
         """
         rows = []
-        holds = True
+        verdicts = []
+        scope = list(scope)
         configs = [(c, True) for c in scope]
         if not self.quick:
             configs += [(c, False) for c in extra if c not in set(scope)]
@@ -108,10 +133,11 @@ class Helper:
             r = self.time_pair(a, b, setup(n, rg), no_grad)
             r.update({"n": n, "requires_grad": rg, "mode": "no_grad" if no_grad else "grad",
                       "claimed": claimed})
+            if claimed:
+                r["verdict"] = stats.claimed_verdict(r["ratio_low"], r["ratio_high"], min_effect)
+                verdicts.append(r["verdict"])
             rows.append(r)
-            if claimed and not r["a_slower"]:
-                holds = False
-        return holds, {"a": a, "b": b, "rows": rows}
+        return stats.combine(verdicts), {"a": a, "b": b, "min_effect": min_effect, "rows": rows}
 
 
 def _iqr(xs: Sequence[float]) -> float:
