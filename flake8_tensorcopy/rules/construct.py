@@ -1,6 +1,7 @@
 """TEN2xx: building a "copy" with a constructor."""
 from __future__ import annotations
 
+import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
@@ -84,8 +85,15 @@ def _tensor_warns(v):
     with v.warnings() as caught:
         v.torch.tensor(t)
     texts = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
-    ok = any("detach().clone()" in m or "clone().detach()" in m for m in texts)
-    return ok, {"warnings": texts[:1]}
+    # TEN301's reasoning rests on torch recommending `detach().clone()` (not the reverse order):
+    # the first idiom after "recommended to use" must be it
+    recommended = []
+    for m in texts:
+        found = re.search(r"recommended to use\s+\w+\.((?:detach|clone)\(\)\.(?:detach|clone)\(\))", m)
+        if found:
+            recommended.append(found.group(1))
+    ok = bool(recommended) and all(r == "detach().clone()" for r in recommended)
+    return ok, {"recommended": recommended, "warnings": texts[:1]}
 
 
 def _tensor_is_detached_copy(v):
@@ -99,13 +107,42 @@ def _tensor_is_detached_copy(v):
 
 
 def _tensor_device_copy(v):
-    t = v.leaf(2, 3).t()
-    with v.warnings():
-        a = v.torch.tensor(t, device=v.device)
-    b = t.detach().to(v.device, copy=True)
-    ok = (a.device == b.device and a.stride() == b.stride() and bool(v.torch.equal(a, b))
-          and not v.shares_memory(a, t) and not v.shares_memory(b, t))
-    return ok, {"device": str(a.device), "strides": [list(a.stride()), list(b.stride())]}
+    """Same dtype, device, values and strides, and no sharing, on several sources; where a GPU is
+    present the copy also crosses devices (CPU -> GPU and GPU -> CPU)."""
+    torch = v.torch
+    g = torch.Generator().manual_seed(0)
+    sources = {
+        "transposed": lambda d: torch.randn(2, 3, generator=g).to(d).requires_grad_(True).t(),
+        "float64": lambda d: torch.randn(3, 2, generator=g, dtype=torch.float64).to(d),
+        "int64": lambda d: torch.arange(6).reshape(2, 3).to(d),
+        "channels_last": lambda d: torch.randn(1, 2, 3, 3, generator=g).to(d).contiguous(
+            memory_format=torch.channels_last),
+    }
+    pairs = [(v.device, v.device)]
+    if v.device != "cpu":
+        pairs += [("cpu", v.device), (v.device, "cpu")]
+    checked = []
+    mismatches = []
+    for name, build in sources.items():
+        for src_dev, dst_dev in pairs:
+            t = build(src_dev)
+            with v.warnings():
+                a = torch.tensor(t, device=dst_dev)
+            b = t.detach().to(dst_dev, copy=True)
+            same = {
+                "dtype": a.dtype == b.dtype == t.dtype,
+                "device": a.device == b.device and a.device.type == torch.device(dst_dev).type,
+                "values": bool(torch.equal(a.cpu(), b.cpu())) and bool(torch.equal(a.cpu(), t.detach().cpu())),
+                "strides": a.stride() == b.stride(),
+                "no_sharing": not v.shares_memory(a, t) and not v.shares_memory(b, t),
+            }
+            checked.append(f"{name} {src_dev}->{dst_dev}")
+            bad = [k for k, ok in same.items() if not ok]
+            if bad:
+                mismatches.append({"source": f"{name} {src_dev}->{dst_dev}", "differs": bad,
+                                   "dtypes": [str(a.dtype), str(b.dtype)],
+                                   "strides": [list(a.stride()), list(b.stride())]})
+    return not mismatches, {"checked": checked, "mismatches": mismatches}
 
 
 def _tensor_speed(v):
@@ -143,8 +180,15 @@ def _legacy_aliases(v):
     a = torch.Tensor(x)
     (a * 2).sum().backward()
     name = type(a.grad_fn).__name__ if a.grad_fn is not None else None
-    ok = v.shares_memory(a, x) and name == "AliasBackward0" and x.grad.tolist() == [2.0] * 3
-    return ok, {"memory_shared": v.shares_memory(a, x), "grad_fn": name, "x_grad": x.grad.tolist()}
+    # version counter: an in-place write to the alias must move `x`'s counter
+    before = x._version
+    with torch.no_grad():
+        a.mul_(1)
+    version_shared = x._version != before
+    ok = (v.shares_memory(a, x) and name == "AliasBackward0" and x.grad.tolist() == [2.0] * 3
+          and version_shared)
+    return ok, {"memory_shared": v.shares_memory(a, x), "version_shared": version_shared,
+                "grad_fn": name, "x_grad": x.grad.tolist()}
 
 
 def _legacy_dtype_mismatch(v):
@@ -253,14 +297,16 @@ class TensorOfTensor(Rule):
 
     claims = (
         Claim("tensor-warns", "semantics",
-              "`torch.tensor(t)` on a tensor emits a UserWarning recommending `detach().clone()`",
+              "`torch.tensor(t)` on a tensor emits a UserWarning whose recommended spelling is "
+              "`detach().clone()` (not `clone().detach()`)",
               _tensor_warns),
         Claim("tensor-is-detached-copy", "semantics",
               "`torch.tensor(t)` returns a detached leaf that shares no memory with `t`",
               _tensor_is_detached_copy),
         Claim("tensor-device-equals-to-copy", "semantics",
-              "`torch.tensor(t, device=d)` equals `t.detach().to(d, copy=True)` (values, device, "
-              "strides, no sharing)", _tensor_device_copy),
+              "`torch.tensor(t, device=d)` equals `t.detach().to(d, copy=True)` (dtype, device, "
+              "values, strides, no sharing; float32 transposed, float64, int64 and channels_last "
+              "sources; across devices where a GPU is present)", _tensor_device_copy),
         Claim("tensor-slower-than-detach-clone", "speed",
               "`torch.tensor(t)` is slower than `t.detach().clone()` for 1-element tensors (with "
               "and without requires_grad); other sizes are reported, not claimed",
@@ -391,7 +437,8 @@ class LegacyConstructorAlias(Rule):
 
     claims = (
         Claim("legacy-constructor-aliases", "semantics",
-              "`torch.Tensor(t)` shares memory with `t` and keeps the graph (`AliasBackward0`)",
+              "`torch.Tensor(t)` shares memory and the version counter with `t` and keeps the "
+              "graph (`AliasBackward0`)",
               _legacy_aliases, devices=("cpu",)),
         Claim("legacy-constructor-dtype-mismatch", "semantics",
               "`torch.FloatTensor(float64_t)` raises TypeError", _legacy_dtype_mismatch,

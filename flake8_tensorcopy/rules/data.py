@@ -137,8 +137,10 @@ def _no_grad_write_is_tracked(v):
     with torch.no_grad():
         p.add_(1)
     err = v.error(lambda: y.backward())
+    # tracked means autograd's version-counter check fires, not just any error
     return (p.is_leaf and p.requires_grad and type(p).__name__ == "Parameter"
-            and err is not None), {"error": err, "is_leaf": p.is_leaf, "type": type(p).__name__}
+            and err is not None and "modified by an inplace operation" in err), {
+        "error": err, "is_leaf": p.is_leaf, "type": type(p).__name__}
 
 
 def _data_assign_is_silent(v):
@@ -317,7 +319,8 @@ class DataInplace(Rule):
               _detach_write_raises_at_backward),
         Claim("no-grad-write-tracked", "semantics",
               "`with torch.no_grad(): p.add_(...)` keeps `p` a leaf Parameter and is tracked "
-              "(backward through a saved `p` raises)", _no_grad_write_is_tracked),
+              "(backward through a saved `p` raises autograd's in-place modification error)",
+              _no_grad_write_is_tracked),
     )
 
     def check(self, node, ctx) -> Iterator[Report]:

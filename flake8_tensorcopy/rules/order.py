@@ -31,16 +31,33 @@ def _clone_detach_speed(v):
 
 
 def _like_copy_grad(v):
+    """Contiguous, transposed (non-contiguous) and channels_last sources: same strides, same
+    gradients reaching the source."""
     torch = v.torch
-    a = v.leaf(4, 3)
-    b = a.detach().clone().requires_grad_(True)
-    x = torch.empty_like(a).copy_(a)
-    y = b.clone()
-    (x * x).sum().backward()
-    (y * y).sum().backward()
-    names = (type(x.grad_fn).__name__, type(y.grad_fn).__name__)
-    return bool(torch.equal(a.grad, b.grad)) and x.stride() == y.stride(), {
-        "grad_fn": list(names), "grads_equal": bool(torch.equal(a.grad, b.grad))}
+    g = torch.Generator().manual_seed(0)
+    sources = {
+        "contiguous": lambda: torch.randn(4, 3, generator=g),
+        "transposed": lambda: torch.randn(3, 4, generator=g).t(),
+        "channels_last": lambda: torch.randn(2, 3, 4, 5, generator=g).contiguous(
+            memory_format=torch.channels_last),
+    }
+    measured = {}
+    ok = True
+    for name, build in sources.items():
+        base = build().to(v.device)
+        a = base.detach().requires_grad_(True)  # a leaf with the source's strides
+        b = base.detach().clone().requires_grad_(True)  # its twin (clone keeps the strides)
+        x = torch.empty_like(a).copy_(a)
+        y = b.clone()
+        (x * x).sum().backward()
+        (y * y).sum().backward()
+        same = (x.stride() == y.stride() == a.stride()
+                and bool(torch.equal(a.grad, b.grad)) and a.grad.stride() == b.grad.stride())
+        ok = ok and same
+        measured[name] = {"strides": [list(x.stride()), list(y.stride())],
+                          "grad_fn": [type(x.grad_fn).__name__, type(y.grad_fn).__name__],
+                          "grads_equal": bool(torch.equal(a.grad, b.grad))}
+    return ok, measured
 
 
 def _like_copy_speed(v):
@@ -186,7 +203,7 @@ class LikeThenCopy(Rule):
     claims = (
         Claim("like-copy-same-gradients", "semantics",
               "`torch.empty_like(t).copy_(t)` and `t.clone()` give the same strides and the same "
-              "gradients to `t`", _like_copy_grad),
+              "gradients to `t` (contiguous, transposed and channels_last `t`)", _like_copy_grad),
         Claim("like-copy-slower-than-clone", "speed",
               "`torch.empty_like(t).copy_(t)` is slower than `t.clone()` for 1 and 1,000 elements",
               _like_copy_speed),
