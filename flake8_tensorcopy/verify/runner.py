@@ -533,7 +533,8 @@ def main(args) -> int:
         guides = {d: guide_table(torch, d) for d in devices}
         command = ("tensorcopy verify" + (" --quick" if args.quick else "")
                    + f" --device {want}" + "".join(f" --rule {c}" for c in codes or ())
-                   + " --format markdown")
+                   + " --format markdown" + (f" --output {output}" if output else "")
+                   + (f" --plot {plot_dir}" if plot_dir else ""))
         text = to_markdown(env, results, guides, args.quick, command, plots)
     else:
         text = to_text(env, results)
