@@ -20,8 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tensorcopy",
         description="Find, fix and verify the ways PyTorch code copies tensors.",
-        epilog="Exit status: 0 nothing to report, 1 diagnostics remain (or a claim failed), "
-               "2 usage error or unreadable input. `tensorcopy COMMAND --help` for details.",
+        epilog="Exit status: 0 nothing to report, 1 diagnostics remain (or a claim does not "
+               "hold), 2 usage error or unreadable input, 3 (verify) a claim could not be "
+               "checked. `tensorcopy COMMAND --help` for details.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -81,6 +81,13 @@ def test_verify_rule_filter_text_and_markdown(tmp_path):
     assert "### TEN301 `detach-clone-faster-when-rg`" in text
 
 
+def test_verify_help_documents_the_exit_statuses():
+    res = tensorcopy("verify", "--help")
+    text = " ".join(res.stdout.split())
+    assert res.returncode == 0
+    assert "1 a claim does not hold, 3 a claim could not be checked" in text and "--plot DIR" in text
+
+
 def test_verify_bad_arguments():
     res = tensorcopy("verify", "--rule", "TEN999")
     assert res.returncode == 2 and "unknown rule" in res.stderr
