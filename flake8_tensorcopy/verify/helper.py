@@ -10,8 +10,10 @@ from .tensors import make
 
 from . import stats
 
-#: timing rounds per configuration; each round is one ABBA pair, the unit of the paired statistics
-ROUNDS = 12
+#: timing rounds per configuration (full run, --quick); each round is one ABBA pair, the unit of
+#: the paired statistics
+ROUNDS = 16
+QUICK_ROUNDS = 12
 
 
 class Helper:
@@ -51,7 +53,8 @@ class Helper:
     # -- speed -------------------------------------------------------------------------------
     def measure(self, a: str, b: str, env: Dict[str, Any], no_grad: bool,
                 rounds: int = ROUNDS) -> Tuple[List[float], List[float]]:
-        """Interleaved (ABBA) timing of two statements: per-round mean seconds of A and of B.
+        """Interleaved (ABBA) timing of two statements: per round, the smaller of A's two runs and
+        the smaller of B's (interference from other processes only ever adds time).
 
         Only the statement is timed. For ``no_grad`` rows grad mode is switched off around the
         timing calls (grad mode is thread-local and the Timer runs the statement in this thread),
@@ -76,8 +79,8 @@ class Helper:
                 got: Dict[int, List[float]] = {id(ta): [], id(tb): []}
                 for timer in order:
                     got[id(timer)].append(timer.blocked_autorange(min_run_time=min_run).median)
-                per_a.append(statistics.fmean(got[id(ta)]))
-                per_b.append(statistics.fmean(got[id(tb)]))
+                per_a.append(min(got[id(ta)]))
+                per_b.append(min(got[id(tb)]))
         return per_a, per_b
 
     def no_grad_entry_cost(self) -> Dict[str, float]:
@@ -93,8 +96,10 @@ class Helper:
         return {"with_no_grad_us": w * 1e6, "bare_us": b * 1e6, "entry_cost_us": (w - b) * 1e6}
 
     def time_pair(self, a: str, b: str, env: Dict[str, Any], no_grad: bool,
-                  rounds: int = ROUNDS) -> Dict[str, Any]:
+                  rounds: Optional[int] = None) -> Dict[str, Any]:
         """Medians, IQRs, the paired ratio and difference with exact 95% intervals, the p-value."""
+        if rounds is None:
+            rounds = QUICK_ROUNDS if self.quick else ROUNDS
         per_a, per_b = self.sampler(a, b, env, no_grad, rounds)
         med_a, med_b = statistics.median(per_a), statistics.median(per_b)
         cmp = stats.paired_comparison(per_a, per_b)

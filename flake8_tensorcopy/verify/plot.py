@@ -29,6 +29,7 @@ def draw(result, path: str) -> None:
     for row in rows:
         groups.setdefault((row["mode"], row["requires_grad"]), []).append(row)
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    marked = False
     for (mode, rg), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], not kv[0][1])):
         rs = sorted(rs, key=lambda r: r["n"])
         xs = [r["n"] for r in rs]
@@ -39,7 +40,9 @@ def draw(result, path: str) -> None:
         claimed = [r for r in rs if r.get("claimed")]
         if claimed:
             ax.scatter([r["n"] for r in claimed], [r["ratio"] for r in claimed], s=90,
-                       facecolors="none", edgecolors="black", zorder=3)
+                       facecolors="none", edgecolors="black", zorder=3,
+                       label=None if marked else "claimed (scope of the claim)")
+            marked = True
     ax.axhline(1.0, color="black", linewidth=1)
     ax.axhline(1.0 + m.get("min_effect", MIN_EFFECT), color="gray", linestyle="--", linewidth=1,
                label=f"claimed minimum effect ({1.0 + m.get('min_effect', MIN_EFFECT):.2f})")

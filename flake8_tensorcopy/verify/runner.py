@@ -329,6 +329,11 @@ def _yn(v: Any) -> str:
     return "yes" if v is True else "no" if v is False else str(v)
 
 
+def _rounds(speed: List[ClaimResult]) -> str:
+    counts = sorted({row["rounds"] for r in speed for row in r.measured.get("rows", [])})
+    return "/".join(str(c) for c in counts) or str(ROUNDS)
+
+
 def _md_status(status: str) -> str:
     return {HOLDS: "yes", DOES_NOT_HOLD: "**no**", NOT_SHOWN: "not shown", ERROR: "**error**",
             NOT_RUN: "not run"}[status]
@@ -376,9 +381,9 @@ def to_markdown(env: Dict[str, Any], results: List[ClaimResult], guides: Dict[st
         unclaimed = sum(1 for r in speed for row in r.measured.get("rows", []) if not row.get("claimed"))
         cost = env.get("no_grad_entry")
         out += ["## Speed", "",
-                f"A vs B over {ROUNDS} interleaved ABBA rounds (`torch.utils.benchmark`, CUDA "
-                "synchronised); each round gives one paired A and B time (the mean of its two "
-                "runs). *A/B* is the Hodges-Lehmann estimate of the per-round ratios with its "
+                f"A vs B over {_rounds(speed)} interleaved ABBA rounds (`torch.utils.benchmark`, "
+                "CUDA synchronised); each round gives one paired A and B time (the smaller of its "
+                "two runs of each: interference only ever adds time). *A/B* is the Hodges-Lehmann estimate of the per-round ratios with its "
                 "exact 95% confidence interval (Wilcoxon signed-rank, inverted: no resampling, no "
                 "seed); *A-B* the same for the paired difference in microseconds. Medians and "
                 "IQRs of the rounds are given for scale.", "",
