@@ -46,3 +46,26 @@ def test_documented_differences_are_real():
                 b = observe(torch, fixed_source(rule.code, case.body), kind, "cpu")
                 seen |= {k for k in interesting if a.get(k) != b.get(k)}
             assert seen == set(interesting), (rule.code, case.body, set(interesting) - seen)
+
+
+def test_every_fix_case_is_compared_on_some_kind():
+    """A kind where both sides raise the same error proves nothing; each case needs one that runs."""
+    for rule in ALL_RULES:
+        for case in rule.fix_cases:
+            ran = [k for k in (case.kinds or KINDS) if compare(torch, rule.code, case, k, "cpu").applicable]
+            assert ran, (rule.code, case.body)
+
+
+def test_numpy_results_are_compared_by_value_and_memory():
+    """`.numpy()` results: a zeroed or copied array is a difference, not just the same type."""
+    from flake8_tensorcopy.rules.base import FixCase
+    from flake8_tensorcopy.verify.equivalence import case_source, observe
+
+    case = FixCase("return t.data.numpy()")
+    a = observe(torch, case_source("return t.data.numpy()"), "plain", "cpu")
+    assert a["type"] == "ndarray" and a["shares_memory"] is True and a["np_dtype"] == "float32"
+    for body in ("return t.detach().numpy() * 0", "return t.detach().numpy().copy()",
+                 "return t.detach().numpy().astype('float64')", "return t.detach().numpy().T"):
+        b = observe(torch, case_source(body), "plain", "cpu")
+        assert a != b, body
+    assert compare(torch, "TEN101", case, "plain", "cpu").equal
