@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -66,8 +67,8 @@ class Helper:
         min_run = 0.01 if self.quick else 0.05
         glb = dict(env)
         glb["torch"] = torch
-        ta = Timer(a, globals=glb)
-        tb = Timer(b, globals=glb)
+        ta = Timer(a, globals=glb, **self._clock())
+        tb = Timer(b, globals=glb, **self._clock())
         per_a: List[float] = []
         per_b: List[float] = []
         with warnings.catch_warnings(), torch.set_grad_enabled(not no_grad):
@@ -83,13 +84,23 @@ class Helper:
                 per_b.append(min(got[id(tb)]))
         return per_a, per_b
 
+    def _clock(self) -> Dict[str, Any]:
+        """CPU rows use the process's CPU time (every thread of this process, none of the time
+        spent waiting for a CPU), so the load of other processes does not enter the timings; CUDA
+        rows keep the Timer's wall clock, which synchronises the device."""
+        return {"timer": time.process_time} if self.device == "cpu" else {}
+
+    @property
+    def clock_name(self) -> str:
+        return "process CPU time" if self.device == "cpu" else "wall time, device synchronised"
+
     def no_grad_entry_cost(self) -> Dict[str, float]:
         """What entering ``with torch.no_grad():`` costs per statement (excluded from timings)."""
         from torch.utils.benchmark import Timer
 
         glb = {"torch": self.torch}
-        with_block = Timer("with torch.no_grad():\n    pass", globals=glb)
-        bare = Timer("pass", globals=glb)
+        with_block = Timer("with torch.no_grad():\n    pass", globals=glb, **self._clock())
+        bare = Timer("pass", globals=glb, **self._clock())
         min_run = 0.01 if self.quick else 0.05
         w = with_block.blocked_autorange(min_run_time=min_run).median
         b = bare.blocked_autorange(min_run_time=min_run).median
@@ -142,7 +153,8 @@ class Helper:
                 r["verdict"] = stats.claimed_verdict(r["ratio_low"], r["ratio_high"], min_effect)
                 verdicts.append(r["verdict"])
             rows.append(r)
-        return stats.combine(verdicts), {"a": a, "b": b, "min_effect": min_effect, "rows": rows}
+        return stats.combine(verdicts), {"a": a, "b": b, "min_effect": min_effect,
+                                         "clock": self.clock_name, "rows": rows}
 
 
 def _iqr(xs: Sequence[float]) -> float:

@@ -384,8 +384,9 @@ def to_markdown(env: Dict[str, Any], results: List[ClaimResult], guides: Dict[st
         unclaimed = sum(1 for r in speed for row in r.measured.get("rows", []) if not row.get("claimed"))
         cost = env.get("no_grad_entry")
         out += ["## Speed", "",
-                f"A vs B over {_rounds(speed)} interleaved ABBA rounds (`torch.utils.benchmark`, "
-                "CUDA synchronised); each round gives one paired A and B time (the smaller of its "
+                f"A vs B over {_rounds(speed)} interleaved ABBA rounds (`torch.utils.benchmark`; "
+                "CPU rows in process CPU time, so time spent waiting for a CPU while other "
+                "processes run is not counted; CUDA rows in wall time, device synchronised); each round gives one paired A and B time (the smaller of its "
                 "two runs of each: interference only ever adds time). *A/B* is the Hodges-Lehmann estimate of the per-round ratios with its "
                 "exact 95% confidence interval (Wilcoxon signed-rank, inverted: no resampling, no "
                 "seed); *A-B* the same for the paired difference in microseconds. Medians and "
