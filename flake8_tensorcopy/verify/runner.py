@@ -329,6 +329,10 @@ def _yn(v: Any) -> str:
     return "yes" if v is True else "no" if v is False else str(v)
 
 
+def _p(p: float) -> str:
+    return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
+
+
 def _rounds(speed: List[ClaimResult]) -> str:
     counts = sorted({row["rounds"] for r in speed for row in r.measured.get("rows", [])})
     return "/".join(str(c) for c in counts) or str(ROUNDS)
@@ -386,7 +390,9 @@ def to_markdown(env: Dict[str, Any], results: List[ClaimResult], guides: Dict[st
         out += ["## Speed", "",
                 f"A vs B over {_rounds(speed)} interleaved ABBA rounds (`torch.utils.benchmark`; "
                 "CPU rows in process CPU time, so time spent waiting for a CPU while other "
-                "processes run is not counted; CUDA rows in wall time, device synchronised); each round gives one paired A and B time (the smaller of its "
+                "processes run is not counted, and for tensors large enough for intra-op parallelism "
+                "it sums the work of every thread, so those rows compare CPU cost, not latency; "
+                "CUDA rows in wall time, device synchronised); each round gives one paired A and B time (the smaller of its "
                 "two runs of each: interference only ever adds time). *A/B* is the Hodges-Lehmann estimate of the per-round ratios with its "
                 "exact 95% confidence interval (Wilcoxon signed-rank, inverted: no resampling, no "
                 "seed); *A-B* the same for the paired difference in microseconds. Medians and "
@@ -420,7 +426,7 @@ def to_markdown(env: Dict[str, Any], results: List[ClaimResult], guides: Dict[st
                     "A/B [95% CI] | A-B us [95% CI] | p (adj.) | verdict | scope |",
                     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
             for row in m.get("rows", []):
-                p = f"{row['p']:.4f}" + (f" ({row['p_adjusted']:.4f})" if "p_adjusted" in row else "")
+                p = _p(row["p"]) + (f" ({_p(row['p_adjusted'])})" if "p_adjusted" in row else "")
                 out.append(
                     f"| {row['n']:,} | {_yn(row['requires_grad'])} | {row['mode']} | "
                     f"{row['a_median_us']:.2f} | {row['a_iqr_us']:.2f} | {row['b_median_us']:.2f} | "
