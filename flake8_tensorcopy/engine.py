@@ -20,7 +20,7 @@ from .prefilter import SHAPES, blank, plan
 #: below this size blanking saves less than it costs
 _MASK_MIN_CHARS = 2000
 from .rules import ALL_RULES
-from .rules.base import FixPlan, NodeEdit, Report, Rule
+from .rules.base import FixPlan, NodeEdit, Report, Rule, Src
 from .source import detect_newline, line_starts
 
 _WS = re.compile(r"\s+")
@@ -69,6 +69,14 @@ class Context:
             return text
         return f"({text})"
 
+    def operand_parts(self, node: cst.BaseExpression) -> tuple:
+        """``operand`` as edit pieces: the node's own source text, parenthesized if needed."""
+        if node.lpar:
+            return (Src(node.lpar[0], end=node.rpar[-1]),)
+        if type(node) in _ATOMS:
+            return (Src(node),)
+        return ("(", Src(node), ")")
+
     def infer(self, node: cst.BaseExpression):
         return self.inf.infer(node)
 
@@ -80,11 +88,17 @@ class Context:
             return self.inf.qualname(node)
         return None
 
-    def torch_ref(self, edits: List[NodeEdit]) -> str:
-        """The name to spell ``torch`` with; adds an ``import torch`` edit if the file lacks one."""
+    def torch_ref(self, edits: List[NodeEdit]) -> Optional[str]:
+        """The name to spell ``torch`` with at this point when the code runs; adds an ``import
+        torch`` edit where no such name is bound (none at all, a star import, or only under
+        ``if TYPE_CHECKING:``). None where ``torch`` names something else here (a parameter or
+        local called ``torch``): no fix can spell it."""
         alias = self.inf.torch_alias()
         if alias is not None:
             return alias
+        bound = self.inf.lookup("torch")
+        if bound is not None and not (type(bound) is inf_mod.Qual and bound.qual == "torch"):
+            return None
         edits.append(NodeEdit("import_torch", None))
         return "torch"
 
@@ -296,7 +310,10 @@ class Walker:
         names = inf.scope.names
         before = dict(names)
         undo = inf.apply(yes)
+        type_only = _is_type_checking(node.test)
+        inf.type_checking += type_only
         self.block(node.body)
+        inf.type_checking -= type_only
         inf.undo(undo)
         body_state, body_ends = dict(names), _ends_flow(node.body)
         names.clear()
@@ -527,6 +544,12 @@ def _merge(a: Dict[str, inf_mod.Kind], a_ends: bool, b: Dict[str, inf_mod.Kind],
     return out
 
 
+def _is_type_checking(test: cst.BaseExpression) -> bool:
+    """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:``: imports there never run."""
+    return (type(test) is cst.Name and test.value == "TYPE_CHECKING") or (
+        type(test) is cst.Attribute and test.attr.value == "TYPE_CHECKING")
+
+
 def _none_test(test: cst.BaseExpression) -> Optional[str]:
     """``x`` for a test ``x is None``."""
     if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name:
@@ -705,6 +728,7 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
 
     seen = set()
     out: List[Diagnostic] = []
+    comments: List[Tuple[int, str]] = []  # filled on first need
     for rep in reports:
         rng = positions[rep.node]
         key = (rep.code, rng.start.line, rng.start.column, rng.end.line, rng.end.column)
@@ -712,20 +736,77 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
             continue
         seen.add(key)
         fix = None
+        message = rep.message
         if rep.fix is not None:
             fix = _fix(rep.fix, module, source, positions, offset, newline)
-        out.append(Diagnostic(rep.code, rep.message, rng.start.line, rng.start.column,
+            if fix is not None and _drops_comment(fix, module, source, positions, offset,
+                                                   comments):
+                fix = None
+                message += " (fix withheld: it would drop a comment)"
+        out.append(Diagnostic(rep.code, message, rng.start.line, rng.start.column,
                               rng.end.line, rng.end.column, fix))
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+class _CommentCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: List[cst.Comment] = []
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.found.append(node)
+
+
+def _drops_comment(fix: Fix, module, source, positions, offset,
+                   comments: List[Tuple[int, str]]) -> bool:
+    """Would ``fix`` delete a comment? (one inside a replaced span whose text no edit writes)"""
+    spans = [e for e in fix.edits if e.end > e.start and "#" in source[e.start:e.end]]
+    if not spans:
+        return False
+    if not comments:
+        collector = _CommentCollector()
+        module.visit(collector)
+        comments.extend((offset(positions[c].start), c.value) for c in collector.found)
+        comments.append((-1, ""))  # marks the list as filled
+    texts = [e.text for e in fix.edits]
+    for at, value in comments:
+        if value and any(e.start <= at < e.end for e in spans) and \
+                not any(value in t for t in texts):
+            return True
+    return False
+
+
+def _text(text, source: str, positions, offset) -> str:
+    if type(text) is str:
+        return text
+    return "".join(p if type(p) is str else source.__getitem__(slice(*_span(p, positions, offset)))
+                   for p in text)
+
+
+def _span(e, positions, offset) -> Tuple[int, int]:
+    first = positions[e.node]
+    last = positions[e.end] if e.end is not None else first
+    return (offset(first.end if e.from_end else first.start),
+            offset(last.start if e.to_start else last.end))
+
+
+def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
+    """Widen ``[start, end)`` to its whole line when nothing else is on that line."""
+    begin = source.rfind("\n", 0, start) + 1
+    stop = source.find("\n", end)
+    if stop < 0 or source[begin:start].strip() or source[end:stop].strip():
+        return start, end
+    return begin, stop + 1
 
 
 def _fix(plan: FixPlan, module, source, positions, offset, newline) -> Optional[Fix]:
     edits = []
     for e in plan.edits:
         if e.kind == "replace":
-            rng = positions[e.node]
-            edits.append(Edit(offset(rng.start), offset(rng.end), e.text))
+            start, end = _span(e, positions, offset)
+            if e.eat_line:
+                start, end = _eat_line(source, start, end)
+            edits.append(Edit(start, end, _text(e.text, source, positions, offset)))
         elif e.kind == "insert":
             rng = positions[e.node]
             start = offset(rng.start)

@@ -59,13 +59,18 @@ class Alias(Kind):
 
 
 class Qual(Kind):
-    """A module, function or class known by its qualified name (``torch.nn.functional``)."""
+    """A module, function or class known by its qualified name (``torch.nn.functional``).
 
-    __slots__ = ("qual",)
+    ``runtime`` is False for a name imported only under ``if TYPE_CHECKING:``: it names the
+    thing for annotations but is not bound when the code runs.
+    """
 
-    def __init__(self, qual: str) -> None:
+    __slots__ = ("qual", "runtime")
+
+    def __init__(self, qual: str, runtime: bool = True) -> None:
         super().__init__("qual")
         self.qual = qual
+        self.runtime = runtime
 
 
 class ClassInfo(Kind):
@@ -306,6 +311,8 @@ class Inference:
         self.scope = Scope("module", None)
         self.module_scope = self.scope
         self.imports_torch = False
+        #: > 0 while the walk is inside an ``if TYPE_CHECKING:`` body
+        self.type_checking = 0
         self.extra_tensor_types = frozenset(extra_tensor_names)
         self.extra_factories = frozenset(extra_tensor_factories)
         self._self_names: Dict[int, Tuple[str, ClassInfo]] = {}
@@ -356,13 +363,22 @@ class Inference:
         return ".".join(parts)
 
     def torch_alias(self) -> Optional[str]:
-        """The module-level name bound to the ``torch`` package, if any (``th`` for ``import torch as th``)."""
+        """The name bound to the ``torch`` package at run time at this point of the walk (``th``
+        for ``import torch as th``): visible from the current scope, not shadowed there, and not
+        imported only under ``if TYPE_CHECKING:``. None if there is none."""
         best = None
-        for name, kind in self.module_scope.names.items():
-            if type(kind) is Qual and kind.qual == "torch":
-                if name == "torch":
-                    return name
-                best = best or name
+        scope: Optional[Scope] = self.scope
+        first = True
+        while scope is not None:
+            if first or scope.kind != "class":
+                for name, kind in scope.names.items():
+                    if type(kind) is Qual and kind.qual == "torch" and kind.runtime \
+                            and self.lookup(name) is kind:
+                        if name == "torch":
+                            return name
+                        best = best or name
+            first = False
+            scope = scope.parent
         return best
 
     # ---- imports -----------------------------------------------------------------------
@@ -371,11 +387,12 @@ class Inference:
             full = dotted_name(alias.name) or ""
             if full == "torch" or full.startswith("torch."):
                 self.imports_torch = True
+            runtime = not self.type_checking
             if alias.asname is not None and type(alias.asname.name) is cst.Name:
-                self.set(alias.asname.name.value, Qual(full))
+                self.set(alias.asname.name.value, Qual(full, runtime))
             else:
                 top = full.split(".", 1)[0]
-                self.set(top, Qual(top))
+                self.set(top, Qual(top, runtime))
 
     def bind_import_from(self, node: cst.ImportFrom) -> None:
         if node.relative:
@@ -392,7 +409,7 @@ class Inference:
                 alias.asname is not None and type(alias.asname.name) is cst.Name) else name
             if not bound:
                 continue
-            self.set(bound, Qual(f"{base}.{name}") if base else UNKNOWN)
+            self.set(bound, Qual(f"{base}.{name}", not self.type_checking) if base else UNKNOWN)
 
     # ---- annotations -------------------------------------------------------------------
     def kind_of_annotation(self, ann: cst.BaseExpression) -> Optional[Kind]:

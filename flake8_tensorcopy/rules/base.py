@@ -8,7 +8,7 @@ import libcst as cst
 
 from ..diagnostics import SAFE, UNSAFE
 
-__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Claim", "FixCase", "SAFE", "UNSAFE"]
+__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "FixCase", "SAFE", "UNSAFE"]
 
 
 @dataclass(frozen=True)
@@ -58,17 +58,38 @@ class Claim:
     devices: Tuple[str, ...] = ("cpu", "cuda")
 
 
+@dataclass(frozen=True)
+class Src:
+    """A piece of an edit's text that is the source's own text over a span (same span rules as
+    ``NodeEdit``): moved text keeps its comments, line breaks and indentation byte for byte."""
+
+    node: cst.CSTNode
+    end: Optional[cst.CSTNode] = None
+    from_end: bool = False
+    to_start: bool = False
+
+
 @dataclass
 class NodeEdit:
     """An edit described by nodes; the engine turns it into text offsets.
 
     kind: ``replace`` (node's span -> text), ``insert`` (text before node), ``no_grad`` (wrap the
     statement ``node`` in a ``with <torch>.no_grad():`` block), ``import_torch`` (add ``import torch``).
+
+    A ``replace`` may span more than one node: from the start of ``node`` (its end with
+    ``from_end``) to the end of ``end`` (its start with ``to_start``). ``eat_line`` also removes
+    the line the span sits on when nothing else is on it. The engine refuses a fix whose replaced
+    spans hold a comment that none of its texts keeps.
     """
 
     kind: str
     node: Optional[cst.CSTNode]
-    text: str = ""
+    #: a string, or a tuple of strings and ``Src`` pieces
+    text: Any = ""
+    end: Optional[cst.CSTNode] = None
+    from_end: bool = False
+    to_start: bool = False
+    eat_line: bool = False
 
 
 @dataclass

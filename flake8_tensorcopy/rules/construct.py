@@ -71,6 +71,45 @@ def copy_expression(ctx, src: cst.BaseExpression, kwargs: Dict[str, cst.Arg],
     return text
 
 
+def copy_edits(ctx, node: cst.Call, src: cst.BaseExpression, kwargs: Dict[str, cst.Arg],
+               default_dtype: Optional[str] = None,
+               default_device: Optional[str] = None) -> Optional[List[NodeEdit]]:
+    """The edits that turn ``node`` into ``copy_expression``'s text while keeping the source's own
+    text: the call up to ``src``'s comma becomes ``src.detach().clone(`` / ``.to(``, ``dtype=`` /
+    ``device=`` arguments, the comments and line breaks between them and the closing parenthesis
+    stay as written, and ``copy=True`` (plus defaults) goes after the last one. None where the
+    call has another shape (then the whole call is rewritten, and the engine withholds that fix
+    if it would drop a comment)."""
+    if set(kwargs) - {"dtype", "device"} or not node.args or node.args[0].value is not src:
+        return None
+    first, last = node.args[0], node.args[-1]
+    extras = []
+    if "dtype" not in kwargs and default_dtype is not None:
+        extras.append(f"dtype={default_dtype}")
+    if "device" not in kwargs and default_device is not None:
+        extras.append(f"device={default_device}")
+    head: tuple = (*ctx.operand_parts(src), ".detach().")
+    if not kwargs and not extras:
+        head += ("clone(",)
+    elif not kwargs:
+        head += ("to(" + ", ".join(extras) + ", copy=True",)
+    else:
+        head += ("to(",)
+    if not isinstance(first.comma, cst.Comma):
+        edits = [NodeEdit("replace", node, head, end=first)]
+    elif len(node.args) > 1 and type(first.comma.whitespace_after) is cst.SimpleWhitespace:
+        edits = [NodeEdit("replace", node, head, end=node.args[1], to_start=True)]
+    else:
+        edits = [NodeEdit("replace", node, head, end=first.comma)]
+    if kwargs:
+        more = ", ".join(extras + ["copy=True"])
+        if isinstance(last.comma, cst.Comma):
+            edits.append(NodeEdit("replace", last.comma, f" {more},", from_end=True))
+        else:
+            edits.append(NodeEdit("replace", last, f", {more}", from_end=True))
+    return edits
+
+
 def _tensor_list(ctx, expr: cst.BaseExpression) -> bool:
     t = type(expr)
     if t is cst.List or t is cst.Tuple:
@@ -324,8 +363,8 @@ class TensorOfTensor(Rule):
         if not ctx.is_tensor(src):
             return
         text = copy_expression(ctx, src, kwargs)
-        fix = FixPlan(f"replace with `{_short(text)}`", SAFE,
-                      [NodeEdit("replace", node, text)]) if text else None
+        edits = copy_edits(ctx, node, src, kwargs) or [NodeEdit("replace", node, text)]
+        fix = FixPlan(f"replace with `{_short(text)}`", SAFE, edits) if text else None
         yield self.report(node, fix, src=ctx.snippet(src, 30),
                           fix=_short(text) if text else "t.detach().clone()")
 
@@ -395,14 +434,18 @@ class NewTensorOfTensor(Rule):
         recv = func.value
         recv_name = dotted_name(recv)
         text = None
+        edits = None
         if recv_name is not None:
             if recv_name == dotted_name(src) and not {"dtype", "device"} & set(kwargs):
                 text = copy_expression(ctx, src, kwargs)
+                edits = copy_edits(ctx, node, src, kwargs)
             else:
                 text = copy_expression(ctx, src, kwargs, f"{recv_name}.dtype",
                                        f"{recv_name}.device")
+                edits = copy_edits(ctx, node, src, kwargs, f"{recv_name}.dtype",
+                                   f"{recv_name}.device")
         fix = FixPlan(f"replace with `{_short(text)}`", SAFE,
-                      [NodeEdit("replace", node, text)]) if text else None
+                      edits or [NodeEdit("replace", node, text)]) if text else None
         r, s = ctx.snippet(recv, 20), ctx.snippet(src, 20)
         shown = _short(text) if text else f"{s}.detach().to(dtype={r}.dtype, device={r}.device, copy=True)"
         yield self.report(node, fix, recv=r, src=s, fix=shown)
@@ -529,12 +572,14 @@ class TensorOfTensorList(Rule):
         fix = None
         if not kwargs:
             edits: List[NodeEdit] = []
+            torch: Optional[str] = "torch"
             if type(func) is cst.Attribute and ctx.qualname(func.value) == "torch":
                 edits.append(NodeEdit("replace", func.attr, "stack"))
             else:
                 torch = ctx.torch_ref(edits)
                 edits.append(NodeEdit("replace", func, f"{torch}.stack"))
-            fix = FixPlan("replace `torch.tensor` with `torch.stack`", UNSAFE, edits)
+            if torch is not None:
+                fix = FixPlan("replace `torch.tensor` with `torch.stack`", UNSAFE, edits)
         yield self.report(node, fix)
 
 

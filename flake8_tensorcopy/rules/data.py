@@ -331,6 +331,7 @@ class DataInplace(Rule):
             return
         src = ctx.snippet(node.value, 30)
         edits = [NodeEdit("replace", node, ctx.operand(node.value))]
+        alone = _write_alone(ctx, node, use)
         if use == "init":
             instead = f"pass `{src}` itself (nn.init already runs under no_grad)"
             desc = f"pass `{src}` instead of `{src}.data`"
@@ -340,16 +341,49 @@ class DataInplace(Rule):
         else:
             instead = f"change `{src}` under `torch.no_grad()`"
             desc = f"write to `{src}` under `torch.no_grad()`"
-            line = ctx.lone_statement()
-            if line is None:
+            torch = ctx.torch_ref(edits) if alone else None
+            if torch is None:
                 edits = None
             else:
-                torch = ctx.torch_ref(edits)
-                edits.append(NodeEdit("no_grad", line, torch))
+                edits.append(NodeEdit("no_grad", ctx.lone_statement(), torch))
+        if not alone:
+            edits = None  # the statement uses the write's result: no rewrite keeps it
         fix = FixPlan(desc, UNSAFE, edits) if edits else None
         yield self.report(node, fix, src=src, instead=instead)
 
 
+
+
+def _write_alone(ctx, node: cst.Attribute, use: str) -> bool:
+    """Is the statement holding ``node`` (an ``X.data``) the in-place write alone?
+
+    ``p.data.add_(g)``, ``nn.init.zeros_(p.data)``, ``p.data[m] = v`` and ``p.data -= v`` as a
+    whole statement, one to a line. Anything that uses the write's result (``y = p.data.mul_(2) *
+    w``, ``return ...``, ``yield ...``) gets no fix: dropping ``.data`` or switching grad mode
+    off around it would change what the rest of the statement sees.
+    """
+    line = ctx.lone_statement()
+    if line is None:
+        return False
+    stmt = line.body[0]
+    t = type(stmt)
+    if t is cst.Expr:
+        call = stmt.value
+        if type(call) is not cst.Call:
+            return False
+        if use == "init":
+            return bool(call.args) and call.args[0].value is node
+        func = call.func
+        return type(func) is cst.Attribute and func.value is node
+    if t is cst.Assign:
+        if len(stmt.targets) != 1:
+            return False
+        target = stmt.targets[0].target
+        return type(target) is cst.Subscript and target.value is node
+    if t is cst.AugAssign:
+        target = stmt.target
+        return target is node or (type(target) is cst.Subscript and target.value is node)
+    return False
 
 
 class DataAssign(Rule):

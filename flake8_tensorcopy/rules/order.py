@@ -6,7 +6,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..inference import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
 
 _LIKE = frozenset({"torch.empty_like", "torch.zeros_like", "torch.ones_like"})
 
@@ -149,12 +149,27 @@ class CloneDetach(Rule):
             return
         if any(a.star for a in args):
             return
-        arg_code = "".join(ctx.code(a) for a in args).strip()
-        if arg_code.endswith(","):
-            arg_code = arg_code[:-1].rstrip()
-        text = f"{ctx.operand(src)}.detach().clone({arg_code})"
-        fix = FixPlan("swap to `.detach().clone()`", SAFE, [NodeEdit("replace", node, text)])
-        shown = f"{ctx.snippet(src, 20)}.detach().clone({'...' if arg_code else ''})"
+        if src is ifunc.value:
+            # ``X.clone(ARGS).detach()``: swap the two names and move ``(ARGS)`` verbatim (its
+            # comments and line breaks too); ``X`` and the layout of the chain stay as they are
+            edits = [NodeEdit("replace", ifunc.attr, "detach"), NodeEdit("replace", func.attr, "clone")]
+            if args:
+                edits += [NodeEdit("replace", ifunc, "()", end=inner, from_end=True),
+                          NodeEdit("replace", func, (Src(ifunc, end=inner, from_end=True),),
+                                   end=node, from_end=True)]
+        else:
+            # ``torch.clone(X, ARGS).detach()``: ``X`` and the text after its comma are kept
+            first = inner.args[0]
+            comma = first.comma
+            if not isinstance(comma, cst.Comma):
+                rest = Src(first, end=inner, from_end=True)
+            elif args and type(comma.whitespace_after) is cst.SimpleWhitespace:
+                rest = Src(args[0], end=inner)
+            else:
+                rest = Src(comma, end=inner, from_end=True)
+            edits = [NodeEdit("replace", node, (*ctx.operand_parts(src), ".detach().clone(", rest))]
+        fix = FixPlan("swap to `.detach().clone()`", SAFE, edits)
+        shown = f"{ctx.snippet(src, 20)}.detach().clone({'...' if args else ''})"
         yield self.report(node, fix, fix=shown)
 
 
@@ -228,6 +243,9 @@ class LikeThenCopy(Rule):
         name = dotted_name(a)
         if name is None or name != dotted_name(b):
             return
-        fix = FixPlan(f"replace with `{name}.clone()`", SAFE,
-                      [NodeEdit("replace", node, f"{ctx.code(a)}.clone()")])
+        # ``torch.empty_like(t).copy_`` becomes ``t.clone``; ``copy_``'s own parentheses stay
+        # (with any comment in them) and only its argument goes, with its line if it had one
+        edits = [NodeEdit("replace", func, f"{ctx.code(a)}.clone"),
+                 NodeEdit("replace", b, "", eat_line=True)]
+        fix = FixPlan(f"replace with `{name}.clone()`", SAFE, edits)
         yield self.report(node, fix, like=ctx.snippet(inner.func, 30), src=ctx.snippet(a, 30))
