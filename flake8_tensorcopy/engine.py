@@ -51,6 +51,8 @@ class Context:
         self.data_use: Dict[int, Tuple[str, Optional[str]]] = {}
         #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
         self.stmt_line: Optional[cst.SimpleStatementLine] = None
+        #: the function (or the module) whose body is being walked
+        self.scope_node: cst.CSTNode = module
         # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
         self.local_data_attr = "def data(" in source
 
@@ -407,6 +409,7 @@ class Walker:
         inf.set(node.name.value, inf_mod.FUNCTION)
         cls = inf.scope.cls if inf.scope.kind == "class" else None
         inf.push("function", cls=cls, no_grad=no_grad)
+        outer_scope, self.ctx.scope_node = self.ctx.scope_node, node
         first = True
         for p in _all_params(params):
             kind = None
@@ -423,6 +426,7 @@ class Walker:
         for p in _all_params(params):
             inf.scope.names.setdefault(p.name.value, _FREE)
         self.block(node.body)
+        self.ctx.scope_node = outer_scope
         inf.pop()
 
     def _class(self, node: cst.ClassDef) -> None:

@@ -113,7 +113,7 @@ def test_cli_fix_stdin_to_stdout():
 
 
 def test_cli_fix_unsafe_hint(write):
-    path = write("m.py", "import torch\nx = torch.ones(2)\ny = x.detach()\ny.add_(1)\n")
+    path = write("m.py", "import torch\nx = torch.ones(2)\ny = x.detach()\ny.add_(1)\nprint(y)\n")
     res = tensorcopy("fix", str(path))
     assert "fixable with --unsafe-fixes" in res.stderr and res.returncode == 1
     res = tensorcopy("fix", "--unsafe-fixes", str(path))
@@ -196,7 +196,7 @@ def test_libcst_codemod_command(write):
                "flake8_tensorcopy.codemod.FixTensorCopy", str(path)], cwd=str(path.parent))
     assert res.returncode == 0, res.stderr
     assert path.read_text() == BAD.replace("torch.tensor(t)", "t.detach().clone()")
-    path2 = write("n.py", "import torch\nx = torch.ones(2)\ny = x.detach()\ny.add_(1)\n")
+    path2 = write("n.py", "import torch\nx = torch.ones(2)\ny = x.detach()\ny.add_(1)\nprint(y)\n")
     res = run([sys.executable, "-m", "libcst.tool", "codemod", "-x", "--no-format",
                "flake8_tensorcopy.codemod.FixTensorCopy", "--unsafe-fixes", str(path2)],
               cwd=str(path2.parent))

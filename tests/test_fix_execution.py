@@ -69,3 +69,17 @@ def test_numpy_results_are_compared_by_value_and_memory():
         b = observe(torch, case_source(body), "plain", "cpu")
         assert a != b, body
     assert compare(torch, "TEN101", case, "plain", "cpu").equal
+
+
+def test_withheld_fixes_would_change_behaviour():
+    """A case marked ``fixed=False`` gets no fix (checked above); its ``rejected`` rewrite, the one
+    a careless fix would write, behaves differently on some tensor kind: the reason for no fix."""
+    from flake8_tensorcopy.verify.equivalence import rejected_differences
+
+    withheld = [(rule.code, case) for rule in ALL_RULES for case in rule.fix_cases
+                if not case.fixed]
+    assert {code for code, _ in withheld} >= {"TEN102", "TEN401"}
+    for code, case in withheld:
+        assert case.rejected, (code, case.body)
+        assert any(rejected_differences(torch, case, kind, "cpu") for kind in case.kinds or KINDS), \
+            (code, case.body)

@@ -39,6 +39,11 @@ class FixCase:
     body: str
     differs: Tuple[str, ...] = ()
     kinds: Optional[Tuple[str, ...]] = None  # None: every kind
+    #: False: the rule must offer no fix here (the case passes when the fixer leaves the body
+    #: as it is); ``rejected`` is then the rewrite a careless fix would write, which the harness
+    #: shows to behave differently on some kind (why no fix is offered)
+    fixed: bool = True
+    rejected: Optional[str] = None
 
 
 @dataclass(frozen=True)

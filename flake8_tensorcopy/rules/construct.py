@@ -95,7 +95,10 @@ def copy_edits(ctx, node: cst.Call, src: cst.BaseExpression, kwargs: Dict[str, c
         head += ("to(" + ", ".join(extras) + ", copy=True",)
     else:
         head += ("to(",)
-    if not isinstance(first.comma, cst.Comma):
+    if not isinstance(first.comma, cst.Comma) and len(node.args) == 1 and \
+            type(first.whitespace_after_arg) is cst.SimpleWhitespace:
+        edits = [NodeEdit("replace", node, head + (")",))]  # nothing after ``src`` to keep
+    elif not isinstance(first.comma, cst.Comma):
         edits = [NodeEdit("replace", node, head, end=first)]
     elif len(node.args) > 1 and type(first.comma.whitespace_after) is cst.SimpleWhitespace:
         edits = [NodeEdit("replace", node, head, end=node.args[1], to_start=True)]
@@ -301,7 +304,11 @@ class TensorOfTensor(Rule):
         "**Safe.** The rewrite gives equal values, dtype, device, strides, `requires_grad`, "
         "`is_leaf` and no memory sharing. `.to()` always gets `copy=True`: without it, `.to()` "
         "returns the tensor itself when nothing changes. `pin_memory=True` becomes "
-        "`.pin_memory()`, applied before `.requires_grad_()` so the result stays a leaf."
+        "`.pin_memory()`, applied before `.requires_grad_()` so the result stays a leaf. Only "
+        "the call around the arguments is rewritten: the argument's own text, comments and line "
+        "breaks between arguments and the closing parenthesis stay as written (`copy=True` goes "
+        "after the last argument). Where a comment cannot be kept, no fix is offered and the "
+        "message says so."
     )
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
@@ -332,6 +339,9 @@ class TensorOfTensor(Rule):
         FixCase("return torch.tensor(t, dtype=torch.float16, device=t.device)", differs=("warning",)),
         FixCase("return torch.tensor(t, requires_grad=True)", differs=("warning", "error_message")),
         FixCase("return torch.tensor(t, dtype=torch.float64, requires_grad=True)", differs=("warning",)),
+        # comments inside the call are kept, and the fixed code still runs the same
+        FixCase("return torch.tensor(\n        t,  # the source\n        # float64 for the solver\n"
+                "        dtype=torch.float64,\n    )", differs=("warning",)),
     )
 
     claims = (
@@ -410,6 +420,7 @@ class NewTensorOfTensor(Rule):
         FixCase("return x.new_tensor(t)", differs=("warning",)),
         FixCase("return t.new_tensor(t)", differs=("warning",)),
         FixCase("return x.new_tensor(t, dtype=torch.float32)", differs=("warning",)),
+        FixCase("return x.new_tensor(\n        t,  # the source\n    )", differs=("warning",)),
     )
 
     claims = (

@@ -272,7 +272,15 @@ class DataInplace(Rule):
         "(or left as is inside an existing `no_grad` block or function); `nn.init.*_(p.data)` "
         "becomes `nn.init.*_(p)`. Values, identity, `requires_grad` and `is_leaf` stay the same, "
         "but the version counter now moves: code that silently computed wrong gradients starts "
-        "raising at `backward()`. `import torch` is added if the file has no torch name."
+        "raising at `backward()`. Offered only when the statement is the in-place write alone "
+        "(`p.data.add_(g)`, `p.data[m] = 0`, `p.data -= x`, `nn.init.zeros_(p.data)`): a "
+        "statement that uses the write's result (`y = p.data.mul_(2) * w`, `return ...`, "
+        "`yield ...`) gets no fix, since dropping `.data` or turning grad mode off around it "
+        "changes what the rest of the statement sees. `torch.no_grad()` is spelled with a name "
+        "bound to torch where the statement runs (`th` after `import torch as th`, in that "
+        "function only); `import torch` is added where none is (an import under `if "
+        "TYPE_CHECKING:` or `from torch import *` does not bind `torch`), and no fix is offered "
+        "where `torch` names something else there (a parameter or local called `torch`)."
     )
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
@@ -308,6 +316,14 @@ class DataInplace(Rule):
                 kinds=("leaf", "nonleaf", "plain", "transposed", "parameter", "float64", "int64", "channels_last")),
         FixCase("t.data += 1\n    return t", differs=("input_version",)),
         FixCase("torch.nn.init.zeros_(t.data)\n    return t", differs=("input_version",)),
+        # statements that use the in-place result: no fix (wrapping or dropping `.data` changes
+        # what the statement computes)
+        FixCase("y = t.data.mul_(2) * x\n    return y", fixed=False,
+                rejected="with torch.no_grad():\n        y = t.mul_(2) * x\n    return y"),
+        FixCase("return t.data.mul_(2)", fixed=False,
+                rejected="with torch.no_grad():\n        return t.mul_(2)"),
+        FixCase("w = torch.nn.init.zeros_(t.data)\n    return w", fixed=False,
+                rejected="w = torch.nn.init.zeros_(t)\n    return w"),
     )
 
     claims = (

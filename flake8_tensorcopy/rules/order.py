@@ -90,7 +90,10 @@ class CloneDetach(Rule):
     use_instead = "`t.detach().clone()` (arguments of `clone`, such as `memory_format`, move with it)."
     fix_doc = (
         "**Safe.** Values, dtype, device, strides, `requires_grad` and `is_leaf` are equal, memory "
-        "is not shared with `t` in either form, and `memory_format` behaves the same."
+        "is not shared with `t` in either form, and `memory_format` behaves the same. The fix "
+        "swaps the two names in place and moves `clone`'s parentheses as written, so comments, "
+        "line breaks and a multi-line chain stay as they are; where a comment cannot be kept "
+        "(`torch.clone(t  # why\n, ...)`) no fix is offered and the message says so."
     )
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
@@ -116,6 +119,9 @@ class CloneDetach(Rule):
         FixCase("return torch.clone(t).detach()"),
         FixCase("return t.clone(memory_format=torch.channels_last).detach()"),
         FixCase("return t.clone(memory_format=torch.contiguous_format).detach()"),
+        # comments and a multi-line chain are kept as written
+        FixCase("return t.clone(\n        memory_format=torch.contiguous_format,  # why\n    ).detach()"),
+        FixCase("return (t.sum(dim=0)\n        .clone()  # a copy\n        .detach())"),
     )
 
     claims = (
@@ -194,7 +200,9 @@ class LikeThenCopy(Rule):
         "**Safe.** Values, dtype, device, strides, `requires_grad` and the gradients reaching `t` "
         "are identical; only the name of the result's `grad_fn` differs (`CopyBackwards` vs "
         "`CloneBackward0`). Applied only when neither call has extra arguments and `t` is a "
-        "name or attribute chain."
+        "name or attribute chain. `copy_`'s parentheses stay, so a comment in them is kept; a "
+        "comment inside `empty_like(...)` cannot be, and then no fix is offered (the message "
+        "says so)."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.clone.html",)
     invalid = (
@@ -213,6 +221,7 @@ class LikeThenCopy(Rule):
         FixCase("return torch.empty_like(t).copy_(t)"),
         FixCase("return torch.zeros_like(t).copy_(t)"),
         FixCase("return torch.ones_like(t).copy_(t)"),
+        FixCase("return torch.empty_like(t).copy_(  # two-step copy\n        t\n    )"),
     )
 
     claims = (

@@ -146,6 +146,10 @@ class CaseResult:
 def compare(torch, rule_code: str, case, kind: str, device: str) -> CaseResult:
     before = case_source(case.body)
     after = fixed_source(rule_code, case.body)
+    if not getattr(case, "fixed", True):  # no fix may be offered: the body must stay as it is
+        diffs = {} if after == before else {"fix": ("not applied", "applied")}
+        return CaseResult(rule_code, case.body, kind, device, after, not diffs, diffs,
+                          case.differs)
     if after == before:
         return CaseResult(rule_code, case.body, kind, device, after, False,
                           {"fix": ("applied", "not applied")}, case.differs)
@@ -158,6 +162,13 @@ def compare(torch, rule_code: str, case, kind: str, device: str) -> CaseResult:
     applicable = not ("error" in a and "error" in b and a["error"] == b["error"])
     return CaseResult(rule_code, case.body, kind, device, after, not diffs, diffs, case.differs,
                       applicable)
+
+
+def rejected_differences(torch, case, kind: str, device: str) -> Dict[str, Tuple[Any, Any]]:
+    """How ``case.rejected`` (the rewrite no fix may write) behaves differently from the body."""
+    a = observe(torch, case_source(case.body), kind, device)
+    b = observe(torch, case_source(case.rejected), kind, device)
+    return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
 
 
 def run_all(torch, rules, devices: List[str]) -> List[CaseResult]:
