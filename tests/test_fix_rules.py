@@ -39,6 +39,9 @@ KEEP = {
     "like_copy_comment": (
         HEAD + "    return torch.empty_like(t).copy_(  # two-step copy\n        t\n    )\n",
         HEAD + "    return t.clone(  # two-step copy\n    )\n"),
+    "like_copy_trailing_comma": (
+        HEAD + "    return torch.zeros_like(t).copy_(\n        t,\n    )  # done\n",
+        HEAD + "    return t.clone(\n    )  # done\n"),
     "chain_multiline": (
         HEAD + "    return (feats.sum(dim=0)\n        .clone()\n        .detach())\n",
         HEAD + "    return (feats.sum(dim=0)\n        .detach()\n        .clone())\n"),

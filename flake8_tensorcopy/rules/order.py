@@ -255,6 +255,7 @@ class LikeThenCopy(Rule):
         # ``torch.empty_like(t).copy_`` becomes ``t.clone``; ``copy_``'s own parentheses stay
         # (with any comment in them) and only its argument goes, with its line if it had one
         edits = [NodeEdit("replace", func, f"{ctx.code(a)}.clone"),
-                 NodeEdit("replace", b, "", eat_line=True)]
+                 NodeEdit("replace", node.args[0], "", eat_line=True,
+                          end=node.args[0].comma if isinstance(node.args[0].comma, cst.Comma) else None)]
         fix = FixPlan(f"replace with `{name}.clone()`", SAFE, edits)
         yield self.report(node, fix, like=ctx.snippet(inner.func, 30), src=ctx.snippet(a, 30))
