@@ -68,7 +68,7 @@ EVERY_RULE = textwrap.dedent('''\
         alias = a.detach()
         alias.add_(1)
         model.weight.data = torch.ones(2, 2)  # noqa: E501
-        return a, b, c, d, e, f, n, s
+        return a, b, c, d, e, f, n, s, alias
     ''')
 
 
