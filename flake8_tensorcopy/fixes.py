@@ -54,14 +54,15 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
 
 
 def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("TEN",),
-               ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS) -> FixResult:
+               ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS,
+               filename: Optional[str] = None) -> FixResult:
     """Fix ``source``; raises LintError if it does not parse. The result always parses."""
     parse(source)  # a file that does not parse is never touched
     result = FixResult(source)
     current = source
     for _ in range(MAX_ROUNDS):
         diags = filter_noqa(
-            [d for d in analyze(current, settings, mask=False)
+            [d for d in analyze(current, settings, mask=False, filename=filename)
              if selected(d.code, select, ignore)], current)
         chosen: List[Edit] = []
         codes: List[str] = []
@@ -85,7 +86,7 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
         result.applied.update(codes)
     else:
         result.remaining = filter_noqa(
-            [d for d in analyze(current, settings, mask=False)
+            [d for d in analyze(current, settings, mask=False, filename=filename)
              if selected(d.code, select, ignore)], current)
     result.source = current
     return result

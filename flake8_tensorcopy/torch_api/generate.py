@@ -50,7 +50,7 @@ def classify(text: str, return_types: Dict[str, int]) -> str:
     while text.startswith("(") and text.endswith(")") and text.count("(") == 1:
         text = text[1:-1].strip()
     if not text:
-        return "O"
+        return "?"
     if text in _TENSORISH or text == "_T":
         return "T"
     if text.startswith("return_types."):
@@ -101,6 +101,28 @@ def _spec(args: ast.arguments, drop_self: bool) -> Tuple[list, int, bool, list, 
     return pos, max(required, 0), args.vararg is not None, kw, req_kw, args.kwarg is not None
 
 
+#: per function name, per overload: which positional parameters accept only tensor-like values
+_TYPED: Dict[str, list] = {}
+#: annotations that take arbitrary data (lists, arrays, any object): an argument there proves nothing
+_ACCEPTS_DATA = re.compile(r"\b(list|List|Sequence|Iterable|ndarray|object|Any|ArrayLike|_ArrayLike|"
+                           r"tuple|Tuple|_size|Size|str|bytes)\b")
+
+
+def _tensor_args(names, prefix: str) -> Dict[str, list]:
+    """Positions whose parameter takes data of any kind (a list, an array, any object) in some
+    overload: an argument passed there is no evidence that it is a tensor."""
+    out = {}
+    for name in names:
+        overloads = _TYPED.get(name)
+        if not overloads:
+            continue
+        width = max(len(o) for o in overloads)
+        idx = [i for i in range(width) if any(i < len(o) and not o[i] for o in overloads)]
+        if idx:
+            out[prefix + name] = idx
+    return out
+
+
 def _flat(body) -> list:
     """Statements of ``body`` with ``if TYPE_CHECKING:`` blocks (where typed overloads live)
     taken in place of their ``else`` branches."""
@@ -132,8 +154,11 @@ def _defs(body, drop_self: bool, return_types) -> Dict[str, list]:
             elif not returns:
                 returns = _body_type_comment(node) or _docstring_return(node)
             ret = classify(returns, return_types)
-            out.setdefault(node.name, []).append(
-                list(_spec(node.args, drop_self)) + [ret])
+            spec = list(_spec(node.args, drop_self))
+            pos_args = (node.args.posonlyargs + node.args.args)[len(node.args.posonlyargs + node.args.args) - len(spec[0]):]
+            typed = [not _ACCEPTS_DATA.search(_ann_text(a.annotation) or "Any") for a in pos_args]
+            _TYPED.setdefault(node.name, []).append(typed)
+            out.setdefault(node.name, []).append(spec + [ret])
     return out
 
 
@@ -161,6 +186,8 @@ def _compact(overloads: Dict[str, list]) -> Dict[str, object]:
     out: Dict[str, object] = {}
     for name, ovs in sorted(overloads.items()):
         rets = {o[-1] for o in ovs}
+        if rets == {"?"}:
+            continue  # no annotation anywhere: unknown
         if len(rets) == 1:
             out[name] = ovs[0][-1]
         else:
@@ -231,10 +258,22 @@ def build() -> dict:
             if ret is not None:
                 torch_funcs[name] = [[[], 0, True, [], [], True, ret]]
     functions["torch"] = _compact(torch_funcs)
+    tensor_args = _tensor_args(sorted(torch_funcs), "torch.")
+    _TYPED.clear()
 
-    fn_stub = _defs(_parse(os.path.join(root, "nn", "functional.pyi")).body, False, return_types)
+    f_tree = _parse(os.path.join(root, "nn", "functional.pyi"))
+    fn_stub = _defs(f_tree.body, False, return_types)
+    c_nn = _defs(_parse(os.path.join(root, "_C", "_nn.pyi")).body, False, return_types)
+    for node in f_tree.body:  # ``from torch import conv2d as conv2d`` re-exports in the stub
+        if isinstance(node, ast.ImportFrom) and node.module in ("torch", "torch._C._nn"):
+            source = torch_funcs if node.module == "torch" else c_nn
+            for a in node.names:
+                if a.name in source and (a.asname or a.name) not in fn_stub:
+                    fn_stub[a.asname or a.name] = source[a.name]
     functions["torch.nn.functional"] = _compact(
         {k: v for k, v in fn_stub.items() if not k.startswith("_")})
+    tensor_args.update(_tensor_args(sorted(functions["torch.nn.functional"]), "torch.nn.functional."))
+    _TYPED.clear()
 
     for ns, path in (("torch.nn.init", ("nn", "init.py")),
                      ("torch.nn.utils.rnn", ("nn", "utils", "rnn.py"))):
@@ -279,6 +318,10 @@ def build() -> dict:
     for name in list(methods):
         if name in properties:
             del methods[name]
+        elif all(o[-1] == "?" for o in methods[name]) and name in torch_funcs:
+            # an unannotated Python method that wraps the torch function of the same name
+            methods[name] = [o[:-1] + [o[-1]] for o in torch_funcs[name]]
+            methods[name] = [[o[0][1:], max(o[1] - 1, 0)] + o[2:] for o in methods[name]]
 
     modules = _modules(torch, nn, return_types)
     optimizers = _optimizers(torch)
@@ -295,6 +338,7 @@ def build() -> dict:
         "modules": modules,
         "optimizers": optimizers,
         "classes_with_fields": data_classes,
+        "data_args": tensor_args,
     }
 
 
@@ -428,7 +472,7 @@ def render(table: dict) -> str:
     )
     body = []
     for key in ("torch_version", "functions", "tensor_methods", "tensor_properties", "modules",
-                "optimizers", "classes_with_fields"):
+                "optimizers", "classes_with_fields", "data_args"):
         body.append(f"{key.upper()} = {pprint.pformat(table[key], width=100, sort_dicts=True)}\n")
     return head + "\n".join(body)
 
