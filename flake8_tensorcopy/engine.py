@@ -15,7 +15,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from . import inference as inf_mod
 from . import torch_api
 from .diagnostics import Diagnostic, Edit, Fix
-from .inference import Inference, Instance, is_tensor
+from .inference import Inference, Instance, dotted_name, is_tensor
 from .prefilter import SHAPES, blank, plan
 
 #: below this size blanking saves less than it costs
@@ -121,6 +121,13 @@ _CONVERTERS = frozenset(
 ) | inf_mod.LEGACY_CONSTRUCTORS
 
 
+def _is_init(q: str) -> bool:
+    """``torch.nn.init.normal_`` and its deprecated in-place alias ``torch.nn.init.normal``."""
+    if not q.startswith("torch.nn.init."):
+        return False
+    return q.endswith("_") or torch_api.function_return(q + "_") is not None
+
+
 def _takes_data(q: str, i: int, arg: cst.Arg) -> bool:
     """Does torch function ``q`` take any data (a list, an array) where ``arg`` goes? Then the
     argument is no evidence of a tensor (``torch.sparse_csr_tensor(a.indptr, a.indices, a.data)``
@@ -213,11 +220,17 @@ class Walker:
             if type(recv) is cst.Attribute and recv.attr.value == "data":
                 use.setdefault(id(recv), ("method", func.attr.value))
         q = self.ctx.qualname(func)
+        writes = None
         for i, arg in enumerate(node.args):
             value = arg.value
             if type(value) is cst.Attribute and value.attr.value == "data":
-                if q and q.startswith("torch.nn.init.") and q.endswith("_") and i == 0:
+                if writes is None:
+                    writes = self.inf.written_params(node)
+                if q and _is_init(q) and i == 0:
                     use.setdefault(id(value), ("init", q))
+                elif (i if arg.keyword is None else arg.keyword.value) in writes:
+                    # ``normal_(w.data)`` with a helper of the project that writes into its argument
+                    use.setdefault(id(value), ("helper-write", dotted_name(func) or "the helper"))
                 elif q and q.startswith("torch.") and q not in _CONVERTERS \
                         and not _takes_data(q, i, arg):
                     use.setdefault(id(value), ("torch-arg", q))
@@ -408,7 +421,8 @@ class Walker:
                 self.walk(p.default)
             if p.annotation is not None:
                 self.walk(p.annotation.annotation)
-        inf.set(node.name.value, inf_mod.FUNCTION)
+        from_calls = inf.param_kinds(node.name.value)
+        inf.set(node.name.value, inf.function_kind(node))
         cls = inf.scope.cls if inf.scope.kind == "class" else None
         inf.push("function", cls=cls, no_grad=no_grad)
         first = True
@@ -418,6 +432,8 @@ class Walker:
                 kind = inf.kind_of_annotation(p.annotation.annotation)
             if first and cls is not None and not is_static and kind is None:
                 kind = Instance(cls)
+            if kind is None:
+                kind = from_calls.get(p.name.value)
             first = False
             if kind is not None:
                 inf.set(p.name.value, kind)

@@ -44,6 +44,9 @@ FUNCTION = Kind("function")
 NONE = Kind("none")  # the ``None`` literal: merged with a tensor, a tensor remains
 #: a function parameter with no annotation: shadows outer names, but nothing is known of it
 FREE = Kind("free")
+#: what calling a module whose ``forward`` is not known gives: a tensor, unless it is a tuple, a
+#: dict or an output object, none of which has ``.data`` or tensor methods
+MODULE_OUT = Kind("module-output")
 
 
 class Alias(Kind):
@@ -84,6 +87,16 @@ class ClassInfo(Kind):
         self.category = facts.category() if facts is not None else None
         if self.category == "module":
             self.is_module = True
+
+
+class Func(Kind):
+    """A function defined in the linted file whose return annotation names a known kind."""
+
+    __slots__ = ("ret",)
+
+    def __init__(self, ret: Kind) -> None:
+        super().__init__("function")
+        self.ret = ret
 
 
 class ModuleOf(Kind):
@@ -318,6 +331,57 @@ class Inference:
         self._globals[name] = kind
         return kind
 
+    def param_kinds(self, func: str) -> Dict[str, Kind]:
+        """Kinds of the parameters of top-level function ``func`` that every call of it in this
+        file agrees on (``train(loader, model, criterion)`` called with modules)."""
+        if self.project is None or self.scope is not self.module_scope:
+            return {}
+        facts = self.project.facts()
+        if facts is None:
+            return {}
+        try:
+            shapes = facts.param_shapes(func)
+        except RecursionError:
+            return {}
+        out = {}
+        for name, shape in shapes.items():
+            kind = self.from_shape(shape)
+            if kind is not None and kind is not UNKNOWN and kind is not NOT_TENSOR:
+                out[name] = kind
+        return out
+
+    def function_kind(self, node: cst.FunctionDef) -> Kind:
+        """What a ``def`` binds its name to: a Func when its return annotation is known."""
+        if node.returns is not None:
+            ret = self.kind_of_annotation(node.returns.annotation)
+            if ret is not None:
+                return Func(ret)
+        return FUNCTION
+
+    def written_params(self, node: cst.Call) -> frozenset:
+        """Parameters (positions and names) that the called project function writes into in
+        place (``def normal_(t): t.copy_(...)``); empty when unknown."""
+        func = node.func
+        if self.project is None or type(func) is not cst.Name:
+            return frozenset()
+        kind = self.lookup(func.value)
+        facts = None
+        if kind is FUNCTION or type(kind) is Func:
+            try:
+                return self.project.written_params(func.value)
+            except RecursionError:
+                return frozenset()
+        elif type(kind) is Proj:
+            from . import project as _p
+            if isinstance(kind.obj, _p.FuncFacts):
+                facts = kind.obj
+        if facts is None:
+            return frozenset()
+        try:
+            return facts.written_params()
+        except RecursionError:
+            return frozenset()
+
     def binding_scope(self, name: str) -> Optional[Scope]:
         scope: Optional[Scope] = self.scope
         first = True
@@ -402,13 +466,20 @@ class Inference:
             return UNKNOWN
         if t is ModuleOf:
             ret = torch_api.forward_return(kind.quals)
-            return TENSOR if ret == "T" else UNKNOWN
+            if ret is None or ret == "?":
+                return MODULE_OUT
+            return _return_kind(ret)
         if t is Instance and kind.cls.is_module:
             facts = kind.cls.facts
             fwd = facts.method("forward") if facts is not None else None
             if fwd is not None:
-                return self.from_shape(fwd.returns())
-            return UNKNOWN
+                try:
+                    return self.from_shape(fwd.returns()) or MODULE_OUT
+                except RecursionError:
+                    return MODULE_OUT
+            return MODULE_OUT
+        if kind is MODULE:
+            return MODULE_OUT
         return None
 
     def set(self, name: str, kind: Optional[Kind]) -> None:
@@ -717,6 +788,8 @@ class Inference:
             called = self._call_shape_of(bound, node)
             if called is not None:
                 return called
+            if type(bound) is Func:
+                return bound.ret
             if bound is FUNCTION and self.project is not None and \
                     self.binding_scope(name) is self.module_scope:
                 fn = self.project.current_function(name)
@@ -808,6 +881,10 @@ class Inference:
                 if src is not None and not node.args:
                     return Alias(src, "detach", node, recv)
             return TENSOR
+        if rk is MODULE_OUT and m not in _NOT_ON_MODULE_OUTPUT and torch_api.is_tensor_method(m):
+            rk = TENSOR  # a module's output that answers a tensor method is a tensor
+        elif (rk is None or rk is UNKNOWN or rk is FREE) and torch_api.is_tensor_only_method(m):
+            rk = TENSOR  # only tensors answer ``unsqueeze``, ``masked_fill``, ``gather``...
         if is_tensor(rk):
             ret = torch_api.method_return(m, *_arg_shape(node))
             if ret is not None:
@@ -1045,7 +1122,10 @@ _KNOWN_NON_TENSOR_TYPES = frozenset(
      "typing.Dict", "torch.nn.utils.rnn.PackedSequence", "torch.dtype", "torch.device"}
 )
 _SHAPE_KINDS = {"T": TENSOR, "L": TENSORS, "O": NOT_TENSOR, "PG": PARAM_GROUPS,
-                "OPT": OPTIMIZER, "M": MODULE}
+                "OPT": OPTIMIZER, "M": MODULE, "MO": MODULE_OUT}
+#: methods a tuple, a dict or a model-output object may have too
+_NOT_ON_MODULE_OUTPUT = frozenset({"values", "keys", "items", "get", "index", "count", "copy",
+                                   "pop", "update", "to"})
 _RETURN_KINDS = {"T": TENSOR, "L": TENSORS, "O": NOT_TENSOR}
 _TABLE_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.linalg", "torch.fft",
                                "torch.special", "torch.nn.init", "torch.nn.utils.rnn"})

@@ -40,7 +40,9 @@ _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
 
 def find_root(path: str) -> Optional[str]:
     """The project root of ``path``: the nearest ancestor holding a project marker; without one,
-    the outermost directory of the file's package chain (a directory of loose scripts: itself)."""
+    the working directory when the file is under it (the linted root: where flake8 and
+    ``tensorcopy check`` run), else the outermost directory of the file's package chain (a
+    directory of loose scripts: itself)."""
     d = os.path.dirname(os.path.abspath(path))
     probe = d
     while True:
@@ -50,6 +52,13 @@ def find_root(path: str) -> Optional[str]:
         if parent == probe or os.path.basename(probe) in _OUTSIDE:
             break
         probe = parent
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = None
+    if cwd and cwd != os.path.dirname(cwd) and _within(d + os.sep, cwd) and not any(
+            part in _OUTSIDE for part in d[len(cwd):].split(os.sep)):
+        return cwd
     top = d
     while os.path.isfile(os.path.join(top, "__init__.py")):
         parent = os.path.dirname(top)
@@ -80,10 +89,49 @@ class FuncFacts:
         self._ret: object = _UNSET
         self._busy = False
 
+    def written_params(self) -> frozenset:
+        """Positions and names of the parameters this function changes in place
+        (``t.copy_(...)``, ``t.mul_(...)``, ``t[i] = v``, ``t += v``)."""
+        args = self.node.args  # type: ignore[attr-defined]
+        pos = [a.arg for a in args.posonlyargs + args.args]
+        names = set(pos) | {a.arg for a in args.kwonlyargs}
+        written = set()
+        for node in ast.walk(self.node):
+            target = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                m = node.func.attr
+                if len(m) > 1 and m.endswith("_") and not m.startswith("_") and \
+                        m not in ("requires_grad_", "share_memory_", "detach_", "retain_grad"):
+                    target = node.func.value
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                tgts = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in tgts:
+                    if isinstance(t, ast.Subscript):
+                        target = t.value
+                    elif isinstance(node, ast.AugAssign) and isinstance(t, ast.Name):
+                        target = t
+            if isinstance(target, ast.Name) and target.id in names:
+                written.add(target.id)
+        # a parameter rebound before the write is not the caller's value any more
+        for node in ast.walk(self.node):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        written.discard(t.id)
+        out = set(written)
+        out.update(i for i, n in enumerate(pos) if n in written)
+        return frozenset(out)
+
     def returns(self):
         """The shape every ``return`` of this function agrees on (None: unknown)."""
         if self._ret is not _UNSET:
             return self._ret
+        ann = getattr(self.node, "returns", None)
+        if ann is not None:
+            shape = _Evaluator(self.module, self.cls)._annotation(ann)
+            if shape is not None:
+                self._ret = shape
+                return shape
         if self._busy:
             return None  # recursion
         self._busy = True
@@ -303,6 +351,8 @@ class ModuleFacts:
         self.imports: Dict[str, Tuple] = {}  # name -> ("module", dotted, level) | ("from", module, level, name)
         self.stars: List[Tuple[str, int]] = []
         self.assigns: Dict[str, ast.expr] = {}
+        self.tree = tree
+        self._call_sites: Optional[Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = None
         self._scan(tree.body)
 
     def _scan(self, body) -> None:
@@ -363,6 +413,37 @@ class ModuleFacts:
                     return got
         return None
 
+    def param_shapes(self, func: str) -> Dict[str, object]:
+        """Shapes of the parameters of top-level function ``func`` that every call of it in
+        this module agrees on (``train(loader, model, criterion)`` called with an ``nn.Module``
+        and a loss module): parameter name -> shape."""
+        if self._call_sites is None:
+            self._call_sites = _collect_call_sites(self)
+        fn = self.defs.get(func)
+        sites = self._call_sites.get(func)
+        if not isinstance(fn, FuncFacts) or not sites:
+            return {}
+        args = fn.node.args  # type: ignore[attr-defined]
+        if args.vararg is not None or args.kwarg is not None:
+            return {}
+        pos = [a.arg for a in args.posonlyargs + args.args]
+        names = pos + [a.arg for a in args.kwonlyargs]
+        out: Dict[str, object] = {}
+        for name in names:
+            shapes = []
+            for positional, keywords in sites:
+                i = pos.index(name) if name in pos else -1
+                if 0 <= i < len(positional):
+                    shapes.append(positional[i])
+                elif name in keywords:
+                    shapes.append(keywords[name])
+                else:
+                    shapes.append(None)  # the default
+            merged = _merge_params(shapes)
+            if merged is not None:
+                out[name] = merged
+        return out
+
     def member(self, name: str, _depth: int = 0):
         """``module.name``: a definition here, or a submodule of a package."""
         got = self.lookup(name, _depth)
@@ -390,6 +471,41 @@ class ModuleFacts:
         if isinstance(node, ast.Subscript):  # Generic[T], NamedTuple subscripts
             return self.resolve_expr(node.value, _depth)
         return None
+
+
+def _merge_params(shapes: List[object]):
+    """One shape for a parameter from the shapes of its call sites (None: they disagree)."""
+    if not shapes or any(s is None for s in shapes):
+        return None
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return first
+    if all(_is_module_shape(s) for s in shapes):
+        return "M"
+    if all(s == "T" for s in shapes):
+        return "T"
+    return None
+
+
+def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object], Dict[str, object]]]]:
+    """Calls of the module's top-level functions, with the shapes of their arguments as the
+    calling code has them at that point (module level and inside top-level functions)."""
+    targets = {n for n, d in module.defs.items() if isinstance(d, FuncFacts)}
+    sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
+    if not targets:
+        return sites
+    ev = _Evaluator(module)
+    ev.collect = (targets, sites)
+    ev._block(module.tree.body, [])
+    for d in list(module.defs.values()):
+        if isinstance(d, FuncFacts):
+            sub = _Evaluator(module, None, d.node)
+            sub.collect = (targets, sites)
+            try:
+                sub._block(d.node.body, [])  # type: ignore[attr-defined]
+            except RecursionError:
+                pass
+    return sites
 
 
 def _dotted(node) -> Optional[str]:
@@ -433,6 +549,9 @@ def _is_module_shape(s) -> bool:
 _NOT_TENSOR_BUILTINS = frozenset(
     "len int float str bool range isinstance repr hash id dict set frozenset list tuple sorted "
     "format ord chr bytes".split())
+#: methods a tuple, a dict or a model-output object may have too
+_NOT_ON_MODULE_OUTPUT = frozenset({"values", "keys", "items", "get", "index", "count", "copy",
+                                   "pop", "update", "to"})
 _MODULE_METHODS_SELF = frozenset(
     {"cuda", "cpu", "to", "float", "half", "double", "train", "eval", "requires_grad_", "bfloat16"})
 
@@ -450,6 +569,8 @@ class _Evaluator:
         self.cls = cls
         self.env: Dict[str, object] = {}
         self.me: Optional[str] = None
+        #: (names of top-level functions, sink): record their calls met while walking
+        self.collect: Optional[Tuple[Set[str], Dict]] = None
         if fn is not None:
             self._bind_params(fn)
 
@@ -484,9 +605,34 @@ class _Evaluator:
             return None
         return _merge_returns(rets)
 
+    def _record_calls(self, stmt) -> None:
+        targets, sink = self.collect  # type: ignore[misc]
+        todo = [stmt]
+        while todo:
+            node = todo.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                      ast.Lambda)):
+                    continue
+                if isinstance(child, ast.stmt):
+                    continue  # nested blocks are walked in their turn
+                todo.append(child)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in targets and node.func.id not in self.env:
+                if any(isinstance(a, ast.Starred) for a in node.args) or any(
+                        k.arg is None for k in node.keywords):
+                    sink.setdefault(node.func.id, []).append(([None] * 64, {}))
+                    continue
+                sink.setdefault(node.func.id, []).append(
+                    ([self.eval(a) for a in node.args],
+                     {k.arg: self.eval(k.value) for k in node.keywords}))
+
     def _block(self, body, rets: List[object]) -> None:
         for stmt in body:
             t = type(stmt)
+            if self.collect is not None and not isinstance(
+                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._record_calls(stmt)
             if t is ast.Return:
                 rets.append(self.eval(stmt.value) if stmt.value is not None else "O")
             elif t is ast.Assign:
@@ -610,6 +756,10 @@ class _Evaluator:
         if isinstance(func, ast.Attribute):
             recv = self.eval(func.value)
             m = func.attr
+            if recv in (None, "MO") and torch_api.is_tensor_only_method(m):
+                recv = "T"  # only tensors answer ``unsqueeze``, ``masked_fill``, ``gather``...
+            if recv == "MO" and m not in _NOT_ON_MODULE_OUTPUT and torch_api.is_tensor_method(m):
+                recv = "T"
             if recv == "T":
                 if m == "detach":
                     return "T"
@@ -689,13 +839,19 @@ def _call_shape(shape):
 
 
 def _call_instance(shape):
-    """Calling an instance: a torch layer or a project ``nn.Module`` runs ``forward``."""
+    """Calling an instance: a torch layer or a project ``nn.Module`` runs ``forward``. A module
+    whose forward is not known gives ``"MO"``: a module's output (a tensor if it has ``.data``
+    or tensor methods; a tuple or a dict has neither)."""
+    if shape == "M":
+        return "MO"
     if isinstance(shape, tuple):
         if shape[0] == "layer":
-            return _from_class(torch_api.forward_return(shape[1]))
+            ret = torch_api.forward_return(shape[1])
+            return _from_class(ret) if ret not in (None, "?") else "MO"
         if shape[0] == "inst" and shape[1].category() == "module":
             fwd = shape[1].method("forward")
-            return fwd.returns() if fwd is not None else None
+            ret = fwd.returns() if fwd is not None else None
+            return ret if ret is not None else "MO"
     if isinstance(shape, (ClassFacts, FuncFacts)):
         return _call_shape(shape)
     return None
@@ -738,6 +894,7 @@ class ProjectIndex:
     def __init__(self) -> None:
         self._modules: Dict[str, Tuple[int, int, Optional[ModuleFacts]]] = {}
         self._roots: Dict[str, Optional[str]] = {}
+        self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Optional[str]] = {}
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
@@ -745,9 +902,22 @@ class ProjectIndex:
     # -- roots and files ---------------------------------------------------------------------
     def root_of(self, path: str) -> Optional[str]:
         d = os.path.dirname(os.path.abspath(path))
-        if d not in self._roots:
+        if d not in self._roots or not self._roots_cwd_ok():
             self._roots[d] = find_root(path)
         return self._roots[d]
+
+    def _roots_cwd_ok(self) -> bool:
+        """Roots found through the working directory hold while it does not change."""
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            cwd = None
+        if cwd != self._cwd:
+            self._cwd = cwd
+            self._roots.clear()
+            self._resolve_cache.clear()
+            return False
+        return True
 
     def _allowed(self, candidate: str, importer: str) -> bool:
         real = os.path.abspath(candidate)
@@ -956,6 +1126,7 @@ class FileContext:
         self._tree = tree
         self._source = source
         self._facts: Optional[ModuleFacts] = None
+        self._defs_by_name: Optional[Dict[str, list]] = None
         self.stars: List[Tuple[str, int]] = []
 
     def facts(self) -> Optional[ModuleFacts]:
@@ -1003,6 +1174,20 @@ class FileContext:
         facts = self.facts()
         d = facts.defs.get(name) if facts is not None else None
         return d if isinstance(d, ClassFacts) else None
+
+    def written_params(self, name: str) -> frozenset:
+        """What every ``def name`` of this file (nested ones too) writes into in place."""
+        facts = self.facts()
+        if facts is None:
+            return frozenset()
+        if self._defs_by_name is None:
+            self._defs_by_name = {}
+            for node in ast.walk(facts.tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._defs_by_name.setdefault(node.name, []).append(node)
+        nodes = self._defs_by_name.get(name, [])
+        found = {FuncFacts(name, n, facts).written_params() for n in nodes}
+        return found.pop() if len(found) == 1 else frozenset()
 
     def current_function(self, name: str) -> Optional[FuncFacts]:
         facts = self.facts()

@@ -143,3 +143,12 @@ def data_arg_positions(qual: str) -> Optional[Sequence[int]]:
     if funcs is None or name not in funcs:
         return None
     return _t.DATA_ARGS.get(qual, ())
+
+
+#: tensor methods no NumPy array, builtin, string or ``nn.Module`` has (``unsqueeze``,
+#: ``masked_fill``, ``gather``...): the receiver of one is a tensor and so is the result
+TENSOR_ONLY_METHODS: FrozenSet[str] = frozenset(_t.TENSOR_ONLY_METHODS)
+
+
+def is_tensor_only_method(name: str) -> bool:
+    return name in TENSOR_ONLY_METHODS

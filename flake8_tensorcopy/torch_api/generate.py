@@ -323,6 +323,7 @@ def build() -> dict:
             methods[name] = [o[:-1] + [o[-1]] for o in torch_funcs[name]]
             methods[name] = [[o[0][1:], max(o[1] - 1, 0)] + o[2:] for o in methods[name]]
 
+    tensor_only = _tensor_only_methods(torch, nn, methods)
     modules = _modules(torch, nn, return_types)
     optimizers = _optimizers(torch)
 
@@ -339,7 +340,34 @@ def build() -> dict:
         "optimizers": optimizers,
         "classes_with_fields": data_classes,
         "data_args": tensor_args,
+        "tensor_only_methods": tensor_only,
     }
+
+
+#: names too ordinary to prove anything (``logger.log``, ``query.where``, ``cfg.clone``)
+_GENERIC_WORDS = frozenset(
+    """select where clone indices positive negative greater less multiply divide subtract
+    short inner outer cross scatter inverse logit narrow square remainder dequantize minimum
+    maximum relu sigmoid softmax tanh""".split())
+
+
+def _tensor_only_methods(torch, nn, methods) -> List[str]:
+    """Tensor methods that return a tensor and that no NumPy array, builtin container, string or
+    ``nn.Module`` has: a value these are called on is a tensor (duck typing that holds)."""
+    import numpy
+
+    others = set(dir(numpy.ndarray)) | set(dir(list)) | set(dir(dict)) | set(dir(str)) | \
+        set(dir(set)) | set(dir(bytes)) | set(dir(tuple)) | set(dir(nn.Module)) | \
+        set(dir(numpy.generic))
+    out = []
+    for name, ovs in methods.items():
+        if name.startswith("_") or name in others or not hasattr(torch.Tensor, name):
+            continue
+        if len(name) <= 4 or name in _GENERIC_WORDS:
+            continue  # short or plain-English names are methods of many other classes
+        if all(o[-1] == "T" for o in ovs):
+            out.append(name)
+    return sorted(out)
 
 
 _NUM = re.compile(r"_l\d+")
@@ -472,7 +500,8 @@ def render(table: dict) -> str:
     )
     body = []
     for key in ("torch_version", "functions", "tensor_methods", "tensor_properties", "modules",
-                "optimizers", "classes_with_fields", "data_args"):
+                "optimizers", "classes_with_fields", "data_args",
+                "tensor_only_methods"):
         body.append(f"{key.upper()} = {pprint.pformat(table[key], width=100, sort_dicts=True)}\n")
     return head + "\n".join(body)
 
