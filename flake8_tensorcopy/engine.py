@@ -121,6 +121,13 @@ _CONVERTERS = frozenset(
 ) | inf_mod.LEGACY_CONSTRUCTORS
 
 
+def _initializer(func: cst.BaseExpression) -> bool:
+    """A callee named like an in-place initializer (``weight_init``, ``init_fn``): what it is
+    given first is written into."""
+    name = inf_mod.last_name(func) or ""
+    return "init" in name.lower() and not name.startswith("__") and name != "init_hidden"
+
+
 def _is_init(q: str) -> bool:
     """``torch.nn.init.normal_`` and its deprecated in-place alias ``torch.nn.init.normal``."""
     if not q.startswith("torch.nn.init."):
@@ -228,8 +235,10 @@ class Walker:
                     writes = self.inf.written_params(node)
                 if q and _is_init(q) and i == 0:
                     use.setdefault(id(value), ("init", q))
-                elif (i if arg.keyword is None else arg.keyword.value) in writes:
-                    # ``normal_(w.data)`` with a helper of the project that writes into its argument
+                elif (i if arg.keyword is None else arg.keyword.value) in writes or (
+                        q is None and i == 0 and arg.keyword is None and _initializer(func)):
+                    # ``normal_(w.data)`` with a helper of the project that writes into its
+                    # argument; ``weight_init(m.weight.data)`` with an initializer passed in
                     use.setdefault(id(value), ("helper-write", dotted_name(func) or "the helper"))
                 elif q and q.startswith("torch.") and q not in _CONVERTERS \
                         and not _takes_data(q, i, arg):
@@ -243,6 +252,7 @@ class Walker:
                     and inf_mod.is_value_write(func.attr.value):
                 use.setdefault(id(inner), ("subscript-store", None))
         self.inf.register_buffer_call(node)
+        self.inf.note_append(node)
 
     def _note_store(self, target: cst.BaseExpression, aug: bool) -> None:
         use = self.ctx.data_use
@@ -547,7 +557,10 @@ def _merge(a: Dict[str, inf_mod.Kind], a_ends: bool, b: Dict[str, inf_mod.Kind],
         elif y is inf_mod.NONE:
             out[key] = x
         elif is_tensor(x) and is_tensor(y):
-            out[key] = inf_mod.TENSOR
+            # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
+            # p32.float()`` still writes into ``p`` on the float32 path
+            alias = [k for k in (x, y) if type(k) is inf_mod.Alias]
+            out[key] = alias[0] if len(alias) == 1 else inf_mod.TENSOR
         else:
             out[key] = inf_mod.UNKNOWN
     return out

@@ -47,6 +47,8 @@ FREE = Kind("free")
 #: what calling a module whose ``forward`` is not known gives: a tensor, unless it is a tuple, a
 #: dict or an output object, none of which has ``.data`` or tensor methods
 MODULE_OUT = Kind("module-output")
+#: ``[]``: a list nothing has been appended to yet
+EMPTY_LIST = Kind("empty-list")
 
 
 class Alias(Kind):
@@ -657,6 +659,8 @@ class Inference:
             return TENSOR if is_tensor(a) and is_tensor(b) else UNKNOWN
         if t is cst.NamedExpr:
             return self.infer(node.value)
+        if t is cst.List and not node.elements:
+            return EMPTY_LIST
         if t is cst.List or t is cst.Tuple:
             elems = node.elements
             if elems and all(
@@ -814,6 +818,8 @@ class Inference:
                 if inner is TENSOR_DICT:
                     return NOT_TENSOR  # list(state_dict) -> keys
                 return NOT_TENSOR if name in ("list", "tuple", "sorted", "set") else UNKNOWN
+            if name == "next" and node.args:
+                return self.element_kind(self.infer(node.args[0].value))
             if name == "enumerate" and node.args:
                 return Iter(Seq((NOT_TENSOR, self.element_kind(self.infer(node.args[0].value)))))
             if name == "zip" and node.args:
@@ -985,6 +991,21 @@ class Inference:
             return scope.cls
         return None
 
+    def note_append(self, node: cst.Call) -> None:
+        """``xs = []`` then ``xs.append(t)``: a list of tensors while every append is one."""
+        func = node.func
+        if type(func) is not cst.Attribute or func.attr.value != "append" or \
+                type(func.value) is not cst.Name or len(node.args) != 1:
+            return
+        name = func.value.value
+        scope = self.binding_scope(name)
+        if scope is None:
+            return
+        kind = scope.names.get(name)
+        if kind is not EMPTY_LIST and kind is not TENSORS:
+            return
+        scope.names[name] = TENSORS if is_tensor(self.infer(node.args[0].value)) else UNKNOWN
+
     def register_buffer_call(self, node: cst.Call) -> None:
         """``self.register_buffer("name", t)`` / ``register_parameter`` bind ``self.name``."""
         func = node.func
@@ -1004,6 +1025,10 @@ class Inference:
     def narrowing(self, test: cst.BaseExpression) -> Tuple[Dict[str, Kind], Dict[str, Kind]]:
         """Names narrowed by ``test``: (when true, when false)."""
         t = type(test)
+        emptied = _nonempty_test(test)
+        if emptied is not None and self.lookup(emptied) is TENSORS:
+            # ``if len(keep) > 0: return torch.stack(keep)``: empty afterwards
+            return {}, {emptied: EMPTY_LIST}
         if t is cst.UnaryOperation and type(test.operator) is cst.Not:
             yes, no = self.narrowing(test.expression)
             return no, yes
@@ -1129,6 +1154,26 @@ _NOT_ON_MODULE_OUTPUT = frozenset({"values", "keys", "items", "get", "index", "c
 _RETURN_KINDS = {"T": TENSOR, "L": TENSORS, "O": NOT_TENSOR}
 _TABLE_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.linalg", "torch.fft",
                                "torch.special", "torch.nn.init", "torch.nn.utils.rnn"})
+
+
+def _nonempty_test(test: cst.BaseExpression) -> Optional[str]:
+    """``x`` for the tests ``x``, ``len(x)``, ``len(x) > 0``, ``len(x) != 0``, ``len(x) >= 1``."""
+    if type(test) is cst.Name:
+        return test.value
+    call = test
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
+        comp = test.comparisons[0]
+        op = type(comp.operator)
+        value = comp.comparator
+        if not (type(value) is cst.Integer and (
+                (op in (cst.GreaterThan, cst.NotEqual) and value.value == "0")
+                or (op is cst.GreaterThanEqual and value.value == "1"))):
+            return None
+        call = test.left
+    if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == "len" \
+            and len(call.args) == 1 and type(call.args[0].value) is cst.Name:
+        return call.args[0].value.value
+    return None
 
 
 def _return_kind(ret: Optional[str]) -> Optional[Kind]:

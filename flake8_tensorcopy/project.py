@@ -355,8 +355,11 @@ class ModuleFacts:
         self._call_sites: Optional[Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = None
         self._scan(tree.body)
 
-    def _scan(self, body) -> None:
+    def _scan(self, body, nested: bool = False) -> None:
         for stmt in body:
+            if nested and isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Assign)) and any(
+                    n in self.defs for n in _bound_names(stmt)):
+                continue  # ``if __name__ == "__main__": from this_module import X``
             if isinstance(stmt, ast.ClassDef):
                 self.defs[stmt.name] = ClassFacts(stmt.name, stmt, self)
                 self.assigns.pop(stmt.name, None)
@@ -384,7 +387,7 @@ class ModuleFacts:
                 self.assigns[stmt.targets[0].id] = stmt.value
             elif isinstance(stmt, (ast.If, ast.Try)):
                 # ``try: from apex import X / except ImportError: X = None``: take the body
-                self._scan(stmt.body)
+                self._scan(stmt.body, nested=True)
 
     # -- names -------------------------------------------------------------------------------
     def lookup(self, name: str, _depth: int = 0):
@@ -471,6 +474,14 @@ class ModuleFacts:
         if isinstance(node, ast.Subscript):  # Generic[T], NamedTuple subscripts
             return self.resolve_expr(node.value, _depth)
         return None
+
+
+def _bound_names(stmt) -> List[str]:
+    if isinstance(stmt, ast.Import):
+        return [a.asname or a.name.split(".", 1)[0] for a in stmt.names]
+    if isinstance(stmt, ast.ImportFrom):
+        return [a.asname or a.name for a in stmt.names]
+    return [t.id for t in stmt.targets if isinstance(t, ast.Name)]
 
 
 def _merge_params(shapes: List[object]):

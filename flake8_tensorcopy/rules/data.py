@@ -87,7 +87,12 @@ def data_evidence(ctx, node: cst.Attribute) -> bool:
 
 def _mutation(use: str, detail: Optional[str]) -> bool:
     return use in ("subscript-store", "augassign", "init", "helper-write") or (
-        use == "method" and is_value_write(detail or ""))
+        use == "method" and (is_value_write(detail or "") or detail in _STORAGE_SWAPS))
+
+
+#: in-place methods that replace the storage behind ``.data`` (not value writes for TEN401,
+#: but a change through ``.data`` all the same)
+_STORAGE_SWAPS = frozenset({"set_", "resize_", "resize_as_"})
 
 
 # ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------

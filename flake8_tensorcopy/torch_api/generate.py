@@ -53,6 +53,8 @@ def classify(text: str, return_types: Dict[str, int]) -> str:
         return "?"
     if text in _TENSORISH or text == "_T":
         return "T"
+    if text in ("Any", "object", "_R", "T_co", "T"):
+        return "?"  # could be anything: unknown, not "not a tensor"
     if text.startswith("return_types."):
         n = return_types.get(text.split(".", 1)[1])
         return "(" + ",".join(["T"] * n) + ")" if n else "O"
