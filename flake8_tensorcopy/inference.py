@@ -47,6 +47,8 @@ FREE = Kind("free")
 #: what calling a module whose ``forward`` is not known gives: a tensor, unless it is a tuple, a
 #: dict or an output object, none of which has ``.data`` or tensor methods
 MODULE_OUT = Kind("module-output")
+#: a tensor or a tuple of tensors, depending on the overload (``torch.max(x, 1)``)
+TENSORISH = Kind("tensor-or-tuple")
 #: ``[]``: a list nothing has been appended to yet
 EMPTY_LIST = Kind("empty-list")
 
@@ -760,6 +762,8 @@ class Inference:
         is_index = type(single) is cst.Index
         if rk is TENSORS:
             return TENSOR if is_index else TENSORS
+        if rk is TENSORISH and is_index and type(single.value) is cst.Integer:
+            return TENSOR
         if rk is TENSOR_DICT and is_index:
             return TENSOR
         if rk is PARAM_GROUPS:
@@ -1183,6 +1187,8 @@ def _return_kind(ret: Optional[str]) -> Optional[Kind]:
     kind = _RETURN_KINDS.get(ret)
     if kind is not None:
         return kind
+    if ret == "T|(T)":
+        return TENSORISH
     if ret.startswith("("):
         return Seq(tuple(TENSOR if k == "T" else UNKNOWN for k in ret[1:-1].split(",")))
     if ret.startswith("C:"):

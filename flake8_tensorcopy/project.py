@@ -818,6 +818,8 @@ def _from_class(ret: Optional[str]):
         return "T"
     if ret == "L":
         return "L"
+    if ret == "T|(T)":
+        return None
     if ret.startswith("("):
         return ("seq", tuple("T" for _ in ret.strip("()").split(",")))
     if ret.startswith("C:"):

@@ -39,6 +39,8 @@ def _choose(entry, npos: int, keywords: Iterable[str], star: bool) -> Optional[s
         if any(k not in kws for k in req_kw):
             continue
         found.add(ret)
+    if len(found) > 1 and all(r == "T" or (r.startswith("(") and "?" not in r) for r in found):
+        return "T|(T)"  # a tensor or a tuple of tensors (``torch.max(x, 1)``): indexing gives one
     ret = found.pop() if len(found) == 1 else None
     return None if ret == "?" else ret
 
