@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import os
 import threading
+import time
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from . import torch_api
@@ -36,6 +37,7 @@ __all__ = [
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _OUTSIDE = ("site-packages", "dist-packages")
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
+_NEGATIVE_TTL = 1.0  # seconds a "module not found" answer is reused
 
 
 def find_root(path: str) -> Optional[str]:
@@ -908,7 +910,7 @@ class ProjectIndex:
         self._modules: Dict[str, Tuple[int, int, Optional[ModuleFacts]]] = {}
         self._roots: Dict[str, Optional[str]] = {}
         self._cwd: Optional[str] = None
-        self._resolve_cache: Dict[Tuple, Optional[str]] = {}
+        self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
 
@@ -950,10 +952,17 @@ class ProjectIndex:
     def find_module(self, importer: str, dotted: str, level: int = 0) -> Optional[str]:
         """The project file of module ``dotted`` imported from ``importer`` (``level`` dots)."""
         key = (os.path.dirname(importer), dotted, level)
-        if key in self._resolve_cache:
-            return self._resolve_cache[key]
+        hit = self._resolve_cache.get(key)
+        now = time.monotonic()
+        if hit is not None:
+            found, when = hit
+            # a found file must still be there; "not found" is trusted for a second only, so
+            # a long-running process (an editor) sees modules created meanwhile
+            if (found is not None and os.path.isfile(found)) or (
+                    found is None and now - when < _NEGATIVE_TTL):
+                return found
         found = self._find_module(importer, dotted, level)
-        self._resolve_cache[key] = found
+        self._resolve_cache[key] = (found, now)
         return found
 
     def _find_module(self, importer: str, dotted: str, level: int) -> Optional[str]:
