@@ -150,8 +150,8 @@ class FuncFacts:
 
 
 class ClassFacts:
-    __slots__ = ("name", "node", "module", "bases", "methods", "attr_exprs", "buffers",
-                 "fields", "own_data", "is_dataclass", "_category", "_attrs", "_busy")
+    __slots__ = ("name", "node", "module", "bases", "methods", "_attr_exprs", "_buffers",
+                 "fields", "_own_data", "is_dataclass", "_category", "_attrs", "_busy")
 
     def __init__(self, name: str, node: ast.ClassDef, module: "ModuleFacts") -> None:
         self.name = name
@@ -159,13 +159,12 @@ class ClassFacts:
         self.module = module
         self.bases = list(node.bases)
         self.methods: Dict[str, FuncFacts] = {}
-        #: ``self.x = <expr>`` in any method: attr -> [(method name, expr)]
-        self.attr_exprs: Dict[str, List[Tuple[str, ast.expr]]] = {}
-        #: register_buffer/register_parameter names -> the value expression (None: not a tensor)
-        self.buffers: Dict[str, Optional[ast.expr]] = {}
+        # method bodies are scanned for ``self.x = ...`` only when an attribute is asked for
+        self._attr_exprs: Optional[Dict[str, List[Tuple[str, ast.expr]]]] = None
+        self._buffers: Dict[str, Optional[ast.expr]] = {}
         #: names bound in the class body (fields of a NamedTuple/dataclass, class attributes)
         self.fields: Set[str] = set()
-        self.own_data = False
+        self._own_data = False
         self.is_dataclass = any(
             (_dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] == "dataclass"
             for d in node.decorator_list)
@@ -176,16 +175,35 @@ class ClassFacts:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.methods[stmt.name] = FuncFacts(stmt.name, stmt, module, self)
                 if stmt.name == "data":
-                    self.own_data = True
-                self._scan_method(stmt)
+                    self._own_data = True
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 self.fields.add(stmt.target.id)
             elif isinstance(stmt, ast.Assign):
                 for t in stmt.targets:
                     if isinstance(t, ast.Name):
                         self.fields.add(t.id)
-        if "data" in self.fields or "data" in self.attr_exprs:
-            self.own_data = True
+        if "data" in self.fields:
+            self._own_data = True
+
+    @property
+    def attr_exprs(self) -> Dict[str, List[Tuple[str, ast.expr]]]:
+        """``self.x = <expr>`` in any method: attr -> [(method name, expr)]."""
+        if self._attr_exprs is None:
+            self._attr_exprs = {}
+            for f in self.methods.values():
+                self._scan_method(f.node)
+        return self._attr_exprs
+
+    @property
+    def buffers(self) -> Dict[str, Optional[ast.expr]]:
+        """``register_buffer``/``register_parameter`` names -> the value (None: not a tensor)."""
+        self.attr_exprs  # noqa: B018 - scans the methods once
+        return self._buffers
+
+    @property
+    def own_data(self) -> bool:
+        """Does the class bind its own ``data`` (a method, property, field or attribute)?"""
+        return self._own_data or "data" in self.attr_exprs
 
     def _scan_method(self, fn: ast.AST) -> None:
         args = fn.args.posonlyargs + fn.args.args  # type: ignore[attr-defined]
@@ -198,13 +216,13 @@ class ClassFacts:
                 for t in targets:
                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
                             and t.value.id == me and node.value is not None:
-                        self.attr_exprs.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[attr-defined]
+                        self._attr_exprs.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[union-attr,attr-defined]
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr in ("register_buffer", "register_parameter") \
                     and isinstance(node.func.value, ast.Name) and node.func.value.id == me \
                     and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[0].value, str):
-                self.buffers[node.args[0].value] = node.args[1]
+                self._buffers[node.args[0].value] = node.args[1]
 
     # -- what the class is -------------------------------------------------------------------
     def category(self) -> Optional[str]:
@@ -272,16 +290,11 @@ class ClassFacts:
             return "T"
         exprs = self.attr_exprs.get(name)
         if exprs:
-            init = [e for m, e in exprs if m == "__init__"]
             shapes = []
             for m, e in exprs:
                 cls_method = self.methods.get(m)
                 ev = _Evaluator(self.module, self, cls_method.node if cls_method else None)
                 shapes.append(ev.eval(e))
-            if init and all(s is not None for s in shapes):
-                merged = _merge_all(shapes)
-                if merged is not None:
-                    return merged
             return _merge_all(shapes)
         if id(self) in seen:
             return None
@@ -323,7 +336,9 @@ def _category_of(shape) -> Optional[str]:
         q = shape[1]
         if q in ("torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             return "tensor"
-        if q in ("torch.nn.Module", "torch.nn.modules.module.Module") or torch_api.is_layer(q):
+        if q in ("torch.nn.Module", "torch.nn.modules.module.Module") or torch_api.is_layer(q) or (
+                q.startswith("torch.nn.") and q.rsplit(".", 1)[1].lstrip("_")[:1].isupper()
+                and q not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")):
             return "module"
         if q.startswith("torch.optim.") and (torch_api.is_optimizer(q) or q.endswith(".Optimizer")):
             return "optimizer"
@@ -888,9 +903,8 @@ def _instance_of(shape):
 
 
 def _merge_returns(rets: List[object]):
-    known = [r for r in rets if not (r == "O" and False)]
-    first = known[0]
-    for r in known[1:]:
+    first = rets[0]
+    for r in rets[1:]:
         if r == first:
             continue
         if isinstance(r, tuple) and isinstance(first, tuple) and r[0] == first[0] == "seq" \
