@@ -117,11 +117,23 @@ class Proj(Kind):
     """A module, class or function of the project itself, known through the project index
     (``project.ModuleFacts``/``ClassFacts``/``FuncFacts``)."""
 
-    __slots__ = ("obj",)
+    __slots__ = ("_obj", "_thunk")
 
-    def __init__(self, obj) -> None:
+    def __init__(self, obj=None, thunk=None) -> None:
         super().__init__("project")
-        self.obj = obj
+        self._obj = obj
+        #: imports are bound lazily: the module is read when the name is first used
+        self._thunk = thunk
+
+    @property
+    def obj(self):
+        if self._thunk is not None:
+            thunk, self._thunk = self._thunk, None
+            try:
+                self._obj = thunk()
+            except (RecursionError, OSError, ValueError):
+                self._obj = None
+        return self._obj
 
 
 class Instance(Kind):
@@ -539,8 +551,8 @@ class Inference:
             return None
         if self.project.find(dotted, level) is None:
             return None
-        shape = self.project.resolve(("module", dotted, level))
-        return Proj(shape) if shape is not None and type(shape) is not tuple else None
+        project = self.project
+        return Proj(thunk=lambda: project.resolve(("module", dotted, level)))
 
     def bind_import_from(self, node: cst.ImportFrom) -> None:
         level = len(node.relative)
@@ -568,9 +580,8 @@ class Inference:
                 continue
             kind: Optional[Kind] = None
             if in_project or (self.project is not None and level > 0):
-                kind = self.from_shape(self.project.resolve(("from", mod or "", level, name)))
-                if type(kind) is Qual:
-                    kind = None
+                project, imp = self.project, ("from", mod or "", level, name)
+                kind = Proj(thunk=lambda project=project, imp=imp: project.resolve(imp))
             if kind is None:
                 kind = Qual(f"{base}.{name}") if base else UNKNOWN
             self.set(bound, kind)
