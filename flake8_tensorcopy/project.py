@@ -520,13 +520,22 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
     calling code has them at that point (module level and inside top-level functions)."""
     targets = {n for n, d in module.defs.items() if isinstance(d, FuncFacts)}
     sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
-    if not targets:
+    # evaluate only the bodies that call one of the targets (a cheap ast scan first)
+    callers = set()
+    for d in module.defs.values():
+        if isinstance(d, FuncFacts) and _calls_any(d.node, targets):
+            callers.add(id(d))
+    top_level_calls = any(_calls_any(stmt, targets) for stmt in module.tree.body
+                          if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                   ast.ClassDef)))
+    if not targets or (not callers and not top_level_calls):
         return sites
-    ev = _Evaluator(module)
-    ev.collect = (targets, sites)
-    ev._block(module.tree.body, [])
+    if top_level_calls:
+        ev = _Evaluator(module)
+        ev.collect = (targets, sites)
+        ev._block(module.tree.body, [])
     for d in list(module.defs.values()):
-        if isinstance(d, FuncFacts):
+        if isinstance(d, FuncFacts) and id(d) in callers:
             sub = _Evaluator(module, None, d.node)
             sub.collect = (targets, sites)
             try:
@@ -534,6 +543,13 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
             except RecursionError:
                 pass
     return sites
+
+
+def _calls_any(node, names: Set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in names:
+            return True
+    return False
 
 
 def _dotted(node) -> Optional[str]:
