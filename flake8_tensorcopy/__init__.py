@@ -21,7 +21,7 @@ def lint_source(source: str, filename: str = "<string>", *,
     from .engine import DEFAULT_SETTINGS, LintError, analyze
 
     try:
-        diags = analyze(source, settings or DEFAULT_SETTINGS)
+        diags = analyze(source, settings or DEFAULT_SETTINGS, filename=filename)
     except LintError:
         return []
     return [d for d in diags if selected(d.code, select, ignore)]

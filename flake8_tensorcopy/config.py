@@ -21,7 +21,8 @@ class ConfigError(Exception):
     """A configuration file is malformed; the message names the file and the key."""
 
 
-_LIST_KEYS = ("select", "ignore", "exclude", "extend-exclude", "tensor-names", "tensor-factories")
+_LIST_KEYS = ("select", "ignore", "exclude", "extend-exclude", "tensor-names", "tensor-factories",
+              "source-roots")
 _KNOWN = set(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes"}
 
 
@@ -35,13 +36,15 @@ class Config:
     unsafe_fixes: bool = False
     tensor_names: List[str] = field(default_factory=list)
     tensor_factories: List[str] = field(default_factory=list)
+    source_roots: List[str] = field(default_factory=list)
 
     @property
     def root(self) -> str:
         return os.path.dirname(self.path) if self.path else os.getcwd()
 
     def settings(self) -> Settings:
-        return Settings(self.tensor_names, self.tensor_factories)
+        return Settings(self.tensor_names, self.tensor_factories,
+                        [os.path.join(self.root, r) for r in self.source_roots])
 
     def ignored_for(self, filename: str) -> List[str]:
         rel = os.path.relpath(os.path.abspath(filename), self.root).replace(os.sep, "/")
@@ -101,6 +104,7 @@ def load(path: str) -> Config:
         table.get("extend-exclude", []), path, "extend-exclude")
     cfg.tensor_names = _codes(table.get("tensor-names", []), path, "tensor-names")
     cfg.tensor_factories = _codes(table.get("tensor-factories", []), path, "tensor-factories")
+    cfg.source_roots = _codes(table.get("source-roots", []), path, "source-roots")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{path}: [tool.tensorcopy] per-file-ignores must be a table")

@@ -13,8 +13,9 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import inference as inf_mod
+from . import torch_api
 from .diagnostics import Diagnostic, Edit, Fix
-from .inference import ClassInfo, Inference, Instance, is_tensor
+from .inference import Inference, Instance, dotted_name, is_tensor
 from .prefilter import SHAPES, blank, plan
 
 #: below this size blanking saves less than it costs
@@ -27,9 +28,12 @@ _WS = re.compile(r"\s+")
 class Settings:
     """Project settings the engine needs (from ``[tool.tensorcopy]`` or flake8 options)."""
 
-    def __init__(self, tensor_names: Iterable[str] = (), tensor_factories: Iterable[str] = ()):
+    def __init__(self, tensor_names: Iterable[str] = (), tensor_factories: Iterable[str] = (),
+                 source_roots: Iterable[str] = ()):
         self.tensor_names = tuple(tensor_names)
         self.tensor_factories = tuple(tensor_factories)
+        #: extra directories absolute project imports resolve under (``[tool.tensorcopy]``)
+        self.source_roots = tuple(source_roots)
 
 
 DEFAULT_SETTINGS = Settings()
@@ -133,6 +137,30 @@ _CONVERTERS = frozenset(
 ) | inf_mod.LEGACY_CONSTRUCTORS
 
 
+def _initializer(func: cst.BaseExpression) -> bool:
+    """A callee named like an in-place initializer (``weight_init``, ``init_fn``): what it is
+    given first is written into."""
+    name = inf_mod.last_name(func) or ""
+    return "init" in name.lower() and not name.startswith("__") and name != "init_hidden"
+
+
+def _is_init(q: str) -> bool:
+    """``torch.nn.init.normal_`` and its deprecated in-place alias ``torch.nn.init.normal``."""
+    if not q.startswith("torch.nn.init."):
+        return False
+    return q.endswith("_") or torch_api.function_return(q + "_") is not None
+
+
+def _takes_data(q: str, i: int, arg: cst.Arg) -> bool:
+    """Does torch function ``q`` take any data (a list, an array) where ``arg`` goes? Then the
+    argument is no evidence of a tensor (``torch.sparse_csr_tensor(a.indptr, a.indices, a.data)``
+    with SciPy's ``a``)."""
+    positions = torch_api.data_arg_positions(q)
+    if positions is None:
+        return False
+    return arg.keyword is not None or i in positions
+
+
 def _fields(t: type) -> Tuple[str, ...]:
     names = _FIELDS_CACHE.get(t)
     if names is None:
@@ -215,16 +243,32 @@ class Walker:
             if type(recv) is cst.Attribute and recv.attr.value == "data":
                 use.setdefault(id(recv), ("method", func.attr.value))
         q = self.ctx.qualname(func)
+        writes = None
         for i, arg in enumerate(node.args):
             value = arg.value
             if type(value) is cst.Attribute and value.attr.value == "data":
-                if q and q.startswith("torch.nn.init.") and q.endswith("_") and i == 0:
+                if writes is None:
+                    writes = self.inf.written_params(node)
+                if q and _is_init(q) and i == 0:
                     use.setdefault(id(value), ("init", q))
-                elif q and q.startswith("torch") and q not in _CONVERTERS:
+                elif (i if arg.keyword is None else arg.keyword.value) in writes or (
+                        q is None and i == 0 and arg.keyword is None and _initializer(func)):
+                    # ``normal_(w.data)`` with a helper of the project that writes into its
+                    # argument; ``weight_init(m.weight.data)`` with an initializer passed in
+                    use.setdefault(id(value), ("helper-write", dotted_name(func) or "the helper"))
+                elif q and q.startswith("torch.") and q not in _CONVERTERS \
+                        and not _takes_data(q, i, arg):
                     use.setdefault(id(value), ("torch-arg", q))
                 else:
                     use.setdefault(id(value), ("arg", None))
+        if type(func) is cst.Attribute and type(func.value) is cst.Subscript:
+            # ``w.data[idx].zero_()``: an in-place change through ``.data``
+            inner = func.value.value
+            if type(inner) is cst.Attribute and inner.attr.value == "data" \
+                    and inf_mod.is_value_write(func.attr.value):
+                use.setdefault(id(inner), ("subscript-store", None))
         self.inf.register_buffer_call(node)
+        self.inf.note_append(node)
 
     def _note_store(self, target: cst.BaseExpression, aug: bool) -> None:
         use = self.ctx.data_use
@@ -406,7 +450,8 @@ class Walker:
                 self.walk(p.default)
             if p.annotation is not None:
                 self.walk(p.annotation.annotation)
-        inf.set(node.name.value, inf_mod.FUNCTION)
+        from_calls = inf.param_kinds(node.name.value)
+        inf.set(node.name.value, inf.function_kind(node))
         cls = inf.scope.cls if inf.scope.kind == "class" else None
         inf.push("function", cls=cls, no_grad=no_grad)
         outer_scope, self.ctx.scope_node = self.ctx.scope_node, node
@@ -417,6 +462,8 @@ class Walker:
                 kind = inf.kind_of_annotation(p.annotation.annotation)
             if first and cls is not None and not is_static and kind is None:
                 kind = Instance(cls)
+            if kind is None:
+                kind = from_calls.get(p.name.value)
             first = False
             if kind is not None:
                 inf.set(p.name.value, kind)
@@ -433,20 +480,9 @@ class Walker:
         inf = self.inf
         for dec in node.decorators:
             self.walk(dec.decorator)
-        is_module = False
         for base in node.bases:
             self.walk(base.value)
-            b = base.value
-            q = self.ctx.qualname(b)
-            if q is not None and (q in inf_mod.MODULE_TYPES or (
-                    q.startswith("torch.nn.") and q.rsplit(".", 1)[1][:1].isupper()
-                    and q not in inf_mod.TENSOR_TYPES)):
-                is_module = True
-            elif type(b) is cst.Name:
-                k = inf.lookup(b.value)
-                if type(k) is ClassInfo and k.is_module:
-                    is_module = True
-        info = ClassInfo(node.name.value, is_module)
+        info = inf.new_class(node.name.value, [b.value for b in node.bases])
         inf.push("class", cls=info)
         self.block(node.body)
         inf.pop()
@@ -542,7 +578,10 @@ def _merge(a: Dict[str, inf_mod.Kind], a_ends: bool, b: Dict[str, inf_mod.Kind],
         elif y is inf_mod.NONE:
             out[key] = x
         elif is_tensor(x) and is_tensor(y):
-            out[key] = inf_mod.TENSOR
+            # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
+            # p32.float()`` still writes into ``p`` on the float32 path
+            alias = [k for k in (x, y) if type(k) is inf_mod.Alias]
+            out[key] = alias[0] if len(alias) == 1 else inf_mod.TENSOR
         else:
             out[key] = inf_mod.UNKNOWN
     return out
@@ -654,13 +693,15 @@ def parse(source: str) -> cst.Module:
 
 def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
             rules: Optional[Sequence[Rule]] = None, tree: Optional[ast.AST] = None,
-            prefilter: bool = True, mask: bool = True) -> List[Diagnostic]:
+            prefilter: bool = True, mask: bool = True,
+            filename: Optional[str] = None) -> List[Diagnostic]:
     """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked.
 
     ``tree`` is the ``ast`` module if the caller has one (flake8 does); the cheap pre-filters
     run on it (or on a fresh ``ast.parse``) before libcst is asked to parse anything, and with
     ``mask`` the definitions that hold no candidate are blanked before libcst parses. Positions
-    and fix offsets always refer to ``source``.
+    and fix offsets always refer to ``source``. With ``filename`` (a real path), the project
+    index reads what the file imports from its own project (see ``project``).
     """
     parsed = source
     line_map: Optional[List[int]] = None
@@ -679,7 +720,8 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
             if mask and spans and len(source) > _MASK_MIN_CHARS:
                 parsed, line_map = blank(source, spans)
     module = parse(parsed)
-    inference = Inference(settings.tensor_names, settings.tensor_factories)
+    inference = Inference(settings.tensor_names, settings.tensor_factories,
+                          _project_context(filename, tree, source, settings))
     ctx = Context(module, inference, source)
     walker = Walker(ctx, rules if rules is not None else ALL_RULES)
     try:
@@ -689,6 +731,16 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
     if not walker.reports:
         return []
     return _resolve(module, source, ctx, walker.reports, line_map)
+
+
+def _project_context(filename: Optional[str], tree, source: str, settings: Settings):
+    """The project index as seen from ``filename``; None for text without a real path."""
+    if not filename or filename in ("-", "<string>", "<stdin>") or filename.startswith("<"):
+        return None
+    from .project import FileContext
+
+    return FileContext(filename, tree if isinstance(tree, ast.Module) else None, source,
+                       getattr(settings, "source_roots", ()))
 
 
 class _MappedRange:

@@ -55,7 +55,8 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
 
 
 def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("TEN",),
-               ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS) -> FixResult:
+               ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS,
+               filename: Optional[str] = None) -> FixResult:
     """Fix ``source``; raises LintError if it does not parse. The result always parses.
 
     Only the diagnostics that ``check`` reports on ``source`` are fixed, and a fix run never
@@ -68,7 +69,7 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     result = FixResult(source)
 
     def lint(text: str) -> List[Diagnostic]:
-        return filter_noqa([d for d in analyze(text, settings, mask=False)
+        return filter_noqa([d for d in analyze(text, settings, mask=False, filename=filename)
                             if selected(d.code, select, ignore)], text)
 
     current = source

@@ -15,6 +15,8 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 import libcst as cst
 
+from . import torch_api
+
 
 class Kind:
     __slots__ = ("name",)
@@ -42,6 +44,13 @@ FUNCTION = Kind("function")
 NONE = Kind("none")  # the ``None`` literal: merged with a tensor, a tensor remains
 #: a function parameter with no annotation: shadows outer names, but nothing is known of it
 FREE = Kind("free")
+#: what calling a module whose ``forward`` is not known gives: a tensor, unless it is a tuple, a
+#: dict or an output object, none of which has ``.data`` or tensor methods
+MODULE_OUT = Kind("module-output")
+#: a tensor or a tuple of tensors, depending on the overload (``torch.max(x, 1)``)
+TENSORISH = Kind("tensor-or-tuple")
+#: ``[]``: a list nothing has been appended to yet
+EMPTY_LIST = Kind("empty-list")
 
 
 class Alias(Kind):
@@ -74,14 +83,62 @@ class Qual(Kind):
 
 
 class ClassInfo(Kind):
-    __slots__ = ("cls_name", "is_module", "attrs", "data_property")
+    __slots__ = ("cls_name", "is_module", "attrs", "data_property", "facts", "category")
 
-    def __init__(self, cls_name: str, is_module: bool) -> None:
+    def __init__(self, cls_name: str, is_module: bool, facts=None) -> None:
         super().__init__("class")
         self.cls_name = cls_name
         self.is_module = is_module
         self.attrs: Dict[str, Kind] = {}
         self.data_property = False
+        #: what the project index knows of the class (``project.ClassFacts``), if anything
+        self.facts = facts
+        self.category = facts.category() if facts is not None else None
+        if self.category == "module":
+            self.is_module = True
+
+
+class Func(Kind):
+    """A function defined in the linted file whose return annotation names a known kind."""
+
+    __slots__ = ("ret",)
+
+    def __init__(self, ret: Kind) -> None:
+        super().__init__("function")
+        self.ret = ret
+
+
+class ModuleOf(Kind):
+    """An instance of one of these torch ``nn`` layer classes (``torch.nn.Linear``...)."""
+
+    __slots__ = ("quals",)
+
+    def __init__(self, quals: Tuple[str, ...]) -> None:
+        super().__init__("layer")
+        self.quals = quals
+
+
+class Proj(Kind):
+    """A module, class or function of the project itself, known through the project index
+    (``project.ModuleFacts``/``ClassFacts``/``FuncFacts``)."""
+
+    __slots__ = ("_obj", "_thunk")
+
+    def __init__(self, obj=None, thunk=None) -> None:
+        super().__init__("project")
+        self._obj = obj
+        #: imports are bound lazily: the module is read when the name is first used
+        self._thunk = thunk
+
+    @property
+    def obj(self):
+        if self._thunk is not None:
+            thunk, self._thunk = self._thunk, None
+            try:
+                self._obj = thunk()
+            except (RecursionError, OSError, ValueError):
+                self._obj = None
+        return self._obj
 
 
 class Instance(Kind):
@@ -117,7 +174,8 @@ def is_tensor(kind: Optional[Kind]) -> bool:
 
 
 def is_module(kind: Optional[Kind]) -> bool:
-    return kind is MODULE or (type(kind) is Instance and kind.cls.is_module)
+    return kind is MODULE or type(kind) is ModuleOf or (
+        type(kind) is Instance and kind.cls.is_module)
 
 
 # --- what torch names mean ---------------------------------------------------------------
@@ -163,71 +221,12 @@ _SEQ_GENERICS = frozenset(
 _OPTIONAL_GENERICS = frozenset({"Optional", "typing.Optional"})
 _UNION_GENERICS = frozenset({"Union", "typing.Union"})
 
-# torch.* functions that return one tensor (creation, math, reductions without ``dim``-tuples).
-_TORCH_TENSOR_FUNCS = frozenset(
-    """tensor as_tensor asarray from_numpy zeros ones empty full rand randn randint randperm arange
-    range linspace logspace eye zeros_like ones_like empty_like full_like rand_like randn_like
-    randint_like empty_strided stack cat concat concatenate hstack vstack dstack column_stack
-    matmul mm bmm mv dot einsum exp log log2 log10 log1p expm1 sqrt rsqrt abs sum mean nansum
-    nanmean clamp clip sigmoid tanh relu softmax log_softmax where gather index_select
-    masked_select masked_fill flatten reshape transpose permute squeeze unsqueeze clone detach
-    cumsum cumprod norm dist cdist outer diag diagonal tril triu normal bernoulli multinomial
-    tensordot kron roll flip fliplr flipud rot90 repeat_interleave tile bucketize searchsorted
-    diff lerp maximum minimum fmax fmin add sub subtract mul multiply div divide true_divide
-    floor_divide pow neg negative sign sgn round floor ceil trunc frac fmod remainder logsumexp
-    prod std var square erf erfc erfinv sin cos tan asin acos atan atan2 sinh cosh asinh acosh
-    atanh addmm addbmm baddbmm addcmul addcdiv bincount argmax argmin argsort count_nonzero isnan
-    isinf isfinite isclose logical_and logical_or logical_not logical_xor bitwise_and bitwise_or
-    bitwise_xor bitwise_not eq ne lt gt le ge nan_to_num complex real imag view_as_real
-    view_as_complex polar broadcast_to narrow select take take_along_dim scatter scatter_add
-    scatter_reduce index_add index_copy index_fill index_put cross cholesky inverse det logdet
-    pinverse trace t conj resolve_conj resolve_neg sort_ msort heaviside hypot reciprocal
-    sigmoid_ softplus celu selu rrelu hardshrink threshold dropout feature_dropout alpha_dropout
-    poisson cov corrcoef histc vander block_diag cartesian_prod combinations tril_indices
-    triu_indices movedim moveaxis swapaxes swapdims chain_matmul addmv addr ger inner
-    nonzero_static flatten_ unflatten ravel""".split()
-)
-_FUNCTIONAL_TENSOR_FUNCS = frozenset(
-    """relu relu6 gelu silu elu selu celu leaky_relu prelu rrelu glu mish hardswish hardsigmoid
-    hardtanh softplus softsign softmin softmax log_softmax sigmoid tanh logsigmoid linear bilinear
-    conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d dropout dropout1d
-    dropout2d dropout3d alpha_dropout layer_norm batch_norm group_norm instance_norm rms_norm
-    local_response_norm normalize pad interpolate upsample embedding embedding_bag one_hot
-    mse_loss cross_entropy nll_loss l1_loss smooth_l1_loss huber_loss binary_cross_entropy
-    binary_cross_entropy_with_logits kl_div cosine_similarity pairwise_distance pdist avg_pool1d
-    avg_pool2d avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d grid_sample
-    affine_grid unfold fold scaled_dot_product_attention gumbel_softmax pixel_shuffle
-    pixel_unshuffle cosine_embedding_loss margin_ranking_loss triplet_margin_loss
-    poisson_nll_loss gaussian_nll_loss soft_margin_loss multilabel_soft_margin_loss
-    hinge_embedding_loss ctc_loss threshold softshrink tanhshrink hardshrink""".split()
-)
-_TENSOR_NAMESPACES = ("torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special")
 
 # Tensor members.
 TENSOR_ATTRS = frozenset({"data", "grad", "T", "mT", "H", "mH", "real", "imag"})
 NON_TENSOR_ATTRS = frozenset(
     """shape dtype device ndim requires_grad is_leaf grad_fn is_cuda is_sparse is_quantized
     is_meta layout names itemsize nbytes _version output_nr""".split()
-)
-#: methods of a tensor that return a tensor (besides every public in-place ``*_`` method)
-TENSOR_METHODS = frozenset(
-    """clone detach to cpu cuda float double half bfloat16 long int short bool byte char
-    contiguous view view_as reshape reshape_as t transpose permute squeeze unsqueeze flatten
-    unflatten expand expand_as repeat repeat_interleave add sub mul div true_divide floor_divide
-    pow abs exp log log1p sqrt rsqrt clamp clip sum mean norm std var prod softmax log_softmax
-    sigmoid tanh relu matmul mm bmm mv masked_fill index_select gather scatter scatter_add
-    type_as new_zeros new_ones new_empty new_full new_tensor narrow select cumsum cumprod flip
-    roll neg sign round floor ceil trunc argmax argmin argsort eq ne lt gt le ge logical_not
-    logical_and logical_or any all masked_select pin_memory lerp addcmul addcdiv reciprocal
-    sin cos tan diff tril triu diag diagonal outer unfold where fmod remainder maximum minimum
-    conj resolve_conj resolve_neg nan_to_num square cpu_ sigmoid float_power amax amin logsumexp
-    movedim moveaxis swapaxes isnan isinf isfinite nonzero sort_ to_dense to_sparse coalesce
-    numpy_ slice_scatter select_scatter index_add index_fill index_copy index_put""".split()
-)
-NON_TENSOR_METHODS = frozenset(
-    """item tolist numpy size dim numel nelement stride data_ptr element_size is_contiguous
-    is_floating_point is_complex is_signed equal allclose storage untyped_storage storage_offset
-    get_device dim_order __len__ __repr__""".split()
 )
 #: in-place methods that change a tensor's values (what TEN102/TEN401 look for)
 NOT_VALUE_WRITES = frozenset(
@@ -307,7 +306,11 @@ class Inference:
     """Binding state plus the ``infer`` function. Driven by the engine's walk."""
 
     def __init__(self, extra_tensor_names: Iterable[str] = (),
-                 extra_tensor_factories: Iterable[str] = ()) -> None:
+                 extra_tensor_factories: Iterable[str] = (), project=None) -> None:
+        #: the project index as seen from the linted file (``project.FileContext``) or None
+        self.project = project
+        self._class_infos: Dict[int, ClassInfo] = {}
+        self._globals: Dict[str, Optional[Kind]] = {}
         self.scope = Scope("module", None)
         self.module_scope = self.scope
         self.imports_torch = False
@@ -334,6 +337,172 @@ class Inference:
                     return k
             first = False
             scope = scope.parent
+        if self.project is not None:
+            return self._global(name)
+        return None
+
+    def _global(self, name: str) -> Optional[Kind]:
+        """A name no scope binds: a later (or blanked) top-level definition of this file, or a
+        name from a project module imported with ``*``."""
+        if name in self._globals:
+            return self._globals[name]
+        self._globals[name] = None
+        try:
+            kind = self.from_shape(self.project.global_name(name))
+        except RecursionError:
+            kind = None
+        self._globals[name] = kind
+        return kind
+
+    def param_kinds(self, func: str) -> Dict[str, Kind]:
+        """Kinds of the parameters of top-level function ``func`` that every call of it in this
+        file agrees on (``train(loader, model, criterion)`` called with modules)."""
+        if self.project is None or self.scope is not self.module_scope:
+            return {}
+        facts = self.project.facts()
+        if facts is None:
+            return {}
+        try:
+            shapes = facts.param_shapes(func)
+        except RecursionError:
+            return {}
+        out = {}
+        for name, shape in shapes.items():
+            kind = self.from_shape(shape)
+            if kind is not None and kind is not UNKNOWN and kind is not NOT_TENSOR:
+                out[name] = kind
+        return out
+
+    def function_kind(self, node: cst.FunctionDef) -> Kind:
+        """What a ``def`` binds its name to: a Func when its return annotation is known."""
+        if node.returns is not None:
+            ret = self.kind_of_annotation(node.returns.annotation)
+            if ret is not None:
+                return Func(ret)
+        return FUNCTION
+
+    def written_params(self, node: cst.Call) -> frozenset:
+        """Parameters (positions and names) that the called project function writes into in
+        place (``def normal_(t): t.copy_(...)``); empty when unknown."""
+        func = node.func
+        if self.project is None or type(func) is not cst.Name:
+            return frozenset()
+        kind = self.lookup(func.value)
+        facts = None
+        if kind is FUNCTION or type(kind) is Func:
+            try:
+                return self.project.written_params(func.value)
+            except RecursionError:
+                return frozenset()
+        elif type(kind) is Proj:
+            from . import project as _p
+            if isinstance(kind.obj, _p.FuncFacts):
+                facts = kind.obj
+        if facts is None:
+            return frozenset()
+        try:
+            return facts.written_params()
+        except RecursionError:
+            return frozenset()
+
+    def binding_scope(self, name: str) -> Optional[Scope]:
+        scope: Optional[Scope] = self.scope
+        first = True
+        while scope is not None:
+            if (first or scope.kind != "class") and name in scope.names:
+                return scope
+            first = False
+            scope = scope.parent
+        return None
+
+    # ---- the project index ------------------------------------------------------------------
+    def from_shape(self, shape) -> Optional[Kind]:
+        """The Kind of a shape computed by the project index (see ``project``)."""
+        if shape is None:
+            return None
+        if type(shape) is str:
+            return _SHAPE_KINDS.get(shape)
+        if type(shape) is tuple:
+            tag = shape[0]
+            if tag == "seq":
+                return Seq(tuple(self.from_shape(x) for x in shape[1]))
+            if tag == "layer":
+                return ModuleOf(tuple(shape[1]))
+            if tag == "inst":
+                facts = shape[1]
+                if facts.category() == "tensor":
+                    return TENSOR
+                return Instance(self.class_info(facts))
+            if tag == "qual":
+                return Qual(shape[1])
+            if tag == "qual-inst":
+                return NOT_TENSOR if torch_api.fields_of(shape[1]) is not None else UNKNOWN
+            if tag == "namedtuple":
+                return Proj(shape)
+            return None
+        return Proj(shape)
+
+    def class_info(self, facts) -> ClassInfo:
+        info = self._class_infos.get(id(facts))
+        if info is None:
+            info = ClassInfo(facts.name, False, facts)
+            self._class_infos[id(facts)] = info
+        return info
+
+    def new_class(self, name: str, bases: List[cst.BaseExpression]) -> ClassInfo:
+        """The ClassInfo of a class statement of the linted file, walked now."""
+        is_module = False
+        for b in bases:
+            q = self.qualname(b) if type(b) in (cst.Name, cst.Attribute) else None
+            if q is not None and (q in MODULE_TYPES or (
+                    q.startswith("torch.nn.") and q.rsplit(".", 1)[1][:1].isupper()
+                    and q not in TENSOR_TYPES)):
+                is_module = True
+            elif type(b) is cst.Name:
+                k = self.lookup(b.value)
+                if type(k) is ClassInfo and k.is_module:
+                    is_module = True
+        facts = None
+        if self.project is not None and self.scope is self.module_scope:
+            try:
+                facts = self.project.current_class(name)
+            except RecursionError:
+                facts = None
+        return ClassInfo(name, is_module, facts)
+
+    def _call_shape_of(self, kind: Optional[Kind], node: cst.Call) -> Optional[Kind]:
+        """Calling a value of ``kind``: a project class/function, a torch layer or a module."""
+        t = type(kind)
+        if t is Proj:
+            obj = kind.obj
+            from . import project as _p
+            if isinstance(obj, _p.ClassFacts):
+                if obj.category() == "tensor":
+                    return TENSOR
+                if obj.category() == "record" and type(node) is cst.Call:
+                    return Instance(self.class_info(obj))
+                return Instance(self.class_info(obj))
+            if isinstance(obj, _p.FuncFacts):
+                return self.from_shape(obj.returns())
+            if type(obj) is tuple and obj[0] == "namedtuple":
+                return NOT_TENSOR
+            return UNKNOWN
+        if t is ModuleOf:
+            ret = torch_api.forward_return(kind.quals)
+            if ret is None or ret == "?":
+                return MODULE_OUT
+            return _return_kind(ret)
+        if t is Instance and kind.cls.is_module:
+            facts = kind.cls.facts
+            fwd = facts.method("forward") if facts is not None else None
+            if fwd is not None:
+                try:
+                    return self.from_shape(fwd.returns()) or MODULE_OUT
+                except RecursionError:
+                    return MODULE_OUT
+            return MODULE_OUT
+        if kind is MODULE:
+            return MODULE_OUT
         return None
 
     def set(self, name: str, kind: Optional[Kind]) -> None:
@@ -389,19 +558,37 @@ class Inference:
                 self.imports_torch = True
             runtime = not self.type_checking
             if alias.asname is not None and type(alias.asname.name) is cst.Name:
-                self.set(alias.asname.name.value, Qual(full, runtime))
+                self.set(alias.asname.name.value,
+                         self._project_module(full) or Qual(full, runtime))
             else:
                 top = full.split(".", 1)[0]
-                self.set(top, Qual(top, runtime))
+                self.set(top, self._project_module(top) or Qual(top, runtime))
+
+    def _project_module(self, dotted: str, level: int = 0) -> Optional[Kind]:
+        if self.project is None or (level == 0 and (dotted == "torch" or dotted.startswith("torch."))):
+            return None
+        if self.project.find(dotted, level) is None:
+            return None
+        project = self.project
+        return Proj(thunk=lambda: project.resolve(("module", dotted, level)))
 
     def bind_import_from(self, node: cst.ImportFrom) -> None:
+        level = len(node.relative)
+        mod = dotted_name(node.module) if node.module is not None else ""
         if node.relative:
             base = None
         else:
-            base = dotted_name(node.module) if node.module is not None else None
+            base = mod
         if base and (base == "torch" or base.startswith("torch.")):
             self.imports_torch = True
+        in_project = False
+        if self.project is not None and not (base and (base == "torch" or base.startswith("torch."))):
+            in_project = self.project.find(mod or "", level) is not None or (
+                level > 0 and not mod)
         if isinstance(node.names, cst.ImportStar):
+            if in_project and self.scope is self.module_scope:
+                self.project.stars.append((mod or "", level))
+                self._globals.clear()
             return
         for alias in node.names:
             name = dotted_name(alias.name) or ""
@@ -409,7 +596,13 @@ class Inference:
                 alias.asname is not None and type(alias.asname.name) is cst.Name) else name
             if not bound:
                 continue
-            self.set(bound, Qual(f"{base}.{name}", not self.type_checking) if base else UNKNOWN)
+            kind: Optional[Kind] = None
+            if in_project or (self.project is not None and level > 0):
+                project, imp = self.project, ("from", mod or "", level, name)
+                kind = Proj(thunk=lambda project=project, imp=imp: project.resolve(imp))
+            if kind is None:
+                kind = Qual(f"{base}.{name}", not self.type_checking) if base else UNKNOWN
+            self.set(bound, kind)
 
     # ---- annotations -------------------------------------------------------------------
     def kind_of_annotation(self, ann: cst.BaseExpression) -> Optional[Kind]:
@@ -426,9 +619,18 @@ class Inference:
                 return TENSOR
             if q in MODULE_TYPES:
                 return MODULE
-            kind = self.lookup(q) if q and "." not in q else None
+            if q and torch_api.is_layer(q):
+                return ModuleOf((q,))
+            if q and torch_api.fields_of(q) is not None:
+                return NOT_TENSOR  # PackedSequence: a named tuple whose ``data`` is a field
+            kind = self.lookup(q) if q and "." not in q else self.infer(ann)
             if type(kind) is ClassInfo:
                 return Instance(kind)
+            if type(kind) is Proj:
+                from . import project as _p
+                if isinstance(kind.obj, _p.ClassFacts):
+                    return TENSOR if kind.obj.category() == "tensor" else Instance(
+                        self.class_info(kind.obj))
             return None
         if t is cst.BinaryOperation and type(ann.operator) is cst.BitOr:
             return self._union([ann.left, ann.right])
@@ -488,6 +690,8 @@ class Inference:
             return TENSOR if is_tensor(a) and is_tensor(b) else UNKNOWN
         if t is cst.NamedExpr:
             return self.infer(node.value)
+        if t is cst.List and not node.elements:
+            return EMPTY_LIST
         if t is cst.List or t is cst.Tuple:
             elems = node.elements
             if elems and all(
@@ -535,17 +739,43 @@ class Inference:
             if attr in NON_TENSOR_ATTRS:
                 return NOT_TENSOR
             return UNKNOWN
+        return self.attribute_of(rk, attr)
+
+    def attribute_of(self, rk: Optional[Kind], attr: str) -> Optional[Kind]:
+        """``x.attr`` for ``x`` of kind ``rk`` (not a tensor, not a qualified name)."""
         if type(rk) is Instance:
-            k = rk.cls.attrs.get(attr)
+            cls = rk.cls
+            k = cls.attrs.get(attr)
             if k is not None:
                 return k
-            if rk.cls.is_module and attr in ("weight", "bias"):
+            facts = cls.facts
+            if facts is not None:
+                try:
+                    k = self.from_shape(facts.attr(attr))
+                except RecursionError:
+                    k = None
+                if k is not None:
+                    return k
+                if facts.method(attr) is not None:
+                    return UNKNOWN  # a bound method (or a property)
+            if attr == "param_groups" and (cls.category == "optimizer" or cls.category is None):
+                return PARAM_GROUPS
+            if cls.is_module and attr in ("weight", "bias"):
                 return TENSOR
             return UNKNOWN
+        if type(rk) is ModuleOf:
+            return TENSOR if torch_api.owns_tensor(rk.quals, attr) else UNKNOWN
         if rk is MODULE:
-            if attr in ("weight", "bias", "running_mean", "running_var", "in_proj_weight",
-                        "in_proj_bias"):
+            if torch_api.is_layer_tensor_name(attr):
                 return TENSOR
+            return UNKNOWN
+        if type(rk) is Proj:
+            from . import project as _p
+            if isinstance(rk.obj, _p.ModuleFacts):
+                try:
+                    return self.from_shape(rk.obj.member(attr)) or UNKNOWN
+                except RecursionError:
+                    return UNKNOWN
             return UNKNOWN
         if attr == "param_groups":
             return PARAM_GROUPS
@@ -561,6 +791,8 @@ class Inference:
         is_index = type(single) is cst.Index
         if rk is TENSORS:
             return TENSOR if is_index else TENSORS
+        if rk is TENSORISH and is_index and type(single.value) is cst.Integer:
+            return TENSOR
         if rk is TENSOR_DICT and is_index:
             return TENSOR
         if rk is PARAM_GROUPS:
@@ -587,7 +819,23 @@ class Inference:
             name = func.value
             bound = self.lookup(name)
             if type(bound) is ClassInfo:
+                if bound.category == "tensor":
+                    return TENSOR
                 return Instance(bound)
+            called = self._call_shape_of(bound, node)
+            if called is not None:
+                return called
+            if type(bound) is Func:
+                return bound.ret
+            if bound is FUNCTION and self.project is not None and \
+                    self.binding_scope(name) is self.module_scope:
+                fn = self.project.current_function(name)
+                if fn is not None:
+                    return self.from_shape(fn.returns()) or UNKNOWN
+            if name == "getattr" and bound is None and len(node.args) >= 2:
+                key = node.args[1].value
+                if type(key) is cst.SimpleString and isinstance(key.evaluated_value, str):
+                    return self._getattr(node.args[0].value, key.evaluated_value)
             if bound is not None:
                 if name in self.extra_factories:
                     return TENSOR
@@ -603,6 +851,8 @@ class Inference:
                 if inner is TENSOR_DICT:
                     return NOT_TENSOR  # list(state_dict) -> keys
                 return NOT_TENSOR if name in ("list", "tuple", "sorted", "set") else UNKNOWN
+            if name == "next" and node.args:
+                return self.element_kind(self.infer(node.args[0].value))
             if name == "enumerate" and node.args:
                 return Iter(Seq((NOT_TENSOR, self.element_kind(self.infer(node.args[0].value)))))
             if name == "zip" and node.args:
@@ -614,27 +864,28 @@ class Inference:
             return self._infer_method(func, node)
         return UNKNOWN
 
+    def _getattr(self, obj: cst.BaseExpression, attr: str) -> Optional[Kind]:
+        """``getattr(obj, "name")``: the same as ``obj.name``."""
+        rk = self.infer(obj)
+        if is_tensor(rk):
+            return TENSOR if torch_api.property_kind(attr) == "T" and attr != "grad" else UNKNOWN
+        return self.attribute_of(rk, attr)
+
     def _kind_of_qual_call(self, q: str, node: cst.Call) -> Optional[Kind]:
         if q in self.extra_factories:
             return TENSOR
-        if not q.startswith("torch"):
+        if q != "torch" and not q.startswith("torch."):
+            # ``torchvision``, ``torchtext``, ``torch_geometric``: other packages
             if q.startswith("numpy."):
                 return NOT_TENSOR
             return UNKNOWN
         ns, _, last = q.rpartition(".")
         if q in TENSOR_TYPES or q == "torch.nn.Parameter":
             return TENSOR
-        if ns in _TENSOR_NAMESPACES and (
-            last in _TORCH_TENSOR_FUNCS or (ns == "torch.nn.functional"
-                                           and last in _FUNCTIONAL_TENSOR_FUNCS)
-            or ns in ("torch.linalg", "torch.fft", "torch.special") and last in _LINALG_SAFE
-        ):
-            if last in ("where", "nonzero") and (len(node.args) == 1 or any(
-                    a.keyword and a.keyword.value == "as_tuple" for a in node.args)):
-                return UNKNOWN
-            return TENSOR
-        if ns == "torch.nn.init":
-            return TENSOR
+        if ns in _TABLE_NAMESPACES:
+            return _return_kind(torch_api.function_return(q, *_arg_shape(node)))
+        if torch_api.is_layer(q):
+            return ModuleOf((q,))
         if ns == "torch.nn" and last[:1].isupper():
             if last in ("ParameterList", "ParameterDict"):
                 return UNKNOWN
@@ -649,6 +900,19 @@ class Inference:
         m = func.attr.value
         recv = func.value
         rk = self.infer(recv)
+        if type(rk) is Instance and rk.cls.facts is not None and m not in rk.cls.attrs:
+            meth = rk.cls.facts.method(m)
+            if meth is not None:
+                try:
+                    return self.from_shape(meth.returns()) or UNKNOWN
+                except RecursionError:
+                    return UNKNOWN
+        if type(rk) in (Instance, Proj, ModuleOf) or rk is MODULE:
+            # ``self.fc(x)``: calling an attribute that holds a layer runs its forward
+            member = self.attribute_of(rk, m)
+            called = self._call_shape_of(member, node)
+            if called is not None and called is not UNKNOWN:
+                return called
         if m == "detach":
             # only tensors answer .detach() in practice; a named receiver makes it an alias
             if type(recv) in (cst.Name, cst.Attribute):
@@ -656,17 +920,18 @@ class Inference:
                 if src is not None and not node.args:
                     return Alias(src, "detach", node, recv)
             return TENSOR
+        if rk is MODULE_OUT and m not in _NOT_ON_MODULE_OUTPUT and torch_api.is_tensor_method(m):
+            rk = TENSOR  # a module's output that answers a tensor method is a tensor
+        elif (rk is None or rk is UNKNOWN or rk is FREE) and torch_api.is_tensor_only_method(m):
+            rk = TENSOR  # only tensors answer ``unsqueeze``, ``masked_fill``, ``gather``...
         if is_tensor(rk):
-            if m in TENSOR_METHODS or is_value_write(m) or m in NOT_VALUE_WRITES:
-                if m in ("max", "min", "sort", "topk", "median", "mode", "kthvalue"):
-                    return UNKNOWN
+            ret = torch_api.method_return(m, *_arg_shape(node))
+            if ret is not None:
+                return _return_kind(ret)
+            if is_value_write(m) or m in NOT_VALUE_WRITES:
                 return TENSOR
-            if m in NON_TENSOR_METHODS:
-                return NOT_TENSOR
-            if m in ("chunk", "split", "unbind", "tensor_split"):
-                return TENSORS
-            if m in ("max", "min", "median", "nanmedian", "mode") and not node.args:
-                return TENSOR  # with a ``dim`` these return (values, indices)
+            return UNKNOWN
+        if type(rk) is Proj:
             return UNKNOWN
         if m in ("parameters", "buffers") and not isinstance(rk, Qual):
             return TENSORS
@@ -759,6 +1024,21 @@ class Inference:
             return scope.cls
         return None
 
+    def note_append(self, node: cst.Call) -> None:
+        """``xs = []`` then ``xs.append(t)``: a list of tensors while every append is one."""
+        func = node.func
+        if type(func) is not cst.Attribute or func.attr.value != "append" or \
+                type(func.value) is not cst.Name or len(node.args) != 1:
+            return
+        name = func.value.value
+        scope = self.binding_scope(name)
+        if scope is None:
+            return
+        kind = scope.names.get(name)
+        if kind is not EMPTY_LIST and kind is not TENSORS:
+            return
+        scope.names[name] = TENSORS if is_tensor(self.infer(node.args[0].value)) else UNKNOWN
+
     def register_buffer_call(self, node: cst.Call) -> None:
         """``self.register_buffer("name", t)`` / ``register_parameter`` bind ``self.name``."""
         func = node.func
@@ -778,6 +1058,10 @@ class Inference:
     def narrowing(self, test: cst.BaseExpression) -> Tuple[Dict[str, Kind], Dict[str, Kind]]:
         """Names narrowed by ``test``: (when true, when false)."""
         t = type(test)
+        emptied = _nonempty_test(test)
+        if emptied is not None and self.lookup(emptied) is TENSORS:
+            # ``if len(keep) > 0: return torch.stack(keep)``: empty afterwards
+            return {}, {emptied: EMPTY_LIST}
         if t is cst.UnaryOperation and type(test.operator) is cst.Not:
             yes, no = self.narrowing(test.expression)
             return no, yes
@@ -800,6 +1084,8 @@ class Inference:
             negated = type(test.comparisons[0].operator) in (cst.IsNot, cst.NotEqual)
             if self._is_tensor_type(other):
                 yes, no = {name: TENSOR}, {}
+            elif self._object_kind([other]) is not None:
+                yes, no = {name: self._object_kind([other])}, {}
             elif self._is_known_type(other):
                 yes, no = {name: NOT_TENSOR}, {}
             else:
@@ -818,6 +1104,9 @@ class Inference:
                 flags = [self._is_tensor_type(m) for m in members]
                 if all(flags):
                     return {name: TENSOR}, {name: NOT_TENSOR}
+                obj = self._object_kind(members) if not any(flags) else None
+                if obj is not None:
+                    return {name: obj}, {}
                 if not any(flags):
                     known = all(self._is_known_type(m) for m in members)
                     return ({name: NOT_TENSOR} if known else {}), {}
@@ -829,11 +1118,34 @@ class Inference:
         return q in TENSOR_TYPES or (q is not None and q in self.extra_tensor_types) or (
             q is None and dotted_name(node) in self.extra_tensor_types)
 
+    def _object_kind(self, members: List[cst.BaseExpression]) -> Optional[Kind]:
+        """``isinstance(m, (nn.Conv2d, nn.Linear))``: torch layers; ``isinstance(v, Vector3)``:
+        a class of this file or of the project. None when the members are anything else."""
+        quals = []
+        for node in members:
+            q = self.qualname(node) if type(node) in (cst.Name, cst.Attribute) else None
+            if q is None or not (torch_api.is_layer(q) or q in MODULE_TYPES):
+                break
+            quals.append(q)
+        else:
+            if quals:
+                return MODULE if any(q in MODULE_TYPES for q in quals) else ModuleOf(tuple(quals))
+        if len(members) == 1 and type(members[0]) in (cst.Name, cst.Attribute):
+            k = self.infer(members[0])
+            if type(k) is ClassInfo:
+                return TENSOR if k.category == "tensor" else Instance(k)
+            if type(k) is Proj:
+                from . import project as _p
+                if isinstance(k.obj, _p.ClassFacts):
+                    return TENSOR if k.obj.category() == "tensor" else Instance(
+                        self.class_info(k.obj))
+        return None
+
     def _is_known_type(self, node: cst.BaseExpression) -> bool:
         if type(node) is cst.Name and node.value in _BUILTIN_TYPES and self.lookup(node.value) is None:
             return True
         q = self.qualname(node) if type(node) in (cst.Name, cst.Attribute) else None
-        return q is not None and (q.startswith("numpy.") or q in ("numpy.ndarray",))
+        return q is not None and (q.startswith("numpy.") or q in _KNOWN_NON_TENSOR_TYPES)
 
     def apply(self, names: Dict[str, Kind]) -> List[Tuple[str, Optional[Kind], Kind]]:
         """Narrow names in the current scope; returns what ``undo`` needs.
@@ -859,14 +1171,78 @@ class Inference:
                     self.scope.names[name] = old
 
 
+#: types whose instances are never tensors: an ``isinstance`` guard on one of them rules a
+#: tensor out even where an annotation said ``Tensor`` (``size: Tensor`` that is a ``torch.Size``)
+_KNOWN_NON_TENSOR_TYPES = frozenset(
+    {"torch.Size", "numbers.Number", "numbers.Real", "numbers.Integral", "numbers.Complex",
+     "collections.abc.Sequence", "collections.abc.Mapping", "collections.abc.Iterable",
+     "typing.Sequence", "typing.Mapping", "typing.Iterable", "typing.List", "typing.Tuple",
+     "typing.Dict", "torch.nn.utils.rnn.PackedSequence", "torch.dtype", "torch.device"}
+)
+_SHAPE_KINDS = {"T": TENSOR, "L": TENSORS, "O": NOT_TENSOR, "PG": PARAM_GROUPS,
+                "OPT": OPTIMIZER, "M": MODULE, "MO": MODULE_OUT}
+#: methods a tuple, a dict or a model-output object may have too
+_NOT_ON_MODULE_OUTPUT = frozenset({"values", "keys", "items", "get", "index", "count", "copy",
+                                   "pop", "update", "to"})
+_RETURN_KINDS = {"T": TENSOR, "L": TENSORS, "O": NOT_TENSOR}
+_TABLE_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.linalg", "torch.fft",
+                               "torch.special", "torch.nn.init", "torch.nn.utils.rnn"})
+
+
+def _nonempty_test(test: cst.BaseExpression) -> Optional[str]:
+    """``x`` for the tests ``x``, ``len(x)``, ``len(x) > 0``, ``len(x) != 0``, ``len(x) >= 1``."""
+    if type(test) is cst.Name:
+        return test.value
+    call = test
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
+        comp = test.comparisons[0]
+        op = type(comp.operator)
+        value = comp.comparator
+        if not (type(value) is cst.Integer and (
+                (op in (cst.GreaterThan, cst.NotEqual) and value.value == "0")
+                or (op is cst.GreaterThanEqual and value.value == "1"))):
+            return None
+        call = test.left
+    if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value == "len" \
+            and len(call.args) == 1 and type(call.args[0].value) is cst.Name:
+        return call.args[0].value.value
+    return None
+
+
+def _return_kind(ret: Optional[str]) -> Optional[Kind]:
+    """The Kind of a torch table return class (``T``, ``L``, ``(T,T)``, ``C:...``, ``O``)."""
+    if ret is None:
+        return UNKNOWN
+    kind = _RETURN_KINDS.get(ret)
+    if kind is not None:
+        return kind
+    if ret == "T|(T)":
+        return TENSORISH
+    if ret.startswith("("):
+        return Seq(tuple(TENSOR if k == "T" else UNKNOWN for k in ret[1:-1].split(",")))
+    if ret.startswith("C:"):
+        return NOT_TENSOR if torch_api.fields_of(ret[2:]) is not None else UNKNOWN
+    return UNKNOWN
+
+
+def _arg_shape(node: cst.Call) -> Tuple[int, List[str], bool]:
+    """(positional count, keyword names, star?) of a call, for choosing torch overloads."""
+    npos = 0
+    kws: List[str] = []
+    star = False
+    for a in node.args:
+        if a.star:
+            star = True
+        elif a.keyword is not None:
+            kws.append(a.keyword.value)
+        else:
+            npos += 1
+    return npos, kws, star
+
+
 _BUILTIN_TYPES = frozenset(
     {"list", "tuple", "dict", "set", "str", "int", "float", "bool", "bytes", "complex",
      "frozenset", "type", "range"}
-)
-_LINALG_SAFE = frozenset(
-    """norm vector_norm matrix_norm inv pinv det solve matrix_power matrix_exp cross vecdot
-    matmul cholesky diagonal fft ifft rfft irfft fft2 ifft2 rfft2 irfft2 fftn ifftn rfftn irfftn
-    fftshift ifftshift erf erfc expit logit softmax log_softmax""".split()
 )
 _LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,

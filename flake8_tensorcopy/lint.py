@@ -110,7 +110,7 @@ def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
     """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``."""
     result.source = text
     try:
-        diags = analyze(text, cfg.settings())
+        diags = analyze(text, cfg.settings(), filename=result.path)
     except LintError as exc:
         result.syntax_error = str(exc)
         return result

@@ -1,6 +1,7 @@
 """flake8 entry point. Takes ``lines`` (what the editor sends), never re-reads the file."""
 from __future__ import annotations
 
+import os
 from typing import Any, Generator, List, Tuple
 
 from . import __version__
@@ -25,11 +26,13 @@ class TensorCopyChecker:
     version = __version__
     settings: Settings = DEFAULT_SETTINGS
 
-    def __init__(self, tree: Any, lines: List[str]) -> None:
+    def __init__(self, tree: Any, lines: List[str], filename: str = "") -> None:
         # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``,
-        # and the tree feeds the cheap pre-filter that decides whether libcst must parse at all
+        # and the tree feeds the cheap pre-filter that decides whether libcst must parse at all.
+        # ``filename`` (on stdin: --stdin-display-name) locates the project index.
         self.tree = tree
         self.lines = lines
+        self.filename = filename if filename not in ("stdin", "-") else ""
 
     @classmethod
     def add_options(cls, parser: Any) -> None:
@@ -43,17 +46,24 @@ class TensorCopyChecker:
             comma_separated_list=True,
             help="Extra functions that return tensors (e.g. mylib.make_tensor); comma separated.",
         )
+        parser.add_option(
+            "--tensorcopy-source-roots", default="", parse_from_config=True,
+            comma_separated_list=True,
+            help="Extra directories the project's absolute imports resolve under; comma separated.",
+        )
 
     @classmethod
     def parse_options(cls, options: Any) -> None:
         cls.settings = Settings(
             _split(getattr(options, "tensorcopy_tensor_names", "")),
             _split(getattr(options, "tensorcopy_tensor_factories", "")),
+            [os.path.abspath(r) for r in _split(getattr(options, "tensorcopy_source_roots", ""))],
         )
 
     def run(self) -> Generator[Tuple[int, int, str, type], None, None]:
         try:
-            diags = analyze("".join(self.lines), self.settings, tree=self.tree)
+            diags = analyze("".join(self.lines), self.settings, tree=self.tree,
+                            filename=self.filename or None)
         except Exception:  # no exception may escape: flake8 reports E999 for broken syntax
             return
         for d in diags:

@@ -15,7 +15,7 @@ from flake8_tensorcopy import lint_source
 from .conftest import FIXTURES
 
 EXPECT = re.compile(r"#\s*expect:\s*((?:TEN\d{3}[,\s]*)+)")
-FILES = sorted(glob.glob(os.path.join(FIXTURES, "*.py")))
+FILES = sorted(glob.glob(os.path.join(FIXTURES, "**", "*.py"), recursive=True))
 
 
 def expectations(source):
@@ -31,7 +31,7 @@ def expectations(source):
     return expected, traps
 
 
-@pytest.mark.parametrize("path", FILES, ids=os.path.basename)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: os.path.relpath(p, FIXTURES))
 def test_fixture_file(path):
     with open(path, encoding="utf-8") as fh:
         source = fh.read()

@@ -40,7 +40,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool,
     text = decoded.text  # type: ignore[union-attr]
     ign = list(ignore) + cfg.ignored_for(path)
     try:
-        fixed = fix_source(text, unsafe=unsafe, select=select, ignore=ign, settings=cfg.settings())
+        fixed = fix_source(text, unsafe=unsafe, select=select, ignore=ign, settings=cfg.settings(),
+                           filename=path)
     except LintError as exc:
         result.syntax_error = str(exc)
         return result, None

@@ -24,32 +24,38 @@ class AliasWrite(Rule):
     code = "TEN401"
     name = "write-through-alias"
     message = ("`{name}` is `{source}.{via}`, which shares memory with `{source}`: this in-place "
-               "write changes `{source}` too; bind `{source}.detach().clone()` if a copy was meant")
+               "write changes `{source}` too; {advice}")
     hooks = (cst.Call, cst.Assign, cst.AugAssign)
     fix_safety = UNSAFE
     what = (
         "Flags an in-place write (`y.add_()`, `y[i] = v`, `y += v`, `nn.init.*_(y)`) to a name "
         "bound to `x.detach()` or `x.data`, when `y` is then read as a value of its own (returned, "
-        "passed on, used in an expression) and `x` is a plain name (a local or an argument)."
+        "passed on, used in an expression) and `x` is a plain name (a local or an argument); and "
+        "every in-place write through a name bound to `x.data`, where autograd never sees it."
     )
     why = (
         "`detach()` and `.data` are not copies: the result shares memory with `x`. Writing into "
         "it writes into `x`. With `detach()` the version counter is shared too, so if `x` was saved "
         "for backward, `backward()` raises; with `.data` it does not, and the gradients are "
         "silently wrong.\n\n"
-        "Not flagged, because there the write into `x` is the point: an alias whose source is an "
-        "attribute of an object (`w = module.weight.data; w.mul_(s)`, `b = self.buf.detach(); "
+        "A write through a `detach()` alias is not flagged where the write into `x` is the "
+        "point: an alias whose source is an attribute of an object (`b = self.buf.detach(); "
         "b.zero_()`: a parameter, buffer or state updated on purpose), and an alias that nothing "
         "reads after the write (`p_ = p.detach(); p_.copy_(avg)` in parameter averaging: a copy "
         "written and never read would be dead code, so the write must be meant for `p`). "
-        "Precision beats recall here: a mistaken alias of an attribute is missed."
+        "Precision beats recall here: a mistaken alias of an attribute is missed.\n\n"
+        "A write through a `.data` alias is flagged even when it is deliberate (`p_fp32 = "
+        "p.data; p_fp32.add_(step)` in an optimizer, `w = module.weight.data; w.mul_(s)`): the "
+        "change reaches `x` behind autograd's back (the version counter does not move), which is "
+        "the `.data` hazard itself. Such deliberate writes get no fix; write `x` in place under "
+        "`torch.no_grad()` instead."
     )
     use_instead = "`y = x.detach().clone()` when `y` is meant to be an independent copy."
     fix_doc = (
         "**Unsafe.** The binding becomes `x.detach().clone()`, so `x` is no longer changed: "
         "that is the intended effect when a copy was meant, and a behaviour change if the alias "
-        "was deliberate. Deliberate shapes (above) are not flagged, so they are never "
-        "rewritten."
+        "was deliberate. Deliberate shapes (above) are never rewritten: the `detach()` ones are "
+        "not flagged, the `.data` ones are flagged with no fix."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html",)
     invalid = (
@@ -62,6 +68,9 @@ class AliasWrite(Rule):
         Example("import torch\n\ndef normalize(x):\n    x = x.detach()\n    x -= x.mean()\n    return x\n",
                 "import torch\n\ndef normalize(x):\n    x = x.detach().clone()\n    x -= x.mean()\n    return x\n",
                 unsafe=True, run=False),
+        # a deliberate write through a ``.data`` alias: flagged (autograd never sees it), no fix
+        Example("import torch\n\ndef scale(module: torch.nn.Linear, s):\n"
+                "    w = module.weight.data\n    w.mul_(s)\n    return w\n", None, run=False),
     )
     valid = (
         "import torch\nx = torch.randn(3)\ny = x.detach().clone()\ny.add_(1)\n",
@@ -73,8 +82,6 @@ class AliasWrite(Rule):
         "    for p_swa, p_model in zip(swa.parameters(), model.parameters()):\n"
         "        p_swa_ = p_swa.detach()\n"
         "        p_swa_.copy_(p_swa_ + (p_model.detach() - p_swa_) / (n + 1))\n",
-        "import torch\n\ndef scale(module: torch.nn.Linear, s):\n"
-        "    w = module.weight.data\n    w.mul_(s)\n    return w\n",
         "import torch\nx = torch.randn(3)\ny = x.detach()\ny.zero_()\n",
     )
 
@@ -117,14 +124,22 @@ class AliasWrite(Rule):
         kind = ctx.inf.lookup(target.value)
         if type(kind) is not Alias or kind.node is None:
             return
+        fields = dict(name=target.value, source=kind.source, via=_via(kind.via))
         if "." in kind.source or not read_after(ctx.scope_node, node, target.value):
             # a deliberate write: into an object's state (``w = module.weight.data; w.mul_(s)``),
             # or through an alias that nothing reads afterwards (``p_ = p.detach();
-            # p_.copy_(avg)``): the write only matters because it reaches the source
+            # p_.copy_(avg)``): the write only matters because it reaches the source. Through
+            # ``detach()`` that is fine; through ``.data`` autograd never sees it: flag, no fix
+            if kind.via == "detach":
+                return
+            yield self.report(node, None, advice=f"autograd does not see it; if the change is "
+                              f"meant, write `{kind.source}` in place under `torch.no_grad()`",
+                              **fields)
             return
         fix = FixPlan(f"bind `{kind.source}.detach().clone()`", UNSAFE,
                       [NodeEdit("replace", kind.node, f"{ctx.operand(kind.node_value)}.detach().clone()")])
-        yield self.report(node, fix, name=target.value, source=kind.source, via=_via(kind.via))
+        yield self.report(node, fix, advice=f"bind `{kind.source}.detach().clone()` if a copy "
+                          f"was meant", **fields)
 
 
 def _via(via: str) -> str:

@@ -11,7 +11,7 @@ from typing import Iterator, Optional, Tuple
 import libcst as cst
 
 from ..inference import (
-    FREE, UNKNOWN, is_tensor, is_value_write, last_name, root_name,
+    FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, last_name, root_name,
 )
 from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
@@ -59,7 +59,7 @@ def data_evidence(ctx, node: cst.Attribute) -> bool:
     """Is the receiver of ``node`` (an ``X.data``) shown to be a tensor?"""
     recv = node.value
     kind = ctx.inf.infer(recv)
-    if is_tensor(kind):
+    if is_tensor(kind) or kind is MODULE_OUT:
         return True
     if kind is not None and kind is not UNKNOWN and kind is not FREE:
         return False  # known: a module path, a list, a config, a local class...
@@ -86,8 +86,13 @@ def data_evidence(ctx, node: cst.Attribute) -> bool:
 
 
 def _mutation(use: str, detail: Optional[str]) -> bool:
-    return use in ("subscript-store", "augassign", "init") or (
-        use == "method" and is_value_write(detail or ""))
+    return use in ("subscript-store", "augassign", "init", "helper-write") or (
+        use == "method" and (is_value_write(detail or "") or detail in _STORAGE_SWAPS))
+
+
+#: in-place methods that replace the storage behind ``.data`` (not value writes for TEN401,
+#: but a change through ``.data`` all the same)
+_STORAGE_SWAPS = frozenset({"set_", "resize_", "resize_as_"})
 
 
 # ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
@@ -347,6 +352,10 @@ class DataInplace(Rule):
             return
         src = ctx.snippet(node.value, 30)
         edits = [NodeEdit("replace", node, ctx.operand(node.value))]
+        if use == "helper-write":
+            instead = f"pass `{src}` and let `{detail}` write under `torch.no_grad()`"
+            yield self.report(node, None, src=src, instead=instead)
+            return
         alone = _write_alone(ctx, node, use)
         if use == "init":
             instead = f"pass `{src}` itself (nn.init already runs under no_grad)"

@@ -1,0 +1,1247 @@
+"""The project index: what the project's own modules define, read with ``ast``.
+
+When a linted file imports from its own project (``from .models import Generator``,
+``import utils``, ``from models import *``), the facts that decide whether an expression is a
+tensor often sit in that other module: the class bases (``Generator(nn.Module)``), the
+``__init__`` bindings (``self.w = nn.Parameter(...)``, ``register_buffer``), what functions and
+methods return (``compute_loss`` returns torch ops) and whether a class has its own ``data``.
+
+- Only files under the project root are read (the nearest ancestor of the linted file holding
+  ``pyproject.toml``, ``setup.py``, ``setup.cfg`` or ``.git``, plus configured source roots);
+  never site-packages. Without such a marker the file's own package tree is the project.
+- Modules are read lazily (only what an import reaches, when an expression needs it) with
+  ``ast``, and cached per process by (path, mtime_ns, size).
+- A module that cannot be found, read or parsed is unknown, never an error.
+
+Shapes (what an expression evaluates to) are small values: ``"T"`` a tensor, ``"L"`` a list of
+tensors, ``"O"`` a known non-tensor, ``("seq", (shape, ...))`` a fixed tuple, ``("layer", quals)``
+an instance of torch ``nn`` layers, ``"M"`` some ``nn.Module``, ``"OPT"`` an optimizer,
+``ClassFacts`` (the class itself), ``("inst", ClassFacts)`` an instance, ``FuncFacts``,
+``ModuleFacts``, ``("qual", dotted)`` an outside name (``torch.nn.Linear``), ``None`` unknown.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import threading
+import time
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from . import torch_api
+
+__all__ = [
+    "find_root", "ProjectIndex", "ModuleFacts", "ClassFacts", "FuncFacts", "index",
+    "dependencies",
+]
+
+_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+_OUTSIDE = ("site-packages", "dist-packages")
+_MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
+_NEGATIVE_TTL = 1.0  # seconds a "module not found" answer is reused
+
+
+def find_root(path: str) -> Optional[str]:
+    """The project root of ``path``: the nearest ancestor holding a project marker; without one,
+    the working directory when the file is under it (the linted root: where flake8 and
+    ``tensorcopy check`` run), else the outermost directory of the file's package chain (a
+    directory of loose scripts: itself)."""
+    d = os.path.dirname(os.path.abspath(path))
+    probe = d
+    while True:
+        if any(os.path.exists(os.path.join(probe, m)) for m in _MARKERS):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe or os.path.basename(probe) in _OUTSIDE:
+            break
+        probe = parent
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = None
+    if cwd and cwd != os.path.dirname(cwd) and _within(d + os.sep, cwd) and not any(
+            part in _OUTSIDE for part in d[len(cwd):].split(os.sep)):
+        return cwd
+    top = d
+    while os.path.isfile(os.path.join(top, "__init__.py")):
+        parent = os.path.dirname(top)
+        if parent == top or os.path.basename(parent) in _OUTSIDE:
+            break
+        if not os.path.isfile(os.path.join(parent, "__init__.py")):
+            break
+        top = parent
+    return top
+
+
+def _within(path: str, root: str) -> bool:
+    root = root.rstrip(os.sep) + os.sep
+    return path.startswith(root)
+
+
+# ---- facts of one module ------------------------------------------------------------------
+
+class FuncFacts:
+    __slots__ = ("name", "node", "module", "cls", "_ret", "_busy")
+
+    def __init__(self, name: str, node: ast.AST, module: "ModuleFacts",
+                 cls: Optional["ClassFacts"] = None) -> None:
+        self.name = name
+        self.node = node
+        self.module = module
+        self.cls = cls
+        self._ret: object = _UNSET
+        self._busy = False
+
+    def written_params(self) -> frozenset:
+        """Positions and names of the parameters this function changes in place
+        (``t.copy_(...)``, ``t.mul_(...)``, ``t[i] = v``, ``t += v``)."""
+        args = self.node.args  # type: ignore[attr-defined]
+        pos = [a.arg for a in args.posonlyargs + args.args]
+        names = set(pos) | {a.arg for a in args.kwonlyargs}
+        written = set()
+        for node in ast.walk(self.node):
+            target = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                m = node.func.attr
+                if len(m) > 1 and m.endswith("_") and not m.startswith("_") and \
+                        m not in ("requires_grad_", "share_memory_", "detach_", "retain_grad"):
+                    target = node.func.value
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                tgts = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in tgts:
+                    if isinstance(t, ast.Subscript):
+                        target = t.value
+                    elif isinstance(node, ast.AugAssign) and isinstance(t, ast.Name):
+                        target = t
+            if isinstance(target, ast.Name) and target.id in names:
+                written.add(target.id)
+        # a parameter rebound before the write is not the caller's value any more
+        for node in ast.walk(self.node):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        written.discard(t.id)
+        out = set(written)
+        out.update(i for i, n in enumerate(pos) if n in written)
+        return frozenset(out)
+
+    def returns(self):
+        """The shape every ``return`` of this function agrees on (None: unknown)."""
+        if self._ret is not _UNSET:
+            return self._ret
+        ann = getattr(self.node, "returns", None)
+        if ann is not None:
+            shape = _Evaluator(self.module, self.cls)._annotation(ann)
+            if shape is not None:
+                self._ret = shape
+                return shape
+        if self._busy:
+            return None  # recursion
+        self._busy = True
+        try:
+            self._ret = _Evaluator(self.module, self.cls).function_return(self.node)
+        except RecursionError:
+            self._ret = None
+        finally:
+            self._busy = False
+        return self._ret
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<func {self.module.path}:{self.name}>"
+
+
+class ClassFacts:
+    __slots__ = ("name", "node", "module", "bases", "methods", "_attr_exprs", "_buffers",
+                 "fields", "_own_data", "is_dataclass", "_category", "_attrs", "_busy")
+
+    def __init__(self, name: str, node: ast.ClassDef, module: "ModuleFacts") -> None:
+        self.name = name
+        self.node = node
+        self.module = module
+        self.bases = list(node.bases)
+        self.methods: Dict[str, FuncFacts] = {}
+        # method bodies are scanned for ``self.x = ...`` only when an attribute is asked for
+        self._attr_exprs: Optional[Dict[str, List[Tuple[str, ast.expr]]]] = None
+        self._buffers: Dict[str, Optional[ast.expr]] = {}
+        #: names bound in the class body (fields of a NamedTuple/dataclass, class attributes)
+        self.fields: Set[str] = set()
+        self._own_data = False
+        self.is_dataclass = any(
+            (_dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] == "dataclass"
+            for d in node.decorator_list)
+        self._category: object = _UNSET
+        self._attrs: Dict[str, object] = {}
+        self._busy = False
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.methods[stmt.name] = FuncFacts(stmt.name, stmt, module, self)
+                if stmt.name == "data":
+                    self._own_data = True
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                self.fields.add(stmt.target.id)
+            elif isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name):
+                        self.fields.add(t.id)
+        if "data" in self.fields:
+            self._own_data = True
+
+    @property
+    def attr_exprs(self) -> Dict[str, List[Tuple[str, ast.expr]]]:
+        """``self.x = <expr>`` in any method: attr -> [(method name, expr)]."""
+        if self._attr_exprs is None:
+            self._attr_exprs = {}
+            for f in self.methods.values():
+                self._scan_method(f.node)
+        return self._attr_exprs
+
+    @property
+    def buffers(self) -> Dict[str, Optional[ast.expr]]:
+        """``register_buffer``/``register_parameter`` names -> the value (None: not a tensor)."""
+        self.attr_exprs  # noqa: B018 - scans the methods once
+        return self._buffers
+
+    @property
+    def own_data(self) -> bool:
+        """Does the class bind its own ``data`` (a method, property, field or attribute)?"""
+        return self._own_data or "data" in self.attr_exprs
+
+    def _scan_method(self, fn: ast.AST) -> None:
+        args = fn.args.posonlyargs + fn.args.args  # type: ignore[attr-defined]
+        if not args:
+            return
+        me = args[0].arg
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                            and t.value.id == me and node.value is not None:
+                        self._attr_exprs.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[union-attr,attr-defined]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("register_buffer", "register_parameter") \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == me \
+                    and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                self._buffers[node.args[0].value] = node.args[1]
+
+    # -- what the class is -------------------------------------------------------------------
+    def category(self) -> Optional[str]:
+        """``module``, ``optimizer``, ``tensor``, ``dataset``, ``record`` (NamedTuple/dataclass),
+        ``plain`` (only project or builtin bases) or None (an outside base we do not know)."""
+        if self._category is not _UNSET:
+            return self._category  # type: ignore[return-value]
+        if self._busy:
+            return None
+        self._busy = True
+        try:
+            self._category = self._compute_category()
+        finally:
+            self._busy = False
+        return self._category  # type: ignore[return-value]
+
+    def _compute_category(self) -> Optional[str]:
+        if self.is_dataclass:
+            return "record"
+        result = "plain"
+        for base in self.bases:
+            shape = self.module.resolve_expr(base)
+            cat = _category_of(shape)
+            if cat in ("tensor", "module", "optimizer"):
+                return cat
+            if cat in ("dataset", "record"):
+                result = cat
+            elif cat is None:
+                result = None if result == "plain" else result
+        if not self.bases:
+            return "plain"
+        return result
+
+    def method(self, name: str, _seen: Optional[Set[int]] = None) -> Optional[FuncFacts]:
+        """A method of this class or of a project base class."""
+        f = self.methods.get(name)
+        if f is not None:
+            return f
+        seen = _seen or set()
+        if id(self) in seen:
+            return None
+        seen.add(id(self))
+        for base in self.bases:
+            shape = self.module.resolve_expr(base)
+            if isinstance(shape, ClassFacts):
+                f = shape.method(name, seen)
+                if f is not None:
+                    return f
+        return None
+
+    def attr(self, name: str, _seen: Optional[Set[int]] = None):
+        """The shape of ``instance.name`` as the class (or a project base) binds it."""
+        if name in self._attrs:
+            return self._attrs[name]
+        self._attrs[name] = None  # recursion guard
+        shape = self._attr(name, _seen or set())
+        self._attrs[name] = shape
+        return shape
+
+    def _attr(self, name: str, seen: Set[int]):
+        if name in self.buffers:
+            value = self.buffers[name]
+            if value is None or (isinstance(value, ast.Constant) and value.value is None):
+                return None
+            return "T"
+        exprs = self.attr_exprs.get(name)
+        if exprs:
+            shapes = []
+            for m, e in exprs:
+                cls_method = self.methods.get(m)
+                ev = _Evaluator(self.module, self, cls_method.node if cls_method else None)
+                shapes.append(ev.eval(e))
+            return _merge_all(shapes)
+        if id(self) in seen:
+            return None
+        seen.add(id(self))
+        for base in self.bases:
+            shape = self.module.resolve_expr(base)
+            if isinstance(shape, ClassFacts):
+                got = shape._attr(name, seen)
+                if got is not None:
+                    return got
+        return None
+
+    def has_own_data(self, _seen: Optional[Set[int]] = None) -> bool:
+        if self.own_data:
+            return True
+        seen = _seen or set()
+        if id(self) in seen:
+            return False
+        seen.add(id(self))
+        for base in self.bases:
+            shape = self.module.resolve_expr(base)
+            if isinstance(shape, ClassFacts) and shape.has_own_data(seen):
+                return True
+            if _category_of(shape) == "record":
+                return True
+        return False
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<class {self.module.path}:{self.name}>"
+
+
+_UNSET = object()
+
+
+def _category_of(shape) -> Optional[str]:
+    if isinstance(shape, ClassFacts):
+        return shape.category()
+    if isinstance(shape, tuple) and shape[0] == "qual":
+        q = shape[1]
+        if q in ("torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            return "tensor"
+        if q in ("torch.nn.Module", "torch.nn.modules.module.Module") or torch_api.is_layer(q) or (
+                q.startswith("torch.nn.") and q.rsplit(".", 1)[1].lstrip("_")[:1].isupper()
+                and q not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")):
+            return "module"
+        if q.startswith("torch.optim.") and (torch_api.is_optimizer(q) or q.endswith(".Optimizer")):
+            return "optimizer"
+        if q.startswith("torch.utils.data.") and q.endswith(("Dataset", "Sampler", "DataLoader")):
+            return "dataset"
+        if q in ("typing.NamedTuple", "NamedTuple", "collections.namedtuple", "typing.TypedDict"):
+            return "record"
+        if q in _BUILTIN_BASES:
+            return "plain"
+        return None
+    if isinstance(shape, tuple) and shape[0] == "namedtuple":
+        return "record"
+    return None
+
+
+_BUILTIN_BASES = frozenset({"object", "dict", "list", "tuple", "Exception", "ValueError",
+                            "abc.ABC", "ABC", "typing.Generic", "Generic", "enum.Enum", "Enum"})
+
+
+class ModuleFacts:
+    """Top-level definitions and imports of one module (lazily evaluated)."""
+
+    def __init__(self, path: str, tree: ast.Module, index: "ProjectIndex") -> None:
+        self.path = path
+        self.index = index
+        self.defs: Dict[str, object] = {}  # name -> ClassFacts | FuncFacts
+        self.imports: Dict[str, Tuple] = {}  # name -> ("module", dotted, level) | ("from", module, level, name)
+        self.stars: List[Tuple[str, int]] = []
+        self.assigns: Dict[str, ast.expr] = {}
+        self.tree = tree
+        self._call_sites: Optional[Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = None
+        self._scan(tree.body)
+
+    def _scan(self, body, nested: bool = False) -> None:
+        for stmt in body:
+            if nested and isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Assign)) and any(
+                    n in self.defs for n in _bound_names(stmt)):
+                continue  # ``if __name__ == "__main__": from this_module import X``
+            if isinstance(stmt, ast.ClassDef):
+                self.defs[stmt.name] = ClassFacts(stmt.name, stmt, self)
+                self.assigns.pop(stmt.name, None)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.defs[stmt.name] = FuncFacts(stmt.name, stmt, self)
+                self.assigns.pop(stmt.name, None)
+            elif isinstance(stmt, ast.Import):
+                for a in stmt.names:
+                    if a.asname:
+                        self.imports[a.asname] = ("module", a.name, 0)
+                    else:
+                        top = a.name.split(".", 1)[0]
+                        self.imports[top] = ("module", top, 0)
+                    self.defs.pop(a.asname or a.name.split(".", 1)[0], None)
+            elif isinstance(stmt, ast.ImportFrom):
+                mod = stmt.module or ""
+                for a in stmt.names:
+                    if a.name == "*":
+                        self.stars.append((mod, stmt.level))
+                    else:
+                        self.imports[a.asname or a.name] = ("from", mod, stmt.level, a.name)
+                        self.defs.pop(a.asname or a.name, None)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                    and isinstance(stmt.targets[0], ast.Name):
+                self.assigns[stmt.targets[0].id] = stmt.value
+            elif isinstance(stmt, (ast.If, ast.Try)):
+                # ``try: from apex import X / except ImportError: X = None``: take the body
+                self._scan(stmt.body, nested=True)
+
+    # -- names -------------------------------------------------------------------------------
+    def lookup(self, name: str, _depth: int = 0):
+        """The shape of the module-level ``name`` (None: unknown or not defined here)."""
+        if _depth > 8:
+            return None
+        d = self.defs.get(name)
+        if d is not None:
+            return d
+        imp = self.imports.get(name)
+        if imp is not None:
+            return self.index.resolve_import(self.path, imp, _depth)
+        if name in self.assigns:
+            value = self.assigns[name]
+            if isinstance(value, ast.Call) and _dotted(value.func) in (
+                    "namedtuple", "collections.namedtuple", "NamedTuple", "typing.NamedTuple"):
+                return ("namedtuple", name)
+            if isinstance(value, (ast.Name, ast.Attribute)):
+                return self.resolve_expr(value, _depth + 1)
+            return None
+        for mod, level in self.stars:
+            target = self.index.module_of(self.path, mod, level)
+            if isinstance(target, ModuleFacts) and target is not self:
+                got = target.lookup(name, _depth + 1)
+                if got is not None:
+                    return got
+        return None
+
+    def param_shapes(self, func: str) -> Dict[str, object]:
+        """Shapes of the parameters of top-level function ``func`` that every call of it in
+        this module agrees on (``train(loader, model, criterion)`` called with an ``nn.Module``
+        and a loss module): parameter name -> shape."""
+        if self._call_sites is None:
+            self._call_sites = _collect_call_sites(self)
+        fn = self.defs.get(func)
+        sites = self._call_sites.get(func)
+        if not isinstance(fn, FuncFacts) or not sites:
+            return {}
+        args = fn.node.args  # type: ignore[attr-defined]
+        if args.vararg is not None or args.kwarg is not None:
+            return {}
+        pos = [a.arg for a in args.posonlyargs + args.args]
+        names = pos + [a.arg for a in args.kwonlyargs]
+        out: Dict[str, object] = {}
+        for name in names:
+            shapes = []
+            for positional, keywords in sites:
+                i = pos.index(name) if name in pos else -1
+                if 0 <= i < len(positional):
+                    shapes.append(positional[i])
+                elif name in keywords:
+                    shapes.append(keywords[name])
+                else:
+                    shapes.append(None)  # the default
+            merged = _merge_params(shapes)
+            if merged is not None:
+                out[name] = merged
+        return out
+
+    def member(self, name: str, _depth: int = 0):
+        """``module.name``: a definition here, or a submodule of a package."""
+        got = self.lookup(name, _depth)
+        if got is None and os.path.basename(self.path) == "__init__.py":
+            sub = self.index.load_path(
+                self.index._module_file(os.path.dirname(self.path), name))
+            if sub is not None:
+                return sub
+        return got
+
+    def resolve_expr(self, node: ast.expr, _depth: int = 0):
+        """A dotted name (``nn.Module``, ``models.Generator``) in this module's namespace."""
+        if isinstance(node, ast.Name):
+            if node.id in _BUILTIN_BASES:
+                return ("qual", node.id)
+            got = self.lookup(node.id, _depth)
+            return got
+        if isinstance(node, ast.Attribute):
+            base = self.resolve_expr(node.value, _depth)
+            if isinstance(base, tuple) and base[0] == "qual":
+                return ("qual", f"{base[1]}.{node.attr}")
+            if isinstance(base, ModuleFacts):
+                return base.member(node.attr, _depth + 1)
+            return None
+        if isinstance(node, ast.Subscript):  # Generic[T], NamedTuple subscripts
+            return self.resolve_expr(node.value, _depth)
+        return None
+
+
+def _bound_names(stmt) -> List[str]:
+    if isinstance(stmt, ast.Import):
+        return [a.asname or a.name.split(".", 1)[0] for a in stmt.names]
+    if isinstance(stmt, ast.ImportFrom):
+        return [a.asname or a.name for a in stmt.names]
+    return [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+
+
+def _merge_params(shapes: List[object]):
+    """One shape for a parameter from the shapes of its call sites (None: they disagree)."""
+    if not shapes or any(s is None for s in shapes):
+        return None
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return first
+    if all(_is_module_shape(s) for s in shapes):
+        return "M"
+    if all(s == "T" for s in shapes):
+        return "T"
+    return None
+
+
+def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object], Dict[str, object]]]]:
+    """Calls of the module's top-level functions, with the shapes of their arguments as the
+    calling code has them at that point (module level and inside top-level functions)."""
+    targets = {n for n, d in module.defs.items() if isinstance(d, FuncFacts)}
+    sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
+    # evaluate only the bodies that call one of the targets (a cheap ast scan first)
+    callers = set()
+    for d in module.defs.values():
+        if isinstance(d, FuncFacts) and _calls_any(d.node, targets):
+            callers.add(id(d))
+    top_level_calls = any(_calls_any(stmt, targets) for stmt in module.tree.body
+                          if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                   ast.ClassDef)))
+    if not targets or (not callers and not top_level_calls):
+        return sites
+    if top_level_calls:
+        ev = _Evaluator(module)
+        ev.collect = (targets, sites)
+        ev._block(module.tree.body, [])
+    for d in list(module.defs.values()):
+        if isinstance(d, FuncFacts) and id(d) in callers:
+            sub = _Evaluator(module, None, d.node)
+            sub.collect = (targets, sites)
+            try:
+                sub._block(d.node.body, [])  # type: ignore[attr-defined]
+            except RecursionError:
+                pass
+    return sites
+
+
+def _calls_any(node, names: Set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in names:
+            return True
+    return False
+
+
+def _dotted(node) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _merge_all(shapes):
+    if not shapes:
+        return None
+    first = shapes[0]
+    for s in shapes[1:]:
+        if s != first and not (s == "T" and first == "T"):
+            if _is_tensor_shape(s) and _is_tensor_shape(first):
+                first = "T"
+                continue
+            if _is_module_shape(s) and _is_module_shape(first):
+                first = "M"
+                continue
+            return None
+    return first
+
+
+def _is_tensor_shape(s) -> bool:
+    return s == "T"
+
+
+def _is_module_shape(s) -> bool:
+    return s == "M" or (isinstance(s, tuple) and s[0] == "layer") or (
+        isinstance(s, tuple) and s[0] == "inst" and s[1].category() == "module")
+
+
+# ---- a small evaluator over ast expressions -------------------------------------------------
+
+_NOT_TENSOR_BUILTINS = frozenset(
+    "len int float str bool range isinstance repr hash id dict set frozenset list tuple sorted "
+    "format ord chr bytes".split())
+#: methods a tuple, a dict or a model-output object may have too
+_NOT_ON_MODULE_OUTPUT = frozenset({"values", "keys", "items", "get", "index", "count", "copy",
+                                   "pop", "update", "to"})
+_MODULE_METHODS_SELF = frozenset(
+    {"cuda", "cpu", "to", "float", "half", "double", "train", "eval", "requires_grad_", "bfloat16"})
+
+
+class _Evaluator:
+    """Shapes of expressions inside one function (or at module level) of a project module.
+
+    Flow: statements are taken in source order and the latest assignment of a local name wins
+    (branches are not merged); good enough for what ``return`` gives back.
+    """
+
+    def __init__(self, module: ModuleFacts, cls: Optional[ClassFacts] = None,
+                 fn: Optional[ast.AST] = None) -> None:
+        self.module = module
+        self.cls = cls
+        self.env: Dict[str, object] = {}
+        self.me: Optional[str] = None
+        #: (names of top-level functions, sink): record their calls met while walking
+        self.collect: Optional[Tuple[Set[str], Dict]] = None
+        if fn is not None:
+            self._bind_params(fn)
+
+    def _bind_params(self, fn) -> None:
+        args = fn.args
+        allargs = args.posonlyargs + args.args + args.kwonlyargs
+        for a in allargs:
+            self.env[a.arg] = self._annotation(a.annotation) if a.annotation is not None else None
+        for a in (args.vararg, args.kwarg):
+            if a is not None:
+                self.env[a.arg] = None
+        first = (args.posonlyargs + args.args)[:1]
+        decorators = {(_dotted(d) or "") for d in fn.decorator_list}
+        if self.cls is not None and first and "staticmethod" not in decorators:
+            self.me = first[0].arg
+            self.env[self.me] = ("inst", self.cls) if "classmethod" not in decorators else self.cls
+
+    def _annotation(self, ann):
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        shape = self.module.resolve_expr(ann) if isinstance(ann, (ast.Name, ast.Attribute)) else None
+        return _instance_of(shape)
+
+    def function_return(self, fn) -> object:
+        self._bind_params(fn)
+        rets: List[object] = []
+        self._block(fn.body, rets)
+        if not rets:
+            return None
+        return _merge_returns(rets)
+
+    def _record_calls(self, stmt) -> None:
+        targets, sink = self.collect  # type: ignore[misc]
+        todo = [stmt]
+        while todo:
+            node = todo.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                      ast.Lambda)):
+                    continue
+                if isinstance(child, ast.stmt):
+                    continue  # nested blocks are walked in their turn
+                todo.append(child)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in targets and node.func.id not in self.env:
+                if any(isinstance(a, ast.Starred) for a in node.args) or any(
+                        k.arg is None for k in node.keywords):
+                    sink.setdefault(node.func.id, []).append(([None] * 64, {}))
+                    continue
+                sink.setdefault(node.func.id, []).append(
+                    ([self.eval(a) for a in node.args],
+                     {k.arg: self.eval(k.value) for k in node.keywords}))
+
+    def _block(self, body, rets: List[object]) -> None:
+        for stmt in body:
+            t = type(stmt)
+            if self.collect is not None and not isinstance(
+                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._record_calls(stmt)
+            if t is ast.Return:
+                rets.append(self.eval(stmt.value) if stmt.value is not None else "O")
+            elif t is ast.Assign:
+                shape = self.eval(stmt.value)
+                for target in stmt.targets:
+                    self._bind(target, shape)
+            elif t is ast.AnnAssign and stmt.value is not None:
+                self._bind(stmt.target, self.eval(stmt.value))
+            elif t is ast.AugAssign and isinstance(stmt.target, ast.Name):
+                cur = self.env.get(stmt.target.id)
+                if cur != "T" and self.eval(stmt.value) != "T":
+                    self.env[stmt.target.id] = None
+            elif t in (ast.If, ast.While):
+                self._block(stmt.body, rets)
+                self._block(stmt.orelse, rets)
+            elif t in (ast.For, ast.AsyncFor):
+                self._bind(stmt.target, None)
+                self._block(stmt.body, rets)
+                self._block(stmt.orelse, rets)
+            elif t in (ast.With, ast.AsyncWith):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        self._bind(item.optional_vars, None)
+                self._block(stmt.body, rets)
+            elif t is ast.Try or t.__name__ == "TryStar":
+                self._block(stmt.body, rets)
+                for h in stmt.handlers:
+                    self._block(h.body, rets)
+                self._block(stmt.orelse, rets)
+                self._block(stmt.finalbody, rets)
+            elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                self.env[stmt.name] = None
+            elif t is ast.Expr and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
+                rets.append(None)  # a generator
+
+    def _bind(self, target, shape) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = shape
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = shape[1] if isinstance(shape, tuple) and shape[0] == "seq" else None
+            for i, e in enumerate(target.elts):
+                sub = items[i] if items is not None and len(items) == len(target.elts) else (
+                    "T" if shape == "L" else None)
+                self._bind(e.value if isinstance(e, ast.Starred) else e,
+                           None if isinstance(e, ast.Starred) else sub)
+
+    def eval(self, node) -> object:
+        t = type(node)
+        if t is ast.Name:
+            if node.id in self.env:
+                return self.env[node.id]
+            return self.module.lookup(node.id)
+        if t is ast.Attribute:
+            return self._attribute(node)
+        if t is ast.Call:
+            return self._call(node)
+        if t is ast.Subscript:
+            base = self.eval(node.value)
+            if base == "T":
+                return "T"
+            if base == "L" and not isinstance(node.slice, ast.Slice):
+                return "T"
+            if isinstance(base, tuple) and base[0] == "seq" and isinstance(node.slice, ast.Constant) \
+                    and isinstance(node.slice.value, int) and -len(base[1]) <= node.slice.value < len(base[1]):
+                return base[1][node.slice.value]
+            return None
+        if t is ast.BinOp:
+            if self.eval(node.left) == "T" or self.eval(node.right) == "T":
+                return "T"
+            return None
+        if t is ast.UnaryOp:
+            if isinstance(node.op, ast.Not):
+                return "O"
+            return "T" if self.eval(node.operand) == "T" else None
+        if t is ast.Tuple:
+            return ("seq", tuple(self.eval(e) for e in node.elts)) if node.elts and not any(
+                isinstance(e, ast.Starred) for e in node.elts) else None
+        if t is ast.List:
+            if node.elts and all(self.eval(e) == "T" for e in node.elts):
+                return "L"
+            return "O"
+        if t is ast.IfExp:
+            a, b = self.eval(node.body), self.eval(node.orelse)
+            return a if a == b else None
+        if t in (ast.Constant, ast.Dict, ast.Set, ast.JoinedStr, ast.DictComp, ast.SetComp,
+                 ast.Compare, ast.Lambda):
+            return "O"
+        return None
+
+    def _attribute(self, node: ast.Attribute):
+        base = self.eval(node.value)
+        attr = node.attr
+        if isinstance(base, tuple):
+            kind = base[0]
+            if kind == "qual":
+                return ("qual", f"{base[1]}.{attr}")
+            if kind == "inst":
+                cls = base[1]
+                got = cls.attr(attr)
+                if got is not None:
+                    return got
+                if attr == "param_groups" and cls.category() == "optimizer":
+                    return "PG"
+                return None
+            if kind == "layer":
+                return "T" if torch_api.owns_tensor(base[1], attr) else None
+        if isinstance(base, ModuleFacts):
+            return base.member(attr)
+        if base == "T":
+            return torch_api.property_kind(attr) if attr != "grad" else None
+        if base == "M" and attr in ("weight", "bias"):
+            return "T"
+        return None
+
+    def _call(self, node: ast.Call):
+        func = node.func
+        star = any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords)
+        npos = len(node.args)
+        kws = [k.arg for k in node.keywords if k.arg]
+        if isinstance(func, ast.Attribute):
+            recv = self.eval(func.value)
+            m = func.attr
+            if recv in (None, "MO") and torch_api.is_tensor_only_method(m):
+                recv = "T"  # only tensors answer ``unsqueeze``, ``masked_fill``, ``gather``...
+            if recv == "MO" and m not in _NOT_ON_MODULE_OUTPUT and torch_api.is_tensor_method(m):
+                recv = "T"
+            if recv == "T":
+                if m == "detach":
+                    return "T"
+                ret = torch_api.method_return(m, npos, kws, star)
+                return _from_class(ret)
+            if isinstance(recv, tuple) and recv[0] == "qual":
+                return _qual_call(f"{recv[1]}.{m}", npos, kws, star)
+            if isinstance(recv, tuple) and recv[0] == "inst":
+                cls = recv[1]
+                meth = cls.method(m)
+                if meth is not None:
+                    return meth.returns()
+                if cls.category() == "module" and m in _MODULE_METHODS_SELF:
+                    return recv
+                attr = cls.attr(m)
+                if attr is not None:
+                    return _call_instance(attr)
+                return None
+            if isinstance(recv, ModuleFacts):
+                return _call_shape(recv.member(m))
+            if isinstance(recv, tuple) and recv[0] == "layer" or recv == "M":
+                return recv if m in _MODULE_METHODS_SELF else None
+            return None
+        if isinstance(func, ast.Name):
+            if func.id in self.env:
+                return _call_instance(self.env[func.id])
+            shape = self.module.lookup(func.id)
+            if shape is None:
+                if func.id in _NOT_TENSOR_BUILTINS:
+                    return "O"
+                if func.id == "getattr" and len(node.args) >= 2 and isinstance(
+                        node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+                    return self._attribute(ast.Attribute(value=node.args[0], attr=node.args[1].value))
+                return None
+            if isinstance(shape, tuple) and shape[0] == "qual":
+                return _qual_call(shape[1], npos, kws, star)
+            return _call_shape(shape)
+        return None
+
+
+def _from_class(ret: Optional[str]):
+    if ret is None:
+        return None
+    if ret == "T":
+        return "T"
+    if ret == "L":
+        return "L"
+    if ret == "T|(T)":
+        return None
+    if ret.startswith("("):
+        return ("seq", tuple("T" for _ in ret.strip("()").split(",")))
+    if ret.startswith("C:"):
+        return ("qual-inst", ret[2:])
+    return "O"
+
+
+def _qual_call(q: str, npos: int, kws, star: bool):
+    if q != "torch" and not q.startswith("torch."):
+        return None
+    if q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor",
+             "torch.nn.Buffer"):
+        return "T"
+    if torch_api.is_layer(q):
+        return ("layer", (q,))
+    if q.startswith("torch.optim.") and torch_api.is_optimizer(q):
+        return "OPT"
+    return _from_class(torch_api.function_return(q, npos, kws, star))
+
+
+def _call_shape(shape):
+    """The shape of calling ``shape`` (a class, a function, a module instance)."""
+    if isinstance(shape, ClassFacts):
+        if shape.category() == "tensor":
+            return "T"
+        return ("inst", shape)
+    if isinstance(shape, FuncFacts):
+        return shape.returns()
+    return _call_instance(shape)
+
+
+def _call_instance(shape):
+    """Calling an instance: a torch layer or a project ``nn.Module`` runs ``forward``. A module
+    whose forward is not known gives ``"MO"``: a module's output (a tensor if it has ``.data``
+    or tensor methods; a tuple or a dict has neither)."""
+    if shape == "M":
+        return "MO"
+    if isinstance(shape, tuple):
+        if shape[0] == "layer":
+            ret = torch_api.forward_return(shape[1])
+            return _from_class(ret) if ret not in (None, "?") else "MO"
+        if shape[0] == "inst" and shape[1].category() == "module":
+            fwd = shape[1].method("forward")
+            ret = fwd.returns() if fwd is not None else None
+            return ret if ret is not None else "MO"
+    if isinstance(shape, (ClassFacts, FuncFacts)):
+        return _call_shape(shape)
+    return None
+
+
+def _instance_of(shape):
+    """An annotation's shape: the instance of the class it names."""
+    if isinstance(shape, ClassFacts):
+        return "T" if shape.category() == "tensor" else ("inst", shape)
+    if isinstance(shape, tuple) and shape[0] == "qual":
+        q = shape[1]
+        if q in ("torch.Tensor", "torch.nn.Parameter"):
+            return "T"
+        if torch_api.is_layer(q):
+            return ("layer", (q,))
+        if q == "torch.nn.Module":
+            return "M"
+    return None
+
+
+def _merge_returns(rets: List[object]):
+    first = rets[0]
+    for r in rets[1:]:
+        if r == first:
+            continue
+        if isinstance(r, tuple) and isinstance(first, tuple) and r[0] == first[0] == "seq" \
+                and len(r[1]) == len(first[1]):
+            first = ("seq", tuple(a if a == b else None for a, b in zip(first[1], r[1])))
+            continue
+        return None
+    return first
+
+
+# ---- the index -----------------------------------------------------------------------------
+
+class ProjectIndex:
+    """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
+
+    def __init__(self) -> None:
+        self._modules: Dict[str, Tuple[int, int, Optional[ModuleFacts]]] = {}
+        self._roots: Dict[str, Optional[str]] = {}
+        self._cwd: Optional[str] = None
+        self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
+        self.source_roots: Tuple[str, ...] = ()
+        self.lock = threading.RLock()
+
+    # -- roots and files ---------------------------------------------------------------------
+    def root_of(self, path: str) -> Optional[str]:
+        d = os.path.dirname(os.path.abspath(path))
+        if d not in self._roots or not self._roots_cwd_ok():
+            self._roots[d] = find_root(path)
+        return self._roots[d]
+
+    def _roots_cwd_ok(self) -> bool:
+        """Roots found through the working directory hold while it does not change."""
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            cwd = None
+        if cwd != self._cwd:
+            self._cwd = cwd
+            self._roots.clear()
+            self._resolve_cache.clear()
+            return False
+        return True
+
+    def _allowed(self, candidate: str, importer: str) -> bool:
+        real = os.path.abspath(candidate)
+        root = self.root_of(importer)
+        if root and _within(real, root):
+            return True
+        return any(_within(real, os.path.abspath(r)) for r in self.source_roots)
+
+    @staticmethod
+    def _module_file(base: str, dotted: str) -> Optional[str]:
+        rel = dotted.replace(".", os.sep)
+        for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
+            if os.path.isfile(cand):
+                return cand
+        return None
+
+    def find_module(self, importer: str, dotted: str, level: int = 0) -> Optional[str]:
+        """The project file of module ``dotted`` imported from ``importer`` (``level`` dots)."""
+        key = (os.path.dirname(importer), dotted, level)
+        hit = self._resolve_cache.get(key)
+        now = time.monotonic()
+        if hit is not None:
+            found, when = hit
+            # a found file must still be there; "not found" is trusted for a second only, so
+            # a long-running process (an editor) sees modules created meanwhile
+            if (found is not None and os.path.isfile(found)) or (
+                    found is None and now - when < _NEGATIVE_TTL):
+                return found
+        found = self._find_module(importer, dotted, level)
+        self._resolve_cache[key] = (found, now)
+        return found
+
+    def _find_module(self, importer: str, dotted: str, level: int) -> Optional[str]:
+        if level:
+            base = os.path.dirname(os.path.abspath(importer))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            if not dotted:
+                cand = os.path.join(base, "__init__.py")
+                return cand if os.path.isfile(cand) and self._allowed(cand, importer) else None
+            cand = self._module_file(base, dotted)
+            return cand if cand and self._allowed(cand, importer) else None
+        if not dotted or dotted == "torch" or dotted.startswith("torch."):
+            return None
+        bases: List[str] = [os.path.dirname(os.path.abspath(importer))]
+        root = self.root_of(importer)
+        if root:
+            bases.append(root)
+            if os.path.basename(root) == dotted.split(".", 1)[0]:
+                bases.append(os.path.dirname(root))  # a package without a project marker
+            src = os.path.join(root, "src")
+            if os.path.isdir(src):
+                bases.append(src)
+        bases.extend(os.path.abspath(r) for r in self.source_roots)
+        for base in bases:
+            cand = self._module_file(base, dotted)
+            if cand and self._allowed(cand, importer):
+                return cand
+        return None
+
+    def load_path(self, path: Optional[str]) -> Optional[ModuleFacts]:
+        """Facts of the module at ``path`` (None: unreadable, too large or not Python)."""
+        if path is None:
+            return None
+        path = os.path.abspath(path)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        with self.lock:
+            hit = self._modules.get(path)
+            if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+                return hit[2]
+            facts = None
+            if st.st_size <= _MAX_FILE:
+                try:
+                    with open(path, "rb") as fh:
+                        tree = ast.parse(fh.read(), filename=path)
+                    facts = ModuleFacts(path, tree, self)
+                except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                    facts = None
+            self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
+            return facts
+
+    def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
+        return self.load_path(self.find_module(importer, dotted, level))
+
+    def resolve_import(self, importer: str, imp: Tuple, depth: int = 0):
+        """The shape an import statement binds: a project module/class/function, or a qual."""
+        if imp[0] == "module":
+            _, dotted, level = imp
+            mod = self.module_of(importer, dotted, level)
+            return mod if mod is not None else ("qual", dotted)
+        _, mod_name, level, name = imp
+        mod = self.module_of(importer, mod_name, level)
+        if mod is not None:
+            got = mod.member(name, depth + 1)
+            if got is not None:
+                return got
+            return None
+        if level == 0 and mod_name:
+            # ``from pkg import submodule`` where pkg has no __init__ in the project
+            sub = self.module_of(importer, f"{mod_name}.{name}", 0)
+            if sub is not None:
+                return sub
+            return ("qual", f"{mod_name}.{name}")
+        if level:
+            sub = self.module_of(importer, f"{mod_name}.{name}" if mod_name else name, level)
+            return sub
+        return None
+
+    def facts_for_source(self, path: str, tree: ast.Module) -> ModuleFacts:
+        """Facts of the file being linted, from its own (possibly unsaved) text."""
+        return ModuleFacts(os.path.abspath(path), tree, self)
+
+    def dependencies(self, path: str) -> List[str]:
+        """Absolute paths of the project files whose contents can change the analysis of
+        ``path``: its in-project imports, transitively (star imports and base classes
+        included); ``path`` itself is not listed."""
+        start = os.path.abspath(path)
+        seen: Set[str] = {start}
+        order: List[str] = []
+        todo = [start]
+        while todo:
+            cur = todo.pop()
+            facts = self.load_path(cur)
+            if facts is None:
+                continue
+            targets = list(self._imported_files(cur, facts))
+            if cur == start:
+                targets.extend(self._nested_imports(cur))
+            for target in targets:
+                if target not in seen:
+                    seen.add(target)
+                    order.append(target)
+                    todo.append(target)
+        return sorted(order)
+
+    def _nested_imports(self, path: str) -> Iterable[str]:
+        """Imports inside functions and classes of the linted file itself (the walk binds them)."""
+        try:
+            with open(path, "rb") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return
+        for node in ast.walk(tree):
+            specs = []
+            if isinstance(node, ast.Import):
+                specs = [(a.name, 0) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                mod = node.module or ""
+                specs = [(mod, node.level)] + [
+                    (f"{mod}.{a.name}" if mod else a.name, node.level) for a in node.names
+                    if a.name != "*"]
+            for dotted, level in specs:
+                found = self.find_module(path, dotted, level)
+                if found:
+                    yield os.path.abspath(found)
+
+    def _imported_files(self, importer: str, facts: ModuleFacts) -> Iterable[str]:
+        specs = []
+        for imp in facts.imports.values():
+            if imp[0] == "module":
+                specs.append((imp[1], imp[2]))
+            else:
+                specs.append((imp[1], imp[2]))
+                specs.append((f"{imp[1]}.{imp[3]}" if imp[1] else imp[3], imp[2]))
+        specs.extend(facts.stars)
+        for dotted, level in specs:
+            found = self.find_module(importer, dotted, level)
+            if found:
+                yield os.path.abspath(found)
+            # parent packages' __init__ run on import and may define names
+            if level == 0 and "." in dotted:
+                parts = dotted.split(".")
+                for i in range(1, len(parts)):
+                    pkg = self.find_module(importer, ".".join(parts[:i]), 0)
+                    if pkg:
+                        yield os.path.abspath(pkg)
+
+
+_INDEX = ProjectIndex()
+
+
+def index() -> ProjectIndex:
+    """The per-process project index (shared by the plugin, the CLI, the fixer and the server)."""
+    return _INDEX
+
+
+def dependencies(path: str) -> List[str]:
+    """The project files (absolute paths, sorted) whose contents can influence the diagnostics
+    of ``path``: the transitive in-project imports the index consults. For result caches: a
+    cached result for ``path`` is valid while ``path`` and every listed file are unchanged."""
+    try:
+        return _INDEX.dependencies(path)
+    except (OSError, RecursionError, ValueError):
+        return []
+
+
+class FileContext:
+    """What the inference of one linted file asks the index: its imports, its own top-level
+    definitions (from its ``ast``, which sees definitions the libcst walk has not reached or
+    that were blanked), and the modules it star-imports."""
+
+    def __init__(self, path: str, tree: Optional[ast.Module] = None, source: Optional[str] = None,
+                 source_roots: Sequence[str] = ()) -> None:
+        self.path = os.path.abspath(path)
+        self.index = _INDEX
+        if tuple(source_roots) != self.index.source_roots:
+            with self.index.lock:
+                self.index.source_roots = tuple(source_roots)
+                self.index._resolve_cache.clear()
+        self._tree = tree
+        self._source = source
+        self._facts: Optional[ModuleFacts] = None
+        self._defs_by_name: Optional[Dict[str, list]] = None
+        self.stars: List[Tuple[str, int]] = []
+
+    def facts(self) -> Optional[ModuleFacts]:
+        if self._facts is None:
+            tree = self._tree
+            if tree is None and self._source is not None:
+                try:
+                    tree = ast.parse(self._source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    tree = None
+            if not isinstance(tree, ast.Module):
+                return None
+            self._facts = self.index.facts_for_source(self.path, tree)
+        return self._facts
+
+    def find(self, dotted: str, level: int) -> Optional[str]:
+        try:
+            return self.index.find_module(self.path, dotted, level)
+        except (OSError, ValueError):
+            return None
+
+    def resolve(self, imp: Tuple):
+        try:
+            return self.index.resolve_import(self.path, imp)
+        except (OSError, ValueError, RecursionError):
+            return None
+
+    def global_name(self, name: str):
+        """A top-level name the walk has not bound: a definition of this file, or one that a
+        ``from <project module> import *`` brings."""
+        facts = self.facts()
+        if facts is not None:
+            d = facts.defs.get(name)
+            if d is not None:
+                return d
+        for mod, level in self.stars:
+            target = self.index.module_of(self.path, mod, level)
+            if target is not None:
+                got = target.lookup(name)
+                if got is not None:
+                    return got
+        return None
+
+    def current_class(self, name: str) -> Optional[ClassFacts]:
+        facts = self.facts()
+        d = facts.defs.get(name) if facts is not None else None
+        return d if isinstance(d, ClassFacts) else None
+
+    def written_params(self, name: str) -> frozenset:
+        """What every ``def name`` of this file (nested ones too) writes into in place."""
+        facts = self.facts()
+        if facts is None:
+            return frozenset()
+        if self._defs_by_name is None:
+            self._defs_by_name = {}
+            for node in ast.walk(facts.tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._defs_by_name.setdefault(node.name, []).append(node)
+        nodes = self._defs_by_name.get(name, [])
+        found = {FuncFacts(name, n, facts).written_params() for n in nodes}
+        return found.pop() if len(found) == 1 else frozenset()
+
+    def current_function(self, name: str) -> Optional[FuncFacts]:
+        facts = self.facts()
+        d = facts.defs.get(name) if facts is not None else None
+        return d if isinstance(d, FuncFacts) else None

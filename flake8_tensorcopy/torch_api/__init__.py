@@ -1,0 +1,156 @@
+"""Torch's API as data: queries over the generated ``table.py`` (never imports torch).
+
+``generate.py`` builds the table from an installed torch; ``tests/test_torch_api.py`` checks that
+the committed table is what the installed torch gives.
+"""
+from __future__ import annotations
+
+import re
+from typing import FrozenSet, Iterable, Optional, Sequence, Tuple
+
+from . import table as _t
+
+TORCH_VERSION: str = _t.TORCH_VERSION
+
+_NS_FUNCS = _t.FUNCTIONS
+_LAYER_NUM = re.compile(r"_l\d+")
+
+
+def _choose(entry, npos: int, keywords: Iterable[str], star: bool) -> Optional[str]:
+    """The return class of a call with ``npos`` positional arguments and ``keywords``: the one
+    class every overload that accepts those arguments agrees on, else None."""
+    if entry is None:
+        return None
+    if isinstance(entry, str):
+        return None if entry == "?" else entry
+    if star:
+        rets = {o[-1] for o in entry}
+        return rets.pop() if len(rets) == 1 and "?" not in rets else None
+    kws = set(keywords)
+    found = set()
+    for pos, required, varargs, kwonly, req_kw, varkw, ret in entry:
+        if npos > len(pos) and not varargs:
+            continue
+        named = set(pos[npos:])
+        if any(k not in named and k not in kwonly and not varkw for k in kws):
+            continue
+        if npos < required and not all(p in kws for p in pos[npos:required]):
+            continue
+        if any(k not in kws for k in req_kw):
+            continue
+        found.add(ret)
+    if len(found) > 1 and all(r == "T" or (r.startswith("(") and "?" not in r) for r in found):
+        return "T|(T)"  # a tensor or a tuple of tensors (``torch.max(x, 1)``): indexing gives one
+    ret = found.pop() if len(found) == 1 else None
+    return None if ret == "?" else ret
+
+
+def function_return(qual: str, npos: int = 0, keywords: Iterable[str] = (),
+                    star: bool = False) -> Optional[str]:
+    """Return class (``T``, ``L``, ``(T,T)``, ``C:...``, ``O``) of calling torch function
+    ``qual`` (``torch.nn.functional.relu``), or None when unknown or overload-dependent."""
+    ns, _, name = qual.rpartition(".")
+    funcs = _NS_FUNCS.get(ns)
+    if funcs is None:
+        return None
+    return _choose(funcs.get(name), npos, keywords, star)
+
+
+def method_return(name: str, npos: int = 0, keywords: Iterable[str] = (),
+                  star: bool = False) -> Optional[str]:
+    """Return class of the Tensor method ``name`` called with these arguments."""
+    return _choose(_t.TENSOR_METHODS.get(name), npos, keywords, star)
+
+
+def is_tensor_method(name: str) -> bool:
+    return name in _t.TENSOR_METHODS
+
+
+def property_kind(name: str) -> Optional[str]:
+    """``T`` for tensor-valued Tensor attributes (``data``, ``T``, ``real``), ``O`` for others
+    (``shape``, ``dtype``, ``grad_fn``...); ``grad`` is ``O`` in the stub (it may be None)."""
+    return _t.TENSOR_PROPERTIES.get(name)
+
+
+def layer(qual: str) -> Optional[dict]:
+    """The table entry of an ``nn`` layer class by qualified name (``torch.nn.Linear``)."""
+    entry = _t.MODULES.get(qual)
+    if entry is None and qual.startswith("torch.nn.modules."):
+        entry = _t.MODULES.get("torch.nn." + qual.rsplit(".", 1)[1])
+    return entry
+
+
+def is_layer(qual: str) -> bool:
+    return layer(qual) is not None
+
+
+def _normal(attr: str) -> str:
+    return _LAYER_NUM.sub("_l{n}", attr)
+
+
+def owns_tensor(quals: Sequence[str], attr: str) -> bool:
+    """Does every layer class in ``quals`` own a parameter or buffer called ``attr``?"""
+    if not quals:
+        return False
+    name = _normal(attr)
+    for q in quals:
+        entry = layer(q)
+        if entry is None or (name not in entry["params"] and name not in entry["buffers"]):
+            return False
+    return True
+
+
+def _all_members() -> FrozenSet[str]:
+    out = set()
+    for entry in _t.MODULES.values():
+        out.update(entry["params"])
+        out.update(entry["buffers"])
+    return frozenset(out)
+
+
+#: every parameter and buffer name any torch layer owns (``weight``, ``running_mean``...)
+LAYER_TENSORS: FrozenSet[str] = _all_members()
+
+
+def is_layer_tensor_name(attr: str) -> bool:
+    return _normal(attr) in LAYER_TENSORS
+
+
+def forward_return(quals: Sequence[str]) -> Optional[str]:
+    rets = {(layer(q) or {}).get("forward") for q in quals}
+    return rets.pop() if len(rets) == 1 else None
+
+
+def is_optimizer(qual: str) -> bool:
+    return qual == "torch.optim.Optimizer" or qual in _t.OPTIMIZERS["classes"]
+
+
+#: the keys of an optimizer's param group that hold lists of tensors (``params``)
+GROUP_TENSOR_LISTS: Tuple[str, ...] = tuple(_t.OPTIMIZERS["param_groups"].get("tensor_lists", ("params",)))
+#: keys of ``optimizer.state[p]`` that hold tensors shaped like ``p`` (``exp_avg``...)
+STATE_TENSORS: FrozenSet[str] = frozenset(
+    k for entry in _t.OPTIMIZERS["classes"].values() for k in entry["state_tensors"])
+
+
+def fields_of(qual: str) -> Optional[Sequence[str]]:
+    """Fields of a torch named tuple whose ``data`` is not ``Tensor.data`` (PackedSequence)."""
+    return _t.CLASSES_WITH_FIELDS.get(qual)
+
+
+def data_arg_positions(qual: str) -> Optional[Sequence[int]]:
+    """Positions where torch function ``qual`` takes any data (lists, arrays, objects): an
+    argument there is no evidence of a tensor. None when the table does not know ``qual``."""
+    ns, _, name = qual.rpartition(".")
+    funcs = _NS_FUNCS.get(ns)
+    if funcs is None or name not in funcs:
+        return None
+    return _t.DATA_ARGS.get(qual, ())
+
+
+#: tensor methods no NumPy array, builtin, string or ``nn.Module`` has (``unsqueeze``,
+#: ``masked_fill``, ``gather``...): the receiver of one is a tensor and so is the result
+TENSOR_ONLY_METHODS: FrozenSet[str] = frozenset(_t.TENSOR_ONLY_METHODS)
+
+
+def is_tensor_only_method(name: str) -> bool:
+    return name in TENSOR_ONLY_METHODS

@@ -1,0 +1,229 @@
+"""The project index: facts from the project's other modules, the same for every front end."""
+import json
+import os
+import shutil
+import sys
+import textwrap
+
+import pytest
+
+from flake8_tensorcopy import lint_source, project
+from flake8_tensorcopy.fixes import fix_source
+
+from .conftest import FIXTURES, flake8, run, tensorcopy
+
+PROJECTS = ("pkg_project", "scripts_project")
+
+
+def _copy_projects(tmp_path):
+    """The fixture projects under a folder with a project marker of its own."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    for name in PROJECTS:
+        shutil.copytree(os.path.join(FIXTURES, name), root / name)
+    return root
+
+
+def _files(root):
+    out = []
+    for dirpath, _, names in os.walk(root):
+        out.extend(os.path.relpath(os.path.join(dirpath, n), root) for n in names if n.endswith(".py"))
+    return sorted(out)
+
+
+def _check_json(root, *paths):
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--jobs", "2", *paths,
+                      cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    return {(os.path.normpath(d["filename"]), d["location"]["row"], d["location"]["column"],
+             d["code"]) for d in json.loads(proc.stdout)}
+
+
+def test_flake8_jobs_check_and_api_agree_on_every_file(tmp_path):
+    root = _copy_projects(tmp_path)
+    proc = flake8("--select", "TEN", "--jobs", "2", "--format",
+                  "%(path)s|%(row)d|%(col)d|%(code)s", *PROJECTS, cwd=str(root))
+    assert proc.returncode in (0, 1), proc.stderr
+    from_flake8 = set()
+    for line in proc.stdout.splitlines():
+        path, row, col, code = line.split("|")
+        from_flake8.add((os.path.normpath(path), int(row), int(col), code))
+    from_check = _check_json(root, *PROJECTS)
+    assert from_flake8 == from_check
+    # diagnostics that only the other modules make possible are there (the index was used)
+    train = os.path.join("pkg_project", "train.py")
+    assert sum(1 for d in from_check if d[0] == train) >= 10
+    assert any(d[0] == os.path.join("scripts_project", "train_gan.py") for d in from_check)
+    # and the library API, given the path, sees the same
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        for rel in _files(root):
+            with open(rel, encoding="utf-8") as fh:
+                text = fh.read()
+            api = {(rel, d.line, d.column + 1, d.code) for d in lint_source(text, rel)}
+            assert api == {d for d in from_check if d[0] == rel}, rel
+    finally:
+        os.chdir(cwd)
+
+
+def test_flake8_on_stdin_with_display_name_uses_the_index(tmp_path):
+    root = _copy_projects(tmp_path)
+    rel = os.path.join("pkg_project", "train.py")
+    text = (root / rel).read_text()
+    proc = flake8("--select", "TEN", "--stdin-display-name", rel, "-", input=text, cwd=str(root))
+    on_disk = flake8("--select", "TEN", rel, cwd=str(root))
+    assert proc.stdout == on_disk.stdout
+    assert proc.stdout.count("TEN101") >= 5
+
+
+def test_fixer_sees_the_index(tmp_path):
+    root = _copy_projects(tmp_path)
+    from_check = _check_json(root, *PROJECTS)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", *PROJECTS, cwd=str(root))
+    fixable = {os.path.normpath(d["filename"]) for d in json.loads(proc.stdout) if d.get("fix")}
+    before = {rel: (root / rel).read_text() for rel in _files(root)}
+    proc = tensorcopy("fix", "--unsafe-fixes", *PROJECTS, cwd=str(root))
+    assert proc.returncode in (0, 1), proc.stderr
+    changed = {rel for rel in before if (root / rel).read_text() != before[rel]}
+    assert changed == fixable
+    train = (root / "pkg_project" / "train.py").read_text()
+    assert '"loss": loss.detach().item()' in train  # known to be a tensor only across files
+    # what the fixer left is what check now reports
+    after = _check_json(root, *PROJECTS)
+    assert len(after) < len(from_check)
+
+
+def test_lint_step_and_fix_source_take_the_path(tmp_path):
+    root = _copy_projects(tmp_path)
+    path = root / "pkg_project" / "train.py"
+    text = path.read_text()
+    without = {(d.line, d.code) for d in lint_source(text)}  # no path: imports unknown
+    with_path = {(d.line, d.code) for d in lint_source(text, str(path))}
+    assert (23, "TEN101") in with_path and (23, "TEN101") not in without
+    assert (59, "TEN101") in without and (59, "TEN101") not in with_path  # Vector3's own data
+    fixed = fix_source(text, unsafe=True, filename=str(path))
+    assert fixed.changed and "loss.detach()" in fixed.source
+    assert '"loss": loss.detach()' not in fix_source(text, unsafe=True).source
+
+
+def test_dependencies_lists_transitive_project_imports(tmp_path):
+    root = _copy_projects(tmp_path)
+    deps = project.dependencies(str(root / "pkg_project" / "train.py"))
+    names = {os.path.relpath(d, root) for d in deps}
+    pkg = "pkg_project" + os.sep
+    assert {pkg + "geometry.py", pkg + "layers.py", pkg + "losses.py", pkg + "models.py",
+            pkg + "__init__.py"} <= names
+    assert all(os.path.isabs(d) for d in deps)
+    assert str(root / "pkg_project" / "train.py") not in deps
+    # models.py imports layers.py: reached transitively from a file that imports only models
+    (root / "pkg_project" / "only_models.py").write_text("from .models import Encoder\n")
+    deps = project.dependencies(str(root / "pkg_project" / "only_models.py"))
+    assert str(root / "pkg_project" / "layers.py") in deps
+    assert project.dependencies(str(root / "missing.py")) == []
+
+
+def _write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+USER = textwrap.dedent("""\
+    import torch
+    from lib import Thing
+
+    def f(x):
+        t = Thing(x)
+        return t.data.clone()
+""")
+
+
+def test_cache_follows_the_dependency_contents(tmp_path):
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    user = _write(root, "user.py", USER)
+    _write(root, "lib.py", """\
+        import torch
+        class Thing(torch.Tensor):
+            pass
+    """)
+    assert [d.code for d in lint_source(user.read_text(), str(user))] == ["TEN101"]
+    # the same process, the class changes to one with its own data: the index re-reads it
+    lib = _write(root, "lib.py", """\
+        class Thing:
+            def __init__(self, x):
+                self.data = x
+    """)
+    st = os.stat(lib)
+    os.utime(lib, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert lint_source(user.read_text(), str(user)) == []
+
+
+def test_unknown_and_broken_modules_are_unknown(tmp_path):
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    _write(root, "broken.py", "class Thing(:\n")
+    user = _write(root, "user.py", USER.replace("from lib", "from broken") + textwrap.dedent("""\
+        from nowhere import Other
+        from . import sibling
+        def g(p):
+            return p.data.clone()
+    """))
+    diags = lint_source(user.read_text(), str(user))
+    assert [d.code for d in diags] == ["TEN101", "TEN101"]  # heuristics only, no crash
+    proc = tensorcopy("check", str(user), cwd=str(root))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+OWN_DATA = "class Thing:\n    def __init__(self, x):\n        self.data = x\n"
+
+
+def test_files_outside_the_project_are_never_read(tmp_path):
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    user = _write(root, "user.py", USER)
+    _write(root, "lib.py", OWN_DATA)
+    assert lint_source(user.read_text(), str(user)) == []  # read: Thing has its own data
+    os.remove(root / "lib.py")
+    # the same module beside the project (as site-packages would be) is not consulted
+    _write(tmp_path, "lib.py", OWN_DATA)
+    assert [d.code for d in lint_source(user.read_text(), str(user))] == ["TEN101"]
+    assert project.dependencies(str(user)) == []
+    # a package installed in site-packages: its siblings there are not its project
+    site = tmp_path / "venv" / "lib" / "site-packages"
+    _write(site, "lib.py", OWN_DATA)
+    _write(site, "pkg/__init__.py", "")
+    inside = _write(site, "pkg/user.py", USER)
+    assert project.find_root(str(inside)) == str(site / "pkg")
+    assert project.dependencies(str(inside)) == []
+    assert [d.code for d in lint_source(inside.read_text(), str(inside))] == ["TEN101"]
+
+
+def test_source_roots_from_config(tmp_path):
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", '[tool.tensorcopy]\nsource-roots = ["../vendor"]\n')
+    _write(tmp_path, "vendor/lib.py", "import torch\nclass Thing(torch.Tensor):\n    pass\n")
+    user = _write(root, "user.py", USER)
+    proc = tensorcopy("check", "user.py", cwd=str(root))
+    assert "TEN101" in proc.stdout, proc.stdout + proc.stderr
+    proc = tensorcopy("check", "user.py", cwd=str(root), env={
+        **os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert "TEN101" in proc.stdout
+
+
+def test_linter_and_index_never_import_torch(tmp_path):
+    root = _copy_projects(tmp_path)
+    code = (
+        "import sys, flake8_tensorcopy as F\n"
+        "p = 'pkg_project/train.py'\n"
+        "d = F.lint_source(open(p).read(), p)\n"
+        "from flake8_tensorcopy import project\n"
+        "project.dependencies(p)\n"
+        "assert d, d\n"
+        "print('torch' in sys.modules)\n")
+    proc = run([sys.executable, "-c", code], cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
