@@ -10,10 +10,11 @@ import stat
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Set
 
 from .diagnostics import Diagnostic, Edit, selected
-from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse
+from .engine import (DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse,
+                     python_ast)
 
 MAX_ROUNDS = 8
 
@@ -23,6 +24,8 @@ class FixResult:
     source: str
     applied: Counter = field(default_factory=Counter)
     remaining: List[Diagnostic] = field(default_factory=list)
+    #: diagnostics whose fix was not applied because the fixed code would not parse
+    refused: List[Diagnostic] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -53,65 +56,172 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     return "".join(out)
 
 
+def _parses(text: str) -> bool:
+    try:
+        python_ast(text)
+        parse(text, nesting_checked=True)
+    except LintError:
+        return False
+    return True
+
+
+def _key(d: Diagnostic, text: str):
+    """What identifies a fix across rounds (offsets move when other fixes change the text)."""
+    assert d.fix is not None
+    return d.code, tuple((text[e.start:e.end], e.text) for e in d.fix.edits)
+
+
 def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("TEN",),
                ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS) -> FixResult:
-    """Fix ``source``; raises LintError if it does not parse. The result always parses."""
-    parse(source)  # a file that does not parse is never touched
+    """Fix ``source``; raises LintError if it does not parse. The result always parses.
+
+    A fix whose result would not parse is dropped alone (the other fixes still apply) and its
+    diagnostic is listed in ``FixResult.refused``.
+    """
+    python_ast(source)  # a file that does not parse is never touched
+    parse(source, nesting_checked=True)
     result = FixResult(source)
     current = source
+    refused: Set[tuple] = set()
+
+    def lint(text: str) -> List[Diagnostic]:
+        return filter_noqa([d for d in analyze(text, settings, mask=False)
+                            if selected(d.code, select, ignore)], text)
+
+    diags = lint(current)
     for _ in range(MAX_ROUNDS):
-        diags = filter_noqa(
-            [d for d in analyze(current, settings, mask=False)
-             if selected(d.code, select, ignore)], current)
-        chosen: List[Edit] = []
-        codes: List[str] = []
+        chosen: List[Diagnostic] = []
         for d in diags:
-            if d.fix is None or not (d.fix.is_safe or unsafe):
+            if d.fix is None or not (d.fix.is_safe or unsafe) or _key(d, current) in refused:
                 continue
-            if any(_conflicts(e, c) for e in d.fix.edits for c in chosen):
+            if any(_conflicts(e, c) for e in d.fix.edits for o in chosen for c in o.fix.edits):
                 continue
-            chosen.extend(d.fix.edits)
-            codes.append(d.code)
+            chosen.append(d)
         if not chosen:
-            result.remaining = diags
             break
-        candidate = apply_edits(current, chosen)
-        try:
-            parse(candidate)
-        except LintError:  # pragma: no cover - a fix that breaks code is a bug; refuse it
-            result.remaining = diags
-            break
+        candidate = apply_edits(current, [e for d in chosen for e in d.fix.edits])
+        if not _parses(candidate):  # find the fixes that break the code, drop only those
+            good = []
+            for d in chosen:
+                if _parses(apply_edits(current, d.fix.edits)):
+                    good.append(d)
+                else:
+                    refused.add(_key(d, current))
+            candidate = apply_edits(current, [e for d in good for e in d.fix.edits])
+            if good and not _parses(candidate):  # only together they break: one per round
+                good = good[:1]
+                candidate = apply_edits(current, good[0].fix.edits)
+            chosen = good
+            if not chosen:
+                continue
         current = candidate
-        result.applied.update(codes)
+        result.applied.update(d.code for d in chosen)
+        diags = lint(current)
     else:
-        result.remaining = filter_noqa(
-            [d for d in analyze(current, settings, mask=False)
-             if selected(d.code, select, ignore)], current)
+        diags = lint(current)
+    result.remaining = diags
+    result.refused = [d for d in diags if d.fix is not None and _key(d, current) in refused]
     result.source = current
     return result
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Write via a temporary file in the same directory and rename; keeps permissions."""
-    real = os.path.realpath(path)
-    directory = os.path.dirname(real) or "."
-    mode: Optional[int] = None
+class Unchanged(Exception):
+    """The fixed text was not written; the message says why (one line)."""
+
+    def __init__(self, message: str, failed: bool = False) -> None:
+        super().__init__(message)
+        self.failed = failed  # the run must not exit 0 (the file changed under us)
+
+
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+TEMP_PREFIX = ".tensorcopy-"
+
+
+def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = ()) -> None:
+    """Replace the file ``path``, which held ``original`` when it was read, with ``data``.
+
+    The file keeps its identity or is left alone (Unchanged says why): a symbolic link is
+    written through only to a target inside the linted tree (below one of ``roots``, the
+    linted directories and the directories of the files named), never outside it; a file
+    with other hard links is not split from them; a read-only file stays as it is; and a file
+    whose bytes changed since they were read (an edit saved meanwhile) is not overwritten.
+    Otherwise the new bytes go to a temporary file in the same directory with the file's owner,
+    group and mode, and are renamed over it (atomic: readers see the old or the new file).
+    """
     try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=".tensorcopy-", suffix=".tmp", dir=directory)
+        st = os.lstat(path)
+    except OSError as exc:
+        raise Unchanged(f"cannot write: {exc.strerror or exc}", failed=True) from None
+    if stat.S_ISLNK(st.st_mode):
+        target = os.path.realpath(path)
+        if not any(target.startswith(os.path.join(os.path.realpath(r), "")) for r in roots):
+            raise Unchanged("is a symbolic link to a file outside the linted tree; left unchanged")
+        path = target
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            raise Unchanged(f"cannot write: {exc.strerror or exc}", failed=True) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise Unchanged("is not a regular file; left unchanged")
+    if st.st_nlink > 1:
+        raise Unchanged(f"has {st.st_nlink - 1} other hard link(s); left unchanged "
+                        "(a rewrite would split them)")
+    if not st.st_mode & _WRITE_BITS or not os.access(path, os.W_OK):
+        raise Unchanged("is read-only; left unchanged")
+    try:
+        with open(path, "rb") as fh:
+            now = fh.read()
+    except OSError as exc:
+        raise Unchanged(f"cannot read it again: {exc.strerror or exc}", failed=True) from None
+    if now != original:
+        raise Unchanged("changed on disk while it was being fixed; left unchanged", failed=True)
+    try:
+        atomic_write(path, data, st)
+    except OSError as exc:
+        raise Unchanged(f"cannot write: {exc.strerror or exc}; left unchanged",
+                        failed=True) from None
+
+
+def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) -> None:
+    """Write via a temporary file in the same directory and rename. The temporary file gets
+    ``st``'s owner, group and mode (those of the file replaced) before the rename; if the owner
+    cannot be kept, nothing is written (OSError)."""
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    if st is None:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
+            if st is not None:
+                if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+                    os.fchown(fh.fileno(), st.st_uid, st.st_gid)
+                os.fchmod(fh.fileno(), stat.S_IMODE(st.st_mode))
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, real)
+        os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+def remove_temp_files(path: str, pid: int) -> None:
+    """Remove what a killed process ``pid`` may have left while writing ``path``."""
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    prefix = f"{TEMP_PREFIX}{pid}-"
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass
