@@ -192,6 +192,15 @@ def test_budget_holds_inside_libcsts_native_parser(tmp_path):
     assert time.monotonic() - start < 8
     assert "slow.py: analysis exceeded the 1 s per-file budget; skipped" in res.stderr
     assert "cannot parse" not in res.stderr and "a.py:3:5: TEN201" in res.stdout
+    # fix: the killed worker's file is untouched, no temporary file is left, and the output
+    # printed before the replacement worker was forked is not printed twice
+    (tmp_path / "z.py").write_text(BAD)
+    res = tensorcopy("fix", "--diff", "--timeout", "1", "-j", "1", str(tmp_path))
+    assert res.stdout.count("+++ b/") == 2 and res.stdout.count("a.py") == 2, res.stdout
+    assert "slow.py: analysis exceeded the 1 s per-file budget" in res.stderr
+    res = tensorcopy("fix", "--timeout", "1", str(tmp_path))
+    assert (tmp_path / "slow.py").read_text() == SLOW and (tmp_path / "z.py").read_text() == FIXED
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "slow.py", "z.py"]
 
 
 # -------------------------------------------- 15: a file that cannot be analysed is reported

@@ -200,6 +200,8 @@ def _worker_main(conn, tasks) -> None:
 
 class _Worker:
     def __init__(self, ctx, tasks) -> None:
+        sys.stdout.flush()  # else the child inherits unwritten output and writes it again
+        sys.stderr.flush()
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker_main, args=(child, tasks), daemon=True)
         self.proc.start()

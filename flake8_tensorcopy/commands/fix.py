@@ -124,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         for r, d in remaining:
             if args.show_remaining:
                 print(f"{rel(r.path)}:{d.line}:{d.column + 1}: {d.code} {d.message}", file=out)
-        hidden = sum(1 for _, d in remaining if d.fix and not d.fix.is_safe and not unsafe)
+        hidden = sum(1 for r, d in remaining if d.fix and not d.fix.is_safe and not unsafe
+                     and not r.cells)  # notebooks are not fixed
         print(f"{len(remaining)} diagnostic(s) remain"
               + (f"; {hidden} fixable with --unsafe-fixes" if hidden else "") + ".", file=out)
     if status:
