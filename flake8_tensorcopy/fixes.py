@@ -185,14 +185,23 @@ def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = 
 def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) -> None:
     """Write via a temporary file in the same directory and rename. The temporary file gets
     ``st``'s owner, group and mode (those of the file replaced) before the rename; if the owner
-    cannot be kept, nothing is written (OSError)."""
+    cannot be kept, nothing is written (OSError).
+
+    Where the system allows (Linux ``O_TMPFILE``), the bytes are written to a file with no name,
+    which the kernel discards if the process is killed; it is given a name only just before the
+    rename, so a SIGKILL leaves neither a truncated file nor (but for that instant) a temporary
+    one. Elsewhere a named temporary file is written, and removed on any error.
+    """
     directory = os.path.dirname(os.path.abspath(path)) or "."
     if st is None:
         try:
             st = os.stat(path)
         except FileNotFoundError:
             st = None
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=directory)
+    fd, tmp = _anonymous(directory)
+    if fd is None:
+        fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp",
+                                   dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
             if st is not None:
@@ -202,13 +211,42 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) ->
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+            if tmp is None:  # name the anonymous file now, next to its destination
+                tmp = _name(fh.fileno(), directory)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
+
+
+def _anonymous(directory: str):
+    """(fd, None) of a new nameless file in ``directory``, or (None, None) where unsupported."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None, None
+    try:
+        return os.open(directory, flag | os.O_WRONLY, 0o600), None
+    except OSError:  # a file system without O_TMPFILE
+        return None, None
+
+
+def _name(fd: int, directory: str) -> str:
+    proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(100):
+            name = os.path.join(directory, f"{TEMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}.tmp")
+            try:
+                os.link(str(fd), name, src_dir_fd=proc, follow_symlinks=True)
+                return name
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"no free temporary name in {directory}")
+    finally:
+        os.close(proc)
 
 
 def remove_temp_files(path: str, pid: int) -> None:

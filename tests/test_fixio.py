@@ -124,6 +124,25 @@ def test_fix_does_not_overwrite_an_edit_saved_meanwhile(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["a.py"]  # no temporary file left
 
 
+def test_sigkill_leaves_no_truncated_or_temporary_file(tmp_path):
+    for i in range(300):
+        (tmp_path / f"m{i:03}.py").write_text(BAD * 20)
+    fixed = FIXED * 20
+    for delay in (0.6, 0.9, 1.2, 1.5, 1.8):  # the whole run, workers included, killed with -9
+        proc = subprocess.Popen([sys.executable, "-m", "flake8_tensorcopy", "fix", "-j", "2",
+                                 str(tmp_path)], start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        names = sorted(p.name for p in tmp_path.iterdir())
+        assert names == [f"m{i:03}.py" for i in range(300)], names[:3] + names[-3:]
+        assert {p.read_text() for p in tmp_path.iterdir()} <= {BAD * 20, fixed}
+
+
 # ------------------------------------------------------- 9: lines as the tokenizer splits them
 @pytest.mark.parametrize("char", ["\f", "\x0b", "\x1c", "\u2028"])
 def test_noqa_lines_are_split_as_the_tokenizer_does(tmp_path, char):

@@ -195,7 +195,11 @@ def _worker_main(conn, tasks) -> None:
             return
         if i is None:
             return
-        conn.send((i, work(tasks[i])))
+        out = work(tasks[i])
+        try:
+            conn.send((i, out))
+        except OSError:  # the parent is gone
+            return
 
 
 class _Worker:
