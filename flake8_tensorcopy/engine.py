@@ -657,8 +657,8 @@ def python_ast(source: str) -> ast.Module:
 
 def not_analysed(reason: str) -> Diagnostic:
     """TEN001 at 1:1: Python parses the file but it could not be analysed (no rule was run)."""
-    return Diagnostic(NOT_ANALYSED, f"file could not be analysed, no TEN rule was checked: {reason}",
-                      1, 0, 1, 0)
+    return Diagnostic(NOT_ANALYSED,
+                      f"file could not be analysed, no TEN rule was checked: {reason}", 1, 0, 1, 0)
 
 
 def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
@@ -691,14 +691,14 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
         walker = Walker(ctx, rules if rules is not None else ALL_RULES)
         try:
             walker.walk(module)
+            if not walker.reports:
+                return []
+            return _resolve(module, source, ctx, walker.reports, line_map)
         except RecursionError:
             raise LintError("source is nested too deeply to analyse") from None
     except LintError as exc:
         # valid Python that libcst cannot parse or walk: say so (TEN001), never look clean
         return [not_analysed(str(exc))]
-    if not walker.reports:
-        return []
-    return _resolve(module, source, ctx, walker.reports, line_map)
 
 
 class _MappedRange:

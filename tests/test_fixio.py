@@ -231,9 +231,13 @@ def test_syntax_error_without_rule_pattern_is_not_clean(tmp_path):
     assert "All checks passed" not in res.stdout
 
 
-def test_valid_python_libcst_rejects_is_reported_by_check_and_flake8(tmp_path):
+@pytest.mark.parametrize("prefix", [
+    "(x): int = 1\n",  # valid syntax libcst 1.0.1 rejects
+    "y = " + "-" * 350 + "t.clone().detach()\n",  # parses, but too deep to walk
+], ids=["libcst-rejects", "too-deep-to-walk"])
+def test_valid_python_libcst_rejects_is_reported_by_check_and_flake8(tmp_path, prefix):
     f = tmp_path / "annotated.py"
-    f.write_text("(x): int = 1\n" + BAD)
+    f.write_text(BAD + prefix)
     ours = tensorcopy("check", "--output-format", "concise", str(f))
     theirs = flake8("--select", "TEN", str(f))
     assert ours.stdout.splitlines() == theirs.stdout.splitlines()
