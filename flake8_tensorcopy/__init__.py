@@ -15,8 +15,9 @@ def lint_source(source: str, filename: str = "<string>", *,
                 settings=None) -> List[Diagnostic]:
     """Lint Python source text; returns diagnostics sorted by position.
 
-    A source that cannot be parsed gives an empty list (flake8 reports E999 itself); use
-    ``engine.analyze`` to get the parse error instead.
+    A source that Python cannot parse gives an empty list (flake8 reports E999 itself); use
+    ``engine.analyze`` to get the parse error instead. Valid Python that cannot be analysed
+    (libcst rejects it) gives one TEN001 diagnostic at line 1.
     """
     from .engine import DEFAULT_SETTINGS, LintError, analyze
 

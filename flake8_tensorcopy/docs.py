@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Dict
 
+from .diagnostics import NOT_ANALYSED
 from .rules import ALL_RULES
 from .rules.base import Rule
 
@@ -74,17 +75,44 @@ def render(rule: Rule) -> str:
     return "\n".join(lines)
 
 
+#: the one code that is not a rule (diagnostics.NOT_ANALYSED): (name, summary, page)
+NOT_ANALYSED_DOC = ("not-analysed", "Python parses the file, but it could not be analysed", """\
+# TEN001 `not-analysed`
+
+Not a rule: a report about the file itself. Fix: none.
+
+## What it does
+
+Reported at line 1, column 1 when Python parses the file but flake8-tensorcopy cannot analyse
+it: libcst (the parser the rules run on) rejects valid syntax such as `(x): int = 1`, or the code
+is nested too deeply to walk. No TEN rule was checked in that file, so it is reported instead of
+looking clean. `flake8` and `tensorcopy check` report it the same way; a file that Python itself
+cannot parse is a syntax error instead (flake8's E999, an error line of `tensorcopy check`).
+
+## What to do
+
+Nothing is wrong with the file as Python sees it. Rewrite the construct the message names if the
+TEN rules should run on this file, or silence it with `# noqa: TEN001` on line 1 or with
+`--ignore TEN001` / `per-file-ignores`.
+""")
+
+
 def render_index() -> str:
     lines = ["# Rules", "", "| code | name | what it flags | fix |", "| --- | --- | --- | --- |"]
     for rule in ALL_RULES:
         lines.append(f"| [{rule.code}]({rule.code}.md) | `{rule.name}` | {summary(rule)} | "
                      f"{rule.fix_safety or 'none'} |")
+    name, what, _ = NOT_ANALYSED_DOC
+    lines += ["", "Not a rule:", "", "| code | name | what it reports | fix |",
+              "| --- | --- | --- | --- |",
+              f"| [{NOT_ANALYSED}]({NOT_ANALYSED}.md) | `{name}` | {what} | none |"]
     lines.append("")
     return "\n".join(lines)
 
 
 def all_docs() -> Dict[str, str]:
     docs = {f"{rule.code}.md": render(rule) for rule in ALL_RULES}
+    docs[f"{NOT_ANALYSED}.md"] = NOT_ANALYSED_DOC[2]
     docs["README.md"] = render_index()
     return docs
 

@@ -14,7 +14,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import inference as inf_mod
 from . import torch_api
-from .diagnostics import Diagnostic, Edit, Fix
+from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, Fix
 from .inference import Inference, Instance, dotted_name, is_tensor
 from .prefilter import SHAPES, blank, plan
 
@@ -22,7 +22,7 @@ from .prefilter import SHAPES, blank, plan
 _MASK_MIN_CHARS = 2000
 from .rules import ALL_RULES
 from .rules.base import FixPlan, NodeEdit, Report, Rule, Src
-from .source import detect_newline, line_starts
+from .source import MAX_NESTING, detect_newline, line_starts, nesting_depth, split_lines
 
 _WS = re.compile(r"\s+")
 class Settings:
@@ -661,7 +661,7 @@ def filter_noqa(diags: List[Diagnostic], source: str) -> List[Diagnostic]:
     """Drop diagnostics silenced by ``# noqa`` / ``# noqa: TEN101`` on their reported line."""
     if "noqa" not in source.lower():
         return diags
-    lines = source.splitlines()
+    lines = split_lines(source)
     out = []
     for d in diags:
         line = lines[d.line - 1] if 0 < d.line <= len(lines) else ""
@@ -680,15 +680,51 @@ class LintError(Exception):
     """The source cannot be analysed (does not parse, or is too deep to walk)."""
 
 
-def parse(source: str) -> cst.Module:
+class TooDeep(LintError):
+    """Brackets nested deeper than libcst's native parser survives."""
+
+
+def check_nesting(source: str) -> None:
+    """Raise TooDeep before libcst sees text nested deeper than MAX_NESTING brackets."""
+    if sum(source.count(c) for c in "([{") <= MAX_NESTING:
+        return  # cannot be deeper than the number of opening brackets
+    depth = nesting_depth(source)
+    if depth > MAX_NESTING:
+        raise TooDeep(f"too deeply nested: {depth} levels of brackets (the limit is {MAX_NESTING})")
+
+
+def parse(source: str, nesting_checked: bool = False) -> cst.Module:
+    """The libcst module of ``source``; LintError if it cannot be parsed. ``nesting_checked``:
+    the caller knows the nesting is within MAX_NESTING (``ast.parse`` accepted the text)."""
+    if not nesting_checked:
+        check_nesting(source)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        raise LintError(f"syntax error at {exc.raw_line}:{exc.raw_column}: {exc.message}") from None
+        raise LintError(f"libcst cannot parse it (line {exc.editor_line}, column "
+                        f"{exc.editor_column})") from None
     except RecursionError:
         raise LintError("source is nested too deeply to parse") from None
     except Exception as exc:  # libcst's native parser raises a few other kinds
         raise LintError(f"cannot parse: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+
+
+def python_ast(source: str) -> ast.Module:
+    """``ast.parse(source)``; LintError (too deeply nested, or the syntax error) if it fails."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        check_nesting(source)
+        if isinstance(exc, SyntaxError):
+            raise LintError(f"syntax error at {exc.lineno}:{(exc.offset or 1) - 1}: {exc.msg}") \
+                from None
+        raise LintError(f"cannot parse: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+
+
+def not_analysed(reason: str) -> Diagnostic:
+    """TEN001 at 1:1: Python parses the file but it could not be analysed (no rule was run)."""
+    return Diagnostic(NOT_ANALYSED,
+                      f"file could not be analysed, no TEN rule was checked: {reason}", 1, 0, 1, 0)
 
 
 def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
@@ -705,32 +741,33 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
     """
     parsed = source
     line_map: Optional[List[int]] = None
+    if not isinstance(tree, ast.Module):
+        tree = python_ast(source)  # a file Python cannot parse is reported, never called clean
     if prefilter:
         if not might_match(source):
             return []
-        if tree is None:
-            try:
-                tree = ast.parse(source)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                tree = None  # let libcst decide and report
-        if isinstance(tree, ast.Module):
-            found, spans = plan(tree, source)
-            if not found:
-                return []
-            if mask and spans and len(source) > _MASK_MIN_CHARS:
-                parsed, line_map = blank(source, spans)
-    module = parse(parsed)
-    inference = Inference(settings.tensor_names, settings.tensor_factories,
-                          _project_context(filename, tree, source, settings))
-    ctx = Context(module, inference, source)
-    walker = Walker(ctx, rules if rules is not None else ALL_RULES)
+        found, spans = plan(tree, source)
+        if not found:
+            return []
+        if mask and spans and len(source) > _MASK_MIN_CHARS:
+            parsed, line_map = blank(source, spans)
     try:
-        walker.walk(module)
-    except RecursionError:
-        raise LintError("source is nested too deeply to analyse") from None
-    if not walker.reports:
-        return []
-    return _resolve(module, source, ctx, walker.reports, line_map)
+        # Python parsed it, so its brackets nest less than CPython's limit of 200 (MAX_NESTING)
+        module = parse(parsed, nesting_checked=True)
+        inference = Inference(settings.tensor_names, settings.tensor_factories,
+                              _project_context(filename, tree, source, settings))
+        ctx = Context(module, inference, source)
+        walker = Walker(ctx, rules if rules is not None else ALL_RULES)
+        try:
+            walker.walk(module)
+            if not walker.reports:
+                return []
+            return _resolve(module, source, ctx, walker.reports, line_map)
+        except RecursionError:
+            raise LintError("source is nested too deeply to analyse") from None
+    except LintError as exc:
+        # valid Python that libcst cannot parse or walk: say so (TEN001), never look clean
+        return [not_analysed(str(exc))]
 
 
 def _project_context(filename: Optional[str], tree, source: str, settings: Settings):

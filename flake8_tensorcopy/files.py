@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from typing import Iterator, List, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 DEFAULT_EXCLUDES = (
     ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", "__pycache__", ".mypy_cache",
@@ -39,16 +39,23 @@ def _matches(name: str, rel: str, patterns: Sequence[str]) -> bool:
 
 
 def iter_files(paths: Sequence[str], exclude: Sequence[str] = (),
-               suffixes: Sequence[str] = SOURCE_SUFFIXES) -> Iterator[Tuple[str, bool]]:
+               suffixes: Sequence[str] = SOURCE_SUFFIXES,
+               errors: Optional[List[Tuple[str, str]]] = None) -> Iterator[Tuple[str, bool]]:
     """Yield (path, explicit). Explicitly named files are always yielded (and then checked for
-    existence by the caller); directories are walked."""
+    existence by the caller); directories are walked. A directory that cannot be read is
+    appended to ``errors`` as (path, reason) instead of being skipped silently."""
+
+    def unreadable(exc: OSError) -> None:
+        if errors is not None:
+            errors.append((exc.filename or "?", exc.strerror or str(exc)))
+
     for root in paths:
         if root == "-" or not os.path.isdir(root):
             yield root, True
             continue
         base = os.path.abspath(root)
         ignores = _read_gitignore(base)
-        for dirpath, dirnames, filenames in os.walk(root):
+        for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
             rel_dir = os.path.relpath(os.path.abspath(dirpath), base).replace(os.sep, "/")
             rel_dir = "" if rel_dir == "." else rel_dir + "/"
             keep = []

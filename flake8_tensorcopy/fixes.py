@@ -10,10 +10,11 @@ import stat
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
 from .diagnostics import Diagnostic, Edit, selected
-from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse
+from .engine import (DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse,
+                     python_ast)
 from .source import line_starts
 
 MAX_ROUNDS = 8
@@ -24,6 +25,8 @@ class FixResult:
     source: str
     applied: Counter = field(default_factory=Counter)
     remaining: List[Diagnostic] = field(default_factory=list)
+    #: diagnostics whose fix was not applied because the fixed code would not parse
+    refused: List[Diagnostic] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -54,6 +57,15 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     return "".join(out)
 
 
+def _parses(text: str) -> bool:
+    try:
+        python_ast(text)
+        parse(text, nesting_checked=True)
+    except LintError:
+        return False
+    return True
+
+
 def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("TEN",),
                ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS,
                filename: Optional[str] = None) -> FixResult:
@@ -62,10 +74,12 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     Only the diagnostics that ``check`` reports on ``source`` are fixed, and a fix run never
     introduces one it did not report: a later round fixes only diagnostics that trace back to
     the first round's (through the edits made since), and a round whose result shows a new
-    diagnostic (``x.data`` -> ``x.detach()`` revealing a write through the alias, say) is
-    retried fix by fix, keeping only the fixes that show none.
+    diagnostic (``x.data`` -> ``x.detach()`` revealing a write through the alias, say) or does
+    not parse is retried fix by fix, keeping only the fixes that do neither. A fix dropped
+    because its code would not parse is listed in ``FixResult.refused``.
     """
-    parse(source)  # a file that does not parse is never touched
+    python_ast(source)  # a file that does not parse is never touched
+    parse(source, nesting_checked=True)
     result = FixResult(source)
 
     def lint(text: str) -> List[Diagnostic]:
@@ -76,15 +90,15 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     diags = lint(current)
     first = [(d.code,) + _span(current, d) for d in diags]
     rounds: List[List[Edit]] = []  # the edits of each applied round, in its own text's offsets
-    refused: set = set()  # first-round diagnostics whose fix showed a new diagnostic
+    refused: Set[int] = set()  # first-round diagnostics whose fix breaks or adds a diagnostic
+    broken: Set[int] = set()  # ... of those, the ones whose fixed code would not parse
 
     def attempt(edits: List[Edit]):
-        """(text, its diagnostics) after ``edits``, or None if it breaks or adds a diagnostic."""
+        """(text, its diagnostics) after ``edits``; "broken" if it does not parse; None if it
+        shows a diagnostic that does not trace back to the first round."""
         text = apply_edits(current, edits)
-        try:
-            parse(text)
-        except LintError:  # a fix that breaks code is a bug; refuse it
-            return None
+        if not _parses(text):
+            return "broken"
         found = lint(text)
         trail = rounds + [sorted(set(edits))]
         if any(_origin(d, text, trail, first) is None for d in found):
@@ -107,12 +121,14 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
         if not groups:
             break
         outcome = attempt(chosen)
-        if outcome is None:  # one fix at a time: keep those that add nothing new
+        if not isinstance(outcome, tuple):  # one fix at a time: keep those that do no harm
             kept, chosen = [], []
             for d, origin in groups:
                 trial = attempt(chosen + list(d.fix.edits))
-                if trial is None:
+                if not isinstance(trial, tuple):
                     refused.add(origin)
+                    if trial == "broken":
+                        broken.add(origin)
                     continue
                 kept.append((d, origin))
                 chosen = chosen + list(d.fix.edits)
@@ -124,6 +140,8 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
         current, diags = outcome
         result.applied.update(d.code for d, _ in groups)
     result.remaining = diags
+    result.refused = [d for d in diags if d.fix is not None
+                      and _origin(d, current, rounds, first) in broken]
     result.source = current
     return result
 
@@ -163,27 +181,141 @@ def _origin(d: Diagnostic, text: str, rounds: List[List[Edit]], first) -> Option
     return None
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Write via a temporary file in the same directory and rename; keeps permissions."""
-    real = os.path.realpath(path)
-    directory = os.path.dirname(real) or "."
-    mode: Optional[int] = None
+class Unchanged(Exception):
+    """The fixed text was not written; the message says why (one line)."""
+
+    def __init__(self, message: str, failed: bool = False) -> None:
+        super().__init__(message)
+        self.failed = failed  # the run must not exit 0 (the file changed under us)
+
+
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+TEMP_PREFIX = ".tensorcopy-"
+
+
+def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = ()) -> None:
+    """Replace the file ``path``, which held ``original`` when it was read, with ``data``.
+
+    The file keeps its identity or is left alone (Unchanged says why): a symbolic link is
+    written through only to a target inside the linted tree (below one of ``roots``, the
+    linted directories and the directories of the files named), never outside it; a file
+    with other hard links is not split from them; a read-only file stays as it is; and a file
+    whose bytes changed since they were read (an edit saved meanwhile) is not overwritten.
+    Otherwise the new bytes go to a temporary file in the same directory with the file's owner,
+    group and mode, and are renamed over it (atomic: readers see the old or the new file).
+    """
     try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=".tensorcopy-", suffix=".tmp", dir=directory)
+        st = os.lstat(path)
+    except OSError as exc:
+        raise Unchanged(f"cannot write: {exc.strerror or exc}", failed=True) from None
+    if stat.S_ISLNK(st.st_mode):
+        target = os.path.realpath(path)
+        if not any(target.startswith(os.path.join(os.path.realpath(r), "")) for r in roots):
+            raise Unchanged("is a symbolic link to a file outside the linted tree; left unchanged")
+        path = target
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            raise Unchanged(f"cannot write: {exc.strerror or exc}", failed=True) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise Unchanged("is not a regular file; left unchanged")
+    if st.st_nlink > 1:
+        raise Unchanged(f"has {st.st_nlink - 1} other hard link(s); left unchanged "
+                        "(a rewrite would split them)")
+    if not st.st_mode & _WRITE_BITS or not os.access(path, os.W_OK):
+        raise Unchanged("is read-only; left unchanged")
+    try:
+        with open(path, "rb") as fh:
+            now = fh.read()
+    except OSError as exc:
+        raise Unchanged(f"cannot read it again: {exc.strerror or exc}", failed=True) from None
+    if now != original:
+        raise Unchanged("changed on disk while it was being fixed; left unchanged", failed=True)
+    try:
+        atomic_write(path, data, st)
+    except OSError as exc:
+        raise Unchanged(f"cannot write: {exc.strerror or exc}; left unchanged",
+                        failed=True) from None
+
+
+def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) -> None:
+    """Write via a temporary file in the same directory and rename. The temporary file gets
+    ``st``'s owner, group and mode (those of the file replaced) before the rename; if the owner
+    cannot be kept, nothing is written (OSError).
+
+    Where the system allows (Linux ``O_TMPFILE``), the bytes are written to a file with no name,
+    which the kernel discards if the process is killed; it is given a name only just before the
+    rename, so a SIGKILL leaves neither a truncated file nor (but for that instant) a temporary
+    one. Elsewhere a named temporary file is written, and removed on any error.
+    """
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    if st is None:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+    fd, tmp = _anonymous(directory)
+    if fd is None:
+        fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp",
+                                   dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
+            if st is not None:
+                if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+                    os.fchown(fh.fileno(), st.st_uid, st.st_gid)
+                os.fchmod(fh.fileno(), stat.S_IMODE(st.st_mode))
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, real)
+            if tmp is None:  # name the anonymous file now, next to its destination
+                tmp = _name(fh.fileno(), directory)
+        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
+
+
+def _anonymous(directory: str):
+    """(fd, None) of a new nameless file in ``directory``, or (None, None) where unsupported."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None, None
+    try:
+        return os.open(directory, flag | os.O_WRONLY, 0o600), None
+    except OSError:  # a file system without O_TMPFILE
+        return None, None
+
+
+def _name(fd: int, directory: str) -> str:
+    proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(100):
+            name = os.path.join(directory, f"{TEMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}.tmp")
+            try:
+                os.link(str(fd), name, src_dir_fd=proc, follow_symlinks=True)
+                return name
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"no free temporary name in {directory}")
+    finally:
+        os.close(proc)
+
+
+def remove_temp_files(path: str, pid: int) -> None:
+    """Remove what a killed process ``pid`` may have left while writing ``path``."""
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    prefix = f"{TEMP_PREFIX}{pid}-"
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass

@@ -29,10 +29,29 @@ class FileResult:
     applied: Counter = field(default_factory=Counter)
     source: Optional[str] = None
     cells: Optional[list] = None  # notebooks: [(cell index, first line in joined source)]
+    #: warnings about this file (printed as ``tensorcopy: warning: PATH: NOTE``)
+    notes: List[str] = field(default_factory=list)
+    #: the run must not exit 0 because of this file (e.g. it changed on disk while being fixed)
+    failed: bool = False
+    #: ``fix -``: the bytes to print (None: echo the input unchanged)
+    output: Optional[bytes] = None
 
 
-class Budget(Exception):
-    """A file took longer than the per-file time budget."""
+class Budget(BaseException):
+    """A file took longer than the per-file time budget. A BaseException, so that no
+    ``except Exception`` on the way (libcst's, the engine's) turns it into a parse error."""
+
+
+_stdin: Optional[bytes] = None
+
+
+def stdin_bytes() -> bytes:
+    """Standard input, read once (before any worker starts, so that the front end can echo it
+    when a worker fails)."""
+    global _stdin
+    if _stdin is None:
+        _stdin = sys.stdin.buffer.read()
+    return _stdin
 
 
 @contextmanager
@@ -63,19 +82,26 @@ def guarded(fn, path: str, budget: float, *args):
         with time_budget(budget):
             return fn(path, *args)
     except Budget:
-        out = FileResult(path, error=f"analysis exceeded the {budget:g} s per-file budget; skipped")
+        out = FileResult(path, error=budget_message(budget))
     except RecursionError:
         out = FileResult(path, error="nested too deeply to analyse; skipped")
     except MemoryError:
         out = FileResult(path, error="out of memory while analysing; skipped")
+    except Exception as exc:  # a bug must cost one file, never the run (and never a traceback)
+        out = FileResult(path, error=f"internal error ({type(exc).__name__}: {exc}); skipped"
+                         .splitlines()[0])
     return out, None
+
+
+def budget_message(budget: float) -> str:
+    return f"analysis exceeded the {budget:g} s per-file budget; skipped"
 
 
 def read_source(path: str) -> Tuple[Optional[DecodedSource], Optional[str]]:
     """The decoded text of ``path`` (``-``: standard input), or an error phrase."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = stdin_bytes()
         else:
             with open(path, "rb") as fh:
                 data = fh.read()
@@ -129,8 +155,8 @@ def _lint_notebook(result: FileResult, cfg: Config, select: Sequence[str],
     except OSError as exc:
         result.error = f"cannot read: {exc.strerror or exc}"
         return result
-    except (ValueError, UnicodeDecodeError) as exc:
-        result.error = f"invalid notebook: {str(exc).splitlines()[0]}"
+    except (ValueError, UnicodeDecodeError, TypeError, AttributeError, RecursionError) as exc:
+        result.error = f"invalid notebook: {(str(exc).splitlines() or [type(exc).__name__])[0]}"
         return result
     result.cells = cells or [(1, 1)]
     return lint_text(result, source, cfg, select, ignore)

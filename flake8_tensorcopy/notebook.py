@@ -8,7 +8,9 @@ _MAGIC = re.compile(r"^\s*[%!]")
 
 
 def notebook_source(data: str):
-    """(joined source, [(cell number, first line)]) for the code cells; magics become blanks."""
+    """(joined source, [(cell number, first line)]) for the code cells; magics become blanks.
+
+    Raises ValueError (one line) for anything that is not a well-formed notebook."""
     nb = json.loads(data)
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list):
@@ -19,10 +21,10 @@ def notebook_source(data: str):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         src = cell.get("source", "")
-        if isinstance(src, list):
+        if isinstance(src, list) and all(isinstance(part, str) for part in src):
             src = "".join(src)
-        if not isinstance(src, str):
-            continue
+        if not isinstance(src, str):  # nbformat: a string or a list of strings, nothing else
+            raise ValueError(f"cell {number}: \"source\" is not a string or a list of strings")
         numbers.append(number)
         sources.append(src)
     joined, firsts = join_cells(sources)

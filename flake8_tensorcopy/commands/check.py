@@ -9,7 +9,8 @@ from typing import List
 from .. import formats
 from ..lint import FileResult
 from ..rules import RULES_BY_CODE
-from .common import add_path_options, lint_only, options, print_errors, progress, run_all
+from .common import (add_path_options, lint_only, options, print_errors, progress, run_all,
+                     tree_roots)
 from .fix import fix_path
 
 
@@ -31,7 +32,8 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=True)
     fixed = 0
-    tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, False)
+    roots = tree_roots(args.paths)
+    tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, False, roots)
              if args.fix and not p.endswith(".ipynb") and p != "-" else
              (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
     for i, (r, _) in enumerate(run_all(tasks, args.jobs), 1):
@@ -49,19 +51,27 @@ def run(args: argparse.Namespace) -> int:
     if fmt == "text":
         if args.statistics:
             print_statistics(results)
-        fixable = sum(1 for r in results for d in r.diagnostics if d.fix and d.fix.is_safe)
+        # notebooks are not fixed by `tensorcopy fix`: their fixes are not counted as fixable
+        fixable = sum(1 for r in results if not r.cells for d in r.diagnostics
+                      if d.fix and d.fix.is_safe)
+        unchecked = sum(1 for r in results if r.error or r.syntax_error)
         if fixed:
             print(f"Fixed {fixed} diagnostic{'s' if fixed != 1 else ''}.")
         if diags:
             print(f"Found {diags} diagnostic{'s' if diags != 1 else ''} in "
                   f"{sum(1 for r in results if r.diagnostics)} file(s)"
                   + (f"; {fixable} fixable with `tensorcopy fix`." if fixable else "."))
-        else:
+        elif not unchecked:
             print(f"All checks passed ({len(files)} file{'s' if len(files) != 1 else ''}).")
+        if unchecked:
+            print(f"Could not check {unchecked} path{'s' if unchecked != 1 else ''}; "
+                  "see the errors above.")
     elif args.statistics:
         print_statistics(results, sys.stderr)
     if status:
         return status
+    if any(r.failed for r in results):
+        return 1
     if any(r.syntax_error for r in results):
         return 1 if not args.exit_zero else 0
     return 1 if diags and not args.exit_zero else 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..docs import render
+from ..diagnostics import NOT_ANALYSED
+from ..docs import NOT_ANALYSED_DOC, render
 from ..rules import RULES_BY_CODE
 
 
@@ -16,6 +17,9 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rule = RULES_BY_CODE.get(args.code.upper())
+    if args.code.upper() == NOT_ANALYSED:
+        print(NOT_ANALYSED_DOC[2], end="")
+        return 0
     if rule is None:
         print(f"tensorcopy: error: unknown rule {args.code!r}; `tensorcopy rules` lists them",
               file=sys.stderr)

@@ -5,13 +5,14 @@ import argparse
 import difflib
 import sys
 from collections import Counter
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 from ..config import Config
 from ..engine import LintError, filter_noqa
 from ..formats.common import rel
-from ..lint import FileResult, read_source
-from .common import add_path_options, options, print_errors, progress, run_all
+from ..lint import FileResult, lint_path, lint_text, read_source, stdin_bytes
+from ..source import split_lines
+from .common import add_path_options, options, print_errors, progress, run_all, tree_roots
 
 
 def add_parser(sub) -> None:
@@ -27,10 +28,12 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool,
-             diff: bool) -> Tuple[FileResult, Optional[str]]:
-    """Fix one file; returns the result and, with ``diff``, its unified diff."""
-    from ..fixes import atomic_write, fix_source
+def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
+             roots: Sequence[str] = ()) -> Tuple[FileResult, Optional[str]]:
+    """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
+    fixed text is ``result.output`` (None: the front end echoes the input unchanged).
+    ``roots``: the linted tree, which a symbolic link may be written through to."""
+    from ..fixes import Unchanged, fix_source, write_fixed
 
     result = FileResult(path)
     decoded, error = read_source(path)
@@ -48,35 +51,66 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool,
     result.applied = fixed.applied
     result.diagnostics = filter_noqa(fixed.remaining, fixed.source)
     result.source = fixed.source
-    if path == "-":
-        if not diff:
-            sys.stdout.buffer.write(decoded.encode(fixed.source))  # type: ignore[union-attr]
-            sys.stdout.flush()
-            return result, None
+    for d in fixed.refused:
+        result.notes.append(f"{d.line}:{d.column + 1}: {d.code} fix not applied: the fixed code "
+                            "would not parse")
+    if path == "-" and not diff:
+        if fixed.changed:
+            result.output = decoded.encode(fixed.source)  # type: ignore[union-attr]
+        return result, None
     if not fixed.changed:
         return result, None
     if diff:
-        name = rel(path)
-        return result, "".join(difflib.unified_diff(
-            text.splitlines(keepends=True), fixed.source.splitlines(keepends=True),
-            f"a/{name}", f"b/{name}"))
+        return result, unified_diff(text, fixed.source, rel(path))
     try:
-        atomic_write(path, decoded.encode(fixed.source))  # type: ignore[union-attr]
-    except OSError as exc:
-        result.error = f"cannot write: {exc.strerror or exc}"
+        write_fixed(path, decoded.encode(fixed.source), decoded.raw,  # type: ignore[union-attr]
+                    roots)
+    except Unchanged as exc:
+        result.notes.append(str(exc))
+        result.failed = exc.failed
         result.applied = Counter()
+        # what remains is what the file on disk still has
+        lint_text(result, text, cfg, select, ignore)
+    return result, None
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    """A unified diff that ``patch -p1`` and ``git apply`` accept: lines split as the tokenizer
+    does, and a last line without a newline marked ``\\ No newline at end of file``."""
+    out = []
+    for line in difflib.unified_diff(split_lines(before, keepends=True),
+                                     split_lines(after, keepends=True), f"a/{name}", f"b/{name}"):
+        if line[:1] in " +-" and not line.endswith(("\n", "\r")) and not line.startswith(
+                ("--- ", "+++ ")):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+def notebook_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
+                  roots: Sequence[str] = ()) -> Tuple[FileResult, Optional[str]]:
+    """Notebooks are linted, not fixed: say so, and report what remains."""
+    result = lint_path(path, cfg, select, ignore)
+    if not result.error:
+        result.notes.append("notebooks are not fixed; left unchanged (its diagnostics remain)")
     return result, None
 
 
 def run(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=False)
-    tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, args.diff) for p in files]
+    roots = tree_roots(args.paths)
+    tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
+              ignore, unsafe, args.diff, roots) for p in files]
     for i, (r, patch) in enumerate(run_all(tasks, args.jobs), 1):
         if patch:
             sys.stdout.write(patch)
+        if r.path == "-" and not args.diff:  # a filter: whatever happened, print the text
+            sys.stdout.flush()
+            sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())
+            sys.stdout.buffer.flush()
         results.append(r)
         progress(i, len(files))
-    status = print_errors(results)
+    status = print_errors(results, fixing=True)
     applied: Counter = Counter()
     for r in results:
         applied.update(r.applied)
@@ -91,11 +125,14 @@ def run(args: argparse.Namespace) -> int:
         for r, d in remaining:
             if args.show_remaining:
                 print(f"{rel(r.path)}:{d.line}:{d.column + 1}: {d.code} {d.message}", file=out)
-        hidden = sum(1 for _, d in remaining if d.fix and not d.fix.is_safe and not unsafe)
+        hidden = sum(1 for r, d in remaining if d.fix and not d.fix.is_safe and not unsafe
+                     and not r.cells)  # notebooks are not fixed
         print(f"{len(remaining)} diagnostic(s) remain"
               + (f"; {hidden} fixable with --unsafe-fixes" if hidden else "") + ".", file=out)
     if status:
         return status
+    if any(r.failed for r in results):
+        return 1
     if args.exit_zero:
         return 0
     if args.diff:

@@ -11,7 +11,7 @@ def lines(results: List, concise: bool = False) -> List[str]:
     for r in results:
         for d in r.diagnostics:
             fixable = ""
-            if not concise and d.fix is not None:
+            if not concise and d.fix is not None and not r.cells:  # notebooks are not fixed
                 fixable = " [*]" if d.fix.is_safe else " [unsafe fix]"
             out.append(f"{rel(r.path)}:{location(r, d)}: {d.code} {d.message}{fixable}")
     return out
