@@ -4,9 +4,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..docs import render
-from ..rules import RULES_BY_CODE
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("explain", help="print a rule's documentation (e.g. TEN101)")
@@ -15,6 +12,9 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..docs import render  # libcst loads with the rules: not on every command's start
+    from ..rules import RULES_BY_CODE
+
     rule = RULES_BY_CODE.get(args.code.upper())
     if rule is None:
         print(f"tensorcopy: error: unknown rule {args.code!r}; `tensorcopy rules` lists them",

@@ -8,9 +8,9 @@ from collections import Counter
 from typing import Optional, Tuple
 
 from ..config import Config
-from ..engine import LintError, filter_noqa
 from ..formats.common import rel
 from ..lint import FileResult, read_source
+from ..cache import for_run
 from .common import add_path_options, options, print_errors, progress, run_all
 
 
@@ -30,6 +30,7 @@ def add_parser(sub) -> None:
 def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool,
              diff: bool) -> Tuple[FileResult, Optional[str]]:
     """Fix one file; returns the result and, with ``diff``, its unified diff."""
+    from ..engine import LintError, filter_noqa  # libcst: only for a file that is analysed
     from ..fixes import atomic_write, fix_source
 
     result = FileResult(path)
@@ -70,7 +71,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool,
 def run(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=False)
     tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, args.diff) for p in files]
-    for i, (r, patch) in enumerate(run_all(tasks, args.jobs), 1):
+    cache = for_run(args, cfg, "fix", select, ignore, unsafe)
+    for i, (r, patch) in enumerate(run_all(tasks, args.jobs, cache), 1):
         if patch:
             sys.stdout.write(patch)
         results.append(r)
