@@ -163,7 +163,73 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # shape of its own: with aliases only the tree can tell
     text = _TextIndex(source) if source is not None and not aliases else None
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text)
+    if found and source is not None:
+        _expression_spans(body, aliases, skip, source.encode("utf-8", "surrogatepass").splitlines())
     return found, skip
+
+
+#: calls a bare expression statement must keep: in-place writes (TEN401 follows them) and the
+#: registrations inference reads
+_KEEP_CALLS = frozenset({"register_buffer", "register_parameter"})
+
+
+def _blankable_expression(stmt: ast.Expr, aliases: Set[str]) -> bool:
+    """A bare expression statement that no rule or inference step can need: no shape, no
+    binding (``:=``), no ``.data``, no in-place ``x.op_()`` call, no registration, no docstring.
+    Its result is discarded and it binds nothing, so the walk without it is the same."""
+    if isinstance(stmt.value, ast.Constant):
+        return False
+    for node in ast.walk(stmt.value):
+        t = type(node)
+        if t is ast.NamedExpr:
+            return False
+        if t is ast.Attribute and node.attr == "data":
+            return False
+        if t is ast.Call:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name.endswith("_") or name in _KEEP_CALLS:
+                return False
+    return not _has_shape(stmt, aliases)
+
+
+def _owns_lines(stmt: ast.stmt, lines: List[bytes]) -> bool:
+    """Nothing else (``;``, a block header) shares the statement's first or last line."""
+    end = getattr(stmt, "end_lineno", None)
+    if end is None or end > len(lines):
+        return False
+    if lines[stmt.lineno - 1][:stmt.col_offset].strip():
+        return False
+    rest = lines[end - 1][stmt.end_col_offset:].strip()
+    return not rest or rest.startswith(b"#")
+
+
+_SUB_BODIES = ("body", "orelse", "finalbody")
+
+
+def _expression_spans(body, aliases: Set[str], skip: List[Span], lines: List[bytes]) -> None:
+    """Blank-able bare expression statements (``print(...)``, ``loss.backward()``,
+    ``optimizer.step()``, logging) anywhere in the code libcst will parse."""
+    skipped = {start for start, _, _ in skip}
+    stack = [body]
+    while stack:
+        stmts = stack.pop()
+        for stmt in stmts:
+            if isinstance(stmt, ast.Expr):
+                if stmt.lineno not in skipped and _owns_lines(stmt, lines) and \
+                        _blankable_expression(stmt, aliases):
+                    skip.append((stmt.lineno, stmt.end_lineno, "pass"))
+                continue
+            if _span(stmt) is not None and _span(stmt)[0] in skipped:
+                continue  # blanked whole already
+            for field in _SUB_BODIES:
+                sub = getattr(stmt, field, None)
+                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                    stack.append(sub)
+            for handler in getattr(stmt, "handlers", ()) or ():
+                stack.append(handler.body)
+            for case in getattr(stmt, "cases", ()) or ():
+                stack.append(case.body)
 
 
 class _TextIndex:
