@@ -106,13 +106,33 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     return False
 
 
-def _assigns_self_attr(fn: ast.AST) -> bool:
+def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
+    """Does ``fn`` assign ``self.x`` or call ``register_buffer``/``register_parameter``?
+
+    Assignments are statements: only statement lists are visited. The expressions are walked
+    for the calls only when the file's text has ``register_`` at all (``registers``)."""
+    stack = [fn.body]
+    while stack:
+        for node in stack.pop():
+            t = type(node)
+            if t is ast.Assign or t is ast.AnnAssign or t is ast.AugAssign:
+                for target in node.targets if t is ast.Assign else (node.target,):
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == "self":
+                        return True
+            for field in _SUB_BODIES:
+                sub = getattr(node, field, None)
+                if type(sub) is list:
+                    stack.append(sub)
+            for handler in getattr(node, "handlers", ()) or ():
+                stack.append(handler.body)
+            for case in getattr(node, "cases", ()) or ():
+                stack.append(case.body)
+    return registers and _calls_register(fn)
+
+
+def _calls_register(fn: ast.AST) -> bool:
     for node in ast.walk(fn):
-        targets = node.targets if isinstance(node, ast.Assign) else (
-            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else ())
-        for t in targets:
-            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in ("register_buffer", "register_parameter"):
             return True
@@ -256,7 +276,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     found = False
     for stmt in body:
         if isinstance(stmt, _FUNCS):
-            keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(stmt))
+            keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
+                stmt, text is None or "register_" in text.source))
             if (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
                 found = True
             elif not keep:
