@@ -266,7 +266,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     def ratio(label: str, a: str, b: str, target: Optional[float], at_most: bool = True,
               fn=None) -> None:
-        if not runs.get(a) or not runs.get(b):
+        if fn is None and (not runs.get(a) or not runs.get(b)):
             return
         if fn is None:
             w, c = med(a) / med(b), med(a, "cpu") / med(b, "cpu")
@@ -311,8 +311,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         f"- editor files: `{os.path.relpath(script, dense)}` ({lines_of(script)} lines), "
         f"`{os.path.relpath(plain, dense)}` ({lines_of(plain)} lines, no candidate)",
         f"- method: `python benchmarks/run.py --dense DIR --rounds {args.rounds} --editor-runs "
-        f"{args.editor_runs}`" + (f" --torchfix-runs {tf_rounds}" if tf and tf_rounds != args.rounds else "")
-        + f"; every configuration once per round ({args.editor_runs} times for editor runs, "
+        f"{args.editor_runs}" + (f" --torchfix-runs {tf_rounds}" if tf and tf_rounds != args.rounds else "")
+        + "`" + f"; every configuration once per round ({args.editor_runs} times for editor runs, "
         "interleaved), rounds interleaved, flake8 single process (`--jobs 1`), medians; each tool "
         "in its own virtual environment; process start included everywhere",
         f"- this run took {total / 60:.0f} minutes",
