@@ -1,11 +1,23 @@
-"""Speed and memory of flake8-tensorcopy against flake8 alone, libcst and TorchFix.
+"""Speed and memory of flake8-tensorcopy where users are: dense ML code, torch's own source, one-file
+editor runs and repeated `tensorcopy check` runs; against flake8 alone, `ast.parse` and TorchFix.
 
-    python benchmarks/run.py [--corpus DIR] [--runs 3] [--skip-torchfix] [--output FILE]
+    python benchmarks/run.py --dense DIR [--torch DIR | --no-torch] [--rounds 3] [--quick]
+                             [--output benchmarks/RESULTS.md]
 
-Every tool runs in its own virtual environment under ``benchmarks/.work/`` (created on first use
-from the package index), so neither plugin's time leaks into the other's. Runs are interleaved
-(one of each configuration per round), flake8 single process (``--jobs 1``), and each figure is the
-median over the rounds; peak RSS comes from ``wait4`` for each run. Not part of the test suite.
+DIR is the dense corpus, materialised outside this repository by
+``python benchmarks/corpora.py materialise DIR --dense`` (pinned commits of public ML repositories;
+nothing fetched is committed). ``--torch`` defaults to the installed torch package.
+
+Every tool runs in its own virtual environment under ``benchmarks/.work/`` (or
+``$TENSORCOPY_BENCH_WORK``; created on first use
+from the package index; the plugin is installed from a clean copy of this checkout), so neither
+plugin's time leaks into the other's. Every configuration runs once per round, rounds interleaved,
+flake8 single process (``--jobs 1``), from a neutral working directory; each figure is the median
+over the rounds. Times are wall-clock and CPU (user + system of the process and its children, from
+``wait4``, which another load on a shared machine disturbs far less); peak RSS is the largest
+single process. TorchFix runs on the dense corpus only (on torch's source one run takes ~17 min).
+A full run (3 rounds, both corpora) takes about 30 minutes on 2 cores; ``--quick`` (1 round, 5
+editor runs) about 10. Not part of the test suite.
 """
 from __future__ import annotations
 
@@ -15,28 +27,36 @@ import glob
 import importlib.util
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from typing import Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-WORK = os.path.join(HERE, ".work")
+WORK = os.environ.get("TENSORCOPY_BENCH_WORK", os.path.join(HERE, ".work"))
 TORCHFIX = "torchfix==0.7.0"
+#: the editor runs' files, relative to the dense corpus (picked automatically when absent)
+EDITOR_SCRIPT = "eriklindernoren+PyTorch-GAN/implementations/cluster_gan/clustergan.py"
+EDITOR_PLAIN = ("NVIDIA+apex/apex/contrib/sparsity/permutation_search_kernels/"
+                "permutation_utilities.py")
 
 
-def default_corpus() -> str:
+def default_torch() -> Optional[str]:
     spec = importlib.util.find_spec("torch")  # locates the package without importing it
-    if spec is None or not spec.origin:
-        sys.exit("benchmarks: no installed torch package to use as the corpus; pass --corpus DIR")
-    return os.path.dirname(spec.origin)
+    return os.path.dirname(spec.origin) if spec and spec.origin else None
+
+
+def py_files(corpus: str) -> List[str]:
+    return sorted(glob.glob(os.path.join(corpus, "**", "*.py"), recursive=True))
 
 
 def corpus_stats(corpus: str) -> Tuple[int, int]:
-    files = glob.glob(os.path.join(corpus, "**", "*.py"), recursive=True)
+    files = py_files(corpus)
     lines = 0
     for f in files:
         with open(f, "rb") as fh:
@@ -54,145 +74,274 @@ def make_env(name: str, packages: List[str]) -> str:
     path = os.path.join(WORK, name)
     py = os.path.join(path, "bin", "python")
     marker = os.path.join(path, ".ready")
-    if not os.path.exists(marker):
-        print(f"benchmarks: creating {name} environment ({' '.join(packages)})", file=sys.stderr)
+    want = " ".join(packages)
+    if not os.path.exists(marker) or open(marker).read() != want or name == "tensorcopy":
+        print(f"benchmarks: creating {name} environment ({want})", file=sys.stderr)
         venv.EnvBuilder(with_pip=True, clear=True).create(path)
         subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages],
                        check=True)
         with open(marker, "w") as fh:
-            fh.write(" ".join(packages))
+            fh.write(want)
     return py
 
 
-def timed(cmd: List[str]) -> Tuple[float, int, int]:
-    """(seconds, peak RSS in MiB, exit code) of one run."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
+class Run:
+    __slots__ = ("wall", "cpu", "rss", "code")
+
+    def __init__(self, wall: float, cpu: float, rss: int, code: int) -> None:
+        self.wall, self.cpu, self.rss, self.code = wall, cpu, rss, code
+
+
+def timed(cmd: List[str], cwd: str, stdin: Optional[str] = None) -> Run:
+    """Wall seconds, CPU seconds (user + system, children included), peak RSS in MiB, exit code."""
+    fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
+    try:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                cwd=cwd)
+        # stderr is small here (warnings at most); read after exit
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+    finally:
+        if stdin:
+            fin.close()
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if "Traceback" in err or "failed" in err.lower() and "plugin" in err.lower():
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code
+    if "Traceback" in err or ("failed" in err.lower() and "plugin" in err.lower()):
         print(f"benchmarks: {' '.join(cmd[:3])}... reported:\n{err[-2000:]}", file=sys.stderr)
-    return elapsed, usage.ru_maxrss // 1024, proc.returncode
+    return Run(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, code)
 
 
 PARSE_ALL = """
 import glob, os, sys
-import {mod}
-files = glob.glob(os.path.join(sys.argv[1], '**', '*.py'), recursive=True)
+import ast
+files = sorted(glob.glob(os.path.join(sys.argv[1], '**', '*.py'), recursive=True))
 for f in files:
     with open(f, encoding='utf-8', errors='replace') as fh:
         src = fh.read()
     try:
-        {call}
+        ast.parse(src)
     except Exception:
         pass
 """
 
 
+def pick_editor_files(dense: str, ours_py: str) -> Tuple[str, str]:
+    """The training script with diagnostics and the file without candidates for editor runs."""
+    script, plain = os.path.join(dense, EDITOR_SCRIPT), os.path.join(dense, EDITOR_PLAIN)
+    if os.path.isfile(script) and os.path.isfile(plain):
+        return script, plain
+    code = (
+        "import ast, glob, os, sys\n"
+        "from flake8_tensorcopy import lint_source\n"
+        "from flake8_tensorcopy.prefilter import SHAPES\n"
+        "best = plain = None\n"
+        "for f in sorted(glob.glob(os.path.join(sys.argv[1], '**', '*.py'), recursive=True)):\n"
+        "    s = open(f, encoding='utf-8', errors='replace').read()\n"
+        "    n = s.count('\\n')\n"
+        "    if not 450 <= n <= 800: continue\n"
+        "    if SHAPES.search(s) is None:\n"
+        "        if plain is None or abs(n - 600) < abs(plain[0] - 600): plain = (n, f)\n"
+        "        continue\n"
+        "    d = len(lint_source(s))\n"
+        "    if d and (best is None or d > best[0]): best = (d, f)\n"
+        "print(best[1]); print(plain[1])\n")
+    out = subprocess.run([ours_py, "-c", code, dense], capture_output=True, text=True, check=True)
+    script, plain = out.stdout.split()
+    return script, plain
+
+
+def lines_of(path: str) -> int:
+    with open(path, "rb") as fh:
+        return fh.read().count(b"\n")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", help="directory of Python files (default: the installed torch package)")
-    ap.add_argument("--runs", type=int, default=3, help="rounds; each figure is the median (default 3)")
-    ap.add_argument("--skip-torchfix", action="store_true", help="leave TorchFix out (it is slow)")
+    ap.add_argument("--dense", required=True, metavar="DIR",
+                    help="the dense corpus (python benchmarks/corpora.py materialise DIR --dense)")
+    ap.add_argument("--torch", metavar="DIR", help="torch's source (default: the installed package)")
+    ap.add_argument("--no-torch", action="store_true", help="leave torch's source out")
+    ap.add_argument("--rounds", "--runs", type=int, default=3, dest="rounds",
+                    help="interleaved rounds; each figure is the median (default 3)")
+    ap.add_argument("--editor-runs", type=int, default=10, metavar="N",
+                    help="editor runs of each configuration per round (default 10)")
+    ap.add_argument("--quick", action="store_true", help="1 round, 5 editor runs per round")
+    ap.add_argument("--skip-torchfix", action="store_true", help="leave TorchFix out")
     ap.add_argument("--torchfix-runs", type=int, default=None, metavar="N",
-                    help="rounds that include TorchFix (default: all); its own cost is so large "
-                         "that one run bounds the ratio well")
+                    help="rounds that include TorchFix (default: all)")
     ap.add_argument("--output", help="write a Markdown report here (e.g. benchmarks/RESULTS.md)")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.rounds, args.editor_runs = 1, 5
+    began = time.perf_counter()
 
-    corpus = os.path.abspath(args.corpus or default_corpus())
-    nfiles, nlines = corpus_stats(corpus)
+    dense = os.path.abspath(args.dense)
+    if not py_files(dense):
+        sys.exit(f"benchmarks: no *.py files under {dense} "
+                 "(python benchmarks/corpora.py materialise DIR --dense)")
+    corpora: Dict[str, str] = {"dense": dense}
+    if not args.no_torch:
+        torch_dir = args.torch or default_torch()
+        if not torch_dir:
+            sys.exit("benchmarks: no installed torch package; pass --torch DIR or --no-torch")
+        corpora["torch"] = os.path.abspath(torch_dir)
+    stats = {k: corpus_stats(v) for k, v in corpora.items()}
+
     f8 = f"flake8=={flake8_version()}"
     base = make_env("flake8", [f8])
-    # install from a clean copy: an in-tree build/ directory from an earlier install could be
-    # reused by setuptools and measure stale code
-    import shutil
-    import tempfile
-
     clean = os.path.join(tempfile.mkdtemp(prefix="tensorcopy-bench-"), "src")
     shutil.copytree(ROOT, clean, ignore=shutil.ignore_patterns(
-        "build", ".work", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache"))
+        "build", ".work", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache",
+        ".tensorcopy_cache"))
     ours = make_env("tensorcopy", [f8, clean])
-    envs = {"base": base, "ours": ours}
-    if not args.skip_torchfix:
-        envs["torchfix"] = make_env("torchfix", [f8, TORCHFIX])
+    tf = None if args.skip_torchfix else make_env("torchfix", [f8, TORCHFIX])
 
     def bin_of(py: str, name: str) -> str:
         return os.path.join(os.path.dirname(py), name)
 
-    configs: Dict[str, List[str]] = {
-        "flake8 (default checks, no plugin)": [bin_of(base, "flake8"), "--jobs", "1", "--exit-zero", corpus],
-        "flake8 (default checks) + tensorcopy": [bin_of(ours, "flake8"), "--jobs", "1", "--exit-zero", corpus],
-        "flake8 --select TEN (tensorcopy only)": [bin_of(ours, "flake8"), "--jobs", "1", "--select", "TEN", "--exit-zero", corpus],
-        "tensorcopy check --jobs 1 (single process)": [bin_of(ours, "tensorcopy"), "check", "--jobs", "1", "--exit-zero", "--output-format", "concise", corpus],
-        f"tensorcopy check (default: {os.cpu_count()} processes)": [bin_of(ours, "tensorcopy"), "check", "--exit-zero", "--output-format", "concise", corpus],
-        "libcst parse of every file": [ours, "-c", PARSE_ALL.format(mod="libcst", call="libcst.parse_module(src)"), corpus],
-        "ast.parse of every file": [ours, "-c", PARSE_ALL.format(mod="ast", call="ast.parse(src)"), corpus],
-    }
-    if "torchfix" in envs:
-        configs["flake8 (default checks) + TorchFix"] = [bin_of(envs["torchfix"], "flake8"), "--jobs", "1", "--exit-zero", corpus]
-    times: Dict[str, List[float]] = {k: [] for k in configs}
-    rss: Dict[str, List[int]] = {k: [] for k in configs}
-    tf_name = "flake8 (default checks) + TorchFix"
-    tf_runs = args.runs if args.torchfix_runs is None else max(1, min(args.runs, args.torchfix_runs))
-    for r in range(args.runs):
-        for name, cmd in configs.items():
-            if name == tf_name and r >= tf_runs:
+    neutral = tempfile.mkdtemp(prefix="tensorcopy-bench-cwd-")  # no config files to pick up
+    project = tempfile.mkdtemp(prefix="tensorcopy-bench-cache-")  # check's cache lives here
+    pyproject = os.path.join(project, "pyproject.toml")
+    with open(pyproject, "w") as fh:
+        fh.write("[tool.tensorcopy]\n")
+    cache_dir = os.path.join(project, ".tensorcopy_cache")
+
+    script, plain = pick_editor_files(dense, ours)
+    editor_files = {"training script": script, "no candidate": plain}
+
+    # name -> (corpus key or "editor", command, stdin file, before-hook)
+    configs: Dict[str, Tuple[str, List[str], Optional[str], Optional[str]]] = {}
+    for key, path in corpora.items():
+        configs[f"{key}: flake8"] = (key, [bin_of(base, "flake8"), "--jobs", "1", "--exit-zero", path], None, None)
+        configs[f"{key}: flake8 + tensorcopy"] = (key, [bin_of(ours, "flake8"), "--jobs", "1", "--exit-zero", path], None, None)
+        if key == "dense" and tf:
+            configs[f"{key}: flake8 + TorchFix"] = (key, [bin_of(tf, "flake8"), "--jobs", "1", "--exit-zero", path], None, None)
+        configs[f"{key}: ast.parse of every file (floor)"] = (key, [ours, "-c", PARSE_ALL, path], None, None)
+        if key == "dense":
+            check = [bin_of(ours, "tensorcopy"), "check", "--config", pyproject, "--exit-zero",
+                     "--output-format", "concise"]
+            configs["dense: tensorcopy check --jobs 1, first run"] = (key, check + ["--jobs", "1", path], None, "clear")
+            configs["dense: tensorcopy check --jobs 1, second run (cached)"] = (key, check + ["--jobs", "1", path], None, None)
+            configs[f"dense: tensorcopy check ({os.cpu_count()} processes), first run"] = (key, check + [path], None, "clear")
+            configs[f"dense: tensorcopy check ({os.cpu_count()} processes), second run (cached)"] = (key, check + [path], None, None)
+    for label, path in editor_files.items():
+        for who, py in (("flake8", base), ("flake8 + tensorcopy", ours)):
+            configs[f"editor, {label}: {who}"] = (
+                "editor", [bin_of(py, "flake8"), "--stdin-display-name", os.path.basename(path), "-"],
+                path, None)
+
+    runs: Dict[str, List[Run]] = {k: [] for k in configs}
+    tf_rounds = args.rounds if args.torchfix_runs is None else max(1, min(args.rounds, args.torchfix_runs))
+    for r in range(args.rounds):
+        editor_names = [n for n, c in configs.items() if c[0] == "editor"]
+        for name, (key, cmd, stdin, hook) in configs.items():
+            if key == "editor":
                 continue
-            secs, mib, code = timed(cmd)
-            times[name].append(secs)
-            rss[name].append(mib)
-            print(f"round {r + 1}/{args.runs}: {name}: {secs:.1f} s, {mib} MiB (exit {code})",
+            if "TorchFix" in name and r >= tf_rounds:
+                continue
+            if hook == "clear":
+                shutil.rmtree(cache_dir, ignore_errors=True)
+            res = timed(cmd, neutral, stdin)
+            runs[name].append(res)
+            print(f"round {r + 1}/{args.rounds}: {name}: {res.wall:.2f} s wall, {res.cpu:.2f} s CPU, "
+                  f"{res.rss} MiB (exit {res.code})", file=sys.stderr, flush=True)
+        for _ in range(args.editor_runs):  # interleaved: each editor configuration in turn
+            for name in editor_names:
+                _, cmd, stdin, _ = configs[name]
+                runs[name].append(timed(cmd, neutral, stdin))
+        for name in editor_names:
+            w = statistics.median(x.wall for x in runs[name])
+            print(f"round {r + 1}/{args.rounds}: {name}: median {w:.3f} s wall so far",
                   file=sys.stderr, flush=True)
 
-    med = {k: statistics.median(v) for k, v in times.items()}
-    peak = {k: max(v) for k, v in rss.items()}
-    base_t = med["flake8 (default checks, no plugin)"]
-    ours_t = med["flake8 (default checks) + tensorcopy"]
-    ratios = {
-        "flake8 + tensorcopy / flake8 (target <= 1.3)": ours_t / base_t,
-        "libcst parse-all (1 process) / tensorcopy check (default processes) (target >= 5)":
-            med["libcst parse of every file"] / med[f"tensorcopy check (default: {os.cpu_count()} processes)"],
-        "libcst parse-all (1 process) / tensorcopy check --jobs 1":
-            med["libcst parse of every file"] / med["tensorcopy check --jobs 1 (single process)"],
-        "flake8 --select TEN / flake8 (both run pycodestyle and pyflakes)":
-            med["flake8 --select TEN (tensorcopy only)"] / base_t,
-    }
-    own = ours_t - base_t
-    if "flake8 (default checks) + TorchFix" in med:
-        tf_own = med["flake8 (default checks) + TorchFix"] - base_t
-        ratios["tensorcopy own cost / TorchFix own cost (target <= 1/20 = 0.05)"] = own / tf_own if tf_own > 0 else float("nan")
+    def med(name: str, what: str = "wall") -> float:
+        return statistics.median(getattr(x, what) for x in runs[name])
+
+    def peak(name: str) -> int:
+        return max(x.rss for x in runs[name])
+
+    ratios: List[Tuple[str, str, float, float, Optional[float], bool]] = []
+
+    def ratio(label: str, a: str, b: str, target: Optional[float], at_most: bool = True,
+              fn=None) -> None:
+        if fn is None and (not runs.get(a) or not runs.get(b)):
+            return
+        if fn is None:
+            w, c = med(a) / med(b), med(a, "cpu") / med(b, "cpu")
+        else:
+            w, c = fn("wall"), fn("cpu")
+        ratios.append((label, f"{a} / {b}" if fn is None else b, w, c, target, at_most))
+
+    ratio("dense: flake8 + tensorcopy / flake8", "dense: flake8 + tensorcopy", "dense: flake8", 1.25)
+    if "dense: flake8 + TorchFix" in runs and runs["dense: flake8 + TorchFix"]:
+        def own(what: str) -> float:
+            ours_own = med("dense: flake8 + tensorcopy", what) - med("dense: flake8", what)
+            tf_own = med("dense: flake8 + TorchFix", what) - med("dense: flake8", what)
+            return ours_own / tf_own if tf_own > 0 else float("nan")
+
+        ratio("dense: tensorcopy's own cost / TorchFix's own cost", "", "(each: flake8 with it minus flake8 alone)",
+              1 / 40, fn=own)
+    if "torch" in corpora:
+        ratio("torch: flake8 + tensorcopy / flake8", "torch: flake8 + tensorcopy", "torch: flake8", 1.10)
+    ratio("editor, training script: with / without the plugin",
+          "editor, training script: flake8 + tensorcopy", "editor, training script: flake8", 1.3)
+    ratio("editor, no candidate: with / without the plugin",
+          "editor, no candidate: flake8 + tensorcopy", "editor, no candidate: flake8", 1.05)
+    for jobs in ("--jobs 1", f"{os.cpu_count()} processes"):
+        ratio(f"dense: tensorcopy check ({jobs}) first run / second run (cached)",
+              f"dense: tensorcopy check {jobs}, first run" if jobs == "--jobs 1" else f"dense: tensorcopy check ({jobs}), first run",
+              f"dense: tensorcopy check {jobs}, second run (cached)" if jobs == "--jobs 1" else f"dense: tensorcopy check ({jobs}), second run (cached)",
+              20, at_most=False)
+    total = time.perf_counter() - began
+
     lines = [
         "# Benchmark results",
         "",
         f"- date: {datetime.date.today().isoformat()}",
-        f"- machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores (shared; absolute times are noisy, ratios are measured side by side)",
+        f"- machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores (shared; wall "
+        "times are noisy, CPU times much less so; every ratio is measured side by side)",
         f"- Python {platform.python_version()}, {f8}, TorchFix {TORCHFIX.split('==')[1]}, libcst as each environment resolved it",
-        f"- corpus: `{corpus}` ({nfiles} files, {nlines:,} lines)",
-        f"- method: `python benchmarks/run.py --runs {args.runs}"
-        + (f" --torchfix-runs {tf_runs}" if "torchfix" in envs and tf_runs != args.runs else "")
-        + "`; every configuration once per round, "
-        f"rounds interleaved, flake8 single process (`--jobs 1`), median over {args.runs} rounds"
-        + (f" ({tf_runs} for TorchFix)" if "torchfix" in envs and tf_runs != args.runs else "")
-        + "; each tool in its own virtual environment",
-        "- own cost of a plugin = flake8 (default checks) with the plugin minus flake8 (default checks) without it",
+    ]
+    for key, path in corpora.items():
+        n, nl = stats[key]
+        lines.append(f"- corpus `{key}`: `{path}` ({n} files, {nl:,} lines)")
+    lines += [
+        f"- editor files: `{os.path.relpath(script, dense)}` ({lines_of(script)} lines), "
+        f"`{os.path.relpath(plain, dense)}` ({lines_of(plain)} lines, no candidate)",
+        f"- method: `python benchmarks/run.py --dense DIR --rounds {args.rounds} --editor-runs "
+        f"{args.editor_runs}" + (f" --torchfix-runs {tf_rounds}" if tf and tf_rounds != args.rounds else "")
+        + "`" + f"; every configuration once per round ({args.editor_runs} times for editor runs, "
+        "interleaved), rounds interleaved, flake8 single process (`--jobs 1`), medians; each tool "
+        "in its own virtual environment; process start included everywhere",
+        f"- this run took {total / 60:.0f} minutes",
         "",
-        "| configuration | median (s) | all runs (s) | peak RSS (MiB) |",
-        "| --- | --- | --- | --- |",
+        "| configuration | median wall (s) | median CPU (s) | all wall (s) | peak RSS (MiB) |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for name in configs:
-        lines.append(f"| {name} | {med[name]:.1f} | {', '.join(f'{t:.1f}' for t in times[name])} | {peak[name]} |")
-    lines += ["", "| ratio | measured |", "| --- | --- |"]
-    for name, value in ratios.items():
-        lines.append(f"| {name} | {value:.3f} |")
+        if not runs[name]:
+            continue
+        alls = ", ".join(f"{x.wall:.2f}" for x in runs[name]) if len(runs[name]) <= 5 else \
+            f"{min(x.wall for x in runs[name]):.3f} .. {max(x.wall for x in runs[name]):.3f} ({len(runs[name])} runs)"
+        lines.append(f"| {name} | {med(name):.3f} | {med(name, 'cpu'):.3f} | {alls} | {peak(name)} |")
+    lines += ["", "| ratio | wall | CPU | target | met (wall / CPU) |", "| --- | --- | --- | --- | --- |"]
+    for label, _, w, c, target, at_most in ratios:
+        def ok(v: float) -> str:
+            if target is None:
+                return "-"
+            return "yes" if (v <= target if at_most else v >= target) else "no"
+        t = "-" if target is None else (("<= " if at_most else ">= ") + (f"{target:.3f}" if target < 1 else f"{target:g}"))
+        lines.append(f"| {label} | {w:.3f} | {c:.3f} | {t} | {ok(w)} / {ok(c)} |")
     lines.append("")
     text = "\n".join(lines)
     print(text)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write(text)
+    shutil.rmtree(neutral, ignore_errors=True)
+    shutil.rmtree(project, ignore_errors=True)
     return 0
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import fnmatch
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 
-from .engine import Settings
+if TYPE_CHECKING:  # the engine (and libcst) load only when a file is analysed
+    from .engine import Settings
 
 try:  # Python 3.11+
     import tomllib as _toml
@@ -42,7 +43,9 @@ class Config:
     def root(self) -> str:
         return os.path.dirname(self.path) if self.path else os.getcwd()
 
-    def settings(self) -> Settings:
+    def settings(self) -> "Settings":
+        from .engine import Settings
+
         return Settings(self.tensor_names, self.tensor_factories,
                         [os.path.join(self.root, r) for r in self.source_roots])
 

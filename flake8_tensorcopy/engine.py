@@ -6,16 +6,17 @@ Reports -> positions (only for reported nodes' files) -> Diagnostics.
 from __future__ import annotations
 
 import ast
+import gc
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import inference as inf_mod
 from . import torch_api
 from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, Fix
 from .inference import Inference, Instance, dotted_name, is_tensor
+from .positions import Locator
 from .prefilter import SHAPES, blank, plan
 
 #: below this size blanking saves less than it costs
@@ -181,6 +182,10 @@ class Walker:
         self.ctx = ctx
         self.inf = ctx.inf
         self.reports: List[Report] = []
+        #: the statements enclosing the node being walked (outermost first), and a snapshot of
+        #: it per report: positions regenerate only the statement that holds a report
+        self.path: List[cst.CSTNode] = []
+        self.report_paths: List[Tuple[cst.CSTNode, ...]] = []
         self.hooks: Dict[type, List[Rule]] = {}
         for rule in rules:
             for t in rule.hooks:
@@ -215,8 +220,12 @@ class Walker:
                     self.ctx.data_use.setdefault(id(value), ("subscript", None))
         rules = self.hooks.get(t)
         if rules:
+            reports = self.reports
+            before = len(reports)
             for rule in rules:
-                self.reports.extend(rule.check(node, self.ctx))
+                reports.extend(rule.check(node, self.ctx))
+            if len(reports) > before:
+                self.report_paths.extend([tuple(self.path)] * (len(reports) - before))
 
     def children(self, node: cst.CSTNode) -> None:
         walk = self.walk
@@ -231,8 +240,16 @@ class Walker:
 
     def block(self, body) -> None:
         """An IndentedBlock / SimpleStatementSuite / Module body."""
+        if type(body) is cst.SimpleStatementSuite:
+            for stmt in body.body:
+                self.walk(stmt)
+            return
+        path = self.path
+        path.append(body)
         for stmt in body.body:
+            path[-1] = stmt
             self.walk(stmt)
+        path.pop()
 
     # -- notes on how ``.data`` is used ---------------------------------------------------------
     def _note_call(self, node: cst.Call) -> None:
@@ -730,44 +747,70 @@ def not_analysed(reason: str) -> Diagnostic:
 def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
             rules: Optional[Sequence[Rule]] = None, tree: Optional[ast.AST] = None,
             prefilter: bool = True, mask: bool = True,
-            filename: Optional[str] = None) -> List[Diagnostic]:
+            filename: Optional[str] = None,
+            planned: Optional[Tuple[bool, list]] = None) -> List[Diagnostic]:
     """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked.
 
     ``tree`` is the ``ast`` module if the caller has one (flake8 does); the cheap pre-filters
     run on it (or on a fresh ``ast.parse``) before libcst is asked to parse anything, and with
     ``mask`` the definitions that hold no candidate are blanked before libcst parses. Positions
     and fix offsets always refer to ``source``. With ``filename`` (a real path), the project
-    index reads what the file imports from its own project (see ``project``).
+    index reads what the file imports from its own project (see ``project``). ``planned`` is
+    ``prefilter.plan(tree, source)`` if the caller already ran it (the flake8 plugin does,
+    before it imports this module).
     """
     parsed = source
     line_map: Optional[List[int]] = None
     if not isinstance(tree, ast.Module):
         tree = python_ast(source)  # a file Python cannot parse is reported, never called clean
     if prefilter:
-        if not might_match(source):
+        if planned is None and not might_match(source):
             return []
-        found, spans = plan(tree, source)
+        found, spans = planned if planned is not None else plan(tree, source)
         if not found:
             return []
         if mask and spans and len(source) > _MASK_MIN_CHARS:
             parsed, line_map = blank(source, spans)
+    # libcst allocates hundreds of thousands of small acyclic objects per file; the cyclic
+    # collector would traverse them (and every live object) again and again for nothing.
+    # Paused for this file only, restored as it was (benchmarks/RESULTS.md has the measurement).
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
     try:
-        # Python parsed it, so its brackets nest less than CPython's limit of 200 (MAX_NESTING)
-        module = parse(parsed, nesting_checked=True)
-        inference = Inference(settings.tensor_names, settings.tensor_factories,
-                              _project_context(filename, tree, source, settings))
-        ctx = Context(module, inference, source)
-        walker = Walker(ctx, rules if rules is not None else ALL_RULES)
-        try:
-            walker.walk(module)
-            if not walker.reports:
-                return []
-            return _resolve(module, source, ctx, walker.reports, line_map)
-        except RecursionError:
-            raise LintError("source is nested too deeply to analyse") from None
+        return _analyze_text(source, parsed, line_map, tree, settings, rules, filename)
     except LintError as exc:
         # valid Python that libcst cannot parse or walk: say so (TEN001), never look clean
         return [not_analysed(str(exc))]
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _analyze_text(source: str, parsed: str, line_map: Optional[List[int]], tree,
+                  settings: Settings, rules: Optional[Sequence[Rule]],
+                  filename: Optional[str]) -> List[Diagnostic]:
+    # Python parsed it, so its brackets nest less than CPython's limit of 200 (MAX_NESTING)
+    module = parse(parsed, nesting_checked=True)
+    inference = Inference(settings.tensor_names, settings.tensor_factories,
+                          _project_context(filename, tree, source, settings))
+    ctx = Context(module, inference, source)
+    walker = Walker(ctx, rules if rules is not None else ALL_RULES)
+    try:
+        walker.walk(module)
+    except RecursionError:
+        raise LintError("source is nested too deeply to analyse") from None
+    if not walker.reports:
+        return []
+    original_tree = isinstance(tree, ast.Module)
+    if not original_tree:
+        try:  # statement lines for the positions (libcst parsed the text, so ast almost always can)
+            tree = ast.parse(parsed)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None  # positions then come from PositionProvider over the whole module
+    locator = Locator(module, parsed, line_starts(parsed) if parsed is not source else None,
+                      tree, line_map, original_tree)
+    return _resolve(module, source, ctx, walker.reports, walker.report_paths, locator)
 
 
 def _project_context(filename: Optional[str], tree, source: str, settings: Settings):
@@ -780,40 +823,11 @@ def _project_context(filename: Optional[str], tree, source: str, settings: Setti
                        getattr(settings, "source_roots", ()))
 
 
-class _MappedRange:
-    """A CodeRange whose lines are translated from the parsed (blanked) text to the original."""
-
-    __slots__ = ("start", "end")
-
-    def __init__(self, rng, line_map: List[int]) -> None:
-        self.start = _MappedPos(line_map[rng.start.line - 1], rng.start.column)
-        self.end = _MappedPos(line_map[rng.end.line - 1], rng.end.column)
-
-
-class _MappedPos:
-    __slots__ = ("line", "column")
-
-    def __init__(self, line: int, column: int) -> None:
-        self.line = line
-        self.column = column
-
-
-class _MappedPositions:
-    def __init__(self, positions, line_map: List[int]) -> None:
-        self.positions = positions
-        self.line_map = line_map
-
-    def __getitem__(self, node):
-        return _MappedRange(self.positions[node], self.line_map)
-
-
 def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report],
-             line_map: Optional[List[int]] = None) -> List[Diagnostic]:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    if line_map is not None:
-        positions = _MappedPositions(positions, line_map)
+             paths: List[Tuple[cst.CSTNode, ...]], locator: Locator) -> List[Diagnostic]:
     starts = line_starts(source)
+    if locator.starts is None:
+        locator.starts = starts
     newline = detect_newline(source)
 
     def offset(pos) -> int:
@@ -822,7 +836,9 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
     seen = set()
     out: List[Diagnostic] = []
     comments: List[Tuple[int, str]] = []  # filled on first need
-    for rep in reports:
+    for rep, path in zip(reports, paths):
+        locator.add(path)
+        positions = _At(locator, path)
         rng = positions[rep.node]
         key = (rep.code, rng.start.line, rng.start.column, rng.end.line, rng.end.column)
         if key in seen:
@@ -831,7 +847,7 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
         fix = None
         message = rep.message
         if rep.fix is not None:
-            fix = _fix(rep.fix, module, source, positions, offset, newline)
+            fix = _fix(rep.fix, module, source, positions, offset, newline, locator)
             if fix is not None and _drops_comment(fix, module, source, positions, offset,
                                                    comments):
                 fix = None
@@ -840,6 +856,21 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
                               rng.end.line, rng.end.column, fix))
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+class _At:
+    """Positions of nodes as seen from one report's statement path (``at[node]``)."""
+
+    __slots__ = ("locator", "path")
+
+    def __init__(self, locator: Locator, path) -> None:
+        self.locator = locator
+        self.path = path
+
+    def __getitem__(self, node):
+        return self.locator.get(node, self.path)
+
+    __call__ = __getitem__
 
 
 class _CommentCollector(cst.CSTVisitor):
@@ -859,7 +890,9 @@ def _drops_comment(fix: Fix, module, source, positions, offset,
     if not comments:
         collector = _CommentCollector()
         module.visit(collector)
-        comments.extend((offset(positions[c].start), c.value) for c in collector.found)
+        # positions only for comments whose text a replaced span holds (the rest cannot matter)
+        comments.extend((offset(positions[c].start), c.value) for c in collector.found
+                        if any(c.value in source[e.start:e.end] for e in spans))
         comments.append((-1, ""))  # marks the list as filled
     texts = [e.text for e in fix.edits]
     for at, value in comments:
@@ -892,7 +925,7 @@ def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
     return begin, stop + 1
 
 
-def _fix(plan: FixPlan, module, source, positions, offset, newline) -> Optional[Fix]:
+def _fix(plan: FixPlan, module, source, positions, offset, newline, locator) -> Optional[Fix]:
     edits = []
     for e in plan.edits:
         if e.kind == "replace":
@@ -901,11 +934,11 @@ def _fix(plan: FixPlan, module, source, positions, offset, newline) -> Optional[
                 start, end = _eat_line(source, start, end)
             edits.append(Edit(start, end, _text(e.text, source, positions, offset)))
         elif e.kind == "insert":
-            rng = positions[e.node]
+            rng = positions(e.node)
             start = offset(rng.start)
             edits.append(Edit(start, start, e.text))
         elif e.kind == "no_grad":
-            rng = positions[e.node]
+            rng = positions(e.node)
             start = offset(rng.start)
             line_begin = start - rng.start.column
             indent = source[line_begin:start]
@@ -914,12 +947,12 @@ def _fix(plan: FixPlan, module, source, positions, offset, newline) -> Optional[
             text = f"with {e.text}.no_grad():{newline}{indent}{module.default_indent}"
             edits.append(Edit(start, start, text))
         elif e.kind == "import_torch":
-            at = _import_offset(module, positions, offset)
+            at = _import_offset(module, locator, offset)
             edits.append(Edit(at, at, f"import torch{newline}"))
     return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
 
 
-def _import_offset(module: cst.Module, positions, offset) -> int:
+def _import_offset(module: cst.Module, locator: Locator, offset) -> int:
     """Where ``import torch`` goes: before the first statement that is not a docstring/__future__."""
     for i, stmt in enumerate(module.body):
         if type(stmt) is cst.SimpleStatementLine and stmt.body:
@@ -930,5 +963,5 @@ def _import_offset(module: cst.Module, positions, offset) -> int:
             if type(small) is cst.ImportFrom and not small.relative and small.module is not None \
                     and inf_mod.dotted_name(small.module) == "__future__":
                 continue
-        return offset(positions[stmt].start)
+        return offset(locator.statement_start(stmt))
     return len(module.code) if module.body else 0

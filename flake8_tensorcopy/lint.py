@@ -16,7 +16,6 @@ from typing import List, Optional, Sequence, Tuple
 
 from .config import Config
 from .diagnostics import Diagnostic, selected
-from .engine import LintError, analyze, filter_noqa
 from .source import DecodedSource, SourceError, decode
 
 
@@ -134,6 +133,8 @@ def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[st
 def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
               ignore: Sequence[str]) -> FileResult:
     """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``."""
+    from .engine import LintError, analyze, filter_noqa  # libcst: only when a file is analysed
+
     result.source = text
     try:
         diags = analyze(text, cfg.settings(), filename=result.path)

@@ -1,11 +1,17 @@
-"""flake8 entry point. Takes ``lines`` (what the editor sends), never re-reads the file."""
+"""flake8 entry point. Takes ``lines`` (what the editor sends), never re-reads the file.
+
+Importing this module stays cheap (flake8 imports every plugin on every run, an editor on every
+keystroke's save): libcst and the engine are imported only when a file passes the text and
+``ast`` pre-filters (``prefilter.py``), which most files never do.
+"""
 from __future__ import annotations
 
+import ast
 import os
-from typing import Any, Generator, List, Tuple
+from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .engine import DEFAULT_SETTINGS, Settings, analyze
+from .prefilter import SHAPES, plan
 
 
 def _split(value: Any) -> List[str]:
@@ -24,7 +30,9 @@ def _split(value: Any) -> List[str]:
 class TensorCopyChecker:
     name = "flake8-tensorcopy"
     version = __version__
-    settings: Settings = DEFAULT_SETTINGS
+    #: (tensor names, tensor factories) from the options; ``engine.Settings`` built on first use
+    options: Tuple[Tuple[str, ...], ...] = ((), (), ())
+    settings: Optional[Any] = None
 
     def __init__(self, tree: Any, lines: List[str], filename: str = "") -> None:
         # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``,
@@ -54,15 +62,30 @@ class TensorCopyChecker:
 
     @classmethod
     def parse_options(cls, options: Any) -> None:
-        cls.settings = Settings(
-            _split(getattr(options, "tensorcopy_tensor_names", "")),
-            _split(getattr(options, "tensorcopy_tensor_factories", "")),
-            [os.path.abspath(r) for r in _split(getattr(options, "tensorcopy_source_roots", ""))],
+        cls.options = (
+            tuple(_split(getattr(options, "tensorcopy_tensor_names", ""))),
+            tuple(_split(getattr(options, "tensorcopy_tensor_factories", ""))),
+            tuple(os.path.abspath(r)
+                  for r in _split(getattr(options, "tensorcopy_source_roots", ""))),
         )
+        cls.settings = None
 
     def run(self) -> Generator[Tuple[int, int, str, type], None, None]:
         try:
-            diags = analyze("".join(self.lines), self.settings, tree=self.tree,
+            source = "".join(self.lines)
+            if SHAPES.search(source) is None:
+                return
+            planned = None
+            if isinstance(self.tree, ast.Module):
+                planned = plan(self.tree, source)
+                if not planned[0]:
+                    return
+            from .engine import Settings, analyze  # only now: libcst's import is most of ours
+
+            cls = type(self)
+            if cls.settings is None:
+                cls.settings = Settings(*cls.options)
+            diags = analyze(source, cls.settings, tree=self.tree, planned=planned,
                             filename=self.filename or None)
         except Exception:  # no exception may escape: flake8 reports E999 for broken syntax
             return

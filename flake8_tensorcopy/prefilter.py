@@ -106,13 +106,33 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     return False
 
 
-def _assigns_self_attr(fn: ast.AST) -> bool:
+def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
+    """Does ``fn`` assign ``self.x`` or call ``register_buffer``/``register_parameter``?
+
+    Assignments are statements: only statement lists are visited. The expressions are walked
+    for the calls only when the file's text has ``register_`` at all (``registers``)."""
+    stack = [fn.body]
+    while stack:
+        for node in stack.pop():
+            t = type(node)
+            if t is ast.Assign or t is ast.AnnAssign or t is ast.AugAssign:
+                for target in node.targets if t is ast.Assign else (node.target,):
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == "self":
+                        return True
+            for field in _SUB_BODIES:
+                sub = getattr(node, field, None)
+                if type(sub) is list:
+                    stack.append(sub)
+            for handler in getattr(node, "handlers", ()) or ():
+                stack.append(handler.body)
+            for case in getattr(node, "cases", ()) or ():
+                stack.append(case.body)
+    return registers and _calls_register(fn)
+
+
+def _calls_register(fn: ast.AST) -> bool:
     for node in ast.walk(fn):
-        targets = node.targets if isinstance(node, ast.Assign) else (
-            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else ())
-        for t in targets:
-            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in ("register_buffer", "register_parameter"):
             return True
@@ -163,7 +183,102 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # shape of its own: with aliases only the tree can tell
     text = _TextIndex(source) if source is not None and not aliases else None
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text)
+    if found and source is not None:
+        _expression_spans(body, aliases, skip, source.encode("utf-8", "surrogatepass").splitlines())
     return found, skip
+
+
+#: calls a bare expression statement must keep: in-place writes (TEN401 follows them) and the
+#: registrations inference reads
+#: bare calls the inference learns from: registrations, and ``xs.append(t)`` (a list of tensors)
+_KEEP_CALLS = frozenset({"register_buffer", "register_parameter", "append"})
+
+
+def _blankable_expression(stmt: ast.Expr, aliases: Set[str]) -> bool:
+    """A bare expression statement that no rule or inference step can need: no shape, no
+    binding (``:=``), no ``.data``, no in-place ``x.op_()`` call, no registration, no docstring.
+    Its result is discarded and it binds nothing, so the walk without it is the same."""
+    if isinstance(stmt.value, ast.Constant):
+        return False
+    for node in ast.walk(stmt.value):
+        t = type(node)
+        if t is ast.NamedExpr:
+            return False
+        if t is ast.Attribute and node.attr == "data":
+            return False
+        if t is ast.Call:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name.endswith("_") or name in _KEEP_CALLS:
+                return False
+    return not _has_shape(stmt, aliases)
+
+
+def _owns_lines(stmt: ast.stmt, lines: List[bytes]) -> bool:
+    """Nothing else (``;``, a block header) shares the statement's first or last line."""
+    end = getattr(stmt, "end_lineno", None)
+    if end is None or end > len(lines):
+        return False
+    if lines[stmt.lineno - 1][:stmt.col_offset].strip():
+        return False
+    rest = lines[end - 1][stmt.end_col_offset:].strip()
+    return not rest or rest.startswith(b"#")
+
+
+_SUB_BODIES = ("body", "orelse", "finalbody")
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _binds_alias(stmts, lines: List[bytes], into_defs: bool) -> bool:
+    """Does this body bind a name to ``x.detach()`` or ``x.data`` (``into_defs``: also in the
+    definitions it holds)? TEN401 then reads every later mention of that name, bare expression
+    statements (``print(y)``) included, so none of them may be blanked."""
+    for stmt in stmts:
+        if not into_defs and isinstance(stmt, _DEFS):
+            continue
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        text = b"".join(lines[stmt.lineno - 1:end])
+        if b"detach" not in text and b".data" not in text:
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+                v = node.value
+                if isinstance(v, ast.Attribute) and v.attr == "data" or \
+                        isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
+                        v.func.attr == "detach":
+                    return True
+    return False
+
+
+def _expression_spans(body, aliases: Set[str], skip: List[Span], lines: List[bytes]) -> None:
+    """Blank-able bare expression statements (``print(...)``, ``loss.backward()``,
+    ``optimizer.step()``, logging) anywhere in the code libcst will parse, except in a scope
+    that binds a ``detach()``/``.data`` alias (see ``_binds_alias``)."""
+    skipped = {start for start, _, _ in skip}
+    stack = [(body, _binds_alias(body, lines, False))]
+    while stack:
+        stmts, keep = stack.pop()
+        for stmt in stmts:
+            if isinstance(stmt, ast.Expr):
+                if not keep and stmt.lineno not in skipped and _owns_lines(stmt, lines) and \
+                        _blankable_expression(stmt, aliases):
+                    skip.append((stmt.lineno, stmt.end_lineno, "pass"))
+                continue
+            if _span(stmt) is not None and _span(stmt)[0] in skipped:
+                continue  # blanked whole already
+            inner = keep
+            if not keep and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = _binds_alias(stmt.body, lines, True)
+            for field in _SUB_BODIES:
+                sub = getattr(stmt, field, None)
+                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                    stack.append((sub, inner))
+            for handler in getattr(stmt, "handlers", ()) or ():
+                stack.append((handler.body, inner))
+            for case in getattr(stmt, "cases", ()) or ():
+                stack.append((case.body, inner))
 
 
 class _TextIndex:
@@ -190,7 +305,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     found = False
     for stmt in body:
         if isinstance(stmt, _FUNCS):
-            keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(stmt))
+            keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
+                stmt, text is None or "register_" in text.source))
             if (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
                 found = True
             elif not keep:

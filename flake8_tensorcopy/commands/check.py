@@ -8,7 +8,7 @@ from typing import List
 
 from .. import formats
 from ..lint import FileResult
-from ..rules import RULES_BY_CODE
+from ..cache import for_run
 from .common import (add_path_options, lint_only, options, print_errors, progress, run_all,
                      tree_roots)
 from .fix import fix_path
@@ -36,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, False, roots)
              if args.fix and not p.endswith(".ipynb") and p != "-" else
              (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
-    for i, (r, _) in enumerate(run_all(tasks, args.jobs), 1):
+    cache = for_run(args, cfg, "fix" if args.fix else "check", select, ignore,
+                    unsafe and args.fix)
+    for i, (r, _) in enumerate(run_all(tasks, args.jobs, cache), 1):
         fixed += sum(r.applied.values())
         if args.stdin_filename and r.path == "-":
             r.path = args.stdin_filename
@@ -78,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_statistics(results: List[FileResult], stream=None) -> None:
+    from ..rules import RULES_BY_CODE  # loads libcst: only when asked
+
     counts = Counter(d.code for r in results for d in r.diagnostics)
     for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         rule = RULES_BY_CODE.get(code)

@@ -35,6 +35,9 @@ def add_path_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=timeout, default=60.0, metavar="SECONDS",
                    help="per-file time budget; a file that exceeds it is reported and "
                         "skipped (default 60, 0 for none)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the results cache (.tensorcopy_cache/ at the "
+                        "project root)")
 
 
 def progress(done: int, total: int) -> None:
@@ -144,7 +147,31 @@ PARALLEL_MIN_FILES = 16
 KILL_GRACE = 1.0
 
 
-def run_all(tasks, jobs: int):
+def run_all(tasks, jobs: int, cache=None):
+    """Yield (result, patch) per task, in order (see ``_run_all``).
+
+    With a ``cache`` (``cache.Cache``), files whose stored result is still valid are not
+    analysed; the others' results are stored (by this process only) as they come back."""
+    if cache is None:
+        yield from _run_all(tasks, jobs)
+        return
+    stored = [cache.get(t[1]) for t in tasks]
+    fresh = _run_all([t for t, s in zip(tasks, stored) if s is None], jobs)
+    for t, s in zip(tasks, stored):
+        if s is not None:
+            yield FileResult(t[1], diagnostics=s["diagnostics"], syntax_error=s["syntax_error"],
+                             cells=[tuple(c) for c in s["cells"]] if s["cells"] else None), None
+            continue
+        r, patch = next(fresh)
+        if r.error is None and not r.applied:
+            cache.put(t[1], {"diagnostics": r.diagnostics, "syntax_error": r.syntax_error,
+                             "cells": r.cells})
+        yield r, patch
+    if cache.warning:
+        print(cache.warning, file=sys.stderr)
+
+
+def _run_all(tasks, jobs: int):
     """Yield (result, patch) per task, in order.
 
     With a per-file budget (the task's timeout > 0) the work runs in forked worker processes

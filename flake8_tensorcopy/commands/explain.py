@@ -5,8 +5,6 @@ import argparse
 import sys
 
 from ..diagnostics import NOT_ANALYSED
-from ..docs import NOT_ANALYSED_DOC, render
-from ..rules import RULES_BY_CODE
 
 
 def add_parser(sub) -> None:
@@ -16,6 +14,9 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..docs import NOT_ANALYSED_DOC, render  # libcst loads with the rules: only here
+    from ..rules import RULES_BY_CODE
+
     rule = RULES_BY_CODE.get(args.code.upper())
     if args.code.upper() == NOT_ANALYSED:
         print(NOT_ANALYSED_DOC[2], end="")

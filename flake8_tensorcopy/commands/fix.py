@@ -8,8 +8,8 @@ from collections import Counter
 from typing import Optional, Sequence, Tuple
 
 from ..config import Config
-from ..engine import LintError, filter_noqa
 from ..formats.common import rel
+from ..cache import for_run
 from ..lint import FileResult, lint_path, lint_text, read_source, stdin_bytes
 from ..source import split_lines
 from .common import add_path_options, options, print_errors, progress, run_all, tree_roots
@@ -33,6 +33,7 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
     fixed text is ``result.output`` (None: the front end echoes the input unchanged).
     ``roots``: the linted tree, which a symbolic link may be written through to."""
+    from ..engine import LintError, filter_noqa  # libcst: only for a file that is analysed
     from ..fixes import Unchanged, fix_source, write_fixed
 
     result = FileResult(path)
@@ -101,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     roots = tree_roots(args.paths)
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
               ignore, unsafe, args.diff, roots) for p in files]
-    for i, (r, patch) in enumerate(run_all(tasks, args.jobs), 1):
+    cache = for_run(args, cfg, "fix", select, ignore, unsafe)
+    for i, (r, patch) in enumerate(run_all(tasks, args.jobs, cache), 1):
         if patch:
             sys.stdout.write(patch)
         if r.path == "-" and not args.diff:  # a filter: whatever happened, print the text

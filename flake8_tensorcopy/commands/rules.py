@@ -4,9 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..docs import doc_url, summary
-from ..rules import ALL_RULES
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("rules", help="list the rules")
@@ -15,6 +12,9 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..docs import doc_url, summary  # libcst loads with the rules: not on every start
+    from ..rules import ALL_RULES
+
     if args.format == "json":
         print(json.dumps([
             {"code": r.code, "name": r.name, "summary": summary(r), "message": r.message,

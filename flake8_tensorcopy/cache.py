@@ -1,0 +1,231 @@
+"""Results of ``tensorcopy check`` / ``tensorcopy fix`` kept between runs (as ruff and mypy do).
+
+Where: ``.tensorcopy_cache/`` at the project root (the folder of the pyproject.toml in use, else
+the working directory), with a ``.gitignore`` of ``*`` inside. One JSON file per linted path
+under a folder named after everything the results depend on besides the file itself:
+
+* the command's mode (``check`` or ``fix``) and settings: select, ignore, per-file ignores,
+  tensor names and factories, unsafe fixes;
+* this package's version, a fingerprint of its installed source (size and mtime of each module,
+  so an edited checkout never serves stale results) and the Python minor version.
+
+An entry holds the path, the SHA-256 of the file's bytes, the project-index dependencies of the
+file with their (mtime_ns, size) and the result. A hit needs the same path, the same bytes, and
+every dependency unchanged (``project.dependencies(path)``: the other project modules whose
+contents the analysis of ``path`` read; a listed path that did not exist must still not exist).
+
+Writes go through a temporary file and ``os.replace``, so parallel runs and workers never see a
+half-written entry (only the main process reads and writes). A corrupt entry is a miss; an
+unreadable or unwritable cache turns the cache off for the run with one warning line.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import __version__
+from .diagnostics import Diagnostic, Edit, Fix
+
+DIRNAME = ".tensorcopy_cache"
+FORMAT = 1
+
+
+def _dependencies_function() -> Callable[[str], List[str]]:
+    """``project.dependencies`` once the project index exists; until then no file depends on
+    another."""
+    try:
+        from .project import dependencies  # type: ignore[attr-defined]
+    except ImportError:
+        return lambda path: []
+    return dependencies
+
+
+#: replaced in tests; resolved on first use (the project index is not imported for a cache hit)
+dependencies: Optional[Callable[[str], List[str]]] = None
+
+
+def _package_fingerprint() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    h = hashlib.sha256()
+    for dirpath, dirnames, files in os.walk(here):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                try:
+                    st = os.stat(os.path.join(dirpath, name))
+                except OSError:
+                    continue
+                h.update(f"{os.path.relpath(os.path.join(dirpath, name), here)}:{st.st_size}:"
+                         f"{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def _stat(path: str) -> Tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return -1, -1
+    return st.st_mtime_ns, st.st_size
+
+
+def _diag_to_json(d: Diagnostic) -> list:
+    fix = None
+    if d.fix is not None:
+        fix = [d.fix.description, d.fix.safety, [[e.start, e.end, e.text] for e in d.fix.edits]]
+    return [d.code, d.message, d.line, d.column, d.end_line, d.end_column, fix]
+
+
+def _diag_from_json(v: list) -> Diagnostic:
+    code, message, line, column, end_line, end_column, fix = v
+    f = None
+    if fix is not None:
+        desc, safety, edits = fix
+        f = Fix(desc, safety, tuple(Edit(int(s), int(e), str(t)) for s, e, t in edits))
+    return Diagnostic(str(code), str(message), int(line), int(column), int(end_line),
+                      int(end_column), f)
+
+
+class Cache:
+    """The cache of one run; ``warning`` holds the one line to print if it had to turn off."""
+
+    def __init__(self, root: str, mode: str, settings: Dict[str, Any]) -> None:
+        key = json.dumps({"format": FORMAT, "mode": mode, "version": __version__,
+                          "package": _package_fingerprint(),
+                          "python": list(sys.version_info[:2]), "settings": settings},
+                         sort_keys=True)
+        self.base = os.path.join(os.path.abspath(root), DIRNAME)
+        self.dir = os.path.join(self.base, hashlib.sha256(key.encode()).hexdigest()[:20])
+        self.enabled = True
+        self.warning: Optional[str] = None
+        self._ready = False
+        self._hashes: Dict[str, str] = {}
+
+    # -- reading --------------------------------------------------------------------------------
+    def _entry(self, path: str) -> str:
+        return os.path.join(self.dir, hashlib.sha256(path.encode("utf-8", "surrogateescape"))
+                            .hexdigest()[:32] + ".json")
+
+    @staticmethod
+    def _digest(path: str) -> Optional[str]:
+        try:
+            with open(path, "rb") as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
+
+    def get(self, path: str) -> Optional[dict]:
+        """The stored result for ``path`` if nothing it depends on changed, else None."""
+        if not self.enabled or path == "-":
+            return None
+        apath = os.path.abspath(path)
+        digest = self._digest(apath)
+        if digest is None:
+            return None  # unreadable: the lint step reports it
+        self._hashes[apath] = digest
+        try:
+            with open(self._entry(apath), encoding="utf-8") as fh:
+                entry = json.load(fh)
+        except FileNotFoundError:
+            return None
+        except NotADirectoryError:
+            self._off(f"{self.base} is not a directory")
+            return None
+        except PermissionError as exc:
+            self._off(f"cannot read {self.base}: {exc.strerror}")
+            return None
+        except (OSError, ValueError):
+            self._corrupt(apath)  # a miss; the write after the analysis replaces it
+            return None
+        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                and isinstance(entry.get("sha256"), str) and isinstance(entry.get("deps"), list)
+                and isinstance(entry.get("result"), dict)):
+            self._corrupt(apath)
+            return None
+        try:
+            if entry["path"] != apath or entry["sha256"] != digest:
+                return None
+            for dep, mtime, size in entry["deps"]:
+                if list(_stat(dep)) != [mtime, size]:
+                    return None
+            result = entry["result"]
+            result["diagnostics"] = [_diag_from_json(d) for d in result["diagnostics"]]
+            result["syntax_error"] = result.get("syntax_error")
+            result["cells"] = result.get("cells")
+            return result
+        except (KeyError, TypeError, ValueError, AttributeError):
+            self._corrupt(apath)
+            return None
+
+    # -- writing --------------------------------------------------------------------------------
+    def put(self, path: str, result: dict) -> None:
+        """Store ``result`` (diagnostics, syntax_error, cells) for ``path`` as it was read by
+        ``get``; nothing if the file changed meanwhile or the cache is off."""
+        if not self.enabled or path == "-":
+            return
+        apath = os.path.abspath(path)
+        digest = self._hashes.get(apath)
+        if digest is None or self._digest(apath) != digest:
+            return
+        global dependencies
+        if dependencies is None:
+            dependencies = _dependencies_function()
+        try:
+            deps = sorted(set(os.path.abspath(p) for p in dependencies(apath)) - {apath})
+        except Exception:  # the project index is best effort here: no entry rather than a wrong one
+            return
+        entry = {"path": apath, "sha256": digest,
+                 "deps": [[d, *_stat(d)] for d in deps],
+                 "result": dict(result, diagnostics=[_diag_to_json(d) for d in result["diagnostics"]])}
+        try:
+            self._prepare()
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.dir)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(entry, fh, separators=(",", ":"))
+                os.replace(tmp, self._entry(apath))
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except OSError as exc:
+            self._off(f"cannot write {self.base}: {exc.strerror or exc}")
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        os.makedirs(self.dir, exist_ok=True)
+        ignore = os.path.join(self.base, ".gitignore")
+        if not os.path.exists(ignore):
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.base)
+            with os.fdopen(fd, "w") as fh:
+                fh.write("# created by tensorcopy: the cache is not for version control\n*\n")
+            os.replace(tmp, ignore)
+        self._ready = True
+
+    def _corrupt(self, path: str) -> None:
+        if self.warning is None:
+            self.warning = (f"tensorcopy: warning: ignored a corrupt cache entry (for {path}) "
+                            f"in {self.base}; the files were analysed again")
+
+    def _off(self, why: str) -> None:
+        self.enabled = False
+        if self.warning is None:
+            self.warning = f"tensorcopy: warning: cache disabled for this run: {why}"
+
+
+def for_run(args, cfg, mode: str, select: Sequence[str], ignore: Sequence[str],
+            unsafe: bool) -> Optional[Cache]:
+    """The cache for a ``check``/``fix`` run, or None with ``--no-cache``."""
+    if getattr(args, "no_cache", False):
+        return None
+    settings = {"select": sorted(select or []), "ignore": sorted(ignore or []),
+                "per_file_ignores": {k: sorted(v) for k, v in cfg.per_file_ignores.items()},
+                "tensor_names": sorted(cfg.tensor_names),
+                "tensor_factories": sorted(cfg.tensor_factories), "unsafe": bool(unsafe)}
+    return Cache(cfg.root, mode, settings)
