@@ -26,9 +26,11 @@ from __future__ import annotations
 import inspect
 import linecache
 import os
+import re
 import sys
 import sysconfig
 import threading
+import warnings
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
@@ -69,6 +71,11 @@ def _library_dirs() -> Tuple[str, ...]:
             dirs.add(os.path.abspath(p) + os.sep)
     return tuple(sorted(dirs))
 
+
+#: ``# noqa`` / ``# noqa: TEN101,TEN2`` as the linter reads it (engine.filter_noqa); kept here so
+#: that the watched process never imports libcst
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s?(?P<codes>[A-Z][A-Z0-9]*(?:[,\s]+[A-Z][A-Z0-9]*)*))?", re.IGNORECASE)
 
 # frame classes
 _SKIP, _INTERNAL, _USER = range(3)
@@ -185,12 +192,46 @@ class Watcher(TorchFunctionMode):
         except Exception as exc:  # never raise into the watched program
             self._fail(exc)
             return func(*args, **kwargs)
-        out = func(*args, **kwargs)
+        if k == _TENSOR or k == _NEW_TENSOR:
+            out = self._call_rewarning(func, args, kwargs)
+        else:
+            out = func(*args, **kwargs)
         if ok:
             try:
                 self._after(k, func, args, kwargs, out)
             except Exception as exc:
                 self._fail(exc)
+        return out
+
+    def _call_rewarning(self, func, args, kwargs):
+        """Call ``func``, re-issuing its Python warnings from the user's line: torch warns with
+        stacklevel 1, which would otherwise name this handler (``torch.tensor(t)``'s
+        copy-construct warning is the one users act on). Under ``-W error`` the re-issued
+        warning raises, as the original call would have."""
+        failure = None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = func(*args, **kwargs)
+            except BaseException as exc:
+                failure = exc
+        if caught:
+            frame = None
+            try:
+                _, frame = self._where()
+            except Exception as exc:  # pragma: no cover
+                self._fail(exc)
+            for w in caught:
+                if frame is None:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                else:
+                    g = frame.f_globals
+                    warnings.warn_explicit(w.message, w.category, frame.f_code.co_filename,
+                                           frame.f_lineno, module=g.get("__name__"),
+                                           registry=g.setdefault("__warningregistry__", {}),
+                                           module_globals=g)
+        if failure is not None:
+            raise failure
         return out
 
     def _classify(self, func) -> int:
@@ -336,11 +377,11 @@ class Watcher(TorchFunctionMode):
         if hit is None:
             text = linecache.getline(filename, line)
             hit = False
-            if "noqa" in text.lower():
-                from ..diagnostics import Diagnostic
-                from ..engine import filter_noqa
-
-                hit = not filter_noqa([Diagnostic(code, "", 1, 0, 1, 0)], text)
+            m = _NOQA.search(text) if "noqa" in text.lower() else None
+            if m:
+                codes = m.group("codes")
+                hit = not codes or any(code.startswith(c.upper())
+                                       for c in re.split(r"[,\s]+", codes) if c)
             self._noqa[key] = hit
         return hit
 
