@@ -30,7 +30,7 @@ import re
 import sys
 import sysconfig
 import threading
-import warnings
+import types
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
@@ -46,6 +46,7 @@ _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR
     _INPLACE_KW, _TYPE = range(12)
 
 _DATA = torch._C.TensorBase.__dict__["data"]
+_is_compiling = torch.compiler.is_compiling
 #: methods ending in ``_`` that write no tensor data
 _NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "detach_", "retain_grad_", "set_",
                          "resize_", "resize_as_", "record_stream_", "pin_memory_", "rename_",
@@ -76,6 +77,11 @@ def _library_dirs() -> Tuple[str, ...]:
 #: that the watched process never imports libcst
 _NOQA = re.compile(
     r"#\s*noqa(?::\s?(?P<codes>[A-Z][A-Z0-9]*(?:[,\s]+[A-Z][A-Z0-9]*)*))?", re.IGNORECASE)
+
+#: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
+_TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **kwargs)",
+                                      "<tensorcopy>", "eval").co_consts
+                   if isinstance(c, types.CodeType))
 
 # frame classes
 _SKIP, _INTERNAL, _USER = range(3)
@@ -137,6 +143,7 @@ class Watcher(TorchFunctionMode):
         self._positions: Dict[Any, list] = {}
         self._noqa: Dict[tuple, bool] = {}
         self._tracked: Dict[int, tuple] = {}
+        self._tramps: Dict[tuple, tuple] = {}
         self._libdirs = () if include_libraries else _library_dirs()
         self._patched: List[tuple] = []
         self._active = False
@@ -177,6 +184,10 @@ class Watcher(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
+        if _is_compiling():
+            # inside torch.compile's tracing the mode is a plain pass-through: dynamo cannot
+            # trace frame inspection, and compiled regions are not watched (documented)
+            return func(*args, **kwargs)
         try:
             k = self._kinds[func]
         except KeyError:
@@ -193,7 +204,7 @@ class Watcher(TorchFunctionMode):
             self._fail(exc)
             return func(*args, **kwargs)
         if k == _TENSOR or k == _NEW_TENSOR:
-            out = self._call_rewarning(func, args, kwargs)
+            out = self._call_as_user(func, args, kwargs)
         else:
             out = func(*args, **kwargs)
         if ok:
@@ -203,36 +214,33 @@ class Watcher(TorchFunctionMode):
                 self._fail(exc)
         return out
 
-    def _call_rewarning(self, func, args, kwargs):
-        """Call ``func``, re-issuing its Python warnings from the user's line: torch warns with
-        stacklevel 1, which would otherwise name this handler (``torch.tensor(t)``'s
-        copy-construct warning is the one users act on). Under ``-W error`` the re-issued
-        warning raises, as the original call would have."""
-        failure = None
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                out = func(*args, **kwargs)
-            except BaseException as exc:
-                failure = exc
-        if caught:
-            frame = None
-            try:
-                _, frame = self._where()
-            except Exception as exc:  # pragma: no cover
-                self._fail(exc)
-            for w in caught:
-                if frame is None:
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-                else:
-                    g = frame.f_globals
-                    warnings.warn_explicit(w.message, w.category, frame.f_code.co_filename,
-                                           frame.f_lineno, module=g.get("__name__"),
-                                           registry=g.setdefault("__warningregistry__", {}),
-                                           module_globals=g)
-        if failure is not None:
-            raise failure
-        return out
+    def _call_as_user(self, func, args, kwargs):
+        """Call ``func`` from a one-line trampoline that carries the user's file, line and
+        globals. torch warns with stacklevel 1 (``torch.tensor(t)``'s copy-construct warning),
+        which would otherwise name this handler and share one once-per-location registry for
+        every call site; this way the warning reads, filters and repeats as without the watcher."""
+        try:
+            _, frame = self._where()
+            tramp = self._trampoline(frame) if frame is not None else None
+        except Exception as exc:  # pragma: no cover
+            self._fail(exc)
+            tramp = None
+        if tramp is None:
+            return func(*args, **kwargs)
+        return tramp(func, args, kwargs)
+
+    def _trampoline(self, frame):
+        code = frame.f_code
+        key = (code, frame.f_lineno)
+        hit = self._tramps.get(key)
+        if hit is not None and hit[1] is frame.f_globals:
+            return hit[0]
+        tramp = types.FunctionType(
+            _TRAMPOLINE.replace(co_filename=code.co_filename, co_firstlineno=frame.f_lineno,
+                                co_name=code.co_name, co_qualname=code.co_name),
+            frame.f_globals)
+        self._tramps[key] = (tramp, frame.f_globals)
+        return tramp
 
     def _classify(self, func) -> int:
         k = _PASS
@@ -501,7 +509,8 @@ class Watcher(TorchFunctionMode):
         tensor_new = torch.Tensor.__dict__.get("__new__")
         base_new = torch._C.TensorBase.__new__
 
-        def __new__(cls, *args, **kwargs):
+        def __new__(*args, **kwargs):  # a wildcard signature, as torch._dynamo's polyfill check wants
+            cls, args = args[0], args[1:]
             if cls is torch.Tensor and len(args) == 1 and not kwargs \
                     and isinstance(args[0], torch.Tensor):
                 watcher.legacy(args[0], __new__.__code__)
