@@ -282,9 +282,10 @@ def test_trace_compare_marks_both_and_runtime_only(write):
     items = _json_report(res)
     marks = {(i["code"], i["location"]["row"], i["source"]): i.get("static") for i in items}
     # 9: `p.data.add_` both; 11: `torch.tensor(loss)` runtime only; 16: `w.clone().detach()`
-    # both; 14 never ran, so its static diagnostic is not listed as "ran"
+    # both; 14 never ran: its static diagnostic is listed with "ran": false
     assert marks == {("TEN102", 9, "runtime"): True, ("TEN201", 11, "runtime"): False,
-                     ("TEN301", 16, "runtime"): True}
+                     ("TEN301", 16, "runtime"): True, ("TEN301", 14, "static"): True}
+    assert [i["ran"] for i in items if i["source"] == "static"] == [False]
     text = tensorcopy("trace", "--compare", str(path)).stderr
     assert ("compare: 3 runtime site(s): 2 also flagged by check, 1 runtime only; static "
             "diagnostics on lines that ran without the pattern: 0; on lines that never ran: 1"

@@ -213,11 +213,14 @@ def render(fmt: str, results: List[RuntimeResult], compared: bool = False,
                 items.append(item)
         if compared:
             for r in results:
-                for d in r.static_only_ran:
-                    item = _static_json(r, d)
-                    item.update({"count": 0, "observed": [], "source": "static",
-                                 "static": True, "ran": True})
-                    items.append(item)
+                for ran, diags in ((True, r.static_only_ran), (False, r.static_not_run)):
+                    if not traced_lines and not ran:
+                        continue  # unknown whether those lines ran
+                    for d in diags:
+                        item = _static_json(r, d)
+                        item.update({"count": 0, "observed": [], "source": "static",
+                                     "static": True, "ran": ran})
+                        items.append(item)
         return json.dumps(items, indent=2)
     if fmt == "sarif":
         from ..formats.sarif import to_sarif
@@ -249,6 +252,7 @@ class LineTracer:
     def __init__(self, index: StaticIndex, skip_dirs: Tuple[str, ...]) -> None:
         self.index = index
         self.skip = skip_dirs
+        #: per user file that ran: its executed lines that hold a static diagnostic
         self.ran: Dict[str, Set[int]] = {}
         self._codes: Dict[object, Optional[Set[int]]] = {}
         self.active = False
@@ -289,6 +293,7 @@ class LineTracer:
             lines = self.index.lines(fn)
             if not lines:
                 return None
+            self.ran.setdefault(fn, set())  # the file ran, whether or not those lines do
             mine = {ln for _, _, ln in code.co_lines() if ln is not None}
             return (lines & mine) or None
         except Exception:
