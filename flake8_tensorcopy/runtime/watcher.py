@@ -184,18 +184,20 @@ class Watcher(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
-        if _is_compiling():
+        try:
+            k = self._kinds.get(func)
+        except TypeError:  # unhashable callable
+            k = _PASS
+        if k == _PASS:  # the common case: one dict lookup, then the call
+            return func(*args, **kwargs)
+        if _is_compiling() or not self.enabled:
             # inside torch.compile's tracing the mode is a plain pass-through: dynamo cannot
             # trace frame inspection, and compiled regions are not watched (documented)
             return func(*args, **kwargs)
-        try:
-            k = self._kinds[func]
-        except KeyError:
+        if k is None:
             k = self._classify(func)
-        except TypeError:  # unhashable callable
-            k = _PASS
-        if k == _PASS or not self.enabled:
-            return func(*args, **kwargs)
+            if k == _PASS:
+                return func(*args, **kwargs)
         if k == _TYPE:  # `t.type(torch.FloatTensor)` while the proxies stand in
             return func(*[_unwrap(a) for a in args], **{n: _unwrap(v) for n, v in kwargs.items()})
         try:
@@ -345,9 +347,12 @@ class Watcher(TorchFunctionMode):
         """(called from user code directly?, first user frame) for the call being handled."""
         f = sys._getframe(1)
         direct = None
+        classes = self._frames
         while f is not None:
             code = f.f_code
-            c = self._frame_class(code)
+            c = classes.get(code)
+            if c is None:
+                c = self._frame_class(code)
             if c == _USER and code is not own_code:
                 return (direct is None), f
             if c == _INTERNAL and code is not own_code and direct is None:
