@@ -89,7 +89,10 @@ def run_one(root: str, stub: str, repo: str, folder: str, script: str, args: Lis
     shutil.copytree(src, dst)
     prepare(prep, dst)
     out = os.path.join(work, "report.json")
-    env = dict(os.environ, PYTHONPATH=stub + os.pathsep + ROOT, MPLBACKEND="Agg")
+    # time_sequence_prediction saves a NumPy array with torch.save: torch >= 2.6 loads only
+    # weights by default, so let torch.load read it as the script expects
+    env = dict(os.environ, PYTHONPATH=stub + os.pathsep + ROOT, MPLBACKEND="Agg",
+               TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
     cmd = [sys.executable, "-m", "flake8_tensorcopy", "trace", "--compare", "--output-format",
            "json", "--output", out, script, *args]
     try:

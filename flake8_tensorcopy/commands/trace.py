@@ -56,14 +56,21 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _print_exception(exc: BaseException) -> None:
-    """The traceback as python prints it, minus this tool's and runpy's frames."""
+    """The traceback as python prints it, without this tool's and runpy's frames."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    tb = exc.__traceback__
-    while tb is not None and (tb.tb_frame.f_code.co_filename.startswith(here)
-                              or tb.tb_frame.f_code.co_filename.endswith("runpy.py")
-                              or tb.tb_frame.f_code.co_filename.startswith("<frozen runpy")):
-        tb = tb.tb_next
-    traceback.print_exception(type(exc), exc, tb)
+
+    def ours(fs) -> bool:
+        return fs.filename.startswith(here) or fs.filename.endswith("runpy.py") or \
+            fs.filename.startswith("<frozen runpy")
+
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__)
+    seen = set()
+    node = te
+    while node is not None and id(node) not in seen:
+        seen.add(id(node))
+        node.stack = traceback.StackSummary.from_list([fs for fs in node.stack if not ours(fs)])
+        node = node.__cause__ or node.__context__
+    sys.stderr.write("".join(te.format()))
 
 
 def run(args: argparse.Namespace) -> int:
