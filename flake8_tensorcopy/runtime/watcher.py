@@ -532,8 +532,9 @@ class Watcher(TorchFunctionMode):
                 setattr(torch, name, _LegacyProxy(obj, watcher))
                 self._patched.append((torch, name, obj))
         try:
-            threading.setprofile(_thread_start(self))
-            self._patched.append((threading, "setprofile", None))
+            if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
+                threading.setprofile(_thread_start(self))
+                self._patched.append((threading, "setprofile", None))
         except Exception:  # pragma: no cover
             pass
 
