@@ -144,6 +144,7 @@ class Watcher(TorchFunctionMode):
         self._noqa: Dict[tuple, bool] = {}
         self._tracked: Dict[int, tuple] = {}
         self._tramps: Dict[tuple, tuple] = {}
+        self._pending: Dict[int, tuple] = {}
         self._libdirs = () if include_libraries else _library_dirs()
         self._patched: List[tuple] = []
         self._active = False
@@ -188,6 +189,8 @@ class Watcher(TorchFunctionMode):
             k = self._kinds.get(func)
         except TypeError:  # unhashable callable
             k = _PASS
+        if self._pending:  # an alias written through: is it read again? (TEN401)
+            self._read_after_write(args)
         if k == _PASS:  # the common case: one dict lookup, then the call
             return func(*args, **kwargs)
         if _is_compiling() or not self.enabled:
@@ -466,7 +469,25 @@ class Watcher(TorchFunctionMode):
             return
         if same_line or src is None:
             return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
-        self._record("TEN401", where, describe(src))
+        # reported once the alias is used again: a write nothing reads afterwards is a
+        # deliberate write-through (as the static rule has it)
+        if id(target) not in self._pending:
+            self._pending[id(target)] = (weakref.ref(target), where, describe(src))
+
+    def _read_after_write(self, args) -> None:
+        try:
+            pending = self._pending
+            for a in args[:4]:
+                hit = pending.get(id(a))
+                if hit is not None:
+                    del pending[id(a)]
+                    if hit[0]() is a:
+                        self._record("TEN401", hit[1], hit[2])
+            if len(pending) > 256:  # aliases never read again: forget the dead ones
+                for key in [k for k, v in pending.items() if v[0]() is None]:
+                    del pending[key]
+        except Exception as exc:
+            self._fail(exc)
 
     def _data_set(self, args) -> None:
         if len(args) < 2:
