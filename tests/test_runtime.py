@@ -221,7 +221,7 @@ SCRIPT = textwrap.dedent("""\
         for p in model.parameters():
             p.data.add_(p.grad, alpha=-0.1)
             p.grad = None
-        snap = torch.tensor(loss)
+        snap = torch.tensor({"l": loss}["l"])  # a tensor only the run can see
     if False:
         t = torch.ones(2)
         c = t.clone().detach()
@@ -233,7 +233,7 @@ SCRIPT = textwrap.dedent("""\
 
 
 def _json_report(res):
-    return json.loads(res.stderr[res.stderr.index("["):])
+    return json.loads(res.stderr[res.stderr.index("[\n") if not res.stderr.startswith("[") else 0:])
 
 
 def test_trace_reports_sites_with_counts_and_exit_1(write):
