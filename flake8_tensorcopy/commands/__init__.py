@@ -6,4 +6,4 @@ Each module exposes ``add_parser(subparsers)`` (declares the command and its opt
 from __future__ import annotations
 
 #: command modules in the order ``tensorcopy --help`` lists them
-NAMES = ("check", "fix", "rules", "explain", "verify", "server")
+NAMES = ("check", "fix", "rules", "explain", "verify", "server", "trace")

@@ -1,0 +1,214 @@
+"""Overhead of the runtime watcher (``tensorcopy trace`` / ``pytest --tensorcopy``) on training.
+
+    python benchmarks/runtime_overhead.py [--device cpu|cuda] [--rounds 7] [--steps 30]
+                                          [--threads N] [--output FILE]
+
+Two small models train on synthetic data for a fixed number of steps: a CNN (two conv layers,
+batch 64 of 3x32x32) and a transformer encoder (2 layers, d_model 128, 4 heads, 64 tokens,
+batch 16), each with Adam; and, as a stress case, a small MLP whose steps are much shorter. Each round runs ``--steps`` steps without the watcher and the same
+steps with it, in alternating order (ABBA), after warm-up steps; the figure is the median step
+time over all timed steps, and the ratio is watched / plain. The number of torch functions the
+watcher handles per step is counted separately with a counting mode. Not part of the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+
+import torch
+from torch import nn
+from torch.overrides import TorchFunctionMode
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from flake8_tensorcopy.runtime.watcher import Watcher  # noqa: E402
+
+
+class CNN(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2),
+            nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2),
+        )
+        self.head = nn.Linear(64 * 8 * 8, 10)
+
+    def forward(self, x):
+        return self.head(torch.flatten(self.body(x), 1))
+
+
+class Transformer(nn.Module):
+    def __init__(self, vocab: int = 1000, d: int = 128) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        layer = nn.TransformerEncoderLayer(d, 4, dim_feedforward=256, dropout=0.1,
+                                           batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, tokens):
+        return self.head(self.encoder(self.embed(tokens)))
+
+
+def make(name: str, device: str):
+    torch.manual_seed(0)
+    if name == "mlp":  # a stress case: many calls per millisecond of work
+        model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(),
+                              nn.Linear(128, 10)).to(device)
+        x = torch.randn(128, 64, device=device)
+        y = torch.randint(0, 10, (128,), device=device)
+    elif name == "cnn":
+        model = CNN().to(device)
+        x = torch.randn(64, 3, 32, 32, device=device)
+        y = torch.randint(0, 10, (64,), device=device)
+    else:
+        model = Transformer().to(device)
+        x = torch.randint(0, 1000, (16, 64), device=device)
+        y = torch.randint(0, 1000, (16, 64), device=device)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        out = model(x)
+        loss = loss_fn(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    return step
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def timed_steps(step, n: int, device: str, watch: bool):
+    times = []
+    w = Watcher().start() if watch else None
+    try:
+        for _ in range(n):
+            _sync(device)
+            t0 = time.perf_counter()
+            step()
+            _sync(device)
+            times.append(time.perf_counter() - t0)
+    finally:
+        if w is not None:
+            w.stop()
+    return times
+
+
+class Counter(TorchFunctionMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.n = 0
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.n += 1
+        return func(*args, **(kwargs or {}))
+
+
+def calls_per_step(step) -> int:
+    with Counter() as c:
+        step()
+    return c.n
+
+
+def per_call_cost(rounds: int = 9, n: int = 20000) -> dict:
+    """Median cost of one torch call the watcher passes straight through (``t.add(1)`` on a
+    4-element tensor), and of one it inspects (``t.detach()``), plain vs watched."""
+    t = torch.ones(4)
+
+    def loop(fn):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        return (time.perf_counter() - t0) / n * 1e6
+
+    out = {}
+    for label, fn in (("pass-through (t.add(1))", lambda: t.add(1)),
+                      ("inspected (t.detach())", lambda: t.detach())):
+        plain, watched = [], []
+        for r in range(rounds):
+            for watch in ((False, True) if r % 2 == 0 else (True, False)):
+                if watch:
+                    with Watcher():
+                        watched.append(loop(fn))
+                else:
+                    plain.append(loop(fn))
+        out[label] = (statistics.median(plain), statistics.median(watched))
+    return out
+
+
+def measure(name: str, device: str, rounds: int, steps: int) -> dict:
+    step = make(name, device)
+    for _ in range(5):
+        step()
+    timed_steps(step, 3, device, True)
+    plain, watched = [], []
+    for r in range(rounds):
+        order = (False, True) if r % 2 == 0 else (True, False)
+        for watch in order:
+            (watched if watch else plain).extend(timed_steps(step, steps, device, watch))
+    p, w = statistics.median(plain), statistics.median(watched)
+    q = lambda xs: statistics.quantiles(xs, n=4)  # noqa: E731
+    calls = calls_per_step(step)
+    return {
+        "model": name, "device": device, "plain_ms": p * 1e3, "watched_ms": w * 1e3,
+        "ratio": w / p, "plain_iqr_ms": (q(plain)[2] - q(plain)[0]) * 1e3,
+        "watched_iqr_ms": (q(watched)[2] - q(watched)[0]) * 1e3, "calls_per_step": calls,
+        "us_per_call": (w - p) * 1e6 / calls if calls else float("nan"),
+        "steps": len(plain),
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--steps", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=0, help="torch threads (default: torch's)")
+    ap.add_argument("--output", help="append the markdown table here")
+    args = ap.parse_args(argv)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        print("runtime_overhead: no CUDA device; nothing measured", file=sys.stderr)
+        return 2
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    rows = [measure(m, args.device, args.rounds, args.steps) for m in ("cnn", "transformer", "mlp")]
+    head = (f"torch {torch.__version__}, Python {platform.python_version()}, "
+            f"{os.cpu_count()} CPUs, {torch.get_num_threads()} torch threads, device "
+            f"{args.device}, {datetime.date.today()}; {args.rounds} interleaved rounds of "
+            f"{args.steps} steps each way")
+    lines = [head, "",
+             "| model | plain step (ms, IQR) | watched step (ms, IQR) | ratio | torch calls seen "
+             "per step | extra us per call |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        lines.append(f"| {r['model']} | {r['plain_ms']:.2f} ({r['plain_iqr_ms']:.2f}) | "
+                     f"{r['watched_ms']:.2f} ({r['watched_iqr_ms']:.2f}) | {r['ratio']:.3f} | "
+                     f"{r['calls_per_step']} | {r['us_per_call']:.2f} |")
+    lines += ["", "| one torch call | plain (us) | watched (us) | extra (us) |",
+              "| --- | --- | --- | --- |"]
+    for label, (p, w) in per_call_cost().items():
+        lines.append(f"| {label} | {p:.2f} | {w:.2f} | {w - p:.2f} |")
+    text = "\n".join(lines)
+    print(text)
+    if args.output:
+        with open(args.output, "a", encoding="utf-8") as fh:
+            fh.write(text + "\n\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,647 @@
+"""Watch a running program for the rules' patterns (imports torch).
+
+A ``TorchFunctionMode`` sees every torch function and method called from Python, and the
+``Tensor.data`` getter and setter. Most calls are passed straight through after one dict lookup;
+the few that matter (``.data``, ``detach``, ``clone``, ``*_like``, ``copy_``, ``torch.tensor``,
+``new_tensor``, in-place methods) are checked against small tables of recently created results,
+held through weak references so that the watcher never keeps a tensor alive.
+
+What the mode does not see, and how it is covered:
+- ``torch.Tensor(t)`` and the legacy typed constructors (``torch.FloatTensor(t)``...) do not go
+  through ``__torch_function__``. ``torch.Tensor.__new__`` is wrapped while the watcher runs, and
+  the typed constructors in the ``torch`` namespace are replaced by thin call-through proxies
+  (``isinstance``, ``==``, ``hash`` and attribute access behave as the real type; names bound with
+  ``from torch import FloatTensor`` before the watcher started are not seen).
+- Calls made from C++ (autograd's backward, TorchScript, compiled graphs) and the calls nested
+  inside a Python-level torch function (``F.relu`` -> ``torch.relu_``) are invisible; a nested
+  in-place call is instead recognised from its outer function's ``inplace`` argument.
+- The mode stack is per thread: threads started after the watcher (``threading.Thread``) get it
+  pushed through ``threading.setprofile``; threads that already ran do not.
+
+The watcher never raises into the watched program: an internal error disables it, with one line
+on stderr.
+"""
+from __future__ import annotations
+
+import inspect
+import linecache
+import os
+import re
+import sys
+import sysconfig
+import threading
+import types
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
+         "TEN302", "TEN401")
+
+# kinds of torch functions
+_PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
+    _INPLACE_KW, _TYPE = range(12)
+
+_DATA = torch._C.TensorBase.__dict__["data"]
+_is_compiling = torch.compiler.is_compiling
+#: methods ending in ``_`` that write no tensor data
+_NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "detach_", "retain_grad_", "set_",
+                         "resize_", "resize_as_", "record_stream_", "pin_memory_", "rename_",
+                         "refine_names_", "align_to_", "_fix_weakref_"})
+_LIKE_NAMES = frozenset({"empty_like", "zeros_like", "ones_like"})
+
+# tracked results
+_T_DATA, _T_DETACH, _T_CLONE, _T_LIKE = range(4)
+
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_OVERRIDES = os.path.join(_TORCH_DIR, "overrides.py")
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _library_dirs() -> Tuple[str, ...]:
+    dirs = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        p = sysconfig.get_paths().get(key)
+        if p:
+            dirs.add(os.path.abspath(p) + os.sep)
+    for p in sys.path:
+        if p and os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"):
+            dirs.add(os.path.abspath(p) + os.sep)
+    return tuple(sorted(dirs))
+
+
+#: ``# noqa`` / ``# noqa: TEN101,TEN2`` as the linter reads it (engine.filter_noqa); kept here so
+#: that the watched process never imports libcst
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s?(?P<codes>[A-Z][A-Z0-9]*(?:[,\s]+[A-Z][A-Z0-9]*)*))?", re.IGNORECASE)
+
+#: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
+_TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **kwargs)",
+                                      "<tensorcopy>", "eval").co_consts
+                   if isinstance(c, types.CodeType))
+
+# frame classes
+_SKIP, _INTERNAL, _USER = range(3)
+
+
+@dataclass
+class Site:
+    """One place in the user's code where one rule's pattern was seen."""
+
+    code: str
+    filename: str
+    line: int
+    column: int  # 0-based
+    end_line: int
+    end_column: int
+    count: int = 0
+    observed: List[dict] = field(default_factory=list)
+    tests: List[str] = field(default_factory=list)
+
+    def note(self, observed: Optional[dict], test: Optional[str]) -> None:
+        self.count += 1
+        if observed is not None and len(self.observed) < 4 and observed not in self.observed:
+            self.observed.append(observed)
+        if test and len(self.tests) < 20 and test not in self.tests:
+            self.tests.append(test)
+
+
+def describe(t) -> Optional[dict]:
+    """What was observed about a tensor (called with torch functions disabled)."""
+    if not isinstance(t, torch.Tensor):
+        return None
+    fn = t.grad_fn
+    return {
+        "dtype": str(t.dtype).replace("torch.", ""),
+        "device": str(t.device),
+        "requires_grad": bool(t.requires_grad),
+        "graph": type(fn).__name__ if fn is not None else None,
+        "is_leaf": bool(t.is_leaf),
+    }
+
+
+class _Ref(weakref.ref):
+    __slots__ = ("key",)
+
+
+class Watcher(TorchFunctionMode):
+    """Records each rule's pattern as the watched code runs. ``start()``/``stop()`` or ``with``."""
+
+    def __init__(self, include_libraries: bool = False) -> None:
+        super().__init__()
+        self.enabled = True
+        self.include_libraries = include_libraries
+        self.sites: Dict[tuple, Site] = {}
+        self.current_test: Optional[str] = None
+        self.error: Optional[str] = None
+        self._kinds: Dict[Any, int] = {}
+        self._inplace_index: Dict[Any, int] = {}
+        self._frames: Dict[Any, int] = {}
+        self._positions: Dict[Any, list] = {}
+        self._noqa: Dict[tuple, bool] = {}
+        self._tracked: Dict[int, tuple] = {}
+        self._tramps: Dict[tuple, tuple] = {}
+        self._pending: Dict[int, tuple] = {}
+        self._libdirs = () if include_libraries else _library_dirs()
+        self._patched: List[tuple] = []
+        self._active = False
+        self._gone = self._forget  # bound once: the weakref callback
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> "Watcher":
+        self.__enter__()
+        return self
+
+    def stop(self) -> None:
+        if self._active:
+            self.__exit__(None, None, None)
+
+    def __enter__(self):
+        self._install_hooks()
+        self._active = True
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        try:
+            return super().__exit__(*exc)
+        finally:
+            self._active = False
+            self._remove_hooks()
+
+    def _fail(self, exc: BaseException) -> None:
+        if self.enabled:
+            self.enabled = False
+            self.error = f"{type(exc).__name__}: {exc}"
+            try:
+                sys.stderr.write("tensorcopy: warning: runtime watcher disabled after an internal "
+                                 f"error ({self.error}); findings so far are kept\n")
+            except Exception:  # pragma: no cover - stderr closed
+                pass
+
+    # ------------------------------------------------------------------ the mode
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        try:
+            k = self._kinds.get(func)
+        except TypeError:  # unhashable callable
+            k = _PASS
+        if self._pending:  # an alias written through: is it read again? (TEN401)
+            self._read_after_write(args)
+        if k == _PASS:  # the common case: one dict lookup, then the call
+            return func(*args, **kwargs)
+        if _is_compiling() or not self.enabled:
+            # inside torch.compile's tracing the mode is a plain pass-through: dynamo cannot
+            # trace frame inspection, and compiled regions are not watched (documented)
+            return func(*args, **kwargs)
+        if k is None:
+            k = self._classify(func)
+            if k == _PASS:
+                return func(*args, **kwargs)
+        if k == _TYPE:  # `t.type(torch.FloatTensor)` while the proxies stand in
+            return func(*[_unwrap(a) for a in args], **{n: _unwrap(v) for n, v in kwargs.items()})
+        try:
+            ok = self._before(k, func, args, kwargs)
+        except Exception as exc:  # never raise into the watched program
+            self._fail(exc)
+            return func(*args, **kwargs)
+        if k == _TENSOR or k == _NEW_TENSOR:
+            out = self._call_as_user(func, args, kwargs)
+        else:
+            out = func(*args, **kwargs)
+        if ok:
+            try:
+                self._after(k, func, args, kwargs, out)
+            except Exception as exc:
+                self._fail(exc)
+        return out
+
+    def _call_as_user(self, func, args, kwargs):
+        """Call ``func`` from a one-line trampoline that carries the user's file, line and
+        globals. torch warns with stacklevel 1 (``torch.tensor(t)``'s copy-construct warning),
+        which would otherwise name this handler and share one once-per-location registry for
+        every call site; this way the warning reads, filters and repeats as without the watcher."""
+        try:
+            _, frame = self._where()
+            tramp = self._trampoline(frame) if frame is not None else None
+        except Exception as exc:  # pragma: no cover
+            self._fail(exc)
+            tramp = None
+        if tramp is None:
+            return func(*args, **kwargs)
+        return tramp(func, args, kwargs)
+
+    def _trampoline(self, frame):
+        code = frame.f_code
+        key = (code, frame.f_lineno)
+        hit = self._tramps.get(key)
+        if hit is not None and hit[1] is frame.f_globals:
+            return hit[0]
+        tramp = types.FunctionType(
+            _TRAMPOLINE.replace(co_filename=code.co_filename, co_firstlineno=frame.f_lineno,
+                                co_name=code.co_name, co_qualname=code.co_name),
+            frame.f_globals)
+        self._tramps[key] = (tramp, frame.f_globals)
+        return tramp
+
+    def _classify(self, func) -> int:
+        k = _PASS
+        try:
+            name = getattr(func, "__name__", "")
+            owner = getattr(func, "__self__", None)
+            if name == "__get__" and owner is _DATA:
+                k = _DATA_GET
+            elif name == "__set__" and owner is _DATA:
+                k = _DATA_SET
+            elif name == "detach":
+                k = _DETACH
+            elif name == "clone":
+                k = _CLONE
+            elif name in _LIKE_NAMES:
+                k = _LIKE
+            elif name == "copy_":
+                k = _COPY
+            elif func is torch.tensor:
+                k = _TENSOR
+            elif name == "new_tensor":
+                k = _NEW_TENSOR
+            elif name == "type" and getattr(func, "__objclass__", None) is torch._C.TensorBase:
+                k = _TYPE
+            elif name == "__setitem__" or (name.endswith("_") and not name.startswith("_")
+                                           and name not in _NOT_WRITES):
+                k = _INPLACE
+            elif callable(func) and hasattr(func, "__code__"):
+                try:
+                    params = list(inspect.signature(func).parameters)
+                except (TypeError, ValueError):
+                    params = []
+                if "inplace" in params:
+                    self._inplace_index[func] = params.index("inplace")
+                    k = _INPLACE_KW
+        except Exception:
+            k = _PASS
+        try:
+            self._kinds[func] = k
+        except TypeError:
+            pass
+        return k
+
+    def _before(self, k, func, args, kwargs) -> bool:
+        """Checks that need the state before the call; returns whether ``_after`` should run."""
+        if k == _INPLACE or k == _COPY or k == _INPLACE_KW:
+            if k == _INPLACE_KW:
+                i = self._inplace_index.get(func, -1)
+                flag = kwargs.get("inplace", args[i] if 0 <= i < len(args) else False)
+                if flag is not True:
+                    return False
+            if args:
+                self._write(args[0], func, args, kwargs, k)
+            return False
+        if k == _DATA_SET:
+            self._data_set(args)
+            return False
+        if k == _TYPE:
+            return False
+        return True
+
+    def _after(self, k, func, args, kwargs, out) -> None:
+        if k == _DATA_GET:
+            if args and isinstance(out, torch.Tensor):
+                self._created(out, _T_DATA, args[0])
+        elif k == _DETACH:
+            src = args[0] if args else None
+            if isinstance(out, torch.Tensor) and isinstance(src, torch.Tensor):
+                self._detach(src, out)
+        elif k == _CLONE:
+            if args and isinstance(out, torch.Tensor):
+                self._created(out, _T_CLONE, args[0], out._version)
+        elif k == _LIKE:
+            extra = len(args) > 1 or bool(kwargs)
+            if args and not extra and isinstance(out, torch.Tensor):
+                self._created(out, _T_LIKE, args[0], out._version)
+        elif k == _TENSOR:
+            data = args[0] if args else kwargs.get("data")
+            self._construct(data, "TEN201")
+        elif k == _NEW_TENSOR:
+            data = args[1] if len(args) > 1 else kwargs.get("data")
+            if isinstance(data, torch.Tensor):
+                self._construct(data, "TEN202")
+
+    # ------------------------------------------------------------------ locations
+    def _frame_class(self, code) -> int:
+        try:
+            return self._frames[code]
+        except KeyError:
+            pass
+        fn = code.co_filename
+        if fn == _OVERRIDES or fn.startswith(_OWN_DIR) or fn.startswith("<frozen"):
+            c = _SKIP
+        elif fn.startswith(_TORCH_DIR) or (self._libdirs and fn.startswith(self._libdirs)):
+            c = _INTERNAL
+        else:
+            c = _USER
+        self._frames[code] = c
+        return c
+
+    def _where(self, own_code=None):
+        """(called from user code directly?, first user frame) for the call being handled."""
+        f = sys._getframe(1)
+        direct = None
+        classes = self._frames
+        while f is not None:
+            code = f.f_code
+            c = classes.get(code)
+            if c is None:
+                c = self._frame_class(code)
+            if c == _USER and code is not own_code:
+                return (direct is None), f
+            if c == _INTERNAL and code is not own_code and direct is None:
+                direct = False
+            f = f.f_back
+        return False, None
+
+    def _position(self, frame) -> Tuple[str, int, int, int, int]:
+        code = frame.f_code
+        try:
+            pos = self._positions[code]
+        except KeyError:
+            pos = self._positions[code] = list(code.co_positions())
+        i = frame.f_lasti // 2
+        line = frame.f_lineno
+        if 0 <= i < len(pos):
+            l0, l1, c0, c1 = pos[i]
+            if l0 is not None and c0 is not None:
+                return (code.co_filename, l0, c0, l1 or l0, c1 if c1 is not None else c0)
+        return (code.co_filename, line, 0, line, 0)
+
+    def _record(self, code: str, where: tuple, observed: Optional[dict]) -> Optional[Site]:
+        key = (code,) + where[:3]
+        site = self.sites.get(key)
+        if site is None:
+            if self._silenced(code, where[0], where[1]):
+                return None
+            site = self.sites[key] = Site(code, *where)
+        site.note(observed, self.current_test)
+        return site
+
+    def _silenced(self, code: str, filename: str, line: int) -> bool:
+        key = (code, filename, line)
+        hit = self._noqa.get(key)
+        if hit is None:
+            text = linecache.getline(filename, line)
+            hit = False
+            m = _NOQA.search(text) if "noqa" in text.lower() else None
+            if m:
+                codes = m.group("codes")
+                hit = not codes or any(code.startswith(c.upper())
+                                       for c in re.split(r"[,\s]+", codes) if c)
+            self._noqa[key] = hit
+        return hit
+
+    # ------------------------------------------------------------------ tracked results
+    def _created(self, out, kind: int, src, extra=None) -> None:
+        direct, frame = self._where()
+        if not direct or frame is None:
+            return
+        where = self._position(frame)
+        key = id(out)
+        ref = _Ref(out, self._gone)
+        ref.key = key
+        src_ref = weakref.ref(src) if isinstance(src, torch.Tensor) else None
+        self._tracked[key] = (ref, kind, src_ref, where, extra)
+        if kind == _T_DATA:
+            self._record("TEN101", where, describe(src))
+
+    def _forget(self, ref) -> None:
+        entry = self._tracked.get(ref.key)
+        if entry is not None and entry[0] is ref:
+            del self._tracked[ref.key]
+
+    def _entry(self, t):
+        entry = self._tracked.get(id(t))
+        if entry is not None and entry[0]() is t:
+            return entry
+        return None
+
+    def _detach(self, src, out) -> None:
+        entry = self._entry(src)
+        if entry is not None and entry[1] == _T_CLONE and src._version == entry[4]:
+            direct, frame = self._where()
+            if direct and frame is not None:
+                where = self._position(frame)
+                if where[:2] == entry[3][:2]:
+                    self._record("TEN301", where, describe(src))
+                    return
+        self._created(out, _T_DETACH, src)
+
+    def _write(self, target, func, args, kwargs, k) -> None:
+        entry = self._entry(target)
+        if entry is None:
+            return
+        kind = entry[1]
+        if kind == _T_LIKE:
+            if k == _COPY and len(args) == 2 and not kwargs and entry[2] is not None \
+                    and args[1] is entry[2]() and target._version == entry[4]:
+                direct, frame = self._where()
+                if direct and frame is not None and self._position(frame)[:2] == entry[3][:2]:
+                    self._record("TEN302", entry[3], describe(args[1]))
+            return
+        if kind not in (_T_DATA, _T_DETACH):
+            return
+        _, frame = self._where()
+        if frame is None:
+            return
+        where = self._position(frame)
+        same_line = where[:2] == entry[3][:2]
+        src = entry[2]() if entry[2] is not None else None
+        if kind == _T_DATA and same_line:
+            if entry[4] == "written":
+                return  # `p.data.add_(1).mul_(2)`: one site, already counted
+            self._record("TEN102", entry[3], describe(src))
+            read = self.sites.get(("TEN101",) + entry[3][:3])
+            if read is not None:
+                read.count -= 1
+            # the alias is spent: a later `p.data = alias` (augmented assignment) is not TEN103
+            self._tracked[id(target)] = entry[:1] + (_T_DATA, entry[2], entry[3], "written")
+            return
+        if same_line or src is None:
+            return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
+        # reported once the alias is used again: a write nothing reads afterwards is a
+        # deliberate write-through (as the static rule has it)
+        if id(target) not in self._pending:
+            self._pending[id(target)] = (weakref.ref(target), where, describe(src))
+
+    def _read_after_write(self, args) -> None:
+        try:
+            pending = self._pending
+            for a in args[:4]:
+                hit = pending.get(id(a))
+                if hit is not None:
+                    del pending[id(a)]
+                    if hit[0]() is a:
+                        self._record("TEN401", hit[1], hit[2])
+            if len(pending) > 256:  # aliases never read again: forget the dead ones
+                for key in [k for k, v in pending.items() if v[0]() is None]:
+                    del pending[key]
+        except Exception as exc:
+            self._fail(exc)
+
+    def _data_set(self, args) -> None:
+        if len(args) < 2:
+            return
+        owner, value = args[0], args[1]
+        entry = self._entry(value)
+        if entry is not None and entry[1] == _T_DATA and entry[2] is not None \
+                and entry[2]() is owner:
+            return  # `p.data -= x`: the getter's own alias written back
+        direct, frame = self._where()
+        if direct and frame is not None:
+            self._record("TEN103", self._position(frame), describe(owner))
+
+    def _construct(self, data, code: str) -> None:
+        if isinstance(data, torch.Tensor):
+            found = data
+        elif code == "TEN201" and isinstance(data, (list, tuple)):
+            found = _tensor_in(data)
+            if found is None:
+                return
+            code = "TEN204"
+        else:
+            return
+        direct, frame = self._where()
+        if direct and frame is not None:
+            self._record(code, self._position(frame), describe(found))
+
+    def legacy(self, data, own_code) -> None:
+        """``torch.Tensor(t)`` / ``torch.FloatTensor(t)`` seen through the installed hooks."""
+        if not self.enabled:
+            return
+        try:
+            with torch._C.DisableTorchFunction():
+                direct, frame = self._where(own_code)
+                if direct and frame is not None:
+                    self._record("TEN203", self._position(frame), describe(data))
+        except Exception as exc:
+            self._fail(exc)
+
+    # ------------------------------------------------------------------ hooks for what the mode misses
+    def _install_hooks(self) -> None:
+        if self._patched:
+            return
+        watcher = self
+        tensor_new = torch.Tensor.__dict__.get("__new__")
+        base_new = torch._C.TensorBase.__new__
+
+        def __new__(*args, **kwargs):  # a wildcard signature, as torch._dynamo's polyfill check wants
+            cls, args = args[0], args[1:]
+            if cls is torch.Tensor and len(args) == 1 and not kwargs \
+                    and isinstance(args[0], torch.Tensor):
+                watcher.legacy(args[0], __new__.__code__)
+            if tensor_new is not None:
+                return tensor_new(cls, *args, **kwargs)
+            return base_new(cls, *args, **kwargs)
+
+        torch.Tensor.__new__ = __new__
+        self._patched.append((torch.Tensor, "__new__", tensor_new))
+        legacy_type = type(torch.FloatTensor)
+        for name in dir(torch):
+            obj = getattr(torch, name, None)
+            if type(obj) is legacy_type and name.endswith("Tensor"):
+                setattr(torch, name, _LegacyProxy(obj, watcher))
+                self._patched.append((torch, name, obj))
+        try:
+            if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
+                threading.setprofile(_thread_start(self))
+                self._patched.append((threading, "setprofile", None))
+        except Exception:  # pragma: no cover
+            pass
+
+    def _remove_hooks(self) -> None:
+        for owner, name, old in reversed(self._patched):
+            if owner is threading:
+                threading.setprofile(None)
+            elif old is None:
+                try:
+                    delattr(owner, name)
+                except AttributeError:
+                    pass
+            else:
+                setattr(owner, name, old)
+        self._patched = []
+
+    # ------------------------------------------------------------------ results
+    def snapshot(self) -> Dict[tuple, int]:
+        return {k: s.count for k, s in self.sites.items()}
+
+    def findings(self) -> List[Site]:
+        return sorted((s for s in self.sites.values() if s.count > 0),
+                      key=lambda s: (s.filename, s.line, s.column, s.code))
+
+
+def _tensor_in(seq, depth: int = 0):
+    for item in seq[:16] if isinstance(seq, list) else tuple(seq)[:16]:
+        if isinstance(item, torch.Tensor):
+            return item
+        if depth < 1 and isinstance(item, (list, tuple)):
+            found = _tensor_in(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+class _LegacyProxy:
+    """Stands in for ``torch.FloatTensor`` & co. while the watcher runs: calls go through (and a
+    tensor argument is recorded as TEN203); ``isinstance``, ``==``, ``hash`` and attributes are
+    the real type's."""
+
+    __slots__ = ("_type", "_watcher")
+
+    def __init__(self, real, watcher) -> None:
+        object.__setattr__(self, "_type", real)
+        object.__setattr__(self, "_watcher", watcher)
+
+    def __call__(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs and isinstance(args[0], torch.Tensor):
+            self._watcher.legacy(args[0], _LegacyProxy.__call__.__code__)
+        return self._type(*args, **kwargs)
+
+    def __instancecheck__(self, obj) -> bool:
+        return isinstance(obj, self._type)
+
+    def __subclasscheck__(self, cls) -> bool:
+        return issubclass(cls, self._type)
+
+    def __eq__(self, other) -> bool:
+        return self._type == (other._type if isinstance(other, _LegacyProxy) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._type)
+
+    def __repr__(self) -> str:
+        return repr(self._type)
+
+    def __getattr__(self, name):
+        return getattr(self._type, name)
+
+    def __mro_entries__(self, bases):
+        return (self._type,)
+
+
+def _unwrap(value):
+    return value._type if isinstance(value, _LegacyProxy) else value
+
+
+def _thread_start(watcher: Watcher):
+    """A ``threading.setprofile`` hook: push the watcher in each new thread, then step aside."""
+
+    def hook(frame, event, arg):
+        sys.setprofile(None)
+        if watcher._active and watcher.enabled:
+            try:
+                torch._C._push_on_torch_function_stack(watcher)
+            except Exception as exc:  # pragma: no cover
+                watcher._fail(exc)
+    return hook
