@@ -813,10 +813,15 @@ def _analyze_text(source: str, parsed: str, line_map: Optional[List[int]], tree,
     return _resolve(module, source, ctx, walker.reports, walker.report_paths, locator)
 
 
+_INSTALLED = re.compile(r"[\\/](?:site|dist)-packages[\\/]")
+
+
 def _project_context(filename: Optional[str], tree, source: str, settings: Settings):
     """The project index as seen from ``filename``; None for text without a real path."""
     if not filename or filename in ("-", "<string>", "<stdin>") or filename.startswith("<"):
         return None
+    if _INSTALLED.search(filename):
+        return None  # an installed package (torch's own source, say) is nobody's project here
     from .project import FileContext
 
     return FileContext(filename, tree if isinstance(tree, ast.Module) else None, source,

@@ -227,3 +227,23 @@ def test_linter_and_index_never_import_torch(tmp_path):
     proc = run([sys.executable, "-c", code], cwd=str(root))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"
+
+
+def test_an_installed_package_gets_no_project_index(tmp_path):
+    """A file that lives under site-packages (torch's own source, a dependency) is linted
+    without the index: the same tree elsewhere is a project, and there the index is used."""
+    models = ("import torch\nfrom torch import nn\n\n\nclass Gen(nn.Module):\n"
+              "    def forward(self, z):\n        return torch.tanh(z)\n")
+    train = ("import torch\nfrom .models import Gen\n\n\ndef step(z):\n    g = Gen()\n"
+             "    out = g(z)\n    return out.data\n")
+    found = {}
+    for where in ("proj", os.path.join("lib", "site-packages")):
+        pkg = tmp_path / where / "pkg"
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "models.py").write_text(models)
+        (pkg / "train.py").write_text(train)
+        (tmp_path / "proj" / "pyproject.toml").write_text("") if where == "proj" else None
+        found[where] = [d.code for d in lint_source(train, str(pkg / "train.py"))]
+    assert found["proj"] == ["TEN101"]
+    assert found[os.path.join("lib", "site-packages")] == []
