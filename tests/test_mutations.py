@@ -234,6 +234,26 @@ def fix_not_applied(mp):
                lambda rule_code, body: equivalence.case_source(body))
 
 
+def fix_writes_rejected(mp):
+    """The fixer rewrites what no fix may touch (a case with ``fixed=False``) into the rejected
+    rewrite the case names: a deliberate alias write turned into a copy, say."""
+    rejected = {(r.code, c.body): c.rejected for r in ALL_RULES for c in r.fix_cases
+                if not getattr(c, "fixed", True) and getattr(c, "rejected", None)}
+    orig = equivalence.fixed_source
+
+    def fixed_source(rule_code, body):
+        if (rule_code, body) in rejected:
+            return equivalence.case_source(rejected[(rule_code, body)])
+        return orig(rule_code, body)
+    mp.setattr(equivalence, "fixed_source", fixed_source)
+
+
+def _fix_cases(fixed: bool):
+    """(code, fix-N) of the fix cases that do (``fixed``) or do not offer a fix."""
+    return frozenset((r.code, f"fix-{i}") for r in ALL_RULES
+                     for i, c in enumerate(r.fix_cases, 1) if getattr(c, "fixed", True) == fixed)
+
+
 # ---------------------------------------------------------------- mutations of the timer
 def timer_times_b_for_a(sampler):
     return lambda a, b, env, no_grad, rounds: sampler(b, b, env, no_grad, rounds)
@@ -310,8 +330,8 @@ MUTATIONS = (
         "TEN301 fix-1,fix-2,fix-3,fix-4", "TEN302 fix-1,fix-2,fix-3", "TEN401 fix-1")),
     Mutation("fix-copies-array", fix_copies_array, _k("TEN101 fix-5")),
     Mutation("fix-drops-no-grad", fix_drops_no_grad, _k("TEN102 fix-1,fix-2,fix-3")),
-    Mutation("fix-not-applied", fix_not_applied, frozenset(
-        (r.code, f"fix-{i}") for r in ALL_RULES for i in range(1, len(r.fix_cases) + 1))),
+    Mutation("fix-not-applied", fix_not_applied, _fix_cases(True)),
+    Mutation("fix-writes-rejected", fix_writes_rejected, _fix_cases(False)),
     Mutation("timer-times-b-for-a", timer_times_b_for_a, SPEED, timer=True),
     Mutation("timer-swaps-a-and-b", timer_swaps_a_and_b, SPEED, timer=True),
     Mutation("new-tensor-keeps-source-device", new_tensor_keeps_source_device, _k(
