@@ -601,7 +601,11 @@ class Inference:
                 project, imp = self.project, ("from", mod or "", level, name)
                 kind = Proj(thunk=lambda project=project, imp=imp: project.resolve(imp))
             if kind is None:
-                kind = Qual(f"{base}.{name}", not self.type_checking) if base else UNKNOWN
+                # a relative import the index cannot follow still names a module, class or
+                # function of some package, never "anything" (``lowering as L``: ``L.permute()``
+                # is that module's function, not a tensor method)
+                qual = f"{base}.{name}" if base else "." * level + (f"{mod}." if mod else "") + name
+                kind = Qual(qual, not self.type_checking)
             self.set(bound, kind)
 
     # ---- annotations -------------------------------------------------------------------
