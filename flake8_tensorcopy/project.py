@@ -261,16 +261,20 @@ class ClassFacts:
         f = self.methods.get(name)
         if f is not None:
             return f
-        seen = _seen or set()
+        return self._from_bases(_seen or set(), lambda base, seen: base.method(name, seen))
+
+    def _from_bases(self, seen: Set[int], get):
+        """The first non-None ``get(base, seen)`` over the project base classes, each class
+        visited once (``seen``: ids of the classes already asked)."""
         if id(self) in seen:
             return None
         seen.add(id(self))
         for base in self.bases:
             shape = self.module.resolve_expr(base)
             if isinstance(shape, ClassFacts):
-                f = shape.method(name, seen)
-                if f is not None:
-                    return f
+                got = get(shape, seen)
+                if got is not None:
+                    return got
         return None
 
     def attr(self, name: str, _seen: Optional[Set[int]] = None):
@@ -296,16 +300,7 @@ class ClassFacts:
                 ev = _Evaluator(self.module, self, cls_method.node if cls_method else None)
                 shapes.append(ev.eval(e))
             return _merge_all(shapes)
-        if id(self) in seen:
-            return None
-        seen.add(id(self))
-        for base in self.bases:
-            shape = self.module.resolve_expr(base)
-            if isinstance(shape, ClassFacts):
-                got = shape._attr(name, seen)
-                if got is not None:
-                    return got
-        return None
+        return self._from_bases(seen, lambda base, seen: base._attr(name, seen))
 
     def has_own_data(self, _seen: Optional[Set[int]] = None) -> bool:
         if self.own_data:
