@@ -802,14 +802,9 @@ def _analyze_text(source: str, parsed: str, line_map: Optional[List[int]], tree,
         raise LintError("source is nested too deeply to analyse") from None
     if not walker.reports:
         return []
-    original_tree = isinstance(tree, ast.Module)
-    if not original_tree:
-        try:  # statement lines for the positions (libcst parsed the text, so ast almost always can)
-            tree = ast.parse(parsed)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            tree = None  # positions then come from PositionProvider over the whole module
+    # ``analyze`` always has the ``ast`` tree of the original source (flake8's or its own)
     locator = Locator(module, parsed, line_starts(parsed) if parsed is not source else None,
-                      tree, line_map, original_tree)
+                      tree, line_map, True)
     return _resolve(module, source, ctx, walker.reports, walker.report_paths, locator)
 
 

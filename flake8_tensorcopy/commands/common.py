@@ -19,13 +19,18 @@ from ..lint import FileResult, budget_message, guarded, lint_path, stdin_bytes
 from ..rules import RULES_BY_CODE
 
 
-def add_path_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="*", default=["."],
-                   help="files or directories (default: .); `-` reads standard input")
+def add_code_options(p: argparse.ArgumentParser) -> None:
+    """``--select`` / ``--ignore`` (read with ``codes``)."""
     p.add_argument("--select", action="append", metavar="CODES",
                    help="only these code prefixes, comma separated (default: TEN)")
     p.add_argument("--ignore", action="append", metavar="CODES",
                    help="skip these code prefixes, comma separated")
+
+
+def add_path_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", default=["."],
+                   help="files or directories (default: .); `-` reads standard input")
+    add_code_options(p)
     p.add_argument("--exclude", action="append", metavar="GLOB",
                    help="skip paths matching this glob (repeatable); .gitignore is honoured")
     p.add_argument("--config", metavar="PYPROJECT",

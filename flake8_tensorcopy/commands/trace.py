@@ -12,7 +12,7 @@ import os
 import sys
 import traceback
 
-from .common import codes
+from .common import add_code_options, codes
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
 
@@ -33,10 +33,7 @@ def add_parser(sub) -> None:
                    help="lint the files that ran with `check` and mark each finding as also "
                         "flagged statically or runtime only; list static diagnostics on lines "
                         "that ran without showing the pattern")
-    p.add_argument("--select", action="append", metavar="CODES",
-                   help="only these code prefixes, comma separated (default: TEN)")
-    p.add_argument("--ignore", action="append", metavar="CODES",
-                   help="skip these code prefixes, comma separated")
+    add_code_options(p)
     p.add_argument("--include-libraries", action="store_true",
                    help="also report patterns in installed packages and the standard library")
     p.add_argument("-m", dest="module", metavar="MODULE", help="run a library module as a script")
