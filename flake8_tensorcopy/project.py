@@ -22,10 +22,13 @@ an instance of torch ``nn`` layers, ``"M"`` some ``nn.Module``, ``"OPT"`` an opt
 from __future__ import annotations
 
 import ast
+import bisect
 import os
+import re
 import threading
 import time
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from collections import deque
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import torch_api
 
@@ -210,14 +213,19 @@ class ClassFacts:
         if not args:
             return
         me = args[0].arg
-        for node in ast.walk(fn):
+        # assignments are statements: walking statements alone finds them all, in ast.walk's order
+        for node in _statements(fn):
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
                             and t.value.id == me and node.value is not None:
                         self._attr_exprs.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[union-attr,attr-defined]
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        spots = self.module.word_lines("register_")
+        if spots is not None and not _any_within(spots, fn):
+            return
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr in ("register_buffer", "register_parameter") \
                     and isinstance(node.func.value, ast.Name) and node.func.value.id == me \
                     and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant) \
@@ -356,15 +364,21 @@ _BUILTIN_BASES = frozenset({"object", "dict", "list", "tuple", "Exception", "Val
 class ModuleFacts:
     """Top-level definitions and imports of one module (lazily evaluated)."""
 
-    def __init__(self, path: str, tree: ast.Module, index: "ProjectIndex") -> None:
+    def __init__(self, path: str, tree: ast.Module, index: "ProjectIndex",
+                 text: Optional[str] = None) -> None:
         self.path = path
         self.index = index
+        #: the module's source text when known: only ever used to skip work (a name that does
+        #: not occur in it cannot be called or assigned there), never as evidence
+        self.text = text
         self.defs: Dict[str, object] = {}  # name -> ClassFacts | FuncFacts
         self.imports: Dict[str, Tuple] = {}  # name -> ("module", dotted, level) | ("from", module, level, name)
         self.stars: List[Tuple[str, int]] = []
         self.assigns: Dict[str, ast.expr] = {}
         self.tree = tree
         self._call_sites: Optional[Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = None
+        self._call_lines: object = _UNSET
+        self._word_lines: Dict[str, object] = {}
         self._scan(tree.body)
 
     def _scan(self, body, nested: bool = False) -> None:
@@ -400,6 +414,45 @@ class ModuleFacts:
             elif isinstance(stmt, (ast.If, ast.Try)):
                 # ``try: from apex import X / except ImportError: X = None``: take the body
                 self._scan(stmt.body, nested=True)
+
+    def call_lines(self) -> Optional[Dict[str, List[int]]]:
+        """Where a bare name may be called, from the text: name -> line numbers (a superset of
+        the real calls). None when the text is unknown or has line breaks ``ast`` may count
+        differently (a lone carriage return)."""
+        if self._call_lines is _UNSET:
+            text = self.text
+            if text is None or "\r" in text:
+                self._call_lines = None
+            else:
+                found: Dict[str, List[int]] = {}
+                line, pos = 1, 0
+                for m in _CALLED_NAME.finditer(text):
+                    if _DEF_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+                        continue  # ``def name(``: the definition, not a call
+                    line += text.count("\n", pos, m.start())
+                    pos = m.start()
+                    found.setdefault(m.group(1), []).append(line)
+                self._call_lines = found
+        return self._call_lines  # type: ignore[return-value]
+
+    def word_lines(self, word: str) -> Optional[List[int]]:
+        """The sorted line numbers where ``word`` occurs in the text (None: text unknown)."""
+        got = self._word_lines.get(word, _UNSET)
+        if got is _UNSET:
+            text = self.text
+            if text is None or "\r" in text:
+                got = None
+            else:
+                got = []
+                line, pos = 1, 0
+                i = text.find(word)
+                while i >= 0:
+                    line += text.count("\n", pos, i)
+                    pos = i
+                    got.append(line)
+                    i = text.find(word, i + 1)
+            self._word_lines[word] = got
+        return got  # type: ignore[return-value]
 
     # -- names -------------------------------------------------------------------------------
     def lookup(self, name: str, _depth: int = 0):
@@ -515,29 +568,85 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
     calling code has them at that point (module level and inside top-level functions)."""
     targets = {n for n, d in module.defs.items() if isinstance(d, FuncFacts)}
     sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
-    # evaluate only the bodies that call one of the targets (a cheap ast scan first)
+    lines = module.call_lines()
     callers = set()
-    for d in module.defs.values():
-        if isinstance(d, FuncFacts) and _calls_any(d.node, targets):
-            callers.add(id(d))
-    top_level_calls = any(_calls_any(stmt, targets) for stmt in module.tree.body
-                          if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                   ast.ClassDef)))
+    top_level_calls = False
+    spots: List[int] = []
+    if lines is not None:
+        # from the text: the lines where a target may be called (a superset of the real calls);
+        # a function is a caller when one of them lies in its body's lines
+        targets = {n for n in targets if n in lines}
+        spots = sorted({ln for n in targets for ln in lines[n]})
+        spans = []
+        for stmt in module.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                spans.append((stmt.lineno, stmt.end_lineno or stmt.lineno, stmt))
+        for ln in spots:
+            i = bisect.bisect_right(spans, (ln, float("inf"))) - 1
+            if i >= 0 and spans[i][0] <= ln <= spans[i][1]:
+                node = spans[i][2]
+                d = module.defs.get(node.name)
+                if isinstance(d, FuncFacts) and d.node is node:
+                    callers.add(id(d))
+            else:
+                top_level_calls = True
+    elif targets:
+        # evaluate only the bodies that call one of the targets (a cheap ast scan first)
+        for d in module.defs.values():
+            if isinstance(d, FuncFacts) and _calls_any(d.node, targets):
+                callers.add(id(d))
+        top_level_calls = any(
+            _calls_any(stmt, targets) for stmt in module.tree.body
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
     if not targets or (not callers and not top_level_calls):
         return sites
+    spots_or_none = spots if lines is not None else None
     if top_level_calls:
         ev = _Evaluator(module)
         ev.collect = (targets, sites)
+        ev.spots = spots_or_none
         ev._block(module.tree.body, [])
     for d in list(module.defs.values()):
         if isinstance(d, FuncFacts) and id(d) in callers:
             sub = _Evaluator(module, None, d.node)
             sub.collect = (targets, sites)
+            sub.spots = spots_or_none
             try:
                 sub._block(d.node.body, [])  # type: ignore[attr-defined]
             except RecursionError:
                 pass
     return sites
+
+
+#: a bare name followed by ``(`` (after blanks, closing parentheses as in ``(name)(x)``, line
+#: continuations or comments): where a call of that name may be; never after a dot. Possessive
+#: quantifiers: the separators are told apart by their first character, so giving any back can
+#: never find a ``(``, and a run of comment lines cannot make the search backtrack exponentially
+_CALLED_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*+)(?:[\s)]|\\\n|#[^\n]*+)*+\(")
+
+def _any_within(spots: List[int], node: ast.AST) -> bool:
+    """Does a line of ``spots`` (sorted) lie within the lines of ``node``?"""
+    first = node.lineno  # type: ignore[attr-defined]
+    last = getattr(node, "end_lineno", None) or first
+    i = bisect.bisect_left(spots, first)
+    return i < len(spots) and spots[i] <= last
+
+
+_DEF_BEFORE = re.compile(r"(?<!\w)def[ \t]+\Z")
+
+
+def _statements(root: ast.AST) -> Iterator[ast.AST]:
+    """The statements under ``root`` (``root`` too), in ``ast.walk``'s order: breadth first over
+    the same edges, leaving out expressions (which never hold a statement)."""
+    todo = deque([root])
+    while todo:
+        node = todo.popleft()
+        yield node
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list and value and isinstance(
+                    value[0], (ast.stmt, ast.excepthandler, ast.match_case)):
+                todo.extend(value)
 
 
 def _calls_any(node, names: Set[str]) -> bool:
@@ -610,6 +719,9 @@ class _Evaluator:
         self.me: Optional[str] = None
         #: (names of top-level functions, sink): record their calls met while walking
         self.collect: Optional[Tuple[Set[str], Dict]] = None
+        #: sorted lines where the text may call a target (None: unknown): statements whose lines
+        #: hold none of them make no call to record
+        self.spots: Optional[List[int]] = None
         if fn is not None:
             self._bind_params(fn)
 
@@ -670,7 +782,8 @@ class _Evaluator:
         for stmt in body:
             t = type(stmt)
             if self.collect is not None and not isinstance(
-                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
+                    self.spots is None or _any_within(self.spots, stmt)):
                 self._record_calls(stmt)
             if t is ast.Return:
                 rets.append(self.eval(stmt.value) if stmt.value is not None else "O")
@@ -1035,8 +1148,13 @@ class ProjectIndex:
             if st.st_size <= _MAX_FILE:
                 try:
                     with open(path, "rb") as fh:
-                        tree = ast.parse(fh.read(), filename=path)
-                    facts = ModuleFacts(path, tree, self)
+                        data = fh.read()
+                    tree = ast.parse(data, filename=path)
+                    try:
+                        text: Optional[str] = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = None  # another encoding: no text shortcuts for this module
+                    facts = ModuleFacts(path, tree, self, text)
                 except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                     facts = None
             self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
@@ -1069,9 +1187,10 @@ class ProjectIndex:
             return sub
         return None
 
-    def facts_for_source(self, path: str, tree: ast.Module) -> ModuleFacts:
+    def facts_for_source(self, path: str, tree: ast.Module,
+                         text: Optional[str] = None) -> ModuleFacts:
         """Facts of the file being linted, from its own (possibly unsaved) text."""
-        return ModuleFacts(os.path.abspath(path), tree, self)
+        return ModuleFacts(os.path.abspath(path), tree, self, text)
 
     def dependencies(self, path: str) -> List[str]:
         """Absolute paths of the project files whose contents can change the analysis of
@@ -1186,7 +1305,7 @@ class FileContext:
                     tree = None
             if not isinstance(tree, ast.Module):
                 return None
-            self._facts = self.index.facts_for_source(self.path, tree)
+            self._facts = self.index.facts_for_source(self.path, tree, self._source)
         return self._facts
 
     def find(self, dotted: str, level: int) -> Optional[str]:

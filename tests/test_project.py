@@ -247,3 +247,109 @@ def test_an_installed_package_gets_no_project_index(tmp_path):
         found[where] = [d.code for d in lint_source(train, str(pkg / "train.py"))]
     assert found["proj"] == ["TEN101"]
     assert found[os.path.join("lib", "site-packages")] == []
+
+
+# ---- the text shortcuts of the index: a superset of what the tree holds, never less ----------
+
+def _python_files():
+    pkg = os.path.dirname(project.__file__)
+    roots = [pkg, FIXTURES, os.path.dirname(__file__)]
+    for root in roots:
+        for dirpath, _, names in os.walk(root):
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    yield os.path.join(dirpath, name)
+
+
+def _facts(path: str):
+    import ast
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        tree = ast.parse(data)
+        text = data.decode("utf-8")
+    except (SyntaxError, ValueError):
+        return None, None
+    return tree, project.ModuleFacts(path, tree, project.index(), text)
+
+
+def test_call_lines_hold_every_call_of_a_bare_name():
+    """``call_lines`` (from the text) decides which functions the index evaluates for call-site
+    parameter kinds: every real call ``name(...)`` of the tree must be in it, on its line."""
+    import ast
+
+    checked = 0
+    extra = textwrap.dedent('''\
+        def f(a): return a
+        (f)(1)
+        ( f  # a comment ) )
+          )(2)
+        f \\
+            (3)
+        g = [f(x) for x in y]
+        def h(): return f (4)
+        ''')
+    files = list(_python_files())
+    for path in files + [None]:
+        if path is None:
+            tree = ast.parse(extra)
+            facts = project.ModuleFacts("<extra>", tree, project.index(), extra)
+        else:
+            tree, facts = _facts(path)
+            if facts is None:
+                continue
+        lines = facts.call_lines()
+        if lines is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.lineno in lines.get(node.func.id, ()), (path, node.func.id,
+                                                                         node.func.lineno)
+                checked += 1
+    assert checked > 1000
+
+
+def test_call_lines_leave_out_definitions_and_attribute_calls():
+    import ast
+
+    text = "def train(model):\n    return model.train()\nclass A:\n    def train(self): pass\n"
+    facts = project.ModuleFacts("<t>", ast.parse(text), project.index(), text)
+    assert "train" not in facts.call_lines()
+    text2 = text + "train(1)\n"
+    facts2 = project.ModuleFacts("<t>", ast.parse(text2), project.index(), text2)
+    assert facts2.call_lines()["train"] == [5]
+
+
+def test_call_lines_on_comment_runs_do_not_backtrack(tmp_path):
+    """A name followed by many comment lines full of blanks and parentheses once made the call
+    search backtrack exponentially (the linter hung); it must finish at once."""
+    src = "x = y\nfoo" + "  # ) )   \n" * 300 + "z\n"  # 8 such lines took 4 s, 9 took 20
+    script = ("import ast, sys; from flake8_tensorcopy import project; t = sys.stdin.read(); "
+              "print(len(project.ModuleFacts('<t>', ast.parse(t), project.index(), t)"
+              ".call_lines()))")
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", script], input=src, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "0"
+
+
+def test_word_lines_find_every_register_call():
+    import ast
+
+    checked = 0
+    for path in _python_files():
+        tree, facts = _facts(path)
+        if facts is None:
+            continue
+        spots = facts.word_lines("register_")
+        if spots is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("register_buffer", "register_parameter"):
+                assert node.func.end_lineno in spots or node.lineno in spots, (path, node.lineno)
+                checked += 1
+    assert checked > 5
