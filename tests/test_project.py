@@ -324,7 +324,7 @@ def test_call_lines_leave_out_definitions_and_attribute_calls():
 def test_call_lines_on_comment_runs_do_not_backtrack(tmp_path):
     """A name followed by many comment lines full of blanks and parentheses once made the call
     search backtrack exponentially (the linter hung); it must finish at once."""
-    src = "x = y\nfoo" + "  # ) )   \n" * 300 + "z\n"  # 8 such lines took 4 s, 9 took 20
+    src = "x = y\nfoo" + "  # ) )   \n" * 300 + "z\n"  # with the first pattern 6 such lines took 0.09 s, 8 took 4.4 s
     script = ("import ast, sys; from flake8_tensorcopy import project; t = sys.stdin.read(); "
               "print(len(project.ModuleFacts('<t>', ast.parse(t), project.index(), t)"
               ".call_lines()))")
