@@ -27,7 +27,7 @@ import os
 import re
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import torch_api
@@ -41,6 +41,8 @@ _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _OUTSIDE = ("site-packages", "dist-packages")
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
 _NEGATIVE_TTL = 1.0  # seconds a "module not found" answer is reused
+#: modules whose facts one process keeps between linted files (least recently used go first)
+_MAX_MODULES = 32
 
 
 def find_root(path: str) -> Optional[str]:
@@ -1045,7 +1047,9 @@ class ProjectIndex:
     """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
 
     def __init__(self) -> None:
-        self._modules: Dict[str, Tuple[int, int, Optional[ModuleFacts]]] = {}
+        #: least recently used first; trimmed to _MAX_MODULES between linted files (never while
+        #: one file is analysed, so one file's analysis sees one object per module)
+        self._modules: "OrderedDict[str, Tuple[int, int, Optional[ModuleFacts]]]" = OrderedDict()
         self._roots: Dict[str, Optional[str]] = {}
         self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
@@ -1143,6 +1147,7 @@ class ProjectIndex:
         with self.lock:
             hit = self._modules.get(path)
             if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+                self._modules.move_to_end(path)
                 return hit[2]
             facts = None
             if st.st_size <= _MAX_FILE:
@@ -1159,6 +1164,14 @@ class ProjectIndex:
                     facts = None
             self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
             return facts
+
+    def trim(self, keep: int = 0) -> None:
+        """Forget the least recently used modules beyond ``keep`` (default ``_MAX_MODULES``):
+        memory stays bounded over a long run (flake8 over a big tree, an editor session)."""
+        keep = keep or _MAX_MODULES
+        with self.lock:
+            while len(self._modules) > keep:
+                self._modules.popitem(last=False)
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
         return self.load_path(self.find_module(importer, dotted, level))
@@ -1285,6 +1298,7 @@ class FileContext:
                  source_roots: Sequence[str] = ()) -> None:
         self.path = os.path.abspath(path)
         self.index = _INDEX
+        self.index.trim()
         if tuple(source_roots) != self.index.source_roots:
             with self.index.lock:
                 self.index.source_roots = tuple(source_roots)

@@ -353,3 +353,30 @@ def test_word_lines_find_every_register_call():
                 assert node.func.end_lineno in spots or node.lineno in spots, (path, node.lineno)
                 checked += 1
     assert checked > 5
+
+
+def test_index_memory_is_bounded_and_results_do_not_depend_on_it(tmp_path):
+    """The index forgets the least recently used modules between files (never during one):
+    a tiny bound gives the same diagnostics as an unbounded index, in a fresh process each."""
+    root = _copy_projects(tmp_path)
+    files = sorted(str(p) for p in root.rglob("*.py"))
+    script = textwrap.dedent("""\
+        import sys
+        from flake8_tensorcopy import lint_source, project
+        project._MAX_MODULES = int(sys.argv[1])
+        out = []
+        for path in sys.argv[2:]:
+            text = open(path, encoding="utf-8").read()
+            out += [(path, d.line, d.column, d.code) for d in lint_source(text, path)]
+            assert len(project.index()._modules) <= max(project._MAX_MODULES, 1) + 64
+        project.index().trim()
+        assert len(project.index()._modules) <= project._MAX_MODULES
+        print(len(out), sorted(out))
+    """)
+    got = {}
+    for bound in (1, 10_000):
+        res = run([sys.executable, "-c", script, str(bound)] + files)
+        assert res.returncode == 0, res.stderr
+        got[bound] = res.stdout
+    assert got[1] == got[10_000]
+    assert int(got[1].split()[0]) > 10
