@@ -99,6 +99,24 @@ def test_tensor_401_only_while_the_source_lives_and_not_on_one_line(tmp_path):
     assert [(c, line) for c, line, _, _ in got] == [("TEN401", 8)]
 
 
+def test_tensor_401_through_a_data_alias_even_when_not_read_again(tmp_path):
+    """As the static rule: a write through a ``.data`` alias is reported even when nothing
+    reads the alias afterwards; a ``detach()`` alias written and never read is deliberate."""
+    src = textwrap.dedent("""\
+        import torch
+        p = torch.nn.Parameter(torch.ones(2))
+        q = torch.nn.Parameter(torch.ones(2))
+        w = p.data
+        w.add_(1)
+        v = q.detach()
+        v.add_(1)
+    """)
+    static = [(d.code, d.line) for d in lint_source(src)]
+    got, err = _watch(tmp_path, "data_alias", src)
+    assert err is None
+    assert [(c, line) for c, line, _, _ in got] == [("TEN101", 4), ("TEN401", 5)] == static
+
+
 def test_counts_sites_in_loops_and_honours_noqa(tmp_path):
     src = textwrap.dedent("""\
         import torch

@@ -469,6 +469,11 @@ class Watcher(TorchFunctionMode):
             return
         if same_line or src is None:
             return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
+        if kind == _T_DATA:
+            # as the static rule has it: autograd never sees a write through a `.data` alias,
+            # so it is reported whether or not the alias is read again
+            self._record("TEN401", where, describe(src))
+            return
         # reported once the alias is used again: a write nothing reads afterwards is a
         # deliberate write-through (as the static rule has it)
         if id(target) not in self._pending:
