@@ -1055,6 +1055,9 @@ class ProjectIndex:
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
+        #: path -> (mtime_ns, size, top-level import specs, nested import specs)
+        self._specs: Dict[str, Tuple] = {}
+        self._recent: Optional[Tuple[str, str, ast.Module]] = None
 
     # -- roots and files ---------------------------------------------------------------------
     def root_of(self, path: str) -> Optional[str]:
@@ -1215,12 +1218,10 @@ class ProjectIndex:
         todo = [start]
         while todo:
             cur = todo.pop()
-            facts = self.load_path(cur)
-            if facts is None:
-                continue
-            targets = list(self._imported_files(cur, facts))
+            top, nested = self._import_specs(cur)
+            targets = list(self._resolve_specs(cur, top))
             if cur == start:
-                targets.extend(self._nested_imports(cur))
+                targets.extend(self._resolve_specs(cur, nested, parents=False))
             for target in targets:
                 if target not in seen:
                     seen.add(target)
@@ -1228,42 +1229,72 @@ class ProjectIndex:
                     todo.append(target)
         return sorted(order)
 
-    def _nested_imports(self, path: str) -> Iterable[str]:
-        """Imports inside functions and classes of the linted file itself (the walk binds them)."""
-        try:
-            with open(path, "rb") as fh:
-                tree = ast.parse(fh.read())
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            return
-        for node in ast.walk(tree):
-            specs = []
-            if isinstance(node, ast.Import):
-                specs = [(a.name, 0) for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                mod = node.module or ""
-                specs = [(mod, node.level)] + [
-                    (f"{mod}.{a.name}" if mod else a.name, node.level) for a in node.names
-                    if a.name != "*"]
-            for dotted, level in specs:
-                found = self.find_module(path, dotted, level)
-                if found:
-                    yield os.path.abspath(found)
+    def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
+        """The text and tree of the file being linted: ``dependencies`` of that file (asked right
+        after, for the results cache) reads its imports from them instead of parsing it again,
+        when the file on disk still holds that text."""
+        self._recent = (os.path.abspath(path), source, tree) if source is not None and \
+            isinstance(tree, ast.Module) else None
 
-    def _imported_files(self, importer: str, facts: ModuleFacts) -> Iterable[str]:
-        specs = []
-        for imp in facts.imports.values():
-            if imp[0] == "module":
-                specs.append((imp[1], imp[2]))
-            else:
-                specs.append((imp[1], imp[2]))
-                specs.append((f"{imp[1]}.{imp[3]}" if imp[1] else imp[3], imp[2]))
-        specs.extend(facts.stars)
+    def _import_specs(self, path: str) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...]]:
+        """The imports of ``path`` as (dotted, level) pairs: those its module facts bind (top
+        level, star imports included) and those inside its functions and classes. Kept per
+        (path, mtime_ns, size) for the process; small (strings), so not bounded."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return (), ()
+        with self.lock:
+            hit = self._specs.get(path)
+            if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+                return hit[2], hit[3]
+        top: List[Tuple[str, int]] = []
+        nested: List[Tuple[str, int]] = []
+        facts = None
+        cached = self._modules.get(path)
+        if cached is not None and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
+            facts = cached[2]
+        tree = facts.tree if facts is not None else None
+        if tree is None and st.st_size <= _MAX_FILE:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                recent = self._recent
+                if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
+                    tree = recent[2]
+                else:
+                    tree = ast.parse(data, filename=path)
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError,
+                    UnicodeError):
+                tree = None
+        if tree is not None:
+            if facts is None:
+                facts = ModuleFacts(path, tree, self)  # what the facts bind; not kept
+            for imp in facts.imports.values():
+                top.append((imp[1], imp[2]))
+                if imp[0] != "module":
+                    top.append((f"{imp[1]}.{imp[3]}" if imp[1] else imp[3], imp[2]))
+            top.extend(facts.stars)
+            for node in _statements(tree):
+                if isinstance(node, ast.Import):
+                    nested.extend((a.name, 0) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    mod = node.module or ""
+                    nested.append((mod, node.level))
+                    nested.extend((f"{mod}.{a.name}" if mod else a.name, node.level)
+                                  for a in node.names if a.name != "*")
+        result = (tuple(top), tuple(nested))
+        with self.lock:
+            self._specs[path] = (st.st_mtime_ns, st.st_size) + result
+        return result
+
+    def _resolve_specs(self, importer: str, specs, parents: bool = True) -> Iterable[str]:
         for dotted, level in specs:
             found = self.find_module(importer, dotted, level)
             if found:
                 yield os.path.abspath(found)
             # parent packages' __init__ run on import and may define names
-            if level == 0 and "." in dotted:
+            if parents and level == 0 and "." in dotted:
                 parts = dotted.split(".")
                 for i in range(1, len(parts)):
                     pkg = self.find_module(importer, ".".join(parts[:i]), 0)
@@ -1299,6 +1330,7 @@ class FileContext:
         self.path = os.path.abspath(path)
         self.index = _INDEX
         self.index.trim()
+        self.index.note_source(self.path, source, tree)
         if tuple(source_roots) != self.index.source_roots:
             with self.index.lock:
                 self.index.source_roots = tuple(source_roots)
