@@ -229,3 +229,23 @@ def test_fix_uses_the_cache_for_files_with_nothing_to_fix(project):
     (project / "m.py").write_text(SRC)
     res = tensorcopy("fix", ".", cwd=str(project))
     assert "Fixed 1 diagnostic" in res.stderr  # an edit is a miss for fix too
+
+
+def test_a_run_served_from_the_cache_loads_no_analysis_code(project):
+    """The second run's cost is reading the cache: it must not import the rules, the engine or
+    libcst (they are what makes a first run slow to start)."""
+    assert check(project).returncode == 1
+    script = (
+        "import sys\nfrom flake8_tensorcopy.cli import main\n"
+        "try:\n    code = main(['check', '--output-format', 'concise', '.'])\n"
+        "except SystemExit as e:\n    code = e.code\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] == 'libcst' or m in "
+        "('flake8_tensorcopy.engine', 'flake8_tensorcopy.rules', 'flake8_tensorcopy.inference'))\n"
+        "print('EXIT', code, 'HEAVY', heavy)\n")
+    res = run([sys.executable, "-c", script], cwd=str(project))
+    assert "EXIT 1 HEAVY []" in res.stdout, (res.stdout, res.stderr)
+    assert "TEN201" in res.stdout
+    # the check can fail: with the file changed, the same run analyses it and loads them
+    (project / "m.py").write_text(SRC + "\n")
+    res = run([sys.executable, "-c", script], cwd=str(project))
+    assert "EXIT 1 HEAVY []" not in res.stdout and "flake8_tensorcopy.engine" in res.stdout
