@@ -621,10 +621,11 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
 
 
 #: a bare name followed by ``(`` (after blanks, closing parentheses as in ``(name)(x)``, line
-#: continuations or comments): where a call of that name may be; never after a dot. Possessive
-#: quantifiers: the separators are told apart by their first character, so giving any back can
+#: continuations or comments): where a call of that name may be; never after a dot. The
+#: separators are matched once, inside a lookahead (atomic in Python's ``re``; possessive
+#: quantifiers need 3.11): they are told apart by their first character, so giving any back could
 #: never find a ``(``, and a run of comment lines cannot make the search backtrack exponentially
-_CALLED_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*+)(?:[\s)]|\\\n|#[^\n]*+)*+\(")
+_CALLED_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))\2\(")
 
 def _any_within(spots: List[int], node: ast.AST) -> bool:
     """Does a line of ``spots`` (sorted) lie within the lines of ``node``?"""
