@@ -68,7 +68,10 @@ class Context:
     def code(self, node: cst.CSTNode) -> str:
         """The node's source text with its own parentheses (libcst's ``code_for_node``)."""
         s, e, _ = self.text.outer(node)
-        return self.source[s:e]
+        code = self.source[s:e]
+        if "\n" in code or "\r" in code:
+            return _dedent(self.module._a, self.text, s, code)
+        return code
 
     def parenthesized(self, node: cst.CSTNode) -> bool:
         """Does the node have parentheses of its own (libcst's ``node.lpar``)?"""
@@ -134,6 +137,50 @@ class Context:
         if line is not None and len(line.body) == 1:
             return line
         return None
+
+
+def _dedent(tree: ast.Module, text: Text, start: int, code: str) -> str:
+    """``code`` (a node's text, over several lines) as libcst's ``code_for_node`` prints it:
+    lines that continue it inside brackets lose the indentation of the block that holds the
+    node (libcst keeps them relative to it); lines inside a string or after a backslash stay."""
+    first = text.position(start).line
+    # the innermost statement holding the node's first line sets the block's indentation
+    stmt = None
+    body = tree.body
+    while body:
+        for a in body:
+            lo = min([a.lineno] + [d.lineno for d in getattr(a, "decorator_list", ())])
+            if lo <= first <= a.end_lineno:
+                stmt = a
+                body = [s for f in ("body", "orelse", "finalbody") for s in getattr(a, f, ())
+                        if isinstance(s, ast.stmt)]
+                body += [s for h in getattr(a, "handlers", ()) for s in h.body]
+                body += [s for c in getattr(a, "cases", ()) for s in c.body]
+                break
+        else:
+            break
+    if stmt is None:
+        return code
+    line = text.source[text.starts[stmt.lineno - 1]:]
+    indent = line[:len(line) - len(line.lstrip(" \t\f"))]
+    if not indent:
+        return code
+    keep = set()  # lines inside a string token that spans lines
+    for a in ast.walk(stmt):
+        if type(a) in (ast.Constant, ast.JoinedStr) and a.end_lineno > a.lineno:
+            s, e = text.ast_span(a)
+            for m in cst._ONE_STRING.finditer(text.source, s, e):
+                if "\n" in m.group() or "\r" in m.group():
+                    lo = text.position(m.start()).line
+                    keep.update(range(lo + 1, text.position(m.end()).line + 1))
+    lines = split_lines(code, True)
+    out = [lines[0]]
+    for i, piece in enumerate(lines[1:], 1):
+        if first + i not in keep and piece.startswith(indent) and \
+                not lines[i - 1].rstrip("\r\n").endswith("\\"):
+            piece = piece[len(indent):]
+        out.append(piece)
+    return "".join(out)
 
 
 _ATOMS = (

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
-from .diagnostics import Diagnostic, Edit, selected
+from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, selected
 from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, python_ast
 from .source import line_starts
 
@@ -85,6 +85,9 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
 
     current = source
     diags = lint(current)
+    for d in diags:
+        if d.code == NOT_ANALYSED:  # valid Python that could not be walked: never touched
+            raise LintError(d.message.split(": ", 1)[-1])
     first = [(d.code,) + _span(current, d) for d in diags]
     rounds: List[List[Edit]] = []  # the edits of each applied round, in its own text's offsets
     refused: Set[int] = set()  # first-round diagnostics whose fix breaks or adds a diagnostic

@@ -121,6 +121,8 @@ class Text:
         if t is T.AssignTarget:
             s, e, _ = self.outer(node.target)
             return s, e
+        if node._a is None and t is T.BooleanOperation:  # ``a and b`` inside ``a and b and c``
+            return self.outer(node.left)[0], self.outer(node.right)[1]
         return self.ast_span(node._a)
 
     def tuple_parenthesized(self, node: T.Node) -> bool:
@@ -139,7 +141,7 @@ class Text:
         if got is not None:
             return got
         t = type(node)
-        s, e = self.ast_span(node._a)
+        s, e = self.ast_span(node._a) if t is T.Tuple or t is T.GeneratorExp else self.span(node)
         base = 0
         if t is T.GeneratorExp or (t is T.Tuple and self.tuple_parenthesized(node)):
             base = 1  # ``ast`` counts one pair inside the node

@@ -598,7 +598,7 @@ class Builder:
         last = len(values) - 1
         for i in range(1, len(values)):
             v = values[i]
-            where = a if i == last else (a.lineno, a.col_offset, v.end_lineno, v.end_col_offset)
+            where = a if i == last else None  # placed by its operands (``positions``)
             node = BooleanOperation(where, node, op, self.ex(v))
         return node
 

@@ -1,0 +1,99 @@
+"""libcst as the oracle for ``tree``/``positions`` (tests only: the linter never imports libcst).
+
+``mismatches(source)`` builds the tree of ``source`` and walks it beside libcst's module of the
+same text (the classes and field names are libcst's, so the two walks pair node with node), and
+lists every difference in what the engine reads: positions (``PositionProvider``), the code of an
+expression with its parentheses (``code_for_node``), whether it has parentheses of its own
+(``lpar``), an argument's comma and the whitespace libcst records after an argument or a comma.
+"""
+import ast
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from flake8_tensorcopy import tree as T
+from flake8_tensorcopy.engine import Context
+
+#: nodes whose position the engine reads or that carry one (reports, edits, moved text)
+PLACED = frozenset({
+    "Name", "Attribute", "Call", "Arg", "Subscript", "BinaryOperation", "UnaryOperation",
+    "BooleanOperation", "Comparison", "IfExp", "NamedExpr", "Lambda", "List", "Tuple", "Set",
+    "Dict", "ListComp", "SetComp", "GeneratorExp", "DictComp", "Await", "Yield", "SimpleString",
+    "ConcatenatedString", "FormattedString", "Integer", "Float", "Imaginary", "Ellipsis",
+    "StarredElement", "Assign", "AugAssign", "AnnAssign", "Expr", "Return", "Raise", "Del",
+    "Assert", "Import", "ImportFrom", "Pass", "Break", "Continue", "SimpleStatementLine",
+})
+EXPRESSIONS = PLACED - {"Arg", "Assign", "AugAssign", "AnnAssign", "Expr", "Return", "Raise",
+                        "Del", "Assert", "Import", "ImportFrom", "Pass", "Break", "Continue",
+                        "SimpleStatementLine", "StarredElement"}
+
+
+def pairs(mine, theirs):
+    """(tree node, libcst node) pairs, walking both trees together."""
+    stack = [(mine, theirs)]
+    while stack:
+        a, b = stack.pop()
+        if type(a).__name__ != type(b).__name__:
+            continue
+        yield a, b
+        for field in type(a)._kids:
+            x, y = getattr(a, field), getattr(b, field, None)
+            if isinstance(x, T.Node) and isinstance(y, cst.CSTNode):
+                stack.append((x, y))
+            elif type(x) is list and isinstance(y, (list, tuple)) and len(x) == len(y):
+                stack.extend((p, q) for p, q in zip(x, y)
+                             if isinstance(p, T.Node) and isinstance(q, cst.CSTNode))
+
+
+def mismatches(source: str):
+    """(list of differences, number of nodes compared) for ``source``."""
+    module = cst.parse_module(source)
+    ref = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    mine, builder = T.build(ast.parse(source), source)
+    ctx = Context(mine, None, source, builder.text)
+    text = builder.text
+    out = []
+    n = 0
+
+    def pos(rng):
+        return (rng.start.line, rng.start.column, rng.end.line, rng.end.column)
+
+    for a, b in pairs(mine, module):
+        name = type(a).__name__
+        if name not in PLACED:
+            continue
+        if a._a is None and name not in ("Arg", "SimpleStatementLine", "BooleanOperation"):
+            continue  # a name inside an import or a definition: never placed
+        n += 1
+        got = pos(text.range(a))
+        want = pos(ref[b])
+        if got != want:
+            out.append((name, "position", got, want, module.code_for_node(b)[:60]))
+        if name in EXPRESSIONS:
+            code = module.code_for_node(b)
+            if ctx.code(a) != code:
+                out.append((name, "code", ctx.code(a)[:60], code[:60]))
+            if ctx.parenthesized(a) != bool(b.lpar):
+                out.append((name, "lpar", ctx.parenthesized(a), len(b.lpar), code[:60]))
+            elif b.lpar:
+                s, e, k = text.outer(a)
+                if k != len(b.lpar) or (text.position(s).line, text.position(s).column) != (
+                        ref[b.lpar[0]].start.line, ref[b.lpar[0]].start.column):
+                    out.append((name, "parens", k, len(b.lpar), code[:60]))
+        if name == "Arg":
+            comma = ctx.comma(a)
+            if (comma is not None) != isinstance(b.comma, cst.Comma):
+                out.append(("Arg", "comma", comma is not None, module.code_for_node(b)[:60]))
+                continue
+            if comma is not None:
+                if pos(text.range(comma)) != pos(ref[b.comma]):
+                    out.append(("Arg", "comma position", pos(text.range(comma)), pos(ref[b.comma])))
+                simple = type(b.comma.whitespace_after) is cst.SimpleWhitespace
+                if ctx.simple_whitespace_after(comma) != simple:
+                    out.append(("Arg", "whitespace after comma", not simple,
+                                module.code_for_node(b)[:60]))
+            simple = type(b.whitespace_after_arg) is cst.SimpleWhitespace
+            if ctx.simple_whitespace_after(a) != simple:
+                out.append(("Arg", "whitespace after arg", not simple,
+                            module.code_for_node(b)[:60]))
+    return out, n
