@@ -92,9 +92,8 @@ class Context:
 
     def operand(self, node: cst.BaseExpression) -> str:
         """Code for ``node`` usable as the receiver of ``.method()`` (parenthesized if needed)."""
-        s, e, parens = self.text.outer(node)
-        text = self.source[s:e]
-        if parens or type(node) in _ATOMS:
+        text = self.code(node)
+        if self.text.outer(node)[2] or type(node) in _ATOMS:
             return text
         return f"({text})"
 
