@@ -115,7 +115,9 @@ class Text:
             return self.span(node.body[0])[0], self.span(node.body[-1])[1]
         if t is T.Tuple or t is T.GeneratorExp:
             s, e = self.ast_span(node._a)
-            if t is T.GeneratorExp or self.tuple_parenthesized(node):
+            if t is T.GeneratorExp or self.tuple_parenthesized(node) or (
+                    self.source[s:s + 1] == "{" and node._a.elts):
+                # its parentheses (or, in an f-string, the braces around it) are inside
                 return self._next(s + 1), self._prev(e - 1) + 1
             return s, e
         if t is T.AssignTarget:
@@ -132,7 +134,10 @@ class Text:
         first = a.elts[0]
         if (first.lineno, first.col_offset) == (a.lineno, a.col_offset):
             return False
-        return self.outer(node.elements[0].value)[0] > self.offset(a.lineno, a.col_offset)
+        start = self.offset(a.lineno, a.col_offset)
+        if self.source[start:start + 1] != "(":
+            return False  # ``f"{a, b}"``: in an f-string the position starts at the brace
+        return self.outer(node.elements[0].value)[0] > start
 
     def outer(self, node: T.Node) -> Tuple[int, int, int]:
         """(start, end, count) of the node with its own parentheses."""
@@ -141,7 +146,11 @@ class Text:
         if got is not None:
             return got
         t = type(node)
-        s, e = self.ast_span(node._a) if t is T.Tuple or t is T.GeneratorExp else self.span(node)
+        if t is T.GeneratorExp or (t is T.Tuple and self.source[
+                self.offset(node._a.lineno, node._a.col_offset)] == "("):
+            s, e = self.ast_span(node._a)
+        else:
+            s, e = self.span(node)
         base = 0
         if t is T.GeneratorExp or (t is T.Tuple and self.tuple_parenthesized(node)):
             base = 1  # ``ast`` counts one pair inside the node

@@ -58,8 +58,11 @@ def mismatches(source: str):
     def pos(rng):
         return (rng.start.line, rng.start.column, rng.end.line, rng.end.column)
 
+    bases = set()  # a class's bases: libcst gives the whitespace before ``)`` to the class
     for a, b in pairs(mine, module):
         name = type(a).__name__
+        if name == "ClassDef":
+            bases.update(id(x) for x in a.bases + a.keywords)
         if name not in PLACED:
             continue
         if a._a is None and name not in ("Arg", "SimpleStatementLine", "BooleanOperation"):
@@ -93,7 +96,7 @@ def mismatches(source: str):
                     out.append(("Arg", "whitespace after comma", not simple,
                                 module.code_for_node(b)[:60]))
             simple = type(b.whitespace_after_arg) is cst.SimpleWhitespace
-            if ctx.simple_whitespace_after(a) != simple:
+            if ctx.simple_whitespace_after(a) != simple and id(a) not in bases:
                 out.append(("Arg", "whitespace after arg", not simple,
                             module.code_for_node(b)[:60]))
     return out, n

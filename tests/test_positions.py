@@ -163,6 +163,9 @@ EDGE = [
     "    e = (t\n         # why\n         ).data.sum()\n"
     "    g = torch.tensor(t,  # src\n        dtype=torch.float64 \\\n        , device='cpu')\n"
     "    h = torch.tensor((t), requires_grad=(True))\n    k = (t.data)\n    m = [(t).data, ((t).data)]\n",
+    # tuples: their own parentheses, an element's, an f-string's braces; a subscript's tuple
+    "import torch\nz = (a), b\nw = ((a), b)\nv = x[(a), b]\nu = ()\ns = f\"{'a', 'b'} {(1, 2)}\"\n"
+    "class A(\n    B\n):\n    r = torch.tensor((a, (b)))\n",
     # non-ASCII before and inside flagged code
     "import torch\ndef f(t: torch.Tensor):\n"
     "    s = '\u00e9\u00e9'; r = torch.tensor(t); q = f'{t.data} \u2192 {t.data}'\n"
