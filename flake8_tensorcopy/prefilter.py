@@ -1,13 +1,13 @@
 """A cheap, conservative pre-filter on the ``ast`` tree: where can a rule fire in this file?
 
-libcst parsing costs about ten times ``ast.parse``; flake8 hands the plugin its ``ast`` tree for
+The analysis costs several times ``ast.parse``; flake8 hands the plugin its ``ast`` tree for
 free. This scan looks only for node *shapes* a rule needs (``X.data``, ``tensor(<non-literal>)``,
 ``.clone(...).detach()``, ``*_like(t).copy_(t)``, ``y = x.detach()``...). It must never say "no"
-where a rule could fire: it is a superset, the libcst pass decides.
+where a rule could fire: it is a superset, the engine's walk decides.
 
 ``plan`` also names the top-level functions and methods that hold no such shape. The engine
-blanks their lines before libcst parses (line count and every other column stay the same, so
-positions are exact), which is where most of a large file's parse time goes.
+builds no tree for them (each stands as the one statement the plan names; ``blank`` applies the
+same plan to the text), which is where most of a large file's analysis time goes.
 """
 from __future__ import annotations
 
