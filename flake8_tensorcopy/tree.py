@@ -48,17 +48,38 @@ CSTNode = Node
 BaseExpression = Node
 
 
+#: the ``__init__`` of each shape of slots, compiled together once (see ``_inits``)
+_INITS: Dict[tuple, object] = {}
+_PENDING: List[type] = []
+
+
 def _make(name: str, slots: tuple, fields: Optional[tuple] = None,
           kids: Optional[tuple] = None) -> type:
-    params = "".join(f", {s}" for s in slots)
-    body = "".join(f"    self.{s} = {s}\n" for s in slots)
-    ns: dict = {}
-    exec(f"def __init__(self, _a{params}):\n    self._a = _a\n{body}", ns)  # noqa: S102
-    return type(name, (Node,), {
-        "__slots__": slots, "__init__": ns["__init__"],
+    cls = type(name, (Node,), {
+        "__slots__": slots,
         "_fields": slots if fields is None else fields,
         "_kids": (slots if fields is None else fields) if kids is None else kids,
         "__module__": __name__})
+    _PENDING.append(cls)
+    return cls
+
+
+def _inits() -> None:
+    """Give every class made by ``_make`` an ``__init__(self, _a, *slots)``: one ``exec`` for
+    them all (compiling them one by one costs more than the rest of the import)."""
+    shapes = sorted({cls.__slots__ for cls in _PENDING})
+    code = []
+    for i, slots in enumerate(shapes):
+        params = "".join(f", {s}" for s in slots)
+        body = "".join(f"    self.{s} = {s}\n" for s in slots)
+        code.append(f"def init{i}(self, _a{params}):\n    self._a = _a\n{body}")
+    ns: dict = {}
+    exec("\n".join(code), ns)  # noqa: S102
+    for i, slots in enumerate(shapes):
+        _INITS[slots] = ns[f"init{i}"]
+    for cls in _PENDING:
+        cls.__init__ = _INITS[cls.__slots__]
+    _PENDING.clear()
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -166,9 +187,8 @@ _OPS: Dict[type, Node] = {}
 
 def _op(name: str, *ast_types: type) -> type:
     cls = _make(name, ())
-    inst = cls(None)
     for t in ast_types:
-        _OPS[t] = inst
+        _OPS[t] = cls
     return cls
 
 
@@ -201,6 +221,8 @@ Is = _op("Is", ast.Is)
 IsNot = _op("IsNot", ast.IsNot)
 In = _op("In", ast.In)
 NotIn = _op("NotIn", ast.NotIn)
+_inits()
+_OPS = {t: cls(None) for t, cls in _OPS.items()}  # one shared instance per operator class
 
 
 #: one string literal (with its prefix), as opposed to an implicit concatenation of several
