@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional, Set
+import typing as _t
+from typing import Optional
 
 
 class Node:
@@ -49,8 +50,8 @@ BaseExpression = Node
 
 
 #: the ``__init__`` of each shape of slots, compiled together once (see ``_inits``)
-_INITS: Dict[tuple, object] = {}
-_PENDING: List[type] = []
+_INITS: _t.Dict[tuple, object] = {}
+_PENDING: _t.List[type] = []
 
 
 def _make(name: str, slots: tuple, fields: Optional[tuple] = None,
@@ -182,7 +183,7 @@ Imaginary = _make("Imaginary", ("value",), ())
 Ellipsis = _make("Ellipsis", ())  # noqa: A001 - libcst's name
 
 # ---- operators (type tests only: shared instances) --------------------------------------------
-_OPS: Dict[type, Node] = {}
+_OPS: _t.Dict[type, type] = {}
 
 
 def _op(name: str, *ast_types: type) -> type:
@@ -243,16 +244,16 @@ class Builder:
     name ``name = []``), so code that cannot matter is never built.
     """
 
-    def __init__(self, source: str, skip: Optional[Dict[int, str]] = None) -> None:
+    def __init__(self, source: str, skip: Optional[_t.Dict[int, str]] = None) -> None:
         self.source = source
         self.skip = skip or None
         #: ids of expressions that are a call's (or a class's) only argument: parentheses right
         #: around them are the call's, not theirs
-        self.sole: Set[int] = set()
+        self.sole: _t.Set[int] = set()
         from .positions import Text
 
         self.text = Text(source, self.sole)
-        self._lines: Optional[List[str]] = None
+        self._lines: Optional[_t.List[str]] = None
         exprs = {
             ast.Name: self._name, ast.Attribute: self._attribute, ast.Call: self._call,
             ast.Constant: self._constant, ast.Subscript: self._subscript,
@@ -714,7 +715,7 @@ def parse_expression(text: str) -> Node:
     return Builder(text).ex(a.body)
 
 
-def build(tree: ast.Module, source: str, skip: Optional[Dict[int, str]] = None):
+def build(tree: ast.Module, source: str, skip: Optional[_t.Dict[int, str]] = None):
     """(the module's tree, its builder) for ``tree``, the ``ast`` of ``source``."""
     builder = Builder(source, skip)
     return builder.module(tree), builder
