@@ -798,13 +798,14 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
 def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
                   settings: Settings, rules: Optional[Sequence[Rule]],
                   filename: Optional[str]) -> List[Diagnostic]:
+    text = Text(source)
     try:
-        module, builder = cst.build(tree, source, skip)
+        module = cst.build(tree, source, text, skip)
     except RecursionError:
         raise LintError("source is nested too deeply to analyse") from None
     inference = Inference(settings.tensor_names, settings.tensor_factories,
                           _project_context(filename, tree, source, settings))
-    ctx = Context(module, inference, source, builder.text)
+    ctx = Context(module, inference, source, text)
     walker = Walker(ctx, rules if rules is not None else ALL_RULES)
     try:
         walker.walk(module)

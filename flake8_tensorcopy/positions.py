@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from . import tree as T
 from .source import line_starts
 
 #: a string literal or a comment's ``#``, to find where a line's comment starts
@@ -29,13 +28,13 @@ _STR_OR_HASH = re.compile(
 _WS = " \t\f"
 
 
-class Tok(T.Node):
+class Tok:
     """A token placed by character offsets (a comma, a parenthesis)."""
 
     __slots__ = ("start", "end")
+    _place = "tok"
 
     def __init__(self, start: int, end: int) -> None:
-        self._a = None
         self.start = start
         self.end = end
 
@@ -91,7 +90,7 @@ class Text:
         i = bisect_right(self.starts, offset)
         return Pos(i, offset - self.starts[i - 1])
 
-    def range(self, node: T.Node) -> Range:
+    def range(self, node) -> Range:
         s, e = self.span(node)
         return Range(self.position(s), self.position(e))
 
@@ -101,33 +100,35 @@ class Text:
             return self.offset(a[0], a[1]), self.offset(a[2], a[3])
         return self.offset(a.lineno, a.col_offset), self.offset(a.end_lineno, a.end_col_offset)
 
-    def span(self, node: T.Node) -> Tuple[int, int]:
+    def span(self, node) -> Tuple[int, int]:
         """The node's span as libcst's PositionProvider gives it (own parentheses left out)."""
-        t = type(node)
-        if t is Tok:
+        place = node._place  # how the class is placed (``tree`` sets it where ``ast`` differs)
+        if place is None:
+            return self.ast_span(node._a)
+        if place == "tok":
             return node.start, node.end
-        if t is T.Arg:
+        if place == "arg":
             if node._a is None:  # a positional argument: its value, parentheses included
                 s, e, _ = self.outer(node.value)
                 return s, e
             return self.ast_span(node._a)
-        if t is T.SimpleStatementLine or t is T.SimpleStatementSuite:
+        if place == "line":
             return self.span(node.body[0])[0], self.span(node.body[-1])[1]
-        if t is T.Tuple or t is T.GeneratorExp:
+        if place == "tuple" or place == "genexp":
             s, e = self.ast_span(node._a)
-            if t is T.GeneratorExp or self.tuple_parenthesized(node) or (
+            if place == "genexp" or self.tuple_parenthesized(node) or (
                     self.source[s:s + 1] == "{" and node._a.elts):
                 # its parentheses (or, in an f-string, the braces around it) are inside
                 return self._next(s + 1), self._prev(e - 1) + 1
             return s, e
-        if t is T.AssignTarget:
+        if place == "target":
             s, e, _ = self.outer(node.target)
             return s, e
-        if node._a is None and t is T.BooleanOperation:  # ``a and b`` inside ``a and b and c``
+        if node._a is None:  # "boolop": ``a and b`` inside ``a and b and c``
             return self.outer(node.left)[0], self.outer(node.right)[1]
         return self.ast_span(node._a)
 
-    def tuple_parenthesized(self, node: T.Node) -> bool:
+    def tuple_parenthesized(self, node) -> bool:
         a = node._a
         if not a.elts:
             return True
@@ -139,31 +140,32 @@ class Text:
             return False  # ``f"{a, b}"``: in an f-string the position starts at the brace
         return self.outer(node.elements[0].value)[0] > start
 
-    def outer(self, node: T.Node) -> Tuple[int, int, int]:
+    def outer(self, node) -> Tuple[int, int, int]:
         """(start, end, count) of the node with its own parentheses."""
         key = id(node)
         got = self._outer.get(key)
         if got is not None:
             return got
-        t = type(node)
-        if t is T.GeneratorExp or (t is T.Tuple and self.source[
+        place = node._place
+        genexp = place == "genexp"
+        if genexp or (place == "tuple" and self.source[
                 self.offset(node._a.lineno, node._a.col_offset)] == "("):
             s, e = self.ast_span(node._a)
         else:
             s, e = self.span(node)
         base = 0
-        if t is T.GeneratorExp or (t is T.Tuple and self.tuple_parenthesized(node)):
+        if genexp or (place == "tuple" and self.tuple_parenthesized(node)):
             base = 1  # ``ast`` counts one pair inside the node
         pairs = self._pairs(s, e)
         if key in self.sole and (pairs or base):
             if pairs:
                 pairs.pop()  # the outermost pair is the call's
-            elif t is T.GeneratorExp:
+            elif genexp:
                 base = 0  # ``f(x for x in y)``: the only parentheses are the call's
         if pairs:
             s, e = pairs[-1]
         got = (s, e, base + len(pairs))
-        if t is T.GeneratorExp and base == 0:
+        if genexp and base == 0:
             got = (self._next(s + 1), self._prev(e - 1) + 1, 0)
         self._outer[key] = got
         return got
@@ -228,7 +230,7 @@ class Text:
             return i
         return -1
 
-    def comma_after(self, arg: T.Node) -> Optional[Tok]:
+    def comma_after(self, arg) -> Optional[Tok]:
         """The comma right after an argument, or None."""
         f = self._next(self.span(arg)[1])
         if f < len(self.source) and self.source[f] == ",":

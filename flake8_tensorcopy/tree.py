@@ -20,6 +20,8 @@ import re
 import typing as _t
 from typing import Optional
 
+from .positions import Text
+
 
 class Node:
     """A node: ``_a`` is its ``ast`` node, or a tuple (line, col, end line, end col) in ``ast``'s
@@ -28,6 +30,8 @@ class Node:
     __slots__ = ("_a",)
     _fields: tuple = ()
     _kids: tuple = ()
+    #: how ``positions`` places the class where ``ast``'s position is not libcst's (None: as is)
+    _place: Optional[str] = None
 
     @property
     def children(self) -> list:
@@ -223,6 +227,12 @@ IsNot = _op("IsNot", ast.IsNot)
 In = _op("In", ast.In)
 NotIn = _op("NotIn", ast.NotIn)
 _inits()
+Arg._place = "arg"
+SimpleStatementLine._place = SimpleStatementSuite._place = "line"
+Tuple._place = "tuple"
+GeneratorExp._place = "genexp"
+AssignTarget._place = "target"
+BooleanOperation._place = "boolop"
 _OPS = {t: cls(None) for t, cls in _OPS.items()}  # one shared instance per operator class
 
 
@@ -244,15 +254,15 @@ class Builder:
     name ``name = []``), so code that cannot matter is never built.
     """
 
-    def __init__(self, source: str, skip: Optional[_t.Dict[int, str]] = None) -> None:
+    def __init__(self, source: str, text: Text, skip: Optional[_t.Dict[int, str]] = None) -> None:
         self.source = source
         self.skip = skip or None
         #: ids of expressions that are a call's (or a class's) only argument: parentheses right
         #: around them are the call's, not theirs
         self.sole: _t.Set[int] = set()
-        from .positions import Text
-
-        self.text = Text(source, self.sole)
+        #: offsets and parentheses in ``source`` (``positions.Text``: given by the caller, which
+        #: shares it with the engine; a subscript's tuple asks it whether it is parenthesized)
+        self.text = text
         self._lines: Optional[_t.List[str]] = None
         exprs = {
             ast.Name: self._name, ast.Attribute: self._attribute, ast.Call: self._call,
@@ -712,10 +722,12 @@ def parse_expression(text: str) -> Node:
     if type(text) is not str:
         raise TypeError("not a str")
     a = ast.parse(text, mode="eval")
-    return Builder(text).ex(a.body)
+    return Builder(text, Text(text)).ex(a.body)
 
 
-def build(tree: ast.Module, source: str, skip: Optional[_t.Dict[int, str]] = None):
-    """(the module's tree, its builder) for ``tree``, the ``ast`` of ``source``."""
-    builder = Builder(source, skip)
-    return builder.module(tree), builder
+def build(tree: ast.Module, source: str, text: Text, skip: Optional[_t.Dict[int, str]] = None):
+    """The module's tree for ``tree``, the ``ast`` of ``source``; ``text`` is the
+    ``positions.Text`` of ``source``, which learns the builder's ``sole`` arguments."""
+    builder = Builder(source, text, skip)
+    text.sole = builder.sole
+    return builder.module(tree)

@@ -13,6 +13,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flake8_tensorcopy import tree as T
 from flake8_tensorcopy.engine import Context
+from flake8_tensorcopy.positions import Text
 
 #: nodes whose position the engine reads or that carry one (reports, edits, moved text)
 PLACED = frozenset({
@@ -49,9 +50,9 @@ def mismatches(source: str):
     """(list of differences, number of nodes compared) for ``source``."""
     module = cst.parse_module(source)
     ref = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    mine, builder = T.build(ast.parse(source), source)
-    ctx = Context(mine, None, source, builder.text)
-    text = builder.text
+    text = Text(source)
+    mine = T.build(ast.parse(source), source, text)
+    ctx = Context(mine, None, source, text)
     out = []
     n = 0
 
