@@ -949,7 +949,7 @@ def default_indent(module: cst.Module, source: str) -> str:
         if not isinstance(body, list) or not body:
             continue
         first = body[0]
-        if isinstance(first, ast.match_case):
+        if isinstance(first, getattr(ast, "match_case", ())):
             first = first.pattern
         line = first.lineno
         for d in getattr(first, "decorator_list", ()):

@@ -289,11 +289,10 @@ class Builder:
             ast.While: self._while, ast.With: self._with, ast.AsyncWith: self._with,
             ast.Try: self._try, ast.FunctionDef: self._funcdef,
             ast.AsyncFunctionDef: self._funcdef, ast.ClassDef: self._classdef,
-            ast.Match: self._match,
         }
-        try_star = getattr(ast, "TryStar", None)
-        if try_star is not None:
-            self._stmts[try_star] = self._try
+        for name, method in (("Match", self._match), ("TryStar", self._try)):  # 3.10, 3.11
+            if hasattr(ast, name):
+                self._stmts[getattr(ast, name)] = method
 
     # -- entry points -----------------------------------------------------------------------
     def module(self, tree: ast.Module) -> Node:
