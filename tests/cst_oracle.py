@@ -4,7 +4,8 @@
 same text (the classes and field names are libcst's, so the two walks pair node with node), and
 lists every difference in what the engine reads: positions (``PositionProvider``), the code of an
 expression with its parentheses (``code_for_node``), whether it has parentheses of its own
-(``lpar``), an argument's comma and the whitespace libcst records after an argument or a comma.
+(``lpar``), an argument's comma and the whitespace libcst records after an argument or a comma,
+and the module's default indentation.
 """
 import ast
 
@@ -12,7 +13,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flake8_tensorcopy import tree as T
-from flake8_tensorcopy.engine import Context
+from flake8_tensorcopy.engine import Context, default_indent
 from flake8_tensorcopy.positions import Text
 
 #: nodes whose position the engine reads or that carry one (reports, edits, moved text)
@@ -55,6 +56,9 @@ def mismatches(source: str):
     ctx = Context(mine, None, source, text)
     out = []
     n = 0
+    if default_indent(mine, source) != module.default_indent:  # what a ``no_grad`` fix indents by
+        out.append(("Module", "default_indent", default_indent(mine, source),
+                    module.default_indent))
 
     def pos(rng):
         return (rng.start.line, rng.start.column, rng.end.line, rng.end.column)

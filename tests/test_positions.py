@@ -166,6 +166,9 @@ EDGE = [
     # tuples: their own parentheses, an element's, an f-string's braces; a subscript's tuple
     "import torch\nz = (a), b\nw = ((a), b)\nv = x[(a), b]\nu = ()\ns = f\"{'a', 'b'} {(1, 2)}\"\n"
     "class A(\n    B\n):\n    r = torch.tensor((a, (b)))\n",
+    # the first indented block sets the indentation of a ``no_grad`` block: a tab here (not the
+    # one-line suite before it)
+    "import torch\nif x: y = 1\n@d\ndef f(p):\n\tp.data.add_(1)\n\tif p:\n\t    p.data.mul_(2)\n",
     # non-ASCII before and inside flagged code
     "import torch\ndef f(t: torch.Tensor):\n"
     "    s = '\u00e9\u00e9'; r = torch.tensor(t); q = f'{t.data} \u2192 {t.data}'\n"
