@@ -288,6 +288,17 @@ class _TextIndex:
         self.source = source
         self.starts = [0] + [m.end() for m in _LINE_END.finditer(source)]
 
+    def contains(self, node: ast.AST, word: str) -> bool:
+        """Does the text of ``node``'s lines hold ``word``? (a call spelled ``x.word(...)``
+        always does)"""
+        span = _span(node)
+        if span is None:
+            return True
+        start, end = span
+        starts = self.starts
+        stop = starts[end] if end < len(starts) else len(self.source)
+        return self.source.find(word, starts[start - 1], stop) >= 0
+
     def may_have_shape(self, node: ast.AST) -> bool:
         span = _span(node)
         if span is None:
@@ -306,7 +317,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
-                stmt, text is None or "register_" in text.source))
+                stmt, text is None or text.contains(stmt, "register_")))
             if (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
                 found = True
             elif not keep:
