@@ -28,6 +28,12 @@ _STR_OR_HASH = re.compile(
 _WS = " \t\f"
 
 
+def _starts_after(a) -> bool:
+    """Does the tuple ``a``'s first element start after the tuple (at a brace: in an f-string)?"""
+    first = a.elts[0]
+    return (first.lineno, first.col_offset) != (a.lineno, a.col_offset)
+
+
 class Tok:
     """A token placed by character offsets (a comma, a parenthesis)."""
 
@@ -117,7 +123,7 @@ class Text:
         if place == "tuple" or place == "genexp":
             s, e = self.ast_span(node._a)
             if place == "genexp" or self.tuple_parenthesized(node) or (
-                    self.source[s:s + 1] == "{" and node._a.elts):
+                    self.source[s:s + 1] == "{" and node._a.elts and _starts_after(node._a)):
                 # its parentheses (or, in an f-string, the braces around it) are inside
                 return self._next(s + 1), self._prev(e - 1) + 1
             return s, e

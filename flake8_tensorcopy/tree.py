@@ -143,7 +143,7 @@ MatchPattern = _make("MatchPattern", ("items",))
 
 # ---- expressions ------------------------------------------------------------------------------
 Name = _make("Name", ("value",), ())
-Attribute = _make("Attribute", ("value", "attr"), ("value",))
+Attribute = _make("Attribute", ("value", "attr"), ("value",), ("value", "attr"))
 Call = _make("Call", ("func", "args"))
 Arg = _make("Arg", ("value", "keyword", "star"), ("value",), ("keyword", "value"))
 Subscript = _make("Subscript", ("value", "slice"))
@@ -509,7 +509,10 @@ class Builder:
 
     def _pattern(self, p) -> Node:
         items: list = []
-        for node in ast.walk(p):
+        stack = [p]
+        while stack:  # in source order
+            node = stack.pop()
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
             t = type(node)
             if t is ast.MatchValue:
                 items.append(self.ex(node.value))

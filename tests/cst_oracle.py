@@ -47,6 +47,25 @@ def pairs(mine, theirs):
                              if isinstance(p, T.Node) and isinstance(q, cst.CSTNode))
 
 
+#: what TEN401's ``read_after`` looks at while it walks ``children``
+SEEN = frozenset({"Name", "Assign", "AugAssign", "Attribute", "Subscript", "Call", "Expr",
+                  "AssignTarget", "For", "While"})
+
+
+def mentions(node) -> list:
+    """The nodes ``read_after`` tells apart, in the order a walk over ``children`` meets them
+    (names with their text): the same for both trees, or TEN401 reads another program."""
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        name = type(n).__name__
+        if name in SEEN:
+            out.append(name + ":" + n.value if name == "Name" else name)
+        stack.extend(reversed(n.children))
+    return out
+
+
 def mismatches(source: str):
     """(list of differences, number of nodes compared) for ``source``."""
     module = cst.parse_module(source)
@@ -56,6 +75,10 @@ def mismatches(source: str):
     ctx = Context(mine, None, source, text)
     out = []
     n = 0
+    ours, theirs = mentions(mine), mentions(module)
+    if ours != theirs:
+        i = next((i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y), min(len(ours), len(theirs)))
+        out.append(("Module", "children", ours[max(0, i - 3):i + 3], theirs[max(0, i - 3):i + 3]))
     if default_indent(mine, source) != module.default_indent:  # what a ``no_grad`` fix indents by
         out.append(("Module", "default_indent", default_indent(mine, source),
                     module.default_indent))

@@ -169,6 +169,11 @@ EDGE = [
     # the first indented block sets the indentation of a ``no_grad`` block: a tab here (not the
     # one-line suite before it)
     "import torch\nif x: y = 1\n@d\ndef f(p):\n\tp.data.add_(1)\n\tif p:\n\t    p.data.mul_(2)\n",
+    # what TEN401's read_after meets walking ``children``: an attribute's and a keyword's names
+    # too, imports, patterns, f-strings, a tuple of dicts
+    "import torch.utils.data as tud\nx = torch.randn(3)\ny = x.detach()\ny.add_(1)\nz = obj.y\n"
+    "w = f(y=1, *a, **k); v = f'{y!r:>{y}}' 'x'\nmatch y:\n    case [A.y, {'k': y}, *ys] if y: pass\n"
+    "del y, z\nglobal g\nt = {}, {}\n",
     # non-ASCII before and inside flagged code
     "import torch\ndef f(t: torch.Tensor):\n"
     "    s = '\u00e9\u00e9'; r = torch.tensor(t); q = f'{t.data} \u2192 {t.data}'\n"
