@@ -17,7 +17,7 @@ def lint_source(source: str, filename: str = "<string>", *,
 
     A source that Python cannot parse gives an empty list (flake8 reports E999 itself); use
     ``engine.analyze`` to get the parse error instead. Valid Python that cannot be analysed
-    (libcst rejects it) gives one TEN001 diagnostic at line 1.
+    (nested too deeply to walk) gives one TEN001 diagnostic at line 1.
     """
     from .engine import DEFAULT_SETTINGS, LintError, analyze
 

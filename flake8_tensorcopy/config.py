@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 
-if TYPE_CHECKING:  # the engine (and libcst) load only when a file is analysed
+if TYPE_CHECKING:  # the engine loads only when a file is analysed
     from .engine import Settings
 
 try:  # Python 3.11+

@@ -10,8 +10,8 @@ from typing import Optional, Sequence, Tuple
 
 SAFE = "safe"
 
-#: not a rule: Python parses the file, but it could not be analysed (libcst cannot parse it, or
-#: it is nested too deeply to walk); reported at line 1 so that no such file ever looks clean
+#: not a rule: Python parses the file, but it could not be analysed (it is nested too deeply to
+#: walk); reported at line 1 so that no such file ever looks clean
 NOT_ANALYSED = "TEN001"
 UNSAFE = "unsafe"
 

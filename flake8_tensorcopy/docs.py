@@ -84,8 +84,7 @@ Not a rule: a report about the file itself. Fix: none.
 ## What it does
 
 Reported at line 1, column 1 when Python parses the file but flake8-tensorcopy cannot analyse
-it: libcst (the parser the rules run on) rejects valid syntax such as `(x): int = 1`, or the code
-is nested too deeply to walk. No TEN rule was checked in that file, so it is reported instead of
+it: the code is nested too deeply to walk (a chain of hundreds of operators, say). No TEN rule was checked in that file, so it is reported instead of
 looking clean. `flake8` and `tensorcopy check` report it the same way; a file that Python itself
 cannot parse is a syntax error instead (flake8's E999, an error line of `tensorcopy check`).
 

@@ -1,7 +1,8 @@
-"""Parse once with libcst, walk once, run every rule in that single batched pass.
+"""Parse once with ``ast``, walk once, run every rule in that single batched pass.
 
-source text -> (cheap text pre-check) -> libcst module -> walk: inference state + rule hooks ->
-Reports -> positions (only for reported nodes' files) -> Diagnostics.
+source text -> (cheap text pre-check) -> ``ast`` module -> pre-filter plan -> the libcst-shaped
+tree of the candidate code (``tree.py``) -> walk: inference state + rule hooks -> Reports ->
+positions (``positions.py``, only for reported nodes) -> Diagnostics.
 """
 from __future__ import annotations
 
@@ -10,20 +11,19 @@ import gc
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-import libcst as cst
-
 from . import inference as inf_mod
 from . import torch_api
+from . import tree as cst
 from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, Fix
 from .inference import Inference, Instance, dotted_name, is_tensor
-from .positions import Locator
-from .prefilter import SHAPES, blank, plan
+from .positions import Text, Tok
+from .prefilter import SHAPES, plan
 
-#: below this size blanking saves less than it costs
+#: below this size skipping candidate-free definitions saves less than it costs
 _MASK_MIN_CHARS = 2000
 from .rules import ALL_RULES
 from .rules.base import FixPlan, NodeEdit, Report, Rule, Src
-from .source import MAX_NESTING, detect_newline, line_starts, nesting_depth, split_lines
+from .source import MAX_NESTING, detect_newline, nesting_depth, split_lines
 
 _WS = re.compile(r"\s+")
 class Settings:
@@ -48,10 +48,13 @@ def might_match(source: str) -> bool:
 class Context:
     """What a rule sees while the walk is at a node."""
 
-    def __init__(self, module: cst.Module, inference: Inference, source: str) -> None:
+    def __init__(self, module: cst.Module, inference: Inference, source: str,
+                 text: Optional[Text] = None) -> None:
         self.module = module
         self.inf = inference
         self.source = source
+        #: offsets, spans and parentheses in ``source``
+        self.text = text if text is not None else Text(source)
         #: how each ``X.data`` node is used, keyed by id(node): (use, detail)
         self.data_use: Dict[int, Tuple[str, Optional[str]]] = {}
         #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
@@ -63,7 +66,25 @@ class Context:
 
     # helpers used by rules
     def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+        """The node's source text with its own parentheses (libcst's ``code_for_node``)."""
+        s, e, _ = self.text.outer(node)
+        code = self.source[s:e]
+        if "\n" in code or "\r" in code:
+            return _dedent(self.module._a, self.text, s, code)
+        return code
+
+    def parenthesized(self, node: cst.CSTNode) -> bool:
+        """Does the node have parentheses of its own (libcst's ``node.lpar``)?"""
+        return self.text.outer(node)[2] > 0
+
+    def comma(self, arg: cst.Arg) -> Optional[Tok]:
+        """The comma after an argument (libcst's ``arg.comma``), or None."""
+        return self.text.comma_after(arg)
+
+    def simple_whitespace_after(self, node: cst.CSTNode) -> bool:
+        """No comment or line break between ``node`` (an argument or a comma) and the next
+        token: libcst's ``SimpleWhitespace`` in ``whitespace_after_arg``/``whitespace_after``."""
+        return self.text.simple_whitespace_after(self.text.span(node)[1])
 
     def snippet(self, node: cst.CSTNode, limit: int = 40) -> str:
         text = _WS.sub(" ", self.code(node)).strip()
@@ -72,14 +93,15 @@ class Context:
     def operand(self, node: cst.BaseExpression) -> str:
         """Code for ``node`` usable as the receiver of ``.method()`` (parenthesized if needed)."""
         text = self.code(node)
-        if node.lpar or type(node) in _ATOMS:
+        if self.text.outer(node)[2] or type(node) in _ATOMS:
             return text
         return f"({text})"
 
     def operand_parts(self, node: cst.BaseExpression) -> tuple:
         """``operand`` as edit pieces: the node's own source text, parenthesized if needed."""
-        if node.lpar:
-            return (Src(node.lpar[0], end=node.rpar[-1]),)
+        s, e, parens = self.text.outer(node)
+        if parens:
+            return (Src(Tok(s, s + 1), end=Tok(e - 1, e)),)
         if type(node) in _ATOMS:
             return (Src(node),)
         return ("(", Src(node), ")")
@@ -116,20 +138,56 @@ class Context:
         return None
 
 
+def _dedent(tree: ast.Module, text: Text, start: int, code: str) -> str:
+    """``code`` (a node's text, over several lines) as libcst's ``code_for_node`` prints it:
+    lines that continue it inside brackets lose the indentation of the block that holds the
+    node (libcst keeps them relative to it); lines inside a string or after a backslash stay."""
+    first = text.position(start).line
+    # the innermost statement holding the node's first line sets the block's indentation
+    stmt = None
+    body = tree.body
+    while body:
+        for a in body:
+            lo = min([a.lineno] + [d.lineno for d in getattr(a, "decorator_list", ())])
+            if lo <= first <= a.end_lineno:
+                stmt = a
+                body = [s for f in ("body", "orelse", "finalbody") for s in getattr(a, f, ())
+                        if isinstance(s, ast.stmt)]
+                body += [s for h in getattr(a, "handlers", ()) for s in h.body]
+                body += [s for c in getattr(a, "cases", ()) for s in c.body]
+                break
+        else:
+            break
+    if stmt is None:
+        return code
+    line = text.source[text.starts[stmt.lineno - 1]:]
+    indent = line[:len(line) - len(line.lstrip(" \t\f"))]
+    if not indent:
+        return code
+    keep = set()  # lines inside a string token that spans lines
+    for a in ast.walk(stmt):
+        if type(a) in (ast.Constant, ast.JoinedStr) and a.end_lineno > a.lineno:
+            s, e = text.ast_span(a)
+            for m in cst._ONE_STRING.finditer(text.source, s, e):
+                if "\n" in m.group() or "\r" in m.group():
+                    lo = text.position(m.start()).line
+                    keep.update(range(lo + 1, text.position(m.end()).line + 1))
+    lines = split_lines(code, True)
+    out = [lines[0]]
+    for i, piece in enumerate(lines[1:], 1):
+        if first + i not in keep and piece.startswith(indent) and \
+                not lines[i - 1].rstrip("\r\n").endswith("\\"):
+            piece = piece[len(indent):]
+        out.append(piece)
+    return "".join(out)
+
+
 _ATOMS = (
     cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set,
     cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.SimpleString,
     cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
 )
 
-# fields never worth descending into
-_SKIP_FIELDS = frozenset(
-    {"lpar", "rpar", "comma", "semicolon", "colon", "equal", "dot", "star", "leading_lines",
-     "lines_after_decorators", "header", "footer", "newline", "default_newline", "default_indent",
-     "encoding", "has_trailing_newline", "attr", "keyword", "operator", "asynchronous",
-     "prefix", "start", "end", "quote", "string_prefix"}
-)  # plus every ``whitespace*`` field (see ``_fields``)
-_FIELDS_CACHE: Dict[type, Tuple[str, ...]] = {}
 #: torch functions that accept any data: an argument passed to them is no evidence of a tensor
 _CONVERTERS = frozenset(
     {"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.from_numpy", "torch.save",
@@ -162,19 +220,6 @@ def _takes_data(q: str, i: int, arg: cst.Arg) -> bool:
     return arg.keyword is not None or i in positions
 
 
-def _fields(t: type) -> Tuple[str, ...]:
-    names = _FIELDS_CACHE.get(t)
-    if names is None:
-        import dataclasses
-
-        names = tuple(
-            f.name for f in dataclasses.fields(t)
-            if f.name not in _SKIP_FIELDS and not f.name.startswith("whitespace")
-        )
-        _FIELDS_CACHE[t] = names
-    return names
-
-
 class Walker:
     """The single pass: keeps inference state in step with source order and calls rule hooks."""
 
@@ -182,10 +227,6 @@ class Walker:
         self.ctx = ctx
         self.inf = ctx.inf
         self.reports: List[Report] = []
-        #: the statements enclosing the node being walked (outermost first), and a snapshot of
-        #: it per report: positions regenerate only the statement that holds a report
-        self.path: List[cst.CSTNode] = []
-        self.report_paths: List[Tuple[cst.CSTNode, ...]] = []
         self.hooks: Dict[type, List[Rule]] = {}
         for rule in rules:
             for t in rule.hooks:
@@ -221,15 +262,12 @@ class Walker:
         rules = self.hooks.get(t)
         if rules:
             reports = self.reports
-            before = len(reports)
             for rule in rules:
                 reports.extend(rule.check(node, self.ctx))
-            if len(reports) > before:
-                self.report_paths.extend([tuple(self.path)] * (len(reports) - before))
 
     def children(self, node: cst.CSTNode) -> None:
         walk = self.walk
-        for name in _fields(type(node)):
+        for name in node._fields:
             value = getattr(node, name)
             if isinstance(value, cst.CSTNode):
                 walk(value)
@@ -240,16 +278,8 @@ class Walker:
 
     def block(self, body) -> None:
         """An IndentedBlock / SimpleStatementSuite / Module body."""
-        if type(body) is cst.SimpleStatementSuite:
-            for stmt in body.body:
-                self.walk(stmt)
-            return
-        path = self.path
-        path.append(body)
         for stmt in body.body:
-            path[-1] = stmt
             self.walk(stmt)
-        path.pop()
 
     # -- notes on how ``.data`` is used ---------------------------------------------------------
     def _note_call(self, node: cst.Call) -> None:
@@ -658,10 +688,6 @@ _SPECIAL = {
     cst.BooleanOperation: Walker._bool_op,
     cst.Global: Walker._skip,
     cst.Nonlocal: Walker._skip,
-    cst.Comment: Walker._skip,
-    cst.EmptyLine: Walker._skip,
-    cst.Newline: Walker._skip,
-    cst.TrailingWhitespace: Walker._skip,
     cst.Name: Walker._skip,
     cst.SimpleString: Walker._skip,
     cst.Integer: Walker._skip,
@@ -698,32 +724,16 @@ class LintError(Exception):
 
 
 class TooDeep(LintError):
-    """Brackets nested deeper than libcst's native parser survives."""
+    """Brackets nested deeper than Python's parser accepts."""
 
 
 def check_nesting(source: str) -> None:
-    """Raise TooDeep before libcst sees text nested deeper than MAX_NESTING brackets."""
+    """Raise TooDeep for text nested deeper than MAX_NESTING brackets."""
     if sum(source.count(c) for c in "([{") <= MAX_NESTING:
         return  # cannot be deeper than the number of opening brackets
     depth = nesting_depth(source)
     if depth > MAX_NESTING:
         raise TooDeep(f"too deeply nested: {depth} levels of brackets (the limit is {MAX_NESTING})")
-
-
-def parse(source: str, nesting_checked: bool = False) -> cst.Module:
-    """The libcst module of ``source``; LintError if it cannot be parsed. ``nesting_checked``:
-    the caller knows the nesting is within MAX_NESTING (``ast.parse`` accepted the text)."""
-    if not nesting_checked:
-        check_nesting(source)
-    try:
-        return cst.parse_module(source)
-    except cst.ParserSyntaxError as exc:
-        raise LintError(f"libcst cannot parse it (line {exc.editor_line}, column "
-                        f"{exc.editor_column})") from None
-    except RecursionError:
-        raise LintError("source is nested too deeply to parse") from None
-    except Exception as exc:  # libcst's native parser raises a few other kinds
-        raise LintError(f"cannot parse: {type(exc).__name__}: {exc}".splitlines()[0]) from None
 
 
 def python_ast(source: str) -> ast.Module:
@@ -749,18 +759,16 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
             prefilter: bool = True, mask: bool = True,
             filename: Optional[str] = None,
             planned: Optional[Tuple[bool, list]] = None) -> List[Diagnostic]:
-    """All diagnostics for ``source``; raises LintError when it cannot be parsed or walked.
+    """All diagnostics for ``source``; raises LintError when it cannot be parsed.
 
     ``tree`` is the ``ast`` module if the caller has one (flake8 does); the cheap pre-filters
-    run on it (or on a fresh ``ast.parse``) before libcst is asked to parse anything, and with
-    ``mask`` the definitions that hold no candidate are blanked before libcst parses. Positions
-    and fix offsets always refer to ``source``. With ``filename`` (a real path), the project
-    index reads what the file imports from its own project (see ``project``). ``planned`` is
-    ``prefilter.plan(tree, source)`` if the caller already ran it (the flake8 plugin does,
-    before it imports this module).
+    run on it (or on a fresh ``ast.parse``), and with ``mask`` the definitions that hold no
+    candidate are not built at all (they stand as ``pass``). Positions and fix offsets refer to
+    ``source``. With ``filename`` (a real path), the project index reads what the file imports
+    from its own project (see ``project``). ``planned`` is ``prefilter.plan(tree, source)`` if
+    the caller already ran it (the flake8 plugin does, before it imports this module).
     """
-    parsed = source
-    line_map: Optional[List[int]] = None
+    skip: Optional[Dict[int, str]] = None
     if not isinstance(tree, ast.Module):
         tree = python_ast(source)  # a file Python cannot parse is reported, never called clean
     if prefilter:
@@ -770,31 +778,34 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
         if not found:
             return []
         if mask and spans and len(source) > _MASK_MIN_CHARS:
-            parsed, line_map = blank(source, spans)
-    # libcst allocates hundreds of thousands of small acyclic objects per file; the cyclic
-    # collector would traverse them (and every live object) again and again for nothing.
-    # Paused for this file only, restored as it was (benchmarks/RESULTS.md has the measurement).
+            skip = {start: stand_in for start, end, stand_in in spans if start <= end}
+    # the walk allocates many small acyclic objects per file; the cyclic collector would
+    # traverse them (and every live object) again and again for nothing. Paused for this file
+    # only, restored as it was (benchmarks/RESULTS.md has the measurement).
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _analyze_text(source, parsed, line_map, tree, settings, rules, filename)
+        return _analyze_tree(source, tree, skip, settings, rules, filename)
     except LintError as exc:
-        # valid Python that libcst cannot parse or walk: say so (TEN001), never look clean
+        # valid Python that cannot be walked: say so (TEN001), never look clean
         return [not_analysed(str(exc))]
     finally:
         if paused:
             gc.enable()
 
 
-def _analyze_text(source: str, parsed: str, line_map: Optional[List[int]], tree,
+def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
                   settings: Settings, rules: Optional[Sequence[Rule]],
                   filename: Optional[str]) -> List[Diagnostic]:
-    # Python parsed it, so its brackets nest less than CPython's limit of 200 (MAX_NESTING)
-    module = parse(parsed, nesting_checked=True)
+    text = Text(source)
+    try:
+        module = cst.build(tree, source, text, skip)
+    except RecursionError:
+        raise LintError("source is nested too deeply to analyse") from None
     inference = Inference(settings.tensor_names, settings.tensor_factories,
                           _project_context(filename, tree, source, settings))
-    ctx = Context(module, inference, source)
+    ctx = Context(module, inference, source, text)
     walker = Walker(ctx, rules if rules is not None else ALL_RULES)
     try:
         walker.walk(module)
@@ -802,10 +813,7 @@ def _analyze_text(source: str, parsed: str, line_map: Optional[List[int]], tree,
         raise LintError("source is nested too deeply to analyse") from None
     if not walker.reports:
         return []
-    # ``analyze`` always has the ``ast`` tree of the original source (flake8's or its own)
-    locator = Locator(module, parsed, line_starts(parsed) if parsed is not source else None,
-                      tree, line_map, True)
-    return _resolve(module, source, ctx, walker.reports, walker.report_paths, locator)
+    return _resolve(module, source, ctx, walker.reports)
 
 
 _INSTALLED = re.compile(r"[\\/](?:site|dist)-packages[\\/]")
@@ -823,23 +831,15 @@ def _project_context(filename: Optional[str], tree, source: str, settings: Setti
                        getattr(settings, "source_roots", ()))
 
 
-def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report],
-             paths: List[Tuple[cst.CSTNode, ...]], locator: Locator) -> List[Diagnostic]:
-    starts = line_starts(source)
-    if locator.starts is None:
-        locator.starts = starts
+def _resolve(module: cst.Module, source: str, ctx: Context,
+             reports: List[Report]) -> List[Diagnostic]:
+    text = ctx.text
     newline = detect_newline(source)
-
-    def offset(pos) -> int:
-        return starts[pos.line - 1] + pos.column
-
     seen = set()
     out: List[Diagnostic] = []
     comments: List[Tuple[int, str]] = []  # filled on first need
-    for rep, path in zip(reports, paths):
-        locator.add(path)
-        positions = _At(locator, path)
-        rng = positions[rep.node]
+    for rep in reports:
+        rng = text.range(rep.node)
         key = (rep.code, rng.start.line, rng.start.column, rng.end.line, rng.end.column)
         if key in seen:
             continue
@@ -847,9 +847,8 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
         fix = None
         message = rep.message
         if rep.fix is not None:
-            fix = _fix(rep.fix, module, source, positions, offset, newline, locator)
-            if fix is not None and _drops_comment(fix, module, source, positions, offset,
-                                                   comments):
+            fix = _fix(rep.fix, module, source, text, newline)
+            if fix is not None and _drops_comment(fix, source, comments):
                 fix = None
                 message += " (fix withheld: it would drop a comment)"
         out.append(Diagnostic(rep.code, message, rng.start.line, rng.start.column,
@@ -858,41 +857,30 @@ def _resolve(module: cst.Module, source: str, ctx: Context, reports: List[Report
     return out
 
 
-class _At:
-    """Positions of nodes as seen from one report's statement path (``at[node]``)."""
+def _comments(source: str) -> List[Tuple[int, str]]:
+    """(offset, text) of every comment of ``source``."""
+    import io
+    import tokenize
 
-    __slots__ = ("locator", "path")
-
-    def __init__(self, locator: Locator, path) -> None:
-        self.locator = locator
-        self.path = path
-
-    def __getitem__(self, node):
-        return self.locator.get(node, self.path)
-
-    __call__ = __getitem__
-
-
-class _CommentCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found: List[cst.Comment] = []
-
-    def visit_Comment(self, node: cst.Comment) -> None:
-        self.found.append(node)
+    out = []
+    text = Text(source)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                line, col = tok.start
+                out.append((text.starts[line - 1] + col, tok.string))
+    except (tokenize.TokenError, SyntaxError):
+        pass  # what was read so far is all there is
+    return out
 
 
-def _drops_comment(fix: Fix, module, source, positions, offset,
-                   comments: List[Tuple[int, str]]) -> bool:
+def _drops_comment(fix: Fix, source: str, comments: List[Tuple[int, str]]) -> bool:
     """Would ``fix`` delete a comment? (one inside a replaced span whose text no edit writes)"""
     spans = [e for e in fix.edits if e.end > e.start and "#" in source[e.start:e.end]]
     if not spans:
         return False
     if not comments:
-        collector = _CommentCollector()
-        module.visit(collector)
-        # positions only for comments whose text a replaced span holds (the rest cannot matter)
-        comments.extend((offset(positions[c].start), c.value) for c in collector.found
-                        if any(c.value in source[e.start:e.end] for e in spans))
+        comments.extend(_comments(source))
         comments.append((-1, ""))  # marks the list as filled
     texts = [e.text for e in fix.edits]
     for at, value in comments:
@@ -902,18 +890,17 @@ def _drops_comment(fix: Fix, module, source, positions, offset,
     return False
 
 
-def _text(text, source: str, positions, offset) -> str:
+def _text(text, source: str, positions: Text) -> str:
     if type(text) is str:
         return text
-    return "".join(p if type(p) is str else source.__getitem__(slice(*_span(p, positions, offset)))
+    return "".join(p if type(p) is str else source.__getitem__(slice(*_span(p, positions)))
                    for p in text)
 
 
-def _span(e, positions, offset) -> Tuple[int, int]:
-    first = positions[e.node]
-    last = positions[e.end] if e.end is not None else first
-    return (offset(first.end if e.from_end else first.start),
-            offset(last.start if e.to_start else last.end))
+def _span(e, positions: Text) -> Tuple[int, int]:
+    first = positions.span(e.node)
+    last = positions.span(e.end) if e.end is not None else first
+    return (first[1] if e.from_end else first[0], last[0] if e.to_start else last[1])
 
 
 def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
@@ -925,34 +912,57 @@ def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
     return begin, stop + 1
 
 
-def _fix(plan: FixPlan, module, source, positions, offset, newline, locator) -> Optional[Fix]:
+def _fix(plan: FixPlan, module, source: str, text: Text, newline: str) -> Optional[Fix]:
     edits = []
     for e in plan.edits:
         if e.kind == "replace":
-            start, end = _span(e, positions, offset)
+            start, end = _span(e, text)
             if e.eat_line:
                 start, end = _eat_line(source, start, end)
-            edits.append(Edit(start, end, _text(e.text, source, positions, offset)))
+            edits.append(Edit(start, end, _text(e.text, source, text)))
         elif e.kind == "insert":
-            rng = positions(e.node)
-            start = offset(rng.start)
+            start = text.span(e.node)[0]
             edits.append(Edit(start, start, e.text))
         elif e.kind == "no_grad":
-            rng = positions(e.node)
-            start = offset(rng.start)
-            line_begin = start - rng.start.column
+            start = text.span(e.node)[0]
+            line_begin = start - text.position(start).column
             indent = source[line_begin:start]
             if indent.strip():
                 return None
-            text = f"with {e.text}.no_grad():{newline}{indent}{module.default_indent}"
-            edits.append(Edit(start, start, text))
+            body = f"with {e.text}.no_grad():{newline}{indent}{default_indent(module, source)}"
+            edits.append(Edit(start, start, body))
         elif e.kind == "import_torch":
-            at = _import_offset(module, locator, offset)
+            at = _import_offset(module, text, source)
             edits.append(Edit(at, at, f"import torch{newline}"))
     return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
 
 
-def _import_offset(module: cst.Module, locator: Locator, offset) -> int:
+_INDENT = re.compile(r"[ \t\f]*")
+
+
+def default_indent(module: cst.Module, source: str) -> str:
+    """The indentation of the file's first indented block (libcst's ``default_indent``: the
+    first INDENT token's), four spaces when it has none."""
+    lines = split_lines(source)
+    for stmt in module._a.body:
+        body = getattr(stmt, "body", None) or getattr(stmt, "cases", None)
+        if not isinstance(body, list) or not body:
+            continue
+        first = body[0]
+        if isinstance(first, getattr(ast, "match_case", ())):
+            first = first.pattern
+        line = first.lineno
+        for d in getattr(first, "decorator_list", ()):
+            line = min(line, d.lineno)
+        text = lines[line - 1] if line <= len(lines) else ""
+        indent = _INDENT.match(text).group()
+        col = first.col_offset if line == first.lineno else None
+        if col is None or not text.encode("utf-8", "surrogatepass")[:col].strip():
+            return indent  # the block starts its own line: the first INDENT
+    return "    "
+
+
+def _import_offset(module: cst.Module, text: Text, source: str) -> int:
     """Where ``import torch`` goes: before the first statement that is not a docstring/__future__."""
     for i, stmt in enumerate(module.body):
         if type(stmt) is cst.SimpleStatementLine and stmt.body:
@@ -963,5 +973,14 @@ def _import_offset(module: cst.Module, locator: Locator, offset) -> int:
             if type(small) is cst.ImportFrom and not small.relative and small.module is not None \
                     and inf_mod.dotted_name(small.module) == "__future__":
                 continue
-        return offset(locator.statement_start(stmt))
-    return len(module.code) if module.body else 0
+        return _statement_start(stmt, text)
+    return len(source) if module.body else 0
+
+
+def _statement_start(stmt: cst.CSTNode, text: Text) -> int:
+    """A top-level statement's first token (a decorated definition's first decorator)."""
+    a = stmt._a
+    if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and a.decorator_list:
+        d = a.decorator_list[0]
+        return text._prev(text.offset(d.lineno, d.col_offset))  # the ``@``
+    return text.span(stmt)[0]

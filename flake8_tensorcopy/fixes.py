@@ -12,9 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
-from .diagnostics import Diagnostic, Edit, selected
-from .engine import (DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, parse,
-                     python_ast)
+from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, selected
+from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, python_ast
 from .source import line_starts
 
 MAX_ROUNDS = 8
@@ -60,7 +59,6 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
 def _parses(text: str) -> bool:
     try:
         python_ast(text)
-        parse(text, nesting_checked=True)
     except LintError:
         return False
     return True
@@ -79,7 +77,6 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     because its code would not parse is listed in ``FixResult.refused``.
     """
     python_ast(source)  # a file that does not parse is never touched
-    parse(source, nesting_checked=True)
     result = FixResult(source)
 
     def lint(text: str) -> List[Diagnostic]:
@@ -88,6 +85,9 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
 
     current = source
     diags = lint(current)
+    for d in diags:
+        if d.code == NOT_ANALYSED:  # valid Python that could not be walked: never touched
+            raise LintError(d.message.split(": ", 1)[-1])
     first = [(d.code,) + _span(current, d) for d in diags]
     rounds: List[List[Edit]] = []  # the edits of each applied round, in its own text's offsets
     refused: Set[int] = set()  # first-round diagnostics whose fix breaks or adds a diagnostic

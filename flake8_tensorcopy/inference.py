@@ -1,6 +1,6 @@
 """Which expressions are tensors.
 
-A small abstract interpreter over libcst nodes. It never imports torch. The engine walks the tree
+A small abstract interpreter over the libcst-shaped nodes of ``tree``. It never imports torch. The engine walks the tree
 once, in source order, and keeps this module's binding state up to date as it goes, so every
 lookup sees the *nearest earlier binding* of a name in its scope (flow-sensitive, the way the real
 code taught us: ``x = torch.zeros(3); x = x.tolist(); torch.tensor(x)`` is a list).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Tuple
 
-import libcst as cst
+from . import tree as cst
 
 from . import torch_api
 
@@ -614,7 +614,7 @@ class Inference:
         if t is cst.SimpleString:
             try:
                 ann = cst.parse_expression(ann.evaluated_value)  # type: ignore[arg-type]
-            except Exception:
+            except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError, KeyError):
                 return None
             t = type(ann)
         if t is cst.Name or t is cst.Attribute:

@@ -38,7 +38,7 @@ class FileResult:
 
 class Budget(BaseException):
     """A file took longer than the per-file time budget. A BaseException, so that no
-    ``except Exception`` on the way (libcst's, the engine's) turns it into a parse error."""
+    ``except Exception`` on the way (the engine's) turns it into a parse error."""
 
 
 _stdin: Optional[bytes] = None
@@ -133,7 +133,7 @@ def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[st
 def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
               ignore: Sequence[str]) -> FileResult:
     """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``."""
-    from .engine import LintError, analyze, filter_noqa  # libcst: only when a file is analysed
+    from .engine import LintError, analyze, filter_noqa  # the engine: only when a file is analysed
 
     result.source = text
     try:

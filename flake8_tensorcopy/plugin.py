@@ -1,7 +1,7 @@
 """flake8 entry point. Takes ``lines`` (what the editor sends), never re-reads the file.
 
 Importing this module stays cheap (flake8 imports every plugin on every run, an editor on every
-keystroke's save): libcst and the engine are imported only when a file passes the text and
+keystroke's save): the engine is imported only when a file passes the text and
 ``ast`` pre-filters (``prefilter.py``), which most files never do.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ class TensorCopyChecker:
 
     def __init__(self, tree: Any, lines: List[str], filename: str = "") -> None:
         # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``,
-        # and the tree feeds the cheap pre-filter that decides whether libcst must parse at all.
+        # and the tree feeds the cheap pre-filter that decides whether the engine must run at all.
         # ``filename`` (on stdin: --stdin-display-name) locates the project index.
         self.tree = tree
         self.lines = lines
@@ -80,7 +80,7 @@ class TensorCopyChecker:
                 planned = plan(self.tree, source)
                 if not planned[0]:
                     return
-            from .engine import Settings, analyze  # only now: libcst's import is most of ours
+            from .engine import Settings, analyze  # only now: the engine's import is most of ours
 
             cls = type(self)
             if cls.settings is None:

@@ -1,44 +1,51 @@
-"""Positions of reported nodes without regenerating the whole module.
+"""Positions of nodes of ``tree`` (built from ``ast``) as libcst's ``PositionProvider`` gives them.
 
-libcst's ``PositionProvider`` regenerates the code of the entire module to learn where each node
-is; on a file with one diagnostic that is most of the analysis time. Here only the statement that
-holds a reported node is regenerated: ``ast`` already knows the line where each statement's first
-token is, the walker records the chain of enclosing statements of every report, and libcst's own
-position-recording code generator runs over that one statement starting at that line. Every
-regenerated statement is checked against the parsed text at the computed offset; any mismatch
-falls back to a shallower statement and finally to ``PositionProvider`` over the whole module, so
-positions are always the ones ``PositionProvider`` gives (tests/test_positions.py compares them).
+``ast`` already knows where every node is; what differs from libcst's positions is small and
+settled here from the source text:
 
-Lines refer to the parsed text (which may have blanked definitions); ``line_map`` translates them
-back to the original source, as for ``PositionProvider``'s positions.
+- columns: ``ast`` counts UTF-8 bytes, libcst (and flake8, and every editor) characters;
+- parentheses: like libcst, a node's position leaves out its own parentheses, but ``ast`` puts a
+  parenthesized tuple's and a generator expression's parentheses inside theirs; ``code`` and
+  ``outer`` (what a fix moves) include them, as libcst's ``code_for_node`` does. Which
+  parentheses are a node's own is read from the text: the pairs right around it, less the call's
+  own when it is the call's only argument;
+- nodes ``ast`` does not have: an argument (``Arg``: its value with its parentheses, from the
+  ``*``/keyword on), a line of ``;``-separated statements, the comma after an argument.
+
+tests/test_positions.py compares every reported position and fix offset with libcst's
+``PositionProvider`` on the test corpus.
 """
 from __future__ import annotations
 
-import ast
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+import re
+from typing import Dict, List, Optional, Tuple
 
-import libcst as cst
-from libcst.metadata.position_provider import PositionProvidingCodegenState
+from .source import line_starts
 
-#: how often a lookup had to regenerate the whole module (read by tests)
-FALLBACKS = 0
-#: tests set this to get every position from ``PositionProvider`` over the whole module
-REFERENCE = False
-
-_ORELSE = (cst.If, cst.For, cst.While, cst.Try, cst.TryStar)
+#: a string literal or a comment's ``#``, to find where a line's comment starts
+_STR_OR_HASH = re.compile(
+    r"""[rRbBuUfF]{0,2}(?:'''|\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|#""")
+_WS = " \t\f"
 
 
-class MappedRange:
-    """A CodeRange whose lines are translated from the parsed (blanked) text to the original."""
+def _starts_after(a) -> bool:
+    """Does the tuple ``a``'s first element start after the tuple (at a brace: in an f-string)?"""
+    first = a.elts[0]
+    return (first.lineno, first.col_offset) != (a.lineno, a.col_offset)
+
+
+class Tok:
+    """A token placed by character offsets (a comma, a parenthesis)."""
 
     __slots__ = ("start", "end")
+    _place = "tok"
 
-    def __init__(self, rng, line_map: List[int]) -> None:
-        self.start = _MappedPos(line_map[rng.start.line - 1], rng.start.column)
-        self.end = _MappedPos(line_map[rng.end.line - 1], rng.end.column)
+    def __init__(self, start: int, end: int) -> None:
+        self.start = start
+        self.end = end
 
 
-class _MappedPos:
+class Pos:
     __slots__ = ("line", "column")
 
     def __init__(self, line: int, column: int) -> None:
@@ -46,205 +53,199 @@ class _MappedPos:
         self.column = column
 
 
-class _Provider:
-    """What the position-recording code generator writes into."""
+class Range:
+    __slots__ = ("start", "end")
 
-    __slots__ = ("_computed",)
-
-    def __init__(self) -> None:
-        self._computed: Dict[cst.CSTNode, object] = {}
-
-
-def _blocks(node: cst.CSTNode, tree: Optional[ast.AST]) -> Iterator[Tuple[cst.IndentedBlock, Optional[list]]]:
-    """Each indented block of compound statement ``node`` with the matching ``ast`` body list."""
-    t = type(node)
-    get = (lambda name: getattr(tree, name, None)) if tree is not None else (lambda name: None)
-    body = getattr(node, "body", None)
-    if t in (cst.If, cst.For, cst.While, cst.With, cst.FunctionDef, cst.ClassDef, cst.Try,
-             cst.TryStar):
-        yield body, get("body")
-    if t is cst.Try or t is cst.TryStar:
-        handlers = get("handlers") or []
-        for i, h in enumerate(node.handlers):
-            yield h.body, handlers[i].body if i < len(handlers) else None
-        if node.finalbody is not None:
-            yield node.finalbody.body, get("finalbody")
-    if t is cst.Match:
-        cases = get("cases") or []
-        for i, c in enumerate(node.cases):
-            yield c.body, cases[i].body if i < len(cases) else None
-    if t in _ORELSE:
-        orelse = node.orelse
-        if type(orelse) is cst.If:  # elif: the ast has it as the only statement of orelse
-            inner = get("orelse")
-            yield from _blocks(orelse, inner[0] if inner and len(inner) == 1 else None)
-        elif orelse is not None:
-            yield orelse.body, get("orelse")
+    def __init__(self, start: Pos, end: Pos) -> None:
+        self.start = start
+        self.end = end
 
 
-def _first_line(stmt: ast.stmt) -> int:
-    line = stmt.lineno
-    for d in getattr(stmt, "decorator_list", ()):
-        line = min(line, d.lineno)
-    return line
+class Text:
+    """Offsets, spans and parentheses of nodes in ``source`` (character offsets throughout)."""
 
+    def __init__(self, source: str, sole=frozenset()) -> None:
+        self.source = source
+        self.starts = line_starts(source)
+        self.sole = sole
+        self._ascii: Dict[int, bool] = {}
+        self._outer: Dict[int, Tuple[int, int, int]] = {}
 
-def _pair(stmts: Sequence[cst.CSTNode], target: cst.CSTNode, tree_stmts: Optional[list]) -> Optional[ast.stmt]:
-    """The ``ast`` statement that begins ``target`` (one of ``stmts``): a simple statement line
-    holds as many ``ast`` statements as it has small statements, a compound statement one."""
-    if tree_stmts is None:
-        return None
-    i = 0
-    for s in stmts:
-        if i >= len(tree_stmts):
-            return None
-        if s is target:
-            return tree_stmts[i]
-        i += len(s.body) if type(s) is cst.SimpleStatementLine else 1
-    return None
+    # -- units ----------------------------------------------------------------------------------
+    def offset(self, line: int, col: int) -> int:
+        """The character offset of ``ast``'s (line, byte column)."""
+        starts = self.starts
+        if line > len(starts):
+            return len(self.source)
+        start = starts[line - 1]
+        if col == 0:
+            return start
+        asc = self._ascii.get(line)
+        end = starts[line] if line < len(starts) else len(self.source)
+        if asc is None:
+            asc = self._ascii[line] = self.source[start:end].isascii()
+        if asc:
+            return start + col
+        text = self.source[start:end].encode("utf-8", "surrogatepass")[:col]
+        return start + len(text.decode("utf-8", "surrogatepass"))
 
+    def position(self, offset: int) -> Pos:
+        """(line, character column) of a character offset."""
+        from bisect import bisect_right
 
-class Locator:
-    """``locator[node]`` is the CodeRange ``PositionProvider`` would give ``node`` (lines of the
-    parsed text mapped through ``line_map``), computed by regenerating as little as possible."""
+        i = bisect_right(self.starts, offset)
+        return Pos(i, offset - self.starts[i - 1])
 
-    def __init__(self, module: cst.Module, parsed: str, starts: Optional[List[int]],
-                 tree: Optional[ast.Module], line_map: Optional[List[int]],
-                 tree_is_original: bool) -> None:
-        self.module = module
-        self.parsed = parsed
-        self.starts = starts  # line start offsets of ``parsed``
-        self.tree = tree  # ``ast`` of the original source, or of ``parsed``
-        self.line_map = line_map  # parsed line - 1 -> original line (None: no lines dropped)
-        # original line -> parsed line, when the tree's lines are the original's
-        self.inverse: Optional[Dict[int, int]] = (
-            {orig: i + 1 for i, orig in enumerate(line_map)}
-            if line_map is not None and tree_is_original else None)
-        self.computed: Dict[cst.CSTNode, object] = {}
-        self.done: set = set()  # ids of statements already regenerated
-        self.whole = False
+    def range(self, node) -> Range:
+        s, e = self.span(node)
+        return Range(self.position(s), self.position(e))
 
-    # -- public ---------------------------------------------------------------------------------
-    def add(self, path: Sequence[cst.CSTNode]) -> None:
-        """Regenerate the innermost statement of ``path`` (enclosing statements, outermost first)
-        that can be placed; nothing if it was done already."""
-        if REFERENCE:
-            self._whole_module()
-            return
-        for stmt, line, indents, _, _ in reversed(list(self._place(path))):
-            if self._regenerate(stmt, line, indents):
-                return
+    # -- spans ----------------------------------------------------------------------------------
+    def ast_span(self, a) -> Tuple[int, int]:
+        if type(a) is tuple:
+            return self.offset(a[0], a[1]), self.offset(a[2], a[3])
+        return self.offset(a.lineno, a.col_offset), self.offset(a.end_lineno, a.end_col_offset)
 
-    def get(self, node: cst.CSTNode, path: Sequence[cst.CSTNode] = ()):
-        rng = self.computed.get(node)
-        if rng is None:
-            rng = self._search(node, path)
-        if self.line_map is not None:
-            return MappedRange(rng, self.line_map)
-        return rng
+    def span(self, node) -> Tuple[int, int]:
+        """The node's span as libcst's PositionProvider gives it (own parentheses left out)."""
+        place = node._place  # how the class is placed (``tree`` sets it where ``ast`` differs)
+        if place is None:
+            return self.ast_span(node._a)
+        if place == "tok":
+            return node.start, node.end
+        if place == "arg":
+            if node._a is None:  # a positional argument: its value, parentheses included
+                s, e, _ = self.outer(node.value)
+                return s, e
+            return self.ast_span(node._a)
+        if place == "line":
+            return self.span(node.body[0])[0], self.span(node.body[-1])[1]
+        if place == "tuple" or place == "genexp":
+            s, e = self.ast_span(node._a)
+            if place == "genexp" or self.tuple_parenthesized(node) or (
+                    self.source[s:s + 1] == "{" and node._a.elts and _starts_after(node._a)):
+                # its parentheses (or, in an f-string, the braces around it) are inside
+                return self._next(s + 1), self._prev(e - 1) + 1
+            return s, e
+        if place == "target":
+            s, e, _ = self.outer(node.target)
+            return s, e
+        if node._a is None:  # "boolop": ``a and b`` inside ``a and b and c``
+            return self.outer(node.left)[0], self.outer(node.right)[1]
+        return self.ast_span(node._a)
 
-    def statement_start(self, stmt: cst.CSTNode):
-        """Start of a top-level statement (for the ``import torch`` insertion point)."""
-        return self.get(stmt, (stmt,)).start
-
-    # -- internals ------------------------------------------------------------------------------
-    def _search(self, node: cst.CSTNode, path: Sequence[cst.CSTNode]):
-        """A node outside the report's innermost statement (an edit at an earlier binding):
-        widen level by level: the statement itself, then its earlier siblings nearest first,
-        then the enclosing statement... and only then the whole module."""
-        computed = self.computed
-        for stmt, line, indents, stmts, tree_stmts in reversed(list(self._place(path))):
-            self._regenerate(stmt, line, indents)
-            if node in computed:
-                return computed[node]
-            i = next(j for j, s in enumerate(stmts) if s is stmt)
-            for sibling in reversed(stmts[:i]):
-                a = _pair(stmts, sibling, tree_stmts)
-                line = self._line(a) if a is not None else 0
-                if line:
-                    self._regenerate(sibling, line, indents)
-                    if node in computed:
-                        return computed[node]
-        self._whole_module()
-        return computed[node]
-
-    def _line(self, a: ast.stmt) -> int:
-        line = _first_line(a)
-        if self.inverse is not None:
-            return self.inverse.get(line, 0)
-        return line
-
-    def _place(self, path: Sequence[cst.CSTNode]):
-        """(statement, line of its first token in the parsed text, indents, the statements of its
-        block, their ``ast`` statements) for each statement of ``path`` that can be placed,
-        outermost first."""
-        if self.tree is None:
-            return
-        default = self.module.default_indent
-        stmts: Sequence[cst.CSTNode] = self.module.body
-        tree_stmts: Optional[list] = self.tree.body
-        indents: Tuple[str, ...] = ()
-        for k, stmt in enumerate(path):
-            a = _pair(stmts, stmt, tree_stmts)
-            if a is None:
-                return
-            line = self._line(a)
-            if not line:
-                return
-            yield stmt, line, indents, stmts, tree_stmts
-            if k + 1 == len(path):
-                return
-            nxt = path[k + 1]
-            for block, body in _blocks(stmt, a):
-                if type(block) is not cst.IndentedBlock:
-                    continue
-                if any(s is nxt for s in block.body):
-                    stmts, tree_stmts = block.body, body
-                    if type(stmt) is cst.Match:  # cases are indented by the match statement
-                        indents = indents + (default if stmt.indent is None else stmt.indent,)
-                    indents = indents + (default if block.indent is None else block.indent,)
-                    break
-            else:
-                return
-
-    def _regenerate(self, stmt: cst.CSTNode, line: int, indents: Tuple[str, ...]) -> bool:
-        if id(stmt) in self.done:
+    def tuple_parenthesized(self, node) -> bool:
+        a = node._a
+        if not a.elts:
             return True
-        start_line = line - len(stmt.leading_lines)
-        if start_line < 1 or start_line > len(self.starts):
+        first = a.elts[0]
+        if (first.lineno, first.col_offset) == (a.lineno, a.col_offset):
             return False
-        provider = _Provider()
-        module = self.module
-        state = PositionProvidingCodegenState(
-            default_indent=module.default_indent, default_newline=module.default_newline,
-            provider=provider)
-        state.indent_tokens = list(indents)
-        state.line = start_line
-        state.column = 0
-        try:
-            stmt._codegen(state)
-        except Exception:  # pragma: no cover - a node libcst cannot print alone
-            return False
-        code = "".join(state.tokens)
-        offset = self.starts[start_line - 1]
-        text = self.parsed
-        if not text.startswith(code, offset):
-            # the module's last statement may lack the newline its code generator adds
-            rest = text[offset:]
-            if not (code.startswith(rest) and code[len(rest):] in ("\n", "\r\n", "\r")
-                    and not module.has_trailing_newline):
-                return False
-        self.computed.update(provider._computed)
-        self.done.add(id(stmt))
-        return True
+        start = self.offset(a.lineno, a.col_offset)
+        if self.source[start:start + 1] != "(":
+            return False  # ``f"{a, b}"``: in an f-string the position starts at the brace
+        return self.outer(node.elements[0].value)[0] > start
 
-    def _whole_module(self) -> None:
-        global FALLBACKS
-        if self.whole:
-            return
-        from libcst.metadata import MetadataWrapper, PositionProvider
+    def outer(self, node) -> Tuple[int, int, int]:
+        """(start, end, count) of the node with its own parentheses."""
+        key = id(node)
+        got = self._outer.get(key)
+        if got is not None:
+            return got
+        place = node._place
+        genexp = place == "genexp"
+        if genexp or (place == "tuple" and self.source[
+                self.offset(node._a.lineno, node._a.col_offset)] == "("):
+            s, e = self.ast_span(node._a)
+        else:
+            s, e = self.span(node)
+        base = 0
+        if genexp or (place == "tuple" and self.tuple_parenthesized(node)):
+            base = 1  # ``ast`` counts one pair inside the node
+        pairs = self._pairs(s, e)
+        if key in self.sole and (pairs or base):
+            if pairs:
+                pairs.pop()  # the outermost pair is the call's
+            elif genexp:
+                base = 0  # ``f(x for x in y)``: the only parentheses are the call's
+        if pairs:
+            s, e = pairs[-1]
+        got = (s, e, base + len(pairs))
+        if genexp and base == 0:
+            got = (self._next(s + 1), self._prev(e - 1) + 1, 0)
+        self._outer[key] = got
+        return got
 
-        FALLBACKS += not REFERENCE
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        self.computed.update(wrapper.resolve(PositionProvider))
-        self.whole = True
+    def _pairs(self, s: int, e: int) -> List[Tuple[int, int]]:
+        src = self.source
+        n = len(src)
+        out = []
+        while True:
+            b = self._prev(s)
+            f = self._next(e)
+            if b < 0 or f >= n or src[b] != "(" or src[f] != ")":
+                return out
+            s, e = b, f + 1
+            out.append((s, e))
+
+    # -- scanning -------------------------------------------------------------------------------
+    def _next(self, i: int) -> int:
+        """The offset of the first significant character at or after ``i`` (whitespace, line
+        breaks, continuations and comments skipped)."""
+        src = self.source
+        n = len(src)
+        while i < n:
+            c = src[i]
+            if c in _WS or c == "\n" or c == "\r":
+                i += 1
+            elif c == "\\" and i + 1 < n and src[i + 1] in "\r\n":
+                i += 2
+            elif c == "#":
+                j = src.find("\n", i)
+                k = src.find("\r", i)
+                if j < 0 or (0 <= k < j):
+                    j = k
+                i = n if j < 0 else j
+            else:
+                return i
+        return n
+
+    def _prev(self, i: int) -> int:
+        """The offset of the last significant character before ``i``, or -1."""
+        src = self.source
+        while i > 0:
+            i -= 1
+            c = src[i]
+            if c in _WS:
+                continue
+            if c == "\n" or c == "\r":
+                begin = max(src.rfind("\n", 0, i), src.rfind("\r", 0, i)) + 1
+                if i > 0 and c == "\n" and src[i - 1] == "\r":
+                    begin = max(src.rfind("\n", 0, i - 1), src.rfind("\r", 0, i - 1)) + 1
+                    i -= 1
+                line = src[begin:i]
+                if line.endswith("\\"):
+                    i = begin + len(line) - 1  # a continuation: the backslash is not code
+                    continue
+                if "#" in line:
+                    for m in _STR_OR_HASH.finditer(line):
+                        if m.group() == "#":
+                            i = begin + m.start()
+                            break
+                continue
+            return i
+        return -1
+
+    def comma_after(self, arg) -> Optional[Tok]:
+        """The comma right after an argument, or None."""
+        f = self._next(self.span(arg)[1])
+        if f < len(self.source) and self.source[f] == ",":
+            return Tok(f, f + 1)
+        return None
+
+    def simple_whitespace_after(self, end: int) -> bool:
+        """Is the whitespace from ``end`` to the next token libcst's ``SimpleWhitespace`` (no
+        comment, no line break other than a backslash continuation)?"""
+        f = self._next(end)
+        text = self.source[end:f].replace("\\\r\n", "").replace("\\\n", "").replace("\\\r", "")
+        return "#" not in text and "\n" not in text and "\r" not in text

@@ -1,13 +1,13 @@
 """A cheap, conservative pre-filter on the ``ast`` tree: where can a rule fire in this file?
 
-libcst parsing costs about ten times ``ast.parse``; flake8 hands the plugin its ``ast`` tree for
+The analysis costs several times ``ast.parse``; flake8 hands the plugin its ``ast`` tree for
 free. This scan looks only for node *shapes* a rule needs (``X.data``, ``tensor(<non-literal>)``,
 ``.clone(...).detach()``, ``*_like(t).copy_(t)``, ``y = x.detach()``...). It must never say "no"
-where a rule could fire: it is a superset, the libcst pass decides.
+where a rule could fire: it is a superset, the engine's walk decides.
 
 ``plan`` also names the top-level functions and methods that hold no such shape. The engine
-blanks their lines before libcst parses (line count and every other column stay the same, so
-positions are exact), which is where most of a large file's parse time goes.
+builds no tree for them (each stands as the one statement the plan names), which is where most
+of a large file's analysis time goes.
 """
 from __future__ import annotations
 
@@ -15,8 +15,6 @@ import ast
 import re
 from typing import List, Optional, Set, Tuple
 
-# lines as the tokenizer counts them (``str.splitlines`` also splits on \f, \x1c...)
-_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
@@ -102,7 +100,7 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
             more = _torch_aliases([node]) - aliases
             if more:
-                return True  # a local import of a constructor alias: let libcst look
+                return True  # a local import of a constructor alias: let the walk look
     return False
 
 
@@ -173,7 +171,7 @@ Span = Tuple[int, int, str]
 
 
 def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Span]]:
-    """(any candidate at all, spans libcst can skip: 1-based inclusive lines and the statement
+    """(any candidate at all, spans the tree can leave out: 1-based inclusive lines and the statement
     that stands in for them). With ``source``, a definition whose text has no shape is decided
     by the regex alone, without walking its tree."""
     body = getattr(tree, "body", [])
@@ -254,7 +252,7 @@ def _binds_alias(stmts, lines: List[bytes], into_defs: bool) -> bool:
 
 def _expression_spans(body, aliases: Set[str], skip: List[Span], lines: List[bytes]) -> None:
     """Blank-able bare expression statements (``print(...)``, ``loss.backward()``,
-    ``optimizer.step()``, logging) anywhere in the code libcst will parse, except in a scope
+    ``optimizer.step()``, logging) anywhere in the code the tree is built for, except in a scope
     that binds a ``detach()``/``.data`` alias (see ``_binds_alias``)."""
     skipped = {start for start, _, _ in skip}
     stack = [(body, _binds_alias(body, lines, False))]
@@ -288,6 +286,17 @@ class _TextIndex:
         self.source = source
         self.starts = [0] + [m.end() for m in _LINE_END.finditer(source)]
 
+    def contains(self, node: ast.AST, word: str) -> bool:
+        """Does the text of ``node``'s lines hold ``word``? (a call spelled ``x.word(...)``
+        always does)"""
+        span = _span(node)
+        if span is None:
+            return True
+        start, end = span
+        starts = self.starts
+        stop = starts[end] if end < len(starts) else len(self.source)
+        return self.source.find(word, starts[start - 1], stop) >= 0
+
     def may_have_shape(self, node: ast.AST) -> bool:
         span = _span(node)
         if span is None:
@@ -306,7 +315,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
-                stmt, text is None or "register_" in text.source))
+                stmt, text is None or text.contains(stmt, "register_")))
             if (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
                 found = True
             elif not keep:
@@ -341,35 +350,3 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
 
 def has_candidates(tree: ast.AST) -> bool:
     return plan(tree)[0] if isinstance(tree, ast.Module) else _has_shape(tree, _torch_aliases(ast.walk(tree)))
-
-
-def blank(source: str, spans: List[Span]) -> Tuple[str, List[int]]:
-    """``source`` with each span replaced by its one-line stand-in statement (``pass`` for a
-    definition, so a block stays valid; ``name = []`` for a container literal) at the span's
-    indentation; other lines are kept exactly, so their columns stay exact.
-
-    Returns the text and a map from each of its lines (index = line - 1) to the original line.
-    """
-    lines = _LINES.findall(source)
-    replaced = {}
-    for start, end, stand_in in spans:
-        if 1 <= start <= end <= len(lines):
-            replaced[start] = (end, stand_in)
-    out: List[str] = []
-    line_map: List[int] = []
-    i = 1
-    n = len(lines)
-    while i <= n:
-        hit = replaced.get(i)
-        if hit is None:
-            out.append(lines[i - 1])
-            line_map.append(i)
-            i += 1
-            continue
-        end, stand_in = hit
-        first = lines[i - 1]
-        indent = first[: len(first) - len(first.lstrip())]
-        out.append(indent + stand_in + (first[len(first.rstrip("\r\n")):] or "\n"))
-        line_map.append(i)
-        i = end + 1
-    return "".join(out), line_map

@@ -76,11 +76,11 @@ def _check_fix_properties(src):
         diags = analyze(src, prefilter=False)
     except LintError:
         return
-    # the pre-filters never change results (TEN001, "libcst cannot parse this valid Python", is
-    # reported only where libcst has to parse: where a rule could fire)
+    # the pre-filters never change results (TEN001, "valid Python too deep to walk", is
+    # reported only where the tree is built: where a rule could fire)
     assert [d for d in analyze(src) if d.code != "TEN001"] == \
         [d for d in diags if d.code != "TEN001"]
-    if any(d.code == "TEN001" for d in diags):  # valid Python libcst cannot parse: left alone
+    if any(d.code == "TEN001" for d in diags):  # valid Python that cannot be walked: left alone
         try:
             fix_source(src, unsafe=True)
         except LintError:

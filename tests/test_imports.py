@@ -1,6 +1,7 @@
 """Nothing expensive at import: flake8 imports every plugin on every run (an editor: on every
-save), so importing the plugin must not import libcst or the engine; they load only when a file
-passes the text and ``ast`` pre-filters."""
+save), so importing the plugin must not import the engine; it loads only when a file passes the
+text and ``ast`` pre-filters. libcst is never imported to lint or fix: the engine walks a tree
+built from ``ast`` (its import alone costs more than an editor run may)."""
 import json
 import subprocess
 import sys
@@ -22,7 +23,7 @@ print(json.dumps(seen))
 """
 
 
-def test_plugin_import_and_a_file_without_candidates_load_no_libcst(tmp_path):
+def test_plugin_import_and_a_file_without_candidates_load_no_engine_and_none_loads_libcst(tmp_path):
     plain = tmp_path / "plain.py"
     # text that passes the regex (``.data``, ``torch.tensor(``) but not the ast scan
     plain.write_text("import torch\n\nx = torch.tensor([1, 2])\n\n\nclass D:\n"
@@ -35,6 +36,24 @@ def test_plugin_import_and_a_file_without_candidates_load_no_libcst(tmp_path):
     seen = json.loads(res.stdout.strip().splitlines()[-1])
     assert seen["import"] == []
     assert seen["no_candidate"] == [] and seen["no_candidate_results"] == 0
-    # the same process does load them for a file that needs them (the check can fail)
-    assert "libcst" in seen["candidate"] and "flake8_tensorcopy.engine" in seen["candidate"]
+    # the same process does load the engine for a file that needs it (the check can fail), and
+    # linting that file, with a diagnostic, loads no libcst
+    assert "flake8_tensorcopy.engine" in seen["candidate"] and "flake8_tensorcopy.rules" in \
+        seen["candidate"]
+    assert not [m for m in seen["candidate"] if m.split(".")[0] == "libcst"], seen["candidate"]
     assert seen["candidate_results"] == 1
+
+
+def test_check_and_fix_import_no_libcst(tmp_path):
+    """``tensorcopy check`` and ``fix`` (one process: ``-j 1``) on a file with a diagnostic and a
+    fix: ``-X importtime`` lists every module imported, and libcst is not among them."""
+    flagged = tmp_path / "flagged.py"
+    flagged.write_text("import torch\n\n\ndef f(t: torch.Tensor):\n    return torch.tensor(t)\n")
+    for args in (["check", "--no-cache", "-j", "1"], ["fix", "--no-cache", "-j", "1", "--diff"]):
+        res = subprocess.run([sys.executable, "-X", "importtime", "-m", "flake8_tensorcopy", *args,
+                              str(flagged)], capture_output=True, text=True, timeout=120)
+        assert "TEN201" in res.stdout or "t.detach().clone()" in res.stdout, (args, res.stdout)
+        imported = [line.rsplit("|", 1)[-1].strip() for line in res.stderr.splitlines()
+                    if line.startswith("import time:")]
+        assert "flake8_tensorcopy.engine" in imported  # the check can fail
+        assert not [m for m in imported if m.split(".")[0] == "libcst"], args

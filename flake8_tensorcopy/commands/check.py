@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_statistics(results: List[FileResult], stream=None) -> None:
-    from ..rules import RULES_BY_CODE  # loads libcst: only when asked
+    from ..rules import RULES_BY_CODE  # loads the rules: only when asked
 
     counts = Counter(d.code for r in results for d in r.diagnostics)
     for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):

@@ -14,7 +14,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..docs import NOT_ANALYSED_DOC, render  # libcst loads with the rules: only here
+    from ..docs import NOT_ANALYSED_DOC, render  # the rules load here: only here
     from ..rules import RULES_BY_CODE
 
     rule = RULES_BY_CODE.get(args.code.upper())

@@ -33,7 +33,7 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
     fixed text is ``result.output`` (None: the front end echoes the input unchanged).
     ``roots``: the linted tree, which a symbolic link may be written through to."""
-    from ..engine import LintError, filter_noqa  # libcst: only for a file that is analysed
+    from ..engine import LintError, filter_noqa  # the engine: only for a file that is analysed
     from ..fixes import Unchanged, fix_source, write_fixed
 
     result = FileResult(path)

@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..docs import doc_url, summary  # libcst loads with the rules: not on every start
+    from ..docs import doc_url, summary  # the rules load here: not on every start
     from ..rules import ALL_RULES
 
     if args.format == "json":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-import libcst as cst
+from .. import tree as cst
 
 from ..inference import Alias, is_value_write
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule

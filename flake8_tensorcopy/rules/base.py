@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Type
 
-import libcst as cst
+from .. import tree as cst
 
 from ..diagnostics import SAFE, UNSAFE
 

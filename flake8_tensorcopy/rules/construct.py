@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
-import libcst as cst
+from .. import tree as cst
 
 from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name
 from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
@@ -95,19 +95,20 @@ def copy_edits(ctx, node: cst.Call, src: cst.BaseExpression, kwargs: Dict[str, c
         head += ("to(" + ", ".join(extras) + ", copy=True",)
     else:
         head += ("to(",)
-    if not isinstance(first.comma, cst.Comma) and len(node.args) == 1 and \
-            type(first.whitespace_after_arg) is cst.SimpleWhitespace:
+    comma = ctx.comma(first)
+    if comma is None and len(node.args) == 1 and ctx.simple_whitespace_after(first):
         edits = [NodeEdit("replace", node, head + (")",))]  # nothing after ``src`` to keep
-    elif not isinstance(first.comma, cst.Comma):
+    elif comma is None:
         edits = [NodeEdit("replace", node, head, end=first)]
-    elif len(node.args) > 1 and type(first.comma.whitespace_after) is cst.SimpleWhitespace:
+    elif len(node.args) > 1 and ctx.simple_whitespace_after(comma):
         edits = [NodeEdit("replace", node, head, end=node.args[1], to_start=True)]
     else:
-        edits = [NodeEdit("replace", node, head, end=first.comma)]
+        edits = [NodeEdit("replace", node, head, end=comma)]
     if kwargs:
         more = ", ".join(extras + ["copy=True"])
-        if isinstance(last.comma, cst.Comma):
-            edits.append(NodeEdit("replace", last.comma, f" {more},", from_end=True))
+        last_comma = ctx.comma(last)
+        if last_comma is not None:
+            edits.append(NodeEdit("replace", last_comma, f" {more},", from_end=True))
         else:
             edits.append(NodeEdit("replace", last, f", {more}", from_end=True))
     return edits

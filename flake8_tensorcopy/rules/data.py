@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, Tuple
 
-import libcst as cst
+from .. import tree as cst
 
 from ..inference import (
     FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, last_name, root_name,

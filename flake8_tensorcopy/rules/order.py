@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import libcst as cst
+from .. import tree as cst
 
 from ..inference import dotted_name
 from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
@@ -139,7 +139,7 @@ class CloneDetach(Rule):
         if type(func) is not cst.Attribute or func.attr.value != "detach" or node.args:
             return
         inner = func.value
-        if type(inner) is not cst.Call or inner.lpar:
+        if type(inner) is not cst.Call or ctx.parenthesized(inner):
             return
         ifunc = inner.func
         if type(ifunc) is not cst.Attribute:
@@ -166,10 +166,10 @@ class CloneDetach(Rule):
         else:
             # ``torch.clone(X, ARGS).detach()``: ``X`` and the text after its comma are kept
             first = inner.args[0]
-            comma = first.comma
-            if not isinstance(comma, cst.Comma):
+            comma = ctx.comma(first)
+            if comma is None:
                 rest = Src(first, end=inner, from_end=True)
-            elif args and type(comma.whitespace_after) is cst.SimpleWhitespace:
+            elif args and ctx.simple_whitespace_after(comma):
                 rest = Src(args[0], end=inner)
             else:
                 rest = Src(comma, end=inner, from_end=True)
@@ -256,6 +256,6 @@ class LikeThenCopy(Rule):
         # (with any comment in them) and only its argument goes, with its line if it had one
         edits = [NodeEdit("replace", func, f"{ctx.code(a)}.clone"),
                  NodeEdit("replace", node.args[0], "", eat_line=True,
-                          end=node.args[0].comma if isinstance(node.args[0].comma, cst.Comma) else None)]
+                          end=ctx.comma(node.args[0]))]
         fix = FixPlan(f"replace with `{name}.clone()`", SAFE, edits)
         yield self.report(node, fix, like=ctx.snippet(inner.func, 30), src=ctx.snippet(a, 30))
