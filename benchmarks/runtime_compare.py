@@ -106,10 +106,6 @@ def run_one(root: str, stub: str, repo: str, folder: str, script: str, args: Lis
     for it in items:
         path = it["filename"]
         path = path if os.path.isabs(path) else os.path.join(dst, path)
-        try:
-            it["text"] = open(path).read().splitlines()[it["location"]["row"] - 1].strip()
-        except (OSError, IndexError):
-            it["text"] = ""
         it["filename"] = os.path.relpath(path, work)
     shutil.rmtree(work, ignore_errors=True)
     runtime = [i for i in items if i["source"] == "runtime"]
@@ -140,11 +136,11 @@ def render(rows: List[dict]) -> str:
         for i in r["runtime_only"]:
             obs = i["observed"][0] if i["observed"] else {}
             out.append(f"- `{i['filename']}:{i['location']['row']}` {i['code']} x{i['count']} "
-                       f"({obs.get('dtype')}, rg={obs.get('requires_grad')}): `{i['text']}`")
+                       f"({obs.get('dtype')}, rg={obs.get('requires_grad')}): {i.get('message', '')}")
     out += ["", "Static diagnostics on lines that ran without the pattern:", ""]
     for r in rows:
         for i in r["static_only_ran"]:
-            out.append(f"- `{i['filename']}:{i['location']['row']}` {i['code']}: `{i['text']}`")
+            out.append(f"- `{i['filename']}:{i['location']['row']}` {i['code']}: {i.get('message', '')}")
     return "\n".join(out)
 
 
