@@ -58,38 +58,53 @@ def test_text_shapes_cover_multiline_alias_imports():
     assert has_candidates(ast.parse(src))
 
 
-def test_bare_expression_statements_are_blanked_unless_needed():
-    """Shape-free bare expression statements (logging, backward, step) are blanked before libcst
-    parses; in-place calls, registrations, ``:=``, ``.data``, docstrings and statements that share
-    a line stay, and so does every one in a scope that binds a ``detach()``/``.data`` alias
-    (TEN401 reads later mentions of it); the diagnostics are those of the full analysis."""
+def test_functions_with_a_candidate_are_kept_whole():
+    """Only definitions without any candidate are left out of the tree: a function with one
+    keeps every statement (bare expression statements such as logging, ``backward()`` or the
+    read that makes an alias write TEN401 included); the diagnostics are those of the full
+    analysis."""
     from flake8_tensorcopy.prefilter import plan
 
     body = [
         '    """Docstring stays."""',
         "    z = x + 1",
-        "    print('step', i)",  # 3: blanked
-        "    loss.backward()",  # 4: blanked
-        "    logger.info(\n        'multi-line %s',\n        i)",  # 5-7: blanked
-        "    z.add_(1)",  # 8: in-place: kept
-        "    self.register_buffer('b', t)",  # 9: kept
-        "    print(n := 3)",  # 10: binding: kept
-        "    print(p.data)",  # 11: .data: kept
-        "    a = 1; print(a)",  # 12: shares its line: kept
-        "    print(2)  # trailing comment",  # 13: blanked
+        "    print('step', i)",
+        "    loss.backward()",
+        "    logger.info(\n        'multi-line %s',\n        i)",
+        "    z.add_(1)",
+        "    print(p.data)",
     ]
     alias = [
         "def g(x: torch.Tensor, logger):",
         "    y = x.detach()",
         "    y.add_(1)",
-        "    logger.info('done')",  # kept: this scope binds an alias
-        "    print(y)",  # kept: the read that makes the write above TEN401
+        "    logger.info('done')",
+        "    print(y)",  # the read that makes the write above TEN401
     ]
+    plain = ["def h(a):", "    print(a)", "    return a + 1"]
     src = "import torch\n\n\ndef f(x: torch.Tensor, self, t, i, loss, logger, p):\n" + \
-        "\n".join(body) + "\n\n\n" + "\n".join(alias) + "\n" + "# padding\n" * 120
+        "\n".join(body) + "\n\n\n" + "\n".join(alias) + "\n\n\n" + "\n".join(plain) + "\n" + \
+        "# padding\n" * 120
     found, spans = plan(ast.parse(src), src)
-    blanked = sorted((s - 4, e - 4) for s, e, stand_in in spans if stand_in == "pass")
-    assert found and blanked == [(3, 3), (4, 4), (5, 7), (13, 13)], blanked
+    h = src.splitlines().index("def h(a):") + 1
+    assert found and spans == [(h, h + 2, "pass")], spans
     full = analyze(src, prefilter=False)
     assert {d.code for d in full} >= {"TEN401", "TEN101"}
     assert analyze(src) == full
+
+
+def test_text_index_places_shapes_on_their_lines():
+    """The pre-filter finds the lines of every ``SHAPES`` match in one pass and asks, per
+    statement, whether one lies within its lines: a shape inside a nested block, on a
+    continuation line or after a lone carriage return is found; a definition with none is left
+    out."""
+    from flake8_tensorcopy.prefilter import plan
+
+    for nl in ("\n", "\r\n", "\r"):
+        src = nl.join([
+            "import torch", "", "",
+            "def f(m):", "    for p in m.parameters():", "        if p.grad is not None:",
+            "            w = (p", "                 .data)", "    return w", "", "",
+            "def g(a):", "    return a", ""])
+        found, spans = plan(ast.parse(src), src)
+        assert found and spans == [(12, 13, "pass")], (nl, spans)
