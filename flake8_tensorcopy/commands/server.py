@@ -24,4 +24,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tensorcopy: error: the language server needs pygls>=2 ({problem}); "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return 2
+    from .. import project
+
+    project._MAX_MODULES = project.SERVER_MODULES  # one long process: keep imports' facts warm
     return serve()
