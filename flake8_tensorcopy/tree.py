@@ -21,6 +21,7 @@ import typing as _t
 from typing import Optional
 
 from .positions import Text
+from .source import split_lines
 
 
 class Node:
@@ -304,11 +305,17 @@ class Builder:
         return self._exprs[type(a)](a)
 
     # -- text -------------------------------------------------------------------------------
-    def _text(self, a: ast.AST) -> str:
-        """The source text of ``a`` (one line or several)."""
+    def _source_lines(self) -> _t.List[str]:
+        """The source's lines, with their ends, split where ``ast`` counts lines (not where
+        ``str.splitlines`` does: it also splits at form feeds, \\x1c, \\x85, \\u2028...)."""
         lines = self._lines
         if lines is None:
-            lines = self._lines = self.source.splitlines(True)
+            lines = self._lines = split_lines(self.source, keepends=True)
+        return lines
+
+    def _text(self, a: ast.AST) -> str:
+        """The source text of ``a`` (one line or several)."""
+        lines = self._source_lines()
         l1, l2 = a.lineno - 1, a.end_lineno - 1
         if l1 == l2:
             line = lines[l1]
@@ -323,9 +330,7 @@ class Builder:
 
     def _starts_line(self, a: ast.stmt) -> bool:
         """Nothing but indentation before ``a`` on its line (a block, not ``if x: y``)."""
-        lines = self._lines
-        if lines is None:
-            lines = self._lines = self.source.splitlines(True)
+        lines = self._source_lines()
         line = lines[a.lineno - 1]
         if line.isascii():
             return not line[:a.col_offset].strip()
@@ -363,9 +368,7 @@ class Builder:
 
     def _stand_in(self, a: ast.stmt, first: int, stand_in: str) -> Node:
         """What the pre-filter's blanking puts in place of ``a``: at its first line, indented."""
-        lines = self._lines
-        if lines is None:
-            lines = self._lines = self.source.splitlines(True)
+        lines = self._source_lines()
         text = lines[first - 1]
         indent = len(text.encode("utf-8", "surrogatepass")) - len(
             text.lstrip().encode("utf-8", "surrogatepass"))
@@ -442,9 +445,7 @@ class Builder:
         return If(a, self.ex(a.test), self.block(a.body), other)
 
     def _is_elif(self, a: ast.If) -> bool:
-        lines = self._lines
-        if lines is None:
-            lines = self._lines = self.source.splitlines(True)
+        lines = self._source_lines()
         line = lines[a.lineno - 1]
         if not line.isascii():
             return line.encode("utf-8", "surrogatepass")[a.col_offset:].startswith(b"elif")

@@ -11,6 +11,9 @@ import time
 
 import pytest
 
+from flake8_tensorcopy import lint_source
+from flake8_tensorcopy.fixes import fix_source
+
 from .conftest import flake8, run, tensorcopy
 
 BAD = "import torch\nt = torch.ones(2)\nc = torch.tensor(t)\n"
@@ -158,6 +161,23 @@ def test_noqa_lines_are_split_as_the_tokenizer_does(tmp_path, char):
     tensorcopy("fix", str(f))
     text = f.read_text(encoding="utf-8")
     assert "a = torch.tensor(t)  # noqa: TEN201\n" in text and "b = t.detach().clone()" in text
+
+
+@pytest.mark.parametrize("char", ["\f", "\x0b", "\x1c", "\x85", "\u2028"])
+def test_tree_reads_lines_as_the_tokenizer_splits_them(char):
+    """The tree built from ``ast`` reads source lines by ``ast``'s line numbers (is a statement
+    alone on its line, is an ``if`` an ``elif``): an odd character earlier in the file must not
+    shift them. It once did: both fixes below were lost after a form feed."""
+    body = ("def f(m: torch.nn.Linear):\n    if m.bias is None:\n        m.weight.data.mul_(2)\n"
+            "    elif m.weight is not None:\n        m.weight.data.mul_(3)\n")
+    plain = "import torch\n# odd_character\n" + body  # same length: same offsets
+    odd = f"import torch\n# odd{char}character\n" + body
+    assert [(d.line, d.code, d.message, d.fix) for d in lint_source(odd)] == \
+        [(d.line, d.code, d.message, d.fix) for d in lint_source(plain)]
+    fixed = fix_source(odd, unsafe=True).source
+    assert fixed.count("no_grad():") == 2
+    assert fixed.replace(f"# odd{char}character", "# odd_character") == \
+        fix_source(plain, unsafe=True).source
 
 
 # ------------------------------------------------------------------------- 11: deep nesting
