@@ -12,11 +12,11 @@ of a large file's analysis time goes.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
-from typing import List, Optional, Set, Tuple
+from collections import deque
+from typing import Iterator, List, Optional, Set, Tuple
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+from .source import any_line_within, line_numbers, line_starts, occurrences
 
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
 #: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302), or an import of a
@@ -106,28 +106,33 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     return False
 
 
+def statements(root: ast.AST) -> Iterator[ast.AST]:
+    """The statements under ``root`` (``root`` too, and the ``except``/``case`` clauses that hold
+    blocks), in ``ast.walk``'s order: breadth first over the same edges, leaving out expressions
+    (which never hold a statement)."""
+    todo = deque([root])
+    while todo:
+        node = todo.popleft()
+        yield node
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list and value and isinstance(
+                    value[0], (ast.stmt, ast.excepthandler, ast.match_case)):
+                todo.extend(value)
+
+
 def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
     """Does ``fn`` assign ``self.x`` or call ``register_buffer``/``register_parameter``?
 
-    Assignments are statements: only statement lists are visited. The expressions are walked
-    for the calls only when the file's text has ``register_`` at all (``registers``)."""
-    stack = [fn.body]
-    while stack:
-        for node in stack.pop():
-            t = type(node)
-            if t is ast.Assign or t is ast.AnnAssign or t is ast.AugAssign:
-                for target in node.targets if t is ast.Assign else (node.target,):
-                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                            and target.value.id == "self":
-                        return True
-            for field in _SUB_BODIES:
-                sub = getattr(node, field, None)
-                if type(sub) is list:
-                    stack.append(sub)
-            for handler in getattr(node, "handlers", ()) or ():
-                stack.append(handler.body)
-            for case in getattr(node, "cases", ()) or ():
-                stack.append(case.body)
+    Assignments are statements: only statements are visited. The expressions are walked for
+    the calls only when the definition's text has ``register_`` at all (``registers``)."""
+    for node in statements(fn):
+        t = type(node)
+        if t is ast.Assign or t is ast.AnnAssign or t is ast.AugAssign:
+            for target in node.targets if t is ast.Assign else (node.target,):
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self":
+                    return True
     return registers and _calls_register(fn)
 
 
@@ -199,32 +204,22 @@ class _TextIndex:
         self._word_lines: dict = {}
         self._starts: Optional[List[int]] = None
 
-    def _lines_of(self, positions) -> List[int]:
+    def _lines_of(self, offsets) -> List[int]:
         """1-based line numbers of sorted offsets (line breaks as ``ast`` counts them)."""
         if self._starts is None:
-            self._starts = [0] + [m.end() for m in _LINE_END.finditer(self.source)]
-        starts = self._starts
-        return [bisect.bisect_right(starts, i) for i in positions]
+            self._starts = line_starts(self.source)
+        return line_numbers(self._starts, offsets)
 
     def _within(self, spots: List[int], node: ast.AST) -> bool:
         span = _span(node)
-        if span is None:
-            return True
-        i = bisect.bisect_left(spots, span[0])
-        return i < len(spots) and spots[i] <= span[1]
+        return span is None or any_line_within(spots, span[0], span[1])
 
     def contains(self, node: ast.AST, word: str) -> bool:
         """Does the text of ``node``'s lines hold ``word``? (a call spelled ``x.word(...)``
         always does)"""
         spots = self._word_lines.get(word)
         if spots is None:
-            source = self.source
-            found = []
-            i = source.find(word)
-            while i >= 0:
-                found.append(i)
-                i = source.find(word, i + 1)
-            spots = self._word_lines[word] = self._lines_of(found)
+            spots = self._word_lines[word] = self._lines_of(occurrences(self.source, word))
         return self._within(spots, node)
 
     def may_have_shape(self, node: ast.AST) -> bool:

@@ -27,10 +27,12 @@ import os
 import re
 import threading
 import time
-from collections import OrderedDict, deque
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from collections import OrderedDict
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from . import torch_api
+from .prefilter import statements
+from .source import any_line_within, line_numbers, line_starts, occurrences
 
 __all__ = [
     "find_root", "ProjectIndex", "ModuleFacts", "ClassFacts", "FuncFacts", "index",
@@ -221,7 +223,7 @@ class ClassFacts:
             return
         me = args[0].arg
         # assignments are statements: walking statements alone finds them all, in ast.walk's order
-        for node in _statements(fn):
+        for node in statements(fn):
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
@@ -229,7 +231,7 @@ class ClassFacts:
                             and t.value.id == me and node.value is not None:
                         self._attr_exprs.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[union-attr,attr-defined]
         spots = self.module.word_lines("register_")
-        if spots is not None and not _any_within(spots, fn):
+        if spots is not None and not _lines_hold(spots, fn):
             return
         for node in ast.walk(fn):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
@@ -386,6 +388,7 @@ class ModuleFacts:
         self._call_sites: Optional[Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = None
         self._call_lines: object = _UNSET
         self._word_lines: Dict[str, object] = {}
+        self._starts: Optional[List[int]] = None
         self._scan(tree.body)
 
     def _scan(self, body, nested: bool = False) -> None:
@@ -422,22 +425,24 @@ class ModuleFacts:
                 # ``try: from apex import X / except ImportError: X = None``: take the body
                 self._scan(stmt.body, nested=True)
 
+    def _lines_of(self, offsets) -> List[int]:
+        if self._starts is None:
+            self._starts = line_starts(self.text or "")
+        return line_numbers(self._starts, offsets)
+
     def call_lines(self) -> Optional[Dict[str, List[int]]]:
         """Where a bare name may be called, from the text: name -> line numbers (a superset of
-        the real calls). None when the text is unknown or has line breaks ``ast`` may count
-        differently (a lone carriage return)."""
+        the real calls). None when the text is unknown."""
         if self._call_lines is _UNSET:
             text = self.text
-            if text is None or "\r" in text:
+            if text is None:
                 self._call_lines = None
             else:
+                calls = [m for m in _CALLED_NAME.finditer(text)
+                         # ``def name(``: the definition, not a call
+                         if not _DEF_BEFORE.search(text, max(0, m.start() - 16), m.start())]
                 found: Dict[str, List[int]] = {}
-                line, pos = 1, 0
-                for m in _CALLED_NAME.finditer(text):
-                    if _DEF_BEFORE.search(text, max(0, m.start() - 16), m.start()):
-                        continue  # ``def name(``: the definition, not a call
-                    line += text.count("\n", pos, m.start())
-                    pos = m.start()
+                for m, line in zip(calls, self._lines_of(m.start() for m in calls)):
                     found.setdefault(m.group(1), []).append(line)
                 self._call_lines = found
         return self._call_lines  # type: ignore[return-value]
@@ -446,18 +451,7 @@ class ModuleFacts:
         """The sorted line numbers where ``word`` occurs in the text (None: text unknown)."""
         got = self._word_lines.get(word, _UNSET)
         if got is _UNSET:
-            text = self.text
-            if text is None or "\r" in text:
-                got = None
-            else:
-                got = []
-                line, pos = 1, 0
-                i = text.find(word)
-                while i >= 0:
-                    line += text.count("\n", pos, i)
-                    pos = i
-                    got.append(line)
-                    i = text.find(word, i + 1)
+            got = None if self.text is None else self._lines_of(occurrences(self.text, word))
             self._word_lines[word] = got
         return got  # type: ignore[return-value]
 
@@ -578,7 +572,8 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
     lines = module.call_lines()
     callers = set()
     top_level_calls = False
-    spots: List[int] = []
+    #: sorted lines where a target may be called (None: the text is unknown)
+    spots: Optional[List[int]] = None
     if lines is not None:
         # from the text: the lines where a target may be called (a superset of the real calls);
         # a function is a caller when one of them lies in its body's lines
@@ -607,17 +602,16 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
     if not targets or (not callers and not top_level_calls):
         return sites
-    spots_or_none = spots if lines is not None else None
     if top_level_calls:
         ev = _Evaluator(module)
         ev.collect = (targets, sites)
-        ev.spots = spots_or_none
+        ev.spots = spots
         ev._block(module.tree.body, [])
     for d in list(module.defs.values()):
         if isinstance(d, FuncFacts) and id(d) in callers:
             sub = _Evaluator(module, None, d.node)
             sub.collect = (targets, sites)
-            sub.spots = spots_or_none
+            sub.spots = spots
             try:
                 sub._block(d.node.body, [])  # type: ignore[attr-defined]
             except RecursionError:
@@ -632,29 +626,14 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
 #: never find a ``(``, and a run of comment lines cannot make the search backtrack exponentially
 _CALLED_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))\2\(")
 
-def _any_within(spots: List[int], node: ast.AST) -> bool:
-    """Does a line of ``spots`` (sorted) lie within the lines of ``node``?"""
-    first = node.lineno  # type: ignore[attr-defined]
-    last = getattr(node, "end_lineno", None) or first
-    i = bisect.bisect_left(spots, first)
-    return i < len(spots) and spots[i] <= last
-
 
 _DEF_BEFORE = re.compile(r"(?<!\w)def[ \t]+\Z")
 
 
-def _statements(root: ast.AST) -> Iterator[ast.AST]:
-    """The statements under ``root`` (``root`` too), in ``ast.walk``'s order: breadth first over
-    the same edges, leaving out expressions (which never hold a statement)."""
-    todo = deque([root])
-    while todo:
-        node = todo.popleft()
-        yield node
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if type(value) is list and value and isinstance(
-                    value[0], (ast.stmt, ast.excepthandler, ast.match_case)):
-                todo.extend(value)
+def _lines_hold(lines: List[int], node: ast.AST) -> bool:
+    """Does one of the sorted ``lines`` lie within the lines of ``node``?"""
+    first = node.lineno  # type: ignore[attr-defined]
+    return any_line_within(lines, first, getattr(node, "end_lineno", None) or first)
 
 
 def _calls_any(node, names: Set[str]) -> bool:
@@ -791,7 +770,7 @@ class _Evaluator:
             t = type(stmt)
             if self.collect is not None and not isinstance(
                     stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
-                    self.spots is None or _any_within(self.spots, stmt)):
+                    self.spots is None or _lines_hold(self.spots, stmt)):
                 self._record_calls(stmt)
             if t is ast.Return:
                 rets.append(self.eval(stmt.value) if stmt.value is not None else "O")
@@ -1053,14 +1032,15 @@ class ProjectIndex:
     """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
 
     def __init__(self) -> None:
-        #: least recently used first; trimmed to _MAX_MODULES between linted files (never while
-        #: one file is analysed, so one file's analysis sees one object per module)
+        #: least recently used first; trimmed to ``max_modules`` between linted files (never
+        #: while one file is analysed, so one file's analysis sees one object per module)
         self._modules: "OrderedDict[str, Tuple[int, int, Optional[ModuleFacts]]]" = OrderedDict()
         self._roots: Dict[str, Optional[str]] = {}
         self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
+        self.max_modules = _MAX_MODULES
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
         self._recent: Optional[Tuple[str, str, ast.Module]] = None
@@ -1174,12 +1154,11 @@ class ProjectIndex:
             self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
             return facts
 
-    def trim(self, keep: int = 0) -> None:
-        """Forget the least recently used modules beyond ``keep`` (default ``_MAX_MODULES``):
-        memory stays bounded over a long run (flake8 over a big tree, an editor session)."""
-        keep = keep or _MAX_MODULES
+    def trim(self) -> None:
+        """Forget the least recently used modules beyond ``max_modules``: memory stays bounded
+        over a long run (flake8 over a big tree, an editor session)."""
         with self.lock:
-            while len(self._modules) > keep:
+            while len(self._modules) > self.max_modules:
                 self._modules.popitem(last=False)
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
@@ -1254,10 +1233,10 @@ class ProjectIndex:
             hit = self._specs.get(path)
             if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
                 return hit[2], hit[3]
+            cached = self._modules.get(path)
         top: List[Tuple[str, int]] = []
         nested: List[Tuple[str, int]] = []
         facts = None
-        cached = self._modules.get(path)
         if cached is not None and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
             facts = cached[2]
         tree = facts.tree if facts is not None else None
@@ -1281,7 +1260,7 @@ class ProjectIndex:
                 if imp[0] != "module":
                     top.append((f"{imp[1]}.{imp[3]}" if imp[1] else imp[3], imp[2]))
             top.extend(facts.stars)
-            for node in _statements(tree):
+            for node in statements(tree):
                 if isinstance(node, ast.Import):
                     nested.extend((a.name, 0) for a in node.names)
                 elif isinstance(node, ast.ImportFrom):

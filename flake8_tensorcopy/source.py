@@ -1,11 +1,12 @@
 """Reading source text faithfully: encoding (PEP 263 cookie, BOM), newlines, line offsets."""
 from __future__ import annotations
 
+import bisect
 import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import List
+from typing import Iterable, Iterator, List
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -51,6 +52,25 @@ def line_starts(text: str) -> List[int]:
     for m in _LINE_END.finditer(text):
         starts.append(m.end())
     return starts
+
+
+def line_numbers(starts: List[int], offsets: Iterable[int]) -> List[int]:
+    """The 1-based lines (``starts`` from ``line_starts``) of ``offsets``, in their order."""
+    return [bisect.bisect_right(starts, i) for i in offsets]
+
+
+def occurrences(text: str, word: str) -> Iterator[int]:
+    """The offsets where ``word`` occurs in ``text``, in order."""
+    i = text.find(word)
+    while i >= 0:
+        yield i
+        i = text.find(word, i + 1)
+
+
+def any_line_within(lines: List[int], first: int, last: int) -> bool:
+    """Does one of the sorted ``lines`` lie in ``first..last`` (inclusive)?"""
+    i = bisect.bisect_left(lines, first)
+    return i < len(lines) and lines[i] <= last
 
 
 def detect_newline(text: str) -> str:

@@ -363,14 +363,14 @@ def test_index_memory_is_bounded_and_results_do_not_depend_on_it(tmp_path):
     script = textwrap.dedent("""\
         import sys
         from flake8_tensorcopy import lint_source, project
-        project._MAX_MODULES = int(sys.argv[1])
+        project.index().max_modules = int(sys.argv[1])
         out = []
         for path in sys.argv[2:]:
             text = open(path, encoding="utf-8").read()
             out += [(path, d.line, d.column, d.code) for d in lint_source(text, path)]
-            assert len(project.index()._modules) <= max(project._MAX_MODULES, 1) + 64
+            assert len(project.index()._modules) <= project.index().max_modules + 64
         project.index().trim()
-        assert len(project.index()._modules) <= project._MAX_MODULES
+        assert len(project.index()._modules) <= project.index().max_modules
         print(len(out), sorted(out))
     """)
     got = {}

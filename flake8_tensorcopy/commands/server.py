@@ -26,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from .. import project
 
-    project._MAX_MODULES = project.SERVER_MODULES  # one long process: keep imports' facts warm
+    project.index().max_modules = project.SERVER_MODULES  # one long process: keep facts warm
     return serve()
