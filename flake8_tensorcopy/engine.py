@@ -18,14 +18,15 @@ from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, Fix
 from .inference import Inference, Instance, dotted_name, is_tensor
 from .positions import Text, Tok
 from .prefilter import SHAPES, plan
-
-#: below this size skipping candidate-free definitions saves less than it costs
-_MASK_MIN_CHARS = 2000
 from .rules import ALL_RULES
 from .rules.base import FixPlan, NodeEdit, Report, Rule, Src
 from .source import MAX_NESTING, detect_newline, nesting_depth, split_lines
 
+#: below this size skipping candidate-free definitions saves less than it costs
+_MASK_MIN_CHARS = 2000
 _WS = re.compile(r"\s+")
+
+
 class Settings:
     """Project settings the engine needs (from ``[tool.tensorcopy]`` or flake8 options)."""
 
