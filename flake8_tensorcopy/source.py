@@ -93,10 +93,10 @@ def split_lines(text: str, keepends: bool = False) -> List[str]:
     return [line.rstrip("\r\n") for line in lines]
 
 
-#: libcst 1.0.1's native parser overflows its stack (SIGSEGV, no message) at about 1,290 nested
-#: brackets with an 8 MiB stack (``(``: 1,331, ``[``: 1,289, ``{``: 1,368, ``a[``: 1,552).
-#: CPython's own tokenizer refuses 200 levels ("too many nested parentheses"), so no program
-#: Python accepts is lost by this limit, and it leaves a margin of six times for smaller stacks.
+#: CPython's own tokenizer refuses 200 levels of brackets ("too many nested parentheses"), so no
+#: program Python accepts is lost by this limit. (It was first set for libcst 1.0.1's native
+#: parser, which the linter no longer uses and which overflowed its stack, SIGSEGV with no
+#: message, at about 1,290 nested brackets with an 8 MiB stack.)
 MAX_NESTING = 200
 
 _OPEN = frozenset("([{")

@@ -149,7 +149,8 @@ def lint_only(path: str, cfg: Config, select, ignore) -> Tuple[FileResult, None]
 #: below this many files a process pool costs more than it saves
 PARALLEL_MIN_FILES = 16
 #: how long past its budget a file's worker may run before it is killed: SIGALRM stops Python
-#: code on time, but not libcst's native parser, which only a kill can stop
+#: code on time, but not a call into native code (``ast.parse`` of a huge file), which only a
+#: kill can stop
 KILL_GRACE = 1.0
 
 
@@ -182,7 +183,7 @@ def _run_all(tasks, jobs: int):
 
     With a per-file budget (the task's timeout > 0) the work runs in forked worker processes
     (one for a few files, ``jobs`` for many): a worker whose file overruns its budget (say, in
-    libcst's native parser, which SIGALRM cannot interrupt) or that dies (a crash in native
+    ``ast.parse``, native code SIGALRM cannot interrupt) or that dies (a crash in native
     code) is killed and replaced, and that file alone is reported. Without a budget, or where
     processes cannot be forked, files run in this process (or a plain process pool).
     """
