@@ -64,6 +64,10 @@ class Context:
         self.scope_node: cst.CSTNode = module
         # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
         self.local_data_attr = "def data(" in source
+        #: while the walk is at a call: its callee and the callee's qualified name (the walk
+        #: and several rules ask for it; nothing is bound while one node is being checked)
+        self._callee: Optional[cst.CSTNode] = None
+        self._callee_qual: Optional[str] = None
 
     # helpers used by rules
     def code(self, node: cst.CSTNode) -> str:
@@ -114,6 +118,8 @@ class Context:
         return is_tensor(self.inf.infer(node))
 
     def qualname(self, node: cst.BaseExpression) -> Optional[str]:
+        if node is self._callee:
+            return self._callee_qual
         if type(node) is cst.Name or type(node) is cst.Attribute:
             return self.inf.qualname(node)
         return None
@@ -245,26 +251,31 @@ class Walker:
 
     def dispatch(self, node: cst.CSTNode) -> None:
         t = type(node)
+        ctx = self.ctx
         if t is cst.Call:
+            ctx._callee = None
+            ctx._callee_qual = ctx.qualname(node.func)
+            ctx._callee = node.func
             self._note_call(node)
         elif t is cst.Attribute:
             value = node.value
             if type(value) is cst.Attribute and value.attr.value == "data":
-                self.ctx.data_use.setdefault(id(value), ("attr", node.attr.value))
+                ctx.data_use.setdefault(id(value), ("attr", node.attr.value))
         elif t is cst.Subscript:
             value = node.value
             if type(value) is cst.Attribute and value.attr.value == "data":
                 sl = node.slice[0].slice if len(node.slice) == 1 else None
                 if type(sl) is cst.Index and type(sl.value) in (
                         cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
-                    self.ctx.data_use.setdefault(id(value), ("str-subscript", None))
+                    ctx.data_use.setdefault(id(value), ("str-subscript", None))
                 else:
-                    self.ctx.data_use.setdefault(id(value), ("subscript", None))
+                    ctx.data_use.setdefault(id(value), ("subscript", None))
         rules = self.hooks.get(t)
         if rules:
             reports = self.reports
             for rule in rules:
-                reports.extend(rule.check(node, self.ctx))
+                reports.extend(rule.check(node, ctx))
+        ctx._callee = None
 
     def children(self, node: cst.CSTNode) -> None:
         walk = self.walk
@@ -804,17 +815,21 @@ def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
         module = cst.build(tree, source, text, skip)
     except RecursionError:
         raise LintError("source is nested too deeply to analyse") from None
-    inference = Inference(settings.tensor_names, settings.tensor_factories,
-                          _project_context(filename, tree, source, settings))
-    ctx = Context(module, inference, source, text)
-    walker = Walker(ctx, rules if rules is not None else ALL_RULES)
+    project = _project_context(filename, tree, source, settings)
     try:
-        walker.walk(module)
-    except RecursionError:
-        raise LintError("source is nested too deeply to analyse") from None
-    if not walker.reports:
-        return []
-    return _resolve(module, source, ctx, walker.reports)
+        inference = Inference(settings.tensor_names, settings.tensor_factories, project)
+        ctx = Context(module, inference, source, text)
+        walker = Walker(ctx, rules if rules is not None else ALL_RULES)
+        try:
+            walker.walk(module)
+        except RecursionError:
+            raise LintError("source is nested too deeply to analyse") from None
+        if not walker.reports:
+            return []
+        return _resolve(module, source, ctx, walker.reports)
+    finally:
+        if project is not None:
+            project.release()
 
 
 _INSTALLED = re.compile(r"[\\/](?:site|dist)-packages[\\/]")

@@ -27,6 +27,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -91,17 +92,72 @@ def _within(path: str, root: str) -> bool:
 
 # ---- facts of one module ------------------------------------------------------------------
 
+class _Home:
+    """How a definition reaches its module without owning it: a weak reference, and the path
+    to read the module again from if the index has let it go.
+
+    The module owns its definitions (``defs``, a class's ``methods``); were the definitions to
+    own the module back, every module would be a reference cycle, freed only by the garbage
+    collector's full passes, with its whole ``ast`` (the index lets go of a module every few
+    files, the linted file's facts after every file; benchmarks/RESULTS.md has the cost). A
+    definition outlives its module only when another module's facts still hold it after the
+    index let its own go; it then reads the module again, as an import of it would.
+    """
+
+    __slots__ = ("path", "index", "_ref")
+
+    def __init__(self, module: "ModuleFacts") -> None:
+        self.path = module.path
+        self.index = module.index
+        self._ref = weakref.ref(module)
+
+    def module(self) -> "ModuleFacts":
+        found = self._ref()
+        if found is None:
+            found = self.index.load_path(self.path)
+            if found is None:  # gone or unreadable now: a module that defines nothing
+                found = ModuleFacts(self.path, ast.Module(body=[], type_ignores=[]), self.index, "")
+                self._ref = lambda: found  # noqa: E731 - kept for the definitions that ask
+            else:
+                self._ref = weakref.ref(found)
+        return found
+
+
 class FuncFacts:
-    __slots__ = ("name", "node", "module", "cls", "_ret", "_busy")
+    __slots__ = ("name", "node", "_home", "_cls", "_ret", "_busy")
 
     def __init__(self, name: str, node: ast.AST, module: "ModuleFacts",
                  cls: Optional["ClassFacts"] = None) -> None:
         self.name = name
         self.node = node
-        self.module = module
-        self.cls = cls
+        self._home = module.home
+        #: the class (a method's): weak, as the class owns its methods
+        self._cls = None if cls is None else weakref.ref(cls)
         self._ret: object = _UNSET
         self._busy = False
+
+    @property
+    def module(self) -> "ModuleFacts":
+        return self._home.module()
+
+    @property
+    def cls(self) -> Optional["ClassFacts"]:
+        """The class of a method (None: a function)."""
+        ref = self._cls
+        if ref is None:
+            return None
+        found = ref()
+        if found is None:
+            # the module was let go and read again: its class of that name at that line
+            outer = self.module
+            for d in outer.defs.values():
+                if isinstance(d, ClassFacts) and d.methods.get(self.name) is not None and \
+                        d.methods[self.name].node.lineno == self.node.lineno:  # type: ignore[attr-defined]
+                    found = d
+                    break
+            if found is not None:
+                self._cls = weakref.ref(found)
+        return found
 
     def written_params(self) -> frozenset:
         """Positions and names of the parameters this function changes in place
@@ -157,18 +213,23 @@ class FuncFacts:
             self._busy = False
         return self._ret
 
+    def release(self) -> None:
+        """Forget the return shape worked out (see ``ModuleFacts.release``)."""
+        self._ret = _UNSET
+
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"<func {self.module.path}:{self.name}>"
+        return f"<func {self._home.path}:{self.name}>"
 
 
 class ClassFacts:
-    __slots__ = ("name", "node", "module", "bases", "methods", "_attr_exprs", "_buffers",
-                 "fields", "_own_data", "is_dataclass", "_category", "_attrs", "_busy")
+    __slots__ = ("name", "node", "_home", "bases", "methods", "_attr_exprs", "_buffers",
+                 "fields", "_own_data", "is_dataclass", "_category", "_attrs", "_busy",
+                 "__weakref__")
 
     def __init__(self, name: str, node: ast.ClassDef, module: "ModuleFacts") -> None:
         self.name = name
         self.node = node
-        self.module = module
+        self._home = module.home
         self.bases = list(node.bases)
         self.methods: Dict[str, FuncFacts] = {}
         # method bodies are scanned for ``self.x = ...`` only when an attribute is asked for
@@ -196,6 +257,10 @@ class ClassFacts:
                         self.fields.add(t.id)
         if "data" in self.fields:
             self._own_data = True
+
+    @property
+    def module(self) -> "ModuleFacts":
+        return self._home.module()
 
     @property
     def attr_exprs(self) -> Dict[str, List[Tuple[str, ast.expr]]]:
@@ -334,8 +399,15 @@ class ClassFacts:
                 return True
         return False
 
+    def release(self) -> None:
+        """Forget the attribute shapes and return shapes worked out (see
+        ``ModuleFacts.release``)."""
+        self._attrs = {}
+        for f in self.methods.values():
+            f.release()
+
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"<class {self.module.path}:{self.name}>"
+        return f"<class {self._home.path}:{self.name}>"
 
 
 _UNSET = object()
@@ -377,6 +449,8 @@ class ModuleFacts:
                  text: Optional[str] = None) -> None:
         self.path = path
         self.index = index
+        #: what its definitions hold to reach it (not the module itself: see ``_Home``)
+        self.home = _Home(self)
         #: the module's source text when known: only ever used to skip work (a name that does
         #: not occur in it cannot be called or assigned there), never as evidence
         self.text = text
@@ -424,6 +498,16 @@ class ModuleFacts:
             elif isinstance(stmt, (ast.If, ast.Try)):
                 # ``try: from apex import X / except ImportError: X = None``: take the body
                 self._scan(stmt.body, nested=True)
+
+    def release(self) -> None:
+        """Forget what was worked out lazily, when the index (or the linted file's analysis)
+        lets the module go. A shape worked out may point back at what holds it (a class whose
+        attribute is an instance of itself, a method that returns one): a cycle that only the
+        garbage collector's full passes would free, with the module's whole ``ast``. Whoever
+        still holds a definition of it works the shapes out again."""
+        self._call_sites = None
+        for d in self.defs.values():
+            d.release()  # type: ignore[attr-defined]
 
     def _lines_of(self, offsets) -> List[int]:
         if self._starts is None:
@@ -605,18 +689,27 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
     if top_level_calls:
         ev = _Evaluator(module)
         ev.collect = (targets, sites)
-        ev.spots = spots
-        ev._block(module.tree.body, [])
+        ev.spots, ev.last = spots, (spots[-1] if spots else None)
+        try:
+            ev._block(module.tree.body, [])
+        except _PastLastCall:
+            pass
     for d in list(module.defs.values()):
         if isinstance(d, FuncFacts) and id(d) in callers:
             sub = _Evaluator(module, None, d.node)
             sub.collect = (targets, sites)
             sub.spots = spots
+            if spots:  # the last spot in its own lines
+                sub.last = spots[bisect.bisect_right(spots, d.node.end_lineno or d.node.lineno) - 1]  # type: ignore[attr-defined]
             try:
                 sub._block(d.node.body, [])  # type: ignore[attr-defined]
-            except RecursionError:
+            except (RecursionError, _PastLastCall):
                 pass
     return sites
+
+
+class _PastLastCall(Exception):
+    """A collecting walk has passed the last line that may call a target."""
 
 
 #: a bare name followed by ``(`` (after blanks, closing parentheses as in ``(name)(x)``, line
@@ -709,6 +802,9 @@ class _Evaluator:
         #: sorted lines where the text may call a target (None: unknown): statements whose lines
         #: hold none of them make no call to record
         self.spots: Optional[List[int]] = None
+        #: collecting only: the last of ``spots``. Statements are taken in source order, so
+        #: none after it can record a call or change one already recorded: the walk stops there
+        self.last: Optional[int] = None
         if fn is not None:
             self._bind_params(fn)
 
@@ -766,7 +862,10 @@ class _Evaluator:
                      {k.arg: self.eval(k.value) for k in node.keywords}))
 
     def _block(self, body, rets: List[object]) -> None:
+        last = self.last
         for stmt in body:
+            if last is not None and stmt.lineno > last:
+                raise _PastLastCall
             t = type(stmt)
             if self.collect is not None and not isinstance(
                     stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
@@ -1151,6 +1250,8 @@ class ProjectIndex:
                     facts = ModuleFacts(path, tree, self, text)
                 except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                     facts = None
+            if hit is not None and hit[2] is not None:
+                hit[2].release()  # the file changed: its old facts are let go
             self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
             return facts
 
@@ -1159,7 +1260,9 @@ class ProjectIndex:
         over a long run (flake8 over a big tree, an editor session)."""
         with self.lock:
             while len(self._modules) > self.max_modules:
-                self._modules.popitem(last=False)
+                facts = self._modules.popitem(last=False)[1][2]
+                if facts is not None:
+                    facts.release()
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
         return self.load_path(self.find_module(importer, dotted, level))
@@ -1338,6 +1441,11 @@ class FileContext:
                 return None
             self._facts = self.index.facts_for_source(self.path, tree, self._source)
         return self._facts
+
+    def release(self) -> None:
+        """The file's analysis is over: its own facts are let go (``ModuleFacts.release``)."""
+        if self._facts is not None:
+            self._facts.release()
 
     def find(self, dotted: str, level: int) -> Optional[str]:
         try:

@@ -265,35 +265,6 @@ class Builder:
         #: shares it with the engine; a subscript's tuple asks it whether it is parenthesized)
         self.text = text
         self._lines: Optional[_t.List[str]] = None
-        exprs = {
-            ast.Name: self._name, ast.Attribute: self._attribute, ast.Call: self._call,
-            ast.Constant: self._constant, ast.Subscript: self._subscript,
-            ast.BinOp: self._binop, ast.UnaryOp: self._unaryop, ast.BoolOp: self._boolop,
-            ast.Compare: self._compare, ast.IfExp: self._ifexp, ast.NamedExpr: self._namedexpr,
-            ast.Lambda: self._lambda, ast.List: self._list, ast.Tuple: self._tuple,
-            ast.Set: self._set, ast.Dict: self._dict, ast.ListComp: self._listcomp,
-            ast.SetComp: self._setcomp, ast.GeneratorExp: self._genexp,
-            ast.DictComp: self._dictcomp, ast.Await: self._await, ast.Yield: self._yield,
-            ast.YieldFrom: self._yield_from, ast.Starred: self._starred,
-            ast.JoinedStr: self._joinedstr, ast.Slice: self._slice,
-            ast.FormattedValue: self._formatted_value,
-        }
-        self._exprs = exprs
-        self._stmts = {
-            ast.Expr: self._expr_stmt, ast.Assign: self._assign, ast.AugAssign: self._augassign,
-            ast.AnnAssign: self._annassign, ast.Return: self._return, ast.Raise: self._raise,
-            ast.Delete: self._delete, ast.Assert: self._assert, ast.Import: self._import,
-            ast.ImportFrom: self._importfrom, ast.Global: self._global,
-            ast.Nonlocal: self._nonlocal, ast.Pass: lambda a: Pass(a),
-            ast.Break: lambda a: Break(a), ast.Continue: lambda a: Continue(a),
-            ast.If: self._if, ast.For: self._for, ast.AsyncFor: self._for,
-            ast.While: self._while, ast.With: self._with, ast.AsyncWith: self._with,
-            ast.Try: self._try, ast.FunctionDef: self._funcdef,
-            ast.AsyncFunctionDef: self._funcdef, ast.ClassDef: self._classdef,
-        }
-        for name, method in (("Match", self._match), ("TryStar", self._try)):  # 3.10, 3.11
-            if hasattr(ast, name):
-                self._stmts[getattr(ast, name)] = method
 
     # -- entry points -----------------------------------------------------------------------
     def module(self, tree: ast.Module) -> Node:
@@ -302,7 +273,7 @@ class Builder:
     def ex(self, a: Optional[ast.AST]) -> Optional[Node]:
         if a is None:
             return None
-        return self._exprs[type(a)](a)
+        return _EXPRS[type(a)](self, a)
 
     # -- text -------------------------------------------------------------------------------
     def _source_lines(self) -> _t.List[str]:
@@ -342,7 +313,7 @@ class Builder:
         line = None
         last = -1
         skip = self.skip
-        stmts = self._stmts
+        stmts = _STMTS
         for a in body:
             if skip is not None:
                 first = a.lineno
@@ -354,7 +325,7 @@ class Builder:
                     line = None
                     continue
             if isinstance(a, _SMALL):
-                node = stmts[type(a)](a)
+                node = stmts[type(a)](self, a)
                 if line is not None and a.lineno == last:
                     line.body.append(node)
                 else:
@@ -363,7 +334,7 @@ class Builder:
                 last = a.end_lineno
             else:
                 line = None
-                out.append(stmts[type(a)](a))
+                out.append(stmts[type(a)](self, a))
         return out
 
     def _stand_in(self, a: ast.stmt, first: int, stand_in: str) -> Node:
@@ -381,8 +352,7 @@ class Builder:
     def block(self, body: list) -> Node:
         """An indented block, or the statements after the colon on the header's line."""
         if body and not self._starts_line(body[0]):
-            stmts = self._stmts
-            return SimpleStatementSuite(None, [stmts[type(a)](a) for a in body])
+            return SimpleStatementSuite(None, [_STMTS[type(a)](self, a) for a in body])
         return IndentedBlock(None, self.statements(body))
 
     def _orelse(self, body: list) -> Optional[Node]:
@@ -710,6 +680,39 @@ class Builder:
 
 def _before(a: ast.AST, b: ast.AST) -> bool:
     return (a.lineno, a.col_offset) < (b.lineno, b.col_offset)
+
+
+#: the builder's dispatch on ``ast`` node types: plain functions called with the builder (bound
+#: methods kept on the builder would make every builder a reference cycle, freed only by the
+#: garbage collector, and with it the source text and everything it had built)
+_EXPRS = {
+    ast.Name: Builder._name, ast.Attribute: Builder._attribute, ast.Call: Builder._call,
+    ast.Constant: Builder._constant, ast.Subscript: Builder._subscript,
+    ast.BinOp: Builder._binop, ast.UnaryOp: Builder._unaryop, ast.BoolOp: Builder._boolop,
+    ast.Compare: Builder._compare, ast.IfExp: Builder._ifexp, ast.NamedExpr: Builder._namedexpr,
+    ast.Lambda: Builder._lambda, ast.List: Builder._list, ast.Tuple: Builder._tuple,
+    ast.Set: Builder._set, ast.Dict: Builder._dict, ast.ListComp: Builder._listcomp,
+    ast.SetComp: Builder._setcomp, ast.GeneratorExp: Builder._genexp,
+    ast.DictComp: Builder._dictcomp, ast.Await: Builder._await, ast.Yield: Builder._yield,
+    ast.YieldFrom: Builder._yield_from, ast.Starred: Builder._starred,
+    ast.JoinedStr: Builder._joinedstr, ast.Slice: Builder._slice,
+    ast.FormattedValue: Builder._formatted_value,
+}
+_STMTS = {
+    ast.Expr: Builder._expr_stmt, ast.Assign: Builder._assign, ast.AugAssign: Builder._augassign,
+    ast.AnnAssign: Builder._annassign, ast.Return: Builder._return, ast.Raise: Builder._raise,
+    ast.Delete: Builder._delete, ast.Assert: Builder._assert, ast.Import: Builder._import,
+    ast.ImportFrom: Builder._importfrom, ast.Global: Builder._global,
+    ast.Nonlocal: Builder._nonlocal, ast.Pass: lambda self, a: Pass(a),
+    ast.Break: lambda self, a: Break(a), ast.Continue: lambda self, a: Continue(a),
+    ast.If: Builder._if, ast.For: Builder._for, ast.AsyncFor: Builder._for,
+    ast.While: Builder._while, ast.With: Builder._with, ast.AsyncWith: Builder._with,
+    ast.Try: Builder._try, ast.FunctionDef: Builder._funcdef,
+    ast.AsyncFunctionDef: Builder._funcdef, ast.ClassDef: Builder._classdef,
+}
+for _name, _method in (("Match", Builder._match), ("TryStar", Builder._try)):  # 3.10, 3.11
+    if hasattr(ast, _name):
+        _STMTS[getattr(ast, _name)] = _method
 
 
 def _dotted(name: str) -> Node:

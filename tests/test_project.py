@@ -380,3 +380,129 @@ def test_index_memory_is_bounded_and_results_do_not_depend_on_it(tmp_path):
         got[bound] = res.stdout
     assert got[1] == got[10_000]
     assert int(got[1].split()[0]) > 10
+
+
+def test_linting_leaves_no_reference_cycles(tmp_path):
+    """What one file's analysis builds (its tree, the index's facts of it and of the modules it
+    imports) is freed by reference counting as soon as it is let go: a cycle would keep whole
+    ``ast`` trees for the garbage collector's full passes, which cost flake8 itself time
+    (benchmarks/RESULTS.md). Run in a fresh process with the collector off and no module kept
+    between files, so the index lets every module go while the files are linted."""
+    root = _copy_projects(tmp_path)
+    # shapes that point back at their own class: an attribute that is an instance of it, a
+    # method and a function that return one, asked for from another module and from itself
+    (root / "nodes.py").write_text(textwrap.dedent("""\
+        import torch
+
+
+        class Node:
+            def __init__(self):
+                self.next = Node()
+                self.value = torch.zeros(1)
+
+            def copy(self):
+                return Node()
+
+
+        def make():
+            return Node()
+
+
+        def use():
+            n = make()
+            return n.next.copy().value.data
+    """))
+    (root / "user.py").write_text(textwrap.dedent("""\
+        import torch
+        from nodes import Node, make
+
+        n = make()
+        m = n.copy().next
+        x = m.value.data
+        y = torch.tensor(m.next.value)
+    """))
+    files = sorted(str(p) for p in root.rglob("*.py"))
+    script = textwrap.dedent("""\
+        import ast, gc, sys
+        from flake8_tensorcopy import lint_source, project
+        project.index().max_modules = 0
+        texts = [(p, open(p, encoding="utf-8").read()) for p in sys.argv[1:]]
+        lint_source(texts[0][1], texts[0][0])  # imports done before the window
+        gc.collect()
+        gc.disable()
+        found = 0
+        for path, text in texts:
+            found += len(lint_source(text, path))
+        project.index().trim()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        ours = sorted({type(o).__module__ + "." + type(o).__qualname__ for o in gc.garbage
+                       if isinstance(o, ast.AST)
+                       or type(o).__module__.startswith("flake8_tensorcopy")})
+        print(found, len(gc.garbage), ours)
+    """)
+    res = run([sys.executable, "-c", script] + files)
+    assert res.returncode == 0, res.stderr
+    found, garbage, ours = res.stdout.split(" ", 2)
+    assert int(found) > 10
+    assert ours.strip() == "[]", ours
+    assert int(garbage) == 0
+
+
+def test_a_definition_outlives_its_module_and_reads_it_again(tmp_path):
+    """Definitions reach their module through a weak reference (no cycle). One that another
+    module's facts still hold after the index let its module go reads the module again, as an
+    import of it would; a module that cannot be read any more defines nothing."""
+    import gc
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    lib = tmp_path / "lib.py"
+    lib.write_text(textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        def make():
+            return torch.zeros(3)
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = make()
+
+            def forward(self, x):
+                return self.w
+    """))
+    idx = project.ProjectIndex()
+    idx.max_modules = 0
+    module = idx.load_path(str(lib))
+    net = module.defs["Net"]
+    forward = net.methods["forward"]
+    del module
+    idx.trim()
+    gc.collect()
+    assert not idx._modules  # let go by the index: nothing else holds the module
+    # the class still answers, from the module read again
+    again = net.module
+    assert again.path == os.path.abspath(str(lib))
+    assert isinstance(again.defs["Net"], project.ClassFacts)
+    assert net.category() == "module"
+    assert net.attr("w") == "T"
+    assert forward.cls is net
+    # a method whose class is gone finds the class of that name at that line
+    lone = again.defs["Net"].methods["forward"]
+    del again, net
+    idx.trim()
+    gc.collect()
+    cls = lone.cls
+    assert isinstance(cls, project.ClassFacts) and cls.name == "Net"
+    assert cls.attr("w") == "T"
+    # the file is gone: the module defines nothing, and nothing breaks
+    del cls
+    idx.trim()
+    gc.collect()
+    lib.unlink()
+    assert lone.module.defs == {}
+    assert lone.cls is None
+    assert lone.returns() is None

@@ -157,18 +157,41 @@ def read_after(scope: cst.CSTNode, write: cst.CSTNode, name: str) -> bool:
     another in-place write statement (``y.add_(1)``, ``y[i] = v``, ``y += v``) is not a read; any
     other mention is, including one in a nested function.
     """
-    loops: list = []
-    state = {"found": False, "loop": False}
+    walk = _ReadAfter(write, name)
+    if walk.visit(scope, []):
+        return True
+    walk.loop = True
+    for loop in walk.loops:
+        if walk.visit(loop.body, [loop]):
+            return True
+    return False
 
-    def visit(node: cst.CSTNode, stack: list) -> Optional[bool]:
-        if node is write:
-            if state["loop"]:
+
+class _ReadAfter:
+    """``read_after``'s walk (an object, not a recursive closure: a closure that calls itself
+    is a reference cycle, and would keep the whole tree for the garbage collector)."""
+
+    __slots__ = ("write", "name", "loops", "found", "loop")
+
+    def __init__(self, write: cst.CSTNode, name: str) -> None:
+        self.write = write
+        self.name = name
+        #: the loops that hold the write (found on the way down to it)
+        self.loops: list = []
+        self.found = False
+        #: walking a loop's body again from its top (the next turn)
+        self.loop = False
+
+    def visit(self, node: cst.CSTNode, stack: list) -> Optional[bool]:
+        if node is self.write:
+            if self.loop:
                 return False  # back at the write: the turn read nothing
-            state["found"] = True
-            loops.extend(n for n in stack if type(n) in _LOOPS)
+            self.found = True
+            self.loops.extend(n for n in stack if type(n) in _LOOPS)
             return None
-        if state["found"]:
+        if self.found:
             t = type(node)
+            name = self.name
             if t is cst.Assign and any(type(a.target) is cst.Name and a.target.value == name
                                        for a in node.targets):
                 return _mentions(node.value, name)  # rebound: later reads are of a new value
@@ -177,21 +200,12 @@ def read_after(scope: cst.CSTNode, write: cst.CSTNode, name: str) -> bool:
         stack.append(node)
         try:
             for child in node.children:
-                r = visit(child, stack)
+                r = self.visit(child, stack)
                 if r is not None:
                     return r
         finally:
             stack.pop()
         return None
-
-    if visit(scope, []):
-        return True
-    state["loop"] = True
-    for loop in loops:
-        body = loop.body
-        if visit(body, [loop]):
-            return True
-    return False
 
 
 def _mentions(expr: cst.CSTNode, name: str) -> bool:
