@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
-from typing import Iterator, List, Optional, Sequence, Tuple
+import re
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 DEFAULT_EXCLUDES = (
     ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", "__pycache__", ".mypy_cache",
@@ -29,13 +31,37 @@ def _read_gitignore(directory: str) -> List[Tuple[str, bool]]:
     return patterns
 
 
-def _matches(name: str, rel: str, patterns: Sequence[str]) -> bool:
+def _anchored(pattern: str) -> str:
+    """A pattern written from the top (``./build``, ``/build``) as a path relative to it."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern.lstrip("/")
+
+
+@functools.lru_cache(maxsize=64)
+def _matcher(patterns: Tuple[str, ...]) -> Callable[[str, str], bool]:
+    """One compiled test for many exclude patterns: does a pattern match the entry's ``name``,
+    its path ``rel`` from the top, or a directory ``rel`` lies in?"""
+    names: List[str] = []
+    rels: List[str] = []
+    norm = os.path.normcase
     for pat in patterns:
         pat = pat.rstrip("/")
-        if fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(
-                rel, pat.lstrip("./") + "/*") or rel == pat.lstrip("./"):
-            return True
-    return False
+        top = _anchored(pat)
+        names.append(fnmatch.translate(norm(pat)))
+        rels += [fnmatch.translate(norm(pat)), fnmatch.translate(norm(top + "/*")),
+                 re.escape(norm(top)) + r"\Z"]
+    if not names:
+        return lambda name, rel: False
+    by_name = re.compile("|".join(names)).match
+    by_rel = re.compile("|".join(rels)).match
+    if os.name == "nt":  # as fnmatch.fnmatch does: case and separators folded
+        return lambda name, rel: by_name(norm(name)) is not None or by_rel(norm(rel)) is not None
+    return lambda name, rel: by_name(name) is not None or by_rel(rel) is not None
+
+
+def _matches(name: str, rel: str, patterns: Sequence[str]) -> bool:
+    return _matcher(tuple(patterns))(name, rel)
 
 
 def iter_files(paths: Sequence[str], exclude: Sequence[str] = (),

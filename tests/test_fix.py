@@ -170,6 +170,19 @@ def test_cli_walks_directories_with_excludes(write, tmp_path):
     assert "b.py" not in res.stdout and "c.py" not in res.stdout and "d.py" not in res.stdout
 
 
+def test_excludes_match_names_and_paths_not_names_that_lose_their_dot(write, tmp_path):
+    """``.tox`` and ``.eggs`` are excluded by default, ``tox/`` and ``eggs/`` are ordinary
+    folders (an exclude written from the top, ``./x``, still means the folder ``x``)."""
+    for folder in ("tox", "eggs", "git", "hg", ".tox", ".eggs", "src/gen", "src/keep",
+                   "lib.egg-info"):
+        write(f"pkg/{folder}/m.py", BAD)
+    res = tensorcopy("check", "--exclude", "./src/gen", "--output-format", "concise",
+                     str(tmp_path / "pkg"))
+    found = {os.path.relpath(os.path.dirname(line.split(":")[0]), str(tmp_path / "pkg"))
+             for line in res.stdout.splitlines() if ": TEN" in line}
+    assert found == {"tox", "eggs", "git", "hg", os.path.join("src", "keep")}, res.stdout
+
+
 def test_cli_fix_thousands_of_files(tmp_path):
     for i in range(1500):
         (tmp_path / f"m{i}.py").write_text(BAD if i % 3 == 0 else "x = 1\n")

@@ -1,6 +1,7 @@
 """Helpers every output format shares: display paths and notebook cell positions."""
 from __future__ import annotations
 
+import functools
 import os
 from typing import Tuple
 
@@ -10,9 +11,15 @@ def rel(path: str) -> str:
     if path == "-":
         return path
     try:
-        out = os.path.relpath(path)
-    except ValueError:
+        return _rel(path, os.getcwd())
+    except (OSError, ValueError):
         return path
+
+
+@functools.lru_cache(maxsize=4096)
+def _rel(path: str, cwd: str) -> str:
+    """``rel`` for one working directory (a file's many diagnostics ask the same)."""
+    out = os.path.relpath(path, cwd)
     return path if out.startswith("..") else out
 
 
