@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import os
 import re
 import threading
@@ -43,7 +44,7 @@ __all__ = [
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _OUTSIDE = ("site-packages", "dist-packages")
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
-_NEGATIVE_TTL = 1.0  # seconds a "module not found" answer is reused
+_TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``)
 #: modules whose facts one process keeps between linted files (least recently used go first).
 #: Small on purpose: their trees are live objects that every full collection of the cyclic garbage
 #: collector walks again, in flake8's own work too (dense corpus, flake8 + plugin CPU: 4 modules
@@ -166,6 +167,7 @@ class FuncFacts:
         pos = [a.arg for a in args.posonlyargs + args.args]
         names = set(pos) | {a.arg for a in args.kwonlyargs}
         written = set()
+        rebound = set()
         for node in ast.walk(self.node):
             target = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -180,14 +182,12 @@ class FuncFacts:
                         target = t.value
                     elif isinstance(node, ast.AugAssign) and isinstance(t, ast.Name):
                         target = t
+                    elif type(node) is ast.Assign and isinstance(t, ast.Name):
+                        rebound.add(t.id)
             if isinstance(target, ast.Name) and target.id in names:
                 written.add(target.id)
         # a parameter rebound before the write is not the caller's value any more
-        for node in ast.walk(self.node):
-            if isinstance(node, ast.Assign):
-                for t in node.targets:
-                    if isinstance(t, ast.Name):
-                        written.discard(t.id)
+        written -= rebound
         out = set(written)
         out.update(i for i, n in enumerate(pos) if n in written)
         return frozenset(out)
@@ -459,8 +459,9 @@ class ModuleFacts:
         self.stars: List[Tuple[str, int]] = []
         self.assigns: Dict[str, ast.expr] = {}
         self.tree = tree
-        self._call_sites: Optional[Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = None
-        self._call_lines: object = _UNSET
+        #: function name -> its calls in this module (argument shapes), worked out when asked
+        self._call_sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
+        self._call_lines: Dict[str, Optional[List[int]]] = {}
         self._word_lines: Dict[str, object] = {}
         self._starts: Optional[List[int]] = None
         self._scan(tree.body)
@@ -505,7 +506,7 @@ class ModuleFacts:
         attribute is an instance of itself, a method that returns one): a cycle that only the
         garbage collector's full passes would free, with the module's whole ``ast``. Whoever
         still holds a definition of it works the shapes out again."""
-        self._call_sites = None
+        self._call_sites = {}
         for d in self.defs.values():
             d.release()  # type: ignore[attr-defined]
 
@@ -514,22 +515,21 @@ class ModuleFacts:
             self._starts = line_starts(self.text or "")
         return line_numbers(self._starts, offsets)
 
-    def call_lines(self) -> Optional[Dict[str, List[int]]]:
-        """Where a bare name may be called, from the text: name -> line numbers (a superset of
-        the real calls). None when the text is unknown."""
-        if self._call_lines is _UNSET:
+    def call_lines(self, name: str) -> Optional[List[int]]:
+        """The sorted lines where the bare name ``name`` may be called, from the text (a
+        superset of the real calls). None when the text is unknown."""
+        got = self._call_lines.get(name, _UNSET)
+        if got is _UNSET:
             text = self.text
             if text is None:
-                self._call_lines = None
+                got = None
             else:
-                calls = [m for m in _CALLED_NAME.finditer(text)
-                         # ``def name(``: the definition, not a call
-                         if not _DEF_BEFORE.search(text, max(0, m.start() - 16), m.start())]
-                found: Dict[str, List[int]] = {}
-                for m, line in zip(calls, self._lines_of(m.start() for m in calls)):
-                    found.setdefault(m.group(1), []).append(line)
-                self._call_lines = found
-        return self._call_lines  # type: ignore[return-value]
+                got = self._lines_of(
+                    m.start() for m in _called(name).finditer(text)
+                    # ``def name(``: the definition, not a call
+                    if not _DEF_BEFORE.search(text, max(0, m.start() - 16), m.start()))
+            self._call_lines[name] = got
+        return got  # type: ignore[return-value]
 
     def word_lines(self, word: str) -> Optional[List[int]]:
         """The sorted line numbers where ``word`` occurs in the text (None: text unknown)."""
@@ -570,11 +570,13 @@ class ModuleFacts:
         """Shapes of the parameters of top-level function ``func`` that every call of it in
         this module agrees on (``train(loader, model, criterion)`` called with an ``nn.Module``
         and a loss module): parameter name -> shape."""
-        if self._call_sites is None:
-            self._call_sites = _collect_call_sites(self)
         fn = self.defs.get(func)
+        if not isinstance(fn, FuncFacts):
+            return {}
         sites = self._call_sites.get(func)
-        if not isinstance(fn, FuncFacts) or not sites:
+        if sites is None:
+            sites = self._call_sites[func] = _collect_call_sites(self, func)
+        if not sites:
             return {}
         args = fn.node.args  # type: ignore[attr-defined]
         if args.vararg is not None or args.kwarg is not None:
@@ -648,21 +650,17 @@ def _merge_params(shapes: List[object]):
     return None
 
 
-def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object], Dict[str, object]]]]:
-    """Calls of the module's top-level functions, with the shapes of their arguments as the
-    calling code has them at that point (module level and inside top-level functions)."""
-    targets = {n for n, d in module.defs.items() if isinstance(d, FuncFacts)}
-    sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
-    lines = module.call_lines()
+def _collect_call_sites(module: ModuleFacts, target: str) -> List[Tuple[List[object], Dict[str, object]]]:
+    """Calls of the module's top-level function ``target``, with the shapes of their arguments
+    as the calling code has them at that point (module level and inside top-level functions)."""
+    sink: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
+    targets = {target}
     callers = set()
     top_level_calls = False
-    #: sorted lines where a target may be called (None: the text is unknown)
-    spots: Optional[List[int]] = None
-    if lines is not None:
-        # from the text: the lines where a target may be called (a superset of the real calls);
-        # a function is a caller when one of them lies in its body's lines
-        targets = {n for n in targets if n in lines}
-        spots = sorted({ln for n in targets for ln in lines[n]})
+    #: sorted lines where the target may be called (None: the text is unknown)
+    spots = module.call_lines(target)
+    if spots is not None:
+        # from the text: a function is a caller when one of the lines lies in its body's lines
         spans = []
         for stmt in module.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -676,19 +674,19 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
                     callers.add(id(d))
             else:
                 top_level_calls = True
-    elif targets:
-        # evaluate only the bodies that call one of the targets (a cheap ast scan first)
+    else:
+        # evaluate only the bodies that call the target (a cheap ast scan first)
         for d in module.defs.values():
             if isinstance(d, FuncFacts) and _calls_any(d.node, targets):
                 callers.add(id(d))
         top_level_calls = any(
             _calls_any(stmt, targets) for stmt in module.tree.body
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
-    if not targets or (not callers and not top_level_calls):
-        return sites
+    if not callers and not top_level_calls:
+        return []
     if top_level_calls:
         ev = _Evaluator(module)
-        ev.collect = (targets, sites)
+        ev.collect = (targets, sink)
         ev.spots, ev.last = spots, (spots[-1] if spots else None)
         try:
             ev._block(module.tree.body, [])
@@ -697,7 +695,7 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
     for d in list(module.defs.values()):
         if isinstance(d, FuncFacts) and id(d) in callers:
             sub = _Evaluator(module, None, d.node)
-            sub.collect = (targets, sites)
+            sub.collect = (targets, sink)
             sub.spots = spots
             if spots:  # the last spot in its own lines
                 sub.last = spots[bisect.bisect_right(spots, d.node.end_lineno or d.node.lineno) - 1]  # type: ignore[attr-defined]
@@ -705,19 +703,22 @@ def _collect_call_sites(module: ModuleFacts) -> Dict[str, List[Tuple[List[object
                 sub._block(d.node.body, [])  # type: ignore[attr-defined]
             except (RecursionError, _PastLastCall):
                 pass
-    return sites
+    return sink.get(target, [])
+
+
+@functools.lru_cache(maxsize=1024)
+def _called(name: str) -> "re.Pattern[str]":
+    """Where the bare name ``name`` may be called: followed by ``(`` (after blanks, closing
+    parentheses as in ``(name)(x)``, line continuations or comments), never after a dot. The
+    separators are matched once, inside a lookahead (atomic in Python's ``re``; possessive
+    quantifiers need 3.11): they are told apart by their first character, so giving any back
+    could never find a ``(``, and a run of comment lines cannot make the search backtrack
+    exponentially."""
+    return re.compile(r"(?<![\w.])" + re.escape(name) + r"(?=((?:[\s)]|\\\n|#[^\n]*)*))\1\(")
 
 
 class _PastLastCall(Exception):
     """A collecting walk has passed the last line that may call a target."""
-
-
-#: a bare name followed by ``(`` (after blanks, closing parentheses as in ``(name)(x)``, line
-#: continuations or comments): where a call of that name may be; never after a dot. The
-#: separators are matched once, inside a lookahead (atomic in Python's ``re``; possessive
-#: quantifiers need 3.11): they are told apart by their first character, so giving any back could
-#: never find a ``(``, and a run of comment lines cannot make the search backtrack exponentially
-_CALLED_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))\2\(")
 
 
 _DEF_BEFORE = re.compile(r"(?<!\w)def[ \t]+\Z")
@@ -1179,17 +1180,25 @@ class ProjectIndex:
                 return cand
         return None
 
-    def find_module(self, importer: str, dotted: str, level: int = 0) -> Optional[str]:
-        """The project file of module ``dotted`` imported from ``importer`` (``level`` dots)."""
+    def find_module(self, importer: str, dotted: str, level: int = 0,
+                    recent: bool = False) -> Optional[str]:
+        """The project file of module ``dotted`` imported from ``importer`` (``level`` dots).
+
+        Answers are kept: "not found" for a second (a long-running process, an editor, sees
+        modules created meanwhile), a file found while it is still there. With ``recent`` a
+        file found less than a second ago is given without looking whether it is still there
+        (for a caller that reads it next: ``load_path`` finds no facts in a file that is gone).
+        """
         key = (os.path.dirname(importer), dotted, level)
         hit = self._resolve_cache.get(key)
         now = time.monotonic()
         if hit is not None:
             found, when = hit
-            # a found file must still be there; "not found" is trusted for a second only, so
-            # a long-running process (an editor) sees modules created meanwhile
-            if (found is not None and os.path.isfile(found)) or (
-                    found is None and now - when < _NEGATIVE_TTL):
+            fresh = now - when < _TTL
+            if found is None:
+                if fresh:
+                    return None
+            elif (recent and fresh) or os.path.isfile(found):
                 return found
         found = self._find_module(importer, dotted, level)
         self._resolve_cache[key] = (found, now)
@@ -1265,7 +1274,7 @@ class ProjectIndex:
                     facts.release()
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
-        return self.load_path(self.find_module(importer, dotted, level))
+        return self.load_path(self.find_module(importer, dotted, level, recent=True))
 
     def resolve_import(self, importer: str, imp: Tuple, depth: int = 0):
         """The shape an import statement binds: a project module/class/function, or a qual."""
@@ -1487,7 +1496,7 @@ class FileContext:
             return frozenset()
         if self._defs_by_name is None:
             self._defs_by_name = {}
-            for node in ast.walk(facts.tree):
+            for node in statements(facts.tree):  # a definition is a statement
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     self._defs_by_name.setdefault(node.name, []).append(node)
         nodes = self._defs_by_name.get(name, [])
