@@ -382,6 +382,19 @@ def test_a_path_given_twice_counts_once(tmp_path):
     assert "Found 2 diagnostics in 2 file(s)" in res.stdout, res.stdout
 
 
+def test_a_file_reached_by_several_paths_counts_once(tmp_path):
+    """A file is one file whatever path the walk finds it by: a symbolic link to it beside it,
+    the same folder named again through a link to it, or named alone."""
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "a.py").write_text(BAD)
+    (tree / "sub" / "b.py").write_text(BAD)
+    (tree / "alias.py").symlink_to(tree / "sub" / "a.py")
+    (tmp_path / "door").symlink_to(tree)
+    res = tensorcopy("check", "tree", "door/sub", "tree/sub/b.py", cwd=tmp_path)
+    assert "Found 2 diagnostics in 2 file(s)" in res.stdout, res.stdout
+
+
 def test_notebooks_are_not_called_fixable_and_fix_says_it_leaves_them(tmp_path):
     nb = {"cells": [{"cell_type": "code", "source": BAD, "metadata": {}, "outputs": []}],
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}

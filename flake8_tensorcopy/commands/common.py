@@ -6,10 +6,11 @@ import argparse
 import math
 import os
 import signal
+import stat
 import sys
 import time
 from collections import deque
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..config import Config, ConfigError, discover
 from ..diagnostics import NOT_ANALYSED
@@ -62,20 +63,42 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
     known: List[FileResult] = []
     seen = set()
     unreadable: List[Tuple[str, str]] = []
+    real_dirs: Dict[str, str] = {}
     for path, explicit in iter_files(paths, list(exclude) + cfg.exclude, suffixes, unreadable):
-        key = path if path == "-" else os.path.normcase(os.path.realpath(path))
+        if path == "-":
+            key, exists = path, True
+        elif explicit:
+            key, exists = os.path.normcase(os.path.realpath(path)), os.path.exists(path)
+        else:
+            key, exists = _walked_identity(path, real_dirs)
         if key in seen:
             continue
         seen.add(key)
-        if explicit and path != "-" and not os.path.exists(path):
+        if explicit and not exists:
             known.append(FileResult(path, error="no such file or directory"))
-        elif not explicit and not os.path.exists(path):  # a dangling symbolic link
+        elif not exists:  # a dangling symbolic link
             known.append(FileResult(path, notes=["broken symbolic link; skipped"]))
         else:
             files.append(path)
     for directory, reason in unreadable:
         known.append(FileResult(directory, error=f"cannot read directory: {reason}"))
     return files, known
+
+
+def _walked_identity(path: str, real_dirs: Dict[str, str]) -> Tuple[str, bool]:
+    """(the real path, does it exist) of a file found by walking a directory: one ``lstat``
+    unless it is a symbolic link, the directory's real path worked out once per directory."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return os.path.normcase(os.path.realpath(path)), False
+    if stat.S_ISLNK(mode):
+        return os.path.normcase(os.path.realpath(path)), os.path.exists(path)
+    directory, name = os.path.split(path)
+    real = real_dirs.get(directory)
+    if real is None:
+        real = real_dirs[directory] = os.path.realpath(directory)
+    return os.path.normcase(os.path.join(real, name)), True
 
 
 def tree_roots(paths: Sequence[str]) -> List[str]:
