@@ -60,6 +60,19 @@ def _matcher(patterns: Tuple[str, ...]) -> Callable[[str, str], bool]:
     return lambda name, rel: by_name(name) is not None or by_rel(rel) is not None
 
 
+@functools.lru_cache(maxsize=64)
+def _either(patterns: Tuple[str, ...]) -> Callable[[str, str], bool]:
+    """One compiled test for ``.gitignore`` lines: does a pattern match the entry's ``name`` or
+    its path ``rel`` from the top?"""
+    if not patterns:
+        return lambda name, rel: False
+    norm = os.path.normcase
+    match = re.compile("|".join(fnmatch.translate(norm(p)) for p in patterns)).match
+    if os.name == "nt":  # as fnmatch.fnmatch does: case and separators folded
+        return lambda name, rel: match(norm(name)) is not None or match(norm(rel)) is not None
+    return lambda name, rel: match(name) is not None or match(rel) is not None
+
+
 def _matches(name: str, rel: str, patterns: Sequence[str]) -> bool:
     return _matcher(tuple(patterns))(name, rel)
 
@@ -75,32 +88,33 @@ def iter_files(paths: Sequence[str], exclude: Sequence[str] = (),
         if errors is not None:
             errors.append((exc.filename or "?", exc.strerror or str(exc)))
 
+    suffixes = tuple(suffixes)
+    by_default, by_option = _matcher(DEFAULT_EXCLUDES), _matcher(tuple(exclude))
     for root in paths:
         if root == "-" or not os.path.isdir(root):
             yield root, True
             continue
         base = os.path.abspath(root)
         ignores = _read_gitignore(base)
+        ignored = _either(tuple(p for p, _ in ignores))
+        ignored_file = _either(tuple(p for p, dir_only in ignores if not dir_only))
         for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
             rel_dir = os.path.relpath(os.path.abspath(dirpath), base).replace(os.sep, "/")
             rel_dir = "" if rel_dir == "." else rel_dir + "/"
             keep = []
             for d in sorted(dirnames):
                 rel = rel_dir + d
-                if _matches(d, rel, DEFAULT_EXCLUDES) or _matches(d, rel, exclude) or any(
-                        fnmatch.fnmatch(d, p) or fnmatch.fnmatch(rel, p) for p, _ in ignores):
+                if by_default(d, rel) or by_option(d, rel) or ignored(d, rel):
                     continue
                 if os.path.islink(os.path.join(dirpath, d)):
                     continue
                 keep.append(d)
             dirnames[:] = keep
             for f in sorted(filenames):
-                if not f.endswith(tuple(suffixes)):
+                if not f.endswith(suffixes):
                     continue
                 rel = rel_dir + f
-                if _matches(f, rel, exclude) or any(
-                        not dir_only and (fnmatch.fnmatch(f, p) or fnmatch.fnmatch(rel, p))
-                        for p, dir_only in ignores):
+                if by_option(f, rel) or ignored_file(f, rel):
                     continue
                 yield os.path.join(dirpath, f), False
 

@@ -183,6 +183,19 @@ def test_excludes_match_names_and_paths_not_names_that_lose_their_dot(write, tmp
     assert found == {"tox", "eggs", "git", "hg", os.path.join("src", "keep")}, res.stdout
 
 
+def test_gitignore_lines_match_names_and_paths(write, tmp_path):
+    """A ``.gitignore`` line skips files and folders by name or by path from the top; a line
+    ending in ``/`` only folders."""
+    write("pkg/.gitignore", "*_gen.py\nsub/skip.py\nout/\nlog.py/\n")
+    for name in ("a.py", "a_gen.py", "sub/b_gen.py", "sub/skip.py", "sub/keep.py", "out/c.py",
+                 "deep/out/d.py", "log.py"):
+        write(f"pkg/{name}", BAD)
+    res = tensorcopy("check", "--output-format", "concise", str(tmp_path / "pkg"))
+    found = {os.path.relpath(line.split(":")[0], str(tmp_path / "pkg")).replace(os.sep, "/")
+             for line in res.stdout.splitlines() if ": TEN" in line}
+    assert found == {"a.py", "sub/keep.py", "log.py"}, res.stdout
+
+
 def test_cli_fix_thousands_of_files(tmp_path):
     for i in range(1500):
         (tmp_path / f"m{i}.py").write_text(BAD if i % 3 == 0 else "x = 1\n")
