@@ -38,6 +38,20 @@ def _anchored(pattern: str) -> str:
     return pattern.lstrip("/")
 
 
+def _compiled(names: List[str], rels: List[str]) -> Callable[[str, str], bool]:
+    """``(name, rel)`` -> does a regex of ``names`` match the entry's name or one of ``rels`` its
+    path from the top (no patterns: never)? Case and separators folded where
+    ``fnmatch.fnmatch`` folds them."""
+    if not names:
+        return lambda name, rel: False
+    by_name = re.compile("|".join(names)).match
+    by_rel = re.compile("|".join(rels)).match
+    if os.name == "nt":
+        norm = os.path.normcase
+        return lambda name, rel: by_name(norm(name)) is not None or by_rel(norm(rel)) is not None
+    return lambda name, rel: by_name(name) is not None or by_rel(rel) is not None
+
+
 @functools.lru_cache(maxsize=64)
 def _matcher(patterns: Tuple[str, ...]) -> Callable[[str, str], bool]:
     """One compiled test for many exclude patterns: does a pattern match the entry's ``name``,
@@ -51,26 +65,15 @@ def _matcher(patterns: Tuple[str, ...]) -> Callable[[str, str], bool]:
         names.append(fnmatch.translate(norm(pat)))
         rels += [fnmatch.translate(norm(pat)), fnmatch.translate(norm(top + "/*")),
                  re.escape(norm(top)) + r"\Z"]
-    if not names:
-        return lambda name, rel: False
-    by_name = re.compile("|".join(names)).match
-    by_rel = re.compile("|".join(rels)).match
-    if os.name == "nt":  # as fnmatch.fnmatch does: case and separators folded
-        return lambda name, rel: by_name(norm(name)) is not None or by_rel(norm(rel)) is not None
-    return lambda name, rel: by_name(name) is not None or by_rel(rel) is not None
+    return _compiled(names, rels)
 
 
 @functools.lru_cache(maxsize=64)
 def _either(patterns: Tuple[str, ...]) -> Callable[[str, str], bool]:
     """One compiled test for ``.gitignore`` lines: does a pattern match the entry's ``name`` or
     its path ``rel`` from the top?"""
-    if not patterns:
-        return lambda name, rel: False
-    norm = os.path.normcase
-    match = re.compile("|".join(fnmatch.translate(norm(p)) for p in patterns)).match
-    if os.name == "nt":  # as fnmatch.fnmatch does: case and separators folded
-        return lambda name, rel: match(norm(name)) is not None or match(norm(rel)) is not None
-    return lambda name, rel: match(name) is not None or match(rel) is not None
+    regexes = [fnmatch.translate(os.path.normcase(p)) for p in patterns]
+    return _compiled(regexes, regexes)
 
 
 def _matches(name: str, rel: str, patterns: Sequence[str]) -> bool:

@@ -5,8 +5,8 @@ import bisect
 import io
 import re
 import tokenize
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Iterable, Iterator, List
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
