@@ -135,7 +135,7 @@ def pick_editor_files(dense: str, ours_py: str) -> Tuple[str, str]:
     code = (
         "import ast, glob, os, sys\n"
         "from flake8_tensorcopy import lint_source\n"
-        "from flake8_tensorcopy.prefilter import SHAPES\n"
+        "from flake8_tensorcopy.syntax.prefilter import SHAPES\n"
         "best = plain = None\n"
         "for f in sorted(glob.glob(os.path.join(sys.argv[1], '**', '*.py'), recursive=True)):\n"
         "    s = open(f, encoding='utf-8', errors='replace').read()\n"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from .diagnostics import Diagnostic, Edit, Fix, selected
+from .diagnostics import Diagnostic, Edit, Fix
 
 __version__ = "0.1.0"
 __all__ = ["lint_source", "Diagnostic", "Fix", "Edit", "__version__"]
@@ -16,13 +16,19 @@ def lint_source(source: str, filename: str = "<string>", *,
     """Lint Python source text; returns diagnostics sorted by position.
 
     A source that Python cannot parse gives an empty list (flake8 reports E999 itself); use
-    ``engine.analyze`` to get the parse error instead. Valid Python that cannot be analysed
+    ``lint.diagnose`` to get the parse error instead. Valid Python that cannot be analysed
     (nested too deeply to walk) gives one TEN001 diagnostic at line 1.
     """
-    from .engine import DEFAULT_SETTINGS, LintError, analyze
+    from .config import Config
+    from .lint import LintError, diagnose
 
+    config = Config()
+    if settings is not None:
+        config.tensor_names = list(settings.tensor_names)
+        config.tensor_factories = list(settings.tensor_factories)
+        config.source_roots = list(settings.source_roots)
     try:
-        diags = analyze(source, settings or DEFAULT_SETTINGS, filename=filename)
+        return diagnose(source, filename, config, raw=True,
+                        select=select if select is not None else ("TEN",), ignore=ignore)
     except LintError:
         return []
-    return [d for d in diags if selected(d.code, select, ignore)]

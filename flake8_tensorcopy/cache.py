@@ -35,12 +35,9 @@ FORMAT = 1
 
 
 def _dependencies_function() -> Callable[[str], List[str]]:
-    """``project.dependencies`` once the project index exists; until then no file depends on
-    another."""
-    try:
-        from .project import dependencies  # type: ignore[attr-defined]
-    except ImportError:
-        return lambda path: []
+    """The files the project index read for a path (``lint.dependencies``)."""
+    from .lint import dependencies
+
     return dependencies
 
 

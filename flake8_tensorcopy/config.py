@@ -4,18 +4,35 @@ from __future__ import annotations
 import fnmatch
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence
 
-if TYPE_CHECKING:  # the engine loads only when a file is analysed
-    from .engine import Settings
 
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - older Pythons
-    try:
-        import tomli as _toml  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        _toml = None  # type: ignore[assignment]
+def _toml_reader():
+    """``tomllib`` (``tomli`` before 3.11), imported when a file is read: the flake8 plugin
+    imports this module on every run and never reads one."""
+    try:  # Python 3.11+
+        import tomllib
+        return tomllib
+    except ModuleNotFoundError:  # pragma: no cover - older Pythons
+        try:
+            import tomli  # type: ignore[import-not-found]
+            return tomli
+        except ModuleNotFoundError:
+            return None
+
+
+class Settings:
+    """Project settings the engine needs (from ``[tool.tensorcopy]`` or flake8 options)."""
+
+    def __init__(self, tensor_names: Iterable[str] = (), tensor_factories: Iterable[str] = (),
+                 source_roots: Iterable[str] = ()):
+        self.tensor_names = tuple(tensor_names)
+        self.tensor_factories = tuple(tensor_factories)
+        #: extra directories absolute project imports resolve under (``[tool.tensorcopy]``)
+        self.source_roots = tuple(source_roots)
+
+
+DEFAULT_SETTINGS = Settings()
 
 
 class ConfigError(Exception):
@@ -44,8 +61,6 @@ class Config:
         return os.path.dirname(self.path) if self.path else os.getcwd()
 
     def settings(self) -> "Settings":
-        from .engine import Settings
-
         return Settings(self.tensor_names, self.tensor_factories,
                         [os.path.join(self.root, r) for r in self.source_roots])
 
@@ -80,6 +95,7 @@ def _codes(value, path: str, key: str) -> List[str]:
 
 def load(path: str) -> Config:
     """Read ``[tool.tensorcopy]`` from ``path``; a file without the table gives the defaults."""
+    _toml = _toml_reader()
     if _toml is None:  # pragma: no cover
         return Config(path=None)
     try:

@@ -9,36 +9,28 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import inference as inf_mod
-from . import torch_api
-from . import tree as cst
-from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, Fix
-from .inference import Inference, Instance, dotted_name, is_tensor
-from .positions import Text, Tok
-from .prefilter import SHAPES, plan
+from . import edits
+from .config import DEFAULT_SETTINGS, Settings
+from .diagnostics import NOT_ANALYSED, Diagnostic
 from .rules import ALL_RULES
-from .rules.base import FixPlan, NodeEdit, Report, Rule, Src
-from .source import MAX_NESTING, detect_newline, nesting_depth, split_lines
+from .rules.base import Report, Rule
+from .rules.context import Context
+from .semantic import kinds, torch_api
+from .semantic.infer import Inference
+from .semantic.kinds import Instance
+from .semantic.scope import join_branches
+from .syntax import build, nodes
+from .syntax.nodes import dotted_name
+from .syntax.parse import LintError, python_ast
+from .syntax.positions import Text
+from .syntax.prefilter import SHAPES, plan
+from .syntax.source import detect_newline
 
 #: below this size skipping candidate-free definitions saves less than it costs
 _MASK_MIN_CHARS = 2000
 _WS = re.compile(r"\s+")
-
-
-class Settings:
-    """Project settings the engine needs (from ``[tool.tensorcopy]`` or flake8 options)."""
-
-    def __init__(self, tensor_names: Iterable[str] = (), tensor_factories: Iterable[str] = (),
-                 source_roots: Iterable[str] = ()):
-        self.tensor_names = tuple(tensor_names)
-        self.tensor_factories = tuple(tensor_factories)
-        #: extra directories absolute project imports resolve under (``[tool.tensorcopy]``)
-        self.source_roots = tuple(source_roots)
-
-
-DEFAULT_SETTINGS = Settings()
 
 
 def might_match(source: str) -> bool:
@@ -46,167 +38,18 @@ def might_match(source: str) -> bool:
     return SHAPES.search(source) is not None
 
 
-class Context:
-    """What a rule sees while the walk is at a node."""
-
-    def __init__(self, module: cst.Module, inference: Inference, source: str,
-                 text: Optional[Text] = None) -> None:
-        self.module = module
-        self.inf = inference
-        self.source = source
-        #: offsets, spans and parentheses in ``source``
-        self.text = text if text is not None else Text(source)
-        #: how each ``X.data`` node is used, keyed by id(node): (use, detail)
-        self.data_use: Dict[int, Tuple[str, Optional[str]]] = {}
-        #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
-        self.stmt_line: Optional[cst.SimpleStatementLine] = None
-        #: the function (or the module) whose body is being walked
-        self.scope_node: cst.CSTNode = module
-        # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
-        self.local_data_attr = "def data(" in source
-        #: while the walk is at a call: its callee and the callee's qualified name (the walk
-        #: and several rules ask for it; nothing is bound while one node is being checked)
-        self._callee: Optional[cst.CSTNode] = None
-        self._callee_qual: Optional[str] = None
-
-    # helpers used by rules
-    def code(self, node: cst.CSTNode) -> str:
-        """The node's source text with its own parentheses (libcst's ``code_for_node``)."""
-        s, e, _ = self.text.outer(node)
-        code = self.source[s:e]
-        if "\n" in code or "\r" in code:
-            return _dedent(self.module._a, self.text, s, code)
-        return code
-
-    def parenthesized(self, node: cst.CSTNode) -> bool:
-        """Does the node have parentheses of its own (libcst's ``node.lpar``)?"""
-        return self.text.outer(node)[2] > 0
-
-    def comma(self, arg: cst.Arg) -> Optional[Tok]:
-        """The comma after an argument (libcst's ``arg.comma``), or None."""
-        return self.text.comma_after(arg)
-
-    def simple_whitespace_after(self, node: cst.CSTNode) -> bool:
-        """No comment or line break between ``node`` (an argument or a comma) and the next
-        token: libcst's ``SimpleWhitespace`` in ``whitespace_after_arg``/``whitespace_after``."""
-        return self.text.simple_whitespace_after(self.text.span(node)[1])
-
-    def snippet(self, node: cst.CSTNode, limit: int = 40) -> str:
-        text = _WS.sub(" ", self.code(node)).strip()
-        return text if len(text) <= limit else text[: limit - 3] + "..."
-
-    def operand(self, node: cst.BaseExpression) -> str:
-        """Code for ``node`` usable as the receiver of ``.method()`` (parenthesized if needed)."""
-        text = self.code(node)
-        if self.text.outer(node)[2] or type(node) in _ATOMS:
-            return text
-        return f"({text})"
-
-    def operand_parts(self, node: cst.BaseExpression) -> tuple:
-        """``operand`` as edit pieces: the node's own source text, parenthesized if needed."""
-        s, e, parens = self.text.outer(node)
-        if parens:
-            return (Src(Tok(s, s + 1), end=Tok(e - 1, e)),)
-        if type(node) in _ATOMS:
-            return (Src(node),)
-        return ("(", Src(node), ")")
-
-    def infer(self, node: cst.BaseExpression):
-        return self.inf.infer(node)
-
-    def is_tensor(self, node: cst.BaseExpression) -> bool:
-        return is_tensor(self.inf.infer(node))
-
-    def qualname(self, node: cst.BaseExpression) -> Optional[str]:
-        if node is self._callee:
-            return self._callee_qual
-        if type(node) is cst.Name or type(node) is cst.Attribute:
-            return self.inf.qualname(node)
-        return None
-
-    def torch_ref(self, edits: List[NodeEdit]) -> Optional[str]:
-        """The name to spell ``torch`` with at this point when the code runs; adds an ``import
-        torch`` edit where no such name is bound (none at all, a star import, or only under
-        ``if TYPE_CHECKING:``). None where ``torch`` names something else here (a parameter or
-        local called ``torch``): no fix can spell it."""
-        alias = self.inf.torch_alias()
-        if alias is not None:
-            return alias
-        bound = self.inf.lookup("torch")
-        if bound is not None and not (type(bound) is inf_mod.Qual and bound.qual == "torch"):
-            return None
-        edits.append(NodeEdit("import_torch", None))
-        return "torch"
-
-    def lone_statement(self) -> Optional[cst.SimpleStatementLine]:
-        line = self.stmt_line
-        if line is not None and len(line.body) == 1:
-            return line
-        return None
-
-
-def _dedent(tree: ast.Module, text: Text, start: int, code: str) -> str:
-    """``code`` (a node's text, over several lines) as libcst's ``code_for_node`` prints it:
-    lines that continue it inside brackets lose the indentation of the block that holds the
-    node (libcst keeps them relative to it); lines inside a string or after a backslash stay."""
-    first = text.position(start).line
-    # the innermost statement holding the node's first line sets the block's indentation
-    stmt = None
-    body = tree.body
-    while body:
-        for a in body:
-            lo = min([a.lineno] + [d.lineno for d in getattr(a, "decorator_list", ())])
-            if lo <= first <= a.end_lineno:
-                stmt = a
-                body = [s for f in ("body", "orelse", "finalbody") for s in getattr(a, f, ())
-                        if isinstance(s, ast.stmt)]
-                body += [s for h in getattr(a, "handlers", ()) for s in h.body]
-                body += [s for c in getattr(a, "cases", ()) for s in c.body]
-                break
-        else:
-            break
-    if stmt is None:
-        return code
-    line = text.source[text.starts[stmt.lineno - 1]:]
-    indent = line[:len(line) - len(line.lstrip(" \t\f"))]
-    if not indent:
-        return code
-    keep = set()  # lines inside a string token that spans lines
-    for a in ast.walk(stmt):
-        if type(a) in (ast.Constant, ast.JoinedStr) and a.end_lineno > a.lineno:
-            s, e = text.ast_span(a)
-            for m in cst._ONE_STRING.finditer(text.source, s, e):
-                if "\n" in m.group() or "\r" in m.group():
-                    lo = text.position(m.start()).line
-                    keep.update(range(lo + 1, text.position(m.end()).line + 1))
-    lines = split_lines(code, True)
-    out = [lines[0]]
-    for i, piece in enumerate(lines[1:], 1):
-        if first + i not in keep and piece.startswith(indent) and \
-                not lines[i - 1].rstrip("\r\n").endswith("\\"):
-            piece = piece[len(indent):]
-        out.append(piece)
-    return "".join(out)
-
-
-_ATOMS = (
-    cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Dict, cst.Set,
-    cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.SimpleString,
-    cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
-)
-
 #: torch functions that accept any data: an argument passed to them is no evidence of a tensor
 _CONVERTERS = frozenset(
     {"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.from_numpy", "torch.save",
      "torch.is_tensor", "torch.numel", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor",
      "torch.utils.data.DataLoader", "torch.utils.data.TensorDataset"}
-) | inf_mod.LEGACY_CONSTRUCTORS
+) | kinds.LEGACY_CONSTRUCTORS
 
 
-def _initializer(func: cst.BaseExpression) -> bool:
+def _initializer(func: nodes.BaseExpression) -> bool:
     """A callee named like an in-place initializer (``weight_init``, ``init_fn``): what it is
     given first is written into."""
-    name = inf_mod.last_name(func) or ""
+    name = nodes.last_name(func) or ""
     return "init" in name.lower() and not name.startswith("__") and name != "init_hidden"
 
 
@@ -217,7 +60,7 @@ def _is_init(q: str) -> bool:
     return q.endswith("_") or torch_api.function_return(q + "_") is not None
 
 
-def _takes_data(q: str, i: int, arg: cst.Arg) -> bool:
+def _takes_data(q: str, i: int, arg: nodes.Arg) -> bool:
     """Does torch function ``q`` take any data (a list, an array) where ``arg`` goes? Then the
     argument is no evidence of a tensor (``torch.sparse_csr_tensor(a.indptr, a.indices, a.data)``
     with SciPy's ``a``)."""
@@ -240,7 +83,7 @@ class Walker:
                 self.hooks.setdefault(t, []).append(rule)
 
     # -- generic ---------------------------------------------------------------------------
-    def walk(self, node: cst.CSTNode) -> None:
+    def walk(self, node: nodes.CSTNode) -> None:
         t = type(node)
         special = _SPECIAL.get(t)
         if special is not None:
@@ -249,24 +92,24 @@ class Walker:
         self.dispatch(node)
         self.children(node)
 
-    def dispatch(self, node: cst.CSTNode) -> None:
+    def dispatch(self, node: nodes.CSTNode) -> None:
         t = type(node)
         ctx = self.ctx
-        if t is cst.Call:
+        if t is nodes.Call:
             ctx._callee = None
             ctx._callee_qual = ctx.qualname(node.func)
             ctx._callee = node.func
             self._note_call(node)
-        elif t is cst.Attribute:
+        elif t is nodes.Attribute:
             value = node.value
-            if type(value) is cst.Attribute and value.attr.value == "data":
+            if type(value) is nodes.Attribute and value.attr.value == "data":
                 ctx.data_use.setdefault(id(value), ("attr", node.attr.value))
-        elif t is cst.Subscript:
+        elif t is nodes.Subscript:
             value = node.value
-            if type(value) is cst.Attribute and value.attr.value == "data":
+            if type(value) is nodes.Attribute and value.attr.value == "data":
                 sl = node.slice[0].slice if len(node.slice) == 1 else None
-                if type(sl) is cst.Index and type(sl.value) in (
-                        cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+                if type(sl) is nodes.Index and type(sl.value) in (
+                        nodes.SimpleString, nodes.ConcatenatedString, nodes.FormattedString):
                     ctx.data_use.setdefault(id(value), ("str-subscript", None))
                 else:
                     ctx.data_use.setdefault(id(value), ("subscript", None))
@@ -277,15 +120,15 @@ class Walker:
                 reports.extend(rule.check(node, ctx))
         ctx._callee = None
 
-    def children(self, node: cst.CSTNode) -> None:
+    def children(self, node: nodes.CSTNode) -> None:
         walk = self.walk
         for name in node._fields:
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
+            if isinstance(value, nodes.CSTNode):
                 walk(value)
             elif type(value) is tuple or type(value) is list:
                 for item in value:
-                    if isinstance(item, cst.CSTNode):
+                    if isinstance(item, nodes.CSTNode):
                         walk(item)
 
     def block(self, body) -> None:
@@ -294,18 +137,18 @@ class Walker:
             self.walk(stmt)
 
     # -- notes on how ``.data`` is used ---------------------------------------------------------
-    def _note_call(self, node: cst.Call) -> None:
+    def _note_call(self, node: nodes.Call) -> None:
         use = self.ctx.data_use
         func = node.func
-        if type(func) is cst.Attribute:
+        if type(func) is nodes.Attribute:
             recv = func.value
-            if type(recv) is cst.Attribute and recv.attr.value == "data":
+            if type(recv) is nodes.Attribute and recv.attr.value == "data":
                 use.setdefault(id(recv), ("method", func.attr.value))
         q = self.ctx.qualname(func)
         writes = None
         for i, arg in enumerate(node.args):
             value = arg.value
-            if type(value) is cst.Attribute and value.attr.value == "data":
+            if type(value) is nodes.Attribute and value.attr.value == "data":
                 if writes is None:
                     writes = self.inf.written_params(node)
                 if q and _is_init(q) and i == 0:
@@ -320,47 +163,47 @@ class Walker:
                     use.setdefault(id(value), ("torch-arg", q))
                 else:
                     use.setdefault(id(value), ("arg", None))
-        if type(func) is cst.Attribute and type(func.value) is cst.Subscript:
+        if type(func) is nodes.Attribute and type(func.value) is nodes.Subscript:
             # ``w.data[idx].zero_()``: an in-place change through ``.data``
             inner = func.value.value
-            if type(inner) is cst.Attribute and inner.attr.value == "data" \
-                    and inf_mod.is_value_write(func.attr.value):
+            if type(inner) is nodes.Attribute and inner.attr.value == "data" \
+                    and kinds.is_value_write(func.attr.value):
                 use.setdefault(id(inner), ("subscript-store", None))
         self.inf.register_buffer_call(node)
         self.inf.note_append(node)
 
-    def _note_store(self, target: cst.BaseExpression, aug: bool) -> None:
+    def _note_store(self, target: nodes.BaseExpression, aug: bool) -> None:
         use = self.ctx.data_use
         t = type(target)
-        if t is cst.Attribute and target.attr.value == "data":
+        if t is nodes.Attribute and target.attr.value == "data":
             use.setdefault(id(target), ("augassign" if aug else "assign", None))
-        elif t is cst.Subscript:
+        elif t is nodes.Subscript:
             value = target.value
-            if type(value) is cst.Attribute and value.attr.value == "data":
+            if type(value) is nodes.Attribute and value.attr.value == "data":
                 use.setdefault(id(value), ("subscript-store", None))
-        elif t is cst.Tuple or t is cst.List:
+        elif t is nodes.Tuple or t is nodes.List:
             for e in target.elements:
                 self._note_store(e.value, aug)
 
     # -- statements ----------------------------------------------------------------------------
-    def _module(self, node: cst.Module) -> None:
+    def _module(self, node: nodes.Module) -> None:
         self.block(node)
 
-    def _simple_line(self, node: cst.SimpleStatementLine) -> None:
+    def _simple_line(self, node: nodes.SimpleStatementLine) -> None:
         outer = self.ctx.stmt_line
         self.ctx.stmt_line = node
         for stmt in node.body:
             self.walk(stmt)
         self.ctx.stmt_line = outer
 
-    def _suite(self, node: cst.SimpleStatementSuite) -> None:
+    def _suite(self, node: nodes.SimpleStatementSuite) -> None:
         outer = self.ctx.stmt_line
         self.ctx.stmt_line = None  # statements after ``if x:`` on one line cannot be wrapped
         for stmt in node.body:
             self.walk(stmt)
         self.ctx.stmt_line = outer
 
-    def _assign(self, node: cst.Assign) -> None:
+    def _assign(self, node: nodes.Assign) -> None:
         for t in node.targets:
             self._note_store(t.target, False)
         self.dispatch(node)
@@ -371,7 +214,7 @@ class Walker:
         for t in node.targets:
             self.inf.bind_target(t.target, kind)
 
-    def _ann_assign(self, node: cst.AnnAssign) -> None:
+    def _ann_assign(self, node: nodes.AnnAssign) -> None:
         self._note_store(node.target, False)
         self.dispatch(node)
         self._walk_target(node.target)
@@ -383,31 +226,31 @@ class Walker:
         if node.value is not None or kind is not None:
             self.inf.bind_target(node.target, kind)
 
-    def _aug_assign(self, node: cst.AugAssign) -> None:
+    def _aug_assign(self, node: nodes.AugAssign) -> None:
         self._note_store(node.target, True)
         self.dispatch(node)
         self._walk_target(node.target)
         self.walk(node.value)
 
-    def _walk_target(self, target: cst.BaseExpression) -> None:
+    def _walk_target(self, target: nodes.BaseExpression) -> None:
         t = type(target)
-        if t is cst.Name:
+        if t is nodes.Name:
             return
-        if t is cst.Tuple or t is cst.List:
+        if t is nodes.Tuple or t is nodes.List:
             for e in target.elements:
                 self._walk_target(e.value)
-        elif t is cst.StarredElement:
+        elif t is nodes.StarredElement:
             self._walk_target(target.value)
         else:
             self.walk(target)
 
-    def _import(self, node: cst.Import) -> None:
+    def _import(self, node: nodes.Import) -> None:
         self.inf.bind_import(node)
 
-    def _import_from(self, node: cst.ImportFrom) -> None:
+    def _import_from(self, node: nodes.ImportFrom) -> None:
         self.inf.bind_import_from(node)
 
-    def _if(self, node: cst.If) -> None:
+    def _if(self, node: nodes.If) -> None:
         """Each branch starts from the state before the ``if``; the states merge afterwards."""
         inf = self.inf
         self.walk(node.test)
@@ -425,30 +268,30 @@ class Walker:
         names.update(before)
         undo = inf.apply(no)
         else_ends = False
-        if type(node.orelse) is cst.If:
+        if type(node.orelse) is nodes.If:
             self._if(node.orelse)
         elif node.orelse is not None:
             self.block(node.orelse.body)
             else_ends = _ends_flow(node.orelse.body)
         inf.undo(undo)
-        merged = _merge(body_state, body_ends, dict(names), else_ends)
+        merged = join_branches(body_state, body_ends, dict(names), else_ends)
         default = _none_test(node.test)
         if default is not None and node.orelse is None and not body_ends and \
-                before.get(default, inf_mod.FREE) in (inf_mod.FREE, inf_mod.NONE):
+                before.get(default, kinds.FREE) in (kinds.FREE, kinds.NONE):
             # ``if x is None: x = torch.zeros(3)``: x has the default's kind afterwards
-            merged[default] = body_state.get(default, inf_mod.UNKNOWN)
+            merged[default] = body_state.get(default, kinds.UNKNOWN)
         names.clear()
         names.update(merged)
         if node.orelse is None and no and body_ends:
             inf.apply(no)  # ``if not isinstance(x, Tensor): return`` narrows what follows
 
-    def _assert(self, node: cst.Assert) -> None:
+    def _assert(self, node: nodes.Assert) -> None:
         self.dispatch(node)
         self.walk(node.test)
         yes, _ = self.inf.narrowing(node.test)
         self.inf.apply(yes)
 
-    def _for(self, node: cst.For) -> None:
+    def _for(self, node: nodes.For) -> None:
         self.dispatch(node)
         self.walk(node.iter)
         self.inf.bind_target(node.target, self.inf.element_kind(self.inf.infer(node.iter)))
@@ -457,18 +300,18 @@ class Walker:
         if node.orelse is not None:
             self.block(node.orelse.body)
 
-    def _with(self, node: cst.With) -> None:
+    def _with(self, node: nodes.With) -> None:
         self.dispatch(node)
         no_grad = False
         for item in node.items:
             self.walk(item.item)
             expr = item.item
-            if type(expr) is cst.Call:
+            if type(expr) is nodes.Call:
                 q = self.ctx.qualname(expr.func)
-                if q in inf_mod._NO_GRAD:
+                if q in kinds.NO_GRAD:
                     no_grad = True
             if item.asname is not None:
-                self.inf.bind_target(item.asname.name, inf_mod.UNKNOWN)
+                self.inf.bind_target(item.asname.name, kinds.UNKNOWN)
         scope = self.inf.scope
         outer = scope.no_grad
         scope.no_grad = outer or no_grad
@@ -481,27 +324,27 @@ class Walker:
             if handler.type is not None:
                 self.walk(handler.type)
             if handler.name is not None:
-                self.inf.bind_target(handler.name.name, inf_mod.NOT_TENSOR)
+                self.inf.bind_target(handler.name.name, kinds.NOT_TENSOR)
             self.block(handler.body)
         if node.orelse is not None:
             self.block(node.orelse.body)
         if node.finalbody is not None:
             self.block(node.finalbody.body)
 
-    def _function(self, node: cst.FunctionDef) -> None:
+    def _function(self, node: nodes.FunctionDef) -> None:
         inf = self.inf
         no_grad = False
         is_static = False
         for dec in node.decorators:
             self.walk(dec.decorator)
             d = dec.decorator
-            target = d.func if type(d) is cst.Call else d
+            target = d.func if type(d) is nodes.Call else d
             q = self.ctx.qualname(target)
-            if q in inf_mod._NO_GRAD:
+            if q in kinds.NO_GRAD:
                 no_grad = True
-            if type(target) is cst.Name and target.value in ("staticmethod", "classmethod"):
+            if type(target) is nodes.Name and target.value in ("staticmethod", "classmethod"):
                 is_static = True
-            if type(target) is cst.Name and target.value == "property" and node.name.value == "data":
+            if type(target) is nodes.Name and target.value == "property" and node.name.value == "data":
                 self.ctx.local_data_attr = True
         params = node.params
         for p in _all_params(params):
@@ -535,7 +378,7 @@ class Walker:
         self.ctx.scope_node = outer_scope
         inf.pop()
 
-    def _class(self, node: cst.ClassDef) -> None:
+    def _class(self, node: nodes.ClassDef) -> None:
         inf = self.inf
         for dec in node.decorators:
             self.walk(dec.decorator)
@@ -547,7 +390,7 @@ class Walker:
         inf.pop()
         inf.set(node.name.value, info)
 
-    def _lambda(self, node: cst.Lambda) -> None:
+    def _lambda(self, node: nodes.Lambda) -> None:
         for p in _all_params(node.params):
             if p.default is not None:
                 self.walk(p.default)
@@ -572,19 +415,19 @@ class Walker:
             for cond in comp.ifs:
                 self.walk(cond.test)
             comp = comp.inner_for_in
-        if type(node) is cst.DictComp:
+        if type(node) is nodes.DictComp:
             self.walk(node.key)
             self.walk(node.value)
         else:
             self.walk(node.elt)
         self.inf.pop()
 
-    def _named_expr(self, node: cst.NamedExpr) -> None:
+    def _named_expr(self, node: nodes.NamedExpr) -> None:
         self.dispatch(node)
         self.walk(node.value)
         self.inf.bind_target(node.target, self.inf.infer(node.value))
 
-    def _if_exp(self, node: cst.IfExp) -> None:
+    def _if_exp(self, node: nodes.IfExp) -> None:
         self.dispatch(node)
         self.walk(node.test)
         yes, no = self.inf.narrowing(node.test)
@@ -595,11 +438,11 @@ class Walker:
         self.walk(node.orelse)
         self.inf.undo(undo)
 
-    def _bool_op(self, node: cst.BooleanOperation) -> None:
+    def _bool_op(self, node: nodes.BooleanOperation) -> None:
         self.dispatch(node)
         self.walk(node.left)
         yes, no = self.inf.narrowing(node.left)
-        undo = self.inf.apply(yes if type(node.operator) is cst.And else no)
+        undo = self.inf.apply(yes if type(node.operator) is nodes.And else no)
         self.walk(node.right)
         self.inf.undo(undo)
 
@@ -607,56 +450,30 @@ class Walker:
         """Nodes with nothing a rule or the inference needs (tokens, literals, global)."""
 
 
-_FREE = inf_mod.FREE
+_FREE = kinds.FREE
 
 
-def _all_params(params: cst.Parameters):
+def _all_params(params: nodes.Parameters):
     yield from params.posonly_params
     yield from params.params
-    if isinstance(params.star_arg, cst.Param):
+    if isinstance(params.star_arg, nodes.Param):
         yield params.star_arg
     yield from params.kwonly_params
     if params.star_kwarg is not None:
         yield params.star_kwarg
 
 
-def _merge(a: Dict[str, inf_mod.Kind], a_ends: bool, b: Dict[str, inf_mod.Kind],
-           b_ends: bool) -> Dict[str, inf_mod.Kind]:
-    """Binding state after two branches: a branch that left (return/raise) does not count."""
-    if a_ends and not b_ends:
-        return b
-    if b_ends and not a_ends:
-        return a
-    out = {}
-    for key in a.keys() | b.keys():
-        x, y = a.get(key), b.get(key)
-        if x is y or y is None:
-            out[key] = x
-        elif x is None or x is inf_mod.NONE:
-            out[key] = y
-        elif y is inf_mod.NONE:
-            out[key] = x
-        elif is_tensor(x) and is_tensor(y):
-            # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
-            # p32.float()`` still writes into ``p`` on the float32 path
-            alias = [k for k in (x, y) if type(k) is inf_mod.Alias]
-            out[key] = alias[0] if len(alias) == 1 else inf_mod.TENSOR
-        else:
-            out[key] = inf_mod.UNKNOWN
-    return out
-
-
-def _is_type_checking(test: cst.BaseExpression) -> bool:
+def _is_type_checking(test: nodes.BaseExpression) -> bool:
     """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:``: imports there never run."""
-    return (type(test) is cst.Name and test.value == "TYPE_CHECKING") or (
-        type(test) is cst.Attribute and test.attr.value == "TYPE_CHECKING")
+    return (type(test) is nodes.Name and test.value == "TYPE_CHECKING") or (
+        type(test) is nodes.Attribute and test.attr.value == "TYPE_CHECKING")
 
 
-def _none_test(test: cst.BaseExpression) -> Optional[str]:
+def _none_test(test: nodes.BaseExpression) -> Optional[str]:
     """``x`` for a test ``x is None``."""
-    if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name:
+    if type(test) is nodes.Comparison and len(test.comparisons) == 1 and type(test.left) is nodes.Name:
         comp = test.comparisons[0]
-        if type(comp.operator) is cst.Is and type(comp.comparator) is cst.Name \
+        if type(comp.operator) is nodes.Is and type(comp.comparator) is nodes.Name \
                 and comp.comparator.value == "None":
             return test.left.value
     return None
@@ -667,97 +484,45 @@ def _ends_flow(body) -> bool:
     if not stmts:
         return False
     last = stmts[-1]
-    if type(last) is cst.SimpleStatementLine:
+    if type(last) is nodes.SimpleStatementLine:
         last = last.body[-1] if last.body else None
-    return type(last) in (cst.Return, cst.Raise, cst.Continue, cst.Break)
+    return type(last) in (nodes.Return, nodes.Raise, nodes.Continue, nodes.Break)
 
 
 _SPECIAL = {
-    cst.Module: Walker._module,
-    cst.SimpleStatementLine: Walker._simple_line,
-    cst.SimpleStatementSuite: Walker._suite,
-    cst.IndentedBlock: Walker.block,
-    cst.Assign: Walker._assign,
-    cst.AnnAssign: Walker._ann_assign,
-    cst.AugAssign: Walker._aug_assign,
-    cst.Import: Walker._import,
-    cst.ImportFrom: Walker._import_from,
-    cst.If: Walker._if,
-    cst.Assert: Walker._assert,
-    cst.For: Walker._for,
-    cst.With: Walker._with,
-    cst.Try: Walker._try,
-    cst.TryStar: Walker._try,
-    cst.FunctionDef: Walker._function,
-    cst.ClassDef: Walker._class,
-    cst.Lambda: Walker._lambda,
-    cst.ListComp: Walker._comp,
-    cst.SetComp: Walker._comp,
-    cst.GeneratorExp: Walker._comp,
-    cst.DictComp: Walker._comp,
-    cst.NamedExpr: Walker._named_expr,
-    cst.IfExp: Walker._if_exp,
-    cst.BooleanOperation: Walker._bool_op,
-    cst.Global: Walker._skip,
-    cst.Nonlocal: Walker._skip,
-    cst.Name: Walker._skip,
-    cst.SimpleString: Walker._skip,
-    cst.Integer: Walker._skip,
-    cst.Float: Walker._skip,
-    cst.Pass: Walker._skip,
+    nodes.Module: Walker._module,
+    nodes.SimpleStatementLine: Walker._simple_line,
+    nodes.SimpleStatementSuite: Walker._suite,
+    nodes.IndentedBlock: Walker.block,
+    nodes.Assign: Walker._assign,
+    nodes.AnnAssign: Walker._ann_assign,
+    nodes.AugAssign: Walker._aug_assign,
+    nodes.Import: Walker._import,
+    nodes.ImportFrom: Walker._import_from,
+    nodes.If: Walker._if,
+    nodes.Assert: Walker._assert,
+    nodes.For: Walker._for,
+    nodes.With: Walker._with,
+    nodes.Try: Walker._try,
+    nodes.TryStar: Walker._try,
+    nodes.FunctionDef: Walker._function,
+    nodes.ClassDef: Walker._class,
+    nodes.Lambda: Walker._lambda,
+    nodes.ListComp: Walker._comp,
+    nodes.SetComp: Walker._comp,
+    nodes.GeneratorExp: Walker._comp,
+    nodes.DictComp: Walker._comp,
+    nodes.NamedExpr: Walker._named_expr,
+    nodes.IfExp: Walker._if_exp,
+    nodes.BooleanOperation: Walker._bool_op,
+    nodes.Global: Walker._skip,
+    nodes.Nonlocal: Walker._skip,
+    nodes.Name: Walker._skip,
+    nodes.SimpleString: Walker._skip,
+    nodes.Integer: Walker._skip,
+    nodes.Float: Walker._skip,
+    nodes.Pass: Walker._skip,
 }
-
-
-_NOQA = re.compile(
-    r"#\s*noqa(?::\s?(?P<codes>[A-Z][A-Z0-9]*(?:[,\s]+[A-Z][A-Z0-9]*)*))?", re.IGNORECASE)
-
-
-def filter_noqa(diags: List[Diagnostic], source: str) -> List[Diagnostic]:
-    """Drop diagnostics silenced by ``# noqa`` / ``# noqa: TEN101`` on their reported line."""
-    if "noqa" not in source.lower():
-        return diags
-    lines = split_lines(source)
-    out = []
-    for d in diags:
-        line = lines[d.line - 1] if 0 < d.line <= len(lines) else ""
-        m = _NOQA.search(line)
-        if m:
-            codes = m.group("codes")
-            if not codes:
-                continue
-            if any(d.code.startswith(c.upper()) for c in re.split(r"[,\s]+", codes) if c):
-                continue
-        out.append(d)
-    return out
-
-
-class LintError(Exception):
-    """The source cannot be analysed (does not parse, or is too deep to walk)."""
-
-
-class TooDeep(LintError):
-    """Brackets nested deeper than Python's parser accepts."""
-
-
-def check_nesting(source: str) -> None:
-    """Raise TooDeep for text nested deeper than MAX_NESTING brackets."""
-    if sum(source.count(c) for c in "([{") <= MAX_NESTING:
-        return  # cannot be deeper than the number of opening brackets
-    depth = nesting_depth(source)
-    if depth > MAX_NESTING:
-        raise TooDeep(f"too deeply nested: {depth} levels of brackets (the limit is {MAX_NESTING})")
-
-
-def python_ast(source: str) -> ast.Module:
-    """``ast.parse(source)``; LintError (too deeply nested, or the syntax error) if it fails."""
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        check_nesting(source)
-        if isinstance(exc, SyntaxError):
-            raise LintError(f"syntax error at {exc.lineno}:{(exc.offset or 1) - 1}: {exc.msg}") \
-                from None
-        raise LintError(f"cannot parse: {type(exc).__name__}: {exc}".splitlines()[0]) from None
 
 
 def not_analysed(reason: str) -> Diagnostic:
@@ -812,7 +577,7 @@ def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
                   filename: Optional[str]) -> List[Diagnostic]:
     text = Text(source)
     try:
-        module = cst.build(tree, source, text, skip)
+        module = build.build(tree, source, text, skip)
     except RecursionError:
         raise LintError("source is nested too deeply to analyse") from None
     project = _project_context(filename, tree, source, settings)
@@ -841,13 +606,13 @@ def _project_context(filename: Optional[str], tree, source: str, settings: Setti
         return None
     if _INSTALLED.search(filename):
         return None  # an installed package (torch's own source, say) is nobody's project here
-    from .project import FileContext
+    from .semantic.index import FileContext
 
     return FileContext(filename, tree if isinstance(tree, ast.Module) else None, source,
                        getattr(settings, "source_roots", ()))
 
 
-def _resolve(module: cst.Module, source: str, ctx: Context,
+def _resolve(module: nodes.Module, source: str, ctx: Context,
              reports: List[Report]) -> List[Diagnostic]:
     text = ctx.text
     newline = detect_newline(source)
@@ -863,8 +628,8 @@ def _resolve(module: cst.Module, source: str, ctx: Context,
         fix = None
         message = rep.message
         if rep.fix is not None:
-            fix = _fix(rep.fix, module, source, text, newline)
-            if fix is not None and _drops_comment(fix, source, comments):
+            fix = edits.plan_to_fix(rep.fix, module, source, text, newline)
+            if fix is not None and edits.drops_comment(fix, source, comments):
                 fix = None
                 message += " (fix withheld: it would drop a comment)"
         out.append(Diagnostic(rep.code, message, rng.start.line, rng.start.column,
@@ -873,130 +638,3 @@ def _resolve(module: cst.Module, source: str, ctx: Context,
     return out
 
 
-def _comments(source: str) -> List[Tuple[int, str]]:
-    """(offset, text) of every comment of ``source``."""
-    import io
-    import tokenize
-
-    out = []
-    text = Text(source)
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.COMMENT:
-                line, col = tok.start
-                out.append((text.starts[line - 1] + col, tok.string))
-    except (tokenize.TokenError, SyntaxError):
-        pass  # what was read so far is all there is
-    return out
-
-
-def _drops_comment(fix: Fix, source: str, comments: List[Tuple[int, str]]) -> bool:
-    """Would ``fix`` delete a comment? (one inside a replaced span whose text no edit writes)"""
-    spans = [e for e in fix.edits if e.end > e.start and "#" in source[e.start:e.end]]
-    if not spans:
-        return False
-    if not comments:
-        comments.extend(_comments(source))
-        comments.append((-1, ""))  # marks the list as filled
-    texts = [e.text for e in fix.edits]
-    for at, value in comments:
-        if value and any(e.start <= at < e.end for e in spans) and \
-                not any(value in t for t in texts):
-            return True
-    return False
-
-
-def _text(text, source: str, positions: Text) -> str:
-    if type(text) is str:
-        return text
-    return "".join(p if type(p) is str else source.__getitem__(slice(*_span(p, positions)))
-                   for p in text)
-
-
-def _span(e, positions: Text) -> Tuple[int, int]:
-    first = positions.span(e.node)
-    last = positions.span(e.end) if e.end is not None else first
-    return (first[1] if e.from_end else first[0], last[0] if e.to_start else last[1])
-
-
-def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
-    """Widen ``[start, end)`` to its whole line when nothing else is on that line."""
-    begin = source.rfind("\n", 0, start) + 1
-    stop = source.find("\n", end)
-    if stop < 0 or source[begin:start].strip() or source[end:stop].strip():
-        return start, end
-    return begin, stop + 1
-
-
-def _fix(plan: FixPlan, module, source: str, text: Text, newline: str) -> Optional[Fix]:
-    edits = []
-    for e in plan.edits:
-        if e.kind == "replace":
-            start, end = _span(e, text)
-            if e.eat_line:
-                start, end = _eat_line(source, start, end)
-            edits.append(Edit(start, end, _text(e.text, source, text)))
-        elif e.kind == "insert":
-            start = text.span(e.node)[0]
-            edits.append(Edit(start, start, e.text))
-        elif e.kind == "no_grad":
-            start = text.span(e.node)[0]
-            line_begin = start - text.position(start).column
-            indent = source[line_begin:start]
-            if indent.strip():
-                return None
-            body = f"with {e.text}.no_grad():{newline}{indent}{default_indent(module, source)}"
-            edits.append(Edit(start, start, body))
-        elif e.kind == "import_torch":
-            at = _import_offset(module, text, source)
-            edits.append(Edit(at, at, f"import torch{newline}"))
-    return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
-
-
-_INDENT = re.compile(r"[ \t\f]*")
-
-
-def default_indent(module: cst.Module, source: str) -> str:
-    """The indentation of the file's first indented block (libcst's ``default_indent``: the
-    first INDENT token's), four spaces when it has none."""
-    lines = split_lines(source)
-    for stmt in module._a.body:
-        body = getattr(stmt, "body", None) or getattr(stmt, "cases", None)
-        if not isinstance(body, list) or not body:
-            continue
-        first = body[0]
-        if isinstance(first, getattr(ast, "match_case", ())):
-            first = first.pattern
-        line = first.lineno
-        for d in getattr(first, "decorator_list", ()):
-            line = min(line, d.lineno)
-        text = lines[line - 1] if line <= len(lines) else ""
-        indent = _INDENT.match(text).group()
-        col = first.col_offset if line == first.lineno else None
-        if col is None or not text.encode("utf-8", "surrogatepass")[:col].strip():
-            return indent  # the block starts its own line: the first INDENT
-    return "    "
-
-
-def _import_offset(module: cst.Module, text: Text, source: str) -> int:
-    """Where ``import torch`` goes: before the first statement that is not a docstring/__future__."""
-    for i, stmt in enumerate(module.body):
-        if type(stmt) is cst.SimpleStatementLine and stmt.body:
-            small = stmt.body[0]
-            if i == 0 and type(small) is cst.Expr and type(small.value) in (
-                    cst.SimpleString, cst.ConcatenatedString):
-                continue
-            if type(small) is cst.ImportFrom and not small.relative and small.module is not None \
-                    and inf_mod.dotted_name(small.module) == "__future__":
-                continue
-        return _statement_start(stmt, text)
-    return len(source) if module.body else 0
-
-
-def _statement_start(stmt: cst.CSTNode, text: Text) -> int:
-    """A top-level statement's first token (a decorated definition's first decorator)."""
-    a = stmt._a
-    if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and a.decorator_list:
-        d = a.decorator_list[0]
-        return text._prev(text.offset(d.lineno, d.col_offset))  # the ``@``
-    return text.span(stmt)[0]

@@ -10,13 +10,17 @@ import stat
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
-from .diagnostics import NOT_ANALYSED, Diagnostic, Edit, selected
-from .engine import DEFAULT_SETTINGS, LintError, Settings, analyze, filter_noqa, python_ast
-from .source import line_starts
+from .diagnostics import NOT_ANALYSED, Diagnostic, Edit
+from .edits import apply_edits, conflicts
+from .config import Config
+from .lint import diagnose
+from .syntax.parse import LintError, python_ast
+from .syntax.source import line_starts
 
 MAX_ROUNDS = 8
+_DEFAULT_CONFIG = Config()
 
 
 @dataclass
@@ -32,30 +36,6 @@ class FixResult:
         return bool(self.applied)
 
 
-def _conflicts(a: Edit, b: Edit) -> bool:
-    if a == b:
-        return False
-    if a.start == a.end and b.start == b.end:
-        return a.start == b.start
-    if a.start == a.end:
-        return b.start < a.start < b.end
-    if b.start == b.end:
-        return a.start < b.start < a.end
-    return a.start < b.end and b.start < a.end
-
-
-def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """Apply non-conflicting edits (identical ones once)."""
-    out = []
-    pos = 0
-    for e in sorted(set(edits)):
-        out.append(text[pos:e.start])
-        out.append(e.text)
-        pos = e.end
-    out.append(text[pos:])
-    return "".join(out)
-
-
 def _parses(text: str) -> bool:
     try:
         python_ast(text)
@@ -64,9 +44,9 @@ def _parses(text: str) -> bool:
     return True
 
 
-def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("TEN",),
-               ignore: Sequence[str] = (), settings: Settings = DEFAULT_SETTINGS,
-               filename: Optional[str] = None) -> FixResult:
+def fix_source(source: str, config: Optional[Config] = None, path: Optional[str] = None, *,
+               unsafe: bool = False, select: Optional[Sequence[str]] = None,
+               ignore: Optional[Sequence[str]] = None) -> FixResult:
     """Fix ``source``; raises LintError if it does not parse. The result always parses.
 
     Only the diagnostics that ``check`` reports on ``source`` are fixed, and a fix run never
@@ -79,9 +59,10 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
     python_ast(source)  # a file that does not parse is never touched
     result = FixResult(source)
 
+    cfg = config if config is not None else _DEFAULT_CONFIG
+
     def lint(text: str) -> List[Diagnostic]:
-        return filter_noqa([d for d in analyze(text, settings, mask=False, filename=filename)
-                            if selected(d.code, select, ignore)], text)
+        return diagnose(text, path, cfg, for_fix=True, select=select, ignore=ignore)
 
     current = source
     diags = lint(current)
@@ -114,7 +95,7 @@ def fix_source(source: str, *, unsafe: bool = False, select: Sequence[str] = ("T
             origin = _origin(d, current, rounds, first)
             if origin is None or origin in refused:
                 continue
-            if any(_conflicts(e, c) for e in d.fix.edits for c in chosen):
+            if any(conflicts(e, c) for e in d.fix.edits for c in chosen):
                 continue
             chosen.extend(d.fix.edits)
             groups.append((d, origin))

@@ -1,8 +1,9 @@
-"""The one step every front end calls: "lint this text (or file) under this configuration".
+"""The door: ``diagnose`` is the only way any front end reaches the engine.
 
-Front ends (the CLI commands, the notebook reader, the language server, the runtime report)
-only translate their input into a call here and the FileResult back into their own output.
-Nothing here imports a front end.
+Front ends (the flake8 plugin, the CLI commands, the language server, the runtime report,
+``lint_source``) and the fixer only translate their input into a call here and the diagnostics
+back into their own output; selection, per-file ignores and ``# noqa`` are applied here, once,
+the same way for all of them. Nothing here imports a front end.
 """
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ import threading
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
-from .config import Config
 from .diagnostics import Diagnostic, selected
-from .source import DecodedSource, SourceError, decode
+from .syntax.parse import LintError
+from .syntax.prefilter import SHAPES, plan
+
+if TYPE_CHECKING:  # the flake8 plugin imports this module on every run: keep it light
+    from .config import Config
+from .syntax.source import DecodedSource, SourceError, decode
 
 
 @dataclass
@@ -118,6 +123,62 @@ def read_source(path: str) -> Tuple[Optional[DecodedSource], Optional[str]]:
         return None, str(exc)
 
 
+def candidates(source: str, tree=None):
+    """The pre-filter's plan for ``source`` (``tree``: its ``ast`` module, if the caller has
+    one) when a rule may fire there, else None: what the flake8 plugin asks before it pays for
+    the engine's import. Cheap: a text search, then one look at the tree."""
+    if SHAPES.search(source) is None:
+        return None
+    if tree is None:
+        return True  # no tree to plan on: the engine plans it
+    planned = plan(tree, source)
+    return planned if planned[0] else None
+
+
+def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = False,
+             select: Optional[Sequence[str]] = None, ignore: Optional[Sequence[str]] = None,
+             raw: bool = False, tree=None, planned=None) -> List[Diagnostic]:
+    """The diagnostics of ``text``, which lives at ``path`` (None: nowhere; the project index
+    reads the file's project only for a real path). Raises LintError when it does not parse.
+
+    ``for_fix``: the fixer's view, every definition built (the lint view skips those with no
+    candidate). Codes are kept when selected by ``select`` (default: ``config.select``) and
+    ignored by neither ``ignore`` (default: ``config.ignore``) nor ``config``'s per-file-ignores
+    for ``path``; then ``# noqa`` is honoured. ``raw``: none of that (flake8 selects and reads
+    ``# noqa`` itself): every code, unless ``select``/``ignore`` are given. ``tree`` and
+    ``planned`` are the ``ast`` module and the pre-filter's plan when the caller has them.
+    """
+    from .engine import analyze  # the engine: only when a file is analysed
+    from .noqa import filter_noqa
+
+    diags = analyze(text, config.settings(), tree=tree, planned=planned, mask=not for_fix,
+                    filename=path)
+    if raw:
+        if select is None and ignore is None:
+            return diags
+        return [d for d in diags if selected(d.code, select, ignore)]
+    sel = config.select if select is None else select
+    ign = list(config.ignore if ignore is None else ignore)
+    if path:
+        ign += config.ignored_for(path)
+    return filter_noqa([d for d in diags if selected(d.code, sel, ign)], text)
+
+
+def dependencies(path: str) -> List[str]:
+    """The files whose contents the last analysis of ``path`` read through the project index
+    (what a cached result of ``path`` depends on)."""
+    from .semantic.index import dependencies as read_for
+
+    return read_for(path)
+
+
+def keep_index_warm() -> None:
+    """For one long process (the language server): keep more modules' facts between files."""
+    from .semantic import index
+
+    index.index().max_modules = index.SERVER_MODULES
+
+
 def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[str]) -> FileResult:
     """Lint one file (a notebook's code cells as one program)."""
     result = FileResult(path)
@@ -133,16 +194,11 @@ def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[st
 def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
               ignore: Sequence[str]) -> FileResult:
     """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``."""
-    from .engine import LintError, analyze, filter_noqa  # the engine: only when a file is analysed
-
     result.source = text
     try:
-        diags = analyze(text, cfg.settings(), filename=result.path)
+        result.diagnostics = diagnose(text, result.path, cfg, select=select, ignore=ignore)
     except LintError as exc:
         result.syntax_error = str(exc)
-        return result
-    ign = list(ignore) + cfg.ignored_for(result.path)
-    result.diagnostics = filter_noqa([d for d in diags if selected(d.code, select, ign)], text)
     return result
 
 

@@ -11,7 +11,7 @@ import os
 from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .prefilter import SHAPES, plan
+from .lint import candidates
 
 
 def _split(value: Any) -> List[str]:
@@ -30,9 +30,10 @@ def _split(value: Any) -> List[str]:
 class TensorCopyChecker:
     name = "flake8-tensorcopy"
     version = __version__
-    #: (tensor names, tensor factories) from the options; ``engine.Settings`` built on first use
+    #: (tensor names, tensor factories, source roots) from the options; a ``Config`` is built
+    #: from them on first use
     options: Tuple[Tuple[str, ...], ...] = ((), (), ())
-    settings: Optional[Any] = None
+    config: Optional[Any] = None
 
     def __init__(self, tree: Any, lines: List[str], filename: str = "") -> None:
         # ``tree`` makes flake8 treat this as a per-file plugin; the text comes from ``lines``,
@@ -68,25 +69,28 @@ class TensorCopyChecker:
             tuple(os.path.abspath(r)
                   for r in _split(getattr(options, "tensorcopy_source_roots", ""))),
         )
-        cls.settings = None
+        cls.config = None
 
     def run(self) -> Generator[Tuple[int, int, str, type], None, None]:
         try:
             source = "".join(self.lines)
-            if SHAPES.search(source) is None:
+            tree = self.tree if isinstance(self.tree, ast.Module) else None
+            planned = candidates(source, tree)
+            if planned is None:
                 return
-            planned = None
-            if isinstance(self.tree, ast.Module):
-                planned = plan(self.tree, source)
-                if not planned[0]:
-                    return
-            from .engine import Settings, analyze  # only now: the engine's import is most of ours
+            if planned is True:
+                planned = None
+            from .config import Config
+            from .lint import diagnose  # only now: the engine's import is most of ours
 
             cls = type(self)
-            if cls.settings is None:
-                cls.settings = Settings(*cls.options)
-            diags = analyze(source, cls.settings, tree=self.tree, planned=planned,
-                            filename=self.filename or None)
+            if cls.config is None:
+                names, factories, roots = cls.options
+                cls.config = Config(tensor_names=list(names), tensor_factories=list(factories),
+                                    source_roots=list(roots))
+            # flake8 selects codes and reads ``# noqa`` itself: the raw diagnostics
+            diags = diagnose(source, self.filename or None, cls.config, raw=True, tree=self.tree,
+                             planned=planned)
         except Exception:  # no exception may escape: flake8 reports E999 for broken syntax
             return
         for d in diags:

@@ -12,9 +12,11 @@ import ast
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from flake8_tensorcopy import tree as T
-from flake8_tensorcopy.engine import Context, default_indent
-from flake8_tensorcopy.positions import Text
+from flake8_tensorcopy.syntax import nodes as T
+from flake8_tensorcopy.syntax.build import build
+from flake8_tensorcopy.edits import default_indent
+from flake8_tensorcopy.rules.context import Context
+from flake8_tensorcopy.syntax.positions import Text
 
 #: nodes whose position the engine reads or that carry one (reports, edits, moved text)
 PLACED = frozenset({
@@ -71,7 +73,7 @@ def mismatches(source: str):
     module = cst.parse_module(source)
     ref = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     text = Text(source)
-    mine = T.build(ast.parse(source), source, text)
+    mine = build(ast.parse(source), source, text)
     ctx = Context(mine, None, source, text)
     out = []
     n = 0

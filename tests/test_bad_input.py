@@ -4,7 +4,8 @@ import time
 import pytest
 
 from flake8_tensorcopy import lint_source
-from flake8_tensorcopy.engine import LintError, analyze
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.lint import LintError
 
 from .conftest import flake8, tensorcopy
 

@@ -15,7 +15,7 @@ import sysconfig
 
 import pytest
 
-from flake8_tensorcopy.source import decode
+from flake8_tensorcopy.syntax.source import decode
 
 from .conftest import flake8, tensorcopy
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from flake8_tensorcopy.engine import LintError
+from flake8_tensorcopy.lint import LintError
 from flake8_tensorcopy.fixes import apply_edits, fix_source
 from flake8_tensorcopy.diagnostics import Edit
 from flake8_tensorcopy.rules import ALL_RULES

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flake8_tensorcopy import lint_source
-from flake8_tensorcopy.engine import LintError, analyze
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.lint import LintError
 from flake8_tensorcopy.fixes import fix_source
 
 from .conftest import tensorcopy

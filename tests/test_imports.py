@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("libcst", "flake8_tensorcopy.engine", "flake8_tensorcopy.inference",
+HEAVY = ("libcst", "flake8_tensorcopy.engine", "flake8_tensorcopy.semantic.infer",
          "flake8_tensorcopy.rules")
 
 SCRIPT = r"""

@@ -18,7 +18,8 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch is not installed; verify needs it")
 
 from flake8_tensorcopy.rules import ALL_RULES  # noqa: E402
-from flake8_tensorcopy.verify import equivalence, runner  # noqa: E402
+from flake8_tensorcopy.verify import equivalence  # noqa: E402
+from flake8_tensorcopy.verify import run as runner  # noqa: E402
 from flake8_tensorcopy.verify.stats import DOES_NOT_HOLD, HOLDS, NOT_RUN  # noqa: E402
 
 CUDA = torch.cuda.is_available()

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from flake8_tensorcopy.engine import LintError, analyze
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.lint import LintError
 from flake8_tensorcopy.rules import ALL_RULES
-from flake8_tensorcopy.source import line_starts
+from flake8_tensorcopy.syntax.source import line_starts
 
 from .conftest import FIXTURES
 from .cst_oracle import mismatches

@@ -4,7 +4,7 @@ import glob
 import os
 
 from flake8_tensorcopy.engine import analyze
-from flake8_tensorcopy.prefilter import has_candidates
+from flake8_tensorcopy.syntax.prefilter import has_candidates
 from flake8_tensorcopy.rules import ALL_RULES
 
 from .conftest import FIXTURES, ROOT
@@ -40,7 +40,7 @@ def test_prefilter_skips_files_without_shapes():
 
 
 def test_text_gate_keeps_alias_calls():
-    from flake8_tensorcopy.prefilter import plan
+    from flake8_tensorcopy.syntax.prefilter import plan
 
     src = ("from torch import tensor as T\nimport torch\n\n\ndef f(t: torch.Tensor):\n"
            "    return T(t)\n" + "\n" * 60 + "def g():\n    return 1\n")
@@ -63,7 +63,7 @@ def test_functions_with_a_candidate_are_kept_whole():
     keeps every statement (bare expression statements such as logging, ``backward()`` or the
     read that makes an alias write TEN401 included); the diagnostics are those of the full
     analysis."""
-    from flake8_tensorcopy.prefilter import plan
+    from flake8_tensorcopy.syntax.prefilter import plan
 
     body = [
         '    """Docstring stays."""',
@@ -98,7 +98,7 @@ def test_text_index_places_shapes_on_their_lines():
     statement, whether one lies within its lines: a shape inside a nested block, on a
     continuation line or after a lone carriage return is found; a definition with none is left
     out."""
-    from flake8_tensorcopy.prefilter import plan
+    from flake8_tensorcopy.syntax.prefilter import plan
 
     for nl in ("\n", "\r\n", "\r"):
         src = nl.join([

@@ -7,7 +7,10 @@ import textwrap
 
 import pytest
 
-from flake8_tensorcopy import lint_source, project
+import flake8_tensorcopy
+from flake8_tensorcopy import lint_source
+from flake8_tensorcopy.semantic import index as project
+from flake8_tensorcopy.semantic.kinds import TENSOR
 from flake8_tensorcopy.fixes import fix_source
 
 from .conftest import FIXTURES, flake8, run, tensorcopy
@@ -103,7 +106,7 @@ def test_lint_step_and_fix_source_take_the_path(tmp_path):
     with_path = {(d.line, d.code) for d in lint_source(text, str(path))}
     assert (23, "TEN101") in with_path and (23, "TEN101") not in without
     assert (59, "TEN101") in without and (59, "TEN101") not in with_path  # Vector3's own data
-    fixed = fix_source(text, unsafe=True, filename=str(path))
+    fixed = fix_source(text, path=str(path), unsafe=True)
     assert fixed.changed and "loss.detach()" in fixed.source
     assert '"loss": loss.detach()' not in fix_source(text, unsafe=True).source
 
@@ -220,7 +223,7 @@ def test_linter_and_index_never_import_torch(tmp_path):
         "import sys, flake8_tensorcopy as F\n"
         "p = 'pkg_project/train.py'\n"
         "d = F.lint_source(open(p).read(), p)\n"
-        "from flake8_tensorcopy import project\n"
+        "from flake8_tensorcopy.semantic import index as project\n"
         "project.dependencies(p)\n"
         "assert d, d\n"
         "print('torch' in sys.modules)\n")
@@ -252,7 +255,7 @@ def test_an_installed_package_gets_no_project_index(tmp_path):
 # ---- the text shortcuts of the index: a superset of what the tree holds, never less ----------
 
 def _python_files():
-    pkg = os.path.dirname(project.__file__)
+    pkg = os.path.dirname(flake8_tensorcopy.__file__)
     roots = [pkg, FIXTURES, os.path.dirname(__file__)]
     for root in roots:
         for dirpath, _, names in os.walk(root):
@@ -324,7 +327,7 @@ def test_call_lines_on_comment_runs_do_not_backtrack(tmp_path):
     """A name followed by many comment lines full of blanks and parentheses once made the call
     search backtrack exponentially (the linter hung); it must finish at once."""
     src = "x = y\nfoo" + "  # ) )   \n" * 300 + "z\n"  # with the first pattern 6 such lines took 0.09 s, 8 took 4.4 s
-    script = ("import ast, sys; from flake8_tensorcopy import project; t = sys.stdin.read(); "
+    script = ("import ast, sys; from flake8_tensorcopy.semantic import index as project; t = sys.stdin.read(); "
               "print(len(project.ModuleFacts('<t>', ast.parse(t), project.index(), t)"
               ".call_lines('foo')))")
     import subprocess
@@ -361,7 +364,8 @@ def test_index_memory_is_bounded_and_results_do_not_depend_on_it(tmp_path):
     files = sorted(str(p) for p in root.rglob("*.py"))
     script = textwrap.dedent("""\
         import sys
-        from flake8_tensorcopy import lint_source, project
+        from flake8_tensorcopy import lint_source
+        from flake8_tensorcopy.semantic import index as project
         project.index().max_modules = int(sys.argv[1])
         out = []
         for path in sys.argv[2:]:
@@ -423,7 +427,8 @@ def test_linting_leaves_no_reference_cycles(tmp_path):
     files = sorted(str(p) for p in root.rglob("*.py"))
     script = textwrap.dedent("""\
         import ast, gc, sys
-        from flake8_tensorcopy import lint_source, project
+        from flake8_tensorcopy import lint_source
+        from flake8_tensorcopy.semantic import index as project
         project.index().max_modules = 0
         texts = [(p, open(p, encoding="utf-8").read()) for p in sys.argv[1:]]
         lint_source(texts[0][1], texts[0][0])  # imports done before the window
@@ -487,7 +492,7 @@ def test_a_definition_outlives_its_module_and_reads_it_again(tmp_path):
     assert again.path == os.path.abspath(str(lib))
     assert isinstance(again.defs["Net"], project.ClassFacts)
     assert net.category() == "module"
-    assert net.attr("w") == "T"
+    assert net.attr("w") is TENSOR
     assert forward.cls is net
     # a method whose class is gone finds the class of that name at that line
     lone = again.defs["Net"].methods["forward"]
@@ -496,7 +501,7 @@ def test_a_definition_outlives_its_module_and_reads_it_again(tmp_path):
     gc.collect()
     cls = lone.cls
     assert isinstance(cls, project.ClassFacts) and cls.name == "Net"
-    assert cls.attr("w") == "T"
+    assert cls.attr("w") is TENSOR
     # the file is gone: the module defines nothing, and nothing breaks
     del cls
     idx.trim()

@@ -639,3 +639,4 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, 
                     document=types.VersionedTextDocumentIdentifier(version=2, uri=cell_uris[2]),
                     changes=[types.TextDocumentContentChangeWholeDocument(text=new_cell)])])))))
     assert [d.code for d in diags] == ["TEN201"]
+

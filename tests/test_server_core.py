@@ -7,7 +7,8 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flake8_tensorcopy.engine import analyze, filter_noqa
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.noqa import filter_noqa
 from flake8_tensorcopy.fixes import apply_edits
 from flake8_tensorcopy.server.core import (UTF8, UTF16, UTF32, Configs, TextIndex, lint_document,
                                            minimal_edit, noqa_edit)

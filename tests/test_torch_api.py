@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from flake8_tensorcopy import torch_api
-from flake8_tensorcopy.torch_api import generate
+from flake8_tensorcopy.semantic import torch_api
+from flake8_tensorcopy.semantic.torch_api import generate
 
 from .conftest import run
 
@@ -26,10 +26,10 @@ def test_table_is_current_for_the_installed_torch(tmp_path):
     if installed != torch_api.TORCH_VERSION:
         pytest.skip(f"installed torch {installed} differs from the table's stamp "
                     f"{torch_api.TORCH_VERSION}: regenerate with "
-                    "`python -m flake8_tensorcopy.torch_api.generate`")
-    proc = run([sys.executable, "-m", "flake8_tensorcopy.torch_api.generate", "--check"], timeout=600)
+                    "`python -m flake8_tensorcopy.semantic.torch_api.generate`")
+    proc = run([sys.executable, "-m", "flake8_tensorcopy.semantic.torch_api.generate", "--check"], timeout=600)
     assert proc.returncode == 0 and "current" in proc.stdout, (
-        "the committed torch table is stale: run `python -m flake8_tensorcopy.torch_api.generate`"
+        "the committed torch table is stale: run `python -m flake8_tensorcopy.semantic.torch_api.generate`"
         + proc.stdout + proc.stderr)
 
 

@@ -98,7 +98,7 @@ def test_verify_bad_arguments():
 
 def test_a_failing_claim_is_reported_not_hidden(monkeypatch):
     from flake8_tensorcopy.rules.base import Claim
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
 
     rule = ALL_RULES[0]
     bogus = Claim("bogus", "semantics", "tensors are lists", lambda v: (False, {"measured": 1}))
@@ -106,13 +106,13 @@ def test_a_failing_claim_is_reported_not_hidden(monkeypatch):
     results = runner.run(torch, ["cpu"], [rule.code], quick=True)
     failing = [r for r in results if not r.holds]
     assert [(r.id, r.status) for r in failing] == [("bogus", "does not hold")]
-    assert "FAILS" in runner.to_text({"torch": "x", "python": "y", "devices": ["cpu"]}, results)
+    assert "FAILS" in render.to_text({"torch": "x", "python": "y", "devices": ["cpu"]}, results)
     assert runner.exit_code(results) == 1
 
 
 def test_a_claim_that_raises_is_an_error_and_the_run_goes_on(monkeypatch):
     from flake8_tensorcopy.rules.base import Claim
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
 
     def broken(v):
         raise RuntimeError("the probe itself broke")
@@ -136,7 +136,7 @@ HARNESS_BREAKER = "y = t.exp()\n    y.data.mul_(2)\n    return y"
 def test_a_failing_harness_step_is_an_error_not_a_crash(monkeypatch):
     from flake8_tensorcopy.rules.base import FixCase
     from flake8_tensorcopy.rules.data import DataInplace
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
 
     cases = tuple(DataInplace.fix_cases) + (FixCase(HARNESS_BREAKER, differs=("input_version",)),)
     monkeypatch.setattr(DataInplace, "fix_cases", cases)
@@ -166,7 +166,7 @@ def test_verify_exits_3_when_a_claim_could_not_be_checked():
 
 def test_output_and_plot_are_checked_before_measuring(tmp_path, monkeypatch):
     from flake8_tensorcopy.cli import main
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
 
     def no_measuring(*a, **k):
         raise AssertionError("measured before checking --output")
@@ -186,7 +186,7 @@ def test_output_and_plot_are_checked_before_measuring(tmp_path, monkeypatch):
 
 
 def test_claims_for_an_absent_device_are_listed_as_not_run():
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
 
     from .test_mutations import synthetic_sampler
 
@@ -200,9 +200,9 @@ def test_claims_for_an_absent_device_are_listed_as_not_run():
     assert runner.exit_code(results) == 0
     env = {"torch": "t", "python": "p", "devices": ["cpu"], "machine": "m", "cpu_threads": 1,
            "date": "d", "not_verified": {"cuda": "no CUDA device is available"}}
-    text = runner.to_text(env, results)
+    text = render.to_text(env, results)
     assert "devices verified: cpu; cuda not verified (no CUDA device is available)" in text
-    md = runner.to_markdown(env, results, {}, quick=True)
+    md = render.to_markdown(env, results, {}, quick=True)
     assert md.startswith("# Verification report (cpu)\n")
     assert "| TEN202 | `new-tensor-takes-receiver-device` | semantics | cuda | not run |" in md
     # a CPU-only run still lists the CUDA-only claims
@@ -223,20 +223,20 @@ def test_verify_all_without_gpu_reports_the_devices_really_verified():
 def test_both_sides_raising_is_not_applicable(monkeypatch):
     from flake8_tensorcopy.rules.base import FixCase
     from flake8_tensorcopy.rules.order import CloneDetach
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
 
     results = {r.id: r for r in runner.run(torch, ["cpu"], ["TEN301"], quick=True,
                                            sampler=_no_timing)}
     fix3 = results["fix-3"]  # channels_last clone: only the 4-d kind runs at all
     assert fix3.status == "holds"
     assert fix3.measured["compared"] == ["channels_last"] and len(fix3.measured["not_applicable"]) == 8
-    assert "equal on 1 of 9 kinds" in runner._summarize(fix3)
+    assert "equal on 1 of 9 kinds" in render._summarize(fix3)
     # a case where every kind raises on both sides proves nothing: it does not hold
     monkeypatch.setattr(CloneDetach, "fix_cases", (
         FixCase("return t.clone(memory_format=torch.channels_last).detach()", kinds=("leaf", "plain")),))
     fix1 = {r.id: r for r in runner.run(torch, ["cpu"], ["TEN301"], quick=True, sampler=_no_timing)}["fix-1"]
     assert fix1.status == "does not hold" and fix1.measured["compared"] == []
-    assert "no kind compared" in runner._summarize(fix1)
+    assert "no kind compared" in render._summarize(fix1)
 
 
 def _no_timing(a, b, env, no_grad, rounds):
@@ -323,7 +323,7 @@ def test_committed_cpu_report_agrees_with_the_rules():
 
 def test_plots_draw_the_ratio_bands(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib is not installed (the plot extra)")
-    from flake8_tensorcopy.verify import runner
+    from flake8_tensorcopy.verify import render, run as runner
     from flake8_tensorcopy.verify.plot import draw_all
 
     from .test_mutations import synthetic_sampler

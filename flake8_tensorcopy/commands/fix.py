@@ -10,8 +10,8 @@ from typing import Optional, Sequence, Tuple
 from ..config import Config
 from ..formats.common import rel
 from ..cache import for_run
-from ..lint import FileResult, lint_path, lint_text, read_source, stdin_bytes
-from ..source import split_lines
+from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
+from ..syntax.source import split_lines
 from .common import add_path_options, options, print_errors, progress, run_all, tree_roots
 
 
@@ -33,8 +33,7 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
     fixed text is ``result.output`` (None: the front end echoes the input unchanged).
     ``roots``: the linted tree, which a symbolic link may be written through to."""
-    from ..engine import LintError, filter_noqa  # the engine: only for a file that is analysed
-    from ..fixes import Unchanged, fix_source, write_fixed
+    from ..fixes import Unchanged, fix_source, write_fixed  # the engine: only when a file is fixed
 
     result = FileResult(path)
     decoded, error = read_source(path)
@@ -42,15 +41,13 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
         result.error = error
         return result, None
     text = decoded.text  # type: ignore[union-attr]
-    ign = list(ignore) + cfg.ignored_for(path)
     try:
-        fixed = fix_source(text, unsafe=unsafe, select=select, ignore=ign, settings=cfg.settings(),
-                           filename=path)
+        fixed = fix_source(text, cfg, path, unsafe=unsafe, select=select, ignore=ignore)
     except LintError as exc:
         result.syntax_error = str(exc)
         return result, None
     result.applied = fixed.applied
-    result.diagnostics = filter_noqa(fixed.remaining, fixed.source)
+    result.diagnostics = fixed.remaining  # selected and noqa-filtered by the door
     result.source = fixed.source
     for d in fixed.refused:
         result.notes.append(f"{d.line}:{d.column + 1}: {d.code} fix not applied: the fixed code "

@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tensorcopy: error: the language server needs pygls>=2 ({problem}); "
               f"install it with: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    from .. import project
+    from ..lint import keep_index_warm
 
-    project.index().max_modules = project.SERVER_MODULES  # one long process: keep facts warm
+    keep_index_warm()  # one long process: keep more modules' facts between files
     return serve()

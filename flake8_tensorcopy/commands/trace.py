@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     select, ignore = codes(args.select), codes(args.ignore)
     try:
-        from ..runtime.watcher import Watcher, _library_dirs, _OWN_DIR, _TORCH_DIR
+        from ..runtime.watcher import Watcher, library_dirs, OWN_DIR, TORCH_DIR
     except ImportError as exc:  # pragma: no cover - torch missing
         print(f"tensorcopy: error: trace needs torch: {exc}", file=sys.stderr)
         return 2
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     index = report.StaticIndex(select, ignore) if args.compare else None
     tracer = None
     if index is not None:
-        skip = (_TORCH_DIR, _OWN_DIR) + (() if args.include_libraries else _library_dirs())
+        skip = (TORCH_DIR, OWN_DIR) + (() if args.include_libraries else library_dirs())
         tracer = report.LineTracer(index, skip)
     watcher = Watcher(args.include_libraries)
     status, traced = _execute(args.module, target, script_argv, watcher, tracer)

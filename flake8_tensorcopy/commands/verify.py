@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..verify.runner import main as verify_main
+        from ..verify.cli import main as verify_main
     except ImportError as exc:  # pragma: no cover
         print(f"tensorcopy: error: verify unavailable: {exc}", file=sys.stderr)
         return 2

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from .. import tree as cst
+from ..syntax import nodes
 
-from ..inference import Alias, is_value_write
+from ..semantic.kinds import Alias, is_value_write
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
@@ -25,7 +25,7 @@ class AliasWrite(Rule):
     name = "write-through-alias"
     message = ("`{name}` is `{source}.{via}`, which shares memory with `{source}`: this in-place "
                "write changes `{source}` too; {advice}")
-    hooks = (cst.Call, cst.Assign, cst.AugAssign)
+    hooks = (nodes.Call, nodes.Assign, nodes.AugAssign)
     fix_safety = UNSAFE
     what = (
         "Flags an in-place write (`y.add_()`, `y[i] = v`, `y += v`, `nn.init.*_(y)`) to a name "
@@ -103,23 +103,23 @@ class AliasWrite(Rule):
 
     def check(self, node, ctx) -> Iterator[Report]:
         t = type(node)
-        target: Optional[cst.BaseExpression] = None
-        if t is cst.Call:
+        target: Optional[nodes.BaseExpression] = None
+        if t is nodes.Call:
             func = node.func
-            if type(func) is cst.Attribute and is_value_write(func.attr.value):
+            if type(func) is nodes.Attribute and is_value_write(func.attr.value):
                 target = func.value
             else:
                 q = ctx.qualname(func)
                 if q and q.startswith("torch.nn.init.") and q.endswith("_") and node.args:
                     target = node.args[0].value
-        elif t is cst.Assign:
+        elif t is nodes.Assign:
             for tgt in node.targets:
-                if type(tgt.target) is cst.Subscript:
+                if type(tgt.target) is nodes.Subscript:
                     target = tgt.target.value
                     break
-        elif t is cst.AugAssign:
+        elif t is nodes.AugAssign:
             target = node.target
-        if type(target) is not cst.Name:
+        if type(target) is not nodes.Name:
             return
         kind = ctx.inf.lookup(target.value)
         if type(kind) is not Alias or kind.node is None:
@@ -146,10 +146,10 @@ def _via(via: str) -> str:
     return "detach()" if via == "detach" else "data"
 
 
-_LOOPS = (cst.For, cst.While)
+_LOOPS = (nodes.For, nodes.While)
 
 
-def read_after(scope: cst.CSTNode, write: cst.CSTNode, name: str) -> bool:
+def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str) -> bool:
     """Is ``name`` read as a value after ``write`` in ``scope`` (a function or the module)?
 
     In source order after the write, until ``name`` is rebound; in a loop that holds the write,
@@ -173,7 +173,7 @@ class _ReadAfter:
 
     __slots__ = ("write", "name", "loops", "found", "loop")
 
-    def __init__(self, write: cst.CSTNode, name: str) -> None:
+    def __init__(self, write: nodes.CSTNode, name: str) -> None:
         self.write = write
         self.name = name
         #: the loops that hold the write (found on the way down to it)
@@ -182,7 +182,7 @@ class _ReadAfter:
         #: walking a loop's body again from its top (the next turn)
         self.loop = False
 
-    def visit(self, node: cst.CSTNode, stack: list) -> Optional[bool]:
+    def visit(self, node: nodes.CSTNode, stack: list) -> Optional[bool]:
         if node is self.write:
             if self.loop:
                 return False  # back at the write: the turn read nothing
@@ -192,10 +192,10 @@ class _ReadAfter:
         if self.found:
             t = type(node)
             name = self.name
-            if t is cst.Assign and any(type(a.target) is cst.Name and a.target.value == name
+            if t is nodes.Assign and any(type(a.target) is nodes.Name and a.target.value == name
                                        for a in node.targets):
                 return _mentions(node.value, name)  # rebound: later reads are of a new value
-            if t is cst.Name and node.value == name:
+            if t is nodes.Name and node.value == name:
                 return None if _write_receiver(node, stack) else True
         stack.append(node)
         try:
@@ -208,25 +208,25 @@ class _ReadAfter:
         return None
 
 
-def _mentions(expr: cst.CSTNode, name: str) -> bool:
-    if type(expr) is cst.Name:
+def _mentions(expr: nodes.CSTNode, name: str) -> bool:
+    if type(expr) is nodes.Name:
         return expr.value == name
     return any(_mentions(child, name) for child in expr.children)
 
 
-def _write_receiver(node: cst.Name, stack: list) -> bool:
+def _write_receiver(node: nodes.Name, stack: list) -> bool:
     """``node`` is the target of an in-place write statement (``y.add_(..)``, ``y[i] = v``,
     ``y += v``, ``y[i] += v``) whose result nothing uses."""
     if not stack:
         return False
     parent = stack[-1]
-    if type(parent) is cst.AugAssign:
+    if type(parent) is nodes.AugAssign:
         return parent.target is node
     grand = stack[-2] if len(stack) > 1 else None
-    if type(parent) is cst.Attribute and parent.value is node and is_value_write(parent.attr.value):
+    if type(parent) is nodes.Attribute and parent.value is node and is_value_write(parent.attr.value):
         top = stack[-3] if len(stack) > 2 else None
-        return type(grand) is cst.Call and grand.func is parent and type(top) is cst.Expr
-    if type(parent) is cst.Subscript and parent.value is node:
-        return (type(grand) is cst.AssignTarget and grand.target is parent) or (
-            type(grand) is cst.AugAssign and grand.target is parent)
+        return type(grand) is nodes.Call and grand.func is parent and type(top) is nodes.Expr
+    if type(parent) is nodes.Subscript and parent.value is node:
+        return (type(grand) is nodes.AssignTarget and grand.target is parent) or (
+            type(grand) is nodes.AugAssign and grand.target is parent)
     return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Type
 
-from .. import tree as cst
+from ..syntax import nodes
 
 from ..diagnostics import SAFE, UNSAFE
 
@@ -68,8 +68,8 @@ class Src:
     """A piece of an edit's text that is the source's own text over a span (same span rules as
     ``NodeEdit``): moved text keeps its comments, line breaks and indentation byte for byte."""
 
-    node: cst.CSTNode
-    end: Optional[cst.CSTNode] = None
+    node: nodes.CSTNode
+    end: Optional[nodes.CSTNode] = None
     from_end: bool = False
     to_start: bool = False
 
@@ -88,10 +88,10 @@ class NodeEdit:
     """
 
     kind: str
-    node: Optional[cst.CSTNode]
+    node: Optional[nodes.CSTNode]
     #: a string, or a tuple of strings and ``Src`` pieces
     text: Any = ""
-    end: Optional[cst.CSTNode] = None
+    end: Optional[nodes.CSTNode] = None
     from_end: bool = False
     to_start: bool = False
     eat_line: bool = False
@@ -107,7 +107,7 @@ class FixPlan:
 @dataclass
 class Report:
     code: str
-    node: cst.CSTNode
+    node: nodes.CSTNode
     message: str
     fix: Optional[FixPlan] = None
 
@@ -118,7 +118,7 @@ class Rule:
     #: one-line message template; ``str.format`` fields are filled by the rule
     message: ClassVar[str] = ""
     #: node types this rule wants to see (the engine dispatches on exact type)
-    hooks: ClassVar[Tuple[Type[cst.CSTNode], ...]] = ()
+    hooks: ClassVar[Tuple[Type[nodes.CSTNode], ...]] = ()
     #: ``safe``, ``unsafe``, ``sometimes`` or ``None`` (no fix)
     fix_safety: ClassVar[Optional[str]] = None
 
@@ -133,8 +133,8 @@ class Rule:
     claims: ClassVar[Sequence[Claim]] = ()
     fix_cases: ClassVar[Sequence[FixCase]] = ()
 
-    def check(self, node: cst.CSTNode, ctx: Any) -> Iterator[Report]:  # pragma: no cover
+    def check(self, node: nodes.CSTNode, ctx: Any) -> Iterator[Report]:  # pragma: no cover
         raise NotImplementedError
 
-    def report(self, node: cst.CSTNode, plan: Optional[FixPlan] = None, **fields: str) -> Report:
+    def report(self, node: nodes.CSTNode, plan: Optional[FixPlan] = None, **fields: str) -> Report:
         return Report(self.code, node, self.message.format(**fields), plan)

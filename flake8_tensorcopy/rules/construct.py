@@ -4,17 +4,18 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from .. import tree as cst
+from ..syntax import nodes
 
-from ..inference import LEGACY_CONSTRUCTORS, TENSORS, dotted_name
+from ..semantic.kinds import LEGACY_CONSTRUCTORS, TENSORS
+from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
-def split_args(node: cst.Call, data_kw: str = "data"
-               ) -> Optional[Tuple[Optional[cst.BaseExpression], Dict[str, cst.Arg]]]:
+def split_args(node: nodes.Call, data_kw: str = "data"
+               ) -> Optional[Tuple[Optional[nodes.BaseExpression], Dict[str, nodes.Arg]]]:
     """(the single data argument, keyword args) or None for shapes we do not handle."""
-    positional: List[cst.BaseExpression] = []
-    kwargs: Dict[str, cst.Arg] = {}
+    positional: List[nodes.BaseExpression] = []
+    kwargs: Dict[str, nodes.Arg] = {}
     for arg in node.args:
         if arg.star:
             return None
@@ -29,13 +30,13 @@ def split_args(node: cst.Call, data_kw: str = "data"
     return positional[0], kwargs
 
 
-def _literal_bool(expr: cst.BaseExpression) -> Optional[bool]:
-    if type(expr) is cst.Name and expr.value in ("True", "False"):
+def _literal_bool(expr: nodes.BaseExpression) -> Optional[bool]:
+    if type(expr) is nodes.Name and expr.value in ("True", "False"):
         return expr.value == "True"
     return None
 
 
-def copy_expression(ctx, src: cst.BaseExpression, kwargs: Dict[str, cst.Arg],
+def copy_expression(ctx, src: nodes.BaseExpression, kwargs: Dict[str, nodes.Arg],
                     default_dtype: Optional[str] = None,
                     default_device: Optional[str] = None) -> Optional[str]:
     """``src.detach().clone()`` or ``src.detach().to(dtype=..., device=..., copy=True)``, plus
@@ -71,7 +72,7 @@ def copy_expression(ctx, src: cst.BaseExpression, kwargs: Dict[str, cst.Arg],
     return text
 
 
-def copy_edits(ctx, node: cst.Call, src: cst.BaseExpression, kwargs: Dict[str, cst.Arg],
+def copy_edits(ctx, node: nodes.Call, src: nodes.BaseExpression, kwargs: Dict[str, nodes.Arg],
                default_dtype: Optional[str] = None,
                default_device: Optional[str] = None) -> Optional[List[NodeEdit]]:
     """The edits that turn ``node`` into ``copy_expression``'s text while keeping the source's own
@@ -114,11 +115,11 @@ def copy_edits(ctx, node: cst.Call, src: cst.BaseExpression, kwargs: Dict[str, c
     return edits
 
 
-def _tensor_list(ctx, expr: cst.BaseExpression) -> bool:
+def _tensor_list(ctx, expr: nodes.BaseExpression) -> bool:
     t = type(expr)
-    if t is cst.List or t is cst.Tuple:
+    if t is nodes.List or t is nodes.Tuple:
         return bool(expr.elements) and all(
-            type(e) is cst.Element and ctx.is_tensor(e.value) for e in expr.elements)
+            type(e) is nodes.Element and ctx.is_tensor(e.value) for e in expr.elements)
     return ctx.infer(expr) is TENSORS
 
 
@@ -286,7 +287,7 @@ class TensorOfTensor(Rule):
     code = "TEN201"
     name = "tensor-of-tensor"
     message = "`torch.tensor({src})` on a tensor copies it with a UserWarning; use `{fix}`"
-    hooks = (cst.Call,)
+    hooks = (nodes.Call,)
     fix_safety = SAFE
     what = "Flags `torch.tensor(t)` where `t` is already a tensor."
     why = (
@@ -387,7 +388,7 @@ class NewTensorOfTensor(Rule):
     name = "new-tensor-of-tensor"
     message = ("`{recv}.new_tensor({src})` copies `{src}` with `{recv}`'s dtype and device (not "
                "`{src}`'s) and warns; use `{fix}`")
-    hooks = (cst.Call,)
+    hooks = (nodes.Call,)
     fix_safety = SAFE
     what = "Flags `x.new_tensor(t)` where `t` is already a tensor."
     why = (
@@ -435,7 +436,7 @@ class NewTensorOfTensor(Rule):
 
     def check(self, node, ctx) -> Iterator[Report]:
         func = node.func
-        if type(func) is not cst.Attribute or func.attr.value != "new_tensor":
+        if type(func) is not nodes.Attribute or func.attr.value != "new_tensor":
             return
         parts = split_args(node)
         if parts is None:
@@ -470,7 +471,7 @@ class LegacyConstructorAlias(Rule):
     name = "legacy-constructor-alias"
     message = ("`{ctor}({src})` on a tensor is not a copy: it aliases `{src}` (shared memory, "
                "graph kept) or raises on a dtype mismatch; use `{src}` or `{src}.detach().clone()`")
-    hooks = (cst.Call,)
+    hooks = (nodes.Call,)
     fix_safety = None
     what = "Flags the legacy constructors `torch.Tensor(t)`, `torch.FloatTensor(t)`... given a tensor."
     why = (
@@ -520,7 +521,7 @@ class TensorOfTensorList(Rule):
     name = "tensor-of-tensor-list"
     message = ("`torch.tensor([...])` of tensors drops their autograd graph and reads each one "
                "back as a Python number; use `torch.stack([...])`")
-    hooks = (cst.Call,)
+    hooks = (nodes.Call,)
     fix_safety = UNSAFE
     what = "Flags `torch.tensor([a, b, ...])` or `torch.tensor(list_of_tensors)`."
     why = (
@@ -585,7 +586,7 @@ class TensorOfTensorList(Rule):
         if not kwargs:
             edits: List[NodeEdit] = []
             torch: Optional[str] = "torch"
-            if type(func) is cst.Attribute and ctx.qualname(func.value) == "torch":
+            if type(func) is nodes.Attribute and ctx.qualname(func.value) == "torch":
                 edits.append(NodeEdit("replace", func.attr, "stack"))
             else:
                 torch = ctx.torch_ref(edits)

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, Tuple
 
-from .. import tree as cst
+from ..syntax import nodes
 
-from ..inference import (
-    FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, last_name, root_name,
-)
+from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write
+from ..syntax.nodes import last_name, root_name
 from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
@@ -51,11 +50,11 @@ SAFE_CONSUMERS = frozenset(
 )
 
 
-def _kind(ctx, node: cst.Attribute) -> Tuple[str, Optional[str]]:
+def _kind(ctx, node: nodes.Attribute) -> Tuple[str, Optional[str]]:
     return ctx.data_use.get(id(node), ("read", None))
 
 
-def data_evidence(ctx, node: cst.Attribute) -> bool:
+def data_evidence(ctx, node: nodes.Attribute) -> bool:
     """Is the receiver of ``node`` (an ``X.data``) shown to be a tensor?"""
     recv = node.value
     kind = ctx.inf.infer(recv)
@@ -69,7 +68,7 @@ def data_evidence(ctx, node: cst.Attribute) -> bool:
     if use == "str-subscript" or (use in ("attr", "method") and detail in NON_TENSOR_FOLLOWERS):
         return False
     root = root_name(recv)
-    if root in NEGATIVE_ROOTS and not (type(recv) is cst.Attribute and recv.attr.value in (
+    if root in NEGATIVE_ROOTS and not (type(recv) is nodes.Attribute and recv.attr.value in (
             "weight", "bias", "grad")):
         return False
     if use in ("init", "torch-arg"):
@@ -81,7 +80,7 @@ def data_evidence(ctx, node: cst.Attribute) -> bool:
     name = last_name(recv)
     if name in SIGNAL_NAMES:
         # a bare name bound to some unknown value is not enough; a parameter or an attribute is
-        return not (type(recv) is cst.Name and kind is UNKNOWN)
+        return not (type(recv) is nodes.Name and kind is UNKNOWN)
     return False
 
 
@@ -170,7 +169,7 @@ class DataRead(Rule):
     code = "TEN101"
     name = "data-read"
     message = "`{src}.data` bypasses autograd (no version counter); use `{src}.detach()`"
-    hooks = (cst.Attribute,)
+    hooks = (nodes.Attribute,)
     fix_safety = "sometimes"
     what = "Flags reading `t.data` of a tensor."
     why = (
@@ -256,7 +255,7 @@ class DataInplace(Rule):
     name = "data-inplace"
     message = ("in-place change through `{src}.data` is invisible to autograd and can corrupt "
                "gradients silently; {instead}")
-    hooks = (cst.Attribute,)
+    hooks = (nodes.Attribute,)
     fix_safety = UNSAFE
     what = (
         "Flags in-place changes made through `.data`: `p.data.add_(...)`, `p.data[m] = 0`, "
@@ -379,7 +378,7 @@ class DataInplace(Rule):
 
 
 
-def _write_alone(ctx, node: cst.Attribute, use: str) -> bool:
+def _write_alone(ctx, node: nodes.Attribute, use: str) -> bool:
     """Is the statement holding ``node`` (an ``X.data``) the in-place write alone?
 
     ``p.data.add_(g)``, ``nn.init.zeros_(p.data)``, ``p.data[m] = v`` and ``p.data -= v`` as a
@@ -392,22 +391,22 @@ def _write_alone(ctx, node: cst.Attribute, use: str) -> bool:
         return False
     stmt = line.body[0]
     t = type(stmt)
-    if t is cst.Expr:
+    if t is nodes.Expr:
         call = stmt.value
-        if type(call) is not cst.Call:
+        if type(call) is not nodes.Call:
             return False
         if use == "init":
             return bool(call.args) and call.args[0].value is node
         func = call.func
-        return type(func) is cst.Attribute and func.value is node
-    if t is cst.Assign:
+        return type(func) is nodes.Attribute and func.value is node
+    if t is nodes.Assign:
         if len(stmt.targets) != 1:
             return False
         target = stmt.targets[0].target
-        return type(target) is cst.Subscript and target.value is node
-    if t is cst.AugAssign:
+        return type(target) is nodes.Subscript and target.value is node
+    if t is nodes.AugAssign:
         target = stmt.target
-        return target is node or (type(target) is cst.Subscript and target.value is node)
+        return target is node or (type(target) is nodes.Subscript and target.value is node)
     return False
 
 
@@ -416,7 +415,7 @@ class DataAssign(Rule):
     name = "data-assign"
     message = ("assigning `{src}.data` swaps storage behind autograd's back; use `with "
                "torch.no_grad(): {src}.copy_(new)` (same shape) or `torch.utils.swap_tensors`")
-    hooks = (cst.Attribute,)
+    hooks = (nodes.Attribute,)
     fix_safety = None
     what = "Flags assigning to `t.data` (`p.data = new`)."
     why = (

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .. import tree as cst
+from ..syntax import nodes
 
-from ..inference import dotted_name
+from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
 
 _LIKE = frozenset({"torch.empty_like", "torch.zeros_like", "torch.ones_like"})
@@ -74,7 +74,7 @@ class CloneDetach(Rule):
     name = "clone-then-detach"
     message = ("`.clone().detach()` clones through autograd first (a graph node that is then "
                "dropped when the source requires grad); use `{fix}`")
-    hooks = (cst.Call,)
+    hooks = (nodes.Call,)
     fix_safety = SAFE
     what = "Flags `t.clone().detach()` and `torch.clone(t).detach()`."
     why = (
@@ -136,13 +136,13 @@ class CloneDetach(Rule):
 
     def check(self, node, ctx) -> Iterator[Report]:
         func = node.func
-        if type(func) is not cst.Attribute or func.attr.value != "detach" or node.args:
+        if type(func) is not nodes.Attribute or func.attr.value != "detach" or node.args:
             return
         inner = func.value
-        if type(inner) is not cst.Call or ctx.parenthesized(inner):
+        if type(inner) is not nodes.Call or ctx.parenthesized(inner):
             return
         ifunc = inner.func
-        if type(ifunc) is not cst.Attribute:
+        if type(ifunc) is not nodes.Attribute:
             return
         if ifunc.attr.value == "clone" and ctx.qualname(ifunc) != "torch.clone":
             src = ifunc.value
@@ -185,7 +185,7 @@ class LikeThenCopy(Rule):
     code = "TEN302"
     name = "like-then-copy"
     message = "`{like}({src}).copy_({src})` allocates then copies in two steps; use `{src}.clone()`"
-    hooks = (cst.Call,)
+    hooks = (nodes.Call,)
     fix_safety = SAFE
     what = "Flags `torch.empty_like(t).copy_(t)` (also `zeros_like`, `ones_like`) with the same `t`."
     why = (
@@ -236,12 +236,12 @@ class LikeThenCopy(Rule):
 
     def check(self, node, ctx) -> Iterator[Report]:
         func = node.func
-        if type(func) is not cst.Attribute or func.attr.value != "copy_":
+        if type(func) is not nodes.Attribute or func.attr.value != "copy_":
             return
         if len(node.args) != 1 or node.args[0].keyword or node.args[0].star:
             return
         inner = func.value
-        if type(inner) is not cst.Call:
+        if type(inner) is not nodes.Call:
             return
         like = ctx.qualname(inner.func)
         if like not in _LIKE:

@@ -42,7 +42,7 @@ def pytest_configure(config) -> None:
 class _Session:
     def __init__(self, config) -> None:
         from ..runtime.report import LineTracer, StaticIndex
-        from .watcher import Watcher, _OWN_DIR, _TORCH_DIR, _library_dirs
+        from .watcher import Watcher, OWN_DIR, TORCH_DIR, library_dirs
 
         self.config = config
         self.strict = bool(config.option.tensorcopy_strict)
@@ -51,7 +51,7 @@ class _Session:
         self.tracer = None
         self.traced = False
         if config.option.tensorcopy_compare:
-            self.tracer = LineTracer(self.index, (_TORCH_DIR, _OWN_DIR) + _library_dirs())
+            self.tracer = LineTracer(self.index, (TORCH_DIR, OWN_DIR) + library_dirs())
             self.traced = self.tracer.start()
         self.watcher = Watcher()
         self.watcher.start()

@@ -26,7 +26,6 @@ from __future__ import annotations
 import inspect
 import linecache
 import os
-import re
 import sys
 import sysconfig
 import threading
@@ -37,6 +36,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from torch.overrides import TorchFunctionMode
+
+from ..noqa import silences
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
          "TEN302", "TEN401")
@@ -56,12 +57,12 @@ _LIKE_NAMES = frozenset({"empty_like", "zeros_like", "ones_like"})
 # tracked results
 _T_DATA, _T_DETACH, _T_CLONE, _T_LIKE = range(4)
 
-_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
-_OVERRIDES = os.path.join(_TORCH_DIR, "overrides.py")
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_OVERRIDES = os.path.join(TORCH_DIR, "overrides.py")
+OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def _library_dirs() -> Tuple[str, ...]:
+def library_dirs() -> Tuple[str, ...]:
     dirs = set()
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         p = sysconfig.get_paths().get(key)
@@ -73,10 +74,6 @@ def _library_dirs() -> Tuple[str, ...]:
     return tuple(sorted(dirs))
 
 
-#: ``# noqa`` / ``# noqa: TEN101,TEN2`` as the linter reads it (engine.filter_noqa); kept here so
-#: that the watched process never imports libcst
-_NOQA = re.compile(
-    r"#\s*noqa(?::\s?(?P<codes>[A-Z][A-Z0-9]*(?:[,\s]+[A-Z][A-Z0-9]*)*))?", re.IGNORECASE)
 
 #: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
 _TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **kwargs)",
@@ -145,7 +142,7 @@ class Watcher(TorchFunctionMode):
         self._tracked: Dict[int, tuple] = {}
         self._tramps: Dict[tuple, tuple] = {}
         self._pending: Dict[int, tuple] = {}
-        self._libdirs = () if include_libraries else _library_dirs()
+        self._libdirs = () if include_libraries else library_dirs()
         self._patched: List[tuple] = []
         self._active = False
         self._gone = self._forget  # bound once: the weakref callback
@@ -337,9 +334,9 @@ class Watcher(TorchFunctionMode):
         except KeyError:
             pass
         fn = code.co_filename
-        if fn == _OVERRIDES or fn.startswith(_OWN_DIR) or fn.startswith("<frozen"):
+        if fn == _OVERRIDES or fn.startswith(OWN_DIR) or fn.startswith("<frozen"):
             c = _SKIP
-        elif fn.startswith(_TORCH_DIR) or (self._libdirs and fn.startswith(self._libdirs)):
+        elif fn.startswith(TORCH_DIR) or (self._libdirs and fn.startswith(self._libdirs)):
             c = _INTERNAL
         else:
             c = _USER
@@ -391,14 +388,8 @@ class Watcher(TorchFunctionMode):
         key = (code, filename, line)
         hit = self._noqa.get(key)
         if hit is None:
-            text = linecache.getline(filename, line)
-            hit = False
-            m = _NOQA.search(text) if "noqa" in text.lower() else None
-            if m:
-                codes = m.group("codes")
-                hit = not codes or any(code.startswith(c.upper())
-                                       for c in re.split(r"[,\s]+", codes) if c)
-            self._noqa[key] = hit
+            # ``# noqa`` read exactly as the linter reads it (``noqa.py`` imports no libcst)
+            hit = self._noqa[key] = silences(linecache.getline(filename, line), code)
         return hit
 
     # ------------------------------------------------------------------ tracked results

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..config import Config, ConfigError, find_pyproject, load
-from ..diagnostics import Diagnostic, Edit, selected
-from ..engine import _NOQA, LintError, analyze, filter_noqa
+from ..diagnostics import Diagnostic, Edit
 from ..files import excluded
 from ..fixes import apply_edits, fix_source
-from ..lint import FileResult, lint_text
-from ..source import line_starts
+from ..lint import FileResult, LintError, diagnose, lint_text
+from ..noqa import NOQA, filter_noqa
+from ..syntax.source import line_starts
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
@@ -89,12 +89,12 @@ def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
     selection, per-file-ignores and noqa as ``tensorcopy fix``)."""
     if is_excluded(path, cfg):
         return []
-    ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
     try:
-        diags = analyze(text, cfg.settings(), mask=False)
+        # the index is not asked (path None) but the per-file ignores of ``path`` apply
+        ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
+        return diagnose(text, None, cfg, for_fix=True, ignore=ignore)
     except (LintError, RecursionError, MemoryError):
         return []
-    return filter_noqa([d for d in diags if selected(d.code, cfg.select, ignore)], text)
 
 
 def parses(text: str) -> bool:
@@ -120,8 +120,7 @@ def fix_all(path: Optional[str], text: str, cfg: Config) -> Optional[Edit]:
         return None
     ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
     try:
-        fixed = fix_source(text, unsafe=False, select=cfg.select, ignore=ignore,
-                           settings=cfg.settings()).source
+        fixed = fix_source(text, cfg, None, unsafe=False, ignore=ignore).source
     except (LintError, RecursionError, MemoryError):
         return None
     return minimal_edit(text, fixed)
@@ -156,7 +155,7 @@ def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
     if layout is None:
         return None
     comments, in_string = layout
-    m = _NOQA.search(content)
+    m = NOQA.search(content)
     if m and not any(a <= m.start() < b for a, b in comments):
         return None  # "# noqa" inside a string: neither merge into it nor add a second one
     if m:

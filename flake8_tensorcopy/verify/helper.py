@@ -163,9 +163,3 @@ def _iqr(xs: Sequence[float]) -> float:
     q = statistics.quantiles(xs, n=4)
     return q[2] - q[0]
 
-
-SIZES = (1, 1_000, 100_000, 10_000_000)
-
-
-def all_configs(sizes: Sequence[int] = SIZES):
-    return [(n, rg, ng) for n in sizes for rg in (True, False) for ng in (False, True)]

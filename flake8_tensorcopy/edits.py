@@ -1,0 +1,168 @@
+"""Fix plans (edits described by nodes, ``rules.base.FixPlan``) turned into text edits at
+character offsets; whether a fix would drop a comment; applying non-conflicting edits."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
+
+from .diagnostics import Edit, Fix
+from .syntax import nodes
+from .syntax.positions import Text
+from .syntax.source import split_lines
+
+if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
+    from .rules.base import FixPlan
+
+
+def _comments(source: str) -> List[Tuple[int, str]]:
+    """(offset, text) of every comment of ``source``."""
+    import io
+    import tokenize
+
+    out = []
+    text = Text(source)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                line, col = tok.start
+                out.append((text.starts[line - 1] + col, tok.string))
+    except (tokenize.TokenError, SyntaxError):
+        pass  # what was read so far is all there is
+    return out
+
+
+def drops_comment(fix: Fix, source: str, comments: List[Tuple[int, str]]) -> bool:
+    """Would ``fix`` delete a comment? (one inside a replaced span whose text no edit writes)"""
+    spans = [e for e in fix.edits if e.end > e.start and "#" in source[e.start:e.end]]
+    if not spans:
+        return False
+    if not comments:
+        comments.extend(_comments(source))
+        comments.append((-1, ""))  # marks the list as filled
+    texts = [e.text for e in fix.edits]
+    for at, value in comments:
+        if value and any(e.start <= at < e.end for e in spans) and \
+                not any(value in t for t in texts):
+            return True
+    return False
+
+
+def _text(text, source: str, positions: Text) -> str:
+    if type(text) is str:
+        return text
+    return "".join(p if type(p) is str else source.__getitem__(slice(*_span(p, positions)))
+                   for p in text)
+
+
+def _span(e, positions: Text) -> Tuple[int, int]:
+    first = positions.span(e.node)
+    last = positions.span(e.end) if e.end is not None else first
+    return (first[1] if e.from_end else first[0], last[0] if e.to_start else last[1])
+
+
+def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
+    """Widen ``[start, end)`` to its whole line when nothing else is on that line."""
+    begin = source.rfind("\n", 0, start) + 1
+    stop = source.find("\n", end)
+    if stop < 0 or source[begin:start].strip() or source[end:stop].strip():
+        return start, end
+    return begin, stop + 1
+
+
+def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) -> Optional[Fix]:
+    edits = []
+    for e in plan.edits:
+        if e.kind == "replace":
+            start, end = _span(e, text)
+            if e.eat_line:
+                start, end = _eat_line(source, start, end)
+            edits.append(Edit(start, end, _text(e.text, source, text)))
+        elif e.kind == "insert":
+            start = text.span(e.node)[0]
+            edits.append(Edit(start, start, e.text))
+        elif e.kind == "no_grad":
+            start = text.span(e.node)[0]
+            line_begin = start - text.position(start).column
+            indent = source[line_begin:start]
+            if indent.strip():
+                return None
+            body = f"with {e.text}.no_grad():{newline}{indent}{default_indent(module, source)}"
+            edits.append(Edit(start, start, body))
+        elif e.kind == "import_torch":
+            at = _import_offset(module, text, source)
+            edits.append(Edit(at, at, f"import torch{newline}"))
+    return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
+
+
+_INDENT = re.compile(r"[ \t\f]*")
+
+
+def default_indent(module: nodes.Module, source: str) -> str:
+    """The indentation of the file's first indented block (libcst's ``default_indent``: the
+    first INDENT token's), four spaces when it has none."""
+    lines = split_lines(source)
+    for stmt in module._a.body:
+        body = getattr(stmt, "body", None) or getattr(stmt, "cases", None)
+        if not isinstance(body, list) or not body:
+            continue
+        first = body[0]
+        if isinstance(first, getattr(ast, "match_case", ())):
+            first = first.pattern
+        line = first.lineno
+        for d in getattr(first, "decorator_list", ()):
+            line = min(line, d.lineno)
+        text = lines[line - 1] if line <= len(lines) else ""
+        indent = _INDENT.match(text).group()
+        col = first.col_offset if line == first.lineno else None
+        if col is None or not text.encode("utf-8", "surrogatepass")[:col].strip():
+            return indent  # the block starts its own line: the first INDENT
+    return "    "
+
+
+def _import_offset(module: nodes.Module, text: Text, source: str) -> int:
+    """Where ``import torch`` goes: before the first statement that is not a docstring/__future__."""
+    for i, stmt in enumerate(module.body):
+        if type(stmt) is nodes.SimpleStatementLine and stmt.body:
+            small = stmt.body[0]
+            if i == 0 and type(small) is nodes.Expr and type(small.value) in (
+                    nodes.SimpleString, nodes.ConcatenatedString):
+                continue
+            if type(small) is nodes.ImportFrom and not small.relative and small.module is not None \
+                    and nodes.dotted_name(small.module) == "__future__":
+                continue
+        return _statement_start(stmt, text)
+    return len(source) if module.body else 0
+
+
+def _statement_start(stmt: nodes.CSTNode, text: Text) -> int:
+    """A top-level statement's first token (a decorated definition's first decorator)."""
+    a = stmt._a
+    if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and a.decorator_list:
+        d = a.decorator_list[0]
+        return text._prev(text.offset(d.lineno, d.col_offset))  # the ``@``
+    return text.span(stmt)[0]
+
+
+def conflicts(a: Edit, b: Edit) -> bool:
+    if a == b:
+        return False
+    if a.start == a.end and b.start == b.end:
+        return a.start == b.start
+    if a.start == a.end:
+        return b.start < a.start < b.end
+    if b.start == b.end:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply non-conflicting edits (identical ones once)."""
+    out = []
+    pos = 0
+    for e in sorted(set(edits)):
+        out.append(text[pos:e.start])
+        out.append(e.text)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,168 @@
+"""What a rule may ask while the walk is at a node: the typed context the engine hands each
+rule's ``check``. It reads the syntax (text, positions, parentheses) and the semantic model
+(``ctx.inf``: what each expression is), and knows nothing of the pipeline around it."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, List, Optional, Tuple
+
+from ..semantic import kinds
+from ..semantic.kinds import is_tensor
+from ..semantic.infer import Inference
+from ..syntax import nodes
+from ..syntax.positions import Text, Tok
+from ..syntax.source import split_lines
+from .base import NodeEdit, Src
+
+_WS = re.compile(r"\s+")
+
+
+class Context:
+    """What a rule sees while the walk is at a node."""
+
+    def __init__(self, module: nodes.Module, inference: Inference, source: str,
+                 text: Optional[Text] = None) -> None:
+        self.module = module
+        self.inf = inference
+        self.source = source
+        #: offsets, spans and parentheses in ``source``
+        self.text = text if text is not None else Text(source)
+        #: how each ``X.data`` node is used, keyed by id(node): (use, detail)
+        self.data_use: Dict[int, Tuple[str, Optional[str]]] = {}
+        #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
+        self.stmt_line: Optional[nodes.SimpleStatementLine] = None
+        #: the function (or the module) whose body is being walked
+        self.scope_node: nodes.CSTNode = module
+        # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
+        self.local_data_attr = "def data(" in source
+        #: while the walk is at a call: its callee and the callee's qualified name (the walk
+        #: and several rules ask for it; nothing is bound while one node is being checked)
+        self._callee: Optional[nodes.CSTNode] = None
+        self._callee_qual: Optional[str] = None
+
+    # helpers used by rules
+    def code(self, node: nodes.CSTNode) -> str:
+        """The node's source text with its own parentheses (libcst's ``code_for_node``)."""
+        s, e, _ = self.text.outer(node)
+        code = self.source[s:e]
+        if "\n" in code or "\r" in code:
+            return _dedent(self.module._a, self.text, s, code)
+        return code
+
+    def parenthesized(self, node: nodes.CSTNode) -> bool:
+        """Does the node have parentheses of its own (libcst's ``node.lpar``)?"""
+        return self.text.outer(node)[2] > 0
+
+    def comma(self, arg: nodes.Arg) -> Optional[Tok]:
+        """The comma after an argument (libcst's ``arg.comma``), or None."""
+        return self.text.comma_after(arg)
+
+    def simple_whitespace_after(self, node: nodes.CSTNode) -> bool:
+        """No comment or line break between ``node`` (an argument or a comma) and the next
+        token: libcst's ``SimpleWhitespace`` in ``whitespace_after_arg``/``whitespace_after``."""
+        return self.text.simple_whitespace_after(self.text.span(node)[1])
+
+    def snippet(self, node: nodes.CSTNode, limit: int = 40) -> str:
+        text = _WS.sub(" ", self.code(node)).strip()
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def operand(self, node: nodes.BaseExpression) -> str:
+        """Code for ``node`` usable as the receiver of ``.method()`` (parenthesized if needed)."""
+        text = self.code(node)
+        if self.text.outer(node)[2] or type(node) in _ATOMS:
+            return text
+        return f"({text})"
+
+    def operand_parts(self, node: nodes.BaseExpression) -> tuple:
+        """``operand`` as edit pieces: the node's own source text, parenthesized if needed."""
+        s, e, parens = self.text.outer(node)
+        if parens:
+            return (Src(Tok(s, s + 1), end=Tok(e - 1, e)),)
+        if type(node) in _ATOMS:
+            return (Src(node),)
+        return ("(", Src(node), ")")
+
+    def infer(self, node: nodes.BaseExpression):
+        return self.inf.infer(node)
+
+    def is_tensor(self, node: nodes.BaseExpression) -> bool:
+        return is_tensor(self.inf.infer(node))
+
+    def qualname(self, node: nodes.BaseExpression) -> Optional[str]:
+        if node is self._callee:
+            return self._callee_qual
+        if type(node) is nodes.Name or type(node) is nodes.Attribute:
+            return self.inf.qualname(node)
+        return None
+
+    def torch_ref(self, edits: List[NodeEdit]) -> Optional[str]:
+        """The name to spell ``torch`` with at this point when the code runs; adds an ``import
+        torch`` edit where no such name is bound (none at all, a star import, or only under
+        ``if TYPE_CHECKING:``). None where ``torch`` names something else here (a parameter or
+        local called ``torch``): no fix can spell it."""
+        alias = self.inf.torch_alias()
+        if alias is not None:
+            return alias
+        bound = self.inf.lookup("torch")
+        if bound is not None and not (type(bound) is kinds.Qual and bound.qual == "torch"):
+            return None
+        edits.append(NodeEdit("import_torch", None))
+        return "torch"
+
+    def lone_statement(self) -> Optional[nodes.SimpleStatementLine]:
+        line = self.stmt_line
+        if line is not None and len(line.body) == 1:
+            return line
+        return None
+
+
+def _dedent(tree: ast.Module, text: Text, start: int, code: str) -> str:
+    """``code`` (a node's text, over several lines) as libcst's ``code_for_node`` prints it:
+    lines that continue it inside brackets lose the indentation of the block that holds the
+    node (libcst keeps them relative to it); lines inside a string or after a backslash stay."""
+    first = text.position(start).line
+    # the innermost statement holding the node's first line sets the block's indentation
+    stmt = None
+    body = tree.body
+    while body:
+        for a in body:
+            lo = min([a.lineno] + [d.lineno for d in getattr(a, "decorator_list", ())])
+            if lo <= first <= a.end_lineno:
+                stmt = a
+                body = [s for f in ("body", "orelse", "finalbody") for s in getattr(a, f, ())
+                        if isinstance(s, ast.stmt)]
+                body += [s for h in getattr(a, "handlers", ()) for s in h.body]
+                body += [s for c in getattr(a, "cases", ()) for s in c.body]
+                break
+        else:
+            break
+    if stmt is None:
+        return code
+    line = text.source[text.starts[stmt.lineno - 1]:]
+    indent = line[:len(line) - len(line.lstrip(" \t\f"))]
+    if not indent:
+        return code
+    keep = set()  # lines inside a string token that spans lines
+    for a in ast.walk(stmt):
+        if type(a) in (ast.Constant, ast.JoinedStr) and a.end_lineno > a.lineno:
+            s, e = text.ast_span(a)
+            for m in nodes.ONE_STRING.finditer(text.source, s, e):
+                if "\n" in m.group() or "\r" in m.group():
+                    lo = text.position(m.start()).line
+                    keep.update(range(lo + 1, text.position(m.end()).line + 1))
+    lines = split_lines(code, True)
+    out = [lines[0]]
+    for i, piece in enumerate(lines[1:], 1):
+        if first + i not in keep and piece.startswith(indent) and \
+                not lines[i - 1].rstrip("\r\n").endswith("\\"):
+            piece = piece[len(indent):]
+        out.append(piece)
+    return "".join(out)
+
+
+_ATOMS = (
+    nodes.Name, nodes.Attribute, nodes.Call, nodes.Subscript, nodes.List, nodes.Dict, nodes.Set,
+    nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp, nodes.SimpleString,
+    nodes.ConcatenatedString, nodes.FormattedString, nodes.Integer, nodes.Float, nodes.Imaginary,
+)

@@ -1,0 +1,461 @@
+"""The project index: finding, reading and caching the project's own modules.
+
+When a linted file imports from its own project (``from .models import Generator``,
+``import utils``, ``from models import *``), the facts that decide whether an expression is a
+tensor often sit in that other module: the class bases (``Generator(nn.Module)``), the
+``__init__`` bindings (``self.w = nn.Parameter(...)``, ``register_buffer``), what functions and
+methods return (``compute_loss`` returns torch ops) and whether a class has its own ``data``.
+
+- Only files under the project root are read (the nearest ancestor of the linted file holding
+  ``pyproject.toml``, ``setup.py``, ``setup.cfg`` or ``.git``, plus configured source roots);
+  never site-packages. Without such a marker the file's own package tree is the project.
+- Modules are read lazily (only what an import reaches, when an expression needs it) with
+  ``ast``, and cached per process by (path, mtime_ns, size).
+- A module that cannot be found, read or parsed is unknown, never an error.
+
+What a module defines is in ``facts``; what its expressions are, in ``evaluate``.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import threading
+import time
+from collections import OrderedDict
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from ...syntax.prefilter import statements
+from ..kinds import Qual
+from .facts import ClassFacts, FuncFacts, ModuleFacts
+
+_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+_OUTSIDE = ("site-packages", "dist-packages")
+_MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
+_TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``)
+#: modules whose facts one process keeps between linted files (least recently used go first).
+#: Small on purpose: their trees are live objects that every full collection of the cyclic garbage
+#: collector walks again, in flake8's own work too (dense corpus, flake8 + plugin CPU: 4 modules
+#: 9.4-10.5 s, 32 modules 10.4-10.7 s); the language server, which lints the same file and its
+#: imports again and again, keeps more (``SERVER_MODULES``)
+_MAX_MODULES = 4
+SERVER_MODULES = 64
+
+
+def find_root(path: str) -> Optional[str]:
+    """The project root of ``path``: the nearest ancestor holding a project marker; without one,
+    the working directory when the file is under it (the linted root: where flake8 and
+    ``tensorcopy check`` run), else the outermost directory of the file's package chain (a
+    directory of loose scripts: itself)."""
+    d = os.path.dirname(os.path.abspath(path))
+    probe = d
+    while True:
+        if any(os.path.exists(os.path.join(probe, m)) for m in _MARKERS):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe or os.path.basename(probe) in _OUTSIDE:
+            break
+        probe = parent
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = None
+    if cwd and cwd != os.path.dirname(cwd) and _within(d + os.sep, cwd) and not any(
+            part in _OUTSIDE for part in d[len(cwd):].split(os.sep)):
+        return cwd
+    top = d
+    while os.path.isfile(os.path.join(top, "__init__.py")):
+        parent = os.path.dirname(top)
+        if parent == top or os.path.basename(parent) in _OUTSIDE:
+            break
+        if not os.path.isfile(os.path.join(parent, "__init__.py")):
+            break
+        top = parent
+    return top
+
+
+def _within(path: str, root: str) -> bool:
+    root = root.rstrip(os.sep) + os.sep
+    return path.startswith(root)
+
+
+# ---- the index -----------------------------------------------------------------------------
+
+class ProjectIndex:
+    """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
+
+    def __init__(self) -> None:
+        #: least recently used first; trimmed to ``max_modules`` between linted files (never
+        #: while one file is analysed, so one file's analysis sees one object per module)
+        self._modules: "OrderedDict[str, Tuple[int, int, Optional[ModuleFacts]]]" = OrderedDict()
+        self._roots: Dict[str, Optional[str]] = {}
+        self._cwd: Optional[str] = None
+        self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
+        self.source_roots: Tuple[str, ...] = ()
+        self.lock = threading.RLock()
+        self.max_modules = _MAX_MODULES
+        #: path -> (mtime_ns, size, top-level import specs, nested import specs)
+        self._specs: Dict[str, Tuple] = {}
+        self._recent: Optional[Tuple[str, str, ast.Module]] = None
+
+    # -- roots and files ---------------------------------------------------------------------
+    def root_of(self, path: str) -> Optional[str]:
+        d = os.path.dirname(os.path.abspath(path))
+        if d not in self._roots or not self._roots_cwd_ok():
+            self._roots[d] = find_root(path)
+        return self._roots[d]
+
+    def _roots_cwd_ok(self) -> bool:
+        """Roots found through the working directory hold while it does not change."""
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            cwd = None
+        if cwd != self._cwd:
+            self._cwd = cwd
+            self._roots.clear()
+            self._resolve_cache.clear()
+            return False
+        return True
+
+    def _allowed(self, candidate: str, importer: str) -> bool:
+        real = os.path.abspath(candidate)
+        root = self.root_of(importer)
+        if root and _within(real, root):
+            return True
+        return any(_within(real, os.path.abspath(r)) for r in self.source_roots)
+
+    @staticmethod
+    def _module_file(base: str, dotted: str) -> Optional[str]:
+        rel = dotted.replace(".", os.sep)
+        for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
+            if os.path.isfile(cand):
+                return cand
+        return None
+
+    def find_module(self, importer: str, dotted: str, level: int = 0,
+                    recent: bool = False) -> Optional[str]:
+        """The project file of module ``dotted`` imported from ``importer`` (``level`` dots).
+
+        Answers are kept: "not found" for a second (a long-running process, an editor, sees
+        modules created meanwhile), a file found while it is still there. With ``recent`` a
+        file found less than a second ago is given without looking whether it is still there
+        (for a caller that reads it next: ``load_path`` finds no facts in a file that is gone).
+        """
+        key = (os.path.dirname(importer), dotted, level)
+        hit = self._resolve_cache.get(key)
+        now = time.monotonic()
+        if hit is not None:
+            found, when = hit
+            fresh = now - when < _TTL
+            if found is None:
+                if fresh:
+                    return None
+            elif (recent and fresh) or os.path.isfile(found):
+                return found
+        found = self._find_module(importer, dotted, level)
+        self._resolve_cache[key] = (found, now)
+        return found
+
+    def _find_module(self, importer: str, dotted: str, level: int) -> Optional[str]:
+        if level:
+            base = os.path.dirname(os.path.abspath(importer))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            if not dotted:
+                cand = os.path.join(base, "__init__.py")
+                return cand if os.path.isfile(cand) and self._allowed(cand, importer) else None
+            cand = self._module_file(base, dotted)
+            return cand if cand and self._allowed(cand, importer) else None
+        if not dotted or dotted == "torch" or dotted.startswith("torch."):
+            return None
+        bases: List[str] = [os.path.dirname(os.path.abspath(importer))]
+        root = self.root_of(importer)
+        if root:
+            bases.append(root)
+            if os.path.basename(root) == dotted.split(".", 1)[0]:
+                bases.append(os.path.dirname(root))  # a package without a project marker
+            src = os.path.join(root, "src")
+            if os.path.isdir(src):
+                bases.append(src)
+        bases.extend(os.path.abspath(r) for r in self.source_roots)
+        for base in bases:
+            cand = self._module_file(base, dotted)
+            if cand and self._allowed(cand, importer):
+                return cand
+        return None
+
+    def load_path(self, path: Optional[str]) -> Optional[ModuleFacts]:
+        """Facts of the module at ``path`` (None: unreadable, too large or not Python)."""
+        if path is None:
+            return None
+        path = os.path.abspath(path)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        with self.lock:
+            hit = self._modules.get(path)
+            if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+                self._modules.move_to_end(path)
+                return hit[2]
+            facts = None
+            if st.st_size <= _MAX_FILE:
+                try:
+                    with open(path, "rb") as fh:
+                        data = fh.read()
+                    tree = ast.parse(data, filename=path)
+                    try:
+                        text: Optional[str] = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = None  # another encoding: no text shortcuts for this module
+                    facts = ModuleFacts(path, tree, self, text)
+                except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                    facts = None
+            if hit is not None and hit[2] is not None:
+                hit[2].release()  # the file changed: its old facts are let go
+            self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
+            return facts
+
+    def trim(self) -> None:
+        """Forget the least recently used modules beyond ``max_modules``: memory stays bounded
+        over a long run (flake8 over a big tree, an editor session)."""
+        with self.lock:
+            while len(self._modules) > self.max_modules:
+                facts = self._modules.popitem(last=False)[1][2]
+                if facts is not None:
+                    facts.release()
+
+    def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
+        return self.load_path(self.find_module(importer, dotted, level, recent=True))
+
+    def resolve_import(self, importer: str, imp: Tuple, depth: int = 0):
+        """The shape an import statement binds: a project module/class/function, or a qual."""
+        if imp[0] == "module":
+            _, dotted, level = imp
+            mod = self.module_of(importer, dotted, level)
+            return mod if mod is not None else Qual(dotted)
+        _, mod_name, level, name = imp
+        mod = self.module_of(importer, mod_name, level)
+        if mod is not None:
+            got = mod.member(name, depth + 1)
+            if got is not None:
+                return got
+            return None
+        if level == 0 and mod_name:
+            # ``from pkg import submodule`` where pkg has no __init__ in the project
+            sub = self.module_of(importer, f"{mod_name}.{name}", 0)
+            if sub is not None:
+                return sub
+            return Qual(f"{mod_name}.{name}")
+        if level:
+            sub = self.module_of(importer, f"{mod_name}.{name}" if mod_name else name, level)
+            return sub
+        return None
+
+    def facts_for_source(self, path: str, tree: ast.Module,
+                         text: Optional[str] = None) -> ModuleFacts:
+        """Facts of the file being linted, from its own (possibly unsaved) text."""
+        return ModuleFacts(os.path.abspath(path), tree, self, text)
+
+    def dependencies(self, path: str) -> List[str]:
+        """Absolute paths of the project files whose contents can change the analysis of
+        ``path``: its in-project imports, transitively (star imports and base classes
+        included); ``path`` itself is not listed."""
+        start = os.path.abspath(path)
+        seen: Set[str] = {start}
+        order: List[str] = []
+        todo = [start]
+        while todo:
+            cur = todo.pop()
+            top, nested = self._import_specs(cur)
+            targets = list(self._resolve_specs(cur, top))
+            if cur == start:
+                targets.extend(self._resolve_specs(cur, nested, parents=False))
+            for target in targets:
+                if target not in seen:
+                    seen.add(target)
+                    order.append(target)
+                    todo.append(target)
+        return sorted(order)
+
+    def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
+        """The text and tree of the file being linted: ``dependencies`` of that file (asked right
+        after, for the results cache) reads its imports from them instead of parsing it again,
+        when the file on disk still holds that text."""
+        self._recent = (os.path.abspath(path), source, tree) if source is not None and \
+            isinstance(tree, ast.Module) else None
+
+    def _import_specs(self, path: str) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...]]:
+        """The imports of ``path`` as (dotted, level) pairs: those its module facts bind (top
+        level, star imports included) and those inside its functions and classes. Kept per
+        (path, mtime_ns, size) for the process; small (strings), so not bounded."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return (), ()
+        with self.lock:
+            hit = self._specs.get(path)
+            if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+                return hit[2], hit[3]
+            cached = self._modules.get(path)
+        top: List[Tuple[str, int]] = []
+        nested: List[Tuple[str, int]] = []
+        facts = None
+        if cached is not None and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
+            facts = cached[2]
+        tree = facts.tree if facts is not None else None
+        if tree is None and st.st_size <= _MAX_FILE:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                recent = self._recent
+                if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
+                    tree = recent[2]
+                else:
+                    tree = ast.parse(data, filename=path)
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError,
+                    UnicodeError):
+                tree = None
+        if tree is not None:
+            if facts is None:
+                facts = ModuleFacts(path, tree, self)  # what the facts bind; not kept
+            for imp in facts.imports.values():
+                top.append((imp[1], imp[2]))
+                if imp[0] != "module":
+                    top.append((f"{imp[1]}.{imp[3]}" if imp[1] else imp[3], imp[2]))
+            top.extend(facts.stars)
+            for node in statements(tree):
+                if isinstance(node, ast.Import):
+                    nested.extend((a.name, 0) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    mod = node.module or ""
+                    nested.append((mod, node.level))
+                    nested.extend((f"{mod}.{a.name}" if mod else a.name, node.level)
+                                  for a in node.names if a.name != "*")
+        result = (tuple(top), tuple(nested))
+        with self.lock:
+            self._specs[path] = (st.st_mtime_ns, st.st_size) + result
+        return result
+
+    def _resolve_specs(self, importer: str, specs, parents: bool = True) -> Iterable[str]:
+        for dotted, level in specs:
+            found = self.find_module(importer, dotted, level)
+            if found:
+                yield os.path.abspath(found)
+            # parent packages' __init__ run on import and may define names
+            if parents and level == 0 and "." in dotted:
+                parts = dotted.split(".")
+                for i in range(1, len(parts)):
+                    pkg = self.find_module(importer, ".".join(parts[:i]), 0)
+                    if pkg:
+                        yield os.path.abspath(pkg)
+
+
+_INDEX = ProjectIndex()
+
+
+def index() -> ProjectIndex:
+    """The per-process project index (shared by the plugin, the CLI, the fixer and the server)."""
+    return _INDEX
+
+
+def dependencies(path: str) -> List[str]:
+    """The project files (absolute paths, sorted) whose contents can influence the diagnostics
+    of ``path``: the transitive in-project imports the index consults. For result caches: a
+    cached result for ``path`` is valid while ``path`` and every listed file are unchanged."""
+    try:
+        return _INDEX.dependencies(path)
+    except (OSError, RecursionError, ValueError):
+        return []
+
+
+class FileContext:
+    """What the inference of one linted file asks the index: its imports, its own top-level
+    definitions (from its ``ast``, which sees definitions the libcst walk has not reached or
+    that were blanked), and the modules it star-imports."""
+
+    def __init__(self, path: str, tree: Optional[ast.Module] = None, source: Optional[str] = None,
+                 source_roots: Sequence[str] = ()) -> None:
+        self.path = os.path.abspath(path)
+        self.index = _INDEX
+        self.index.trim()
+        self.index.note_source(self.path, source, tree)
+        if tuple(source_roots) != self.index.source_roots:
+            with self.index.lock:
+                self.index.source_roots = tuple(source_roots)
+                self.index._resolve_cache.clear()
+        self._tree = tree
+        self._source = source
+        self._facts: Optional[ModuleFacts] = None
+        self._defs_by_name: Optional[Dict[str, list]] = None
+        self.stars: List[Tuple[str, int]] = []
+
+    def facts(self) -> Optional[ModuleFacts]:
+        if self._facts is None:
+            tree = self._tree
+            if tree is None and self._source is not None:
+                try:
+                    tree = ast.parse(self._source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    tree = None
+            if not isinstance(tree, ast.Module):
+                return None
+            self._facts = self.index.facts_for_source(self.path, tree, self._source)
+        return self._facts
+
+    def release(self) -> None:
+        """The file's analysis is over: its own facts are let go (``ModuleFacts.release``)."""
+        if self._facts is not None:
+            self._facts.release()
+
+    def find(self, dotted: str, level: int) -> Optional[str]:
+        try:
+            return self.index.find_module(self.path, dotted, level)
+        except (OSError, ValueError):
+            return None
+
+    def resolve(self, imp: Tuple):
+        try:
+            return self.index.resolve_import(self.path, imp)
+        except (OSError, ValueError, RecursionError):
+            return None
+
+    def global_name(self, name: str):
+        """A top-level name the walk has not bound: a definition of this file, or one that a
+        ``from <project module> import *`` brings."""
+        facts = self.facts()
+        if facts is not None:
+            d = facts.defs.get(name)
+            if d is not None:
+                return d
+        for mod, level in self.stars:
+            target = self.index.module_of(self.path, mod, level)
+            if target is not None:
+                got = target.lookup(name)
+                if got is not None:
+                    return got
+        return None
+
+    def current_class(self, name: str) -> Optional[ClassFacts]:
+        facts = self.facts()
+        d = facts.defs.get(name) if facts is not None else None
+        return d if isinstance(d, ClassFacts) else None
+
+    def written_params(self, name: str) -> frozenset:
+        """What every ``def name`` of this file (nested ones too) writes into in place."""
+        facts = self.facts()
+        if facts is None:
+            return frozenset()
+        if self._defs_by_name is None:
+            self._defs_by_name = {}
+            for node in statements(facts.tree):  # a definition is a statement
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._defs_by_name.setdefault(node.name, []).append(node)
+        nodes = self._defs_by_name.get(name, [])
+        found = {FuncFacts(name, n, facts).written_params() for n in nodes}
+        return found.pop() if len(found) == 1 else frozenset()
+
+    def current_function(self, name: str) -> Optional[FuncFacts]:
+        facts = self.facts()
+        d = facts.defs.get(name) if facts is not None else None
+        return d if isinstance(d, FuncFacts) else None

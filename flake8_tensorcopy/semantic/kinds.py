@@ -1,0 +1,360 @@
+"""The one lattice of what a value is: every kind the analysis (and the project index) can
+give an expression, the names torch uses for tensor and module types, and the joins.
+
+``None`` means "nothing known"; ``UNKNOWN`` means "bound to something we could not type". Only a
+*tensor kind* (``TENSOR`` or an ``Alias``) is ever used as evidence by a rule.
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+from ..syntax import nodes
+
+
+class Kind:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return self.name
+
+
+TENSOR = Kind("tensor")
+NOT_TENSOR = Kind("not-tensor")
+UNKNOWN = Kind("unknown")
+TENSORS = Kind("tensors")  # list / iterable of tensors
+NAMED_TENSORS = Kind("named-tensors")  # iterable of (name, tensor)
+TENSOR_DICT = Kind("tensor-dict")  # state_dict(): name -> tensor
+PARAM_GROUPS = Kind("param-groups")
+PARAM_GROUP = Kind("param-group")
+MODULE = Kind("module")
+MODULES = Kind("modules")
+NAMED_MODULES = Kind("named-modules")
+OPTIMIZER = Kind("optimizer")
+FUNCTION = Kind("function")
+NONE = Kind("none")  # the ``None`` literal: merged with a tensor, a tensor remains
+#: a function parameter with no annotation: shadows outer names, but nothing is known of it
+FREE = Kind("free")
+#: what calling a module whose ``forward`` is not known gives: a tensor, unless it is a tuple, a
+#: dict or an output object, none of which has ``.data`` or tensor methods
+MODULE_OUT = Kind("module-output")
+#: a tensor or a tuple of tensors, depending on the overload (``torch.max(x, 1)``)
+TENSORISH = Kind("tensor-or-tuple")
+#: a tensor attribute the torch table cannot type (project index only; nothing is known of it)
+OPAQUE = Kind("opaque")
+#: ``[]``: a list nothing has been appended to yet
+EMPTY_LIST = Kind("empty-list")
+
+
+class Alias(Kind):
+    """A tensor that shares memory with another: ``x.detach()`` or ``x.data`` of a named ``x``."""
+
+    __slots__ = ("source", "via", "node", "node_value")
+
+    def __init__(self, source: str, via: str, node: Optional[nodes.BaseExpression] = None,
+                 node_value: Optional[nodes.BaseExpression] = None) -> None:
+        super().__init__("alias")
+        self.source = source  # the aliased expression's code (``x``, ``self.w``)
+        self.via = via  # "detach" or "data"
+        self.node = node  # the ``x.detach()`` / ``x.data`` expression
+        self.node_value = node_value  # its ``x``
+
+
+class Qual(Kind):
+    """A module, function or class known by its qualified name (``torch.nn.functional``).
+
+    ``runtime`` is False for a name imported only under ``if TYPE_CHECKING:``: it names the
+    thing for annotations but is not bound when the code runs.
+    """
+
+    __slots__ = ("qual", "runtime")
+
+    def __init__(self, qual: str, runtime: bool = True) -> None:
+        super().__init__("qual")
+        self.qual = qual
+        self.runtime = runtime
+
+
+class ClassInfo(Kind):
+    __slots__ = ("cls_name", "is_module", "attrs", "data_property", "facts", "category")
+
+    def __init__(self, cls_name: str, is_module: bool, facts=None) -> None:
+        super().__init__("class")
+        self.cls_name = cls_name
+        self.is_module = is_module
+        self.attrs: Dict[str, Kind] = {}
+        self.data_property = False
+        #: what the project index knows of the class (``project.ClassFacts``), if anything
+        self.facts = facts
+        self.category = facts.category() if facts is not None else None
+        if self.category == "module":
+            self.is_module = True
+
+
+class Func(Kind):
+    """A function defined in the linted file whose return annotation names a known kind."""
+
+    __slots__ = ("ret",)
+
+    def __init__(self, ret: Kind) -> None:
+        super().__init__("function")
+        self.ret = ret
+
+
+class ModuleOf(Kind):
+    """An instance of one of these torch ``nn`` layer classes (``torch.nn.Linear``...)."""
+
+    __slots__ = ("quals",)
+
+    def __init__(self, quals: Tuple[str, ...]) -> None:
+        super().__init__("layer")
+        self.quals = quals
+
+
+class Proj(Kind):
+    """A module, class or function of the project itself, known through the project index
+    (``project.ModuleFacts``/``ClassFacts``/``FuncFacts``)."""
+
+    __slots__ = ("_obj", "_thunk")
+
+    def __init__(self, obj=None, thunk=None) -> None:
+        super().__init__("project")
+        self._obj = obj
+        #: imports are bound lazily: the module is read when the name is first used
+        self._thunk = thunk
+
+    @property
+    def obj(self):
+        if self._thunk is not None:
+            thunk, self._thunk = self._thunk, None
+            try:
+                self._obj = thunk()
+            except (RecursionError, OSError, ValueError):
+                self._obj = None
+        return self._obj
+
+
+class Instance(Kind):
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: ClassInfo) -> None:
+        super().__init__("instance")
+        self.cls = cls
+
+
+class Seq(Kind):
+    """A fixed-shape tuple of kinds (from ``enumerate``/``zip``/``.items()`` elements)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Tuple[Optional[Kind], ...]) -> None:
+        super().__init__("seq")
+        self.items = items
+
+
+class Iter(Kind):
+    """An iterable whose elements have a known kind."""
+
+    __slots__ = ("elem",)
+
+    def __init__(self, elem: Optional[Kind]) -> None:
+        super().__init__("iter")
+        self.elem = elem
+
+
+def is_tensor(kind: Optional[Kind]) -> bool:
+    return kind is TENSOR or type(kind) is Alias
+
+
+def is_module(kind: Optional[Kind]) -> bool:
+    return kind is MODULE or type(kind) is ModuleOf or (
+        type(kind) is Instance and kind.cls.is_module)
+
+
+# --- what torch names mean ---------------------------------------------------------------
+
+TENSOR_TYPES = frozenset(
+    {
+        "torch.Tensor",
+        "torch.nn.Parameter",
+        "torch.nn.parameter.Parameter",
+        "torch.nn.Buffer",
+        "torch.nn.parameter.Buffer",
+        "torch.FloatTensor",
+        "torch.DoubleTensor",
+        "torch.HalfTensor",
+        "torch.BFloat16Tensor",
+        "torch.LongTensor",
+        "torch.IntTensor",
+        "torch.ShortTensor",
+        "torch.ByteTensor",
+        "torch.CharTensor",
+        "torch.BoolTensor",
+        "torch.cuda.FloatTensor",
+        "torch.cuda.DoubleTensor",
+        "torch.cuda.HalfTensor",
+        "torch.cuda.LongTensor",
+        "torch.cuda.IntTensor",
+        "torch.cuda.ByteTensor",
+        "torch.cuda.BoolTensor",
+        "torch.autograd.Variable",
+    }
+)
+#: legacy typed constructors, all of which alias a tensor argument (TEN203)
+LEGACY_CONSTRUCTORS = frozenset(q for q in TENSOR_TYPES if q.endswith("Tensor"))
+
+MODULE_TYPES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
+
+# Tensor members.
+TENSOR_ATTRS = frozenset({"data", "grad", "T", "mT", "H", "mH", "real", "imag"})
+NON_TENSOR_ATTRS = frozenset(
+    """shape dtype device ndim requires_grad is_leaf grad_fn is_cuda is_sparse is_quantized
+    is_meta layout names itemsize nbytes _version output_nr""".split()
+)
+#: in-place methods that change a tensor's values (what TEN102/TEN401 look for)
+NOT_VALUE_WRITES = frozenset(
+    {"requires_grad_", "share_memory_", "detach_", "rename_", "retain_grad", "record_stream",
+     "set_", "resize_", "resize_as_", "names_", "pin_memory_", "untyped_storage_"}
+)
+
+
+def is_value_write(method: str) -> bool:
+    return (
+        len(method) > 1
+        and method.endswith("_")
+        and not method.startswith("_")
+        and method not in NOT_VALUE_WRITES
+    )
+
+
+#: contexts and decorators that turn grad mode off
+NO_GRAD = frozenset(
+    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+     "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode"}
+)
+
+
+# ---- what the project index knows (``index/``): its definitions are kinds too ----------------
+
+class ProjectDef:
+    """A definition of the project itself, known through the project index: a module, a class
+    or a function (``index.facts.ModuleFacts``/``ClassFacts``/``FuncFacts`` are these)."""
+
+    __slots__ = ()
+
+
+class ProjectModule(ProjectDef):
+    __slots__ = ()
+
+
+class ProjectClass(ProjectDef):
+    __slots__ = ()
+
+
+class ProjectFunction(ProjectDef):
+    __slots__ = ()
+
+
+class ProjInstance(Kind):
+    """An instance of a project class (``facts``: its ``ProjectClass``), as the index sees it;
+    the analysis of a file turns it into an ``Instance`` (or ``TENSOR`` for a tensor subclass)."""
+
+    __slots__ = ("facts",)
+
+    def __init__(self, facts) -> None:
+        super().__init__("project-instance")
+        self.facts = facts
+
+
+class ForeignInstance(Kind):
+    """An instance of a class outside the project known by its qualified name (a torch function
+    that returns ``torch.return_types.max``, say)."""
+
+    __slots__ = ("qual",)
+
+    def __init__(self, qual: str) -> None:
+        super().__init__("foreign-instance")
+        self.qual = qual
+
+
+class NamedTupleClass(Kind):
+    """A class made by ``namedtuple(...)``/``NamedTuple(...)`` at a project module's top level."""
+
+    __slots__ = ("cls_name",)
+
+    def __init__(self, cls_name: str) -> None:
+        super().__init__("namedtuple")
+        self.cls_name = cls_name
+
+
+# ---- joins ------------------------------------------------------------------------------------
+
+def same(a, b) -> bool:
+    """Do two kinds say the same thing (the singletons by identity, the others by content)?"""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is Seq:
+        return len(a.items) == len(b.items) and all(same(x, y) for x, y in zip(a.items, b.items))
+    if t is ModuleOf:
+        return a.quals == b.quals
+    if t is Qual or t is ForeignInstance:
+        return a.qual == b.qual
+    if t is ProjInstance:
+        return a.facts is b.facts
+    if t is NamedTupleClass:
+        return a.cls_name == b.cls_name
+    return False
+
+
+def _module_like(k) -> bool:
+    return k is MODULE or type(k) is ModuleOf or (
+        type(k) is ProjInstance and k.facts.category() == "module")
+
+
+def join_alternatives(kinds) -> Optional[Kind]:
+    """One kind for what several bindings give (an attribute each method of a class may bind):
+    their common kind, ``MODULE`` for modules of different classes, else None."""
+    if not kinds:
+        return None
+    first = kinds[0]
+    for k in kinds[1:]:
+        if not same(k, first):
+            if _module_like(k) and _module_like(first):
+                first = MODULE
+                continue
+            return None
+    return first
+
+
+def join_call_sites(kinds) -> Optional[Kind]:
+    """One kind for a parameter from what each call site passes (None: one passes nothing
+    known, or they disagree)."""
+    if not kinds or any(k is None for k in kinds):
+        return None
+    first = kinds[0]
+    if all(same(k, first) for k in kinds):
+        return first
+    if all(_module_like(k) for k in kinds):
+        return MODULE
+    return None
+
+
+def join_returns(kinds) -> Optional[Kind]:
+    """One kind for what a function's ``return`` statements give: their common kind; tuples of
+    the same length keep the positions they agree on; else None."""
+    first = kinds[0]
+    for r in kinds[1:]:
+        if same(r, first):
+            continue
+        if type(r) is Seq and type(first) is Seq and len(r.items) == len(first.items):
+            first = Seq(tuple(a if same(a, b) else None for a, b in zip(first.items, r.items)))
+            continue
+        return None
+    return first
