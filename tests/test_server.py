@@ -640,3 +640,33 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, 
                     changes=[types.TextDocumentContentChangeWholeDocument(text=new_cell)])])))))
     assert [d.code for d in diags] == ["TEN201"]
 
+
+# ------------------------------------------------------------------ one door: the project index
+CROSS_A = "import torch\n\n\ndef make():\n    return torch.zeros(3)\n"
+CROSS_B = "import torch\nfrom a import make\n\ny = torch.tensor(make())\n"
+
+
+@lsp_test
+async def test_cross_file_fact_gets_its_quick_fix_and_fix_all(client: LanguageClient, tmp_path):
+    """``b.py`` knows ``make()`` returns a tensor only through the project index (``a.py``).
+    The editor must see what ``tensorcopy check`` and ``tensorcopy fix`` see: the diagnostic,
+    its quick fix and fix-all, all through the one door (fixed: the quick fixes and fix-all were
+    computed without the file's path, so the index was never asked)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "a.py").write_text(CROSS_A)
+    uri, diags = await open_file(client, tmp_path / "b.py", CROSS_B)
+    assert [d.code for d in diags] == ["TEN201"]
+    assert as_tuples(diags) == cli_diagnostics(tmp_path / "b.py")
+    diag = diags[0]
+    fixes = [a for a in await actions_for(client, uri, diag, only=[types.CodeActionKind.QuickFix])
+             if a.title.startswith("Fix ")]
+    assert len(fixes) == 1
+    quick = apply_text_edits(CROSS_B, fixes[0].edit.changes[uri])
+    fix_all = await actions_for(client, uri, diag, only=["source.fixAll"])
+    assert [a.kind for a in fix_all] == ["source.fixAll.tensorcopy"]
+    everything = apply_text_edits(CROSS_B, fix_all[0].edit.changes[uri])
+    cli = run_cli("fix", "b.py", cwd=str(tmp_path))
+    assert cli.returncode == 0, cli.stderr
+    expected = (tmp_path / "b.py").read_text()
+    assert expected == "import torch\nfrom a import make\n\ny = make().detach().clone()\n"
+    assert quick == everything == expected

@@ -3,8 +3,8 @@
 - ``Configs``: ``[tool.tensorcopy]`` of each file's own project, re-read when pyproject.toml
   changes (stamped by mtime and size, so a reload never depends on the client's file watcher).
 - ``lint_document``: the one lint step (``lint.lint_text``) with exclude / per-file-ignores, and
-  ``fixable``: the same diagnostics with the fixer's view of their fixes (``analyze`` unmasked,
-  exactly as ``fixes.fix_source`` sees them).
+  ``fixable``: the same diagnostics with the fixer's view of their fixes (``lint.diagnose`` with
+  ``for_fix``, exactly as ``fixes.fix_source`` sees them, the project index included).
 - ``TextIndex``: character offsets <-> LSP positions (UTF-16 by default, UTF-8/UTF-32 if agreed).
 - ``noqa_edit``: ``# noqa: TENxxx`` for a line, merged into an existing ``# noqa:`` comment.
 - ``fix_all``: the safe fixes of a whole file, by ``fixes.fix_source`` (what ``tensorcopy fix``
@@ -90,9 +90,7 @@ def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
     if is_excluded(path, cfg):
         return []
     try:
-        # the index is not asked (path None) but the per-file ignores of ``path`` apply
-        ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
-        return diagnose(text, None, cfg, for_fix=True, ignore=ignore)
+        return diagnose(text, path, cfg, for_fix=True)
     except (LintError, RecursionError, MemoryError):
         return []
 
@@ -118,9 +116,8 @@ def fix_all(path: Optional[str], text: str, cfg: Config) -> Optional[Edit]:
     replacement of the changed span (None when nothing changes or the text does not parse)."""
     if is_excluded(path, cfg):
         return None
-    ignore = list(cfg.ignore) + (cfg.ignored_for(path) if path else [])
     try:
-        fixed = fix_source(text, cfg, None, unsafe=False, ignore=ignore).source
+        fixed = fix_source(text, cfg, path, unsafe=False).source
     except (LintError, RecursionError, MemoryError):
         return None
     return minimal_edit(text, fixed)
