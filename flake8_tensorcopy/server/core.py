@@ -156,9 +156,11 @@ def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
     if m and not any(a <= m.start() < b for a, b in comments):
         return None  # "# noqa" inside a string: neither merge into it nor add a second one
     if m:
-        if not m.group("codes"):
+        codes = m.group("codes")
+        if not codes:
             return None
-        at = start + m.end("codes")
+        # right after the last code: what follows it (a reason, a trailing comma) stays after
+        at = start + m.start("codes") + len(codes.rstrip(", \t\f\v\r\n"))
         edit = Edit(at, at, f", {code}")
     else:
         if in_string:  # the line ends inside a string: a comment there would be text
