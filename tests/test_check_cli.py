@@ -182,3 +182,15 @@ def test_parallel_check_and_fix_match_serial(tmp_path):
     assert "Traceback" not in res.stderr and "Fixed" in res.stderr
     again = tensorcopy("fix", "--jobs", "2", "--unsafe-fixes", str(tmp_path))
     assert "Fixed 0 diagnostic(s)" in again.stderr
+
+
+def test_every_command_with_a_format_takes_output_format():
+    """``--output-format`` everywhere (``check``'s spelling), the older ``--format`` kept."""
+    from flake8_tensorcopy.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["check", "--output-format", "json"]).output_format == "json"
+    for argv in (["rules", "--output-format", "json"], ["verify", "--output-format", "json"],
+                 ["rules", "--format", "json"], ["verify", "--format", "json"]):
+        assert parser.parse_args(argv).format == "json", argv
+    assert json.loads(tensorcopy("rules", "--output-format", "json").stdout)[0]["code"] == "TEN101"

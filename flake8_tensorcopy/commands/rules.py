@@ -7,7 +7,8 @@ import json
 
 def add_parser(sub) -> None:
     p = sub.add_parser("rules", help="list the rules")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--output-format", "--format", dest="format", choices=["text", "json"],
+                   default="text", help="text or json (--format is the older spelling)")
     p.set_defaults(func=run)
 
 

@@ -16,7 +16,8 @@ def add_parser(sub) -> None:
     p.add_argument("--rule", action="append", metavar="CODE", help="only this rule (repeatable)")
     p.add_argument("--quick", action="store_true",
                    help="all semantic and fix claims, and a reduced speed check (< 1 min on 2 cores)")
-    p.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    p.add_argument("--output-format", "--format", dest="format", choices=["text", "json", "markdown"],
+                   default="text", help="report format (--format is the older spelling)")
     p.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--plot", metavar="DIR",
                    help="draw the speed ratios with their 95%% intervals into DIR (needs "
