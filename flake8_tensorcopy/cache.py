@@ -10,9 +10,13 @@ under a folder named after everything the results depend on besides the file its
   so an edited checkout never serves stale results) and the Python minor version.
 
 An entry holds the path, the SHA-256 of the file's bytes, the project-index dependencies of the
-file with their (mtime_ns, size) and the result. A hit needs the same path, the same bytes, and
-every dependency unchanged (``project.dependencies(path)``: the other project modules whose
-contents the analysis of ``path`` read; a listed path that did not exist must still not exist).
+file and the result. A dependency is a project module the analysis read, with the SHA-256 of the
+bytes it read (taken when it read them, in the process that analysed the file: a module saved
+during the run, or replaced by one with the same mtime and size, is a miss next time), or a file
+an import was looked for in and not found (it must still not exist). A hit needs the same path,
+the same bytes and every dependency as it was. Settings that change what the index resolves
+(source roots) are part of the folder's name; a result with a note (a refused write, a file that
+changed on disk) is never stored, so the next run tries again.
 
 Writes go through a temporary file and ``os.replace``, so parallel runs and workers never see a
 half-written entry (only the main process reads and writes). A corrupt entry is a miss; an
@@ -31,18 +35,30 @@ from . import __version__
 from .diagnostics import Diagnostic, Edit, Fix
 
 DIRNAME = ".tensorcopy_cache"
-FORMAT = 1
+FORMAT = 2
 
 
-def _dependencies_function() -> Callable[[str], List[str]]:
-    """The files the project index read for a path (``lint.dependencies``)."""
-    from .lint import dependencies
+#: ``path -> [(file, SHA-256 of what was read there, or None: looked for, not found)]``, the
+#: door's ``lint.dependency_states``; replaced in tests; resolved on first use (the project index
+#: is not imported for a cache hit)
+dependencies: Optional[Callable[[str], List[Tuple[str, Optional[str]]]]] = None
 
-    return dependencies
 
+def states_of(path: str) -> Optional[List[List[Any]]]:
+    """What the analysis of ``path`` just made depended on, asked in the process that made it,
+    right after it (``FileResult.deps``); None when the index cannot tell (then nothing is
+    stored for the file)."""
+    global dependencies
+    if dependencies is None:
+        from .lint import dependency_states
 
-#: replaced in tests; resolved on first use (the project index is not imported for a cache hit)
-dependencies: Optional[Callable[[str], List[str]]] = None
+        dependencies = dependency_states
+    apath = os.path.abspath(path)
+    try:
+        return sorted([os.path.abspath(d), h] for d, h in dependencies(apath)
+                      if os.path.abspath(d) != apath)
+    except Exception:  # the project index is best effort here: no entry rather than a wrong one
+        return None
 
 
 def _package_fingerprint() -> str:
@@ -59,14 +75,6 @@ def _package_fingerprint() -> str:
                 h.update(f"{os.path.relpath(os.path.join(dirpath, name), here)}:{st.st_size}:"
                          f"{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
-
-
-def _stat(path: str) -> Tuple[int, int]:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return -1, -1
-    return st.st_mtime_ns, st.st_size
 
 
 def _diag_to_json(d: Diagnostic) -> list:
@@ -105,6 +113,12 @@ class Cache:
     def _entry(self, path: str) -> str:
         return os.path.join(self.dir, hashlib.sha256(path.encode("utf-8", "surrogateescape"))
                             .hexdigest()[:32] + ".json")
+
+    def _hash(self, path: str) -> Optional[str]:
+        """The SHA-256 of ``path``'s bytes, once per run (None: it cannot be read)."""
+        if path not in self._hashes:
+            self._hashes[path] = self._digest(path)  # type: ignore[assignment]
+        return self._hashes[path]
 
     @staticmethod
     def _digest(path: str) -> Optional[str]:
@@ -145,8 +159,8 @@ class Cache:
         try:
             if entry["path"] != apath or entry["sha256"] != digest:
                 return None
-            for dep, mtime, size in entry["deps"]:
-                if list(_stat(dep)) != [mtime, size]:
+            for dep, digest in entry["deps"]:
+                if self._hash(dep) != digest:  # None for None: still not there
                     return None
             result = entry["result"]
             result["diagnostics"] = [_diag_from_json(d) for d in result["diagnostics"]]
@@ -158,24 +172,17 @@ class Cache:
             return None
 
     # -- writing --------------------------------------------------------------------------------
-    def put(self, path: str, result: dict) -> None:
+    def put(self, path: str, result: dict, deps: Optional[List[List[Any]]]) -> None:
         """Store ``result`` (diagnostics, syntax_error, cells) for ``path`` as it was read by
-        ``get``; nothing if the file changed meanwhile or the cache is off."""
-        if not self.enabled or path == "-":
+        ``get``, with ``deps`` (``states_of``: what the analysis read, as it read it); nothing if
+        the file changed meanwhile, the dependencies are unknown or the cache is off."""
+        if not self.enabled or path == "-" or deps is None:
             return
         apath = os.path.abspath(path)
         digest = self._hashes.get(apath)
         if digest is None or self._digest(apath) != digest:
             return
-        global dependencies
-        if dependencies is None:
-            dependencies = _dependencies_function()
-        try:
-            deps = sorted(set(os.path.abspath(p) for p in dependencies(apath)) - {apath})
-        except Exception:  # the project index is best effort here: no entry rather than a wrong one
-            return
-        entry = {"path": apath, "sha256": digest,
-                 "deps": [[d, *_stat(d)] for d in deps],
+        entry = {"path": apath, "sha256": digest, "deps": deps,
                  "result": dict(result, diagnostics=[_diag_to_json(d) for d in result["diagnostics"]])}
         try:
             self._prepare()
@@ -224,5 +231,8 @@ def for_run(args, cfg, mode: str, select: Sequence[str], ignore: Sequence[str],
     settings = {"select": sorted(select or []), "ignore": sorted(ignore or []),
                 "per_file_ignores": {k: sorted(v) for k, v in cfg.per_file_ignores.items()},
                 "tensor_names": sorted(cfg.tensor_names),
-                "tensor_factories": sorted(cfg.tensor_factories), "unsafe": bool(unsafe)}
+                "tensor_factories": sorted(cfg.tensor_factories), "unsafe": bool(unsafe),
+                # what the project index resolves imports under
+                "source_roots": sorted(os.path.normpath(os.path.join(cfg.root, r))
+                                       for r in cfg.source_roots)}
     return Cache(cfg.root, mode, settings)

@@ -39,6 +39,8 @@ class FileResult:
     failed: bool = False
     #: ``fix -``: the bytes to print (None: echo the input unchanged)
     output: Optional[bytes] = None
+    #: what the analysis depended on (``cache.states_of``), for the results cache
+    deps: Optional[list] = None
 
 
 class Budget(BaseException):
@@ -164,10 +166,11 @@ def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = 
     return filter_noqa([d for d in diags if selected(d.code, sel, ign)], text)
 
 
-def dependencies(path: str) -> List[str]:
-    """The files whose contents the last analysis of ``path`` read through the project index
-    (what a cached result of ``path`` depends on)."""
-    from .semantic.index import dependencies as read_for
+def dependency_states(path: str) -> List[Tuple[str, Optional[str]]]:
+    """What the analysis of ``path`` just made in this process depended on, through the project
+    index: ``(file, SHA-256 of the bytes read there)``, ``(file, None)`` for a file an import was
+    looked for in and not found (what a cached result of ``path`` depends on)."""
+    from .semantic.index import dependency_states as read_for
 
     return read_for(path)
 

@@ -2,6 +2,7 @@
 root). A hit is proven by tampering with the stored entry: a run that prints the tampered message
 read the cache; a run that prints the real one analysed the file."""
 import glob
+import hashlib
 import json
 import os
 import subprocess
@@ -176,13 +177,17 @@ def test_an_unwritable_cache_folder_is_one_warning(project, monkeypatch, capsys)
 
 def test_a_dependency_change_is_a_miss(project, monkeypatch, capsys):
     """An entry records its project-index dependencies (here a stub of
-    ``project.dependencies``); a changed, new or removed dependency is a miss."""
+    ``lint.dependency_states``); a changed, new or removed dependency is a miss."""
     monkeypatch.chdir(project)
     helper = project / "helper.py"
     helper.write_text("X = 1\n")
     future = project / "future.py"  # a dependency that does not exist yet
+    def read(path):  # what an index that read the file now would record
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+
     monkeypatch.setattr(cache_mod, "dependencies",
-                        lambda p: [str(helper), str(future)] if p.endswith("m.py") else [])
+                        lambda p: [(str(helper), read(helper)), (str(future), read(future))]
+                        if p.endswith("m.py") else [])
 
     def run_check():
         main(["check", "--jobs", "1", "--output-format", "concise", "m.py"])
@@ -251,3 +256,63 @@ def test_a_run_served_from_the_cache_loads_no_analysis_code(project):
     in_process = script.replace("'concise', '.'", "'concise', '--timeout', '0', '.'")
     res = run([sys.executable, "-c", in_process], cwd=str(project))
     assert "EXIT 1 HEAVY []" not in res.stdout and "flake8_tensorcopy.engine" in res.stdout
+
+
+# ---- issue 22, items 4-7: never a stale answer -------------------------------------------------
+CROSS_B = "import torch\nfrom helpers import make\n\ny = torch.tensor(make())\n"
+CROSS_A = "import torch\n\n\ndef make():\n    return torch.zeros(3)\n"
+
+
+def test_a_module_created_after_the_first_run_is_noticed(project):
+    """The first run finds no ``helpers`` module: nothing is known of ``make()`` and b.py is
+    clean. Creating helpers.py makes the same b.py a finding; the path the index looked for and
+    did not find is a dependency too."""
+    (project / "m.py").unlink()
+    (project / "b.py").write_text(CROSS_B)
+    first = check(project)
+    assert first.returncode == 0 and "TEN201" not in first.stdout, first.stdout
+    (project / "helpers.py").write_text(CROSS_A)
+    second = check(project)
+    assert second.returncode == 1 and "b.py:4:5: TEN201" in second.stdout, second.stdout
+
+
+def test_source_roots_are_part_of_the_key(project):
+    (project / "m.py").unlink()
+    (project / "b.py").write_text(CROSS_B)
+    (project / "lib").mkdir()
+    (project / "lib" / "helpers.py").write_text(CROSS_A)
+    assert check(project).returncode == 0  # lib/ is not a source root: make() is unknown
+    (project / "pyproject.toml").write_text('[tool.tensorcopy]\nsource-roots = ["lib"]\n')
+    second = check(project)
+    assert second.returncode == 1 and "b.py:4:5: TEN201" in second.stdout, second.stdout
+
+
+def test_a_refused_fix_is_not_cached(project):
+    """A read-only file is not written (the fix is refused with a note); once it is writable
+    again the next run must fix it, not trust a stored answer."""
+    m = project / "m.py"
+    m.chmod(0o444)
+    first = tensorcopy("fix", ".", cwd=str(project))
+    assert m.read_text() == SRC and "read-only" in first.stderr, first.stderr
+    m.chmod(0o644)
+    second = tensorcopy("fix", ".", cwd=str(project))
+    assert "t.detach().clone()" in m.read_text(), second.stderr
+
+
+def test_a_dependency_replaced_with_the_same_mtime_and_size_is_a_miss(project):
+    """``cp -p`` of a file with the same length: same mtime, same size, other content. Cached
+    dependencies are keyed by the hash of what the index read."""
+    (project / "m.py").unlink()
+    (project / "b.py").write_text(CROSS_B)
+    helpers = project / "helpers.py"
+    helpers.write_text(CROSS_A)
+    first = check(project)
+    assert first.returncode == 1 and "b.py:4:5: TEN201" in first.stdout, first.stdout
+    st = os.stat(helpers)
+    other = CROSS_A.replace("torch.zeros(3)", "list((1, 2))  ")  # same length, not a tensor
+    assert len(other) == len(CROSS_A)
+    helpers.write_text(other)
+    os.utime(helpers, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(helpers).st_size == st.st_size
+    second = check(project)
+    assert second.returncode == 0 and "TEN201" not in second.stdout, second.stdout

@@ -12,6 +12,7 @@ import time
 from collections import deque
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..cache import states_of
 from ..config import Config, ConfigError, discover
 from ..diagnostics import NOT_ANALYSED
 from ..files import iter_files
@@ -162,6 +163,8 @@ def work(task):
     fn, path, timeout, *args = task
     r, patch = guarded(fn, path, timeout, *args)
     r.source = None  # not needed by any report; keeps what crosses processes small
+    if r.error is None and path != "-":
+        r.deps = states_of(path)  # here, right after the analysis: what it read, as it read it
     return r, patch
 
 
@@ -193,9 +196,11 @@ def run_all(tasks, jobs: int, cache=None):
                              cells=[tuple(c) for c in s["cells"]] if s["cells"] else None), None
             continue
         r, patch = next(fresh)
-        if r.error is None and not r.applied:
+        # a settled answer only: nothing applied, no note (a refused write, a file that changed
+        # on disk: the next run must try again, and say so again)
+        if r.error is None and not r.applied and not r.notes and not r.failed:
             cache.put(t[1], {"diagnostics": r.diagnostics, "syntax_error": r.syntax_error,
-                             "cells": r.cells})
+                             "cells": r.cells}, r.deps)
         yield r, patch
     if cache.warning:
         print(cache.warning, file=sys.stderr)

@@ -1,6 +1,8 @@
 """The project index, handed to the analysis of a linted file as a value (``FileContext``)."""
 from .facts import ClassFacts, FuncFacts, ModuleFacts
-from .resolve import SERVER_MODULES, FileContext, ProjectIndex, dependencies, find_root, index
+from .resolve import (
+    SERVER_MODULES, FileContext, ProjectIndex, dependencies, dependency_states, find_root, index,
+)
 
 __all__ = ["ClassFacts", "FuncFacts", "ModuleFacts", "SERVER_MODULES", "FileContext",
-           "ProjectIndex", "dependencies", "find_root", "index"]
+           "ProjectIndex", "dependencies", "dependency_states", "find_root", "index"]

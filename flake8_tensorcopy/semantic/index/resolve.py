@@ -18,6 +18,7 @@ What a module defines is in ``facts``; what its expressions are, in ``evaluate``
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import threading
 import time
@@ -96,6 +97,8 @@ class ProjectIndex:
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
         self._recent: Optional[Tuple[str, str, ast.Module]] = None
+        #: path -> SHA-256 of the bytes the index last read there (what its facts were made of)
+        self._digests: Dict[str, str] = {}
 
     # -- roots and files ---------------------------------------------------------------------
     def root_of(self, path: str) -> Optional[str]:
@@ -156,6 +159,20 @@ class ProjectIndex:
         self._resolve_cache[key] = (found, now)
         return found
 
+    def _bases(self, importer: str, dotted: str) -> List[str]:
+        """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order."""
+        bases: List[str] = [os.path.dirname(os.path.abspath(importer))]
+        root = self.root_of(importer)
+        if root:
+            bases.append(root)
+            if os.path.basename(root) == dotted.split(".", 1)[0]:
+                bases.append(os.path.dirname(root))  # a package without a project marker
+            src = os.path.join(root, "src")
+            if os.path.isdir(src):
+                bases.append(src)
+        bases.extend(os.path.abspath(r) for r in self.source_roots)
+        return bases
+
     def _find_module(self, importer: str, dotted: str, level: int) -> Optional[str]:
         if level:
             base = os.path.dirname(os.path.abspath(importer))
@@ -168,21 +185,30 @@ class ProjectIndex:
             return cand if cand and self._allowed(cand, importer) else None
         if not dotted or dotted == "torch" or dotted.startswith("torch."):
             return None
-        bases: List[str] = [os.path.dirname(os.path.abspath(importer))]
-        root = self.root_of(importer)
-        if root:
-            bases.append(root)
-            if os.path.basename(root) == dotted.split(".", 1)[0]:
-                bases.append(os.path.dirname(root))  # a package without a project marker
-            src = os.path.join(root, "src")
-            if os.path.isdir(src):
-                bases.append(src)
-        bases.extend(os.path.abspath(r) for r in self.source_roots)
-        for base in bases:
+        for base in self._bases(importer, dotted):
             cand = self._module_file(base, dotted)
             if cand and self._allowed(cand, importer):
                 return cand
         return None
+
+    def _candidates(self, importer: str, dotted: str, level: int) -> List[str]:
+        """Every file ``_find_module`` may answer for this import, in its search order."""
+        if level:
+            base = os.path.dirname(os.path.abspath(importer))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            bases = [base]
+            if not dotted:
+                cand = os.path.join(base, "__init__.py")
+                return [cand] if self._allowed(cand, importer) else []
+        elif not dotted or dotted == "torch" or dotted.startswith("torch."):
+            return []
+        else:
+            bases = self._bases(importer, dotted)
+        rel = dotted.replace(".", os.sep)
+        return [c for base in bases
+                for c in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py"))
+                if self._allowed(c, importer)]
 
     def load_path(self, path: Optional[str]) -> Optional[ModuleFacts]:
         """Facts of the module at ``path`` (None: unreadable, too large or not Python)."""
@@ -203,6 +229,7 @@ class ProjectIndex:
                 try:
                     with open(path, "rb") as fh:
                         data = fh.read()
+                    self._digests[path] = hashlib.sha256(data).hexdigest()
                     tree = ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
@@ -261,22 +288,44 @@ class ProjectIndex:
         """Absolute paths of the project files whose contents can change the analysis of
         ``path``: its in-project imports, transitively (star imports and base classes
         included); ``path`` itself is not listed."""
+        return self._dependencies(path)[0]
+
+    def dependency_states(self, path: str) -> List[Tuple[str, Optional[str]]]:
+        """What the analysis of ``path`` depended on, for a results cache: ``(file, SHA-256 of
+        the bytes the index read there)`` for each dependency, and ``(file, None)`` for each
+        file the imports were looked for in and not found (one created later would change the
+        answer). Asked right after the analysis, in the process that made it: the digests are
+        those of what was read then, not of what the file holds by the time it is stored."""
+        read = dict(self._digests)  # before the walk below reads anything again
+        found, absent = self._dependencies(path)
+        out: List[Tuple[str, Optional[str]]] = []
+        for dep in found:
+            digest = read.get(dep) or self._digests.get(dep) or _digest_now(dep)
+            if digest is None:
+                absent.add(dep)  # gone meanwhile: it must stay gone
+            else:
+                out.append((dep, digest))
+        out.extend((a, None) for a in sorted(absent))
+        return out
+
+    def _dependencies(self, path: str) -> Tuple[List[str], Set[str]]:
         start = os.path.abspath(path)
         seen: Set[str] = {start}
         order: List[str] = []
+        absent: Set[str] = set()
         todo = [start]
         while todo:
             cur = todo.pop()
             top, nested = self._import_specs(cur)
-            targets = list(self._resolve_specs(cur, top))
+            targets = list(self._resolve_specs(cur, top, absent=absent))
             if cur == start:
-                targets.extend(self._resolve_specs(cur, nested, parents=False))
+                targets.extend(self._resolve_specs(cur, nested, parents=False, absent=absent))
             for target in targets:
                 if target not in seen:
                     seen.add(target)
                     order.append(target)
                     todo.append(target)
-        return sorted(order)
+        return sorted(order), absent - seen
 
     def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
         """The text and tree of the file being linted: ``dependencies`` of that file (asked right
@@ -308,6 +357,7 @@ class ProjectIndex:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
+                self._digests.setdefault(path, hashlib.sha256(data).hexdigest())
                 recent = self._recent
                 if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
                     tree = recent[2]
@@ -337,9 +387,16 @@ class ProjectIndex:
             self._specs[path] = (st.st_mtime_ns, st.st_size) + result
         return result
 
-    def _resolve_specs(self, importer: str, specs, parents: bool = True) -> Iterable[str]:
+    def _resolve_specs(self, importer: str, specs, parents: bool = True,
+                       absent: Optional[Set[str]] = None) -> Iterable[str]:
         for dotted, level in specs:
             found = self.find_module(importer, dotted, level)
+            if absent is not None:
+                # the places searched before the answer (or all of them, for no answer)
+                for cand in self._candidates(importer, dotted, level):
+                    if found and os.path.abspath(cand) == os.path.abspath(found):
+                        break
+                    absent.add(os.path.abspath(cand))
             if found:
                 yield os.path.abspath(found)
             # parent packages' __init__ run on import and may define names
@@ -357,6 +414,22 @@ _INDEX = ProjectIndex()
 def index() -> ProjectIndex:
     """The per-process project index (shared by the plugin, the CLI, the fixer and the server)."""
     return _INDEX
+
+
+def _digest_now(path: str) -> Optional[str]:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def dependency_states(path: str) -> List[Tuple[str, Optional[str]]]:
+    """``ProjectIndex.dependency_states`` of the process's index; [] when it cannot tell."""
+    try:
+        return _INDEX.dependency_states(path)
+    except (OSError, RecursionError, ValueError):
+        return []
 
 
 def dependencies(path: str) -> List[str]:
