@@ -151,7 +151,6 @@ def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = 
     ``planned`` are the ``ast`` module and the pre-filter's plan when the caller has them.
     """
     from .engine import analyze  # the engine: only when a file is analysed
-    from .noqa import filter_noqa
 
     diags = analyze(text, config.settings(), tree=tree, planned=planned, mask=not for_fix,
                     filename=path)
@@ -159,6 +158,8 @@ def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = 
         if select is None and ignore is None:
             return diags
         return [d for d in diags if selected(d.code, select, ignore)]
+    from .noqa import filter_noqa
+
     sel = config.select if select is None else select
     ign = list(config.ignore if ignore is None else ignore)
     if path:

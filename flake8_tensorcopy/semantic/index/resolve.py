@@ -18,7 +18,6 @@ What a module defines is in ``facts``; what its expressions are, in ``evaluate``
 from __future__ import annotations
 
 import ast
-import hashlib
 import os
 import threading
 import time
@@ -26,6 +25,14 @@ from collections import OrderedDict
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ...syntax.prefilter import statements
+
+try:  # CPython's own SHA-256, without hashlib's OpenSSL (+2.5 ms, +3.7 MB on every editor run)
+    from _sha256 import sha256  # 3.9 - 3.11
+except ImportError:  # pragma: no cover - 3.12+, or a Python without it
+    try:
+        from _sha2 import sha256  # type: ignore[no-redef]
+    except ImportError:
+        from hashlib import sha256  # type: ignore[no-redef]
 from ..kinds import Qual
 from .facts import ClassFacts, FuncFacts, ModuleFacts
 
@@ -229,7 +236,7 @@ class ProjectIndex:
                 try:
                     with open(path, "rb") as fh:
                         data = fh.read()
-                    self._digests[path] = hashlib.sha256(data).hexdigest()
+                    self._digests[path] = sha256(data).hexdigest()
                     tree = ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
@@ -357,7 +364,7 @@ class ProjectIndex:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                self._digests.setdefault(path, hashlib.sha256(data).hexdigest())
+                self._digests.setdefault(path, sha256(data).hexdigest())
                 recent = self._recent
                 if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
                     tree = recent[2]
@@ -419,7 +426,7 @@ def index() -> ProjectIndex:
 def _digest_now(path: str) -> Optional[str]:
     try:
         with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+            return sha256(fh.read()).hexdigest()
     except OSError:
         return None
 
