@@ -1,0 +1,470 @@
+"""The differential fix tester: generated programs run before and after ``tensorcopy fix``.
+
+A safe fix must never change what a correct program does (same output, same exception type,
+same exit status). This tester generates small runnable PyTorch programs that put every rule's
+pattern into the control flow and among the look-alikes that fool a linter (loops that rebind a
+name, closures with ``nonlocal``/``global``, ``match`` captures, a walrus in a comprehension,
+``try`` bodies that stop early, f-strings with ``=``, classes with their own ``clone``/``detach``/
+``data``/``new_tensor``, properties with side effects, default-device contexts, nested grad
+modes, Tensor subclasses), runs each one, fixes the whole batch with the real CLI
+(``python -m flake8_tensorcopy fix``, safe fixes; then ``--unsafe-fixes`` separately), runs the
+fixed ones again and compares.
+
+Programs run many to a process (importing torch once costs more than a program), each in a
+fresh namespace with torch's global state (default dtype and device, grad mode) restored after
+it; what a program prints, the type of the exception that ended it (or its exit status) is its
+behaviour.
+
+    python benchmarks/fixproof.py --programs 10000 --seed 1 --report benchmarks/FIXPROOF.md
+    python benchmarks/fixproof.py --programs 300 --seed 7          # a quick look
+
+Exit status 1 when a safe fix changed behaviour. ``tests/test_fixproof.py`` runs a fixed seed
+in CI.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections import Counter
+from typing import Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# ---- the generator ----------------------------------------------------------------------------
+#: how a value the program later copies is made; ``{v}`` is the name it is bound to
+SOURCES = {
+    "leaf": "{v} = torch.arange(6.0).reshape(2, 3).requires_grad_()",
+    "plain": "{v} = torch.arange(6.0).reshape(2, 3)",
+    "nonleaf": "{v} = torch.arange(6.0).reshape(2, 3).requires_grad_() * 2",
+    "int": "{v} = torch.arange(6).reshape(2, 3)",
+    "transposed": "{v} = torch.arange(6.0).reshape(3, 2).t()",
+    "param": "{v} = torch.nn.Parameter(torch.ones(2, 3))",
+    "float64": "{v} = torch.ones(2, 3, dtype=torch.float64)",
+    "numpy": "{v} = np.arange(6.0).reshape(2, 3)",
+    "list": "{v} = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]",
+    "scalar": "{v} = 2.5",
+    "masked": "{v} = np.ma.masked_array(np.arange(6.0), mask=[0, 1, 0, 0, 1, 0])",
+    "own_clone": "{v} = OwnClone(torch.ones(3))",
+    "subclass": "{v} = Sub(torch.ones(3))",
+}
+
+PRELUDE = '''\
+import numpy as np
+import torch
+
+
+class OwnClone:
+    """Not a tensor: its own clone/detach/data/new_tensor (detach changes it in place)."""
+
+    def __init__(self, t):
+        self.data = t
+        self.n = 0
+
+    def clone(self):
+        self.n += 1
+        return OwnClone(self.data + self.n)
+
+    def detach(self):
+        self.n += 10
+        return self
+
+    def new_tensor(self, x):
+        return ("made", len(x))
+
+    def __repr__(self):
+        return f"OwnClone({show(self.data)}, n={self.n})"
+
+
+class Sub(torch.Tensor):
+    def clone(self, *a, **k):
+        out = super().clone(*a, **k)
+        out.tag = "cloned"
+        return out
+
+
+class Box:
+    """A property with a side effect: how often it is read shows in the output."""
+
+    def __init__(self, t):
+        self._t = t
+        self.reads = 0
+
+    @property
+    def buf(self):
+        self.reads += 1
+        return self._t
+
+
+def show(x):
+    if isinstance(x, torch.Tensor):
+        return (type(x).__name__, str(x.dtype), tuple(x.shape), x.detach().double().flatten().tolist(),
+                x.requires_grad, x.grad_fn is not None, str(x.device), getattr(x, "tag", None))
+    if isinstance(x, np.ndarray):
+        return ("ndarray", str(x.dtype), x.tolist())
+    return repr(x)
+'''
+
+TENSOR_SOURCES = ["float64", "int", "leaf", "nonleaf", "param", "plain", "subclass", "transposed"]
+
+#: the copy expression of each pattern: ``{v}`` is the value, ``{w}`` a second tensor
+PATTERNS = {
+    "TEN201": "torch.tensor({v})",
+    "TEN201-dtype": "torch.tensor({v}, dtype=torch.float64)",
+    "TEN201-grad": "torch.tensor({v}, requires_grad=True)",
+    "TEN202": "{w}.new_tensor({v})",
+    "TEN202-self": "{v}.new_tensor({v})",
+    "TEN301": "{v}.clone().detach()",
+    "TEN301-torch": "torch.clone({v}).detach()",
+    "TEN301-unbound": "torch.Tensor.clone({v}).detach()",
+    "TEN302": "torch.empty_like({v}).copy_({v})",
+    "TEN302-zeros": "torch.zeros_like({v}).copy_({v})",
+    "TEN101-norm": "{v}.data.norm()",
+    "TEN101-item": "{v}.data.sum().item()",
+    "TEN101-read": "{v}.data",
+    "TEN204": "torch.tensor([{v}.sum(), {v}.mean()])",
+}
+
+#: statements around the copy: ``{setup}`` binds ``{v}``, ``{use}`` is the copy expression
+SHAPES = {
+    "straight": """
+        {setup}
+        out = {use}
+        print(show(out))
+    """,
+    "loop_rebinds": """
+        {setup}
+        for i in range(2):
+            out = {use}
+            print(i, show(out))
+            {v} = out.tolist() if isinstance(out, torch.Tensor) else out
+    """,
+    "loop_to_numpy": """
+        {setup}
+        for i in range(2):
+            out = {use}
+            print(i, show(out))
+            if isinstance(out, torch.Tensor):
+                {v} = out.detach().numpy() + 1
+    """,
+    "while_rebinds": """
+        {setup}
+        n = 0
+        while n < 2:
+            out = {use}
+            print(n, show(out))
+            {v} = [1.0, 2.0] if n == 0 else {v}
+            n += 1
+    """,
+    "closure_nonlocal": """
+        def outer():
+            {setup}
+
+            def swap():
+                nonlocal {v}
+                {v} = [1.0, 2.0, 3.0]
+
+            swap()
+            return {use}
+
+        print(show(outer()))
+    """,
+    "global_rebind": """
+        {setup}
+
+        def swap():
+            global {v}
+            {v} = [3.0, 4.0]
+
+        swap()
+        print(show({use}))
+    """,
+    "match_capture": """
+        {setup}
+        match [1.0, 2.0]:
+            case [*{v}]:
+                pass
+        print(show({use}))
+    """,
+    "walrus_comp": """
+        {setup}
+        vals = [({v} := [float(k), 1.0]) for k in range(2)]
+        print(show({use}), len(vals))
+    """,
+    "try_stops_early": """
+        {setup}
+        try:
+            {v} = [1.0, 2.0]
+            raise ValueError("early")
+            {v} = torch.ones(2)
+        except ValueError:
+            pass
+        print(show({use}))
+    """,
+    "fstring_eq": """
+        {setup}
+        out = {use}
+        print(f"{{{use}=}}"[:12], show(out))
+    """,
+    "no_grad_nested": """
+        {setup}
+        with torch.no_grad():
+            with torch.enable_grad():
+                out = {use}
+        print(show(out))
+    """,
+    "meta_device": """
+        {setup}
+        with torch.device("meta"):
+            out = {use}
+        print(show(out))
+    """,
+    "default_dtype": """
+        {setup}
+        torch.set_default_dtype(torch.float64)
+        out = {use}
+        print(show(out))
+    """,
+    "property_twice": """
+        {setup}
+        box = Box({v})
+        out = {use_box}
+        print(show(out), box.reads)
+    """,
+    "function_param": """
+        def f({v}):
+            return {use}
+
+        {setup}
+        print(show(f({v})))
+    """,
+    "annotated_param": """
+        def f({v}: torch.Tensor):
+            return {use}
+
+        {setup}
+        print(show(f({v})))
+    """,
+}
+
+
+def make_program(rng: random.Random, seed: int) -> Tuple[str, Dict[str, str]]:
+    """One program (its source) and what it was made of."""
+    pattern = rng.choice(sorted(PATTERNS))
+    shape = rng.choice(sorted(SHAPES))
+    # a program that breaks its own annotation is not a correct program: an annotated
+    # parameter is given what it says (a torch.Tensor: any tensor source)
+    sources = TENSOR_SOURCES if shape == "annotated_param" else sorted(SOURCES)
+    source = rng.choice(sources)
+    v = rng.choice(["x", "t", "obs", "weight", "p", "src"])
+    use = PATTERNS[pattern].format(v=v, w="other")
+    use_box = PATTERNS[pattern].replace("{v}", "box.buf").format(w="other")
+    setup = SOURCES[source].format(v=v) + "\nother = torch.zeros(2, dtype=torch.float64)"
+    body = textwrap.dedent(SHAPES[shape])
+    # the setup may span lines: indent its continuation like the line it replaces
+    lines = []
+    for line in body.splitlines():
+        if "{setup}" in line:
+            indent = line[:len(line) - len(line.lstrip())]
+            lines.extend(indent + s for s in setup.splitlines())
+        else:
+            lines.append(line)
+    code = "\n".join(lines).format(v=v, use=use, use_box=use_box)
+    program = f"# seed {seed}: {pattern} / {shape} / {source}\n{PRELUDE}\n\n{code.strip()}\n"
+    return program, {"pattern": pattern, "shape": shape, "source": source}
+
+
+# ---- running ----------------------------------------------------------------------------------
+RUNNER = r'''
+import contextlib, io, json, os, sys, warnings
+warnings.simplefilter("ignore")
+import torch
+out = {}
+for path in sys.argv[2:]:
+    buf = io.StringIO()
+    status = "ok"
+    try:
+        code = compile(open(path, encoding="utf-8").read(), path, "exec")
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+            exec(code, {"__name__": "__main__", "__file__": path})
+    except SystemExit as e:
+        status = f"exit {e.code!r}"
+    except BaseException as e:  # noqa: BLE001 - the behaviour under test
+        status = "raised " + type(e).__name__
+    finally:
+        torch.set_default_dtype(torch.float32)
+        torch.set_grad_enabled(True)
+        try:
+            torch.set_default_device(None)
+        except Exception:
+            pass
+    out[os.path.basename(path)] = [buf.getvalue(), status]
+json.dump(out, open(sys.argv[1], "w"))
+'''
+
+
+def run_programs(paths: List[str], workdir: str, chunk: int = 200) -> Dict[str, List[str]]:
+    """{file name: [stdout, status]} of each program, many to a process."""
+    runner = os.path.join(workdir, "_runner.py")
+    with open(runner, "w") as fh:
+        fh.write(RUNNER)
+    results: Dict[str, List[str]] = {}
+    for i in range(0, len(paths), chunk):
+        part = paths[i:i + chunk]
+        out = os.path.join(workdir, f"_out{i}.json")
+        subprocess.run([sys.executable, runner, out, *part], cwd=workdir, timeout=1800,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out) as fh:
+            results.update(json.load(fh))
+    return results
+
+
+def fix_tree(folder: str, unsafe: bool) -> None:
+    args = [sys.executable, "-m", "flake8_tensorcopy", "fix", "--no-cache", "--jobs", "2", folder]
+    if unsafe:
+        args.insert(4, "--unsafe-fixes")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    subprocess.run(args, cwd=folder, env=env, timeout=3600, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+def check_codes(folder: str) -> Dict[str, List[str]]:
+    """{file name: [codes check reports, with their fix applicability]}."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-m", "flake8_tensorcopy", "check", "--no-cache",
+                          "--output-format", "json", "--exit-zero", "--jobs", "2", folder],
+                         cwd=folder, env=env, capture_output=True, text=True, timeout=3600)
+    out: Dict[str, List[str]] = {}
+    for d in json.loads(res.stdout or "[]"):
+        fix = d.get("fix") or {}
+        out.setdefault(os.path.basename(d["filename"]), []).append(
+            f"{d['code']}:{fix.get('applicability', 'none')}")
+    return out
+
+
+def trial(n: int, seed: int, workdir: str) -> dict:
+    """Generate ``n`` programs, run them, fix (safe, then unsafe) and run again."""
+    rng = random.Random(seed)
+    base = os.path.join(workdir, "programs")
+    os.makedirs(base)
+    meta = {}
+    for i in range(n):
+        program, made = make_program(rng, seed * 1_000_003 + i)
+        name = f"p{i:05}.py"
+        with open(os.path.join(base, name), "w") as fh:
+            fh.write(program)
+        meta[name] = made
+    names = sorted(meta)
+    codes = check_codes(base)
+    before = run_programs([os.path.join(base, f) for f in names], workdir)
+    report = {"programs": n, "seed": seed, "meta": meta, "codes": codes}
+    for mode in ("safe", "unsafe"):
+        folder = os.path.join(workdir, mode)
+        shutil.copytree(base, folder)
+        fix_tree(folder, unsafe=(mode == "unsafe"))
+        changed = [f for f in names if open(os.path.join(base, f)).read()
+                   != open(os.path.join(folder, f)).read()]
+        after = run_programs([os.path.join(folder, f) for f in changed], workdir)
+        differ = [f for f in changed if after.get(f) != before.get(f)]
+        report[mode] = {"fixed_files": len(changed), "fixed": changed, "changed_behaviour": differ,
+                        "examples": {f: {"before": before.get(f), "after": after.get(f),
+                                         "diff": _diff(os.path.join(base, f),
+                                                       os.path.join(folder, f))}
+                                     for f in differ[:50]}}
+    return report
+
+
+def _diff(a: str, b: str) -> str:
+    import difflib
+
+    with open(a) as fa, open(b) as fb:
+        return "".join(difflib.unified_diff(fa.readlines(), fb.readlines(), "before", "after",
+                                            n=0))
+
+
+def summary(report: dict) -> str:
+    meta = report["meta"]
+    lines = [f"programs: {report['programs']} (seed {report['seed']})"]
+    for mode in ("safe", "unsafe"):
+        r = report[mode]
+        by = Counter(f"{meta[f]['pattern']} / {meta[f]['shape']} / {meta[f]['source']}"
+                     for f in r["changed_behaviour"])
+        lines.append(f"{mode} fixes: {r['fixed_files']} files fixed, "
+                     f"{len(r['changed_behaviour'])} changed behaviour")
+        for what, k in by.most_common():
+            lines.append(f"  {k:5}  {what}")
+    return "\n".join(lines)
+
+
+def markdown(report: dict, command: str) -> str:
+    """``benchmarks/FIXPROOF.md``: what was run, how many fixes, how many changed behaviour."""
+    meta = report["meta"]
+    out = ["# Differential fix tester: results", "",
+           f"`{command}` ({report['programs']:,} generated programs, seed {report['seed']}, "
+           f"{report['seconds']} s on a 2-core machine). Each program ran before and after "
+           "`tensorcopy fix` (safe fixes; then, from the same programs, `--unsafe-fixes`); "
+           "behaviour is what it prints, the type of the exception that ended it, or its exit "
+           "status. The generator and the runner are `benchmarks/fixproof.py`; CI runs a 150-program "
+           "slice (`tests/test_fixproof.py`) against the list of known failures "
+           "`tests/fixproof_known.json`.", ""]
+    for mode in ("safe", "unsafe"):
+        r = report[mode]
+        fixed = r["fixed_files"]
+        changed = r["changed_behaviour"]
+        out += [f"## {mode.capitalize()} fixes", "",
+                f"- programs changed by the fixer: {fixed:,}",
+                f"- of those, programs whose behaviour changed: **{len(changed):,}**"
+                + (" (the bar is 0)" if mode == "safe" else ""), ""]
+        for key, title in (("pattern", "by pattern"), ("shape", "by surrounding code"),
+                           ("source", "by value")):
+            total = Counter(meta[f][key] for f in meta if f in set(_fixed(report, mode)))
+            bad = Counter(meta[f][key] for f in changed)
+            out += [f"{title}:", "", f"| {key} | fixed | behaviour changed |", "| --- | --- | --- |"]
+            out += [f"| {k} | {total[k]} | {bad[k]} |" for k in sorted(total)]
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _fixed(report: dict, mode: str) -> List[str]:
+    return report[mode].get("fixed", [])
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--programs", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", metavar="FILE", help="write the whole report (every example) here")
+    ap.add_argument("--keep", metavar="DIR", help="keep the programs and the fixed copies here")
+    ap.add_argument("--report", metavar="FILE", help="write the markdown summary here "
+                    "(benchmarks/FIXPROOF.md)")
+    args = ap.parse_args(argv)
+    start = time.monotonic()
+    workdir = args.keep or tempfile.mkdtemp(prefix="fixproof-")
+    try:
+        report = trial(args.programs, args.seed, workdir)
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    report["seconds"] = round(time.monotonic() - start, 1)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(report, fh, indent=1)
+    if args.report:
+        command = "python benchmarks/fixproof.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        with open(args.report, "w") as fh:
+            fh.write(markdown(report, command))
+    print(summary(report))
+    print(f"took {report['seconds']} s")
+    return 1 if report["safe"]["changed_behaviour"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
