@@ -5,7 +5,7 @@ from typing import List, Optional, Sequence
 
 from .diagnostics import Diagnostic, Edit, Fix
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["lint_source", "Diagnostic", "Fix", "Edit", "__version__"]
 
 

@@ -1,4 +1,5 @@
 """The pre-commit hooks, run for real with `pre-commit try-repo` on a throwaway repository."""
+import json
 import os
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ def test_hook_manifest():
     assert set(hooks) == {"tensorcopy", "tensorcopy-fix"}
     for h in hooks.values():
         assert h["language"] == "python"
-        assert h["types_or"] == ["python", "pyi"]
+        assert h["types_or"] == ["python", "pyi", "jupyter"]  # check reads notebooks
         assert h["require_serial"] is True
         assert h["minimum_pre_commit_version"]
 
@@ -51,3 +52,26 @@ def test_try_repo_fails_fixes_and_passes(tmp_path):
     again = hook("tensorcopy")
     assert again.returncode == 0, again.stdout + again.stderr
     assert "Passed" in again.stdout
+
+
+#: a notebook with the mistake in its second cell
+NOTEBOOK = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+    {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "id": "a",
+     "source": ["import torch\n"]},
+    {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "id": "b",
+     "source": ["t = torch.ones(3)\n", "u = torch.tensor(t)\n"]}]}, indent=1) + "\n"
+
+
+def test_the_lint_hook_checks_notebooks(tmp_path):
+    repo = tmp_path / "project"
+    repo.mkdir()
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"),
+               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
+    (repo / "nb.ipynb").write_text(NOTEBOOK)
+    subprocess.run(["git", "add", "nb.ipynb"], cwd=repo, check=True, env=env)
+    lint = run([PRE_COMMIT, "try-repo", ROOT, "tensorcopy", "--files", "nb.ipynb"],
+               cwd=str(repo), env=env, timeout=900)
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert "nb.ipynb:cell 2:2:5: TEN201" in lint.stdout
