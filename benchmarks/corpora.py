@@ -1,13 +1,17 @@
-"""The public PyTorch repositories of benchmarks/corpora.toml, materialised from local mirrors.
+"""The public PyTorch repositories of benchmarks/corpora.toml, materialised at their pinned commits.
 
-    python benchmarks/corpora.py materialise DIR [--dense] [--mirror ROOT]
+    python benchmarks/corpora.py materialise DIR [--dense]            # from the public git URLs
+    python benchmarks/corpora.py materialise DIR --mirror ROOT        # from local bare mirrors
     python benchmarks/corpora.py count DIR [--dense]
     python benchmarks/corpora.py list
     (each takes --manifest FILE; default benchmarks/corpora.toml)
 
 `materialise` writes the *.py files of each pinned commit (only the manifest's subfolders) under
-DIR/<owner>+<name>/, reading the bare git mirror ROOT/<owner>+<name>/repo (default ROOT:
-/work/.mirror, or $TENSORCOPY_MIRROR). It is idempotent: a repository whose folder already holds
+DIR/<owner>+<name>/. By default it fetches each pinned commit from the repository's public git URL
+(`https://github.com/<owner>/<name>.git`, or `--git-base URL` + `<owner>/<name>.git`) into a bare
+repository kept under `--cache` (default ~/.cache/flake8-tensorcopy/corpora; fetched once, only
+that commit, depth 1). With `--mirror ROOT` (or $TENSORCOPY_MIRROR) it reads local bare mirrors
+ROOT/<owner>+<name>/repo instead and needs no network. It is idempotent: a repository whose folder already holds
 the pinned commit with every file intact (DIR/<owner>+<name>/.commit lists them with their sizes)
 is left alone; a folder changed since (a file edited, e.g. by a fixer run, or removed) is
 written again. Only Python files are written, so
@@ -30,7 +34,9 @@ except ImportError:  # pragma: no cover - Python < 3.11
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "corpora.toml")
-DEFAULT_MIRROR = os.environ.get("TENSORCOPY_MIRROR", "/work/.mirror")
+DEFAULT_MIRROR = os.environ.get("TENSORCOPY_MIRROR") or None
+DEFAULT_GIT_BASE = "https://github.com/"
+DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "flake8-tensorcopy", "corpora")
 MARKER = ".commit"
 
 
@@ -59,6 +65,32 @@ def git_dir(mirror_root: str, name: str) -> str:
             return cand
     raise CorpusError(f"no mirror for {name} under {os.path.join(mirror_root, slug(name))} "
                       f"(fetch github:{name} first)")
+
+
+def fetched_git_dir(cache_root: str, git_base: str, name: str, commit: str) -> str:
+    """A bare repository under ``cache_root`` holding ``commit`` of ``git_base + name + '.git'``:
+    fetched once (only that commit, depth 1; the whole history where a server will not serve a
+    commit by its id), then reused."""
+    gd = os.path.join(cache_root, slug(name) + ".git")
+    if not os.path.isfile(os.path.join(gd, "HEAD")):
+        os.makedirs(cache_root, exist_ok=True)
+        tmp = gd + ".tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        subprocess.run(["git", "init", "-q", "--bare", tmp], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        os.replace(tmp, gd)
+    try:
+        _git(gd, "cat-file", "-e", f"{commit}^{{commit}}")
+        return gd
+    except CorpusError:
+        pass
+    url = git_base.rstrip("/") + "/" + name + ".git"
+    try:
+        _git(gd, "fetch", "-q", "--depth", "1", url, commit)
+    except CorpusError:
+        _git(gd, "fetch", "-q", url, "+refs/heads/*:refs/remotes/origin/*",
+             "+refs/tags/*:refs/tags/*")
+    return gd
 
 
 def _git(gd: str, *args: str, data: Optional[bytes] = None) -> bytes:
@@ -125,12 +157,17 @@ def _intact(dest: str, want: str) -> bool:
     return True
 
 
-def materialise_repo(repo: Dict, dest_root: str, mirror_root: str) -> Tuple[str, bool]:
+def materialise_repo(repo: Dict, dest_root: str, mirror_root: Optional[str],
+                     git_base: str = DEFAULT_GIT_BASE, cache_root: str = DEFAULT_CACHE
+                     ) -> Tuple[str, bool]:
     dest = os.path.join(dest_root, slug(repo["name"]))
     want = f"{repo['commit']} {' '.join(repo.get('subdirs', ['.']))}\n"
     if _intact(dest, want):
         return dest, False
-    gd = git_dir(mirror_root, repo["name"])
+    if mirror_root:
+        gd = git_dir(mirror_root, repo["name"])
+    else:
+        gd = fetched_git_dir(cache_root, git_base, repo["name"], repo["commit"])
     blobs = python_blobs(gd, repo["commit"], repo.get("subdirs", ["."]))
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -169,7 +206,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     m = sub.add_parser("materialise", help="write the pinned *.py files under DIR")
     m.add_argument("dir")
-    m.add_argument("--mirror", default=DEFAULT_MIRROR)
+    m.add_argument("--mirror", default=DEFAULT_MIRROR,
+                   help="read local bare mirrors ROOT/<owner>+<name>/repo instead of fetching")
+    m.add_argument("--git-base", default=DEFAULT_GIT_BASE,
+                   help="fetch <git-base><owner>/<name>.git (default: https://github.com/)")
+    m.add_argument("--cache", default=DEFAULT_CACHE,
+                   help="where fetched repositories are kept (default: ~/.cache/flake8-tensorcopy/corpora)")
     m.add_argument("--dense", action="store_true", help="only the dense benchmark corpus")
     c = sub.add_parser("count", help="files and lines per materialised repository")
     c.add_argument("dir")
@@ -189,7 +231,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.cmd == "materialise":
             os.makedirs(args.dir, exist_ok=True)
             for r in repos:
-                dest, wrote = materialise_repo(r, args.dir, args.mirror)
+                dest, wrote = materialise_repo(r, args.dir, args.mirror, args.git_base, args.cache)
                 print(f"{'wrote' if wrote else 'kept '} {dest}", file=sys.stderr)
             return 0
         tot_f = tot_l = dense_l = 0

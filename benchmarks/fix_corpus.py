@@ -1,8 +1,8 @@
 """Run `tensorcopy fix --unsafe-fixes` over a COPY of a corpus of public PyTorch repositories.
 
-    python benchmarks/fix_corpus.py [CORPUS] [--work DIR] [--jobs N] [--json OUT]
+    python benchmarks/fix_corpus.py CORPUS [--work DIR] [--jobs N] [--json OUT]
 
-CORPUS (default /work/corpora, as materialised by benchmarks/corpora.py) holds one folder per
+CORPUS (as materialised by benchmarks/corpora.py) holds one folder per
 repository (``owner+name``); other folders are ignored. The corpus itself is never written: the
 .py files are copied under --work (default: a fresh temporary folder) and fixed there.
 
@@ -119,7 +119,7 @@ def line_of(starts: List[int], offset: int) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus", nargs="?", default="/work/corpora")
+    ap.add_argument("corpus", help="a corpus materialised by benchmarks/corpora.py")
     ap.add_argument("--work", help="folder for the copy (must not exist); default: a temp folder")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", help="also write the figures here")

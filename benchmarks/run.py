@@ -51,6 +51,18 @@ def default_torch() -> Optional[str]:
     return os.path.dirname(spec.origin) if spec and spec.origin else None
 
 
+def corpus_name(key: str) -> str:
+    """A corpus by name and pinned commits, never by where it lies on this machine."""
+    if key == "torch":
+        try:
+            from importlib.metadata import version
+            return f"torch {version('torch')}'s installed Python source (site-packages/torch)"
+        except Exception:  # pragma: no cover - torch's metadata unreadable
+            return "torch's installed Python source (site-packages/torch)"
+    return ("the `dense = true` repositories of benchmarks/corpora.toml at their pinned commits "
+            "(`python benchmarks/corpora.py materialise DIR --dense`)")
+
+
 def py_files(corpus: str) -> List[str]:
     return sorted(glob.glob(os.path.join(corpus, "**", "*.py"), recursive=True))
 
@@ -306,7 +318,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ]
     for key, path in corpora.items():
         n, nl = stats[key]
-        lines.append(f"- corpus `{key}`: `{path}` ({n} files, {nl:,} lines)")
+        lines.append(f"- corpus `{key}`: {corpus_name(key)} ({n} files, {nl:,} lines)")
     lines += [
         f"- editor files: `{os.path.relpath(script, dense)}` ({lines_of(script)} lines), "
         f"`{os.path.relpath(plain, dense)}` ({lines_of(plain)} lines, no candidate)",

@@ -1,6 +1,6 @@
 """`tensorcopy trace --compare` on real training scripts from public repositories.
 
-    python benchmarks/runtime_compare.py --root /work/corpora/runtime [--output FILE]
+    python benchmarks/runtime_compare.py --root CHECKOUTS [--output FILE]
 
 The scripts are not part of this repository. Check them out at the pinned commits below (for
 example from the `fetch` mirror: ``git clone --no-checkout --shared MIRROR DIR`` then

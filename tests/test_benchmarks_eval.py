@@ -124,6 +124,47 @@ def test_materialise_writes_only_python_files_of_the_subfolders_and_is_idempoten
     assert (repo / "pkg" / "train.py").read_text(encoding="utf-8") == SAMPLE_SRC
 
 
+def test_materialise_fetches_the_pinned_commit_from_a_git_url_without_a_mirror(tmp_path, mirror):
+    """The default path: no local mirror, the repository fetched by URL (here a file:// URL laid
+    out as <base>/<owner>/<name>.git, as on GitHub) into a cache, once."""
+    root, commit = mirror
+    base = tmp_path / "hosting"
+    (base / "own").mkdir(parents=True)
+    os.rename(root / "own+proj" / "repo", base / "own" / "proj.git")
+    man = manifest(tmp_path, commit)
+    cache = tmp_path / "cache"
+    env = dict(os.environ)
+    env.pop("TENSORCOPY_MIRROR", None)
+    args = [sys.executable, CORPORA, "materialise", str(tmp_path / "corpus"), "--manifest", man,
+            "--git-base", (base.as_uri() + "/"), "--cache", str(cache)]
+    res = run(args, env=env)
+    assert res.returncode == 0, res.stderr
+    repo = tmp_path / "corpus" / "own+proj"
+    assert (repo / "pkg" / "train.py").read_text(encoding="utf-8") == SAMPLE_SRC
+    assert (cache / "own+proj.git" / "HEAD").is_file()
+    # the cache serves it again with the hosting gone
+    os.rename(base, tmp_path / "gone")
+    (repo / "pkg" / "train.py").write_text("changed\n")
+    again = run(args, env=env)
+    assert again.returncode == 0 and "wrote" in again.stderr, again.stderr
+    assert (repo / "pkg" / "train.py").read_text(encoding="utf-8") == SAMPLE_SRC
+
+
+def test_committed_reports_name_corpora_never_local_paths():
+    """RESULTS.md, PRECISION.md and runtime_compare.md report corpora by name and pinned commit:
+    no absolute path of the machine they ran on."""
+    import re
+
+    bad = []
+    for rel in ("RESULTS.md", "PRECISION.md", "runtime_compare.md",
+                os.path.join("precision", "README.md")):
+        with open(os.path.join(BENCH, rel), encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                if re.search(r"(?<![\w.])/(work|root|home|tmp|Users)/", line):
+                    bad.append(f"{rel}:{n}: {line.strip()[:100]}")
+    assert bad == []
+
+
 def test_missing_mirror_or_commit_fails_with_one_line(tmp_path, mirror):
     root, commit = mirror
     for man, mirror_root in ((manifest(tmp_path, commit), tmp_path / "nowhere"),
