@@ -142,7 +142,7 @@ def test_each_command_and_format_is_a_module_named_after_it():
 
 P = "flake8_tensorcopy."
 FRONT = tuple(P + m for m in ("plugin", "cli", "__main__", "codemod", "commands", "server",
-                              "runtime", "formats", "verify", "docs"))
+                              "runtime", "formats", "verify", "docs", "progress"))
 DOOR = (P + "lint", P + "fixes")
 #: what a front end may import besides the door: the catalog of rules, configuration, files, the
 #: results cache, notebooks, the Diagnostic, ``# noqa``, and text helpers (decoding, lines)

@@ -9,7 +9,8 @@ from typing import List
 from .. import formats
 from ..lint import FileResult
 from ..cache import for_run
-from .common import (add_path_options, lint_only, options, print_errors, progress, run_all,
+from ..progress import Progress
+from .common import (add_path_options, lint_only, options, print_errors, run_all,
                      tree_roots)
 from .fix import fix_path
 
@@ -38,12 +39,14 @@ def run(args: argparse.Namespace) -> int:
              (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
     cache = for_run(args, cfg, "fix" if args.fix else "check", select, ignore,
                     unsafe and args.fix)
+    bar = Progress(len(files), "files", args.progress)
     for i, (r, _) in enumerate(run_all(tasks, args.jobs, cache), 1):
         fixed += sum(r.applied.values())
         if args.stdin_filename and r.path == "-":
             r.path = args.stdin_filename
         results.append(r)
-        progress(i, len(files))
+        bar.update(i)
+    bar.close()
     status = print_errors(results)
     diags = sum(len(r.diagnostics) for r in results)
     fmt = args.output_format

@@ -17,6 +17,7 @@ from ..config import Config, ConfigError, discover
 from ..diagnostics import NOT_ANALYSED
 from ..files import iter_files
 from ..formats.common import rel
+from .. import progress
 from ..lint import FileResult, budget_message, guarded, lint_path, stdin_bytes
 
 
@@ -44,14 +45,7 @@ def add_path_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the results cache (.tensorcopy_cache/ at the "
                         "project root)")
-
-
-def progress(done: int, total: int) -> None:
-    if total >= 200 and sys.stderr.isatty():
-        sys.stderr.write(f"\r{done}/{total} files")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    progress.add_option(p)
 
 
 def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],

@@ -12,7 +12,8 @@ from ..formats.common import rel
 from ..cache import for_run
 from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
 from ..syntax.source import split_lines
-from .common import add_path_options, options, print_errors, progress, run_all, tree_roots
+from ..progress import Progress
+from .common import add_path_options, options, print_errors, run_all, tree_roots
 
 
 def add_parser(sub) -> None:
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
               ignore, unsafe, args.diff, roots) for p in files]
     cache = for_run(args, cfg, "fix", select, ignore, unsafe)
+    bar = Progress(len(files), "files", args.progress)
     for i, (r, patch) in enumerate(run_all(tasks, args.jobs, cache), 1):
         if patch:
             sys.stdout.write(patch)
@@ -108,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())
             sys.stdout.buffer.flush()
         results.append(r)
-        progress(i, len(files))
+        bar.update(i)
+    bar.close()
     status = print_errors(results, fixing=True)
     applied: Counter = Counter()
     for r in results:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .. import progress
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("verify", help="run every rule's claims on the installed torch",
@@ -22,6 +24,7 @@ def add_parser(sub) -> None:
     p.add_argument("--plot", metavar="DIR",
                    help="draw the speed ratios with their 95%% intervals into DIR (needs "
                         "matplotlib); the markdown report embeds them")
+    progress.add_option(p)
     p.set_defaults(func=run)
 
 

@@ -5,25 +5,11 @@ import os
 import sys
 from typing import Dict, List, Optional
 
+from ..progress import Progress
 from ..rules import ALL_RULES
 from .render import to_json, to_markdown, to_text
 from .run import EXIT_USAGE, environment, exit_code, guide_table, run
 from .stats import NOT_RUN
-
-def _progress_printer(enabled: bool):
-    if not enabled:
-        return None
-    width = 30
-
-    def show(done: int, total: int, label: str) -> None:
-        filled = int(width * done / max(total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
-
 
 def _usage_error(message: str) -> int:
     print(f"tensorcopy: error: {message}", file=sys.stderr)
@@ -101,9 +87,17 @@ def main(args) -> int:
         unknown = sorted(set(codes) - {r.code for r in ALL_RULES})
         if unknown:
             return _usage_error(f"unknown rule {unknown[0]}")
-    progress = _progress_printer(args.format == "text" and sys.stderr.isatty())
+    bar = Progress(0, "claims", getattr(args, "progress", None), min_items=0)
+
+    def progress(done: int, total: int, label: str) -> None:
+        bar.total = total
+        bar.update(done, label)
+
     load = [_load()]
-    results = run(torch, devices, codes, args.quick, progress, absent)
+    try:
+        results = run(torch, devices, codes, args.quick, progress, absent)
+    finally:
+        bar.close()
     load.append(_load())
     cost = None
     if any(r.kind == "speed" and r.status != NOT_RUN for r in results):
