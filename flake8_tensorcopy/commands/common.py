@@ -193,7 +193,7 @@ def run_all(tasks, jobs: int, cache=None):
     for t, s in zip(tasks, stored):
         if s is not None:
             yield FileResult(t[1], diagnostics=s["diagnostics"], syntax_error=s["syntax_error"],
-                             cells=[tuple(c) for c in s["cells"]] if s["cells"] else None), None
+                             cells=s["cells"]), None
             continue
         r, patch = next(fresh)
         # a settled answer only: nothing applied, no note (a refused write, a file that changed
