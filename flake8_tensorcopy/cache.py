@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -164,10 +165,16 @@ class Cache:
 
     @staticmethod
     def _digest(path: str) -> Optional[str]:
-        try:
-            with open(path, "rb") as fh:
-                return hashlib.sha256(fh.read()).hexdigest()
+        try:  # never blocks: a FIFO (or a device) put where a file was is "cannot be read"
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except (OSError, ValueError):  # ValueError: a stored path with a NUL in it
+            return None
+        try:
+            with open(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return None
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
             return None
 
     def get(self, path: str) -> Optional[dict]:

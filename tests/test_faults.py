@@ -84,3 +84,42 @@ def test_a_malformed_cache_entry_is_one_warning_and_rebuilt(tmp_path, name):
         and "corrupt cache entry" in lines[0], res.stderr
     again = _check(tmp_path)  # rebuilt: served, silently
     assert again.stderr == "" and again.stdout == res.stdout
+
+
+# ------------------------------------------------------------- item 3: files that are not files
+def _timed_tensorcopy(*args, cwd, timeout=60):
+    try:
+        return run([sys.executable, "-m", "flake8_tensorcopy", *args], cwd=str(cwd),
+                   timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"tensorcopy {' '.join(args)} hung")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_a_fifo_named_like_a_module_is_skipped_with_a_warning(tmp_path, command):
+    os.mkfifo(tmp_path / "x.py")
+    (tmp_path / "m.py").write_text(BAD)
+    for named in (["."], ["x.py", "m.py"]):  # found by the walk, and named
+        (tmp_path / "m.py").write_text(BAD)
+        res = _timed_tensorcopy(command, "--no-cache", *named, cwd=tmp_path)
+        assert "x.py: not a regular file (a named pipe); skipped" in res.stderr, res.stderr
+        assert res.stderr.startswith("tensorcopy: warning: x.py:")
+        if command == "check":
+            assert res.returncode == 1 and "m.py:3:5: TEN201" in res.stdout
+        else:
+            assert res.returncode == 0 and (tmp_path / "m.py").read_text() == FIXED
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_cached_dependency_replaced_by_a_fifo_does_not_block(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.tensorcopy]\n")
+    (tmp_path / "x.py").write_text("import torch\n\n\ndef g():\n    return torch.ones(2)\n")
+    (tmp_path / "k.py").write_text("import torch\nfrom x import g\n\n\ndef f():\n"
+                                   "    t = g()\n    return torch.tensor(t)\n")
+    first = _timed_tensorcopy("check", "k.py", cwd=tmp_path)
+    assert "k.py:7:12: TEN201" in first.stdout, first.stdout + first.stderr
+    os.unlink(tmp_path / "x.py")
+    os.mkfifo(tmp_path / "x.py")
+    res = _timed_tensorcopy("check", "k.py", cwd=tmp_path)
+    assert "Traceback" not in res.stderr and res.returncode in (0, 1), res.stderr

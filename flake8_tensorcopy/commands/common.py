@@ -58,7 +58,8 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
             notebooks: bool) -> Tuple[List[str], List[FileResult]]:
     """The files to process (each once, however often it is named), and the results already
     known: missing files and unreadable directories (errors), broken links found while walking
-    a directory (warnings: skipped)."""
+    a directory and anything that is not a regular file (a FIFO, a socket, a device: reading
+    one may block forever) (warnings: skipped)."""
     suffixes = (".py", ".pyi", ".ipynb") if notebooks else (".py", ".pyi")
     files: List[str] = []
     known: List[FileResult] = []
@@ -67,18 +68,20 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
     real_dirs: Dict[str, str] = {}
     for path, explicit in iter_files(paths, list(exclude) + cfg.exclude, suffixes, unreadable):
         if path == "-":
-            key, exists = path, True
+            key, mode = path, stat.S_IFREG
         elif explicit:
-            key, exists = os.path.normcase(os.path.realpath(path)), os.path.exists(path)
+            key, mode = os.path.normcase(os.path.realpath(path)), _mode(path)
         else:
-            key, exists = _walked_identity(path, real_dirs)
+            key, mode = _walked_identity(path, real_dirs)
         if key in seen:
             continue
         seen.add(key)
-        if explicit and not exists:
+        if explicit and mode is None:
             known.append(FileResult(path, error="no such file or directory"))
-        elif not exists:  # a dangling symbolic link
+        elif mode is None:  # a dangling symbolic link
             known.append(FileResult(path, notes=["broken symbolic link; skipped"]))
+        elif not stat.S_ISREG(mode):  # a FIFO would block the read forever, a device too
+            known.append(FileResult(path, notes=[f"not a regular file ({_kind(mode)}); skipped"]))
         else:
             files.append(path)
     for directory, reason in unreadable:
@@ -86,20 +89,38 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
     return files, known
 
 
-def _walked_identity(path: str, real_dirs: Dict[str, str]) -> Tuple[str, bool]:
-    """(the real path, does it exist) of a file found by walking a directory: one ``lstat``
-    unless it is a symbolic link, the directory's real path worked out once per directory."""
+def _mode(path: str) -> Optional[int]:
+    """``st_mode`` of what ``path`` names (links followed); None if nothing is there."""
+    try:
+        return os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return name
+    return "of an unknown kind"
+
+
+def _walked_identity(path: str, real_dirs: Dict[str, str]) -> Tuple[str, Optional[int]]:
+    """(the real path, its ``st_mode`` or None if it does not exist) of a file found by walking
+    a directory: one ``lstat`` unless it is a symbolic link, the directory's real path worked
+    out once per directory."""
     try:
         mode = os.lstat(path).st_mode
     except OSError:
-        return os.path.normcase(os.path.realpath(path)), False
+        return os.path.normcase(os.path.realpath(path)), None
     if stat.S_ISLNK(mode):
-        return os.path.normcase(os.path.realpath(path)), os.path.exists(path)
+        return os.path.normcase(os.path.realpath(path)), _mode(path)
     directory, name = os.path.split(path)
     real = real_dirs.get(directory)
     if real is None:
         real = real_dirs[directory] = os.path.realpath(directory)
-    return os.path.normcase(os.path.join(real, name)), True
+    return os.path.normcase(os.path.join(real, name)), mode
 
 
 def tree_roots(paths: Sequence[str]) -> List[str]:
