@@ -18,6 +18,76 @@ FIXED = "import torch\nt = torch.ones(2)\nc = t.detach().clone()\n"
 MESSAGE = "TEN201 `torch.tensor(t)`"
 
 
+# ----------------------------------------------------------- item 1: a killed run and its workers
+def _processes():
+    """{pid: (state, ppid, process group)} of every process (Linux /proc)."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            out[int(name)] = (fields[0], int(fields[1]), int(fields[2]))
+    return out
+
+
+def _alive_in_group(pgid):
+    return [pid for pid, (state, _, group) in _processes().items()
+            if group == pgid and state not in ("Z", "X")]
+
+
+def _wait_for(predicate, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+@pytest.mark.parametrize("command", ["check", "fix", "check --timeout 0"])  # forked, or a pool
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["TERM", "KILL"])
+def test_a_killed_run_leaves_no_worker_alive(tmp_path, command, signum):
+    """Only the parent is signalled (as a supervisor that knows one pid does): its workers must
+    die with it, and a SIGTERM'd run says so and exits 143."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for i in range(600):
+        (tree / f"m{i:03}.py").write_text(BAD * 30)
+    err_file = open(tmp_path / "stderr", "w+")  # not a pipe: a surviving worker would hold it
+    proc = subprocess.Popen([sys.executable, "-m", "flake8_tensorcopy", *command.split(),
+                             "--no-cache", "-j", "2", "."], cwd=str(tree), start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=err_file)
+    try:
+        started = _wait_for(lambda: sum(1 for _, ppid, _ in _processes().values()
+                                        if ppid == proc.pid) >= 2, 60)
+        assert started, "no workers started"
+        time.sleep(0.3)  # well into the run
+        os.kill(proc.pid, signum)
+        proc.wait(timeout=30)
+        err = (tmp_path / "stderr").read_text()
+        gone = _wait_for(lambda: not _alive_in_group(proc.pid), 10)
+        assert gone, f"workers left alive: {_alive_in_group(proc.pid)}"
+        if signum == signal.SIGTERM:
+            assert proc.returncode == 143, err
+            lines = err.splitlines()
+            assert len(lines) == 1 and lines[0].startswith(
+                "tensorcopy: error: terminated by SIGTERM after "), err
+        else:
+            assert proc.returncode == -signal.SIGKILL
+        names = sorted(p.name for p in tree.iterdir())
+        assert names == [f"m{i:03}.py" for i in range(600)]  # no temporary file left
+        assert {p.read_text() for p in tree.iterdir()} <= {BAD * 30, FIXED * 30}
+    finally:
+        for pid in _alive_in_group(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.wait()
+        err_file.close()
+
+
 # ------------------------------------------------------------------ item 8: a corrupted cache
 def _entries(project):
     return sorted(glob.glob(str(project / ".tensorcopy_cache" / "*" / "*.json")))
@@ -62,37 +132,49 @@ CORRUPTIONS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
-def test_a_malformed_cache_entry_is_one_warning_and_rebuilt(tmp_path, name):
+def test_malformed_cache_entries_are_one_warning_and_rebuilt(tmp_path):
+    """One file per kind of corruption, all in one run (fast): each file is analysed again,
+    the run says so in one line, and the next run is served from the rebuilt entries."""
+    names = sorted(CORRUPTIONS)
     (tmp_path / "pyproject.toml").write_text("[tool.tensorcopy]\n")
-    (tmp_path / "m.py").write_text(SRC)
-    (tmp_path / "n.py").write_text(SRC)
+    for i in range(len(names)):
+        (tmp_path / f"c{i:02}.py").write_text(SRC)
     first = _check(tmp_path)
-    assert first.returncode == 1 and first.stdout.count(MESSAGE) == 2
+    assert first.returncode == 1 and first.stdout.count(MESSAGE) == len(names)
     paths = _entries(tmp_path)
-    assert len(paths) == 2
+    assert len(paths) == len(names)
     for p in paths:
         with open(p) as fh:
             entry = json.load(fh)
+        name = names[int(os.path.basename(entry["path"])[1:3])]
         with open(p, "wb") as fh:
             fh.write(CORRUPTIONS[name](entry))
     res = _check(tmp_path)
     assert "Traceback" not in res.stderr, res.stderr
-    assert res.returncode == 1 and res.stdout.count(MESSAGE) == 2, res.stdout + res.stderr
+    assert res.returncode == 1 and res.stdout == first.stdout, res.stdout + res.stderr
     lines = res.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("tensorcopy: warning: ") \
         and "corrupt cache entry" in lines[0], res.stderr
-    again = _check(tmp_path)  # rebuilt: served, silently
-    assert again.stderr == "" and again.stdout == res.stdout
+    for p in paths:  # each one rewritten
+        with open(p) as fh:
+            assert json.load(fh)["result"]["diagnostics"][0][0] == "TEN201"
+    again = _check(tmp_path)  # served, silently
+    assert again.stderr == "" and again.stdout == first.stdout
 
 
 # ------------------------------------------------------------- item 3: files that are not files
 def _timed_tensorcopy(*args, cwd, timeout=60):
+    """The CLI's run, or a failure if it hangs (its whole process group killed then)."""
+    proc = subprocess.Popen([sys.executable, "-m", "flake8_tensorcopy", *args], cwd=str(cwd),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
-        return run([sys.executable, "-m", "flake8_tensorcopy", *args], cwd=str(cwd),
-                   timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
         pytest.fail(f"tensorcopy {' '.join(args)} hung")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")

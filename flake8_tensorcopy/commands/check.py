@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from contextlib import closing
 from typing import List
 
 from .. import formats
 from ..lint import FileResult
 from ..cache import for_run
-from .common import (add_path_options, lint_only, options, print_errors, progress, run_all,
-                     tree_roots)
+from .common import (Terminated, add_path_options, lint_only, options, print_errors, progress,
+                     run_all, stopping_on_signals, terminated, tree_roots)
 from .fix import fix_path
 
 
@@ -38,12 +39,17 @@ def run(args: argparse.Namespace) -> int:
              (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
     cache = for_run(args, cfg, "fix" if args.fix else "check", select, ignore,
                     unsafe and args.fix)
-    for i, (r, _) in enumerate(run_all(tasks, args.jobs, cache), 1):
-        fixed += sum(r.applied.values())
-        if args.stdin_filename and r.path == "-":
-            r.path = args.stdin_filename
-        results.append(r)
-        progress(i, len(files))
+    done = 0
+    try:
+        with stopping_on_signals(), closing(run_all(tasks, args.jobs, cache)) as stream:
+            for done, (r, _) in enumerate(stream, 1):
+                fixed += sum(r.applied.values())
+                if args.stdin_filename and r.path == "-":
+                    r.path = args.stdin_filename
+                results.append(r)
+                progress(done, len(files))
+    except Terminated as exc:
+        return terminated(exc, done, len(files), fixing=args.fix)
     status = print_errors(results)
     diags = sum(len(r.diagnostics) for r in results)
     fmt = args.output_format

@@ -8,8 +8,10 @@ import os
 import signal
 import stat
 import sys
+import threading
 import time
 from collections import deque
+from contextlib import closing, contextmanager
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..cache import states_of
@@ -210,7 +212,13 @@ def run_all(tasks, jobs: int, cache=None):
         yield from _run_all(tasks, jobs)
         return
     stored = [cache.get(t[1]) for t in tasks]
-    fresh = _run_all([t for t, s in zip(tasks, stored) if s is None], jobs)
+    with closing(_run_all([t for t, s in zip(tasks, stored) if s is None], jobs)) as fresh:
+        yield from _cached_or_fresh(tasks, stored, fresh, cache)
+    if cache.warning:
+        print(cache.warning, file=sys.stderr)
+
+
+def _cached_or_fresh(tasks, stored, fresh, cache):
     for t, s in zip(tasks, stored):
         if s is not None:
             yield FileResult(t[1], diagnostics=s["diagnostics"], syntax_error=s["syntax_error"],
@@ -223,8 +231,6 @@ def run_all(tasks, jobs: int, cache=None):
             cache.put(t[1], {"diagnostics": r.diagnostics, "syntax_error": r.syntax_error,
                              "cells": r.cells}, r.deps)
         yield r, patch
-    if cache.warning:
-        print(cache.warning, file=sys.stderr)
 
 
 def _run_all(tasks, jobs: int):
@@ -254,7 +260,8 @@ def _run_all(tasks, jobs: int):
     import concurrent.futures as cf
 
     try:
-        with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
+        with cf.ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent,
+                                    initargs=(os.getpid(),)) as pool:
             yield from pool.map(work, tasks, chunksize=max(1, min(32, len(tasks) // (jobs * 8))))
     except (OSError, cf.process.BrokenProcessPool) as exc:  # pragma: no cover - no processes here
         print(f"tensorcopy: warning: parallel run failed ({exc}); continuing in one process",
@@ -269,10 +276,80 @@ def _mp_methods():
     return multiprocessing.get_all_start_methods()
 
 
-def _worker_main(conn, tasks) -> None:
+#: signals that end a run cleanly: the workers are killed and the run exits ``128 + signum``
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+class Terminated(BaseException):
+    """A stop signal arrived (``signum``): raised in the main thread to unwind the run, whose
+    ``finally`` blocks kill the workers. A BaseException: no ``except Exception`` stops it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stopping_on_signals():
+    """Within the block, SIGTERM and SIGHUP raise Terminated (once: a second one while the run
+    unwinds is ignored, so that the clean-up finishes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    old = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def terminated(exc: Terminated, done: int, total: int, fixing: bool = False) -> int:
+    """Say that the run was stopped (one line on stderr); the exit status, ``128 + signum``."""
+    try:
+        name = signal.Signals(exc.signum).name
+    except ValueError:
+        name = f"signal {exc.signum}"
+    print(f"tensorcopy: error: terminated by {name} after {done} of {total} file(s)"
+          + ("; the files not reached were left unchanged" if fixing else ""), file=sys.stderr)
+    return 128 + exc.signum
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process: be killed when the parent ``parent`` dies, however it dies (Linux:
+    the parent-death signal; elsewhere the workers' loop checks ``getppid``), and undo the
+    parent's signal handling."""
+    for s in STOP_SIGNALS:
+        signal.signal(s, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and kills workers
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the check below
+            pass
+    if os.getppid() != parent:  # it died before the line above took effect
+        os._exit(1)
+
+
+#: how often an idle worker checks that its parent is alive (where no parent-death signal)
+LIVENESS_S = 1.0
+
+
+def _worker_main(conn, tasks, parent: int) -> None:
+    die_with_parent(parent)
     while True:
         try:
+            while not conn.poll(LIVENESS_S):
+                if os.getppid() != parent:
+                    return
             i = conn.recv()
         except (EOFError, OSError):
             return
@@ -290,7 +367,8 @@ class _Worker:
         sys.stdout.flush()  # else the child inherits unwritten output and writes it again
         sys.stderr.flush()
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, tasks), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, tasks, os.getpid()),
+                                daemon=True)
         self.proc.start()
         child.close()
         self.task: Optional[int] = None
@@ -369,7 +447,7 @@ def _run_forked(tasks, n_workers: int, budget: float):
                 remove_temp_files(path, w.proc.pid) if path != "-" else None
                 workers[k] = _Worker(ctx, tasks)
                 assign(workers[k])
-    finally:
+    finally:  # also on the way out of a stop signal (Terminated) or ^C
         for w in workers:
             try:
                 if w.task is None and w.proc.is_alive():
@@ -378,6 +456,8 @@ def _run_forked(tasks, n_workers: int, budget: float):
             except OSError:
                 pass
             w.kill()
+            if w.task is not None and tasks[w.task][1] != "-":  # killed while on a file
+                remove_temp_files(tasks[w.task][1], w.proc.pid)
 
 
 def options(args: argparse.Namespace, notebooks: bool):

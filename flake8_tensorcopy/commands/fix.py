@@ -5,6 +5,7 @@ import argparse
 import difflib
 import sys
 from collections import Counter
+from contextlib import closing
 from typing import Optional, Sequence, Tuple
 
 from ..config import Config
@@ -12,7 +13,8 @@ from ..formats.common import rel
 from ..cache import for_run
 from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
 from ..syntax.source import split_lines
-from .common import add_path_options, options, print_errors, progress, run_all, tree_roots
+from .common import (Terminated, add_path_options, options, print_errors, progress, run_all,
+                     stopping_on_signals, terminated, tree_roots)
 
 
 def add_parser(sub) -> None:
@@ -100,15 +102,23 @@ def run(args: argparse.Namespace) -> int:
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
               ignore, unsafe, args.diff, roots) for p in files]
     cache = for_run(args, cfg, "fix", select, ignore, unsafe)
-    for i, (r, patch) in enumerate(run_all(tasks, args.jobs, cache), 1):
-        if patch:
-            sys.stdout.write(patch)
-        if r.path == "-" and not args.diff:  # a filter: whatever happened, print the text
-            sys.stdout.flush()
-            sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())
+    done = 0
+    try:
+        with stopping_on_signals(), closing(run_all(tasks, args.jobs, cache)) as stream:
+            for done, (r, patch) in enumerate(stream, 1):
+                if patch:
+                    sys.stdout.write(patch)
+                if r.path == "-" and not args.diff:  # a filter: whatever happened, print it
+                    sys.stdout.flush()
+                    sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())
+                    sys.stdout.buffer.flush()
+                results.append(r)
+                progress(done, len(files))
+    except Terminated as exc:
+        if "-" in files and not args.diff and not any(r.path == "-" for r in results):
+            sys.stdout.buffer.write(stdin_bytes())  # a filter never loses its input
             sys.stdout.buffer.flush()
-        results.append(r)
-        progress(i, len(files))
+        return terminated(exc, done, len(files), fixing=not args.diff)
     status = print_errors(results, fixing=True)
     applied: Counter = Counter()
     for r in results:
