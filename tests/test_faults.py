@@ -205,3 +205,75 @@ def test_a_cached_dependency_replaced_by_a_fifo_does_not_block(tmp_path):
     os.mkfifo(tmp_path / "x.py")
     res = _timed_tensorcopy("check", "k.py", cwd=tmp_path)
     assert "Traceback" not in res.stderr and res.returncode in (0, 1), res.stderr
+
+
+# ------------------------------------------- item 2: a file appended to while it is being fixed
+APPENDER = """
+import sys, time
+path, n, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+held = open(path, "a") if mode != "reopened" else None  # a logger, a generator
+
+
+def write(i):
+    fh = held or open(path, "a")
+    fh.write(f"x{i} = 1\\n")
+    fh.flush()
+    if fh is not held:
+        fh.close()
+
+
+print("ready", flush=True)
+sys.stdin.readline()
+for i in range(n // 2):
+    write(i)
+if mode != "racing":  # the first half written: wait until told (the fix runs meanwhile)
+    print("half", flush=True)
+    sys.stdin.readline()
+for i in range(n // 2, n):
+    write(i)
+    if mode == "racing":
+        time.sleep(0.02)
+"""
+
+
+@pytest.mark.parametrize("mode", ["held-open", "reopened", "racing"])
+def test_a_file_appended_to_during_fix_is_never_shortened(tmp_path, mode):
+    """Another process appends lines while `fix` runs (held-open: it keeps the file open and
+    pauses while fix runs; reopened: it opens the file for each line; racing: it writes all the
+    time): every appended line is in the file at the end, and a fix not written is said, exit 1.
+    """
+    f = tmp_path / "a.py"
+    head = BAD * 40
+    f.write_text(head)
+    n = 100
+    writer = subprocess.Popen([sys.executable, "-c", APPENDER, str(f), str(n), mode],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline() == "ready\n"
+        writer.stdin.write("go\n")
+        writer.stdin.flush()
+        if mode == "racing":
+            time.sleep(0.2)
+        else:
+            assert writer.stdout.readline() == "half\n"
+        res = _timed_tensorcopy("fix", "--no-cache", "a.py", cwd=tmp_path)
+        if mode != "racing":
+            writer.stdin.write("go\n")
+            writer.stdin.flush()
+        assert writer.wait(timeout=60) == 0
+    finally:
+        writer.kill()
+        writer.wait()
+    text = f.read_text()
+    appended = "".join(f"x{i} = 1\n" for i in range(n))
+    assert text.endswith(appended), (res.stderr, len(text.splitlines()))
+    assert text in (head + appended, FIXED * 40 + appended), res.stderr
+    if mode == "reopened":  # nothing held the file open: fixed
+        assert text == FIXED * 40 + appended and res.returncode == 0, res.stderr
+    if mode == "held-open":
+        assert "a.py: is open for writing in another process; left unchanged" in res.stderr
+    if text == head + appended:  # not written: said so, and not a success
+        assert res.returncode == 1, res.stderr
+        assert "left unchanged" in res.stderr and res.stderr.startswith(
+            "tensorcopy: warning: a.py: "), res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
