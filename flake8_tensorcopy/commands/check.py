@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     roots = tree_roots(args.paths)
     tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, False, roots)
              if args.fix and not p.endswith(".ipynb") and p != "-" else
-             (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
+             (lint_only, p, args.timeout, cfg, select, ignore, args.stdin_filename)
+             for p in files]
     cache = for_run(args, cfg, "fix" if args.fix else "check", select, ignore,
                     unsafe and args.fix)
     done = 0

@@ -19,7 +19,8 @@ from ..config import Config, ConfigError, discover
 from ..diagnostics import NOT_ANALYSED
 from ..files import iter_files
 from ..formats.common import rel
-from ..lint import FileResult, budget_message, guarded, lint_path, stdin_bytes
+from ..lint import (FileResult, budget_message, guarded, lint_path, lint_text, read_source,
+                    stdin_bytes)
 
 
 def add_code_options(p: argparse.ArgumentParser) -> None:
@@ -160,23 +161,26 @@ def timeout(value: str) -> float:
     return seconds
 
 
-def print_errors(results: List[FileResult], fixing: bool = False) -> int:
+def print_errors(results: List[FileResult], fixing: bool = False,
+                 stdin_name: Optional[str] = None) -> int:
     """One line per file that could not be read or parsed (and one per warning); returns 2 if
-    any file could not be read, else 0. ``fixing``: say what happened to the file."""
+    any file could not be read, else 0. ``fixing``: say what happened to the file.
+    ``stdin_name``: the name shown for ``-``."""
     status = 0
     for r in results:
         left = ""
         if fixing:
             left = "; input echoed unchanged" if r.path == "-" else "; file left unchanged"
+        shown = stdin_name if r.path == "-" and stdin_name else rel(r.path)
         if r.error:
-            print(f"tensorcopy: error: {rel(r.path)}: {r.error}{left if r.path == '-' else ''}",
+            print(f"tensorcopy: error: {shown}: {r.error}{left if r.path == '-' else ''}",
                   file=sys.stderr)
             status = 2
         elif r.syntax_error:
-            print(f"tensorcopy: error: {rel(r.path)}: {r.syntax_error}{left}", file=sys.stderr)
+            print(f"tensorcopy: error: {shown}: {r.syntax_error}{left}", file=sys.stderr)
         for note in r.notes:
             sep = ":" if note[:1].isdigit() else ": "  # "LINE:COL: ..." notes follow the path
-            print(f"tensorcopy: warning: {rel(r.path)}{sep}{note}", file=sys.stderr)
+            print(f"tensorcopy: warning: {shown}{sep}{note}", file=sys.stderr)
     return status
 
 
@@ -191,7 +195,18 @@ def work(task):
     return r, patch
 
 
-def lint_only(path: str, cfg: Config, select, ignore) -> Tuple[FileResult, None]:
+def lint_only(path: str, cfg: Config, select, ignore,
+              stdin_name: Optional[str] = None) -> Tuple[FileResult, None]:
+    """Lint one file; ``-`` (standard input) as if it were at ``stdin_name`` when given (its
+    per-file ignores, its project): the result is still the path ``-``."""
+    if path == "-" and stdin_name:
+        result = FileResult(path)
+        decoded, error = read_source(path)
+        if error:
+            result.error = error
+            return result, None
+        return lint_text(result, decoded.text, cfg, select, ignore,  # type: ignore[union-attr]
+                         name=stdin_name), None
     return lint_path(path, cfg, select, ignore), None
 
 
@@ -462,7 +477,9 @@ def _run_forked(tasks, n_workers: int, budget: float):
 
 def options(args: argparse.Namespace, notebooks: bool):
     """Configuration merged with the command line, and the files to process."""
-    cfg = discover(args.paths, args.config)
+    stdin_name = getattr(args, "stdin_filename", None)  # `-` is looked up as if it were there
+    cfg = discover([stdin_name if p == "-" and stdin_name else p for p in args.paths],
+                   args.config)
     select = codes(args.select, "--select") or cfg.select
     ignore = codes(args.ignore, "--ignore") or cfg.ignore
     unsafe = args.unsafe_fixes or cfg.unsafe_fixes

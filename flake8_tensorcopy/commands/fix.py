@@ -27,14 +27,18 @@ def add_parser(sub) -> None:
                    help="list diagnostics left after fixing")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when diagnostics remain (errors still exit 2)")
+    p.add_argument("--stdin-filename", metavar="PATH",
+                   help="name to report for `-`, whose per-file ignores and project apply")
     p.set_defaults(func=run)
 
 
 def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
-             roots: Sequence[str] = ()) -> Tuple[FileResult, Optional[str]]:
+             roots: Sequence[str] = (), stdin_name: Optional[str] = None
+             ) -> Tuple[FileResult, Optional[str]]:
     """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
-    fixed text is ``result.output`` (None: the front end echoes the input unchanged).
-    ``roots``: the linted tree, which a symbolic link may be written through to."""
+    fixed text is ``result.output`` (None: the front end echoes the input unchanged), fixed as
+    if it were the file ``stdin_name`` when given. ``roots``: the linted tree, which a symbolic
+    link may be written through to."""
     from ..fixes import Unchanged, fix_source, write_fixed  # the engine: only when a file is fixed
 
     result = FileResult(path)
@@ -44,7 +48,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
         return result, None
     text = decoded.text  # type: ignore[union-attr]
     try:
-        fixed = fix_source(text, cfg, path, unsafe=unsafe, select=select, ignore=ignore)
+        fixed = fix_source(text, cfg, stdin_name if path == "-" and stdin_name else path,
+                           unsafe=unsafe, select=select, ignore=ignore)
     except LintError as exc:
         result.syntax_error = str(exc)
         return result, None
@@ -61,7 +66,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     if not fixed.changed:
         return result, None
     if diff:
-        return result, unified_diff(text, fixed.source, rel(path))
+        return result, unified_diff(text, fixed.source, rel(
+            stdin_name if path == "-" and stdin_name else path))
     try:
         write_fixed(path, decoded.encode(fixed.source), decoded.raw,  # type: ignore[union-attr]
                     roots)
@@ -88,7 +94,8 @@ def unified_diff(before: str, after: str, name: str) -> str:
 
 
 def notebook_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
-                  roots: Sequence[str] = ()) -> Tuple[FileResult, Optional[str]]:
+                  roots: Sequence[str] = (), stdin_name: Optional[str] = None
+                  ) -> Tuple[FileResult, Optional[str]]:
     """Notebooks are linted, not fixed: say so, and report what remains."""
     result = lint_path(path, cfg, select, ignore)
     if not result.error:
@@ -100,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=False)
     roots = tree_roots(args.paths)
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
-              ignore, unsafe, args.diff, roots) for p in files]
+              ignore, unsafe, args.diff, roots, args.stdin_filename) for p in files]
     cache = for_run(args, cfg, "fix", select, ignore, unsafe)
     done = 0
     try:
@@ -119,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.buffer.write(stdin_bytes())  # a filter never loses its input
             sys.stdout.buffer.flush()
         return terminated(exc, done, len(files), fixing=not args.diff)
-    status = print_errors(results, fixing=True)
+    status = print_errors(results, fixing=True, stdin_name=args.stdin_filename)
     applied: Counter = Counter()
     for r in results:
         applied.update(r.applied)
@@ -133,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
     if remaining:
         for r, d in remaining:
             if args.show_remaining:
-                print(f"{rel(r.path)}:{d.line}:{d.column + 1}: {d.code} {d.message}", file=out)
+                shown = args.stdin_filename if r.path == "-" and args.stdin_filename else rel(
+                    r.path)
+                print(f"{shown}:{d.line}:{d.column + 1}: {d.code} {d.message}", file=out)
         hidden = sum(1 for r, d in remaining if d.fix and not d.fix.is_safe and not unsafe
                      and not r.cells)  # notebooks are not fixed
         print(f"{len(remaining)} diagnostic(s) remain"
