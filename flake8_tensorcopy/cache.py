@@ -19,7 +19,9 @@ the same bytes and every dependency as it was. Settings that change what the ind
 changed on disk) is never stored, so the next run tries again.
 
 Writes go through a temporary file and ``os.replace``, so parallel runs and workers never see a
-half-written entry (only the main process reads and writes). A corrupt entry is a miss; an
+half-written entry (only the main process reads and writes). A corrupt entry (bad JSON, or any
+field of another shape than the one written: checked field by field) is a miss, with one
+warning line, and is rewritten; an
 unreadable or unwritable cache turns the cache off for the run with one warning line.
 """
 from __future__ import annotations
@@ -27,12 +29,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import __version__
-from .diagnostics import Diagnostic, Edit, Fix
+from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, Fix
 
 DIRNAME = ".tensorcopy_cache"
 FORMAT = 2
@@ -84,14 +87,54 @@ def _diag_to_json(d: Diagnostic) -> list:
     return [d.code, d.message, d.line, d.column, d.end_line, d.end_column, fix]
 
 
-def _diag_from_json(v: list) -> Diagnostic:
+def _diag_from_json(v: Any) -> Diagnostic:
+    """A stored diagnostic; ValueError for anything not of the shape ``_diag_to_json`` writes."""
+    if not (isinstance(v, list) and len(v) == 7):
+        raise ValueError("a diagnostic is not a list of 7")
     code, message, line, column, end_line, end_column, fix = v
+    if not (_all(str, code, message) and _all(int, line, column, end_line, end_column)):
+        raise ValueError("a diagnostic field has the wrong type")
     f = None
     if fix is not None:
-        desc, safety, edits = fix
-        f = Fix(desc, safety, tuple(Edit(int(s), int(e), str(t)) for s, e, t in edits))
-    return Diagnostic(str(code), str(message), int(line), int(column), int(end_line),
-                      int(end_column), f)
+        if not (isinstance(fix, list) and len(fix) == 3 and _all(str, fix[0], fix[1])
+                and fix[1] in (SAFE, UNSAFE) and isinstance(fix[2], list)):
+            raise ValueError("a fix is malformed")
+        edits = []
+        for e in fix[2]:
+            if not (isinstance(e, list) and len(e) == 3 and _all(int, e[0], e[1])
+                    and isinstance(e[2], str)):
+                raise ValueError("an edit is malformed")
+            edits.append(Edit(e[0], e[1], e[2]))
+        f = Fix(fix[0], fix[1], tuple(edits))
+    return Diagnostic(code, message, line, column, end_line, end_column, f)
+
+
+def _all(kind: type, *values: Any) -> bool:
+    """Is every value a ``kind`` (an int: not a bool)?"""
+    return all(isinstance(v, kind) and not isinstance(v, bool) for v in values)
+
+
+def _result_from_json(result: Any) -> dict:
+    """A stored result (diagnostics, syntax_error, cells), checked field by field: ValueError
+    for any other shape (a corrupt entry), never a wrong answer or an exception later."""
+    if not isinstance(result, dict) or not isinstance(result.get("diagnostics"), list):
+        raise ValueError("no list of diagnostics")
+    syntax_error, cells = result.get("syntax_error"), result.get("cells")
+    if syntax_error is not None and not isinstance(syntax_error, str):
+        raise ValueError("syntax_error is not a string")
+    if cells is not None:
+        if not (isinstance(cells, list) and all(
+                isinstance(c, list) and len(c) == 2 and _all(int, *c) for c in cells)):
+            raise ValueError("cells is not a list of [cell, line] pairs")
+        cells = [tuple(c) for c in cells]
+    return {"diagnostics": [_diag_from_json(d) for d in result["diagnostics"]],
+            "syntax_error": syntax_error, "cells": cells or None}
+
+
+def _deps_ok(deps: Any) -> bool:
+    return isinstance(deps, list) and all(
+        isinstance(d, list) and len(d) == 2 and isinstance(d[0], str)
+        and (d[1] is None or isinstance(d[1], str)) for d in deps)
 
 
 class Cache:
@@ -122,8 +165,14 @@ class Cache:
 
     @staticmethod
     def _digest(path: str) -> Optional[str]:
+        try:  # never blocks: a FIFO (or a device) put where a file was is "cannot be read"
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except (OSError, ValueError):  # ValueError: a stored path with a NUL in it
+            return None
         try:
-            with open(path, "rb") as fh:
+            with open(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return None
                 return hashlib.sha256(fh.read()).hexdigest()
         except OSError:
             return None
@@ -148,28 +197,24 @@ class Cache:
         except PermissionError as exc:
             self._off(f"cannot read {self.base}: {exc.strerror}")
             return None
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
             self._corrupt(apath)  # a miss; the write after the analysis replaces it
             return None
         if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
-                and isinstance(entry.get("sha256"), str) and isinstance(entry.get("deps"), list)
-                and isinstance(entry.get("result"), dict)):
+                and isinstance(entry.get("sha256"), str) and _deps_ok(entry.get("deps"))):
             self._corrupt(apath)
             return None
+        if entry["path"] != apath or entry["sha256"] != digest:
+            return None  # an entry for other content: a plain miss
         try:
-            if entry["path"] != apath or entry["sha256"] != digest:
-                return None
-            for dep, digest in entry["deps"]:
-                if self._hash(dep) != digest:  # None for None: still not there
-                    return None
-            result = entry["result"]
-            result["diagnostics"] = [_diag_from_json(d) for d in result["diagnostics"]]
-            result["syntax_error"] = result.get("syntax_error")
-            result["cells"] = result.get("cells")
-            return result
-        except (KeyError, TypeError, ValueError, AttributeError):
+            result = _result_from_json(entry.get("result"))
+        except ValueError:
             self._corrupt(apath)
             return None
+        for dep, dep_digest in entry["deps"]:
+            if self._hash(dep) != dep_digest:  # None for None: still not there
+                return None
+        return result
 
     # -- writing --------------------------------------------------------------------------------
     def put(self, path: str, result: dict, deps: Optional[List[List[Any]]]) -> None:

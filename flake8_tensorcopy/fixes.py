@@ -5,9 +5,13 @@ quotes, CRLF, a BOM, the coding cookie, trailing whitespace) stays byte for byte
 """
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
+from contextlib import contextmanager
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Set, Tuple
@@ -19,6 +23,13 @@ from .lint import diagnose
 from .syntax.parse import LintError, python_ast
 from .syntax.source import line_starts
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
+#: read leases (Linux): a file open for writing elsewhere is left alone
+_LEASES = fcntl is not None and hasattr(fcntl, "F_SETLEASE") and hasattr(signal, "SIGIO")
 MAX_ROUNDS = 8
 _DEFAULT_CONFIG = Config()
 
@@ -181,8 +192,10 @@ def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = 
     written through only to a target inside the linted tree (below one of ``roots``, the
     linted directories and the directories of the files named), never outside it; a file
     with other hard links is not split from them; a read-only file stays as it is; and a file
-    whose bytes changed since they were read (an edit saved meanwhile) is not overwritten.
-    Otherwise the new bytes go to a temporary file in the same directory with the file's owner,
+    whose bytes changed since they were read (an edit saved meanwhile, a line appended), or that
+    another process holds open for writing (Linux), is not overwritten: both are checked right
+    before the rename (``atomic_write``'s ``expect``), so a run never shortens a file it did not
+    read in full. Otherwise the new bytes go to a temporary file in the same directory with the file's owner,
     group and mode, and are renamed over it (atomic: readers see the old or the new file).
     """
     try:
@@ -206,23 +219,19 @@ def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = 
     if not st.st_mode & _WRITE_BITS or not os.access(path, os.W_OK):
         raise Unchanged("is read-only; left unchanged")
     try:
-        with open(path, "rb") as fh:
-            now = fh.read()
-    except OSError as exc:
-        raise Unchanged(f"cannot read it again: {exc.strerror or exc}", failed=True) from None
-    if now != original:
-        raise Unchanged("changed on disk while it was being fixed; left unchanged", failed=True)
-    try:
-        atomic_write(path, data, st)
+        atomic_write(path, data, st, expect=original)
     except OSError as exc:
         raise Unchanged(f"cannot write: {exc.strerror or exc}; left unchanged",
                         failed=True) from None
 
 
-def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) -> None:
+def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
+                 expect: Optional[bytes] = None) -> None:
     """Write via a temporary file in the same directory and rename. The temporary file gets
     ``st``'s owner, group and mode (those of the file replaced) before the rename; if the owner
-    cannot be kept, nothing is written (OSError).
+    cannot be kept, nothing is written (OSError). With ``expect``, the file must still hold
+    exactly those bytes, and (where leases work) be open for writing nowhere, at the rename
+    (``_unchanged``: Unchanged if not).
 
     Where the system allows (Linux ``O_TMPFILE``), the bytes are written to a file with no name,
     which the kernel discards if the process is killed; it is given a name only just before the
@@ -250,7 +259,8 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) ->
             os.fsync(fh.fileno())
             if tmp is None:  # name the anonymous file now, next to its destination
                 tmp = _name(fh.fileno(), directory)
-        os.replace(tmp, path)
+        with _unchanged(path, expect):
+            os.replace(tmp, path)
     except BaseException:
         if tmp is not None:
             try:
@@ -258,6 +268,60 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None) ->
             except OSError:
                 pass
         raise
+
+
+@contextmanager
+def _unchanged(path: str, expect: Optional[bytes]):
+    """Around the rename over ``path``: Unchanged unless it holds ``expect`` (None: no check).
+
+    Where the system has leases (Linux), a read lease is taken on the file first: it is refused
+    while another process has the file open for writing (a writer that appends later would
+    write to the replaced file, and its lines would be lost), and a writer that opens it after
+    that waits for the lease, which is given up right after the rename.
+    """
+    if expect is None:
+        yield
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise Unchanged(f"cannot read it again: {exc.strerror or exc}", failed=True) from None
+    leased = False
+    old_handler = None
+    try:
+        if _LEASES and threading.current_thread() is threading.main_thread():
+            # a lease break is signalled (SIGIO, by default fatal): noted by F_GETLEASE below
+            old_handler = signal.signal(signal.SIGIO, lambda *a: None)
+            try:
+                fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+                leased = True
+            except OSError as exc:
+                if exc.errno == errno.EAGAIN:
+                    raise Unchanged("is open for writing in another process; left unchanged",
+                                    failed=True) from None
+                # EPERM (not its owner), EINVAL (no leases on this file system): compare only
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        if b"".join(chunks) != expect:
+            raise Unchanged("changed on disk while it was being fixed; left unchanged",
+                            failed=True)
+        if leased and fcntl.fcntl(fd, fcntl.F_GETLEASE) != fcntl.F_RDLCK:
+            raise Unchanged("was opened for writing while it was being fixed; left unchanged",
+                            failed=True)
+        yield
+    finally:
+        if leased:
+            try:
+                fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+            except OSError:
+                pass
+        if old_handler is not None:
+            signal.signal(signal.SIGIO, old_handler)
+        os.close(fd)
 
 
 def _anonymous(directory: str):

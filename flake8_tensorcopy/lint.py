@@ -196,11 +196,13 @@ def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[st
 
 
 def lint_text(result: FileResult, text: str, cfg: Config, select: Sequence[str],
-              ignore: Sequence[str]) -> FileResult:
-    """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``."""
+              ignore: Sequence[str], name: Optional[str] = None) -> FileResult:
+    """Fill ``result`` with the selected, noqa-filtered diagnostics of ``text``, linted as the
+    file ``name`` (default: ``result.path``; ``--stdin-filename`` for ``-``)."""
     result.source = text
     try:
-        result.diagnostics = diagnose(text, result.path, cfg, select=select, ignore=ignore)
+        result.diagnostics = diagnose(text, name or result.path, cfg, select=select,
+                                      ignore=ignore)
     except LintError as exc:
         result.syntax_error = str(exc)
     return result

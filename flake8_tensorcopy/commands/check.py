@@ -4,14 +4,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from contextlib import closing
 from typing import List
 
 from .. import formats
 from ..lint import FileResult
 from ..cache import for_run
 from ..progress import Progress
-from .common import (add_path_options, lint_only, options, print_errors, run_all,
-                     tree_roots)
+from .common import (Terminated, add_path_options, lint_only, options, print_errors, run_all,
+                     stopping_on_signals, terminated, tree_roots)
 from .fix import fix_path
 
 
@@ -36,16 +37,23 @@ def run(args: argparse.Namespace) -> int:
     roots = tree_roots(args.paths)
     tasks = [(fix_path, p, args.timeout, cfg, select, ignore, unsafe, False, roots)
              if args.fix and not p.endswith(".ipynb") and p != "-" else
-             (lint_only, p, args.timeout, cfg, select, ignore) for p in files]
+             (lint_only, p, args.timeout, cfg, select, ignore, args.stdin_filename)
+             for p in files]
     cache = for_run(args, cfg, "fix" if args.fix else "check", select, ignore,
                     unsafe and args.fix)
+    done = 0
     bar = Progress(len(files), "files", args.progress)
-    for i, (r, _) in enumerate(run_all(tasks, args.jobs, cache), 1):
-        fixed += sum(r.applied.values())
-        if args.stdin_filename and r.path == "-":
-            r.path = args.stdin_filename
-        results.append(r)
-        bar.update(i)
+    try:
+        with stopping_on_signals(), closing(run_all(tasks, args.jobs, cache)) as stream:
+            for done, (r, _) in enumerate(stream, 1):
+                fixed += sum(r.applied.values())
+                if args.stdin_filename and r.path == "-":
+                    r.path = args.stdin_filename
+                results.append(r)
+                bar.update(done)
+    except Terminated as exc:
+        bar.close()
+        return terminated(exc, done, len(files), fixing=args.fix)
     bar.close()
     status = print_errors(results)
     diags = sum(len(r.diagnostics) for r in results)

@@ -8,8 +8,10 @@ import os
 import signal
 import stat
 import sys
+import threading
 import time
 from collections import deque
+from contextlib import closing, contextmanager
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..cache import states_of
@@ -18,7 +20,8 @@ from ..diagnostics import NOT_ANALYSED
 from ..files import iter_files
 from ..formats.common import rel
 from .. import progress
-from ..lint import FileResult, budget_message, guarded, lint_path, stdin_bytes
+from ..lint import (FileResult, budget_message, guarded, lint_path, lint_text, read_source,
+                    stdin_bytes)
 
 
 def add_code_options(p: argparse.ArgumentParser) -> None:
@@ -52,7 +55,8 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
             notebooks: bool) -> Tuple[List[str], List[FileResult]]:
     """The files to process (each once, however often it is named), and the results already
     known: missing files and unreadable directories (errors), broken links found while walking
-    a directory (warnings: skipped)."""
+    a directory and anything that is not a regular file (a FIFO, a socket, a device: reading
+    one may block forever) (warnings: skipped)."""
     suffixes = (".py", ".pyi", ".ipynb") if notebooks else (".py", ".pyi")
     files: List[str] = []
     known: List[FileResult] = []
@@ -61,18 +65,20 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
     real_dirs: Dict[str, str] = {}
     for path, explicit in iter_files(paths, list(exclude) + cfg.exclude, suffixes, unreadable):
         if path == "-":
-            key, exists = path, True
+            key, mode = path, stat.S_IFREG
         elif explicit:
-            key, exists = os.path.normcase(os.path.realpath(path)), os.path.exists(path)
+            key, mode = os.path.normcase(os.path.realpath(path)), _mode(path)
         else:
-            key, exists = _walked_identity(path, real_dirs)
+            key, mode = _walked_identity(path, real_dirs)
         if key in seen:
             continue
         seen.add(key)
-        if explicit and not exists:
+        if explicit and mode is None:
             known.append(FileResult(path, error="no such file or directory"))
-        elif not exists:  # a dangling symbolic link
+        elif mode is None:  # a dangling symbolic link
             known.append(FileResult(path, notes=["broken symbolic link; skipped"]))
+        elif not stat.S_ISREG(mode):  # a FIFO would block the read forever, a device too
+            known.append(FileResult(path, notes=[f"not a regular file ({_kind(mode)}); skipped"]))
         else:
             files.append(path)
     for directory, reason in unreadable:
@@ -80,20 +86,38 @@ def collect(paths: Sequence[str], cfg: Config, exclude: Sequence[str],
     return files, known
 
 
-def _walked_identity(path: str, real_dirs: Dict[str, str]) -> Tuple[str, bool]:
-    """(the real path, does it exist) of a file found by walking a directory: one ``lstat``
-    unless it is a symbolic link, the directory's real path worked out once per directory."""
+def _mode(path: str) -> Optional[int]:
+    """``st_mode`` of what ``path`` names (links followed); None if nothing is there."""
+    try:
+        return os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return name
+    return "of an unknown kind"
+
+
+def _walked_identity(path: str, real_dirs: Dict[str, str]) -> Tuple[str, Optional[int]]:
+    """(the real path, its ``st_mode`` or None if it does not exist) of a file found by walking
+    a directory: one ``lstat`` unless it is a symbolic link, the directory's real path worked
+    out once per directory."""
     try:
         mode = os.lstat(path).st_mode
     except OSError:
-        return os.path.normcase(os.path.realpath(path)), False
+        return os.path.normcase(os.path.realpath(path)), None
     if stat.S_ISLNK(mode):
-        return os.path.normcase(os.path.realpath(path)), os.path.exists(path)
+        return os.path.normcase(os.path.realpath(path)), _mode(path)
     directory, name = os.path.split(path)
     real = real_dirs.get(directory)
     if real is None:
         real = real_dirs[directory] = os.path.realpath(directory)
-    return os.path.normcase(os.path.join(real, name)), True
+    return os.path.normcase(os.path.join(real, name)), mode
 
 
 def tree_roots(paths: Sequence[str]) -> List[str]:
@@ -131,23 +155,26 @@ def timeout(value: str) -> float:
     return seconds
 
 
-def print_errors(results: List[FileResult], fixing: bool = False) -> int:
+def print_errors(results: List[FileResult], fixing: bool = False,
+                 stdin_name: Optional[str] = None) -> int:
     """One line per file that could not be read or parsed (and one per warning); returns 2 if
-    any file could not be read, else 0. ``fixing``: say what happened to the file."""
+    any file could not be read, else 0. ``fixing``: say what happened to the file.
+    ``stdin_name``: the name shown for ``-``."""
     status = 0
     for r in results:
         left = ""
         if fixing:
             left = "; input echoed unchanged" if r.path == "-" else "; file left unchanged"
+        shown = stdin_name if r.path == "-" and stdin_name else rel(r.path)
         if r.error:
-            print(f"tensorcopy: error: {rel(r.path)}: {r.error}{left if r.path == '-' else ''}",
+            print(f"tensorcopy: error: {shown}: {r.error}{left if r.path == '-' else ''}",
                   file=sys.stderr)
             status = 2
         elif r.syntax_error:
-            print(f"tensorcopy: error: {rel(r.path)}: {r.syntax_error}{left}", file=sys.stderr)
+            print(f"tensorcopy: error: {shown}: {r.syntax_error}{left}", file=sys.stderr)
         for note in r.notes:
             sep = ":" if note[:1].isdigit() else ": "  # "LINE:COL: ..." notes follow the path
-            print(f"tensorcopy: warning: {rel(r.path)}{sep}{note}", file=sys.stderr)
+            print(f"tensorcopy: warning: {shown}{sep}{note}", file=sys.stderr)
     return status
 
 
@@ -162,7 +189,18 @@ def work(task):
     return r, patch
 
 
-def lint_only(path: str, cfg: Config, select, ignore) -> Tuple[FileResult, None]:
+def lint_only(path: str, cfg: Config, select, ignore,
+              stdin_name: Optional[str] = None) -> Tuple[FileResult, None]:
+    """Lint one file; ``-`` (standard input) as if it were at ``stdin_name`` when given (its
+    per-file ignores, its project): the result is still the path ``-``."""
+    if path == "-" and stdin_name:
+        result = FileResult(path)
+        decoded, error = read_source(path)
+        if error:
+            result.error = error
+            return result, None
+        return lint_text(result, decoded.text, cfg, select, ignore,  # type: ignore[union-attr]
+                         name=stdin_name), None
     return lint_path(path, cfg, select, ignore), None
 
 
@@ -183,11 +221,17 @@ def run_all(tasks, jobs: int, cache=None):
         yield from _run_all(tasks, jobs)
         return
     stored = [cache.get(t[1]) for t in tasks]
-    fresh = _run_all([t for t, s in zip(tasks, stored) if s is None], jobs)
+    with closing(_run_all([t for t, s in zip(tasks, stored) if s is None], jobs)) as fresh:
+        yield from _cached_or_fresh(tasks, stored, fresh, cache)
+    if cache.warning:
+        print(cache.warning, file=sys.stderr)
+
+
+def _cached_or_fresh(tasks, stored, fresh, cache):
     for t, s in zip(tasks, stored):
         if s is not None:
             yield FileResult(t[1], diagnostics=s["diagnostics"], syntax_error=s["syntax_error"],
-                             cells=[tuple(c) for c in s["cells"]] if s["cells"] else None), None
+                             cells=s["cells"]), None
             continue
         r, patch = next(fresh)
         # a settled answer only: nothing applied, no note (a refused write, a file that changed
@@ -196,8 +240,6 @@ def run_all(tasks, jobs: int, cache=None):
             cache.put(t[1], {"diagnostics": r.diagnostics, "syntax_error": r.syntax_error,
                              "cells": r.cells}, r.deps)
         yield r, patch
-    if cache.warning:
-        print(cache.warning, file=sys.stderr)
 
 
 def _run_all(tasks, jobs: int):
@@ -227,7 +269,8 @@ def _run_all(tasks, jobs: int):
     import concurrent.futures as cf
 
     try:
-        with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
+        with cf.ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent,
+                                    initargs=(os.getpid(),)) as pool:
             yield from pool.map(work, tasks, chunksize=max(1, min(32, len(tasks) // (jobs * 8))))
     except (OSError, cf.process.BrokenProcessPool) as exc:  # pragma: no cover - no processes here
         print(f"tensorcopy: warning: parallel run failed ({exc}); continuing in one process",
@@ -242,10 +285,80 @@ def _mp_methods():
     return multiprocessing.get_all_start_methods()
 
 
-def _worker_main(conn, tasks) -> None:
+#: signals that end a run cleanly: the workers are killed and the run exits ``128 + signum``
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+class Terminated(BaseException):
+    """A stop signal arrived (``signum``): raised in the main thread to unwind the run, whose
+    ``finally`` blocks kill the workers. A BaseException: no ``except Exception`` stops it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stopping_on_signals():
+    """Within the block, SIGTERM and SIGHUP raise Terminated (once: a second one while the run
+    unwinds is ignored, so that the clean-up finishes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    old = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def terminated(exc: Terminated, done: int, total: int, fixing: bool = False) -> int:
+    """Say that the run was stopped (one line on stderr); the exit status, ``128 + signum``."""
+    try:
+        name = signal.Signals(exc.signum).name
+    except ValueError:
+        name = f"signal {exc.signum}"
+    print(f"tensorcopy: error: terminated by {name} after {done} of {total} file(s)"
+          + ("; the files not reached were left unchanged" if fixing else ""), file=sys.stderr)
+    return 128 + exc.signum
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process: be killed when the parent ``parent`` dies, however it dies (Linux:
+    the parent-death signal; elsewhere the workers' loop checks ``getppid``), and undo the
+    parent's signal handling."""
+    for s in STOP_SIGNALS:
+        signal.signal(s, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles ^C and kills workers
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the check below
+            pass
+    if os.getppid() != parent:  # it died before the line above took effect
+        os._exit(1)
+
+
+#: how often an idle worker checks that its parent is alive (where no parent-death signal)
+LIVENESS_S = 1.0
+
+
+def _worker_main(conn, tasks, parent: int) -> None:
+    die_with_parent(parent)
     while True:
         try:
+            while not conn.poll(LIVENESS_S):
+                if os.getppid() != parent:
+                    return
             i = conn.recv()
         except (EOFError, OSError):
             return
@@ -263,7 +376,8 @@ class _Worker:
         sys.stdout.flush()  # else the child inherits unwritten output and writes it again
         sys.stderr.flush()
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, tasks), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, tasks, os.getpid()),
+                                daemon=True)
         self.proc.start()
         child.close()
         self.task: Optional[int] = None
@@ -342,7 +456,7 @@ def _run_forked(tasks, n_workers: int, budget: float):
                 remove_temp_files(path, w.proc.pid) if path != "-" else None
                 workers[k] = _Worker(ctx, tasks)
                 assign(workers[k])
-    finally:
+    finally:  # also on the way out of a stop signal (Terminated) or ^C
         for w in workers:
             try:
                 if w.task is None and w.proc.is_alive():
@@ -351,11 +465,15 @@ def _run_forked(tasks, n_workers: int, budget: float):
             except OSError:
                 pass
             w.kill()
+            if w.task is not None and tasks[w.task][1] != "-":  # killed while on a file
+                remove_temp_files(tasks[w.task][1], w.proc.pid)
 
 
 def options(args: argparse.Namespace, notebooks: bool):
     """Configuration merged with the command line, and the files to process."""
-    cfg = discover(args.paths, args.config)
+    stdin_name = getattr(args, "stdin_filename", None)  # `-` is looked up as if it were there
+    cfg = discover([stdin_name if p == "-" and stdin_name else p for p in args.paths],
+                   args.config)
     select = codes(args.select, "--select") or cfg.select
     ignore = codes(args.ignore, "--ignore") or cfg.ignore
     unsafe = args.unsafe_fixes or cfg.unsafe_fixes

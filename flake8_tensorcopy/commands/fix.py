@@ -5,6 +5,7 @@ import argparse
 import difflib
 import sys
 from collections import Counter
+from contextlib import closing
 from typing import Optional, Sequence, Tuple
 
 from ..config import Config
@@ -13,7 +14,8 @@ from ..cache import for_run
 from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
 from ..syntax.source import split_lines
 from ..progress import Progress
-from .common import add_path_options, options, print_errors, run_all, tree_roots
+from .common import (Terminated, add_path_options, options, print_errors, run_all,
+                     stopping_on_signals, terminated, tree_roots)
 
 
 def add_parser(sub) -> None:
@@ -26,14 +28,18 @@ def add_parser(sub) -> None:
                    help="list diagnostics left after fixing")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when diagnostics remain (errors still exit 2)")
+    p.add_argument("--stdin-filename", metavar="PATH",
+                   help="name to report for `-`, whose per-file ignores and project apply")
     p.set_defaults(func=run)
 
 
 def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
-             roots: Sequence[str] = ()) -> Tuple[FileResult, Optional[str]]:
+             roots: Sequence[str] = (), stdin_name: Optional[str] = None
+             ) -> Tuple[FileResult, Optional[str]]:
     """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
-    fixed text is ``result.output`` (None: the front end echoes the input unchanged).
-    ``roots``: the linted tree, which a symbolic link may be written through to."""
+    fixed text is ``result.output`` (None: the front end echoes the input unchanged), fixed as
+    if it were the file ``stdin_name`` when given. ``roots``: the linted tree, which a symbolic
+    link may be written through to."""
     from ..fixes import Unchanged, fix_source, write_fixed  # the engine: only when a file is fixed
 
     result = FileResult(path)
@@ -43,7 +49,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
         return result, None
     text = decoded.text  # type: ignore[union-attr]
     try:
-        fixed = fix_source(text, cfg, path, unsafe=unsafe, select=select, ignore=ignore)
+        fixed = fix_source(text, cfg, stdin_name if path == "-" and stdin_name else path,
+                           unsafe=unsafe, select=select, ignore=ignore)
     except LintError as exc:
         result.syntax_error = str(exc)
         return result, None
@@ -60,7 +67,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     if not fixed.changed:
         return result, None
     if diff:
-        return result, unified_diff(text, fixed.source, rel(path))
+        return result, unified_diff(text, fixed.source, rel(
+            stdin_name if path == "-" and stdin_name else path))
     try:
         write_fixed(path, decoded.encode(fixed.source), decoded.raw,  # type: ignore[union-attr]
                     roots)
@@ -87,7 +95,8 @@ def unified_diff(before: str, after: str, name: str) -> str:
 
 
 def notebook_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
-                  roots: Sequence[str] = ()) -> Tuple[FileResult, Optional[str]]:
+                  roots: Sequence[str] = (), stdin_name: Optional[str] = None
+                  ) -> Tuple[FileResult, Optional[str]]:
     """Notebooks are linted, not fixed: say so, and report what remains."""
     result = lint_path(path, cfg, select, ignore)
     if not result.error:
@@ -99,20 +108,29 @@ def run(args: argparse.Namespace) -> int:
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=False)
     roots = tree_roots(args.paths)
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
-              ignore, unsafe, args.diff, roots) for p in files]
+              ignore, unsafe, args.diff, roots, args.stdin_filename) for p in files]
     cache = for_run(args, cfg, "fix", select, ignore, unsafe)
+    done = 0
     bar = Progress(len(files), "files", args.progress)
-    for i, (r, patch) in enumerate(run_all(tasks, args.jobs, cache), 1):
-        if patch:
-            sys.stdout.write(patch)
-        if r.path == "-" and not args.diff:  # a filter: whatever happened, print the text
-            sys.stdout.flush()
-            sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())
+    try:
+        with stopping_on_signals(), closing(run_all(tasks, args.jobs, cache)) as stream:
+            for done, (r, patch) in enumerate(stream, 1):
+                if patch:
+                    sys.stdout.write(patch)
+                if r.path == "-" and not args.diff:  # a filter: whatever happened, print it
+                    sys.stdout.flush()
+                    sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())
+                    sys.stdout.buffer.flush()
+                results.append(r)
+                bar.update(done)
+    except Terminated as exc:
+        bar.close()
+        if "-" in files and not args.diff and not any(r.path == "-" for r in results):
+            sys.stdout.buffer.write(stdin_bytes())  # a filter never loses its input
             sys.stdout.buffer.flush()
-        results.append(r)
-        bar.update(i)
+        return terminated(exc, done, len(files), fixing=not args.diff)
     bar.close()
-    status = print_errors(results, fixing=True)
+    status = print_errors(results, fixing=True, stdin_name=args.stdin_filename)
     applied: Counter = Counter()
     for r in results:
         applied.update(r.applied)
@@ -126,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
     if remaining:
         for r, d in remaining:
             if args.show_remaining:
-                print(f"{rel(r.path)}:{d.line}:{d.column + 1}: {d.code} {d.message}", file=out)
+                shown = args.stdin_filename if r.path == "-" and args.stdin_filename else rel(
+                    r.path)
+                print(f"{shown}:{d.line}:{d.column + 1}: {d.code} {d.message}", file=out)
         hidden = sum(1 for r, d in remaining if d.fix and not d.fix.is_safe and not unsafe
                      and not r.cells)  # notebooks are not fixed
         print(f"{len(remaining)} diagnostic(s) remain"
