@@ -27,6 +27,9 @@ from pathlib import Path
 
 def _run(py, pythonpath, folder, args):
     env = dict(os.environ)
+    # run inside a package's own folder (torch's source) without its subpackages shadowing the
+    # standard library (torch/signal, torch/types...): the current folder is not put on sys.path
+    env["PYTHONSAFEPATH"] = "1"
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     proc = subprocess.run([py, "-m", "flake8_tensorcopy", *args], cwd=folder, env=env,

@@ -85,5 +85,13 @@ def test_invalid_utf8_and_null_bytes_are_clear_errors(write):
     assert res.returncode == 2
     assert "bad.py" in res.stderr and "nul.py" in res.stderr
     assert "Traceback" not in res.stderr
-    res = flake8("--select", "TEN", str(bad), str(nul))
+    # before Python 3.11.4 (or so), compile() raises ValueError on a null byte and flake8 itself
+    # crashes before any plugin runs: check the null-byte file with flake8 only where it can
+    try:
+        compile("x = 1\0", "<probe>", "exec")
+    except SyntaxError:
+        handled = [str(bad), str(nul)]
+    except ValueError:
+        handled = [str(bad)]
+    res = flake8("--select", "TEN", *handled)
     assert "Traceback" not in res.stderr

@@ -31,6 +31,8 @@ _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.Joi
 _CTOR_ATTRS = frozenset({"tensor", "new_tensor"})
 _LIKE = frozenset({"empty_like", "zeros_like", "ones_like"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: list fields made of these hold statements (``match`` exists from Python 3.10)
+_BLOCK_HOLDERS = (ast.stmt, ast.excepthandler) + ((ast.match_case,) if hasattr(ast, "match_case") else ())
 
 
 def _legacy_name(name: str) -> bool:
@@ -117,7 +119,7 @@ def statements(root: ast.AST) -> Iterator[ast.AST]:
         for name in node._fields:
             value = getattr(node, name, None)
             if type(value) is list and value and isinstance(
-                    value[0], (ast.stmt, ast.excepthandler, ast.match_case)):
+                    value[0], _BLOCK_HOLDERS):
                 todo.extend(value)
 
 
