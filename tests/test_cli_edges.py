@@ -103,3 +103,56 @@ def test_diff_applies_with_git_and_patch_for_any_encoding_and_line_ending(tmp_pa
     for kind, name in names.items():  # exactly what `fix` writes, byte for byte
         assert (work / name).read_bytes() == (fixed / name).read_bytes(), kind
         assert (work / name).read_bytes() != VARIANTS[kind], kind
+
+
+# ------------------------------------------------------------------------ item 12: notebooks
+def _notebook(path, cells):
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                                "nbformat_minor": 5}))
+
+
+def _code(src):
+    return {"cell_type": "code", "source": src, "metadata": {}, "outputs": [],
+            "execution_count": None}
+
+
+@pytest.mark.parametrize("cell,why", [
+    ({"cell_type": "code", "metadata": {}}, 'cell 2 has no "source"'),
+    ({"source": "x = 1\n", "metadata": {}}, 'cell 2 has no "cell_type"'),
+    ({"cell_type": 3, "source": "x\n"}, 'cell 2: "cell_type" is 3, not one of'),
+    ("x = 1", "cell 2 is not an object"),
+])
+def test_a_malformed_cell_is_an_error_naming_the_file(tmp_path, cell, why):
+    _notebook(tmp_path / "nb.ipynb", [_code("import torch\n"), cell])
+    res = tc("check", "--no-cache", "nb.ipynb", cwd=tmp_path)
+    err = res.stderr.decode()
+    assert res.returncode == 2, (res.stdout, err)
+    assert err.startswith(f"tensorcopy: error: nb.ipynb: invalid notebook: {why}"), err
+    assert "All checks passed" not in res.stdout.decode()
+
+
+IPYTHON = [
+    "x?", "??torch.tensor", "torch.tensor??", "%time y = 1", "!ls -l", "files = !ls",
+    "out = %sx ls", "%matplotlib inline \\\n    --and-more", "/print 1", "if True:\n    %time f()",
+]
+
+
+def test_ipython_lines_are_masked_and_the_rest_is_checked(tmp_path):
+    """Each IPython line costs only itself: the cells around it (and its own cell's other
+    lines) are still checked, at their own cell and line."""
+    cells = [_code("import torch\nt = torch.ones(2)\n")]
+    for src in IPYTHON:
+        cells.append(_code(f"{src}\nc = torch.tensor(t)\n"))
+    cells.append(_code("%%bash\necho $((1 + 2))\nls *.py?\n"))  # not Python: hidden whole
+    cells.append(_code("%%time\nd = t.clone().detach()\n"))  # Python after a cell magic
+    cells.append(_code("x = (t\n     % 2)\nshell = t\n!echo\ne = torch.tensor(shell)\n"))
+    cells.append(_code("files = !ls\ne = torch.tensor(files)\n"))  # a list of str: no report
+    _notebook(tmp_path / "nb.ipynb", cells)
+    res = tc("check", "--no-cache", "--output-format", "concise", "nb.ipynb", cwd=tmp_path)
+    out = res.stdout.decode()
+    assert res.returncode == 1 and res.stderr == b"", (out, res.stderr)
+    found = sorted(line.split(": ")[0] for line in out.splitlines() if "TEN" in line)
+    expected = sorted(
+        [f"nb.ipynb:cell {i + 2}:{src.count(chr(10)) + 2}:5" for i, src in enumerate(IPYTHON)]
+        + [f"nb.ipynb:cell {len(IPYTHON) + 3}:2:5", f"nb.ipynb:cell {len(IPYTHON) + 4}:5:5"])
+    assert found == expected, out
