@@ -26,6 +26,7 @@ unreadable or unwritable cache turns the cache off for the run with one warning 
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -137,6 +138,16 @@ def _deps_ok(deps: Any) -> bool:
         and (d[1] is None or isinstance(d[1], str)) for d in deps)
 
 
+def _read_file(path: str) -> bytes:
+    """The bytes of the regular file ``path``, without ever blocking: OSError for anything
+    else (a FIFO or a device put where a file was)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        return fh.read()
+
+
 class Cache:
     """The cache of one run; ``warning`` holds the one line to print if it had to turn off."""
 
@@ -165,16 +176,9 @@ class Cache:
 
     @staticmethod
     def _digest(path: str) -> Optional[str]:
-        try:  # never blocks: a FIFO (or a device) put where a file was is "cannot be read"
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except (OSError, ValueError):  # ValueError: a stored path with a NUL in it
-            return None
         try:
-            with open(fd, "rb") as fh:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    return None
-                return hashlib.sha256(fh.read()).hexdigest()
-        except OSError:
+            return hashlib.sha256(_read_file(path)).hexdigest()
+        except (OSError, ValueError):  # ValueError: a stored path with a NUL in it
             return None
 
     def get(self, path: str) -> Optional[dict]:
@@ -187,8 +191,7 @@ class Cache:
             return None  # unreadable: the lint step reports it
         self._hashes[apath] = digest
         try:
-            with open(self._entry(apath), encoding="utf-8") as fh:
-                entry = json.load(fh)
+            entry = json.loads(_read_file(self._entry(apath)))
         except FileNotFoundError:
             return None
         except NotADirectoryError:
@@ -235,7 +238,11 @@ class Cache:
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
                     json.dump(entry, fh, separators=(",", ":"))
-                os.replace(tmp, self._entry(apath))
+                try:
+                    os.replace(tmp, self._entry(apath))
+                except IsADirectoryError:  # an (empty) directory where the entry goes
+                    os.rmdir(self._entry(apath))
+                    os.replace(tmp, self._entry(apath))
             except BaseException:
                 try:
                     os.unlink(tmp)

@@ -22,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find, fix and verify the ways PyTorch code copies tensors.",
         epilog="Exit status: 0 nothing to report, 1 diagnostics remain (or a claim does not "
                "hold), 2 usage error or unreadable input, 3 (verify) a claim could not be "
-               "checked. `tensorcopy COMMAND --help` for details.",
+               "checked, 128+N (check, fix) stopped by signal N (143: SIGTERM). "
+               "`tensorcopy COMMAND --help` for details.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -129,6 +129,8 @@ CORRUPTIONS = {
     "truncated": lambda e: json.dumps(e).encode()[:len(json.dumps(e)) // 2],
     "nested too deep": lambda e: b"[" * 100000 + b"]" * 100000,
     "not UTF-8": lambda e: b'{"path": "\xff"}',
+    "a FIFO": None,  # made below: reading it must not block
+    "a directory": None,
 }
 
 
@@ -147,9 +149,20 @@ def test_malformed_cache_entries_are_one_warning_and_rebuilt(tmp_path):
         with open(p) as fh:
             entry = json.load(fh)
         name = names[int(os.path.basename(entry["path"])[1:3])]
-        with open(p, "wb") as fh:
-            fh.write(CORRUPTIONS[name](entry))
-    res = _check(tmp_path)
+        if name == "a FIFO" and hasattr(os, "mkfifo"):
+            os.unlink(p)
+            os.mkfifo(p)
+        elif CORRUPTIONS[name] is None:
+            os.unlink(p)
+            os.mkdir(p)
+        else:
+            with open(p, "wb") as fh:
+                fh.write(CORRUPTIONS[name](entry))
+    try:
+        res = run([sys.executable, "-m", "flake8_tensorcopy", "check", "--output-format",
+                   "concise", "."], cwd=str(tmp_path), timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("blocked on the cache")
     assert "Traceback" not in res.stderr, res.stderr
     assert res.returncode == 1 and res.stdout == first.stdout, res.stdout + res.stderr
     lines = res.stderr.splitlines()

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from collections import Counter
 from contextlib import closing
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ..config import Config
 from ..formats.common import rel
 from ..cache import for_run
 from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
-from ..syntax.source import split_lines
 from ..progress import Progress
 from .common import (Terminated, add_path_options, options, print_errors, run_all,
                      stopping_on_signals, terminated, tree_roots)
@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
 
 def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
              roots: Sequence[str] = (), stdin_name: Optional[str] = None
-             ) -> Tuple[FileResult, Optional[str]]:
+             ) -> Tuple[FileResult, Optional[bytes]]:
     """Fix one file; returns the result and, with ``diff``, its unified diff. For ``-`` the
     fixed text is ``result.output`` (None: the front end echoes the input unchanged), fixed as
     if it were the file ``stdin_name`` when given. ``roots``: the linted tree, which a symbolic
@@ -67,8 +67,8 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     if not fixed.changed:
         return result, None
     if diff:
-        return result, unified_diff(text, fixed.source, rel(
-            stdin_name if path == "-" and stdin_name else path))
+        return result, unified_diff(decoded.raw, decoded.encode(  # type: ignore[union-attr]
+            fixed.source), rel(stdin_name if path == "-" and stdin_name else path))
     try:
         write_fixed(path, decoded.encode(fixed.source), decoded.raw,  # type: ignore[union-attr]
                     roots)
@@ -81,22 +81,30 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     return result, None
 
 
-def unified_diff(before: str, after: str, name: str) -> str:
-    """A unified diff that ``patch -p1`` and ``git apply`` accept: lines split as the tokenizer
-    does, and a last line without a newline marked ``\\ No newline at end of file``."""
+def unified_diff(before: bytes, after: bytes, name: str) -> bytes:
+    """A unified diff of the file's bytes that ``patch -p1`` and ``git apply`` accept, whatever
+    its encoding (a BOM, a coding cookie) and line endings (CRLF, CR only, mixed): the lines are
+    the file's own bytes split at ``\\n`` only, as those tools split them (a CR stays inside
+    its line), and a last line without a newline is marked ``\\ No newline at end of file``."""
     out = []
-    for line in difflib.unified_diff(split_lines(before, keepends=True),
-                                     split_lines(after, keepends=True), f"a/{name}", f"b/{name}"):
-        if line[:1] in " +-" and not line.endswith(("\n", "\r")) and not line.startswith(
-                ("--- ", "+++ ")):
-            line += "\n\\ No newline at end of file\n"
+    label = os.fsencode(name)
+    for line in difflib.diff_bytes(difflib.unified_diff, _lines(before), _lines(after),
+                                   b"a/" + label, b"b/" + label, lineterm=b"\n"):
+        if line[:1] in b" +-" and not line.endswith(b"\n"):
+            line += b"\n\\ No newline at end of file\n"
         out.append(line)
-    return "".join(out)
+    return b"".join(out)
+
+
+def _lines(data: bytes) -> List[bytes]:
+    """``data`` split after each ``\\n`` (and nowhere else)."""
+    parts = data.split(b"\n")
+    return [p + b"\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def notebook_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
                   roots: Sequence[str] = (), stdin_name: Optional[str] = None
-                  ) -> Tuple[FileResult, Optional[str]]:
+                  ) -> Tuple[FileResult, Optional[bytes]]:
     """Notebooks are linted, not fixed: say so, and report what remains."""
     result = lint_path(path, cfg, select, ignore)
     if not result.error:
@@ -115,8 +123,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         with stopping_on_signals(), closing(run_all(tasks, args.jobs, cache)) as stream:
             for done, (r, patch) in enumerate(stream, 1):
-                if patch:
-                    sys.stdout.write(patch)
+                if patch:  # the file's own bytes
+                    sys.stdout.flush()
+                    sys.stdout.buffer.write(patch)
+                    sys.stdout.buffer.flush()
                 if r.path == "-" and not args.diff:  # a filter: whatever happened, print it
                     sys.stdout.flush()
                     sys.stdout.buffer.write(r.output if r.output is not None else stdin_bytes())

@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Tuple
+import re
+from typing import Any, Tuple
+
+#: a surrogate code point: never valid in UTF-8, JSON text or SARIF (a file name that is not
+#: UTF-8 decodes to some, as ``os.fsdecode`` does)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def rel(path: str) -> str:
@@ -38,3 +43,20 @@ def location(result, d) -> str:
         cell, line = cell_of(result, d.line)
         return f"cell {cell}:{line}:{d.column + 1}"
     return f"{d.line}:{d.column + 1}"
+
+
+def valid(text: str) -> str:
+    """``text`` with each surrogate (an undecodable byte of a file name, a lone half of a pair)
+    replaced by U+FFFD, so that every report is valid UTF-8, JSON and SARIF."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def valid_json(value: Any) -> Any:
+    """``value`` (what ``json.dumps`` is given) with ``valid`` applied to every string in it."""
+    if isinstance(value, str):
+        return valid(value)
+    if isinstance(value, dict):
+        return {valid_json(k): valid_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [valid_json(v) for v in value]
+    return value

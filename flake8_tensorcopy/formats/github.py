@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List
 
-from .common import rel
+from .common import rel, valid
 
 
 def _escape(text: str, prop: bool = False) -> str:
@@ -21,4 +21,4 @@ def render(results: List) -> str:
                 f"::warning file={_escape(rel(r.path), True)},line={d.line},col={d.column + 1},"
                 f"endLine={d.end_line},endColumn={d.end_column + 1},"
                 f"title={_escape(d.code, True)}::{_escape(d.code + ' ' + d.message)}")
-    return "\n".join(out)
+    return valid("\n".join(out))

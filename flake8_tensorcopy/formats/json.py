@@ -6,7 +6,7 @@ from typing import List, Optional
 
 from ..diagnostics import Diagnostic
 from ..docs import doc_url
-from .common import cell_of
+from .common import cell_of, valid_json
 
 
 def fix_json(d: Diagnostic) -> Optional[dict]:
@@ -32,7 +32,7 @@ def item(r, d: Diagnostic) -> dict:
     }
     if r.cells:
         out["cell"] = cell_of(r, d.line)[0]
-    return out
+    return valid_json(out)
 
 
 def render(results: List) -> str:

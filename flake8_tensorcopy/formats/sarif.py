@@ -4,19 +4,24 @@ from __future__ import annotations
 import json
 import os
 from typing import List
+from urllib.parse import quote
 
 from .. import __version__
 from ..docs import doc_url, summary
 from ..rules import ALL_RULES
+from .common import valid_json
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def _uri(path: str) -> str:
+    """A URI reference (RFC 3986) for ``path``: relative to the working directory below it, its
+    bytes percent-encoded where a URI may not hold them (spaces, non-ASCII, a byte that is not
+    UTF-8)."""
     if path == "-":
         return "stdin"
     rel = os.path.relpath(path) if not os.path.isabs(path) or path.startswith(os.getcwd()) else path
-    return rel.replace(os.sep, "/")
+    return quote(os.fsencode(rel.replace(os.sep, "/")), safe="/")
 
 
 def to_sarif(results: List) -> dict:
@@ -40,7 +45,6 @@ def to_sarif(results: List) -> dict:
         for d in r.diagnostics:
             item = {
                 "ruleId": d.code,
-                "ruleIndex": index[d.code],
                 "level": "warning",
                 "message": {"text": d.message},
                 "locations": [{
@@ -51,6 +55,8 @@ def to_sarif(results: List) -> dict:
                     }
                 }],
             }
+            if d.code in index:
+                item["ruleIndex"] = index[d.code]
             if d.fix is not None and not r.cells:
                 item["fixes"] = [{
                     "description": {"text": f"{d.fix.description} ({d.fix.safety} fix)"},
@@ -64,7 +70,7 @@ def to_sarif(results: List) -> dict:
                     }],
                 }]
             out.append(item)
-    return {
+    return valid_json({
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
@@ -76,7 +82,7 @@ def to_sarif(results: List) -> dict:
             }},
             "results": out,
         }],
-    }
+    })
 
 
 def render(results: List) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List
 
-from .common import location, rel
+from .common import location, rel, valid
 
 
 def lines(results: List, concise: bool = False) -> List[str]:
@@ -13,7 +13,7 @@ def lines(results: List, concise: bool = False) -> List[str]:
             fixable = ""
             if not concise and d.fix is not None and not r.cells:  # notebooks are not fixed
                 fixable = " [*]" if d.fix.is_safe else " [unsafe fix]"
-            out.append(f"{rel(r.path)}:{location(r, d)}: {d.code} {d.message}{fixable}")
+            out.append(valid(f"{rel(r.path)}:{location(r, d)}: {d.code} {d.message}{fixable}"))
     return out
 
 
