@@ -7,7 +7,7 @@ Everything runs for real, in subprocesses, as users run it: ``pytest``, ``tensor
 """
 import json
 import os
-import shutil
+import subprocess
 import sys
 import textwrap
 import warnings
@@ -297,3 +297,22 @@ def test_ten302_two_statement_form_is_seen(tmp_path):
         buf.copy_(v)                    # made by another function's call
     """)
     assert _watch(tmp_path, src) == [("TEN302", 4, 10, 2)]
+
+
+def test_report_output_keeps_links_and_writes_into_pipes(write, tmp_path):
+    """``--output`` is written atomically, but never by renaming over a symbolic link (the link
+    is kept, its target replaced) or a FIFO (written straight into)."""
+    path = write("ex.py", "import torch\nc = torch.ones(2).clone().detach()\n")
+    real = tmp_path / "real.txt"
+    real.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    res = tensorcopy("trace", "--output-format", "concise", "--output", str(link), str(path))
+    assert res.returncode == 0, res.stderr
+    assert link.is_symlink() and "TEN301" in real.read_text()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    res = tensorcopy("trace", "--output-format", "concise", "--output", str(fifo), str(path))
+    out, _ = proc.communicate(timeout=120)
+    assert res.returncode == 0 and "TEN301" in out and fifo.is_fifo()

@@ -101,11 +101,9 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     if args.output:
-        try:
-            open(args.output, "a").close()
-        except OSError as exc:
-            print(f"tensorcopy: error: {args.output}: cannot write: {exc.strerror or exc}",
-                  file=sys.stderr)
+        problem = _unwritable(args.output)
+        if problem:
+            print(f"tensorcopy: error: {args.output}: cannot write: {problem}", file=sys.stderr)
             return 2
     select, ignore = codes(args.select), codes(args.ignore)
     try:
@@ -160,20 +158,37 @@ def run(args: argparse.Namespace) -> int:
         tail = (f"tensorcopy trace: {n} site(s), {occ} occurrence(s)" if n
                 else "tensorcopy trace: no findings")
         text = "\n".join([text] * bool(text) + lines + [tail])
+    elif lines:  # the merge's own note, beside a report in another format
+        print("\n".join(lines), file=sys.stderr)
     if watcher.error:
-        text += f"\ntensorcopy trace: the watcher stopped early ({watcher.error})"
+        note = f"tensorcopy trace: the watcher stopped early ({watcher.error})"
+        if args.output_format == "text":
+            text += "\n" + note
+        else:  # keep the report parseable
+            print(note, file=sys.stderr)
     try:
         sys.stdout.flush()
     except Exception:  # pragma: no cover
         pass
     if args.output:
-        from ..fixes import atomic_write
-
-        atomic_write(args.output, (text + "\n").encode("utf-8"))
+        report.write_report(args.output, text + "\n")
     else:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
     return _finish(outcome, args.fail_on_findings and n > 0)
+
+
+def _unwritable(path: str) -> str:
+    """Why ``path`` cannot take the report ('' when it can); opens nothing (a FIFO would block,
+    and the report must not leave an empty file behind when the run fails)."""
+    if os.path.isdir(path):
+        return "is a directory"
+    if os.path.exists(path):
+        return "" if os.access(path, os.W_OK) else "permission denied"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"no such directory: {folder}"
+    return "" if os.access(folder, os.W_OK | os.X_OK) else "permission denied"
 
 
 def _finish(outcome, fail: bool = False) -> int:

@@ -179,11 +179,10 @@ class _Session:
             return
         results = self._finish()
         if self.report_path:
-            from ..fixes import atomic_write
-            from .report import render
+            from .report import render, write_report
 
             text = render("json", results, compared=True, traced_lines=self.traced) + "\n"
-            atomic_write(self.report_path, text.encode("utf-8"))
+            write_report(self.report_path, text)
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if self.worker:

@@ -156,6 +156,23 @@ def build(sites: Iterable, select: Optional[Sequence[str]] = None,
     return [by_file[k] for k in sorted(by_file)]
 
 
+def write_report(path: str, text: str) -> None:
+    """Write a report: atomically (a temporary file renamed over the destination, through a
+    symbolic link to its target) where the destination is, or will be, a regular file; straight
+    into it where it is a device, a pipe or a ``/dev``/``/proc`` name (``/dev/stdout``), which a
+    rename would replace."""
+    target = os.path.realpath(path)
+    special = ("/dev/", "/proc/")
+    if os.path.abspath(path).startswith(special) or target.startswith(special) or \
+            (os.path.exists(target) and not os.path.isfile(target)):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return
+    from ..fixes import atomic_write
+
+    atomic_write(target, text.encode("utf-8"))
+
+
 # ----------------------------------------------------------------------------- comparison
 class StaticIndex:
     """``check``'s diagnostics per file, computed once per file through the shared lint step."""
