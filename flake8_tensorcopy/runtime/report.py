@@ -41,6 +41,80 @@ MESSAGES = {
 
 
 @dataclass
+class Site:
+    """One place in the user's code where one rule's pattern was seen (recorded by the watcher;
+    a plain record, so that reports of several processes can be merged without torch)."""
+
+    code: str
+    filename: str
+    line: int
+    column: int  # 0-based
+    end_line: int
+    end_column: int
+    count: int = 0
+    observed: List[dict] = field(default_factory=list)
+    tests: List[str] = field(default_factory=list)
+    #: the distributed ranks (or test workers) that saw it; empty in a single process
+    ranks: List[object] = field(default_factory=list)
+    #: seen while running ``torch.compile``d code (the line is the one the graph was traced from)
+    compiled: bool = False
+
+    def note(self, observed: Optional[dict], test: Optional[str]) -> None:
+        self.count += 1
+        if observed is not None and len(self.observed) < 4 and observed not in self.observed:
+            self.observed.append(observed)
+        if test and len(self.tests) < 20 and test not in self.tests:
+            self.tests.append(test)
+
+    def key(self) -> tuple:
+        return (self.code, self.filename, self.line, self.column)
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "filename": self.filename, "line": self.line,
+                "column": self.column, "end_line": self.end_line,
+                "end_column": self.end_column, "count": self.count,
+                "observed": list(self.observed), "tests": list(self.tests),
+                "ranks": list(self.ranks), "compiled": self.compiled}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Site":
+        return cls(str(d["code"]), str(d["filename"]), int(d["line"]), int(d["column"]),
+                   int(d.get("end_line", d["line"])), int(d.get("end_column", d["column"])),
+                   int(d.get("count", 0)), list(d.get("observed") or []),
+                   list(d.get("tests") or []), list(d.get("ranks") or []),
+                   bool(d.get("compiled", False)))
+
+
+def merge(parts: Iterable[Tuple[object, Iterable[dict]]]) -> List[Site]:
+    """One list of sites from several processes' (label, site dicts): a site seen by several is
+    listed once, its counts summed, what was observed and the tests behind it joined, and the
+    labels (ranks, workers) that saw it listed."""
+    merged: Dict[tuple, Site] = {}
+    for label, sites in parts:
+        for d in sites:
+            s = Site.from_dict(d)
+            if s.count <= 0:
+                continue
+            have = merged.get(s.key())
+            if have is None:
+                have = merged[s.key()] = Site(s.code, s.filename, s.line, s.column, s.end_line,
+                                              s.end_column, compiled=s.compiled)
+            have.count += s.count
+            for o in s.observed:
+                if len(have.observed) < 4 and o not in have.observed:
+                    have.observed.append(o)
+            for t in s.tests:
+                if len(have.tests) < 20 and t not in have.tests:
+                    have.tests.append(t)
+            for r in (s.ranks or ([label] if label is not None else [])):
+                if r not in have.ranks:
+                    have.ranks.append(r)
+    for s in merged.values():
+        s.ranks.sort(key=lambda r: (str(type(r)), r))
+    return sorted(merged.values(), key=lambda s: (s.filename, s.line, s.column, s.code))
+
+
+@dataclass
 class RuntimeResult(FileResult):
     """A file's runtime findings (``diagnostics``, one per site) and, aligned with them, the
     sites; with ``--compare`` also the static diagnostics beside them."""
@@ -80,6 +154,23 @@ def build(sites: Iterable, select: Optional[Sequence[str]] = None,
                                         s.end_column))
         r.sites.append(s)
     return [by_file[k] for k in sorted(by_file)]
+
+
+def write_report(path: str, text: str) -> None:
+    """Write a report: atomically (a temporary file renamed over the destination, through a
+    symbolic link to its target) where the destination is, or will be, a regular file; straight
+    into it where it is a device, a pipe or a ``/dev``/``/proc`` name (``/dev/stdout``), which a
+    rename would replace."""
+    target = os.path.realpath(path)
+    special = ("/dev/", "/proc/")
+    if os.path.abspath(path).startswith(special) or target.startswith(special) or \
+            (os.path.exists(target) and not os.path.isfile(target)):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return
+    from ..fixes import atomic_write
+
+    atomic_write(target, text.encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- comparison
@@ -179,8 +270,8 @@ def render(fmt: str, results: List[RuntimeResult], compared: bool = False,
         out = []
         for r in runtime_only:
             for line, s, st in zip(lines([r], fmt == "concise"), r.sites, _flags(r)):
-                extra = f" [{s.count}x; {describe(s.observed)}]" if fmt == "text" else \
-                    f" [{s.count}x]"
+                extra = f" [{s.count}x{_where_seen(s)}; {describe(s.observed)}]" \
+                    if fmt == "text" else f" [{s.count}x]"
                 if st is not None:
                     extra += " (also flagged by check)" if st else " (runtime only)"
                 out.append(line + extra)
@@ -208,6 +299,10 @@ def render(fmt: str, results: List[RuntimeResult], compared: bool = False,
                              "source": "runtime"})
                 if s.tests:
                     item["tests"] = list(s.tests)
+                if getattr(s, "ranks", None):
+                    item["ranks"] = list(s.ranks)
+                if getattr(s, "compiled", False):
+                    item["compiled"] = True
                 if st is not None:
                     item["static"] = st
                 items.append(item)
@@ -229,6 +324,8 @@ def render(fmt: str, results: List[RuntimeResult], compared: bool = False,
         flat = [(s, st) for r in runtime_only for s, st in zip(r.sites, _flags(r))]
         for res, (s, st) in zip(doc["runs"][0]["results"], flat):
             props = {"count": s.count, "observed": list(s.observed), "source": "runtime"}
+            if getattr(s, "ranks", None):
+                props["ranks"] = list(s.ranks)
             if st is not None:
                 props["static"] = st
             res["properties"] = props
@@ -237,6 +334,15 @@ def render(fmt: str, results: List[RuntimeResult], compared: bool = False,
     if fmt == "github":
         return formats.render("github", runtime_only)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def _where_seen(s) -> str:
+    out = ""
+    if getattr(s, "ranks", None):
+        out += "; ranks " + ",".join(str(r) for r in s.ranks)
+    if getattr(s, "compiled", False):
+        out += "; in torch.compile'd code"
+    return out
 
 
 def _flags(r: RuntimeResult) -> List[Optional[bool]]:

@@ -8,11 +8,13 @@ held through weak references so that the watcher never keeps a tensor alive.
 
 What the mode does not see, and how it is covered:
 - ``torch.Tensor(t)`` and the legacy typed constructors (``torch.FloatTensor(t)``...) do not go
-  through ``__torch_function__``. ``torch.Tensor.__new__`` is wrapped while the watcher runs, and
-  the typed constructors in the ``torch`` namespace are replaced by thin call-through proxies
-  (``isinstance``, ``==``, ``hash`` and attribute access behave as the real type; names bound with
-  ``from torch import FloatTensor`` before the watcher started are not seen).
-- Calls made from C++ (autograd's backward, TorchScript, compiled graphs) and the calls nested
+  through ``__torch_function__``. ``torch.Tensor.__new__`` is wrapped while the watcher runs (the
+  one slot it adds); the typed constructors are immutable C types and are not watched: no public
+  torch object is replaced (their identity is what ``set_default_tensor_type``, pickle and
+  ``isinstance`` rely on).
+- Code that ``torch.compile`` generates (FX's ``<eval_with_key>``) runs through the mode; its
+  sites are mapped back to the user's line the graph node was traced from.
+- Calls made from C++ (autograd's backward, TorchScript) and the calls nested
   inside a Python-level torch function (``F.relu`` -> ``torch.relu_``) are invisible; a nested
   in-place call is instead recognised from its outer function's ``inplace`` argument.
 - The mode stack is per thread: threads started after the watcher (``threading.Thread``) get it
@@ -26,25 +28,26 @@ from __future__ import annotations
 import inspect
 import linecache
 import os
+import re
 import sys
 import sysconfig
 import threading
 import types
 import weakref
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
+from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
          "TEN302", "TEN401")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
-    _INPLACE_KW, _TYPE = range(12)
+    _INPLACE_KW = range(11)
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 _is_compiling = torch.compiler.is_compiling
@@ -80,30 +83,12 @@ _TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **
                                       "<tensorcopy>", "eval").co_consts
                    if isinstance(c, types.CodeType))
 
+#: the file name FX gives the code it generates (``torch.compile``'s graphs run as such code)
+_GENERATED = "<eval_with_key>"
+_TRACE_LINE = re.compile(r'^\s*File "(?P<file>.*)", line (?P<line>\d+), in ')
+
 # frame classes
 _SKIP, _INTERNAL, _USER = range(3)
-
-
-@dataclass
-class Site:
-    """One place in the user's code where one rule's pattern was seen."""
-
-    code: str
-    filename: str
-    line: int
-    column: int  # 0-based
-    end_line: int
-    end_column: int
-    count: int = 0
-    observed: List[dict] = field(default_factory=list)
-    tests: List[str] = field(default_factory=list)
-
-    def note(self, observed: Optional[dict], test: Optional[str]) -> None:
-        self.count += 1
-        if observed is not None and len(self.observed) < 4 and observed not in self.observed:
-            self.observed.append(observed)
-        if test and len(self.tests) < 20 and test not in self.tests:
-            self.tests.append(test)
 
 
 def describe(t) -> Optional[dict]:
@@ -139,6 +124,8 @@ class Watcher(TorchFunctionMode):
         self._frames: Dict[Any, int] = {}
         self._positions: Dict[Any, list] = {}
         self._noqa: Dict[tuple, bool] = {}
+        self._compiled: Dict[tuple, tuple] = {}
+        self._compiled_set: set = set()
         self._tracked: Dict[int, tuple] = {}
         self._tramps: Dict[tuple, tuple] = {}
         self._pending: Dict[int, tuple] = {}
@@ -198,8 +185,6 @@ class Watcher(TorchFunctionMode):
             k = self._classify(func)
             if k == _PASS:
                 return func(*args, **kwargs)
-        if k == _TYPE:  # `t.type(torch.FloatTensor)` while the proxies stand in
-            return func(*[_unwrap(a) for a in args], **{n: _unwrap(v) for n, v in kwargs.items()})
         try:
             ok = self._before(k, func, args, kwargs)
         except Exception as exc:  # never raise into the watched program
@@ -265,8 +250,6 @@ class Watcher(TorchFunctionMode):
                 k = _TENSOR
             elif name == "new_tensor":
                 k = _NEW_TENSOR
-            elif name == "type" and getattr(func, "__objclass__", None) is torch._C.TensorBase:
-                k = _TYPE
             elif name == "__setitem__" or (name.endswith("_") and not name.startswith("_")
                                            and name not in _NOT_WRITES):
                 k = _INPLACE
@@ -300,8 +283,6 @@ class Watcher(TorchFunctionMode):
         if k == _DATA_SET:
             self._data_set(args)
             return False
-        if k == _TYPE:
-            return False
         return True
 
     def _after(self, k, func, args, kwargs, out) -> None:
@@ -328,19 +309,24 @@ class Watcher(TorchFunctionMode):
                 self._construct(data, "TEN202")
 
     # ------------------------------------------------------------------ locations
+    def _user_file(self, fn: str) -> bool:
+        return self._file_class(fn) == _USER
+
     def _frame_class(self, code) -> int:
         try:
             return self._frames[code]
         except KeyError:
             pass
-        fn = code.co_filename
+        c = self._frames[code] = self._file_class(code.co_filename)
+        return c
+
+    def _file_class(self, fn: str) -> int:
         if fn == _OVERRIDES or fn.startswith(OWN_DIR) or fn.startswith("<frozen"):
             c = _SKIP
         elif fn.startswith(TORCH_DIR) or (self._libdirs and fn.startswith(self._libdirs)):
             c = _INTERNAL
         else:
             c = _USER
-        self._frames[code] = c
         return c
 
     def _where(self, own_code=None):
@@ -362,6 +348,8 @@ class Watcher(TorchFunctionMode):
 
     def _position(self, frame) -> Tuple[str, int, int, int, int]:
         code = frame.f_code
+        if code.co_filename.startswith(_GENERATED):
+            return self._compiled_position(frame)
         try:
             pos = self._positions[code]
         except KeyError:
@@ -374,6 +362,26 @@ class Watcher(TorchFunctionMode):
                 return (code.co_filename, l0, c0, l1 or l0, c1 if c1 is not None else c0)
         return (code.co_filename, line, 0, line, 0)
 
+    def _compiled_position(self, frame) -> Tuple[str, int, int, int, int]:
+        """The user's line behind a line of a ``torch.compile``d graph (FX's generated
+        ``<eval_with_key>`` code): the graph node's recorded stack trace; failing that, the first
+        frame up the stack in the user's own files. Either way marked as compiled."""
+        key = (frame.f_code, frame.f_lineno)
+        where = self._compiled.get(key)
+        if where is None:
+            where = _traced_from(frame, self._user_file)
+            if where is None:
+                f = frame.f_back
+                while f is not None and (f.f_code.co_filename.startswith(_GENERATED)
+                                         or self._frame_class(f.f_code) != _USER):
+                    f = f.f_back
+                fc = frame.f_code
+                where = self._position(f) if f is not None else \
+                    (fc.co_filename, frame.f_lineno, 0, frame.f_lineno, 0)
+            self._compiled[key] = where
+            self._compiled_set.add(where)
+        return where
+
     def _record(self, code: str, where: tuple, observed: Optional[dict]) -> Optional[Site]:
         key = (code,) + where[:3]
         site = self.sites.get(key)
@@ -381,6 +389,7 @@ class Watcher(TorchFunctionMode):
             if self._silenced(code, where[0], where[1]):
                 return None
             site = self.sites[key] = Site(code, *where)
+            site.compiled = where in self._compiled_set
         site.note(observed, self.current_test)
         return site
 
@@ -402,6 +411,8 @@ class Watcher(TorchFunctionMode):
         ref = _Ref(out, self._gone)
         ref.key = key
         src_ref = weakref.ref(src) if isinstance(src, torch.Tensor) else None
+        if kind == _T_LIKE:  # the buffer's and the source's versions, and the frame that made it
+            extra = (extra, src._version, id(frame), frame.f_code)
         self._tracked[key] = (ref, kind, src_ref, where, extra)
         if kind == _T_DATA:
             self._record("TEN101", where, describe(src))
@@ -434,11 +445,17 @@ class Watcher(TorchFunctionMode):
             return
         kind = entry[1]
         if kind == _T_LIKE:
+            # `torch.empty_like(t).copy_(t)`, on one line or two (`out = torch.empty_like(t)`,
+            # then `out.copy_(t)` in the same call of the same function, with neither written in
+            # between): reported at the `*_like` call, where `t.clone()` would stand
             if k == _COPY and len(args) == 2 and not kwargs and entry[2] is not None \
-                    and args[1] is entry[2]() and target._version == entry[4]:
-                direct, frame = self._where()
-                if direct and frame is not None and self._position(frame)[:2] == entry[3][:2]:
-                    self._record("TEN302", entry[3], describe(args[1]))
+                    and args[1] is entry[2]():
+                made, src_version, frame_id, frame_code = entry[4]
+                if target._version == made and args[1]._version == src_version:
+                    direct, frame = self._where()
+                    if direct and frame is not None and id(frame) == frame_id \
+                            and frame.f_code is frame_code:
+                        self._record("TEN302", entry[3], describe(args[1]))
             return
         if kind not in (_T_DATA, _T_DETACH):
             return
@@ -542,12 +559,6 @@ class Watcher(TorchFunctionMode):
 
         torch.Tensor.__new__ = __new__
         self._patched.append((torch.Tensor, "__new__", tensor_new))
-        legacy_type = type(torch.FloatTensor)
-        for name in dir(torch):
-            obj = getattr(torch, name, None)
-            if type(obj) is legacy_type and name.endswith("Tensor"):
-                setattr(torch, name, _LegacyProxy(obj, watcher))
-                self._patched.append((torch, name, obj))
         try:
             if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
                 threading.setprofile(_thread_start(self))
@@ -588,46 +599,39 @@ def _tensor_in(seq, depth: int = 0):
     return None
 
 
-class _LegacyProxy:
-    """Stands in for ``torch.FloatTensor`` & co. while the watcher runs: calls go through (and a
-    tensor argument is recorded as TEN203); ``isinstance``, ``==``, ``hash`` and attributes are
-    the real type's."""
-
-    __slots__ = ("_type", "_watcher")
-
-    def __init__(self, real, watcher) -> None:
-        object.__setattr__(self, "_type", real)
-        object.__setattr__(self, "_watcher", watcher)
-
-    def __call__(self, *args, **kwargs):
-        if len(args) == 1 and not kwargs and isinstance(args[0], torch.Tensor):
-            self._watcher.legacy(args[0], _LegacyProxy.__call__.__code__)
-        return self._type(*args, **kwargs)
-
-    def __instancecheck__(self, obj) -> bool:
-        return isinstance(obj, self._type)
-
-    def __subclasscheck__(self, cls) -> bool:
-        return issubclass(cls, self._type)
-
-    def __eq__(self, other) -> bool:
-        return self._type == (other._type if isinstance(other, _LegacyProxy) else other)
-
-    def __hash__(self) -> int:
-        return hash(self._type)
-
-    def __repr__(self) -> str:
-        return repr(self._type)
-
-    def __getattr__(self, name):
-        return getattr(self._type, name)
-
-    def __mro_entries__(self, bases):
-        return (self._type,)
-
-
-def _unwrap(value):
-    return value._type if isinstance(value, _LegacyProxy) else value
+def _traced_from(frame, is_user) -> Optional[Tuple[str, int, int, int, int]]:
+    """The user's position recorded in the FX graph node that a generated line runs: the last
+    ``File "...", line N`` of the node's stack trace, columns from its ``^^^`` marks."""
+    try:
+        gm = frame.f_locals.get("self")
+        lineno_map = getattr(gm, "_lineno_map", None)
+        graph = getattr(gm, "graph", None)
+        if not lineno_map or graph is None:
+            return None
+        idx = lineno_map.get(frame.f_lineno - frame.f_code.co_firstlineno)
+        if idx is None:
+            return None
+        node = list(graph.nodes)[idx]
+        trace = (node.meta.get("stack_trace") or "").splitlines()
+    except Exception:
+        return None
+    for i in range(len(trace) - 1, -1, -1):
+        m = _TRACE_LINE.match(trace[i])
+        if m is None:
+            continue
+        filename, line = m.group("file"), int(m.group("line"))
+        if not is_user(filename):
+            continue
+        text = linecache.getline(filename, line)
+        indent = len(text) - len(text.lstrip())
+        col, end = indent, len(text.rstrip())
+        marks = trace[i + 2] if i + 2 < len(trace) else ""
+        if marks.strip() and set(marks.strip()) <= set("^~"):
+            start = len(marks) - len(marks.lstrip())
+            col = indent + start - 4
+            end = indent + len(marks.rstrip()) - 4
+        return (filename, line, max(col, 0), line, max(end, 0))
+    return None
 
 
 def _thread_start(watcher: Watcher):
