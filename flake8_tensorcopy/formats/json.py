@@ -6,7 +6,7 @@ from typing import List, Optional
 
 from ..diagnostics import Diagnostic
 from ..docs import doc_url
-from .common import cell_of, valid_json
+from .common import cell_of, rel, valid_json
 
 
 def fix_json(d: Diagnostic) -> Optional[dict]:
@@ -24,7 +24,7 @@ def item(r, d: Diagnostic) -> dict:
     out = {
         "code": d.code,
         "message": d.message,
-        "filename": r.path,
+        "filename": rel(r.path),  # as every format and front end: relative below the cwd
         "location": {"row": d.line, "column": d.column + 1},
         "end_location": {"row": d.end_line, "column": d.end_column + 1},
         "fix": fix_json(d),
