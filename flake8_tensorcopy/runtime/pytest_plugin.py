@@ -9,7 +9,10 @@
 - ``--tensorcopy-compare``: also trace which lines ran, to list static diagnostics on lines that
   ran without showing the pattern (uses ``sys.settrace``; off when coverage or a debugger holds it).
 
-Nothing here imports torch unless one of these options is given.
+A report path that cannot be written is a usage error before any test runs. Under pytest-xdist
+(``-n N``) each worker watches its own tests and the controller merges their sites into the one
+summary and report. Nothing here imports torch unless one of these options is given (nor, under
+xdist, in the controller).
 """
 from __future__ import annotations
 
