@@ -25,8 +25,10 @@ def missing_dependency() -> Optional[str]:
 
 
 def serve() -> int:
-    """Run the server on standard input/output until the client says ``exit``."""
+    """Run the server on standard input/output until the client says ``exit`` (or the input
+    ends). The status is 0 when ``shutdown`` came first, 1 otherwise (as the LSP spec says)."""
     from .lsp import create_server
 
-    create_server().start_io()
-    return 0
+    server = create_server()
+    server.start_io()
+    return 0 if server.shut_down else 1

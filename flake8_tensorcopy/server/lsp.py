@@ -14,6 +14,7 @@ from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
@@ -34,8 +35,43 @@ DEFAULT_DEBOUNCE = 0.15  # seconds after the last keystroke before a changed buf
 
 
 class Protocol(LanguageServerProtocol):
-    """pygls' protocol, except that a change for a document (or notebook) that was never
-    opened is logged and dropped instead of raising inside the built-in handler."""
+    """pygls' protocol, except that
+    - a change for a document (or notebook) that was never opened is logged and dropped instead
+      of raising inside the built-in handler;
+    - a notification leaves nothing behind: pygls 2 files the future of every generator-,
+      coroutine- or thread-style handler it runs under a fresh id and drops it only when a
+      response is sent, which a notification never gets, so each ``didChange`` kept one future
+      (and what it refers to) for the life of the server;
+    - a request after ``shutdown`` gets an InvalidRequest error (pygls drops it unanswered);
+    - ``exit`` without ``shutdown`` ends the process with status 1 (see ``serve``).
+    """
+
+    def _handle_notification(self, method_name: str, params: Any):
+        futures = getattr(self, "_request_futures", None)
+        if not isinstance(futures, dict):  # another pygls: nothing to tidy
+            return super()._handle_notification(method_name, params)
+        before = set(futures)
+        try:
+            return super()._handle_notification(method_name, params)
+        finally:
+            for key in [k for k in futures if k not in before]:
+                future = futures[key]
+                if future.done():
+                    del futures[key]
+                else:  # still running (a coroutine handler): forget it when it ends
+                    future.add_done_callback(lambda _f, key=key: futures.pop(key, None))
+
+    def handle_message(self, message):
+        server = self._server
+        if getattr(server, "shut_down", False) and getattr(message, "method", "") != types.EXIT:
+            if getattr(message, "id", None) is not None and hasattr(message, "method"):
+                self._send_response(message.id, None, JsonRpcInvalidRequest(
+                    message="the server is shut down: only 'exit' is accepted"
+                ).to_response_error())
+            return None  # notifications after shutdown are dropped, as the spec says
+        if getattr(message, "method", "") == types.EXIT:
+            server.exit_requested = True
+        return super().handle_message(message)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
@@ -75,6 +111,8 @@ class TensorcopyServer(LanguageServer):
         # uri (text document or cell) -> [(Diagnostic, LSP diagnostic)] last published
         self.published: Dict[str, List[Tuple[Diagnostic, types.Diagnostic]]] = {}
         self.reported_config_errors: set = set()
+        self.shut_down = False  # ``shutdown`` answered: only ``exit`` may follow
+        self.exit_requested = False
 
     # ------------------------------------------------------------------ options
     def apply_options(self, options: Any) -> None:
@@ -399,6 +437,7 @@ def create_server() -> TensorcopyServer:
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: TensorcopyServer, *args):
+        ls.shut_down = True
         for task in ls.pending.values():
             task.cancel()
         ls.pool.shutdown(wait=False, cancel_futures=True)
