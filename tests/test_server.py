@@ -778,3 +778,88 @@ async def test_request_after_shutdown_is_invalid_and_exit_then_exits_0(tmp_path)
     error, status = await _session_status(steps)
     assert error == -32600  # InvalidRequest
     assert status == 0
+
+
+# ------------------------------------------------------------------ odd buffers
+@lsp_test
+async def test_buffer_starting_with_a_bom_gets_its_diagnostics(client: LanguageClient, tmp_path):
+    """An editor may keep a file's UTF-8 BOM as the buffer's first character (U+FEFF); Python
+    reads the file without it. The buffer gets what `tensorcopy check` says about the file,
+    placed in the buffer (the BOM is one UTF-16 unit of line 0), and its fixes apply (fixed:
+    no diagnostics at all, the buffer did not parse)."""
+    body = "import torch; a = torch.ones(2).clone().detach()\n\n\ndef f(x: torch.Tensor):\n" \
+           "    return torch.tensor(x)\n"
+    path = tmp_path / "bom.py"
+    uri = uri_of(path)
+    path.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    text = "\ufeff" + body
+    diags = await next_diagnostics(client, uri, lambda: client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))))
+    cli = cli_diagnostics(path)
+    assert {d[0] for d in cli} == {"TEN201", "TEN301"}
+    placed = [(c, m, l0, c0 + (l0 == 0), l1, c1 + (l1 == 0), s) for c, m, l0, c0, l1, c1, s in cli]
+    assert as_tuples(diags) == sorted(placed)
+    ten301 = next(d for d in diags if d.code == "TEN301")
+    assert text.splitlines()[0][ten301.range.start.character:].startswith("torch.ones(2).clone()")
+    fix = next(a for a in await actions_for(client, uri, ten301) if a.title.startswith("Fix "))
+    fixed = apply_text_edits(text, fix.edit.changes[uri])
+    assert fixed == text.replace(".clone().detach()", ".detach().clone()")
+    everything = await actions_for(client, uri, ten301, only=["source.fixAll"])
+    (tmp_path / "cli").mkdir()
+    copy = tmp_path / "cli" / "bom.py"
+    copy.write_bytes(path.read_bytes())
+    run_cli("fix", str(copy))
+    assert (await _resolved_edit(client, everything, uri, text)).encode("utf-8") \
+        == copy.read_bytes()
+
+
+async def _resolved_edit(client, actions, uri, text):
+    """The text after applying the one fix-all action of ``actions`` (resolved if it came
+    without its edit)."""
+    [action] = [a for a in actions if a.kind == "source.fixAll.tensorcopy"]
+    if action.edit is None:
+        action = await client.code_action_resolve_async(action)
+    return apply_text_edits(text, action.edit.changes[uri])
+
+
+def _open_notebook(client, nb_path, cells):
+    """didOpen a notebook of code cells ``[(uri, text)]``."""
+    client.notebook_document_did_open(types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(
+            uri=uri_of(nb_path), notebook_type="jupyter-notebook", version=1,
+            cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=u)
+                   for u, _ in cells]),
+        cell_text_documents=[types.TextDocumentItem(u, "python", 1, t) for u, t in cells]))
+
+
+@lsp_test
+async def test_a_broken_cell_does_not_blank_the_other_cells(client: LanguageClient, tmp_path):
+    """Jupyter runs each cell on its own: a typo in one cell leaves the others' diagnostics
+    (and quick fixes) as they were (fixed: the joined source did not parse, so every cell of
+    the notebook was published empty)."""
+    nb_path = tmp_path / "nb.ipynb"
+    texts = ["import torch\nx = torch.ones(2, requires_grad=True)",
+             "y = x.clone().detach()\nz = torch.tensor(y)",
+             "def broken(:\n    pass",
+             "w = z.clone().detach()"]
+    cells = [(f"vscode-notebook-cell://{nb_path}#C{i}", t) for i, t in enumerate(texts)]
+    client.diagnostics.clear()
+    _open_notebook(client, nb_path, cells)
+    last = await next_diagnostics(client, cells[3][0])
+    second = client.diagnostics[cells[1][0]]
+    # what `tensorcopy check` says about the same notebook without the broken cell
+    nb_path.write_text(json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "source": t if i != 2 else "",
+                   "outputs": [], "execution_count": None} for i, t in enumerate(texts)],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    cli = json.loads(run_cli("check", "--output-format", "json", "--exit-zero",
+                             str(nb_path)).stdout)
+    assert sorted((d.code, d.range.start.line, d.range.start.character) for d in second) == sorted(
+        (d["code"], d["location"]["row"] - 3, d["location"]["column"] - 1) for d in cli
+        if d["cell"] == 2)
+    assert {d.code for d in second} == {"TEN201", "TEN301"}
+    assert [d.code for d in last] == ["TEN301"]
+    assert list(client.diagnostics.get(cells[2][0], [])) == []
+    fix = [a for a in await actions_for(client, cells[1][0], next(
+        d for d in second if d.code == "TEN301")) if a.title.startswith("Fix ")]
+    assert len(fix) == 1 and list(fix[0].edit.changes) == [cells[1][0]]

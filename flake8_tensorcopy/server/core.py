@@ -17,7 +17,7 @@ import bisect
 import io
 import os
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..config import Config, ConfigError, find_pyproject, load
@@ -70,18 +70,43 @@ def is_excluded(path: Optional[str], cfg: Config) -> bool:
 
 
 # --------------------------------------------------------------------------- linting
+BOM = "\ufeff"
+
+
+def split_bom(text: str) -> Tuple[str, int]:
+    """(``text`` without a leading U+FEFF, how many characters were cut). An editor buffer read
+    from a file saved with a UTF-8 BOM may keep it as its first character; Python (and the
+    CLI, which decodes the bytes) reads the file without it. Positions in the buffer count it."""
+    return (text[1:], 1) if text.startswith(BOM) else (text, 0)
+
+
+def shifted(d: Diagnostic, by: int) -> Diagnostic:
+    """``d`` (found in a text without its first ``by`` characters, all on line 1) placed in the
+    whole text."""
+    if not by:
+        return d
+    fix = d.fix
+    if fix is not None:
+        fix = replace(fix, edits=tuple(Edit(e.start + by, e.end + by, e.text) for e in fix.edits))
+    return replace(d, column=d.column + (by if d.line == 1 else 0),
+                   end_column=d.end_column + (by if d.end_line == 1 else 0), fix=fix)
+
+
 def lint_document(path: Optional[str], text: str, cfg: Config) -> FileResult:
     """Diagnostics of an editor buffer; a buffer that does not parse gives none (syntax_error
     set), an excluded file none. Never raises for any text."""
     result = FileResult(path or "<untitled>")
     if is_excluded(path, cfg):
         return result
+    body, cut = split_bom(text)
     try:
-        return lint_text(result, text, cfg, cfg.select, cfg.ignore)
+        lint_text(result, body, cfg, cfg.select, cfg.ignore)
     except (RecursionError, MemoryError, LintError) as exc:
         result.diagnostics = []
         result.syntax_error = f"cannot analyse: {type(exc).__name__}"
         return result
+    result.diagnostics = [shifted(d, cut) for d in result.diagnostics]
+    return result
 
 
 def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
@@ -89,15 +114,16 @@ def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
     selection, per-file-ignores and noqa as ``tensorcopy fix``)."""
     if is_excluded(path, cfg):
         return []
+    body, cut = split_bom(text)
     try:
-        return diagnose(text, path, cfg, for_fix=True)
+        return [shifted(d, cut) for d in diagnose(body, path, cfg, for_fix=True)]
     except (LintError, RecursionError, MemoryError):
         return []
 
 
 def parses(text: str) -> bool:
     try:
-        ast.parse(text)
+        ast.parse(split_bom(text)[0])
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
@@ -116,11 +142,13 @@ def fix_all(path: Optional[str], text: str, cfg: Config) -> Optional[Edit]:
     replacement of the changed span (None when nothing changes or the text does not parse)."""
     if is_excluded(path, cfg):
         return None
+    body, cut = split_bom(text)
     try:
-        fixed = fix_source(text, cfg, path, unsafe=False).source
+        fixed = fix_source(body, cfg, path, unsafe=False).source
     except (LintError, RecursionError, MemoryError):
         return None
-    return minimal_edit(text, fixed)
+    edit = minimal_edit(body, fixed)
+    return edit if edit is None else Edit(edit.start + cut, edit.end + cut, edit.text)
 
 
 def minimal_edit(old: str, new: str) -> Optional[Edit]:
@@ -143,6 +171,10 @@ def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
     the line's ``# noqa:`` list. None if the line already has a bare ``# noqa``, or if the
     comment would not silence the diagnostic or would break the code (a line continued by a
     backslash, a line ending inside a string)."""
+    body, cut = split_bom(text)
+    if cut:
+        edit = noqa_edit(body, line, code)
+        return edit if edit is None else Edit(edit.start + cut, edit.end + cut, edit.text)
     index = TextIndex(text)
     if not 1 <= line <= index.line_count:
         return None
@@ -285,6 +317,26 @@ def join_notebook(cells: Sequence[Tuple[str, str]]) -> Tuple[str, CellMap]:
     counts = [(firsts[i + 1] if i + 1 < len(firsts) else joined.count("\n") + 1) - firsts[i]
               for i in range(len(firsts))]
     return joined, CellMap([u for u, _ in cells], firsts, counts)
+
+
+def parseable_cells(cells: Sequence[Tuple[str, str]]
+                    ) -> Tuple[List[Tuple[str, str]], List[int]]:
+    """(``cells`` with each code cell that does not parse on its own blanked, the indices of
+    those cells). Jupyter runs each cell on its own, so a typo in one cell says nothing about
+    the others: they are still linted as one program (names defined in a cell reach the later
+    ones), the broken cell standing as as many blank lines as it has (every other cell keeps
+    its lines in the joined source). Nothing is blanked when the joined cells parse."""
+    cells = list(cells)
+    if parses(join_notebook(cells)[0]):
+        return cells, []
+    out, broken = [], []
+    for i, (uri, text) in enumerate(cells):
+        if parses(join_notebook([(uri, text)])[0]):
+            out.append((uri, text))
+        else:
+            out.append((uri, "\n" * text.count("\n")))
+            broken.append(i)
+    return out, broken
 
 
 def notebook_fix_all(path: Optional[str], cells: Sequence[Tuple[str, str]],

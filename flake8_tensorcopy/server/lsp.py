@@ -25,7 +25,7 @@ from ..docs import doc_url, summary
 from ..rules import RULES_BY_CODE
 from .core import (UTF8, UTF16, UTF32, CellMap, Configs, TextIndex, checked_fix, fix_all, fixable,
                    join_notebook, lint_document, noqa_edit, notebook_fix_all,
-                   overlaps)
+                   overlaps, parseable_cells)
 
 log = logging.getLogger("tensorcopy.server")
 
@@ -217,7 +217,7 @@ class TensorcopyServer(LanguageServer):
         cells = self.notebook_cells(nb)
         if not cells:
             return
-        joined, cmap = join_notebook(cells)
+        joined, cmap = join_notebook(parseable_cells(cells)[0])
         path = to_fs_path(nb.uri)
         cfg = self.config_for(path)
         loop = asyncio.get_running_loop()
@@ -504,6 +504,9 @@ def _cell_actions(ls: TensorcopyServer, nb_uri: str, cells: List[Tuple[str, str]
     if uri not in uris:
         return []
     i = uris.index(uri)
+    cells, broken = parseable_cells(cells)
+    if i in broken:
+        return []  # the cell does not parse: nothing there to fix
     joined, cmap = join_notebook(cells)
     path = to_fs_path(nb_uri)
     target = _Target(uri, TextIndex(cells[i][1]), cmap, TextIndex(joined), i)
