@@ -18,14 +18,14 @@ import io
 import os
 import tokenize
 from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config, ConfigError, find_pyproject, load
 from ..diagnostics import Diagnostic, Edit
 from ..files import excluded
 from ..fixes import apply_edits, fix_source
 from ..lint import FileResult, LintError, diagnose, lint_text
-from ..noqa import NOQA, filter_noqa
+from ..noqa import NOQA, silences
 from ..syntax.source import line_starts
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
@@ -166,64 +166,104 @@ def minimal_edit(old: str, new: str) -> Optional[Edit]:
 
 
 # --------------------------------------------------------------------------- noqa
-def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
-    """Silence ``code`` on 1-based ``line``: append ``  # noqa: CODE`` or merge ``, CODE`` into
-    the line's ``# noqa:`` list. None if the line already has a bare ``# noqa``, or if the
-    comment would not silence the diagnostic or would break the code (a line continued by a
-    backslash, a line ending inside a string)."""
+@dataclass
+class LineLayout:
+    """What one tokenization of a text says about its lines, for ``noqa_edit``.
+
+    ``runs``: 1-based line -> (first, last) line of its token run, the lines flake8 searches
+    together for a ``# noqa`` reported on that line (a string over several lines, a backslash
+    continuation); ``clean``: lines that end with a line break token, where a comment may be
+    appended; ``comments``: (start, end) offsets of the comments."""
+
+    runs: Dict[int, Tuple[int, int]]
+    clean: Set[int]
+    comments: List[Tuple[int, int]]
+
+
+def line_layout(text: str, index: Optional["TextIndex"] = None) -> Optional[LineLayout]:
+    """The LineLayout of ``text`` (no BOM), or None when it does not tokenize."""
+    index = index or TextIndex(text)
+    runs: Dict[int, Tuple[int, int]] = {}
+    clean: Set[int] = set()
+    comments: List[Tuple[int, int]] = []
+    lo, hi = None, None
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            lo = tok.start[0] if lo is None else min(lo, tok.start[0])
+            hi = tok.end[0] if hi is None else max(hi, tok.end[0])
+            if tok.type == tokenize.COMMENT:
+                comments.append((index.offset(*tok.start), index.offset(*tok.end)))
+            elif tok.type in (tokenize.NL, tokenize.NEWLINE):
+                clean.add(tok.start[0])
+                for n in range(lo, hi + 1):
+                    runs[n] = (lo, hi)
+                lo = hi = None
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return LineLayout(runs, clean, comments)
+
+
+def noqa_edit(text: str, line: int, code: str, layout: Optional[LineLayout] = None,
+              index: Optional["TextIndex"] = None) -> Optional[Edit]:
+    """Silence ``code`` reported on 1-based ``line`` the way flake8 reads it: merge ``, CODE``
+    into the ``# noqa:`` list flake8 finds for that line, else append ``  # noqa: CODE`` to the
+    last line of the line's token run (flake8 searches the whole run: a statement continued by
+    a backslash or a string over several lines takes its comment on its last line). None when
+    a bare ``# noqa`` already silences everything, when flake8 would read a ``# noqa`` inside a
+    string first, or when no comment can be placed. ``layout`` and ``index``: ``text``'s, when
+    the caller keeps them (a text without its BOM)."""
     body, cut = split_bom(text)
     if cut:
         edit = noqa_edit(body, line, code)
         return edit if edit is None else Edit(edit.start + cut, edit.end + cut, edit.text)
-    index = TextIndex(text)
+    index = index or TextIndex(text)
     if not 1 <= line <= index.line_count:
         return None
-    start = index.starts[line - 1]
-    content = index.line_text(line - 1)
-    layout = _line_layout(text, line)
-    if layout is None:
+    layout = layout or line_layout(text, index)
+    if layout is None or line not in layout.runs:
         return None
-    comments, in_string = layout
-    m = NOQA.search(content)
-    if m and not any(a <= m.start() < b for a, b in comments):
-        return None  # "# noqa" inside a string: neither merge into it nor add a second one
+    first, last = layout.runs[line]
+    start = index.starts[first - 1]
+    searched = "".join(index.line_text(n - 1) + "\n" for n in range(first, last + 1))
+    m = NOQA.search(searched)
     if m:
+        at = start + _offset_in_run(index, first, m.start())
+        i = bisect.bisect_right(layout.comments, (at, len(text) + 1)) - 1
+        if i < 0 or not layout.comments[i][0] <= at < layout.comments[i][1]:
+            return None  # flake8 reads a "# noqa" inside a string first: nothing to add to
         codes = m.group("codes")
         if not codes:
-            return None
+            return None  # a bare "# noqa" silences every code already
         # right after the last code: what follows it (a reason, a trailing comma) stays after
-        at = start + m.start("codes") + len(codes.rstrip(", \t\f\v\r\n"))
+        end = m.start("codes") + len(codes.rstrip(", \t\f\v\r\n"))
+        at = start + _offset_in_run(index, first, end)
         edit = Edit(at, at, f", {code}")
     else:
-        if in_string:  # the line ends inside a string: a comment there would be text
+        if last not in layout.clean:
             return None
-        at = start + len(content.rstrip())
+        content = index.line_text(last - 1)
+        at = index.starts[last - 1] + len(content.rstrip())
         edit = Edit(at, at, f"  # noqa: {code}")
-    new = apply_edits(text, [edit])
-    probe = Diagnostic(code, "", line, 0, line, 0)
-    if filter_noqa([probe], new) or not parses(new):
-        return None
-    return edit
+    pos = _run_position(index, first, at)  # what flake8 will search once the edit is made
+    return edit if silences(searched[:pos] + edit.text + searched[pos:], code) else None
 
 
-def _line_layout(text: str, line: int):
-    """([(start, end) columns of comments on ``line``], does a string cross the end of ``line``),
-    or None when the text does not tokenize."""
-    strings = {tokenize.STRING} | {getattr(tokenize, n) for n in (
-        "FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END") if hasattr(tokenize, n)}
-    comments = []
-    in_string = False
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.start[0] > line:
-                break
-            if tok.type == tokenize.COMMENT and tok.start[0] == line:
-                comments.append((tok.start[1], tok.end[1]))
-            elif tok.type in strings and tok.start[0] <= line < tok.end[0]:
-                in_string = True
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return None
-    return comments, in_string
+def _offset_in_run(index: "TextIndex", first: int, pos: int) -> int:
+    """Offset from the start of line ``first`` of position ``pos`` in the run's searched text
+    (its lines joined with "\n": a line ending of another width shifts what follows)."""
+    line, col = first, pos
+    while line < index.line_count and col > len(index.line_text(line - 1)):
+        col -= len(index.line_text(line - 1)) + 1
+        line += 1
+    return index.starts[line - 1] + col - index.starts[first - 1]
+
+
+def _run_position(index: "TextIndex", first: int, at: int) -> int:
+    """Position in the run's searched text of the text offset ``at`` (inverse of the above)."""
+    line, col = index.line_col(at)
+    return sum(len(index.line_text(n - 1)) + 1 for n in range(first, line)) + col
 
 
 # --------------------------------------------------------------------------- positions
