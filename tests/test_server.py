@@ -131,7 +131,10 @@ if HAVE_LSP:
                 code_action=types.CodeActionClientCapabilities(
                     code_action_literal_support=types.ClientCodeActionLiteralOptions(
                         code_action_kind=types.ClientCodeActionKindOptions(
-                            value_set=["quickfix", "source", "source.fixAll"])))))
+                            value_set=["quickfix", "source", "source.fixAll"])),
+                    data_support=True,  # as VS Code: fix-all's edit comes by resolve
+                    resolve_support=types.ClientCodeActionResolveOptions(
+                        properties=["edit"]))))
 
     @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
     async def client(lsp_client: LanguageClient, tmp_path, init_options):
@@ -177,11 +180,18 @@ async def replace_text(client, uri, text, version):
             [types.TextDocumentContentChangeWholeDocument(text=text)])))
 
 
-async def actions_for(client, uri, diag, only=None, trigger=None):
-    return await client.text_document_code_action_async(types.CodeActionParams(
+async def actions_for(client, uri, diag, only=None, trigger=None, resolve=True):
+    """The code actions at ``diag``; quick fixes offered without their edit are resolved, as an
+    editor does when the user picks one (``resolve``)."""
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri), range=diag.range,
         context=types.CodeActionContext(diagnostics=[diag], only=only,
                                         trigger_kind=trigger))) or []
+    if resolve:
+        actions = [await client.code_action_resolve_async(a)
+                   if a.kind == types.CodeActionKind.QuickFix and a.edit is None else a
+                   for a in actions]
+    return actions
 
 
 def changed_old_lines(old: str, new: str):
@@ -404,7 +414,8 @@ async def test_fix_all_equals_tensorcopy_fix(client: LanguageClient, tmp_path):
     uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
     actions = await actions_for(client, uri, diags[0], only=["source.fixAll"])
     assert [a.kind for a in actions] == ["source.fixAll.tensorcopy"]
-    new = apply_text_edits(SAMPLE, actions[0].edit.changes[uri])
+    assert actions[0].edit is None  # computed only when resolved
+    new = await _resolved_edit(client, actions, uri, SAMPLE)
     cli_copy = tmp_path / "cli" / "m.py"
     cli_copy.parent.mkdir()
     cli_copy.write_text(SAMPLE)
@@ -648,7 +659,7 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, 
     diag = next(d for d in diags if d.code == "TEN301")
     actions = await actions_for(client, cell_uris[2], diag)
     fix = next(a for a in actions if a.title.startswith("Fix "))
-    assert list(fix.edit.changes) == [cell_uris[2]]
+    assert list(fix.edit.changes) == [cell_uris[2]]  # resolved by actions_for
     new_cell = apply_text_edits(NB_CELLS[2][1], fix.edit.changes[cell_uris[2]])
     assert new_cell.splitlines()[2] == "w = y.detach().clone()"
     # fix-all from any cell: the safe fixes of the whole notebook (here all in the third cell),
@@ -657,8 +668,9 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, 
         range=types.Range(types.Position(0, 0), types.Position(0, 0)), message=""),
         only=["source.fixAll"])
     assert [a.kind for a in actions] == ["source.fixAll.tensorcopy"]
-    assert list(actions[0].edit.changes) == [cell_uris[2]]
-    all_fixed = apply_text_edits(NB_CELLS[2][1], actions[0].edit.changes[cell_uris[2]])
+    resolved = await client.code_action_resolve_async(actions[0])
+    assert list(resolved.edit.changes) == [cell_uris[2]]
+    all_fixed = apply_text_edits(NB_CELLS[2][1], resolved.edit.changes[cell_uris[2]])
     assert all_fixed == "y = x * 2\nz = y.detach().clone()\nw = y.detach().clone()"
     ast.parse(all_fixed)
     # editing the cell re-lints the notebook
@@ -695,7 +707,7 @@ async def test_cross_file_fact_gets_its_quick_fix_and_fix_all(client: LanguageCl
     quick = apply_text_edits(CROSS_B, fixes[0].edit.changes[uri])
     fix_all = await actions_for(client, uri, diag, only=["source.fixAll"])
     assert [a.kind for a in fix_all] == ["source.fixAll.tensorcopy"]
-    everything = apply_text_edits(CROSS_B, fix_all[0].edit.changes[uri])
+    everything = await _resolved_edit(client, fix_all, uri, CROSS_B)
     cli = run_cli("fix", "b.py", cwd=str(tmp_path))
     assert cli.returncode == 0, cli.stderr
     expected = (tmp_path / "b.py").read_text()
@@ -760,9 +772,10 @@ async def test_long_session_keeps_memory_flat(client: LanguageClient, tmp_path, 
 
 
 # ------------------------------------------------------------------ the end of a session
-async def _session_status(steps):
-    """Start the real server with a pytest-lsp client, initialize, run ``steps(client)``, and
-    return (what steps returned, the server's exit status)."""
+async def _session_status(steps, caps=None, root=None):
+    """Start the real server with a pytest-lsp client, initialize (with ``caps``, default
+    ``capabilities()``), run ``steps(client)``, and return (what steps returned, the server's
+    exit status)."""
     from pytest_lsp import make_test_lsp_client
 
     client = make_test_lsp_client()
@@ -774,7 +787,8 @@ async def _session_status(steps):
     client.server_exit = server_exit
     await client.start_io(*SERVER)
     try:
-        await client.initialize_session(types.InitializeParams(capabilities=capabilities()))
+        await client.initialize_session(types.InitializeParams(
+            capabilities=caps or capabilities(), root_uri=root))
         out = await asyncio.wait_for(steps(client), 30)
         await asyncio.wait_for(client.stop(), 30)
     finally:
@@ -894,3 +908,71 @@ async def test_a_broken_cell_does_not_blank_the_other_cells(client: LanguageClie
     fix = [a for a in await actions_for(client, cells[1][0], next(
         d for d in second if d.code == "TEN301")) if a.title.startswith("Fix ")]
     assert len(fix) == 1 and list(fix[0].edit.changes) == [cells[1][0]]
+
+
+# ------------------------------------------------------------------ many diagnostics
+@lsp_test
+async def test_fix_all_is_computed_only_when_resolved(client: LanguageClient, tmp_path):
+    """A code action request without ``only`` (what an editor sends as the cursor moves)
+    offers fix-all without its edit: the fixer runs over the whole file only when the user
+    picks it (``codeAction/resolve``). Fixed: fix-all was computed for every such request
+    (6.3 s on a file with 3,000 diagnostics; benchmarks/server_latency.py --code-actions)."""
+    n = 400
+    text = "import torch\n\n\ndef f(x: torch.Tensor):\n" + "".join(
+        f"    y{i} = x.clone().detach()\n" for i in range(n)) + "    return x\n"
+    uri, diags = await open_file(client, tmp_path / "many.py", text)
+    assert len(diags) == n
+    for diag in (diags[0], diags[n // 2], diags[-1]):
+        for trigger in (types.CodeActionTriggerKind.Invoked, None):
+            actions = await actions_for(client, uri, diag, trigger=trigger, resolve=False)
+            fix_all = [a for a in actions if a.kind == "source.fixAll.tensorcopy"]
+            assert len(fix_all) == 1 and fix_all[0].edit is None, actions
+            # the quick fix too: its check (the fixed file still parses) is a parse of the file
+            fixes = [a for a in actions if a.title.startswith("Fix ")]
+            assert len(fixes) == 1 and fixes[0].edit is None
+            fix = await client.code_action_resolve_async(fixes[0])
+            assert changed_old_lines(text, apply_text_edits(
+                text, fix.edit.changes[uri])) == {diag.range.start.line}
+    everything = await _resolved_edit(client, fix_all, uri, text)
+    cli = tmp_path / "cli" / "many.py"
+    cli.parent.mkdir()
+    cli.write_text(text)
+    run_cli("fix", str(cli))
+    assert everything == cli.read_text() == text.replace(".clone().detach()",
+                                                         ".detach().clone()")
+
+
+@lsp_test
+async def test_client_that_cannot_resolve_gets_edits_at_once(tmp_path):
+    """A client without ``resolveSupport`` for edits gets each quick fix with its edit, and
+    fix-all (computed then) only when it asks for the kind: a request without ``only`` never
+    runs the fixer over the whole file."""
+    caps = capabilities()
+    caps.text_document.code_action.resolve_support = None
+    path = tmp_path / "m.py"
+    path.write_text(SAMPLE)
+    uri = uri_of(path)
+
+    async def steps(client):
+        diags = await next_diagnostics(client, uri, lambda: client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, SAMPLE))))
+        diag = next(d for d in diags if d.code == "TEN301")
+        menu = await actions_for(client, uri, diag, resolve=False)
+        on_save = await actions_for(client, uri, diag, only=["source.fixAll"], resolve=False)
+        await client.shutdown_async(None)
+        client.exit(None)
+        return diag, menu, on_save
+
+    (diag, menu, on_save), status = await _session_status(steps, caps, uri_of(tmp_path))
+    assert status == 0
+    fixes = [a for a in menu if a.title.startswith("Fix ")]
+    assert len(fixes) == 1 and fixes[0].edit is not None
+    assert apply_text_edits(SAMPLE, fixes[0].edit.changes[uri]).splitlines()[4] == \
+        "    a = x.detach().clone()  # first"
+    assert not [a for a in menu if a.kind == "source.fixAll.tensorcopy"]
+    assert [a.kind for a in on_save] == ["source.fixAll.tensorcopy"]
+    cli = tmp_path / "cli" / "m.py"
+    cli.parent.mkdir()
+    cli.write_text(SAMPLE)
+    run_cli("fix", str(cli))
+    assert apply_text_edits(SAMPLE, on_save[0].edit.changes[uri]) == cli.read_text()

@@ -151,6 +151,42 @@ def fix_all(path: Optional[str], text: str, cfg: Config) -> Optional[Edit]:
     return edit if edit is None else Edit(edit.start + cut, edit.end + cut, edit.text)
 
 
+class DocumentView:
+    """What code actions need of one linted text (a document, or a notebook's joined cells),
+    each part computed at most once and only when first asked for: the fixer's diagnostics
+    (``fixable``), positions, and the line layout the "disable" action reads. Code actions
+    keep one per document, so the light bulb asked on every cursor move costs a lookup."""
+
+    def __init__(self, path: Optional[str], text: str, cfg: Config) -> None:
+        self.path, self.text, self.cfg = path, text, cfg
+        self.index = TextIndex(text)
+        self._diagnostics: Optional[List[Diagnostic]] = None
+        self._layout: Optional[Tuple[Optional[LineLayout]]] = None
+
+    def diagnostics(self) -> List[Diagnostic]:
+        if self._diagnostics is None:
+            self._diagnostics = fixable(self.path, self.text, self.cfg)
+        return self._diagnostics
+
+    def has_safe_fix(self) -> bool:
+        return any(d.fix is not None and d.fix.is_safe for d in self.diagnostics())
+
+    def noqa_edit(self, line: int, code: str) -> Optional[Edit]:
+        if split_bom(self.text)[1]:
+            return noqa_edit(self.text, line, code)
+        if self._layout is None:
+            self._layout = (line_layout(self.text, self.index),)
+        if self._layout[0] is None:
+            return None
+        return noqa_edit(self.text, line, code, self._layout[0], self.index)
+
+    def warm(self) -> "DocumentView":
+        """Compute every part now (in the background, before any code action asks)."""
+        if self.diagnostics():
+            self.noqa_edit(1, "TEN000")
+        return self
+
+
 def minimal_edit(old: str, new: str) -> Optional[Edit]:
     """One Edit turning ``old`` into ``new``: the span between common prefix and suffix."""
     if old == new:

@@ -23,9 +23,9 @@ from .. import __version__
 from ..diagnostics import Diagnostic, Edit
 from ..docs import doc_url, summary
 from ..rules import RULES_BY_CODE
-from .core import (UTF8, UTF16, UTF32, CellMap, Configs, TextIndex, checked_fix, fix_all, fixable,
-                   join_notebook, lint_document, noqa_edit, notebook_fix_all,
-                   overlaps, parseable_cells)
+from .core import (UTF8, UTF16, UTF32, CellMap, Configs, DocumentView, TextIndex, checked_fix,
+                   fix_all, join_notebook, lint_document, notebook_fix_all, overlaps,
+                   parseable_cells)
 
 log = logging.getLogger("tensorcopy.server")
 
@@ -112,6 +112,12 @@ class TensorcopyServer(LanguageServer):
         self.published: Dict[str, List[Tuple[Diagnostic, types.Diagnostic]]] = {}
         self.reported_config_errors: set = set()
         self.shut_down = False  # ``shutdown`` answered: only ``exit`` may follow
+        # what code actions read of each linted text (document uri, or notebook uri), one per
+        # uri: (generation, config, text, future DocumentView). ``generation`` moves on every
+        # change, save, open, close or configuration change anywhere (the project index may
+        # read any file), so a view is reused only while nothing at all has changed.
+        self.views: Dict[str, Tuple[int, Any, str, "asyncio.Future[DocumentView]"]] = {}
+        self.generation = 0
         self.exit_requested = False
 
     # ------------------------------------------------------------------ options
@@ -166,6 +172,7 @@ class TensorcopyServer(LanguageServer):
 
     def schedule(self, uri: str, delay: float = 0.0, notebook: bool = False) -> None:
         """(Re)lint ``uri`` after ``delay`` seconds; a newer request replaces a pending one."""
+        self.generation += 1
         if not notebook:
             nb = self.notebook_of(uri)
             if nb is not None:
@@ -209,6 +216,8 @@ class TensorcopyServer(LanguageServer):
         index = TextIndex(text)
         pairs = [(d, self.to_lsp_diagnostic(d, index)) for d in result.diagnostics]
         self.publish(uri, pairs, version)
+        if any(d.fix is not None for d in result.diagnostics):
+            self.view(uri, path, text, cfg)  # ready before the editor asks for code actions
 
     async def lint_notebook(self, nb_uri: str) -> None:
         nb = self.workspace.get_notebook_document(notebook_uri=nb_uri)
@@ -217,7 +226,9 @@ class TensorcopyServer(LanguageServer):
         cells = self.notebook_cells(nb)
         if not cells:
             return
-        joined, cmap = join_notebook(parseable_cells(cells)[0])
+        loop = asyncio.get_running_loop()
+        joined, cmap = await loop.run_in_executor(
+            self.pool, lambda: join_notebook(parseable_cells(cells)[0]))
         path = to_fs_path(nb.uri)
         cfg = self.config_for(path)
         loop = asyncio.get_running_loop()
@@ -236,6 +247,8 @@ class TensorcopyServer(LanguageServer):
             per_cell[i].append((local, self.to_lsp_diagnostic(local, indexes[i])))
         for (cell_uri, _), pairs in zip(cells, per_cell):
             self.publish(cell_uri, pairs, None)
+        if any(d.fix is not None for d in result.diagnostics):
+            self.view(nb_uri, path, joined, cfg)
 
     def may_have_actions(self, uri: str, lint_uri: str, rng: types.Range) -> bool:
         """Could a quick fix apply at ``rng``? No when the last published diagnostics are
@@ -253,6 +266,8 @@ class TensorcopyServer(LanguageServer):
             uri=uri, diagnostics=[p[1] for p in pairs], version=version))
 
     def clear(self, uri: str) -> None:
+        self.generation += 1
+        self.views.pop(uri, None)
         task = self.pending.pop(uri, None)
         if task is not None:
             task.cancel()
@@ -268,6 +283,55 @@ class TensorcopyServer(LanguageServer):
         for key, doc in list(self.workspace.text_documents.items()):
             if key not in cells:
                 self.schedule(doc.uri)  # the client's own spelling of the uri
+
+    # ------------------------------------------------------------------ code action views
+    def view(self, uri: str, path: Optional[str], text: str,
+             cfg) -> "asyncio.Future[DocumentView]":
+        """The DocumentView of ``text`` (linted as ``uri``), computed once in the lint worker
+        and shared by every code action until anything changes."""
+        held = self.views.get(uri)
+        if held is not None and held[0] == self.generation and held[1] == cfg and (
+                held[2] is text or held[2] == text) and not (
+                held[3].done() and (held[3].cancelled() or held[3].exception())):
+            return held[3]
+        if held is not None and not held[3].done():
+            held[3].cancel()  # not started yet: never will be
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self.pool, _warm_view, path, text, cfg)
+        future.add_done_callback(_quiet)
+        self.views[uri] = (self.generation, cfg, text, future)
+        return future
+
+    async def prepare(self, uri: str):
+        """(DocumentView, _Target, cells or None) for code actions in document or notebook cell
+        ``uri``; None when there is nothing to act on (a cell that does not parse)."""
+        loop = asyncio.get_running_loop()
+        nb = self.notebook_of(uri)
+        if nb is None:
+            doc = self.workspace.text_documents[unquote(uri)]
+            path = to_fs_path(uri)
+            view = await self.view(uri, path, doc.source, self.config_for(path))
+            return view, _Target(uri, view.index), None
+        path = to_fs_path(nb.uri)
+        cfg = self.config_for(path)  # on the connection's thread (it may message the user)
+        cells = self.notebook_cells(nb)
+        uris = [u for u, _ in cells]
+        if uri not in uris:
+            return None
+        usable, broken = await loop.run_in_executor(self.pool, parseable_cells, cells)
+        i = uris.index(uri)
+        if i in broken:
+            return None  # the cell does not parse: nothing there to fix
+        joined, cmap = join_notebook(usable)
+        view = await self.view(nb.uri, path, joined, cfg)
+        return view, _Target(uri, TextIndex(usable[i][1]), cmap, view.index, i), usable
+
+    @property
+    def resolves_edits(self) -> bool:
+        """Does the client fill a code action's ``edit`` by ``codeAction/resolve``?"""
+        caps = self.client_capabilities.text_document
+        options = caps and caps.code_action and caps.code_action.resolve_support
+        return bool(options and "edit" in (options.properties or []))
 
     # ------------------------------------------------------------------ translation
     def lsp_range(self, index: TextIndex, line: int, col: int, end_line: int,
@@ -416,7 +480,7 @@ def create_server() -> TensorcopyServer:
             range=hits[0].range)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
     async def code_action(ls: TensorcopyServer, params: types.CodeActionParams):
         uri = params.text_document.uri
         if not ls.is_open(uri):
@@ -425,15 +489,27 @@ def create_server() -> TensorcopyServer:
         if not _wants_fix_all(params) and not ls.may_have_actions(
                 uri, nb.uri if nb is not None else uri, params.range):
             return []  # cheap answer for the light bulb on every cursor move
+        prepared = await ls.prepare(uri)
+        if prepared is None:
+            return []
         loop = asyncio.get_running_loop()
-        # configuration is read here, on the connection's thread (it may message the user)
-        if nb is not None:
-            cfg = ls.config_for(to_fs_path(nb.uri))
-            return await loop.run_in_executor(ls.pool, _cell_actions, ls, nb.uri,
-                                              ls.notebook_cells(nb), uri, params, cfg)
-        doc = ls.workspace.text_documents[unquote(uri)]
-        cfg = ls.config_for(to_fs_path(uri))
-        return await loop.run_in_executor(ls.pool, _actions, ls, uri, doc.source, params, cfg)
+        return await loop.run_in_executor(ls.pool, _actions, ls, *prepared, params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve(ls: TensorcopyServer, action: types.CodeAction) -> types.CodeAction:
+        """Fill in the edit of an action offered without one (when the client resolves edits):
+        fix-all runs the fixer over the whole file, and a quick fix is checked to leave a text
+        that parses; both cost the size of the file, too much for every cursor move."""
+        data = action.data if isinstance(action.data, dict) else {}
+        uri = data.get("fixAll", data.get("fix"))
+        if action.edit is not None or not isinstance(uri, str) or not ls.is_open(uri):
+            return action
+        prepared = await ls.prepare(uri)
+        if prepared is not None:
+            loop = asyncio.get_running_loop()
+            action.edit = await loop.run_in_executor(ls.pool, _resolve_edit, ls, *prepared,
+                                                     data)
+        return action
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: TensorcopyServer, *args):
@@ -480,76 +556,121 @@ class _Target:
         return start, end
 
 
-def _actions(ls: TensorcopyServer, uri: str, text: str, params: types.CodeActionParams,
-             cfg) -> List[types.CodeAction]:
-    path = to_fs_path(uri)
-    index = TextIndex(text)
-    target = _Target(uri, index)
-    only = params.context.only
-    diags = fixable(path, text, cfg)
-    actions = _quick_fixes(ls, text, diags, target, target.request(params.range, ls.encoding),
-                           cfg, only)
-    if _wants_fix_all(params) and any(d.fix and d.fix.is_safe for d in diags):
-        edit = fix_all(path, text, cfg)
-        if edit is not None:
-            actions.append(types.CodeAction(
-                title="tensorcopy: fix all safe fixes in this file", kind=FIX_ALL,
-                edit=types.WorkspaceEdit(changes={uri: ls.text_edits(index, [edit])})))
-    return actions
+def _warm_view(path: Optional[str], text: str, cfg) -> DocumentView:
+    return DocumentView(path, text, cfg).warm()
 
 
-def _cell_actions(ls: TensorcopyServer, nb_uri: str, cells: List[Tuple[str, str]], uri: str,
-                  params: types.CodeActionParams, cfg) -> List[types.CodeAction]:
-    uris = [u for u, _ in cells]
-    if uri not in uris:
+def _quiet(future) -> None:
+    """Done callback: a view nobody awaited may fail or be cancelled without a warning."""
+    if not future.cancelled():
+        future.exception()
+
+
+def _fix_all_edit(ls: TensorcopyServer, uri: str, path: Optional[str], text: str,
+                  cfg) -> Optional[types.WorkspaceEdit]:
+    edit = fix_all(path, text, cfg)
+    if edit is None:
+        return None
+    return types.WorkspaceEdit(changes={uri: ls.text_edits(TextIndex(text), [edit])})
+
+
+def _notebook_fix_all_edit(ls: TensorcopyServer, path: Optional[str],
+                           cells: List[Tuple[str, str]], cfg) -> Optional[types.WorkspaceEdit]:
+    usable = parseable_cells(cells)[0]
+    per_cell = notebook_fix_all(path, usable, cfg)
+    if not per_cell:
+        return None
+    texts = dict(usable)
+    return types.WorkspaceEdit(changes={u: ls.text_edits(TextIndex(texts[u]), edits)
+                                        for u, edits in per_cell.items()})
+
+
+def _fix_all_action(ls: TensorcopyServer, view: DocumentView, target: "_Target", cells,
+                    params: types.CodeActionParams) -> List[types.CodeAction]:
+    """Fix-all, offered without its edit when the client resolves edits (the edit comes with
+    ``codeAction/resolve``, when the user picks it). A client that cannot resolve gets it only
+    when it asks for the kind (editor.codeActionsOnSave), computed now: a request without
+    ``only`` (the menu, the light bulb) never runs the fixer over the whole file."""
+    if not _wants_fix_all(params) or not view.has_safe_fix():
         return []
-    i = uris.index(uri)
-    cells, broken = parseable_cells(cells)
-    if i in broken:
-        return []  # the cell does not parse: nothing there to fix
-    joined, cmap = join_notebook(cells)
-    path = to_fs_path(nb_uri)
-    target = _Target(uri, TextIndex(cells[i][1]), cmap, TextIndex(joined), i)
-    diags = fixable(path, joined, cfg)
-    only = params.context.only
-    actions = _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
-                           cfg, only)
-    if _wants_fix_all(params) and any(d.fix and d.fix.is_safe for d in diags):
-        per_cell = notebook_fix_all(path, cells, cfg)
-        if per_cell:
-            texts = dict(cells)
-            actions.append(types.CodeAction(
-                title="tensorcopy: fix all safe fixes in this notebook", kind=FIX_ALL,
-                edit=types.WorkspaceEdit(changes={
-                    u: ls.text_edits(TextIndex(texts[u]), edits)
-                    for u, edits in per_cell.items()})))
-    return actions
+    what = "file" if cells is None else "notebook"
+    action = types.CodeAction(title=f"tensorcopy: fix all safe fixes in this {what}",
+                              kind=FIX_ALL, data={"fixAll": target.uri})
+    if ls.resolves_edits:
+        return [action]
+    if not params.context.only:
+        return []
+    action.edit = _fix_all_of(ls, view, target, cells)
+    return [action] if action.edit is not None else []
 
 
-def _quick_fixes(ls: TensorcopyServer, text: str, diags: List[Diagnostic], target: _Target,
-                 req, cfg, only) -> List[types.CodeAction]:
-    """The rule's fix and a noqa comment for each diagnostic of ``text`` touching ``req``."""
+def _fix_all_of(ls: TensorcopyServer, view: DocumentView, target: "_Target",
+                cells) -> Optional[types.WorkspaceEdit]:
+    if cells is None:
+        return _fix_all_edit(ls, target.uri, view.path, view.text, view.cfg)
+    return _notebook_fix_all_edit(ls, view.path, cells, view.cfg)
+
+
+def _actions(ls: TensorcopyServer, view: DocumentView, target: "_Target", cells,
+             params: types.CodeActionParams) -> List[types.CodeAction]:
+    actions = _quick_fixes(ls, view, target, target.request(params.range, ls.encoding),
+                           params.context.only)
+    return actions + _fix_all_action(ls, view, target, cells, params)
+
+
+def _resolve_edit(ls: TensorcopyServer, view: DocumentView, target: "_Target", cells,
+                  data: dict) -> Optional[types.WorkspaceEdit]:
+    if "fixAll" in data:
+        return _fix_all_of(ls, view, target, cells)
+    span = data.get("span")
+    for d in view.diagnostics():
+        if d.code == data.get("code") and [d.line, d.column, d.end_line, d.end_column] == span:
+            return _fix_edit(ls, view, target, d)
+    return None  # the text changed since: nothing to apply
+
+
+def _fix_edit(ls: TensorcopyServer, view: DocumentView, target: "_Target",
+              d: Diagnostic) -> Optional[types.WorkspaceEdit]:
+    """The WorkspaceEdit of ``d``'s fix in the target document, if it may be applied and the
+    text still parses after it."""
+    if d.fix is None or not (d.fix.is_safe or ls.unsafe_for(view.cfg)):
+        return None
+    mapped = [target.edit(e) for e in d.fix.edits]
+    if any(m is None for m in mapped) or checked_fix(view.text, d) is None:
+        return None
+    return types.WorkspaceEdit(changes={target.uri: ls.text_edits(target.index, mapped)})
+
+
+def _quick_fixes(ls: TensorcopyServer, view: DocumentView, target: "_Target", req,
+                 only) -> List[types.CodeAction]:
+    """The rule's fix and a noqa comment for each diagnostic of the view touching ``req``.
+    A client that resolves edits gets each fix without its edit (checking that the fixed text
+    parses costs a parse of the whole file: done on resolve, for the fix picked)."""
     if not _allowed(types.CodeActionKind.QuickFix, only):
         return []
-    unsafe = ls.unsafe_for(cfg)
+    unsafe = ls.unsafe_for(view.cfg)
+    lazy = ls.resolves_edits
     actions = []
-    for d in diags:
+    for d in view.diagnostics():
         if not overlaps(((d.line, d.column), (d.end_line, d.end_column)), req):
             continue
         lsp_diag = ls.to_lsp_diagnostic(target.diagnostic(d), target.index)
-        if d.fix is not None and (d.fix.is_safe or unsafe) and checked_fix(text, d) is not None:
-            mapped = [target.edit(e) for e in d.fix.edits]
-            if all(m is not None for m in mapped):
+        if d.fix is not None and (d.fix.is_safe or unsafe) and d.fix.edits and all(
+                target.edit(e) is not None for e in d.fix.edits):
+            edit = None if lazy else _fix_edit(ls, view, target, d)
+            if lazy or edit is not None:
                 label = "" if d.fix.is_safe else " (unsafe fix)"
                 actions.append(types.CodeAction(
                     title=f"Fix {d.code}: {d.fix.description}{label}",
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[lsp_diag],
                     is_preferred=d.fix.is_safe,
-                    edit=types.WorkspaceEdit(changes={
-                        target.uri: ls.text_edits(target.index, mapped)})))
-        edit = noqa_edit(text, d.line, d.code)
-        local = target.edit(edit) if edit is not None else None
+                    edit=edit,
+                    data={"fix": target.uri, "code": d.code,
+                          "span": [d.line, d.column, d.end_line, d.end_column]}
+                    if lazy else None))
+        noqa = view.noqa_edit(d.line, d.code)
+        local = target.edit(noqa) if noqa is not None else None
         if local is not None:
             actions.append(types.CodeAction(
                 title=f"Disable {d.code} for this line (# noqa: {d.code})",
