@@ -922,6 +922,18 @@ async def test_fix_all_is_computed_only_when_resolved(client: LanguageClient, tm
         f"    y{i} = x.clone().detach()\n" for i in range(n)) + "    return x\n"
     uri, diags = await open_file(client, tmp_path / "many.py", text)
     assert len(diags) == n
+    # at once, as an editor asks when the diagnostics arrive (the server may still be preparing
+    # the file's code actions: then they come from the published diagnostics, edits by resolve)
+    first = await actions_for(client, uri, diags[7])
+    assert sorted(a.title.split(":")[0] for a in first if a.kind == "quickfix") == [
+        "Disable TEN301 for this line (# noqa", "Fix TEN301"]
+    for action in first:
+        if action.kind == "quickfix":
+            assert changed_old_lines(text, apply_text_edits(
+                text, action.edit.changes[uri])) == {diags[7].range.start.line}
+    noqa = next(a for a in first if "noqa" in a.title)
+    assert apply_text_edits(text, noqa.edit.changes[uri]).splitlines()[11] == \
+        "    y7 = x.clone().detach()  # noqa: TEN301"
     for diag in (diags[0], diags[n // 2], diags[-1]):
         for trigger in (types.CodeActionTriggerKind.Invoked, None):
             actions = await actions_for(client, uri, diag, trigger=trigger, resolve=False)

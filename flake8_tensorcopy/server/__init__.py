@@ -3,8 +3,9 @@
 It only translates: editor buffers go through the one lint step (``lint.py``) and the fixer
 (``fixes.py``), and the Diagnostics come back as LSP diagnostics, code actions and hovers.
 ``core`` holds the editor-independent part (configuration per project, positions, noqa edits,
-notebook cells) and never imports pygls; ``lsp`` wires it to pygls and is imported only when the
-server starts, so ``tensorcopy --help`` and ``check`` never need pygls.
+notebook cells) and never imports pygls; ``actions`` builds code actions (lsprotocol types) from
+core's views; ``lsp`` wires both to pygls and is imported only when the server starts, so
+``tensorcopy --help`` and ``check`` never need pygls.
 """
 from __future__ import annotations
 

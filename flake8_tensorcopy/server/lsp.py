@@ -20,17 +20,17 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from .. import __version__
-from ..diagnostics import Diagnostic, Edit
+from ..diagnostics import Diagnostic
 from ..docs import doc_url, summary
 from ..rules import RULES_BY_CODE
-from .core import (UTF8, UTF16, UTF32, CellMap, Configs, DocumentView, TextIndex, checked_fix,
-                   fix_all, join_notebook, lint_document, notebook_fix_all, overlaps,
-                   parseable_cells)
+from .actions import (FIX_ALL, Target, allowed, code_actions, fix_action, noqa_title, quiet,
+                      resolve_edit, wants_fix_all, warm_view)
+from .core import (UTF8, UTF16, UTF32, Configs, DocumentView, TextIndex, join_notebook,
+                   lint_document, overlaps, parseable_cells)
 
 log = logging.getLogger("tensorcopy.server")
 
 SOURCE = "tensorcopy"
-FIX_ALL = "source.fixAll.tensorcopy"
 DEFAULT_DEBOUNCE = 0.15  # seconds after the last keystroke before a changed buffer is linted
 
 
@@ -297,13 +297,13 @@ class TensorcopyServer(LanguageServer):
         if held is not None and not held[3].done():
             held[3].cancel()  # not started yet: never will be
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.pool, _warm_view, path, text, cfg)
-        future.add_done_callback(_quiet)
+        future = loop.run_in_executor(self.pool, warm_view, path, text, cfg)
+        future.add_done_callback(quiet)
         self.views[uri] = (self.generation, cfg, text, future)
         return future
 
     async def prepare(self, uri: str):
-        """(DocumentView, _Target, cells or None) for code actions in document or notebook cell
+        """(DocumentView, Target, cells or None) for code actions in document or notebook cell
         ``uri``; None when there is nothing to act on (a cell that does not parse)."""
         loop = asyncio.get_running_loop()
         nb = self.notebook_of(uri)
@@ -311,7 +311,7 @@ class TensorcopyServer(LanguageServer):
             doc = self.workspace.text_documents[unquote(uri)]
             path = to_fs_path(uri)
             view = await self.view(uri, path, doc.source, self.config_for(path))
-            return view, _Target(uri, view.index), None
+            return view, Target(uri, view.index), None
         path = to_fs_path(nb.uri)
         cfg = self.config_for(path)  # on the connection's thread (it may message the user)
         cells = self.notebook_cells(nb)
@@ -324,7 +324,43 @@ class TensorcopyServer(LanguageServer):
             return None  # the cell does not parse: nothing there to fix
         joined, cmap = join_notebook(usable)
         view = await self.view(nb.uri, path, joined, cfg)
-        return view, _Target(uri, TextIndex(usable[i][1]), cmap, view.index, i), usable
+        return view, Target(uri, TextIndex(usable[i][1]), cmap, view.index, i), usable
+
+    def view_ready(self, uri: str) -> bool:
+        held = self.views.get(uri)
+        doc = self.workspace.text_documents.get(unquote(uri))
+        return bool(held and doc and held[0] == self.generation and held[3].done()
+                    and held[2] is doc.source)
+
+    def early_actions(self, uri: str, params: types.CodeActionParams):
+        """The actions at ``params.range`` of a text document from its published diagnostics,
+        every edit left to ``codeAction/resolve``: the answer while the document's view is
+        still being prepared (the request the editor sends as soon as diagnostics arrive).
+        None when the published diagnostics are not the current text's."""
+        if uri in self.pending or uri not in self.published:
+            return None
+        doc = self.workspace.text_documents[unquote(uri)]
+        self.view(uri, to_fs_path(uri), doc.source, self.config_for(to_fs_path(uri)))
+        only = params.context.only
+        want = ((params.range.start.line, params.range.start.character),
+                (params.range.end.line, params.range.end.character))
+        unsafe = self.unsafe_for(self.config_for(to_fs_path(uri)))
+        actions, safe = [], False
+        for d, lsp in self.published[uri]:
+            safe = safe or bool(d.fix and d.fix.is_safe)
+            if not allowed(types.CodeActionKind.QuickFix, only) or not overlaps(
+                    ((lsp.range.start.line, lsp.range.start.character),
+                     (lsp.range.end.line, lsp.range.end.character)), want):
+                continue
+            if d.fix is not None and d.fix.edits and (d.fix.is_safe or unsafe):
+                actions.append(fix_action(d, lsp, uri))
+            actions.append(types.CodeAction(
+                title=noqa_title(d.code), kind=types.CodeActionKind.QuickFix,
+                diagnostics=[lsp], data={"noqa": uri, "code": d.code, "line": d.line}))
+        if safe and wants_fix_all(params):
+            actions.append(types.CodeAction(title="tensorcopy: fix all safe fixes in this file",
+                                            kind=FIX_ALL, data={"fixAll": uri}))
+        return actions
 
     @property
     def resolves_edits(self) -> bool:
@@ -359,21 +395,6 @@ class TensorcopyServer(LanguageServer):
             (l1, c1), (l2, c2) = index.line_col(e.start), index.line_col(e.end)
             out.append(types.TextEdit(self.lsp_range(index, l1, c1, l2, c2), e.text))
         return out
-
-
-def _wants_fix_all(params: types.CodeActionParams) -> bool:
-    """Fix-all runs the fixer over the whole file: offer it when asked for by kind, or when the
-    user invoked the menu, not for the automatic light bulb on each cursor move."""
-    only = params.context.only
-    if only:
-        return _allowed(FIX_ALL, only)
-    return params.context.trigger_kind != types.CodeActionTriggerKind.Automatic
-
-
-def _allowed(kind: str, only: Optional[List[str]]) -> bool:
-    if not only:
-        return True
-    return any(kind == o or kind.startswith(o + ".") for o in only)
 
 
 def _hover_text(codes: List[str]) -> str:
@@ -486,14 +507,18 @@ def create_server() -> TensorcopyServer:
         if not ls.is_open(uri):
             return None
         nb = ls.notebook_of(uri)
-        if not _wants_fix_all(params) and not ls.may_have_actions(
+        if not wants_fix_all(params) and not ls.may_have_actions(
                 uri, nb.uri if nb is not None else uri, params.range):
             return []  # cheap answer for the light bulb on every cursor move
+        if nb is None and ls.resolves_edits and not ls.view_ready(uri):
+            early = ls.early_actions(uri, params)
+            if early is not None:
+                return early
         prepared = await ls.prepare(uri)
         if prepared is None:
             return []
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(ls.pool, _actions, ls, *prepared, params)
+        return await loop.run_in_executor(ls.pool, code_actions, ls, *prepared, params)
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     async def resolve(ls: TensorcopyServer, action: types.CodeAction) -> types.CodeAction:
@@ -501,13 +526,13 @@ def create_server() -> TensorcopyServer:
         fix-all runs the fixer over the whole file, and a quick fix is checked to leave a text
         that parses; both cost the size of the file, too much for every cursor move."""
         data = action.data if isinstance(action.data, dict) else {}
-        uri = data.get("fixAll", data.get("fix"))
+        uri = data.get("fixAll", data.get("fix", data.get("noqa")))
         if action.edit is not None or not isinstance(uri, str) or not ls.is_open(uri):
             return action
         prepared = await ls.prepare(uri)
         if prepared is not None:
             loop = asyncio.get_running_loop()
-            action.edit = await loop.run_in_executor(ls.pool, _resolve_edit, ls, *prepared,
+            action.edit = await loop.run_in_executor(ls.pool, resolve_edit, ls, *prepared,
                                                      data)
         return action
 
@@ -519,163 +544,3 @@ def create_server() -> TensorcopyServer:
         ls.pool.shutdown(wait=False, cancel_futures=True)
 
     return server
-
-
-class _Target:
-    """The document a code action edits. For a plain document the linted text is the document;
-    for a notebook cell the linted text is the joined notebook and edits and diagnostics are
-    moved into the cell (an edit reaching outside the cell is not offered)."""
-
-    def __init__(self, uri: str, index: TextIndex, cmap: Optional[CellMap] = None,
-                 joined: Optional[TextIndex] = None, cell: int = 0) -> None:
-        self.uri, self.index, self.cmap, self.joined, self.cell = uri, index, cmap, joined, cell
-
-    def edit(self, e: Edit) -> Optional[Edit]:
-        if self.cmap is None:
-            return e
-        (l1, c1), (l2, c2) = self.joined.line_col(e.start), self.joined.line_col(e.end)
-        (i1, k1), (i2, k2) = self.cmap.locate(l1), self.cmap.locate(l2)
-        if i1 != self.cell or i2 != self.cell:
-            return None
-        return Edit(self.index.offset(k1, c1), self.index.offset(k2, c2), e.text)
-
-    def diagnostic(self, d: Diagnostic) -> Diagnostic:
-        if self.cmap is None:
-            return d
-        _, line = self.cmap.locate(d.line)
-        _, end_line = self.cmap.locate(d.end_line)
-        return Diagnostic(d.code, d.message, line, d.column, end_line, d.end_column, d.fix)
-
-    def request(self, rng: types.Range, enc: str):
-        """The request range as ((line, col), (line, col)) of the linted text."""
-        start = self.index.from_lsp(rng.start.line, rng.start.character, enc)
-        end = self.index.from_lsp(rng.end.line, rng.end.character, enc)
-        if self.cmap is not None:
-            start = (self.cmap.joined_line(self.cell, start[0]), start[1])
-            end = (self.cmap.joined_line(self.cell, end[0]), end[1])
-        return start, end
-
-
-def _warm_view(path: Optional[str], text: str, cfg) -> DocumentView:
-    return DocumentView(path, text, cfg).warm()
-
-
-def _quiet(future) -> None:
-    """Done callback: a view nobody awaited may fail or be cancelled without a warning."""
-    if not future.cancelled():
-        future.exception()
-
-
-def _fix_all_edit(ls: TensorcopyServer, uri: str, path: Optional[str], text: str,
-                  cfg) -> Optional[types.WorkspaceEdit]:
-    edit = fix_all(path, text, cfg)
-    if edit is None:
-        return None
-    return types.WorkspaceEdit(changes={uri: ls.text_edits(TextIndex(text), [edit])})
-
-
-def _notebook_fix_all_edit(ls: TensorcopyServer, path: Optional[str],
-                           cells: List[Tuple[str, str]], cfg) -> Optional[types.WorkspaceEdit]:
-    usable = parseable_cells(cells)[0]
-    per_cell = notebook_fix_all(path, usable, cfg)
-    if not per_cell:
-        return None
-    texts = dict(usable)
-    return types.WorkspaceEdit(changes={u: ls.text_edits(TextIndex(texts[u]), edits)
-                                        for u, edits in per_cell.items()})
-
-
-def _fix_all_action(ls: TensorcopyServer, view: DocumentView, target: "_Target", cells,
-                    params: types.CodeActionParams) -> List[types.CodeAction]:
-    """Fix-all, offered without its edit when the client resolves edits (the edit comes with
-    ``codeAction/resolve``, when the user picks it). A client that cannot resolve gets it only
-    when it asks for the kind (editor.codeActionsOnSave), computed now: a request without
-    ``only`` (the menu, the light bulb) never runs the fixer over the whole file."""
-    if not _wants_fix_all(params) or not view.has_safe_fix():
-        return []
-    what = "file" if cells is None else "notebook"
-    action = types.CodeAction(title=f"tensorcopy: fix all safe fixes in this {what}",
-                              kind=FIX_ALL, data={"fixAll": target.uri})
-    if ls.resolves_edits:
-        return [action]
-    if not params.context.only:
-        return []
-    action.edit = _fix_all_of(ls, view, target, cells)
-    return [action] if action.edit is not None else []
-
-
-def _fix_all_of(ls: TensorcopyServer, view: DocumentView, target: "_Target",
-                cells) -> Optional[types.WorkspaceEdit]:
-    if cells is None:
-        return _fix_all_edit(ls, target.uri, view.path, view.text, view.cfg)
-    return _notebook_fix_all_edit(ls, view.path, cells, view.cfg)
-
-
-def _actions(ls: TensorcopyServer, view: DocumentView, target: "_Target", cells,
-             params: types.CodeActionParams) -> List[types.CodeAction]:
-    actions = _quick_fixes(ls, view, target, target.request(params.range, ls.encoding),
-                           params.context.only)
-    return actions + _fix_all_action(ls, view, target, cells, params)
-
-
-def _resolve_edit(ls: TensorcopyServer, view: DocumentView, target: "_Target", cells,
-                  data: dict) -> Optional[types.WorkspaceEdit]:
-    if "fixAll" in data:
-        return _fix_all_of(ls, view, target, cells)
-    span = data.get("span")
-    for d in view.diagnostics():
-        if d.code == data.get("code") and [d.line, d.column, d.end_line, d.end_column] == span:
-            return _fix_edit(ls, view, target, d)
-    return None  # the text changed since: nothing to apply
-
-
-def _fix_edit(ls: TensorcopyServer, view: DocumentView, target: "_Target",
-              d: Diagnostic) -> Optional[types.WorkspaceEdit]:
-    """The WorkspaceEdit of ``d``'s fix in the target document, if it may be applied and the
-    text still parses after it."""
-    if d.fix is None or not (d.fix.is_safe or ls.unsafe_for(view.cfg)):
-        return None
-    mapped = [target.edit(e) for e in d.fix.edits]
-    if any(m is None for m in mapped) or checked_fix(view.text, d) is None:
-        return None
-    return types.WorkspaceEdit(changes={target.uri: ls.text_edits(target.index, mapped)})
-
-
-def _quick_fixes(ls: TensorcopyServer, view: DocumentView, target: "_Target", req,
-                 only) -> List[types.CodeAction]:
-    """The rule's fix and a noqa comment for each diagnostic of the view touching ``req``.
-    A client that resolves edits gets each fix without its edit (checking that the fixed text
-    parses costs a parse of the whole file: done on resolve, for the fix picked)."""
-    if not _allowed(types.CodeActionKind.QuickFix, only):
-        return []
-    unsafe = ls.unsafe_for(view.cfg)
-    lazy = ls.resolves_edits
-    actions = []
-    for d in view.diagnostics():
-        if not overlaps(((d.line, d.column), (d.end_line, d.end_column)), req):
-            continue
-        lsp_diag = ls.to_lsp_diagnostic(target.diagnostic(d), target.index)
-        if d.fix is not None and (d.fix.is_safe or unsafe) and d.fix.edits and all(
-                target.edit(e) is not None for e in d.fix.edits):
-            edit = None if lazy else _fix_edit(ls, view, target, d)
-            if lazy or edit is not None:
-                label = "" if d.fix.is_safe else " (unsafe fix)"
-                actions.append(types.CodeAction(
-                    title=f"Fix {d.code}: {d.fix.description}{label}",
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[lsp_diag],
-                    is_preferred=d.fix.is_safe,
-                    edit=edit,
-                    data={"fix": target.uri, "code": d.code,
-                          "span": [d.line, d.column, d.end_line, d.end_column]}
-                    if lazy else None))
-        noqa = view.noqa_edit(d.line, d.code)
-        local = target.edit(noqa) if noqa is not None else None
-        if local is not None:
-            actions.append(types.CodeAction(
-                title=f"Disable {d.code} for this line (# noqa: {d.code})",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[lsp_diag],
-                edit=types.WorkspaceEdit(changes={
-                    target.uri: ls.text_edits(target.index, [local])})))
-    return actions
