@@ -28,8 +28,13 @@ def missing_dependency() -> Optional[str]:
 def serve() -> int:
     """Run the server on standard input/output until the client says ``exit`` (or the input
     ends). The status is 0 when ``shutdown`` came first, 1 otherwise (as the LSP spec says)."""
+    import sys
+
     from .lsp import create_server
 
+    # the lint worker is a Python thread: hand the interpreter back to the connection's thread
+    # within 1 ms (not 5) so requests are answered while a large file is analysed
+    sys.setswitchinterval(0.001)
     server = create_server()
     server.start_io()
     return 0 if server.shut_down else 1

@@ -32,6 +32,7 @@ log = logging.getLogger("tensorcopy.server")
 
 SOURCE = "tensorcopy"
 DEFAULT_DEBOUNCE = 0.15  # seconds after the last keystroke before a changed buffer is linted
+PREPARE_DELAY = 0.2  # seconds after diagnostics are published before code actions are prepared
 
 
 class Protocol(LanguageServerProtocol):
@@ -217,7 +218,7 @@ class TensorcopyServer(LanguageServer):
         pairs = [(d, self.to_lsp_diagnostic(d, index)) for d in result.diagnostics]
         self.publish(uri, pairs, version)
         if any(d.fix is not None for d in result.diagnostics):
-            self.view(uri, path, text, cfg)  # ready before the editor asks for code actions
+            self.prepare_soon(uri, path, text, cfg)
 
     async def lint_notebook(self, nb_uri: str) -> None:
         nb = self.workspace.get_notebook_document(notebook_uri=nb_uri)
@@ -248,7 +249,7 @@ class TensorcopyServer(LanguageServer):
         for (cell_uri, _), pairs in zip(cells, per_cell):
             self.publish(cell_uri, pairs, None)
         if any(d.fix is not None for d in result.diagnostics):
-            self.view(nb_uri, path, joined, cfg)
+            self.prepare_soon(nb_uri, path, joined, cfg)
 
     def may_have_actions(self, uri: str, lint_uri: str, rng: types.Range) -> bool:
         """Could a quick fix apply at ``rng``? No when the last published diagnostics are
@@ -326,6 +327,18 @@ class TensorcopyServer(LanguageServer):
         view = await self.view(nb.uri, path, joined, cfg)
         return view, Target(uri, TextIndex(usable[i][1]), cmap, view.index, i), usable
 
+    def prepare_soon(self, uri: str, path: Optional[str], text: str, cfg) -> None:
+        """Compute the view of ``text`` in the background, shortly after its diagnostics are
+        published: the request an editor sends as soon as they arrive is answered from them
+        (``early_actions``) without the analysis competing for the interpreter; the view is
+        then ready for the next ones. Nothing is done if anything changed meanwhile."""
+        generation = self.generation
+
+        def start() -> None:
+            if self.generation == generation and uri not in self.pending:
+                self.view(uri, path, text, cfg)
+        asyncio.get_running_loop().call_later(PREPARE_DELAY, start)
+
     def view_ready(self, uri: str) -> bool:
         held = self.views.get(uri)
         doc = self.workspace.text_documents.get(unquote(uri))
@@ -339,8 +352,6 @@ class TensorcopyServer(LanguageServer):
         None when the published diagnostics are not the current text's."""
         if uri in self.pending or uri not in self.published:
             return None
-        doc = self.workspace.text_documents[unquote(uri)]
-        self.view(uri, to_fs_path(uri), doc.source, self.config_for(to_fs_path(uri)))
         only = params.context.only
         want = ((params.range.start.line, params.range.start.character),
                 (params.range.end.line, params.range.end.character))
