@@ -71,8 +71,10 @@ class Target:
         return start, end
 
 
-def warm_view(path: Optional[str], text: str, cfg) -> DocumentView:
-    return DocumentView(path, text, cfg).warm()
+def warm_view(path: Optional[str], text: str, cfg, wanted) -> DocumentView:
+    """The view of ``text``, computed now if ``wanted()`` still says so when the job starts."""
+    view = DocumentView(path, text, cfg)
+    return view.warm() if wanted() else view
 
 
 def quiet(future) -> None:

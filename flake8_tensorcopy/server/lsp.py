@@ -295,10 +295,13 @@ class TensorcopyServer(LanguageServer):
                 held[2] is text or held[2] == text) and not (
                 held[3].done() and (held[3].cancelled() or held[3].exception())):
             return held[3]
-        if held is not None and not held[3].done():
-            held[3].cancel()  # not started yet: never will be
+        # a view replaced before its job starts is built bare (a request may still await it,
+        # and computes what it needs of it); never cancelled under an awaiting request
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.pool, warm_view, path, text, cfg)
+        mine: list = []
+        future = loop.run_in_executor(self.pool, warm_view, path, text, cfg,
+                                      lambda: self.views.get(uri, ())[3:] == tuple(mine))
+        mine.append(future)
         future.add_done_callback(quiet)
         self.views[uri] = (self.generation, cfg, text, future)
         return future
@@ -481,6 +484,7 @@ def create_server() -> TensorcopyServer:
         task = ls.pending.pop(params.notebook_document.uri, None)
         if task is not None:
             task.cancel()
+        ls.views.pop(params.notebook_document.uri, None)
         for cell in params.cell_text_documents:
             ls.clear(cell.uri)
 
