@@ -2,6 +2,7 @@
 
     python benchmarks/server_latency.py [--file benchmarks/data/train_script.py] [--changes 200]
                                         [--debounce-ms 0 150] [--output FILE]
+    python benchmarks/server_latency.py --code-actions 3000 [--requests 30] [--code DIR]
 
 Starts the real server (``python -m flake8_tensorcopy server``, needs pygls), speaks LSP to it
 over its stdin/stdout with a minimal JSON-RPC client of its own, opens the file, then sends
@@ -10,6 +11,15 @@ lines spread over the file) one at a time, each after the previous diagnostics a
 from sending ``textDocument/didChange`` to receiving ``textDocument/publishDiagnostics`` for that
 version. Reported per debounce setting: median, 95th percentile, min and max, plus the in-process
 lint time of the same text (``server.core.lint_document``) for reference. Not part of the tests.
+
+``--code-actions N``: code action latency on a generated file with N diagnostics (one
+``y_i = x.clone().detach()`` per line, each with a safe fix). After the diagnostics arrive: the
+first request (it may wait for the server to finish preparing the file's code actions), then
+``--requests`` requests at diagnostics spread over the file of each kind an editor sends: no
+``only`` filter with trigger Invoked (the menu), no filter with trigger Automatic (the light
+bulb), ``only: [quickfix]``, ``only: [source.fixAll]``; and the time to resolve fix-all's edit.
+The client advertises ``resolveSupport: {properties: [edit]}`` as VS Code does. ``--code DIR``
+runs the server from another checkout (to compare with an older commit).
 """
 from __future__ import annotations
 
@@ -158,6 +168,75 @@ def measure(path: str, changes: int, debounce_ms: int) -> Dict[str, float]:
             "diagnostics": count}
 
 
+def generated(n: int) -> str:
+    return "import torch\n\n\ndef f(x: torch.Tensor):\n" + "".join(
+        f"    y{i} = x.clone().detach()\n" for i in range(n)) + "    return x\n"
+
+
+def code_actions(n: int, requests: int, code: str,
+                 resolve: bool = True) -> Dict[str, Dict[str, float]]:
+    import tempfile
+
+    text = generated(n)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "many.py")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        uri = "file://" + path
+        client = Client([sys.executable, "-m", "flake8_tensorcopy", "server"], cwd=code)
+        out: Dict[str, Dict[str, float]] = {}
+        try:
+            client.request("initialize", {
+                "processId": os.getpid(), "rootUri": "file://" + tmp,
+                "capabilities": {"textDocument": {"codeAction": {
+                    "codeActionLiteralSupport": {"codeActionKind": {
+                        "valueSet": ["quickfix", "source", "source.fixAll"]}},
+                    "dataSupport": True, "resolveSupport": {"properties": ["edit"]}}}},
+                "initializationOptions": {"debounceMs": 0}}, timeout=120)
+            client.notify("initialized", {})
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": text}})
+            diags = client.wait(diagnostics_for(uri, 1), timeout=300)["params"]["diagnostics"]
+            assert len(diags) == n, len(diags)
+
+            def ask(diag, only=None, trigger=1):
+                context = {"diagnostics": [diag], "triggerKind": trigger}
+                if only:
+                    context["only"] = only
+                t0 = time.perf_counter()
+                reply = client.request("textDocument/codeAction", {
+                    "textDocument": {"uri": uri}, "range": diag["range"], "context": context},
+                    timeout=600)
+                return time.perf_counter() - t0, reply.get("result") or []
+
+            first, _ = ask(diags[n // 2])
+            out["first request after the diagnostics"] = {"n": 1, "median": first,
+                                                          "p95": first, "max": first}
+            kinds = {"no only, Invoked (menu)": (None, 1),
+                     "no only, Automatic (light bulb)": (None, 2),
+                     "only quickfix": (["quickfix"], 1),
+                     "only source.fixAll": (["source.fixAll"], 1)}
+            fix_all = None
+            for label, (only, trigger) in kinds.items():
+                times = []
+                for k in range(requests):
+                    took, actions = ask(diags[(k * 7919) % n], only, trigger)
+                    times.append(took)
+                    fix_all = next((a for a in actions
+                                    if a.get("kind") == "source.fixAll.tensorcopy"), fix_all)
+                out[label] = {"n": len(times), "median": statistics.median(times),
+                              "p95": percentile(times, 0.95), "max": max(times)}
+            if resolve and fix_all is not None and "edit" not in fix_all:
+                t0 = time.perf_counter()
+                client.request("codeAction/resolve", fix_all, timeout=600)
+                took = time.perf_counter() - t0
+                out["codeAction/resolve of fix-all"] = {"n": 1, "median": took, "p95": took,
+                                                        "max": took}
+        finally:
+            client.close()
+    return out
+
+
 def lint_time(path: str, runs: int = 30) -> Dict[str, float]:
     sys.path.insert(0, ROOT)
     from flake8_tensorcopy.config import Config
@@ -181,7 +260,26 @@ def main(argv=None) -> int:
                     help="edit points; each is typed then deleted (2 timed changes)")
     ap.add_argument("--debounce-ms", type=int, nargs="+", default=[0, 150])
     ap.add_argument("--output", help="also write the Markdown table to this file")
+    ap.add_argument("--code-actions", type=int, metavar="N",
+                    help="measure code actions on a generated file with N diagnostics instead")
+    ap.add_argument("--requests", type=int, default=30, help="requests of each kind")
+    ap.add_argument("--code", default=ROOT, help="checkout the server runs from")
+    ap.add_argument("--no-resolve", action="store_true", help="do not time fix-all's resolve")
     args = ap.parse_args(argv)
+    if args.code_actions:
+        res = code_actions(args.code_actions, args.requests, os.path.abspath(args.code),
+                           not args.no_resolve)
+        table = [f"- {args.code_actions} diagnostics; {platform.python_implementation()} "
+                 f"{platform.python_version()}, {os.cpu_count()} CPU(s)", "",
+                 "| request | n | median (ms) | p95 (ms) | max (ms) |", "| --- | --- | --- | --- | --- |"]
+        for label, r in res.items():
+            table.append(f"| {label} | {r['n']} | {r['median'] * 1000:.1f} | "
+                         f"{r['p95'] * 1000:.1f} | {r['max'] * 1000:.1f} |")
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write("\n".join(table) + "\n")
+        print("\n".join(table))
+        return 0
     with open(args.file, encoding="utf-8") as fh:
         n_lines = fh.read().count("\n")
     rows = []

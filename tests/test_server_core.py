@@ -56,10 +56,17 @@ def test_noqa_new_comment_and_merge():
 def test_noqa_refused_where_it_cannot_help_or_would_break():
     bare = SRC.replace("detach())\n", "detach())  # noqa\n")
     assert noqa_edit(bare, 5, "TEN201") is None  # a bare noqa already silences everything
+    # a statement continued by a backslash, a string over two lines: flake8 searches the
+    # whole token run, so the comment goes to the run's last line
     continued = SRC.replace("detach())\n", "detach()) + \\\n        1\n")
-    assert noqa_edit(continued, 5, "TEN201") is None
-    in_string = 'import torch\n\n\ndef f(a):\n    b = (torch.tensor(a), """x\ny""")\n'
-    assert noqa_edit(in_string, 5, "TEN201") is None
+    in_string = 'import torch\n\n\ndef f(a):\n    b = (torch.tensor(a.detach()), """x\ny""")\n'
+    for text in (continued, in_string):
+        new = apply_edits(text, [noqa_edit(text, 5, "TEN201")])
+        assert new.splitlines()[5].endswith("  # noqa: TEN201"), new
+        assert new.splitlines()[:5] == text.splitlines()[:5]
+        ast.parse(new)
+        assert "TEN201" in {d.code for d in analyze(text) if d.line == 5}
+        assert "TEN201" not in {d.code for d in filter_noqa(analyze(new), new) if d.line == 5}
     quoted = SRC.replace("detach())\n", 'detach()); s = "# noqa: E501"\n')
     assert noqa_edit(quoted, 5, "TEN201") is None
     assert noqa_edit(SRC, 99, "TEN201") is None

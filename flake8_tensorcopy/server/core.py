@@ -17,15 +17,15 @@ import bisect
 import io
 import os
 import tokenize
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config, ConfigError, find_pyproject, load
 from ..diagnostics import Diagnostic, Edit
 from ..files import excluded
 from ..fixes import apply_edits, fix_source
 from ..lint import FileResult, LintError, diagnose, lint_text
-from ..noqa import NOQA, filter_noqa
+from ..noqa import NOQA, silences
 from ..syntax.source import line_starts
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
@@ -70,18 +70,43 @@ def is_excluded(path: Optional[str], cfg: Config) -> bool:
 
 
 # --------------------------------------------------------------------------- linting
+BOM = "\ufeff"
+
+
+def split_bom(text: str) -> Tuple[str, int]:
+    """(``text`` without a leading U+FEFF, how many characters were cut). An editor buffer read
+    from a file saved with a UTF-8 BOM may keep it as its first character; Python (and the
+    CLI, which decodes the bytes) reads the file without it. Positions in the buffer count it."""
+    return (text[1:], 1) if text.startswith(BOM) else (text, 0)
+
+
+def shifted(d: Diagnostic, by: int) -> Diagnostic:
+    """``d`` (found in a text without its first ``by`` characters, all on line 1) placed in the
+    whole text."""
+    if not by:
+        return d
+    fix = d.fix
+    if fix is not None:
+        fix = replace(fix, edits=tuple(Edit(e.start + by, e.end + by, e.text) for e in fix.edits))
+    return replace(d, column=d.column + (by if d.line == 1 else 0),
+                   end_column=d.end_column + (by if d.end_line == 1 else 0), fix=fix)
+
+
 def lint_document(path: Optional[str], text: str, cfg: Config) -> FileResult:
     """Diagnostics of an editor buffer; a buffer that does not parse gives none (syntax_error
     set), an excluded file none. Never raises for any text."""
     result = FileResult(path or "<untitled>")
     if is_excluded(path, cfg):
         return result
+    body, cut = split_bom(text)
     try:
-        return lint_text(result, text, cfg, cfg.select, cfg.ignore)
+        lint_text(result, body, cfg, cfg.select, cfg.ignore)
     except (RecursionError, MemoryError, LintError) as exc:
         result.diagnostics = []
         result.syntax_error = f"cannot analyse: {type(exc).__name__}"
         return result
+    result.diagnostics = [shifted(d, cut) for d in result.diagnostics]
+    return result
 
 
 def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
@@ -89,15 +114,16 @@ def fixable(path: Optional[str], text: str, cfg: Config) -> List[Diagnostic]:
     selection, per-file-ignores and noqa as ``tensorcopy fix``)."""
     if is_excluded(path, cfg):
         return []
+    body, cut = split_bom(text)
     try:
-        return diagnose(text, path, cfg, for_fix=True)
+        return [shifted(d, cut) for d in diagnose(body, path, cfg, for_fix=True)]
     except (LintError, RecursionError, MemoryError):
         return []
 
 
 def parses(text: str) -> bool:
     try:
-        ast.parse(text)
+        ast.parse(split_bom(text)[0])
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
@@ -116,11 +142,49 @@ def fix_all(path: Optional[str], text: str, cfg: Config) -> Optional[Edit]:
     replacement of the changed span (None when nothing changes or the text does not parse)."""
     if is_excluded(path, cfg):
         return None
+    body, cut = split_bom(text)
     try:
-        fixed = fix_source(text, cfg, path, unsafe=False).source
+        fixed = fix_source(body, cfg, path, unsafe=False).source
     except (LintError, RecursionError, MemoryError):
         return None
-    return minimal_edit(text, fixed)
+    edit = minimal_edit(body, fixed)
+    return edit if edit is None else Edit(edit.start + cut, edit.end + cut, edit.text)
+
+
+class DocumentView:
+    """What code actions need of one linted text (a document, or a notebook's joined cells),
+    each part computed at most once and only when first asked for: the fixer's diagnostics
+    (``fixable``), positions, and the line layout the "disable" action reads. Code actions
+    keep one per document, so the light bulb asked on every cursor move costs a lookup."""
+
+    def __init__(self, path: Optional[str], text: str, cfg: Config) -> None:
+        self.path, self.text, self.cfg = path, text, cfg
+        self.index = TextIndex(text)
+        self._diagnostics: Optional[List[Diagnostic]] = None
+        self._layout: Optional[Tuple[Optional[LineLayout]]] = None
+
+    def diagnostics(self) -> List[Diagnostic]:
+        if self._diagnostics is None:
+            self._diagnostics = fixable(self.path, self.text, self.cfg)
+        return self._diagnostics
+
+    def has_safe_fix(self) -> bool:
+        return any(d.fix is not None and d.fix.is_safe for d in self.diagnostics())
+
+    def noqa_edit(self, line: int, code: str) -> Optional[Edit]:
+        if split_bom(self.text)[1]:
+            return noqa_edit(self.text, line, code)
+        if self._layout is None:
+            self._layout = (line_layout(self.text, self.index),)
+        if self._layout[0] is None:
+            return None
+        return noqa_edit(self.text, line, code, self._layout[0], self.index)
+
+    def warm(self) -> "DocumentView":
+        """Compute every part now (in the background, before any code action asks)."""
+        if self.diagnostics():
+            self.noqa_edit(1, "TEN000")
+        return self
 
 
 def minimal_edit(old: str, new: str) -> Optional[Edit]:
@@ -138,60 +202,104 @@ def minimal_edit(old: str, new: str) -> Optional[Edit]:
 
 
 # --------------------------------------------------------------------------- noqa
-def noqa_edit(text: str, line: int, code: str) -> Optional[Edit]:
-    """Silence ``code`` on 1-based ``line``: append ``  # noqa: CODE`` or merge ``, CODE`` into
-    the line's ``# noqa:`` list. None if the line already has a bare ``# noqa``, or if the
-    comment would not silence the diagnostic or would break the code (a line continued by a
-    backslash, a line ending inside a string)."""
-    index = TextIndex(text)
-    if not 1 <= line <= index.line_count:
-        return None
-    start = index.starts[line - 1]
-    content = index.line_text(line - 1)
-    layout = _line_layout(text, line)
-    if layout is None:
-        return None
-    comments, in_string = layout
-    m = NOQA.search(content)
-    if m and not any(a <= m.start() < b for a, b in comments):
-        return None  # "# noqa" inside a string: neither merge into it nor add a second one
-    if m:
-        codes = m.group("codes")
-        if not codes:
-            return None
-        # right after the last code: what follows it (a reason, a trailing comma) stays after
-        at = start + m.start("codes") + len(codes.rstrip(", \t\f\v\r\n"))
-        edit = Edit(at, at, f", {code}")
-    else:
-        if in_string:  # the line ends inside a string: a comment there would be text
-            return None
-        at = start + len(content.rstrip())
-        edit = Edit(at, at, f"  # noqa: {code}")
-    new = apply_edits(text, [edit])
-    probe = Diagnostic(code, "", line, 0, line, 0)
-    if filter_noqa([probe], new) or not parses(new):
-        return None
-    return edit
+@dataclass
+class LineLayout:
+    """What one tokenization of a text says about its lines, for ``noqa_edit``.
+
+    ``runs``: 1-based line -> (first, last) line of its token run, the lines flake8 searches
+    together for a ``# noqa`` reported on that line (a string over several lines, a backslash
+    continuation); ``clean``: lines that end with a line break token, where a comment may be
+    appended; ``comments``: (start, end) offsets of the comments."""
+
+    runs: Dict[int, Tuple[int, int]]
+    clean: Set[int]
+    comments: List[Tuple[int, int]]
 
 
-def _line_layout(text: str, line: int):
-    """([(start, end) columns of comments on ``line``], does a string cross the end of ``line``),
-    or None when the text does not tokenize."""
-    strings = {tokenize.STRING} | {getattr(tokenize, n) for n in (
-        "FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END") if hasattr(tokenize, n)}
-    comments = []
-    in_string = False
+def line_layout(text: str, index: Optional["TextIndex"] = None) -> Optional[LineLayout]:
+    """The LineLayout of ``text`` (no BOM), or None when it does not tokenize."""
+    index = index or TextIndex(text)
+    runs: Dict[int, Tuple[int, int]] = {}
+    clean: Set[int] = set()
+    comments: List[Tuple[int, int]] = []
+    lo, hi = None, None
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.start[0] > line:
-                break
-            if tok.type == tokenize.COMMENT and tok.start[0] == line:
-                comments.append((tok.start[1], tok.end[1]))
-            elif tok.type in strings and tok.start[0] <= line < tok.end[0]:
-                in_string = True
-    except (tokenize.TokenError, SyntaxError, IndentationError):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            lo = tok.start[0] if lo is None else min(lo, tok.start[0])
+            hi = tok.end[0] if hi is None else max(hi, tok.end[0])
+            if tok.type == tokenize.COMMENT:
+                comments.append((index.offset(*tok.start), index.offset(*tok.end)))
+            elif tok.type in (tokenize.NL, tokenize.NEWLINE):
+                clean.add(tok.start[0])
+                for n in range(lo, hi + 1):
+                    runs[n] = (lo, hi)
+                lo = hi = None
+    except (tokenize.TokenError, SyntaxError):
         return None
-    return comments, in_string
+    return LineLayout(runs, clean, comments)
+
+
+def noqa_edit(text: str, line: int, code: str, layout: Optional[LineLayout] = None,
+              index: Optional["TextIndex"] = None) -> Optional[Edit]:
+    """Silence ``code`` reported on 1-based ``line`` the way flake8 reads it: merge ``, CODE``
+    into the ``# noqa:`` list flake8 finds for that line, else append ``  # noqa: CODE`` to the
+    last line of the line's token run (flake8 searches the whole run: a statement continued by
+    a backslash or a string over several lines takes its comment on its last line). None when
+    a bare ``# noqa`` already silences everything, when flake8 would read a ``# noqa`` inside a
+    string first, or when no comment can be placed. ``layout`` and ``index``: ``text``'s, when
+    the caller keeps them (a text without its BOM)."""
+    body, cut = split_bom(text)
+    if cut:
+        edit = noqa_edit(body, line, code)
+        return edit if edit is None else Edit(edit.start + cut, edit.end + cut, edit.text)
+    index = index or TextIndex(text)
+    if not 1 <= line <= index.line_count:
+        return None
+    layout = layout or line_layout(text, index)
+    if layout is None or line not in layout.runs:
+        return None
+    first, last = layout.runs[line]
+    start = index.starts[first - 1]
+    searched = "".join(index.line_text(n - 1) + "\n" for n in range(first, last + 1))
+    m = NOQA.search(searched)
+    if m:
+        at = start + _offset_in_run(index, first, m.start())
+        i = bisect.bisect_right(layout.comments, (at, len(text) + 1)) - 1
+        if i < 0 or not layout.comments[i][0] <= at < layout.comments[i][1]:
+            return None  # flake8 reads a "# noqa" inside a string first: nothing to add to
+        codes = m.group("codes")
+        if not codes:
+            return None  # a bare "# noqa" silences every code already
+        # right after the last code: what follows it (a reason, a trailing comma) stays after
+        end = m.start("codes") + len(codes.rstrip(", \t\f\v\r\n"))
+        at = start + _offset_in_run(index, first, end)
+        edit = Edit(at, at, f", {code}")
+    else:
+        if last not in layout.clean:
+            return None
+        content = index.line_text(last - 1)
+        at = index.starts[last - 1] + len(content.rstrip())
+        edit = Edit(at, at, f"  # noqa: {code}")
+    pos = _run_position(index, first, at)  # what flake8 will search once the edit is made
+    return edit if silences(searched[:pos] + edit.text + searched[pos:], code) else None
+
+
+def _offset_in_run(index: "TextIndex", first: int, pos: int) -> int:
+    """Offset from the start of line ``first`` of position ``pos`` in the run's searched text
+    (its lines joined with "\n": a line ending of another width shifts what follows)."""
+    line, col = first, pos
+    while line < index.line_count and col > len(index.line_text(line - 1)):
+        col -= len(index.line_text(line - 1)) + 1
+        line += 1
+    return index.starts[line - 1] + col - index.starts[first - 1]
+
+
+def _run_position(index: "TextIndex", first: int, at: int) -> int:
+    """Position in the run's searched text of the text offset ``at`` (inverse of the above)."""
+    line, col = index.line_col(at)
+    return sum(len(index.line_text(n - 1)) + 1 for n in range(first, line)) + col
 
 
 # --------------------------------------------------------------------------- positions
@@ -285,6 +393,26 @@ def join_notebook(cells: Sequence[Tuple[str, str]]) -> Tuple[str, CellMap]:
     counts = [(firsts[i + 1] if i + 1 < len(firsts) else joined.count("\n") + 1) - firsts[i]
               for i in range(len(firsts))]
     return joined, CellMap([u for u, _ in cells], firsts, counts)
+
+
+def parseable_cells(cells: Sequence[Tuple[str, str]]
+                    ) -> Tuple[List[Tuple[str, str]], List[int]]:
+    """(``cells`` with each code cell that does not parse on its own blanked, the indices of
+    those cells). Jupyter runs each cell on its own, so a typo in one cell says nothing about
+    the others: they are still linted as one program (names defined in a cell reach the later
+    ones), the broken cell standing as as many blank lines as it has (every other cell keeps
+    its lines in the joined source). Nothing is blanked when the joined cells parse."""
+    cells = list(cells)
+    if parses(join_notebook(cells)[0]):
+        return cells, []
+    out, broken = [], []
+    for i, (uri, text) in enumerate(cells):
+        if parses(join_notebook([(uri, text)])[0]):
+            out.append((uri, text))
+        else:
+            out.append((uri, "\n" * text.count("\n")))
+            broken.append(i)
+    return out, broken
 
 
 def notebook_fix_all(path: Optional[str], cells: Sequence[Tuple[str, str]],

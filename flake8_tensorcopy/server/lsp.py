@@ -14,28 +14,65 @@ from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from .. import __version__
-from ..diagnostics import Diagnostic, Edit
+from ..diagnostics import Diagnostic
 from ..docs import doc_url, summary
 from ..rules import RULES_BY_CODE
-from .core import (UTF8, UTF16, UTF32, CellMap, Configs, TextIndex, checked_fix, fix_all, fixable,
-                   join_notebook, lint_document, noqa_edit, notebook_fix_all,
-                   overlaps)
+from .actions import (FIX_ALL, Target, allowed, code_actions, fix_action, noqa_title, quiet,
+                      resolve_edit, wants_fix_all, warm_view)
+from .core import (UTF8, UTF16, UTF32, Configs, DocumentView, TextIndex, join_notebook,
+                   lint_document, overlaps, parseable_cells)
 
 log = logging.getLogger("tensorcopy.server")
 
 SOURCE = "tensorcopy"
-FIX_ALL = "source.fixAll.tensorcopy"
 DEFAULT_DEBOUNCE = 0.15  # seconds after the last keystroke before a changed buffer is linted
+PREPARE_DELAY = 0.2  # seconds after diagnostics are published before code actions are prepared
 
 
 class Protocol(LanguageServerProtocol):
-    """pygls' protocol, except that a change for a document (or notebook) that was never
-    opened is logged and dropped instead of raising inside the built-in handler."""
+    """pygls' protocol, except that
+    - a change for a document (or notebook) that was never opened is logged and dropped instead
+      of raising inside the built-in handler;
+    - a notification leaves nothing behind: pygls 2 files the future of every generator-,
+      coroutine- or thread-style handler it runs under a fresh id and drops it only when a
+      response is sent, which a notification never gets, so each ``didChange`` kept one future
+      (and what it refers to) for the life of the server;
+    - a request after ``shutdown`` gets an InvalidRequest error (pygls drops it unanswered);
+    - ``exit`` without ``shutdown`` ends the process with status 1 (see ``serve``).
+    """
+
+    def _handle_notification(self, method_name: str, params: Any):
+        futures = getattr(self, "_request_futures", None)
+        if not isinstance(futures, dict):  # another pygls: nothing to tidy
+            return super()._handle_notification(method_name, params)
+        before = set(futures)
+        try:
+            return super()._handle_notification(method_name, params)
+        finally:
+            for key in [k for k in futures if k not in before]:
+                future = futures[key]
+                if future.done():
+                    del futures[key]
+                else:  # still running (a coroutine handler): forget it when it ends
+                    future.add_done_callback(lambda _f, key=key: futures.pop(key, None))
+
+    def handle_message(self, message):
+        server = self._server
+        if getattr(server, "shut_down", False) and getattr(message, "method", "") != types.EXIT:
+            if getattr(message, "id", None) is not None and hasattr(message, "method"):
+                self._send_response(message.id, None, JsonRpcInvalidRequest(
+                    message="the server is shut down: only 'exit' is accepted"
+                ).to_response_error())
+            return None  # notifications after shutdown are dropped, as the spec says
+        if getattr(message, "method", "") == types.EXIT:
+            server.exit_requested = True
+        return super().handle_message(message)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
@@ -75,6 +112,14 @@ class TensorcopyServer(LanguageServer):
         # uri (text document or cell) -> [(Diagnostic, LSP diagnostic)] last published
         self.published: Dict[str, List[Tuple[Diagnostic, types.Diagnostic]]] = {}
         self.reported_config_errors: set = set()
+        self.shut_down = False  # ``shutdown`` answered: only ``exit`` may follow
+        # what code actions read of each linted text (document uri, or notebook uri), one per
+        # uri: (generation, config, text, future DocumentView). ``generation`` moves on every
+        # change, save, open, close or configuration change anywhere (the project index may
+        # read any file), so a view is reused only while nothing at all has changed.
+        self.views: Dict[str, Tuple[int, Any, str, "asyncio.Future[DocumentView]"]] = {}
+        self.generation = 0
+        self.exit_requested = False
 
     # ------------------------------------------------------------------ options
     def apply_options(self, options: Any) -> None:
@@ -128,6 +173,7 @@ class TensorcopyServer(LanguageServer):
 
     def schedule(self, uri: str, delay: float = 0.0, notebook: bool = False) -> None:
         """(Re)lint ``uri`` after ``delay`` seconds; a newer request replaces a pending one."""
+        self.generation += 1
         if not notebook:
             nb = self.notebook_of(uri)
             if nb is not None:
@@ -171,6 +217,8 @@ class TensorcopyServer(LanguageServer):
         index = TextIndex(text)
         pairs = [(d, self.to_lsp_diagnostic(d, index)) for d in result.diagnostics]
         self.publish(uri, pairs, version)
+        if any(d.fix is not None for d in result.diagnostics):
+            self.prepare_soon(uri, path, text, cfg)
 
     async def lint_notebook(self, nb_uri: str) -> None:
         nb = self.workspace.get_notebook_document(notebook_uri=nb_uri)
@@ -179,7 +227,9 @@ class TensorcopyServer(LanguageServer):
         cells = self.notebook_cells(nb)
         if not cells:
             return
-        joined, cmap = join_notebook(cells)
+        loop = asyncio.get_running_loop()
+        joined, cmap = await loop.run_in_executor(
+            self.pool, lambda: join_notebook(parseable_cells(cells)[0]))
         path = to_fs_path(nb.uri)
         cfg = self.config_for(path)
         loop = asyncio.get_running_loop()
@@ -198,6 +248,8 @@ class TensorcopyServer(LanguageServer):
             per_cell[i].append((local, self.to_lsp_diagnostic(local, indexes[i])))
         for (cell_uri, _), pairs in zip(cells, per_cell):
             self.publish(cell_uri, pairs, None)
+        if any(d.fix is not None for d in result.diagnostics):
+            self.prepare_soon(nb_uri, path, joined, cfg)
 
     def may_have_actions(self, uri: str, lint_uri: str, rng: types.Range) -> bool:
         """Could a quick fix apply at ``rng``? No when the last published diagnostics are
@@ -215,6 +267,8 @@ class TensorcopyServer(LanguageServer):
             uri=uri, diagnostics=[p[1] for p in pairs], version=version))
 
     def clear(self, uri: str) -> None:
+        self.generation += 1
+        self.views.pop(uri, None)
         task = self.pending.pop(uri, None)
         if task is not None:
             task.cancel()
@@ -230,6 +284,104 @@ class TensorcopyServer(LanguageServer):
         for key, doc in list(self.workspace.text_documents.items()):
             if key not in cells:
                 self.schedule(doc.uri)  # the client's own spelling of the uri
+
+    # ------------------------------------------------------------------ code action views
+    def view(self, uri: str, path: Optional[str], text: str,
+             cfg) -> "asyncio.Future[DocumentView]":
+        """The DocumentView of ``text`` (linted as ``uri``), computed once in the lint worker
+        and shared by every code action until anything changes."""
+        held = self.views.get(uri)
+        if held is not None and held[0] == self.generation and held[1] == cfg and (
+                held[2] is text or held[2] == text) and not (
+                held[3].done() and (held[3].cancelled() or held[3].exception())):
+            return held[3]
+        # a view replaced before its job starts is built bare (a request may still await it,
+        # and computes what it needs of it); never cancelled under an awaiting request
+        loop = asyncio.get_running_loop()
+        mine: list = []
+        future = loop.run_in_executor(self.pool, warm_view, path, text, cfg,
+                                      lambda: self.views.get(uri, ())[3:] == tuple(mine))
+        mine.append(future)
+        future.add_done_callback(quiet)
+        self.views[uri] = (self.generation, cfg, text, future)
+        return future
+
+    async def prepare(self, uri: str):
+        """(DocumentView, Target, cells or None) for code actions in document or notebook cell
+        ``uri``; None when there is nothing to act on (a cell that does not parse)."""
+        loop = asyncio.get_running_loop()
+        nb = self.notebook_of(uri)
+        if nb is None:
+            doc = self.workspace.text_documents[unquote(uri)]
+            path = to_fs_path(uri)
+            view = await self.view(uri, path, doc.source, self.config_for(path))
+            return view, Target(uri, view.index), None
+        path = to_fs_path(nb.uri)
+        cfg = self.config_for(path)  # on the connection's thread (it may message the user)
+        cells = self.notebook_cells(nb)
+        uris = [u for u, _ in cells]
+        if uri not in uris:
+            return None
+        usable, broken = await loop.run_in_executor(self.pool, parseable_cells, cells)
+        i = uris.index(uri)
+        if i in broken:
+            return None  # the cell does not parse: nothing there to fix
+        joined, cmap = join_notebook(usable)
+        view = await self.view(nb.uri, path, joined, cfg)
+        return view, Target(uri, TextIndex(usable[i][1]), cmap, view.index, i), usable
+
+    def prepare_soon(self, uri: str, path: Optional[str], text: str, cfg) -> None:
+        """Compute the view of ``text`` in the background, shortly after its diagnostics are
+        published: the request an editor sends as soon as they arrive is answered from them
+        (``early_actions``) without the analysis competing for the interpreter; the view is
+        then ready for the next ones. Nothing is done if anything changed meanwhile."""
+        generation = self.generation
+
+        def start() -> None:
+            if self.generation == generation and uri not in self.pending:
+                self.view(uri, path, text, cfg)
+        asyncio.get_running_loop().call_later(PREPARE_DELAY, start)
+
+    def view_ready(self, uri: str) -> bool:
+        held = self.views.get(uri)
+        doc = self.workspace.text_documents.get(unquote(uri))
+        return bool(held and doc and held[0] == self.generation and held[3].done()
+                    and held[2] is doc.source)
+
+    def early_actions(self, uri: str, params: types.CodeActionParams):
+        """The actions at ``params.range`` of a text document from its published diagnostics,
+        every edit left to ``codeAction/resolve``: the answer while the document's view is
+        still being prepared (the request the editor sends as soon as diagnostics arrive).
+        None when the published diagnostics are not the current text's."""
+        if uri in self.pending or uri not in self.published:
+            return None
+        only = params.context.only
+        want = ((params.range.start.line, params.range.start.character),
+                (params.range.end.line, params.range.end.character))
+        unsafe = self.unsafe_for(self.config_for(to_fs_path(uri)))
+        actions, safe = [], False
+        for d, lsp in self.published[uri]:
+            safe = safe or bool(d.fix and d.fix.is_safe)
+            if not allowed(types.CodeActionKind.QuickFix, only) or not overlaps(
+                    ((lsp.range.start.line, lsp.range.start.character),
+                     (lsp.range.end.line, lsp.range.end.character)), want):
+                continue
+            if d.fix is not None and d.fix.edits and (d.fix.is_safe or unsafe):
+                actions.append(fix_action(d, lsp, uri))
+            actions.append(types.CodeAction(
+                title=noqa_title(d.code), kind=types.CodeActionKind.QuickFix,
+                diagnostics=[lsp], data={"noqa": uri, "code": d.code, "line": d.line}))
+        if safe and wants_fix_all(params):
+            actions.append(types.CodeAction(title="tensorcopy: fix all safe fixes in this file",
+                                            kind=FIX_ALL, data={"fixAll": uri}))
+        return actions
+
+    @property
+    def resolves_edits(self) -> bool:
+        """Does the client fill a code action's ``edit`` by ``codeAction/resolve``?"""
+        caps = self.client_capabilities.text_document
+        options = caps and caps.code_action and caps.code_action.resolve_support
+        return bool(options and "edit" in (options.properties or []))
 
     # ------------------------------------------------------------------ translation
     def lsp_range(self, index: TextIndex, line: int, col: int, end_line: int,
@@ -257,21 +409,6 @@ class TensorcopyServer(LanguageServer):
             (l1, c1), (l2, c2) = index.line_col(e.start), index.line_col(e.end)
             out.append(types.TextEdit(self.lsp_range(index, l1, c1, l2, c2), e.text))
         return out
-
-
-def _wants_fix_all(params: types.CodeActionParams) -> bool:
-    """Fix-all runs the fixer over the whole file: offer it when asked for by kind, or when the
-    user invoked the menu, not for the automatic light bulb on each cursor move."""
-    only = params.context.only
-    if only:
-        return _allowed(FIX_ALL, only)
-    return params.context.trigger_kind != types.CodeActionTriggerKind.Automatic
-
-
-def _allowed(kind: str, only: Optional[List[str]]) -> bool:
-    if not only:
-        return True
-    return any(kind == o or kind.startswith(o + ".") for o in only)
 
 
 def _hover_text(codes: List[str]) -> str:
@@ -347,6 +484,7 @@ def create_server() -> TensorcopyServer:
         task = ls.pending.pop(params.notebook_document.uri, None)
         if task is not None:
             task.cancel()
+        ls.views.pop(params.notebook_document.uri, None)
         for cell in params.cell_text_documents:
             ls.clear(cell.uri)
 
@@ -378,141 +516,46 @@ def create_server() -> TensorcopyServer:
             range=hits[0].range)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
     async def code_action(ls: TensorcopyServer, params: types.CodeActionParams):
         uri = params.text_document.uri
         if not ls.is_open(uri):
             return None
         nb = ls.notebook_of(uri)
-        if not _wants_fix_all(params) and not ls.may_have_actions(
+        if not wants_fix_all(params) and not ls.may_have_actions(
                 uri, nb.uri if nb is not None else uri, params.range):
             return []  # cheap answer for the light bulb on every cursor move
+        if nb is None and ls.resolves_edits and not ls.view_ready(uri):
+            early = ls.early_actions(uri, params)
+            if early is not None:
+                return early
+        prepared = await ls.prepare(uri)
+        if prepared is None:
+            return []
         loop = asyncio.get_running_loop()
-        # configuration is read here, on the connection's thread (it may message the user)
-        if nb is not None:
-            cfg = ls.config_for(to_fs_path(nb.uri))
-            return await loop.run_in_executor(ls.pool, _cell_actions, ls, nb.uri,
-                                              ls.notebook_cells(nb), uri, params, cfg)
-        doc = ls.workspace.text_documents[unquote(uri)]
-        cfg = ls.config_for(to_fs_path(uri))
-        return await loop.run_in_executor(ls.pool, _actions, ls, uri, doc.source, params, cfg)
+        return await loop.run_in_executor(ls.pool, code_actions, ls, *prepared, params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve(ls: TensorcopyServer, action: types.CodeAction) -> types.CodeAction:
+        """Fill in the edit of an action offered without one (when the client resolves edits):
+        fix-all runs the fixer over the whole file, and a quick fix is checked to leave a text
+        that parses; both cost the size of the file, too much for every cursor move."""
+        data = action.data if isinstance(action.data, dict) else {}
+        uri = data.get("fixAll", data.get("fix", data.get("noqa")))
+        if action.edit is not None or not isinstance(uri, str) or not ls.is_open(uri):
+            return action
+        prepared = await ls.prepare(uri)
+        if prepared is not None:
+            loop = asyncio.get_running_loop()
+            action.edit = await loop.run_in_executor(ls.pool, resolve_edit, ls, *prepared,
+                                                     data)
+        return action
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: TensorcopyServer, *args):
+        ls.shut_down = True
         for task in ls.pending.values():
             task.cancel()
         ls.pool.shutdown(wait=False, cancel_futures=True)
 
     return server
-
-
-class _Target:
-    """The document a code action edits. For a plain document the linted text is the document;
-    for a notebook cell the linted text is the joined notebook and edits and diagnostics are
-    moved into the cell (an edit reaching outside the cell is not offered)."""
-
-    def __init__(self, uri: str, index: TextIndex, cmap: Optional[CellMap] = None,
-                 joined: Optional[TextIndex] = None, cell: int = 0) -> None:
-        self.uri, self.index, self.cmap, self.joined, self.cell = uri, index, cmap, joined, cell
-
-    def edit(self, e: Edit) -> Optional[Edit]:
-        if self.cmap is None:
-            return e
-        (l1, c1), (l2, c2) = self.joined.line_col(e.start), self.joined.line_col(e.end)
-        (i1, k1), (i2, k2) = self.cmap.locate(l1), self.cmap.locate(l2)
-        if i1 != self.cell or i2 != self.cell:
-            return None
-        return Edit(self.index.offset(k1, c1), self.index.offset(k2, c2), e.text)
-
-    def diagnostic(self, d: Diagnostic) -> Diagnostic:
-        if self.cmap is None:
-            return d
-        _, line = self.cmap.locate(d.line)
-        _, end_line = self.cmap.locate(d.end_line)
-        return Diagnostic(d.code, d.message, line, d.column, end_line, d.end_column, d.fix)
-
-    def request(self, rng: types.Range, enc: str):
-        """The request range as ((line, col), (line, col)) of the linted text."""
-        start = self.index.from_lsp(rng.start.line, rng.start.character, enc)
-        end = self.index.from_lsp(rng.end.line, rng.end.character, enc)
-        if self.cmap is not None:
-            start = (self.cmap.joined_line(self.cell, start[0]), start[1])
-            end = (self.cmap.joined_line(self.cell, end[0]), end[1])
-        return start, end
-
-
-def _actions(ls: TensorcopyServer, uri: str, text: str, params: types.CodeActionParams,
-             cfg) -> List[types.CodeAction]:
-    path = to_fs_path(uri)
-    index = TextIndex(text)
-    target = _Target(uri, index)
-    only = params.context.only
-    diags = fixable(path, text, cfg)
-    actions = _quick_fixes(ls, text, diags, target, target.request(params.range, ls.encoding),
-                           cfg, only)
-    if _wants_fix_all(params) and any(d.fix and d.fix.is_safe for d in diags):
-        edit = fix_all(path, text, cfg)
-        if edit is not None:
-            actions.append(types.CodeAction(
-                title="tensorcopy: fix all safe fixes in this file", kind=FIX_ALL,
-                edit=types.WorkspaceEdit(changes={uri: ls.text_edits(index, [edit])})))
-    return actions
-
-
-def _cell_actions(ls: TensorcopyServer, nb_uri: str, cells: List[Tuple[str, str]], uri: str,
-                  params: types.CodeActionParams, cfg) -> List[types.CodeAction]:
-    uris = [u for u, _ in cells]
-    if uri not in uris:
-        return []
-    i = uris.index(uri)
-    joined, cmap = join_notebook(cells)
-    path = to_fs_path(nb_uri)
-    target = _Target(uri, TextIndex(cells[i][1]), cmap, TextIndex(joined), i)
-    diags = fixable(path, joined, cfg)
-    only = params.context.only
-    actions = _quick_fixes(ls, joined, diags, target, target.request(params.range, ls.encoding),
-                           cfg, only)
-    if _wants_fix_all(params) and any(d.fix and d.fix.is_safe for d in diags):
-        per_cell = notebook_fix_all(path, cells, cfg)
-        if per_cell:
-            texts = dict(cells)
-            actions.append(types.CodeAction(
-                title="tensorcopy: fix all safe fixes in this notebook", kind=FIX_ALL,
-                edit=types.WorkspaceEdit(changes={
-                    u: ls.text_edits(TextIndex(texts[u]), edits)
-                    for u, edits in per_cell.items()})))
-    return actions
-
-
-def _quick_fixes(ls: TensorcopyServer, text: str, diags: List[Diagnostic], target: _Target,
-                 req, cfg, only) -> List[types.CodeAction]:
-    """The rule's fix and a noqa comment for each diagnostic of ``text`` touching ``req``."""
-    if not _allowed(types.CodeActionKind.QuickFix, only):
-        return []
-    unsafe = ls.unsafe_for(cfg)
-    actions = []
-    for d in diags:
-        if not overlaps(((d.line, d.column), (d.end_line, d.end_column)), req):
-            continue
-        lsp_diag = ls.to_lsp_diagnostic(target.diagnostic(d), target.index)
-        if d.fix is not None and (d.fix.is_safe or unsafe) and checked_fix(text, d) is not None:
-            mapped = [target.edit(e) for e in d.fix.edits]
-            if all(m is not None for m in mapped):
-                label = "" if d.fix.is_safe else " (unsafe fix)"
-                actions.append(types.CodeAction(
-                    title=f"Fix {d.code}: {d.fix.description}{label}",
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[lsp_diag],
-                    is_preferred=d.fix.is_safe,
-                    edit=types.WorkspaceEdit(changes={
-                        target.uri: ls.text_edits(target.index, mapped)})))
-        edit = noqa_edit(text, d.line, d.code)
-        local = target.edit(edit) if edit is not None else None
-        if local is not None:
-            actions.append(types.CodeAction(
-                title=f"Disable {d.code} for this line (# noqa: {d.code})",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[lsp_diag],
-                edit=types.WorkspaceEdit(changes={
-                    target.uri: ls.text_edits(target.index, [local])})))
-    return actions
