@@ -37,12 +37,13 @@ MODULES = 20
 
 # ---- generated inputs ---------------------------------------------------------------------
 
-def make_package(root: str, functions: int, modules: int = MODULES) -> str:
+def make_package(root: str, functions: int, modules: int = MODULES, calls: int = 1) -> str:
     """A package ``pkg`` of ``modules`` modules holding ``functions`` functions in all. Function
     ``i`` of module ``m`` calls function ``i`` of the next module (imported from it) and the
-    previous function of its own module, returns a tensor, and holds one candidate whose verdict
-    needs the index (``torch.tensor`` of what another module's function returns) and one that
-    needs the module's own call sites (``.data`` of a parameter). Returns the package path."""
+    ``calls`` previous functions of its own module, returns a tensor, and holds one candidate
+    whose verdict needs the index (``torch.tensor`` of what another module's function returns)
+    and one that needs the module's own call sites (``.data`` of a parameter); each module's
+    ``main`` calls all its functions. Returns the package path."""
     pkg = os.path.join(root, "pkg")
     os.makedirs(pkg, exist_ok=True)
     with open(os.path.join(root, "pyproject.toml"), "w") as fh:
@@ -56,8 +57,8 @@ def make_package(root: str, functions: int, modules: int = MODULES) -> str:
         for i in range(per):
             lines.append(f"def f{m}_{i}(x):")
             lines.append(f"    y = nxt.f{nxt}_{i}(x)")
-            if i:
-                lines.append(f"    y = y + f{m}_{i - 1}(x)")
+            for back in range(1, min(i, calls) + 1):
+                lines.append(f"    y = y + f{m}_{i - back}(x)")
             lines.append("    z = torch.tensor(y)")
             lines.append("    w = x.data")
             lines.append("    return z + w")
