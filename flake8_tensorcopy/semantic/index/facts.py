@@ -379,6 +379,9 @@ _BUILTIN_BASES = frozenset({"object", "dict", "list", "tuple", "Exception", "Val
 class ModuleFacts(ProjectModule):
     """Top-level definitions and imports of one module (lazily evaluated)."""
 
+    #: names whose call lines are searched for one by one before one pass finds every name's
+    INDEX_AFTER = 8
+
     def __init__(self, path: str, tree: ast.Module, index,
                  text: Optional[str] = None) -> None:
         self.path = path
@@ -464,7 +467,7 @@ class ModuleFacts(ProjectModule):
             if text is None:
                 got = None
             elif self._call_index is not None or (
-                    len(self._call_lines) >= CallSites.BATCH_AFTER and self._ascii()):
+                    len(self._call_lines) >= self.INDEX_AFTER and self._ascii()):
                 got = self._calls_by_name().get(name, [])
             else:
                 got = self._lines_of(
