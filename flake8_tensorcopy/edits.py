@@ -3,6 +3,8 @@ character offsets; whether a fix would drop a comment; applying non-conflicting 
 from __future__ import annotations
 
 import ast
+import bisect
+import operator
 import re
 from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 
@@ -156,11 +158,60 @@ def conflicts(a: Edit, b: Edit) -> bool:
     return a.start < b.end and b.start < a.end
 
 
+#: an edit's sort key: the order of ``Edit``'s own comparisons, without a Python call per one
+order_key = operator.attrgetter("start", "end", "text")
+
+
+def sorted_edits(edits: Iterable[Edit]) -> List[Edit]:
+    """``sorted(set(edits))``, in a fraction of the time (thousands of fixes in one file)."""
+    return sorted(set(edits), key=order_key)
+
+
+class EditSet:
+    """Edits chosen so far, sorted, for asking whether a new edit conflicts with one of them
+    (``conflicts``) without comparing it with all: only the chosen edits whose span touches the
+    new one's can conflict with it (every conflict needs ``c.start <= e.end`` and
+    ``c.end >= e.start``); they are found by bisecting the sorted starts, looking left no
+    further than the longest chosen edit reaches. ``count`` holds how many pairs were compared
+    (for the tests that guard the cost)."""
+
+    __slots__ = ("_edits", "_keys", "_longest", "count")
+
+    def __init__(self) -> None:
+        self._edits: List[Edit] = []  # sorted, each once (an identical edit never conflicts)
+        self._keys: List[Tuple[int, int, str]] = []  # their ``order_key``s
+        self._longest = 0
+        self.count = 0
+
+    def conflicts(self, edit: Edit) -> bool:
+        """Does ``edit`` conflict with a chosen edit (``conflicts(edit, chosen)``)?"""
+        keys, edits = self._keys, self._edits
+        lo = bisect.bisect_left(keys, (edit.start - self._longest,))
+        hi = bisect.bisect_left(keys, (edit.end + 1,))
+        for i in range(lo, hi):
+            c = edits[i]
+            if c.end >= edit.start:
+                self.count += 1
+                if conflicts(edit, c):
+                    return True
+        return False
+
+    def add(self, edit: Edit) -> None:
+        key = order_key(edit)
+        i = bisect.bisect_left(self._keys, key)
+        if i < len(self._keys) and self._keys[i] == key:
+            return
+        self._edits.insert(i, edit)
+        self._keys.insert(i, key)
+        if edit.end - edit.start > self._longest:
+            self._longest = edit.end - edit.start
+
+
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     """Apply non-conflicting edits (identical ones once)."""
     out = []
     pos = 0
-    for e in sorted(set(edits)):
+    for e in sorted_edits(edits):
         out.append(text[pos:e.start])
         out.append(e.text)
         pos = e.end

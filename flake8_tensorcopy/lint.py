@@ -41,6 +41,8 @@ class FileResult:
     output: Optional[bytes] = None
     #: what the analysis depended on (``cache.states_of``), for the results cache
     deps: Optional[list] = None
+    #: limits the project index hit while this file was analysed (said once per run)
+    index_notes: List[str] = field(default_factory=list)
 
 
 class Budget(BaseException):
@@ -174,6 +176,17 @@ def dependency_states(path: str) -> List[Tuple[str, Optional[str]]]:
     from .semantic.index import dependency_states as read_for
 
     return read_for(path)
+
+
+def index_notes() -> List[str]:
+    """What the project index could not do (a limit it hit: a module too large to read, a chain
+    too deep to follow) since the last call, each once per process; [] when the index was
+    never used."""
+    if "flake8_tensorcopy.semantic.index" not in sys.modules:
+        return []
+    from .semantic.index import take_notes
+
+    return take_notes()
 
 
 def keep_index_warm() -> None:

@@ -75,4 +75,10 @@ def test_table_module_is_plain_data():
 
     body = ast.parse(text).body
     assert not [n for n in body if isinstance(n, (ast.Import, ast.ImportFrom))]  # never imports
+    # each section is one string constant (JSON text), which costs nothing to import: the
+    # queries decode a section when they first need it
+    sections = {t.id: n.value for n in body if isinstance(n, ast.Assign) for t in n.targets}
+    assert set(sections) == {"TORCH_VERSION"} | {k.upper() for k in generate.SECTIONS}
+    for name, value in sections.items():
+        assert isinstance(value, ast.Constant) and isinstance(value.value, str), name
     assert f"TORCH_VERSION = '{torch_api.TORCH_VERSION}'" in text

@@ -20,8 +20,8 @@ from ..diagnostics import NOT_ANALYSED
 from ..files import iter_files
 from ..formats.common import rel
 from .. import progress
-from ..lint import (FileResult, budget_message, guarded, lint_path, lint_text, read_source,
-                    stdin_bytes)
+from ..lint import (FileResult, budget_message, guarded, index_notes, keep_index_warm,
+                    lint_path, lint_text, read_source, stdin_bytes)
 
 
 def add_code_options(p: argparse.ArgumentParser) -> None:
@@ -175,6 +175,12 @@ def print_errors(results: List[FileResult], fixing: bool = False,
         for note in r.notes:
             sep = ":" if note[:1].isdigit() else ": "  # "LINE:COL: ..." notes follow the path
             print(f"tensorcopy: warning: {shown}{sep}{note}", file=sys.stderr)
+    said = set()  # the project index's limits: once per run, whichever files met them
+    for r in results:
+        for note in r.index_notes:
+            if note not in said:
+                said.add(note)
+                print(f"tensorcopy: warning: project index: {note}", file=sys.stderr)
     return status
 
 
@@ -186,6 +192,7 @@ def work(task):
     r.source = None  # not needed by any report; keeps what crosses processes small
     if r.error is None and path != "-":
         r.deps = states_of(path)  # here, right after the analysis: what it read, as it read it
+    r.index_notes = index_notes()
     return r, patch
 
 
@@ -236,7 +243,8 @@ def _cached_or_fresh(tasks, stored, fresh, cache):
         r, patch = next(fresh)
         # a settled answer only: nothing applied, no note (a refused write, a file that changed
         # on disk: the next run must try again, and say so again)
-        if r.error is None and not r.applied and not r.notes and not r.failed:
+        if r.error is None and not r.applied and not r.notes and not r.failed \
+                and not r.index_notes:  # a limit was hit: the next run tries again
             cache.put(t[1], {"diagnostics": r.diagnostics, "syntax_error": r.syntax_error,
                              "cells": r.cells}, r.deps)
         yield r, patch
@@ -254,6 +262,10 @@ def _run_all(tasks, jobs: int):
     jobs = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     if not tasks:
         return
+    if len(tasks) > 1:
+        # one run over many files: a project module they import is read and summarised once,
+        # not again for every few files (the flake8 plugin keeps few: see ``resolve``)
+        keep_index_warm()
     if "-" in (t[1] for t in tasks):
         stdin_bytes()  # read here: a worker's result may be lost, the input must not be
     budget = tasks[0][2]

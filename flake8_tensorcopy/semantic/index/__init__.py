@@ -2,7 +2,8 @@
 from .facts import ClassFacts, FuncFacts, ModuleFacts
 from .resolve import (
     SERVER_MODULES, FileContext, ProjectIndex, dependencies, dependency_states, find_root, index,
+    take_notes,
 )
 
 __all__ = ["ClassFacts", "FuncFacts", "ModuleFacts", "SERVER_MODULES", "FileContext",
-           "ProjectIndex", "dependencies", "dependency_states", "find_root", "index"]
+           "ProjectIndex", "dependencies", "dependency_states", "find_root", "index", "take_notes"]

@@ -22,9 +22,34 @@ from ..kinds import (
 )
 
 
-def collect_call_sites(module, target: str) -> List[Tuple[List[object], Dict[str, object]]]:
+def def_spans(module) -> List[Tuple[int, int, ast.AST]]:
+    """(first line, last line, node) of the module's top-level definitions, in order."""
+    return [(stmt.lineno, stmt.end_lineno or stmt.lineno, stmt) for stmt in module.tree.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def _callers(module, spans, spots: List[int]) -> Tuple[List[object], bool]:
+    """The top-level functions whose lines hold one of ``spots`` (in the module's order of
+    definitions, each once), and whether a spot lies outside every definition."""
+    callers: Dict[int, object] = {}
+    top_level_calls = False
+    for ln in spots:
+        i = bisect.bisect_right(spans, (ln, float("inf"))) - 1
+        if i >= 0 and spans[i][0] <= ln <= spans[i][1]:
+            node = spans[i][2]
+            d = module.defs.get(node.name)
+            if isinstance(d, ProjectFunction) and d.node is node:
+                callers[id(d)] = d
+        else:
+            top_level_calls = True
+    return list(callers.values()), top_level_calls
+
+
+def collect_call_sites(module, target: str,
+                       spans=None) -> List[Tuple[List[object], Dict[str, object]]]:
     """Calls of the module's top-level function ``target``, with the shapes of their arguments
-    as the calling code has them at that point (module level and inside top-level functions)."""
+    as the calling code has them at that point (module level and inside top-level functions).
+    ``spans``: ``def_spans(module)``, if the caller keeps it."""
     sink: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
     targets = {target}
     callers = set()
@@ -33,19 +58,9 @@ def collect_call_sites(module, target: str) -> List[Tuple[List[object], Dict[str
     spots = module.call_lines(target)
     if spots is not None:
         # from the text: a function is a caller when one of the lines lies in its body's lines
-        spans = []
-        for stmt in module.tree.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                spans.append((stmt.lineno, stmt.end_lineno or stmt.lineno, stmt))
-        for ln in spots:
-            i = bisect.bisect_right(spans, (ln, float("inf"))) - 1
-            if i >= 0 and spans[i][0] <= ln <= spans[i][1]:
-                node = spans[i][2]
-                d = module.defs.get(node.name)
-                if isinstance(d, ProjectFunction) and d.node is node:
-                    callers.add(id(d))
-            else:
-                top_level_calls = True
+        found, top_level_calls = _callers(module, def_spans(module) if spans is None else spans,
+                                          spots)
+        callers = {id(d) for d in found}
     else:
         # evaluate only the bodies that call the target (a cheap ast scan first)
         for d in module.defs.values():
@@ -73,9 +88,106 @@ def collect_call_sites(module, target: str) -> List[Tuple[List[object], Dict[str
                 sub.last = spots[bisect.bisect_right(spots, d.node.end_lineno or d.node.lineno) - 1]  # type: ignore[attr-defined]
             try:
                 sub._block(d.node.body, [])  # type: ignore[attr-defined]
-            except (RecursionError, _PastLastCall):
+            except _PastLastCall:
                 pass
+            except RecursionError:
+                module.index.note(TOO_DEEP)
     return sink.get(target, [])
+
+
+_UNKNOWN = object()
+#: the note (``ProjectIndex.note``) for a chain of definitions too long to follow
+TOO_DEEP = ("a chain of calls, imports or base classes was too deep to follow (Python's "
+            "recursion limit): the findings that depend on it are missing")
+
+
+class CallSites:
+    """The call sites of one module's top-level functions, as ``collect_call_sites`` finds
+    them, asked function by function.
+
+    The first few functions asked are collected one by one (``collect_call_sites``: only the
+    callers of that function, each walked up to its last call of it): what the analysis of a
+    file asks is usually a handful. Past ``BATCH_AFTER`` functions, each caller is walked once,
+    to its end, recording the calls of every top-level function of the module, and what a
+    function is asked gets its sites from the walks of its callers (found by the text's call
+    lines): every body is evaluated once, however many of the functions it calls are asked
+    about, instead of once per function (quadratic in a module of many functions that call
+    each other, or one ``main`` that calls them all). Both give the same sites, in the same
+    order."""
+
+    BATCH_AFTER = 8
+
+    def __init__(self, module) -> None:
+        self.module = module
+        self.asked = 0
+        self._spans: Optional[List[Tuple[int, int, ast.AST]]] = None
+        self._order: Optional[Dict[int, int]] = None
+        self._targets: Optional[Set[str]] = None
+        #: the lines where any of ``_targets`` may be called (None: the text is unknown)
+        self._spots: object = _UNKNOWN
+        #: caller (id of its definition; 0: the module level) -> target -> its sites there
+        self._walked: Dict[int, Dict[str, List[Tuple[List[object], Dict[str, object]]]]] = {}
+
+    def spans(self) -> List[Tuple[int, int, ast.AST]]:
+        if self._spans is None:
+            self._spans = def_spans(self.module)
+        return self._spans
+
+    def of(self, target: str) -> List[Tuple[List[object], Dict[str, object]]]:
+        self.asked += 1
+        if self.asked <= self.BATCH_AFTER:
+            return collect_call_sites(self.module, target, self.spans())
+        module = self.module
+        spots = module.call_lines(target)
+        if spots is None:
+            callers = [d for d in module.defs.values() if isinstance(d, ProjectFunction)]
+            top_level_calls = True
+        else:
+            callers, top_level_calls = _callers(module, self.spans(), spots)
+        if not callers and not top_level_calls:
+            return []
+        out: List[Tuple[List[object], Dict[str, object]]] = []
+        if top_level_calls:
+            out.extend(self._walk(0, None).get(target, ()))
+        if self._order is None:
+            self._order = {id(d): i for i, d in enumerate(module.defs.values())}
+        order = self._order
+        for d in sorted(callers, key=lambda d: order.get(id(d), -1)):
+            if id(d) in order:
+                out.extend(self._walk(id(d), d).get(target, ()))
+        return out
+
+    def _walk(self, key: int, d) -> Dict[str, List[Tuple[List[object], Dict[str, object]]]]:
+        """The calls of every top-level function made by ``d``'s body (None: the module
+        level), walked once."""
+        got = self._walked.get(key)
+        if got is not None:
+            return got
+        module = self.module
+        if self._targets is None:
+            self._targets = {name for name, f in module.defs.items()
+                             if isinstance(f, ProjectFunction)}
+        sink: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
+        ev = Evaluator(module, None, d.node if d is not None else None)
+        ev.collect = (self._targets, sink)
+        if self._spots is _UNKNOWN:
+            self._spots = module.all_call_lines(self._targets)
+        ev.spots = self._spots  # type: ignore[assignment]
+        if d is None:
+            ev._block(module.tree.body, [])  # a RecursionError goes up, as one by one
+        else:
+            try:
+                ev._block(d.node.body, [])
+            except RecursionError:
+                module.index.note(TOO_DEEP)
+        self._walked[key] = sink
+        return sink
+
+
+#: every bare name that may be called (``called(name)`` for any name at once): the name,
+#: then the same separators (matched once, atomically), looked at but not consumed, so that a
+#: match ends where the name does and the search goes on from there, as each name's own does
+CALLED_ANY = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))(?=\2\()")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -19,7 +19,9 @@ from ..kinds import (
     TENSOR, NamedTupleClass, ProjectClass, ProjectFunction, ProjectModule, Qual,
     join_alternatives, join_call_sites,
 )
-from .evaluate import DEF_BEFORE, Evaluator, called, collect_call_sites, dotted, lines_hold
+from .evaluate import (
+    CALLED_ANY, DEF_BEFORE, TOO_DEEP, CallSites, Evaluator, called, dotted, lines_hold,
+)
 
 
 # ---- facts of one module ------------------------------------------------------------------
@@ -140,6 +142,7 @@ class FuncFacts(ProjectFunction):
             self._ret = Evaluator(self.module, self.cls).function_return(self.node)
         except RecursionError:
             self._ret = None
+            self._home.index.note(TOO_DEEP)
         finally:
             self._busy = False
         return self._ret
@@ -376,6 +379,9 @@ _BUILTIN_BASES = frozenset({"object", "dict", "list", "tuple", "Exception", "Val
 class ModuleFacts(ProjectModule):
     """Top-level definitions and imports of one module (lazily evaluated)."""
 
+    #: names whose call lines are searched for one by one before one pass finds every name's
+    INDEX_AFTER = 8
+
     def __init__(self, path: str, tree: ast.Module, index,
                  text: Optional[str] = None) -> None:
         self.path = path
@@ -392,7 +398,12 @@ class ModuleFacts(ProjectModule):
         self.tree = tree
         #: function name -> its calls in this module (argument shapes), worked out when asked
         self._call_sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
+        self._collector: Optional[CallSites] = None
         self._call_lines: Dict[str, Optional[List[int]]] = {}
+        #: every name -> the lines where it may be called, from one pass over the text (made
+        #: once more than ``CallSites.BATCH_AFTER`` names were asked about one by one)
+        self._call_index: Optional[Dict[str, List[int]]] = None
+        self._is_ascii: Optional[bool] = None
         self._word_lines: Dict[str, object] = {}
         self._starts: Optional[List[int]] = None
         self._scan(tree.body)
@@ -438,6 +449,7 @@ class ModuleFacts(ProjectModule):
         garbage collector's full passes would free, with the module's whole ``ast``. Whoever
         still holds a definition of it works the shapes out again."""
         self._call_sites = {}
+        self._collector = None
         for d in self.defs.values():
             d.release()  # type: ignore[attr-defined]
 
@@ -454,6 +466,9 @@ class ModuleFacts(ProjectModule):
             text = self.text
             if text is None:
                 got = None
+            elif self._call_index is not None or (
+                    len(self._call_lines) >= self.INDEX_AFTER and self._ascii()):
+                got = self._calls_by_name().get(name, [])
             else:
                 got = self._lines_of(
                     m.start() for m in called(name).finditer(text)
@@ -461,6 +476,32 @@ class ModuleFacts(ProjectModule):
                     if not DEF_BEFORE.search(text, max(0, m.start() - 16), m.start()))
             self._call_lines[name] = got
         return got  # type: ignore[return-value]
+
+    def _ascii(self) -> bool:
+        """Is the text ASCII? (``CALLED_ANY`` reads names as ``\\w`` runs, which are Python's
+        identifiers there)"""
+        if self._is_ascii is None:
+            self._is_ascii = (self.text or "").isascii()
+        return self._is_ascii
+
+    def _calls_by_name(self) -> Dict[str, List[int]]:
+        """``call_lines`` of every name, from one pass over the (ASCII) text: a module of many
+        functions is not searched once per function."""
+        if self._call_index is None:
+            text = self.text or ""
+            found: Dict[str, List[int]] = {}
+            for m in CALLED_ANY.finditer(text):
+                if not DEF_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+                    found.setdefault(m.group(1), []).append(m.start())
+            self._call_index = {name: self._lines_of(offsets) for name, offsets in found.items()}
+        return self._call_index
+
+    def all_call_lines(self, names) -> Optional[List[int]]:
+        """The sorted lines where any of ``names`` may be called (None: the text is unknown)."""
+        if self.text is None or not self._ascii():
+            return None  # every statement may call them
+        index = self._calls_by_name()
+        return sorted({ln for name in names for ln in index.get(name, ())})
 
     def word_lines(self, word: str) -> Optional[List[int]]:
         """The sorted line numbers where ``word`` occurs in the text (None: text unknown)."""
@@ -506,7 +547,9 @@ class ModuleFacts(ProjectModule):
             return {}
         sites = self._call_sites.get(func)
         if sites is None:
-            sites = self._call_sites[func] = collect_call_sites(self, func)
+            if self._collector is None:
+                self._collector = CallSites(self)
+            sites = self._call_sites[func] = self._collector.of(func)
         if not sites:
             return {}
         args = fn.node.args  # type: ignore[attr-defined]

@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover - 3.12+, or a Python without it
     except ImportError:
         from hashlib import sha256  # type: ignore[no-redef]
 from ..kinds import Qual
+from .evaluate import TOO_DEEP
 from .facts import ClassFacts, FuncFacts, ModuleFacts
 
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -106,6 +107,22 @@ class ProjectIndex:
         self._recent: Optional[Tuple[str, str, ast.Module]] = None
         #: path -> SHA-256 of the bytes the index last read there (what its facts were made of)
         self._digests: Dict[str, str] = {}
+        #: what the index could not do (a limit it hit), not yet said: see ``take_notes``
+        self._notes: Dict[str, None] = {}
+        self._said: Set[str] = set()
+
+    def note(self, text: str) -> None:
+        """Record that a limit was hit and cross-file facts may be missing (said once)."""
+        if text not in self._said:
+            self._notes[text] = None
+
+    def take_notes(self) -> List[str]:
+        """The notes recorded since the last call, each once per process."""
+        with self.lock:
+            out = list(self._notes)
+            self._notes.clear()
+            self._said.update(out)
+            return out
 
     # -- roots and files ---------------------------------------------------------------------
     def root_of(self, path: str) -> Optional[str]:
@@ -232,6 +249,9 @@ class ProjectIndex:
                 self._modules.move_to_end(path)
                 return hit[2]
             facts = None
+            if st.st_size > _MAX_FILE:
+                self.note(f"{path} is over {_MAX_FILE // 1_000_000} MB and was not read: "
+                          "what it defines is unknown")
             if st.st_size <= _MAX_FILE:
                 try:
                     with open(path, "rb") as fh:
@@ -418,6 +438,11 @@ class ProjectIndex:
 _INDEX = ProjectIndex()
 
 
+def take_notes() -> List[str]:
+    """What the process's index could not do since the last call (``ProjectIndex.take_notes``)."""
+    return _INDEX.take_notes()
+
+
 def index() -> ProjectIndex:
     """The per-process project index (shared by the plugin, the CLI, the fixer and the server)."""
     return _INDEX
@@ -497,7 +522,10 @@ class FileContext:
     def resolve(self, imp: Tuple):
         try:
             return self.index.resolve_import(self.path, imp)
-        except (OSError, ValueError, RecursionError):
+        except RecursionError:
+            self.index.note(TOO_DEEP)
+            return None
+        except (OSError, ValueError):
             return None
 
     def global_name(self, name: str):

@@ -5,15 +5,32 @@ the committed table is what the installed torch gives.
 """
 from __future__ import annotations
 
+import json
 import re
-from typing import FrozenSet, Iterable, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, Optional, Sequence
 
 from . import table as _t
 
 TORCH_VERSION: str = _t.TORCH_VERSION
 
-_NS_FUNCS = _t.FUNCTIONS
 _LAYER_NUM = re.compile(r"_l\d+")
+_DECODED: Dict[str, object] = {}
+
+
+def _section(name: str):
+    """A section of the table (``FUNCTIONS``...), decoded from its JSON text on first use: an
+    editor's one-file run pays only for the sections its file's candidates ask about."""
+    got = _DECODED.get(name)
+    if got is None:
+        got = _DECODED[name] = json.loads(getattr(_t, name))
+    return got
+
+
+def _derived(name: str, make):
+    got = _DECODED.get(name)
+    if got is None:
+        got = _DECODED[name] = make()
+    return got
 
 
 def _choose(entry, npos: int, keywords: Iterable[str], star: bool) -> Optional[str]:
@@ -50,7 +67,7 @@ def function_return(qual: str, npos: int = 0, keywords: Iterable[str] = (),
     """Return class (``T``, ``L``, ``(T,T)``, ``C:...``, ``O``) of calling torch function
     ``qual`` (``torch.nn.functional.relu``), or None when unknown or overload-dependent."""
     ns, _, name = qual.rpartition(".")
-    funcs = _NS_FUNCS.get(ns)
+    funcs = _section("FUNCTIONS").get(ns)
     if funcs is None:
         return None
     return _choose(funcs.get(name), npos, keywords, star)
@@ -59,24 +76,25 @@ def function_return(qual: str, npos: int = 0, keywords: Iterable[str] = (),
 def method_return(name: str, npos: int = 0, keywords: Iterable[str] = (),
                   star: bool = False) -> Optional[str]:
     """Return class of the Tensor method ``name`` called with these arguments."""
-    return _choose(_t.TENSOR_METHODS.get(name), npos, keywords, star)
+    return _choose(_section("TENSOR_METHODS").get(name), npos, keywords, star)
 
 
 def is_tensor_method(name: str) -> bool:
-    return name in _t.TENSOR_METHODS
+    return name in _section("TENSOR_METHODS")
 
 
 def property_kind(name: str) -> Optional[str]:
     """``T`` for tensor-valued Tensor attributes (``data``, ``T``, ``real``), ``O`` for others
     (``shape``, ``dtype``, ``grad_fn``...); ``grad`` is ``O`` in the stub (it may be None)."""
-    return _t.TENSOR_PROPERTIES.get(name)
+    return _section("TENSOR_PROPERTIES").get(name)
 
 
 def layer(qual: str) -> Optional[dict]:
     """The table entry of an ``nn`` layer class by qualified name (``torch.nn.Linear``)."""
-    entry = _t.MODULES.get(qual)
+    modules = _section("MODULES")
+    entry = modules.get(qual)
     if entry is None and qual.startswith("torch.nn.modules."):
-        entry = _t.MODULES.get("torch.nn." + qual.rsplit(".", 1)[1])
+        entry = modules.get("torch.nn." + qual.rsplit(".", 1)[1])
     return entry
 
 
@@ -102,18 +120,16 @@ def owns_tensor(quals: Sequence[str], attr: str) -> bool:
 
 def _all_members() -> FrozenSet[str]:
     out = set()
-    for entry in _t.MODULES.values():
+    for entry in _section("MODULES").values():
         out.update(entry["params"])
         out.update(entry["buffers"])
     return frozenset(out)
 
 
-#: every parameter and buffer name any torch layer owns (``weight``, ``running_mean``...)
-LAYER_TENSORS: FrozenSet[str] = _all_members()
-
-
 def is_layer_tensor_name(attr: str) -> bool:
-    return _normal(attr) in LAYER_TENSORS
+    """Is ``attr`` a parameter or buffer name some torch layer owns (``weight``,
+    ``running_mean``...; the set is ``LAYER_TENSORS``)?"""
+    return _normal(attr) in _derived("LAYER_TENSORS", _all_members)
 
 
 def forward_return(quals: Sequence[str]) -> Optional[str]:
@@ -122,35 +138,47 @@ def forward_return(quals: Sequence[str]) -> Optional[str]:
 
 
 def is_optimizer(qual: str) -> bool:
-    return qual == "torch.optim.Optimizer" or qual in _t.OPTIMIZERS["classes"]
+    return qual == "torch.optim.Optimizer" or qual in _section("OPTIMIZERS")["classes"]
 
 
-#: the keys of an optimizer's param group that hold lists of tensors (``params``)
-GROUP_TENSOR_LISTS: Tuple[str, ...] = tuple(_t.OPTIMIZERS["param_groups"].get("tensor_lists", ("params",)))
-#: keys of ``optimizer.state[p]`` that hold tensors shaped like ``p`` (``exp_avg``...)
-STATE_TENSORS: FrozenSet[str] = frozenset(
-    k for entry in _t.OPTIMIZERS["classes"].values() for k in entry["state_tensors"])
+#: what the module's constants are made of, on first use (``torch_api.STATE_TENSORS``...):
+#: ``GROUP_TENSOR_LISTS``, the keys of an optimizer's param group that hold lists of tensors
+#: (``params``); ``STATE_TENSORS``, keys of ``optimizer.state[p]`` that hold tensors shaped like
+#: ``p`` (``exp_avg``...); ``LAYER_TENSORS``, every parameter and buffer name any torch layer
+#: owns; ``TENSOR_ONLY_METHODS``, see ``is_tensor_only_method``
+_CONSTANTS = {
+    "GROUP_TENSOR_LISTS": lambda: tuple(
+        _section("OPTIMIZERS")["param_groups"].get("tensor_lists", ("params",))),
+    "STATE_TENSORS": lambda: frozenset(
+        k for entry in _section("OPTIMIZERS")["classes"].values() for k in entry["state_tensors"]),
+    "LAYER_TENSORS": _all_members,
+    "TENSOR_ONLY_METHODS": lambda: frozenset(_section("TENSOR_ONLY_METHODS")),
+}
+
+
+def __getattr__(name: str):
+    make = _CONSTANTS.get(name)
+    if make is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _derived(name, make)
 
 
 def fields_of(qual: str) -> Optional[Sequence[str]]:
     """Fields of a torch named tuple whose ``data`` is not ``Tensor.data`` (PackedSequence)."""
-    return _t.CLASSES_WITH_FIELDS.get(qual)
+    return _section("CLASSES_WITH_FIELDS").get(qual)
 
 
 def data_arg_positions(qual: str) -> Optional[Sequence[int]]:
     """Positions where torch function ``qual`` takes any data (lists, arrays, objects): an
     argument there is no evidence of a tensor. None when the table does not know ``qual``."""
     ns, _, name = qual.rpartition(".")
-    funcs = _NS_FUNCS.get(ns)
+    funcs = _section("FUNCTIONS").get(ns)
     if funcs is None or name not in funcs:
         return None
-    return _t.DATA_ARGS.get(qual, ())
-
-
-#: tensor methods no NumPy array, builtin, string or ``nn.Module`` has (``unsqueeze``,
-#: ``masked_fill``, ``gather``...): the receiver of one is a tensor and so is the result
-TENSOR_ONLY_METHODS: FrozenSet[str] = frozenset(_t.TENSOR_ONLY_METHODS)
+    return _section("DATA_ARGS").get(qual, ())
 
 
 def is_tensor_only_method(name: str) -> bool:
-    return name in TENSOR_ONLY_METHODS
+    """A tensor method no NumPy array, builtin, string or ``nn.Module`` has (``unsqueeze``,
+    ``masked_fill``, ``gather``...): the receiver of one is a tensor and so is the result."""
+    return name in _derived("TENSOR_ONLY_METHODS", _CONSTANTS["TENSOR_ONLY_METHODS"])
