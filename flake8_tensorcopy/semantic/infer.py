@@ -20,7 +20,7 @@ from .kinds import (
     NO_GRAD,
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
-    MODULE_OUT, TENSORISH, EMPTY_LIST, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
@@ -102,6 +102,8 @@ class Inference(Bindings):
                 return TENSOR
             if q in MODULE_TYPES:
                 return MODULE
+            if q in DATA_LOADERS:
+                return loader_batches(0, (), False)
             if q and torch_api.is_layer(q):
                 return ModuleOf((q,))
             if q and torch_api.fields_of(q) is not None:
@@ -185,6 +187,8 @@ class Inference(Bindings):
             return NOT_TENSOR
         if t is nodes.ListComp or t is nodes.GeneratorExp:
             return TENSORS if is_tensor(self._infer_comp_elt(node)) else NOT_TENSOR
+        if t is nodes.DictComp or t is nodes.Dict:
+            return self._infer_dict(node)
         if t in _LITERALS:
             return NOT_TENSOR
         return UNKNOWN
@@ -196,6 +200,21 @@ class Inference(Bindings):
             return self.infer(node.elt)
         finally:
             self.pop()
+
+    def _infer_dict(self, node) -> Kind:
+        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``): its values."""
+        if type(node) is nodes.DictComp:
+            self.push("comp")
+            try:
+                self.bind_comp_targets(node.for_in)
+                values = [self.infer(node.value)]
+            finally:
+                self.pop()
+        else:
+            values = [self.infer(e.value) for e in node.elements if type(e) is nodes.DictElement]
+        if values and all(type(v) is Iter and v.elem is BATCH for v in values):
+            return DictOf(values[0])
+        return NOT_TENSOR
 
     def bind_comp_targets(self, comp: Optional[nodes.CompFor]) -> None:
         while comp is not None:
@@ -283,6 +302,10 @@ class Inference(Bindings):
             if type(key) is nodes.SimpleString and key.evaluated_value == "params":
                 return TENSORS
             return UNKNOWN
+        if rk is BATCH and is_index:
+            return TENSOR  # ``batch[0]``, ``batch["label"]`` of a default-collated batch
+        if type(rk) is DictOf and is_index:
+            return rk.value
         if type(rk) is Seq and is_index and type(single.value) is nodes.Integer:
             i = int(single.value.value, 0)
             if -len(rk.items) <= i < len(rk.items):
@@ -363,6 +386,8 @@ class Inference(Bindings):
         ns, _, last = q.rpartition(".")
         if q in TENSOR_TYPES or q == "torch.nn.Parameter":
             return TENSOR
+        if q in DATA_LOADERS:
+            return loader_batches(*_arg_shape(node), unbatched=_unbatched(node)) or UNKNOWN
         if ns in _TABLE_NAMESPACES:
             return _return_kind(torch_api.function_return(q, *_arg_shape(node)))
         if torch_api.is_layer(q):
@@ -581,6 +606,15 @@ def _nonempty_test(test: nodes.BaseExpression) -> Optional[str]:
             and len(call.args) == 1 and type(call.args[0].value) is nodes.Name:
         return call.args[0].value.value
     return None
+
+
+def _unbatched(node: nodes.Call) -> bool:
+    """``DataLoader(ds, batch_size=None)`` (or ``DataLoader(ds, None)``): no collate at all."""
+    for i, a in enumerate(node.args):
+        if (a.keyword is not None and a.keyword.value == "batch_size") or (
+                a.keyword is None and i == 1 and not a.star):
+            return type(a.value) is nodes.Name and a.value.value == "None"
+    return False
 
 
 def _return_kind(ret: Optional[str]) -> Optional[Kind]:

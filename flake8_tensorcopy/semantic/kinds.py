@@ -46,6 +46,9 @@ TENSORISH = Kind("tensor-or-tuple")
 OPAQUE = Kind("opaque")
 #: ``[]``: a list nothing has been appended to yet
 EMPTY_LIST = Kind("empty-list")
+#: one batch of a ``torch.utils.data.DataLoader`` with the default collate: a tensor, or a
+#: list / tuple / dict of tensors (its fields, by index, key or unpacking, are tensors)
+BATCH = Kind("batch")
 
 
 class Alias(Kind):
@@ -154,6 +157,16 @@ class Seq(Kind):
         self.items = items
 
 
+class DictOf(Kind):
+    """A dict whose values have a known kind (``{phase: DataLoader(...) for phase in ...}``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Kind) -> None:
+        super().__init__("dict-of")
+        self.value = value
+
+
 class Iter(Kind):
     """An iterable whose elements have a known kind."""
 
@@ -206,6 +219,19 @@ TENSOR_TYPES = frozenset(
 LEGACY_CONSTRUCTORS = frozenset(q for q in TENSOR_TYPES if q.endswith("Tensor"))
 
 MODULE_TYPES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+#: ``DataLoader``'s positional parameters up to ``collate_fn`` (the 7th)
+_LOADER_COLLATE_POS = 6
+
+
+def loader_batches(npos: int, kws, star: bool, unbatched: bool = False) -> Optional[Kind]:
+    """What iterating ``torch.utils.data.DataLoader(...)`` called with this argument shape
+    gives: default-collated batches (``Iter(BATCH)``), or None when a ``collate_fn`` (or a
+    ``**kwargs`` that may hold one, or ``batch_size=None``: no collate at all) decides."""
+    if star or unbatched or "collate_fn" in kws or npos > _LOADER_COLLATE_POS:
+        return None
+    return Iter(BATCH)
 
 
 
@@ -310,6 +336,10 @@ def same(a, b) -> bool:
         return a.facts is b.facts
     if t is NamedTupleClass:
         return a.cls_name == b.cls_name
+    if t is Iter:
+        return same(a.elem, b.elem)
+    if t is DictOf:
+        return same(a.value, b.value)
     return False
 
 

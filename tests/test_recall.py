@@ -1,0 +1,87 @@
+"""Misses that matter (issue 21 item 4), through the real front ends: each test failed on the
+main branch the work started from."""
+import re
+import sys
+import textwrap
+
+from .conftest import flake8, tensorcopy
+
+LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<code>TEN\d{3})", re.M)
+
+
+def check(tmp_path, files, *args):
+    """Write ``files`` (name -> text) under ``tmp_path`` and run ``tensorcopy check`` there:
+    the set of (file, line, code) reported."""
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    proc = tensorcopy("check", "--no-cache", *args, ".", cwd=str(tmp_path))
+    assert proc.returncode in (0, 1), proc.stderr
+    return {(m["path"].replace("\\", "/").lstrip("./"), int(m["line"]), m["code"])
+            for m in LINE.finditer(proc.stdout)}
+
+
+# ---- DataLoader batches ------------------------------------------------------------------
+
+TUTORIAL = """\
+import torch
+from torch.utils.data import DataLoader
+
+
+def train_model(model, image_datasets, criterion):
+    dataloaders = {x: torch.utils.data.DataLoader(image_datasets[x], batch_size=4, shuffle=True)
+                   for x in ["train", "val"]}
+    for phase in ["train", "val"]:
+        running_corrects = 0
+        for inputs, labels in dataloaders[phase]:
+            outputs = model(inputs)
+            _, preds = torch.max(outputs, 1)
+            running_corrects += torch.sum(preds == labels.data)
+
+
+def evaluate(model, loader: DataLoader):
+    for i, data in enumerate(loader):
+        inputs, labels = data
+        print(labels.data)
+
+
+def custom(ds, collate):
+    for x, y in DataLoader(ds, batch_size=2, collate_fn=collate):
+        print(y.data)
+    for x, y in DataLoader(ds, batch_size=None):
+        print(y.data)
+"""
+
+
+def test_dataloader_batch_fields_are_tensors_flake8(tmp_path):
+    (tmp_path / "tutorial.py").write_text(TUTORIAL)
+    proc = flake8("--select", "TEN", "tutorial.py", cwd=str(tmp_path))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    # the tutorial's `preds == labels.data` and an annotated loader's field; a loader with its
+    # own collate_fn, or with batch_size=None, says nothing of what a batch holds
+    assert got == {(13, "TEN101"), (19, "TEN101")}, proc.stdout + proc.stderr
+
+
+def test_dataloader_returned_by_a_project_function(tmp_path):
+    got = check(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/data.py": """\
+            import torch
+
+
+            def get_loader(ds, bs=8):
+                loader = torch.utils.data.DataLoader(ds, batch_size=bs, shuffle=True)
+                return loader
+            """,
+        "train.py": """\
+            import torch
+            from pkg.data import get_loader
+
+
+            def run(model, ds):
+                for x, y in get_loader(ds):
+                    acc = (model(x).argmax(1) == y.data).float().mean()
+            """,
+    })
+    assert got == {("train.py", 7, "TEN101")}
