@@ -85,3 +85,46 @@ def test_dataloader_returned_by_a_project_function(tmp_path):
             """,
     })
     assert got == {("train.py", 7, "TEN101")}
+
+
+# ---- TEN401: the original used after a write through its detach() alias -------------------
+
+ALIAS = """\
+import torch
+
+
+def seed(a):
+    out = a.sigmoid()
+    c = out.detach()
+    c.zero_()
+    out.sum().backward()
+
+
+def averaging(swa, model, n):
+    for p_swa, p_model in zip(swa.parameters(), model.parameters()):
+        p_swa_ = p_swa.detach()
+        p_swa_.copy_(p_swa_ + (p_model.detach() - p_swa_) / (n + 1))
+
+
+def restore(opt):
+    for p in opt.param_groups[0]["params"]:
+        bak = p.data
+        p.data = p.data.float()
+        bak.copy_(p.data)
+"""
+
+
+def test_alias_write_flagged_when_the_original_is_used_afterwards(tmp_path):
+    got = {(line, code) for _, line, code in check(tmp_path, {"alias.py": ALIAS})
+           if code == "TEN401"}
+    # the seed's RuntimeError at backward is flagged; the deliberate averaging write and the
+    # backup restored after `p.data` got other storage are not
+    assert got == {(7, "TEN401")}
+
+
+def test_alias_write_seed_raises_at_backward_as_the_message_says():
+    """The flagged program really fails at backward on the installed torch."""
+    from .conftest import run
+    prog = ALIAS + "\nseed(torch.randn(3, requires_grad=True))\n"
+    proc = run([sys.executable, "-c", prog])
+    assert proc.returncode != 0 and "modified by an inplace operation" in proc.stderr
