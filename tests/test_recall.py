@@ -128,3 +128,22 @@ def test_alias_write_seed_raises_at_backward_as_the_message_says():
     prog = ALIAS + "\nseed(torch.randn(3, requires_grad=True))\n"
     proc = run([sys.executable, "-c", prog])
     assert proc.returncode != 0 and "modified by an inplace operation" in proc.stderr
+
+
+# ---- TEN302 in two statements ------------------------------------------------------------
+
+def test_like_then_copy_in_two_statements(tmp_path):
+    (tmp_path / "two.py").write_text(textwrap.dedent("""\
+        import torch
+
+
+        def f(v, w):
+            out = torch.empty_like(v)
+            out.copy_(v)
+            a = torch.zeros_like(v)
+            a.copy_(w)
+            return out, a
+        """))
+    proc = flake8("--select", "TEN", "two.py", cwd=str(tmp_path))
+    got = [(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)]
+    assert got == [(6, "TEN302")], proc.stdout + proc.stderr
