@@ -147,3 +147,47 @@ def test_like_then_copy_in_two_statements(tmp_path):
     proc = flake8("--select", "TEN", "two.py", cwd=str(tmp_path))
     got = [(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)]
     assert got == [(6, "TEN302")], proc.stdout + proc.stderr
+
+
+# ---- a project's own tests import the project's package ------------------------------------
+
+def test_tests_resolve_the_projects_own_package_without_a_marker(tmp_path):
+    """No pyproject/setup/.git: ``tests/`` linted on its own (or from another directory) still
+    finds ``kornia`` next to it, so a class with a tensor-valued ``data`` property is no tensor."""
+    for name, text in {
+        "kornia/__init__.py": "",
+        "kornia/geometry/__init__.py": "",
+        "kornia/geometry/boxes.py": """\
+            import torch
+
+
+            class Boxes3D:
+                def __init__(self, boxes: torch.Tensor) -> None:
+                    self._data = boxes
+
+                @property
+                def data(self) -> torch.Tensor:
+                    return self._data
+            """,
+        "tests/geometry/test_boxes.py": """\
+            import torch
+            from kornia.geometry.boxes import Boxes3D
+
+
+            def test_boxes():
+                boxes = Boxes3D(torch.zeros(1, 8, 3))
+                expected = boxes.data.clone()
+                t = torch.zeros(3, requires_grad=True)
+                print(t.data.clone())
+            """,
+    }.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    tests = tmp_path / "tests"
+    proc = flake8("--select", "TEN", ".", cwd=str(tests))
+    got = {(m["path"].replace("\\", "/"), int(m["line"])) for m in LINE.finditer(proc.stdout)}
+    assert got == {("./geometry/test_boxes.py", 9)}, proc.stdout + proc.stderr
+    proc = tensorcopy("check", "--no-cache", str(tests / "geometry" / "test_boxes.py"),
+                      cwd=str(tmp_path.parent))
+    assert [int(m["line"]) for m in LINE.finditer(proc.stdout)] == [9], proc.stdout
