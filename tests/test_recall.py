@@ -191,3 +191,38 @@ def test_tests_resolve_the_projects_own_package_without_a_marker(tmp_path):
     proc = tensorcopy("check", "--no-cache", str(tests / "geometry" / "test_boxes.py"),
                       cwd=str(tmp_path.parent))
     assert [int(m["line"]) for m in LINE.finditer(proc.stdout)] == [9], proc.stdout
+
+
+# ---- .data on LLM training code ----------------------------------------------------------
+
+def test_parameter_and_module_dicts_collectives_and_copy_arguments(tmp_path):
+    got = check(tmp_path, {
+        "tuner/__init__.py": "",
+        "tuner/layer.py": """\
+            import torch.nn as nn
+
+
+            class RoadLayer(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.road_theta = nn.ParameterDict({})
+                    self.lora_A = nn.ModuleDict({})
+            """,
+        "tuner/bnb.py": """\
+            import torch
+            import torch.distributed as dist
+            from .layer import RoadLayer
+
+
+            class Linear8bit(RoadLayer):
+                def init(self, name):
+                    nn_init = torch.nn.init
+                    nn_init.normal_(self.road_theta[name].data, mean=0.0, std=0.5)
+                    dist.broadcast(self.lora_A[name].weight.data, src=0)
+
+                def restore(self, current, saved):
+                    current.data.copy_(saved.data)
+            """,
+    })
+    assert got == {("tuner/bnb.py", 9, "TEN102"), ("tuner/bnb.py", 10, "TEN102"),
+                   ("tuner/bnb.py", 13, "TEN102"), ("tuner/bnb.py", 13, "TEN101")}

@@ -20,7 +20,8 @@ from .kinds import (
     NO_GRAD,
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
-    MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, container_item, LIST_CONTAINERS,
+    PARAM_CONTAINERS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
@@ -302,6 +303,8 @@ class Inference(Bindings):
             if type(key) is nodes.SimpleString and key.evaluated_value == "params":
                 return TENSORS
             return UNKNOWN
+        if type(rk) is ModuleOf and is_index:
+            return container_item(rk.quals)
         if rk is BATCH and is_index:
             return TENSOR  # ``batch[0]``, ``batch["label"]`` of a default-collated batch
         if type(rk) is DictOf and is_index:
@@ -451,6 +454,8 @@ class Inference(Bindings):
             return MODULES
         if m in ("named_modules", "named_children") and is_module(rk):
             return NAMED_MODULES
+        if type(rk) is ModuleOf and all(q in PARAM_CONTAINERS for q in rk.quals):
+            rk = TENSOR_DICT  # ``nn.ParameterDict``: ``.items()``, ``.values()`` of parameters
         if rk is TENSOR_DICT:
             if m == "items":
                 return NAMED_TENSORS
@@ -480,6 +485,8 @@ class Inference(Bindings):
             return kind.elem
         if kind is TENSOR_DICT:
             return NOT_TENSOR
+        if type(kind) is ModuleOf and all(q in LIST_CONTAINERS for q in kind.quals):
+            return container_item(kind.quals)
         return UNKNOWN
 
     # ---- binding -------------------------------------------------------------------------

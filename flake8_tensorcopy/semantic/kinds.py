@@ -220,6 +220,27 @@ LEGACY_CONSTRUCTORS = frozenset(q for q in TENSOR_TYPES if q.endswith("Tensor"))
 
 MODULE_TYPES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 
+#: ``torch.nn`` containers: what an item (``c[k]``, an element of ``for x in c``) is
+PARAM_CONTAINERS = frozenset({"torch.nn.ParameterDict", "torch.nn.ParameterList",
+                               "torch.nn.modules.container.ParameterDict",
+                               "torch.nn.modules.container.ParameterList"})
+MODULE_CONTAINERS = frozenset({"torch.nn.ModuleDict", "torch.nn.ModuleList", "torch.nn.Sequential",
+                                "torch.nn.modules.container.ModuleDict",
+                                "torch.nn.modules.container.ModuleList",
+                                "torch.nn.modules.container.Sequential"})
+LIST_CONTAINERS = frozenset(q for q in PARAM_CONTAINERS | MODULE_CONTAINERS if "Dict" not in q)
+
+
+def container_item(quals) -> Optional[Kind]:
+    """An item of an ``nn.ParameterDict``/``ParameterList`` (a parameter) or of an
+    ``nn.ModuleDict``/``ModuleList``/``Sequential`` (a module); else nothing known."""
+    if all(q in PARAM_CONTAINERS for q in quals):
+        return TENSOR
+    if all(q in MODULE_CONTAINERS for q in quals):
+        return MODULE
+    return UNKNOWN
+
+
 DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 #: ``DataLoader``'s positional parameters up to ``collate_fn`` (the 7th)
 _LOADER_COLLATE_POS = 6
