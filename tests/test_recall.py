@@ -226,3 +226,36 @@ def test_parameter_and_module_dicts_collectives_and_copy_arguments(tmp_path):
     })
     assert got == {("tuner/bnb.py", 9, "TEN102"), ("tuner/bnb.py", 10, "TEN102"),
                    ("tuner/bnb.py", 13, "TEN102"), ("tuner/bnb.py", 13, "TEN101")}
+
+
+def test_a_method_annotated_nn_module_gives_a_module(tmp_path):
+    """``def get_base_layer(self) -> nn.Module`` in another module: its ``.weight`` and
+    ``.bias`` are parameters (PEFT's tuner layers)."""
+    got = check(tmp_path, {
+        "src/peft/__init__.py": "",
+        "src/peft/tuners_utils.py": """\
+            import torch.nn as nn
+
+
+            class BaseTunerLayer:
+                def get_base_layer(self) -> nn.Module:
+                    base_layer = self
+                    while hasattr(base_layer, "base_layer"):
+                        base_layer = base_layer.base_layer
+                    return base_layer
+            """,
+        "src/peft/lora.py": """\
+            import torch
+            from peft.tuners_utils import BaseTunerLayer
+
+
+            class Linear(torch.nn.Module, BaseTunerLayer):
+                def unmerge(self, delta):
+                    weight = self.get_base_layer().weight
+                    weight.data -= delta
+                    bias = self.get_base_layer().bias
+                    bias_data = bias.data
+                    return bias_data
+            """,
+    })
+    assert got == {("src/peft/lora.py", 8, "TEN102"), ("src/peft/lora.py", 10, "TEN101")}

@@ -471,10 +471,10 @@ def instance_of(shape):
         q = shape.qual
         if q in ("torch.Tensor", "torch.nn.Parameter"):
             return TENSOR
+        if q in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+            return MODULE  # any module: not the layer class ``Module`` itself, which owns nothing
         if torch_api.is_layer(q):
             return ModuleOf((q,))
-        if q == "torch.nn.Module":
-            return MODULE
         if q in DATA_LOADERS:
             return loader_batches(0, (), False)
     return None
