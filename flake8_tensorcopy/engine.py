@@ -203,11 +203,14 @@ class Walker:
             return True
         return kinds.is_tensor(self.inf.infer(recv))
 
-    def _note_store(self, target: nodes.BaseExpression, aug: bool) -> None:
+    def _note_store(self, target: nodes.BaseExpression, aug: bool,
+                    value_tensor: bool = False) -> None:
         use = self.ctx.data_use
         t = type(target)
         if t is nodes.Attribute and target.attr.value == "data":
-            use.setdefault(id(target), ("augassign" if aug else "assign", None))
+            # ``p.data = q.data`` with ``q`` a tensor: noted, a parameter-like name is then one
+            use.setdefault(id(target), ("augassign" if aug else "assign",
+                                        "tensor" if value_tensor else None))
         elif t is nodes.Subscript:
             value = target.value
             if type(value) is nodes.Attribute and value.attr.value == "data":
@@ -235,8 +238,10 @@ class Walker:
         self.ctx.stmt_line = outer
 
     def _assign(self, node: nodes.Assign) -> None:
+        value_tensor = any(type(t.target) is nodes.Attribute and t.target.attr.value == "data"
+                           for t in node.targets) and kinds.is_tensor(self.inf.infer(node.value))
         for t in node.targets:
-            self._note_store(t.target, False)
+            self._note_store(t.target, False, value_tensor)
         self.dispatch(node)
         for t in node.targets:
             self._walk_target(t.target)

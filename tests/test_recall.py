@@ -259,3 +259,21 @@ def test_a_method_annotated_nn_module_gives_a_module(tmp_path):
             """,
     })
     assert got == {("src/peft/lora.py", 8, "TEN102"), ("src/peft/lora.py", 10, "TEN101")}
+
+
+def test_fp16_groups_swapped_onto_unflattened_views(tmp_path):
+    """DeepSpeed's and apex's ``p.data = q.data`` over torch's ``_unflatten_dense_tensors``."""
+    got = check(tmp_path, {"fused_optimizer.py": """\
+        from torch._utils import _flatten_dense_tensors, _unflatten_dense_tensors
+
+
+        class FP16Optimizer:
+            def __init__(self, groups):
+                self.fp16_groups = groups
+                self.unflatten = _unflatten_dense_tensors
+
+            def update(self, i, flat):
+                for p, q in zip(self.fp16_groups[i], self.unflatten(flat, self.fp16_groups[i])):
+                    p.data = q.data
+        """})
+    assert got == {("fused_optimizer.py", 11, "TEN103"), ("fused_optimizer.py", 11, "TEN101")}

@@ -78,6 +78,8 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
     if use == "attr" and detail in TENSOR_ONLY_ATTRS:
         return True
     name = last_name(recv)
+    if use == "assign" and detail == "tensor" and name in SIGNAL_NAMES:
+        return True  # ``p.data = q.data``: a tensor's storage given to a parameter-like name
     if name in SIGNAL_NAMES:
         # a bare name bound to some unknown value is not enough; a parameter or an attribute is
         return not (type(recv) is nodes.Name and kind is UNKNOWN)

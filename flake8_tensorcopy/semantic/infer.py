@@ -21,7 +21,7 @@ from .kinds import (
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
     MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, container_item, LIST_CONTAINERS,
-    PARAM_CONTAINERS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    PARAM_CONTAINERS, PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
@@ -391,6 +391,8 @@ class Inference(Bindings):
             return TENSOR
         if q in DATA_LOADERS:
             return loader_batches(*_arg_shape(node), unbatched=_unbatched(node)) or UNKNOWN
+        if q in PRIVATE_RETURNS:
+            return _return_kind(PRIVATE_RETURNS[q])
         if ns in _TABLE_NAMESPACES:
             return _return_kind(torch_api.function_return(q, *_arg_shape(node)))
         if torch_api.is_layer(q):
@@ -419,6 +421,8 @@ class Inference(Bindings):
         if type(rk) in (Instance, Proj, ModuleOf) or rk is MODULE:
             # ``self.fc(x)``: calling an attribute that holds a layer runs its forward
             member = self.attribute_of(rk, m)
+            if type(member) is Qual and member.qual in PRIVATE_RETURNS:
+                return self._kind_of_qual_call(member.qual, node)  # ``self.unflatten = ...``
             called = self._call_shape_of(member)
             if called is not None and called is not UNKNOWN:
                 return called

@@ -241,6 +241,11 @@ def container_item(quals) -> Optional[Kind]:
     return UNKNOWN
 
 
+#: torch's private helpers that fp16/ZeRO optimizers (DeepSpeed, apex, fairseq) call: what they
+#: return, in the torch table's spelling (``T`` a tensor, ``L`` tensors); unannotated in torch
+PRIVATE_RETURNS = {"torch._utils._flatten_dense_tensors": "T",
+                   "torch._utils._unflatten_dense_tensors": "L"}
+
 DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 #: ``DataLoader``'s positional parameters up to ``collate_fn`` (the 7th)
 _LOADER_COLLATE_POS = 6

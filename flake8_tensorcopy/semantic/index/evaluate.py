@@ -18,7 +18,7 @@ from .. import torch_api
 from ..kinds import (
     DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUPS, TENSOR, TENSORS, ForeignInstance,
     ModuleOf, ProjectClass, ProjectFunction, ProjectModule, ProjInstance, Qual, Seq,
-    join_returns, loader_batches, same,
+    PRIVATE_RETURNS, join_returns, loader_batches, same,
 )
 
 
@@ -417,6 +417,8 @@ def _qual_call(q: str, npos: int, kws, star: bool):
         return None
     if q in DATA_LOADERS:
         return loader_batches(npos, kws, star, "batch_size=None" in kws)
+    if q in PRIVATE_RETURNS:
+        return _from_class(PRIVATE_RETURNS[q])
     if q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor",
              "torch.nn.Buffer"):
         return TENSOR
