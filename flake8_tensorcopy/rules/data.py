@@ -69,7 +69,10 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
         return False
     root = root_name(recv)
     if root in NEGATIVE_ROOTS and not (type(recv) is nodes.Attribute and recv.attr.value in (
-            "weight", "bias", "grad")):
+            "weight", "bias", "grad")) and not (
+            # an item of the object's container, written in place or copied into
+            # (``self.buffers[i].data.copy_(g)``): the root is no longer what ``.data`` is read on
+            type(recv) is nodes.Subscript and use == "method" and detail == "copy_"):
         return False
     if use in ("init", "torch-arg"):
         return True
