@@ -277,3 +277,21 @@ def test_fp16_groups_swapped_onto_unflattened_views(tmp_path):
                     p.data = q.data
         """})
     assert got == {("fused_optimizer.py", 11, "TEN103"), ("fused_optimizer.py", 11, "TEN101")}
+
+
+def test_parameter_subclasses_of_fsdp_and_bitsandbytes(tmp_path):
+    got = check(tmp_path, {"fsdp_utils.py": """\
+        import torch
+        import bitsandbytes as bnb
+        from torch.distributed.fsdp._flat_param import FlatParameter
+
+
+        def upcast(handle, w):
+            fp = handle.flat_param
+            if isinstance(fp, FlatParameter):
+                fp.data = fp.data.float()
+            q = bnb.nn.Params4bit(w, requires_grad=False)
+            return q.data
+        """})
+    assert got == {("fsdp_utils.py", 9, "TEN103"), ("fsdp_utils.py", 9, "TEN101"),
+                   ("fsdp_utils.py", 11, "TEN101")}

@@ -21,7 +21,7 @@ from .kinds import (
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
     MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, container_item, LIST_CONTAINERS,
-    PARAM_CONTAINERS, PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    PARAM_CONTAINERS, PARAMETER_SUBCLASSES, PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
@@ -379,7 +379,7 @@ class Inference(Bindings):
         return self.attribute_of(rk, attr)
 
     def _kind_of_qual_call(self, q: str, node: nodes.Call) -> Optional[Kind]:
-        if q in self.extra_factories:
+        if q in self.extra_factories or q in PARAMETER_SUBCLASSES:
             return TENSOR
         if q != "torch" and not q.startswith("torch."):
             # ``torchvision``, ``torchtext``, ``torch_geometric``: other packages

@@ -217,6 +217,15 @@ TENSOR_TYPES = frozenset(
 )
 #: legacy typed constructors, all of which alias a tensor argument (TEN203)
 LEGACY_CONSTRUCTORS = frozenset(q for q in TENSOR_TYPES if q.endswith("Tensor"))
+#: ``nn.Parameter`` subclasses of torch and of the libraries LLM training code uses: FSDP's
+#: flat parameter, lazy modules' uninitialized parameter, bitsandbytes' quantized parameters
+PARAMETER_SUBCLASSES = frozenset(
+    {"torch.distributed.fsdp._flat_param.FlatParameter",
+     "torch.distributed.fsdp.flat_param.FlatParameter",
+     "torch.nn.parameter.UninitializedParameter", "torch.nn.UninitializedParameter",
+     "bitsandbytes.nn.Params4bit", "bitsandbytes.nn.Int8Params",
+     "bitsandbytes.nn.modules.Params4bit", "bitsandbytes.nn.modules.Int8Params"})
+TENSOR_TYPES = TENSOR_TYPES | PARAMETER_SUBCLASSES
 
 MODULE_TYPES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 

@@ -18,7 +18,7 @@ from .. import torch_api
 from ..kinds import (
     DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUPS, TENSOR, TENSORS, ForeignInstance,
     ModuleOf, ProjectClass, ProjectFunction, ProjectModule, ProjInstance, Qual, Seq,
-    PRIVATE_RETURNS, join_returns, loader_batches, same,
+    PARAMETER_SUBCLASSES, PRIVATE_RETURNS, join_returns, loader_batches, same,
 )
 
 
@@ -413,6 +413,8 @@ def _from_class(ret: Optional[str]):
 
 
 def _qual_call(q: str, npos: int, kws, star: bool):
+    if q in PARAMETER_SUBCLASSES:
+        return TENSOR
     if q != "torch" and not q.startswith("torch."):
         return None
     if q in DATA_LOADERS:
@@ -471,7 +473,7 @@ def instance_of(shape):
         return TENSOR if shape.category() == "tensor" else ProjInstance(shape)
     if type(shape) is Qual:
         q = shape.qual
-        if q in ("torch.Tensor", "torch.nn.Parameter"):
+        if q in ("torch.Tensor", "torch.nn.Parameter") or q in PARAMETER_SUBCLASSES:
             return TENSOR
         if q in ("torch.nn.Module", "torch.nn.modules.module.Module"):
             return MODULE  # any module: not the layer class ``Module`` itself, which owns nothing
