@@ -46,6 +46,15 @@ _CONVERTERS = frozenset(
 ) | kinds.LEGACY_CONSTRUCTORS
 
 
+#: ``torch.distributed`` collectives that write into their first tensor argument
+_COLLECTIVE_WRITES = frozenset(
+    f"torch.distributed.{f}" for f in ("broadcast", "all_reduce", "reduce", "recv", "irecv",
+                                       "scatter", "all_gather_into_tensor",
+                                       "reduce_scatter_tensor"))
+#: tensor methods that take any data (lists, arrays): what they are given is no evidence
+_ANY_DATA_METHODS = frozenset({"new_tensor", "new", "set_"})
+
+
 def _initializer(func: nodes.BaseExpression) -> bool:
     """A callee named like an in-place initializer (``weight_init``, ``init_fn``): what it is
     given first is written into."""
@@ -153,6 +162,11 @@ class Walker:
                     writes = self.inf.written_params(node)
                 if q and _is_init(q) and i == 0:
                     use.setdefault(id(value), ("init", q))
+                elif q in _COLLECTIVE_WRITES and (
+                        (arg.keyword is None and i == 0) or (
+                            arg.keyword is not None and arg.keyword.value in ("tensor", "output"))):
+                    # ``dist.broadcast(p.data, src)``: written in place on the receiving ranks
+                    use.setdefault(id(value), ("helper-write", q))
                 elif (i if arg.keyword is None else arg.keyword.value) in writes or (
                         q is None and i == 0 and arg.keyword is None and _initializer(func)):
                     # ``normal_(w.data)`` with a helper of the project that writes into its
@@ -161,6 +175,10 @@ class Walker:
                 elif q and q.startswith("torch.") and q not in _CONVERTERS \
                         and not _takes_data(q, i, arg):
                     use.setdefault(id(value), ("torch-arg", q))
+                elif q is None and self._tensor_method(func):
+                    # ``dst.data.copy_(src.data)``, ``p.add_(g.data)``: a tensor method takes
+                    # tensors (a Python number has no ``.data``; a memoryview is refused)
+                    use.setdefault(id(value), ("torch-arg", func.attr.value))
                 else:
                     use.setdefault(id(value), ("arg", None))
         if type(func) is nodes.Attribute and type(func.value) is nodes.Subscript:
@@ -172,11 +190,27 @@ class Walker:
         self.inf.register_buffer_call(node)
         self.inf.note_append(node)
 
-    def _note_store(self, target: nodes.BaseExpression, aug: bool) -> None:
+    def _tensor_method(self, func: nodes.BaseExpression) -> bool:
+        """``func`` is an in-place or tensor-only method of a tensor (its receiver a tensor, or
+        an ``X.data`` that the rules judge on its own; ``copy_`` exists on tensors only)."""
+        if type(func) is not nodes.Attribute:
+            return False
+        m = func.attr.value
+        if m in _ANY_DATA_METHODS or not (kinds.is_value_write(m) or torch_api.is_tensor_only_method(m)):
+            return False
+        recv = func.value
+        if m == "copy_" or (type(recv) is nodes.Attribute and recv.attr.value == "data"):
+            return True
+        return kinds.is_tensor(self.inf.infer(recv))
+
+    def _note_store(self, target: nodes.BaseExpression, aug: bool,
+                    value_tensor: bool = False) -> None:
         use = self.ctx.data_use
         t = type(target)
         if t is nodes.Attribute and target.attr.value == "data":
-            use.setdefault(id(target), ("augassign" if aug else "assign", None))
+            # ``p.data = q.data`` with ``q`` a tensor: noted, a parameter-like name is then one
+            use.setdefault(id(target), ("augassign" if aug else "assign",
+                                        "tensor" if value_tensor else None))
         elif t is nodes.Subscript:
             value = target.value
             if type(value) is nodes.Attribute and value.attr.value == "data":
@@ -204,8 +238,10 @@ class Walker:
         self.ctx.stmt_line = outer
 
     def _assign(self, node: nodes.Assign) -> None:
+        value_tensor = any(type(t.target) is nodes.Attribute and t.target.attr.value == "data"
+                           for t in node.targets) and kinds.is_tensor(self.inf.infer(node.value))
         for t in node.targets:
-            self._note_store(t.target, False)
+            self._note_store(t.target, False, value_tensor)
         self.dispatch(node)
         for t in node.targets:
             self._walk_target(t.target)

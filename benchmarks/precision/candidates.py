@@ -21,7 +21,9 @@ Shapes
   legacy_ctor            `torch.Tensor(x)`, `torch.FloatTensor(x)`, `torch.cuda.LongTensor(x)`...
   new_tensor             `x.new_tensor(arg)`
   clone_detach           `x.clone().detach()`, `torch.clone(x).detach()`
-  like_copy              `torch.empty_like(t).copy_(u)` (also zeros_/ones_like)
+  like_copy              `torch.empty_like(t).copy_(u)` (also zeros_/ones_like); also the two
+                         statements `out = torch.empty_like(t)` then `out.copy_(u)` in a row
+                         (the column of the second)
   alias_write            in-place write to a name bound (at some earlier line of the same scope) to
                          `x.detach()` or `x.data`
 """
@@ -152,6 +154,20 @@ class Extractor:
         if isinstance(f, ast.Attribute) and f.attr == "copy_" and isinstance(f.value, ast.Call):
             if self.torch_func(f.value.func) in LIKE:
                 return "like_copy"
+        if isinstance(f, ast.Attribute) and f.attr == "copy_" and isinstance(f.value, ast.Name):
+            stmt = self.parent.get(node)
+            block = self.parent.get(stmt)
+            if isinstance(stmt, ast.Expr) and block is not None:
+                for field in ("body", "orelse", "finalbody"):
+                    body = getattr(block, field, None)
+                    if type(body) is list and stmt in body and body.index(stmt) > 0:
+                        prev = body[body.index(stmt) - 1]
+                        if isinstance(prev, ast.Assign) and len(prev.targets) == 1 and \
+                                isinstance(prev.targets[0], ast.Name) and \
+                                prev.targets[0].id == f.value.id and \
+                                isinstance(prev.value, ast.Call) and \
+                                self.torch_func(prev.value.func) in LIKE:
+                            return "like_copy"
         return None
 
     def alias_writes(self) -> Iterator[Tuple[int, int, str]]:

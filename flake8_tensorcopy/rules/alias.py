@@ -29,8 +29,10 @@ class AliasWrite(Rule):
     fix_safety = UNSAFE
     what = (
         "Flags an in-place write (`y.add_()`, `y[i] = v`, `y += v`, `nn.init.*_(y)`) to a name "
-        "bound to `x.detach()` or `x.data`, when `y` is then read as a value of its own (returned, "
-        "passed on, used in an expression) and `x` is a plain name (a local or an argument); and "
+        "bound to `x.detach()` or `x.data`, when `x` is a plain name (a local or an argument) and "
+        "either `y` is then read as a value of its own (returned, passed on, used in an "
+        "expression) or the original `x` is used afterwards (read again, or saved by autograd "
+        "for a backward that follows: `c = out.detach(); c.zero_(); out.sum().backward()`); and "
         "every in-place write through a name bound to `x.data`, where autograd never sees it."
     )
     why = (
@@ -41,8 +43,13 @@ class AliasWrite(Rule):
         "A write through a `detach()` alias is not flagged where the write into `x` is the "
         "point: an alias whose source is an attribute of an object (`b = self.buf.detach(); "
         "b.zero_()`: a parameter, buffer or state updated on purpose), and an alias that nothing "
-        "reads after the write (`p_ = p.detach(); p_.copy_(avg)` in parameter averaging: a copy "
-        "written and never read would be dead code, so the write must be meant for `p`). "
+        "reads after the write while nothing uses `x` afterwards either (`p_ = p.detach(); "
+        "p_.copy_(avg)` in parameter averaging: a copy written and never read would be dead "
+        "code, so the write must be meant for `p`). When `x` is used afterwards, the write "
+        "changes a value the code goes on to use (or one autograd saved, and `backward()` "
+        "raises): it is flagged, with no fix, since the intent is unclear. A write after `x.data` "
+        "was given other storage (`bak = p.data; p.data = p.data.float(); ...; bak.copy_(p.data)`) "
+        "no longer reaches `x` and is not flagged. "
         "Precision beats recall here: a mistaken alias of an attribute is missed.\n\n"
         "A write through a `.data` alias is flagged even when it is deliberate (`p_fp32 = "
         "p.data; p_fp32.add_(step)` in an optimizer, `w = module.weight.data; w.mul_(s)`): the "
@@ -68,6 +75,9 @@ class AliasWrite(Rule):
         Example("import torch\n\ndef normalize(x):\n    x = x.detach()\n    x -= x.mean()\n    return x\n",
                 "import torch\n\ndef normalize(x):\n    x = x.detach().clone()\n    x -= x.mean()\n    return x\n",
                 unsafe=True, run=False),
+        # the original is used afterwards (saved by sigmoid for backward): flagged, no fix
+        Example("import torch\na = torch.randn(3, requires_grad=True)\nout = a.sigmoid()\n"
+                "c = out.detach()\nc.zero_()\nout.sum().backward()\n", None, run=False),
         # a deliberate write through a ``.data`` alias: flagged (autograd never sees it), no fix
         Example("import torch\n\ndef scale(module: torch.nn.Linear, s):\n"
                 "    w = module.weight.data\n    w.mul_(s)\n    return w\n", None, run=False),
@@ -83,6 +93,9 @@ class AliasWrite(Rule):
         "        p_swa_ = p_swa.detach()\n"
         "        p_swa_.copy_(p_swa_ + (p_model.detach() - p_swa_) / (n + 1))\n",
         "import torch\nx = torch.randn(3)\ny = x.detach()\ny.zero_()\n",
+        # a backup of the old storage, restored after ``p.data`` was swapped
+        "import torch\np = torch.nn.Parameter(torch.ones(2))\nbak = p.data\n"
+        "p.data = p.data.double()\nbak.copy_(p.data)\n",
     )
 
     fix_cases = (
@@ -124,12 +137,27 @@ class AliasWrite(Rule):
         kind = ctx.inf.lookup(target.value)
         if type(kind) is not Alias or kind.node is None:
             return
+        if _swapped_between(ctx.scope_node, kind.node, node, kind.source):
+            # ``bak = p.data; p.data = p.data.float(); ...; bak.copy_(p.data)``: ``p`` got other
+            # storage after the alias was taken; the write goes to the old one, not to ``p``
+            return
         fields = dict(name=target.value, source=kind.source, via=_via(kind.via))
-        if "." in kind.source or not read_after(ctx.scope_node, node, target.value):
+        alias_read = read_after(ctx.scope_node, node, target.value)
+        if kind.via == "detach" and not alias_read and "." not in kind.source and \
+                not _swapped_between(ctx.scope_node, kind.node, node, kind.source, rebound=True) and \
+                original_used_after(ctx.scope_node, node, kind.source, kind.node):
+            # the alias is never read, but the original is, or autograd saved it for a backward
+            # that follows (``c = out.detach(); c.zero_(); out.sum().backward()``): the write
+            # changes a value the code goes on to use. Intent is unclear: no fix
+            yield self.report(node, None, advice=f"`{kind.source}` is used afterwards; write a "
+                              f"clone if a copy was meant", **fields)
+            return
+        if "." in kind.source or not alias_read:
             # a deliberate write: into an object's state (``w = module.weight.data; w.mul_(s)``),
             # or through an alias that nothing reads afterwards (``p_ = p.detach();
-            # p_.copy_(avg)``): the write only matters because it reaches the source. Through
-            # ``detach()`` that is fine; through ``.data`` autograd never sees it: flag, no fix
+            # p_.copy_(avg)``) while the original is not used afterwards in this scope either:
+            # the write only matters because it reaches the source. Through ``detach()`` that is
+            # fine; through ``.data`` autograd never sees it: flag, no fix
             if kind.via == "detach":
                 return
             yield self.report(node, None, advice=f"autograd does not see it; if the change is "
@@ -149,6 +177,104 @@ def _via(via: str) -> str:
 _LOOPS = (nodes.For, nodes.While)
 
 
+def _swapped_between(scope: nodes.CSTNode, start: Optional[nodes.CSTNode], end: nodes.CSTNode,
+                     source: str, rebound: bool = False) -> bool:
+    """Is ``source.data`` assigned (``p.data = other``) after ``start`` and before ``end``?
+    With ``rebound``, also: is the name ``source`` itself bound again there?"""
+    if start is None:
+        return False
+    walk = _Swap(start, end, source)
+    walk.rebound = rebound
+    walk.visit(scope)
+    return walk.swapped
+
+
+class _Swap:
+    __slots__ = ("start", "end", "source", "state", "swapped", "rebound")
+
+    def __init__(self, start, end, source: str) -> None:
+        self.start, self.end, self.source = start, end, source
+        self.state = 0  # 0: before start, 1: between, 2: past the end
+        self.swapped = False
+
+    def visit(self, node: nodes.CSTNode) -> None:
+        if self.state == 2:
+            return
+        if node is self.end:
+            self.state = 2
+            return
+        if self.state == 1 and type(node) is nodes.Assign and any(
+                (type(a.target) is nodes.Attribute and a.target.attr.value == "data"
+                 and nodes.dotted_name(a.target.value) == self.source)
+                or (self.rebound and type(a.target) is nodes.Name and a.target.value == self.source)
+                for a in node.targets):
+            self.swapped = True
+            self.state = 2
+            return
+        if node is self.start:
+            self.state = 1
+            return
+        for child in node.children:
+            self.visit(child)
+
+
+def original_used_after(scope: nodes.CSTNode, write: nodes.CSTNode, source: str,
+                        alias_expr: Optional[nodes.CSTNode]) -> bool:
+    """Is the aliased ``source`` (a plain name) used after ``write``: read again, or saved by
+    autograd for a backward that follows? The latter is approximated as a ``.backward()`` /
+    ``torch.autograd.grad`` call after the write while ``source`` took part in a computation
+    before it (a mention other than its own binding and the alias's ``source.detach()``)."""
+    if read_after(scope, write, source):
+        return True
+    walk = _Mentions(write, source, alias_expr)
+    walk.visit(scope, [])
+    return walk.used_before and walk.backward_after
+
+
+_BACKWARD_FUNCS = frozenset({"grad", "backward"})
+
+
+class _Mentions:
+    """One walk in source order: is ``name`` used in a computation before ``write``, and is a
+    backward run after it (or anywhere in a loop that holds it)?"""
+
+    __slots__ = ("write", "name", "alias_expr", "seen", "used_before", "backward_after", "loops")
+
+    def __init__(self, write, name: str, alias_expr) -> None:
+        self.write = write
+        self.name = name
+        self.alias_expr = alias_expr
+        self.seen = False
+        self.used_before = False
+        self.backward_after = False
+        self.loops: list = []
+
+    def visit(self, node: nodes.CSTNode, stack: list) -> None:
+        if node is self.write:
+            self.seen = True
+            self.loops = [n for n in stack if type(n) in _LOOPS]
+        t = type(node)
+        if node is self.alias_expr:
+            return
+        if t is nodes.Name and node.value == self.name and not self.seen:
+            parent = stack[-1] if stack else None
+            if not (type(parent) is nodes.AssignTarget or (
+                    type(parent) is nodes.For and parent.target is node)):
+                self.used_before = True
+        if t is nodes.Call and type(node.func) is nodes.Attribute and \
+                node.func.attr.value in _BACKWARD_FUNCS and (
+                    self.seen or any(n in stack for n in self.loops)):
+            self.backward_after = True
+        if t in (nodes.FunctionDef, nodes.ClassDef) and stack:
+            return  # another scope
+        stack.append(node)
+        try:
+            for child in node.children:
+                self.visit(child, stack)
+        finally:
+            stack.pop()
+
+
 def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str) -> bool:
     """Is ``name`` read as a value after ``write`` in ``scope`` (a function or the module)?
 
@@ -162,6 +288,8 @@ def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str) -> bool:
         return True
     walk.loop = True
     for loop in walk.loops:
+        if type(loop) is nodes.For and _mentions(loop.target, name):
+            continue  # each turn binds ``name`` anew: the next turn reads another value
         if walk.visit(loop.body, [loop]):
             return True
     return False
@@ -195,6 +323,8 @@ class _ReadAfter:
             if t is nodes.Assign and any(type(a.target) is nodes.Name and a.target.value == name
                                        for a in node.targets):
                 return _mentions(node.value, name)  # rebound: later reads are of a new value
+            if t is nodes.For and _mentions(node.target, name):
+                return _mentions(node.iter, name)  # each turn binds a new value
             if t is nodes.Name and node.value == name:
                 return None if _write_receiver(node, stack) else True
         stack.append(node)

@@ -69,7 +69,10 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
         return False
     root = root_name(recv)
     if root in NEGATIVE_ROOTS and not (type(recv) is nodes.Attribute and recv.attr.value in (
-            "weight", "bias", "grad")):
+            "weight", "bias", "grad")) and not (
+            # an item of the object's container, written in place or copied into
+            # (``self.buffers[i].data.copy_(g)``): the root is no longer what ``.data`` is read on
+            type(recv) is nodes.Subscript and use == "method" and detail == "copy_"):
         return False
     if use in ("init", "torch-arg"):
         return True
@@ -78,6 +81,8 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
     if use == "attr" and detail in TENSOR_ONLY_ATTRS:
         return True
     name = last_name(recv)
+    if use == "assign" and detail == "tensor" and name in SIGNAL_NAMES:
+        return True  # ``p.data = q.data``: a tensor's storage given to a parameter-like name
     if name in SIGNAL_NAMES:
         # a bare name bound to some unknown value is not enough; a parameter or an attribute is
         return not (type(recv) is nodes.Name and kind is UNKNOWN)

@@ -1,7 +1,7 @@
 """TEN3xx: copies made in a wasteful order or in two steps."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ..syntax import nodes
 
@@ -187,7 +187,9 @@ class LikeThenCopy(Rule):
     message = "`{like}({src}).copy_({src})` allocates then copies in two steps; use `{src}.clone()`"
     hooks = (nodes.Call,)
     fix_safety = SAFE
-    what = "Flags `torch.empty_like(t).copy_(t)` (also `zeros_like`, `ones_like`) with the same `t`."
+    what = ("Flags `torch.empty_like(t).copy_(t)` (also `zeros_like`, `ones_like`) with the same "
+            "`t`, in one expression or in two statements in a row (`out = torch.empty_like(t)` "
+            "then `out.copy_(t)`).")
     why = (
         "Allocating a tensor like `t` and then copying `t` into it is what `t.clone()` does in "
         "one call, with one dispatch and (for `zeros_like`/`ones_like`) without first filling "
@@ -202,7 +204,7 @@ class LikeThenCopy(Rule):
         "`CloneBackward0`). Applied only when neither call has extra arguments and `t` is a "
         "name or attribute chain. `copy_`'s parentheses stay, so a comment in them is kept; a "
         "comment inside `empty_like(...)` cannot be, and then no fix is offered (the message "
-        "says so)."
+        "says so). The two-statement form gets no fix (the message names `t.clone()`)."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.clone.html",)
     invalid = (
@@ -210,11 +212,16 @@ class LikeThenCopy(Rule):
                 "import torch\nt = torch.randn(3)\nc = t.clone()\n"),
         Example("import torch\nt = torch.randn(3, requires_grad=True)\nc = torch.zeros_like(t).copy_(t)\n",
                 "import torch\nt = torch.randn(3, requires_grad=True)\nc = t.clone()\n"),
+        # two statements in a row: flagged, no fix
+        Example("import torch\nv = torch.randn(3)\nout = torch.empty_like(v)\nout.copy_(v)\n", None),
     )
     valid = (
         "import torch\nt = torch.randn(3)\nu = torch.randn(3)\nc = torch.empty_like(t).copy_(u)\n",
         "import torch\nt = torch.randn(3)\nc = torch.empty_like(t, dtype=torch.float64).copy_(t)\n",
         "import torch\nt = torch.randn(3)\nc = torch.empty_like(t).copy_(t, non_blocking=True)\n",
+        # something happens between the two statements, or another tensor is copied
+        "import torch\nv = torch.randn(3)\nout = torch.zeros_like(v)\nout[0] = 1.0\nout.copy_(v)\n",
+        "import torch\nv = torch.randn(3)\nw = torch.randn(3)\nout = torch.zeros_like(v)\nout.copy_(w)\n",
     )
 
     fix_cases = (
@@ -241,6 +248,9 @@ class LikeThenCopy(Rule):
         if len(node.args) != 1 or node.args[0].keyword or node.args[0].star:
             return
         inner = func.value
+        if type(inner) is nodes.Name:
+            yield from self._two_statements(node, inner, ctx)
+            return
         if type(inner) is not nodes.Call:
             return
         like = ctx.qualname(inner.func)
@@ -259,3 +269,52 @@ class LikeThenCopy(Rule):
                           end=ctx.comma(node.args[0]))]
         fix = FixPlan(f"replace with `{name}.clone()`", SAFE, edits)
         yield self.report(node, fix, like=ctx.snippet(inner.func, 30), src=ctx.snippet(a, 30))
+
+    def _two_statements(self, node: nodes.Call, out: nodes.Name, ctx) -> Iterator[Report]:
+        """``out = torch.empty_like(v)`` right before the statement ``out.copy_(v)``."""
+        line = ctx.stmt_line
+        if line is None or len(line.body) != 1 or type(line.body[0]) is not nodes.Expr or \
+                line.body[0].value is not node:
+            return
+        if len(node.args) != 1 or node.args[0].keyword or node.args[0].star:
+            return
+        src = node.args[0].value
+        name = dotted_name(src)
+        if name is None:
+            return
+        prev = _previous_statement(ctx.scope_node, line)
+        if type(prev) is not nodes.SimpleStatementLine or len(prev.body) != 1:
+            return
+        bind = prev.body[0]
+        if type(bind) is not nodes.Assign or len(bind.targets) != 1:
+            return
+        target, value = bind.targets[0].target, bind.value
+        if type(target) is not nodes.Name or target.value != out.value or \
+                type(value) is not nodes.Call:
+            return
+        like = ctx.qualname(value.func)
+        if like not in _LIKE or len(value.args) != 1 or value.args[0].keyword or \
+                value.args[0].star or dotted_name(value.args[0].value) != name:
+            return
+        yield self.report(node, None, like=ctx.snippet(value.func, 30), src=ctx.snippet(src, 30))
+
+
+def _previous_statement(scope: nodes.CSTNode, stmt: nodes.CSTNode) -> Optional[nodes.CSTNode]:
+    """The statement just before ``stmt`` in the block that holds it (None: the first one, or
+    not found). Searched from ``scope`` (a function or the module) down, skipping nested
+    definitions, so the cost is one walk of the scope for each (rare) ``name.copy_(...)``."""
+    todo = [scope]
+    while todo:
+        node = todo.pop()
+        body = getattr(node, "body", None)
+        if type(body) in (list, tuple):
+            for i, child in enumerate(body):
+                if child is stmt:
+                    return body[i - 1] if i else None
+        for child in node.children:
+            if isinstance(child, (nodes.SimpleStatementLine, nodes.Expr)):
+                continue
+            if child is not scope and type(child) in (nodes.FunctionDef, nodes.ClassDef):
+                continue
+            todo.append(child)
+    return None

@@ -20,7 +20,8 @@ from .kinds import (
     NO_GRAD,
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
-    MODULE_OUT, TENSORISH, EMPTY_LIST, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, container_item, LIST_CONTAINERS,
+    PARAM_CONTAINERS, PARAMETER_SUBCLASSES, PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
@@ -102,6 +103,8 @@ class Inference(Bindings):
                 return TENSOR
             if q in MODULE_TYPES:
                 return MODULE
+            if q in DATA_LOADERS:
+                return loader_batches(0, (), False)
             if q and torch_api.is_layer(q):
                 return ModuleOf((q,))
             if q and torch_api.fields_of(q) is not None:
@@ -185,6 +188,8 @@ class Inference(Bindings):
             return NOT_TENSOR
         if t is nodes.ListComp or t is nodes.GeneratorExp:
             return TENSORS if is_tensor(self._infer_comp_elt(node)) else NOT_TENSOR
+        if t is nodes.DictComp or t is nodes.Dict:
+            return self._infer_dict(node)
         if t in _LITERALS:
             return NOT_TENSOR
         return UNKNOWN
@@ -196,6 +201,21 @@ class Inference(Bindings):
             return self.infer(node.elt)
         finally:
             self.pop()
+
+    def _infer_dict(self, node) -> Kind:
+        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``): its values."""
+        if type(node) is nodes.DictComp:
+            self.push("comp")
+            try:
+                self.bind_comp_targets(node.for_in)
+                values = [self.infer(node.value)]
+            finally:
+                self.pop()
+        else:
+            values = [self.infer(e.value) for e in node.elements if type(e) is nodes.DictElement]
+        if values and all(type(v) is Iter and v.elem is BATCH for v in values):
+            return DictOf(values[0])
+        return NOT_TENSOR
 
     def bind_comp_targets(self, comp: Optional[nodes.CompFor]) -> None:
         while comp is not None:
@@ -283,6 +303,12 @@ class Inference(Bindings):
             if type(key) is nodes.SimpleString and key.evaluated_value == "params":
                 return TENSORS
             return UNKNOWN
+        if type(rk) is ModuleOf and is_index:
+            return container_item(rk.quals)
+        if rk is BATCH and is_index:
+            return TENSOR  # ``batch[0]``, ``batch["label"]`` of a default-collated batch
+        if type(rk) is DictOf and is_index:
+            return rk.value
         if type(rk) is Seq and is_index and type(single.value) is nodes.Integer:
             i = int(single.value.value, 0)
             if -len(rk.items) <= i < len(rk.items):
@@ -353,7 +379,7 @@ class Inference(Bindings):
         return self.attribute_of(rk, attr)
 
     def _kind_of_qual_call(self, q: str, node: nodes.Call) -> Optional[Kind]:
-        if q in self.extra_factories:
+        if q in self.extra_factories or q in PARAMETER_SUBCLASSES:
             return TENSOR
         if q != "torch" and not q.startswith("torch."):
             # ``torchvision``, ``torchtext``, ``torch_geometric``: other packages
@@ -363,6 +389,10 @@ class Inference(Bindings):
         ns, _, last = q.rpartition(".")
         if q in TENSOR_TYPES or q == "torch.nn.Parameter":
             return TENSOR
+        if q in DATA_LOADERS:
+            return loader_batches(*_arg_shape(node), unbatched=_unbatched(node)) or UNKNOWN
+        if q in PRIVATE_RETURNS:
+            return _return_kind(PRIVATE_RETURNS[q])
         if ns in _TABLE_NAMESPACES:
             return _return_kind(torch_api.function_return(q, *_arg_shape(node)))
         if torch_api.is_layer(q):
@@ -391,6 +421,8 @@ class Inference(Bindings):
         if type(rk) in (Instance, Proj, ModuleOf) or rk is MODULE:
             # ``self.fc(x)``: calling an attribute that holds a layer runs its forward
             member = self.attribute_of(rk, m)
+            if type(member) is Qual and member.qual in PRIVATE_RETURNS:
+                return self._kind_of_qual_call(member.qual, node)  # ``self.unflatten = ...``
             called = self._call_shape_of(member)
             if called is not None and called is not UNKNOWN:
                 return called
@@ -426,6 +458,8 @@ class Inference(Bindings):
             return MODULES
         if m in ("named_modules", "named_children") and is_module(rk):
             return NAMED_MODULES
+        if type(rk) is ModuleOf and all(q in PARAM_CONTAINERS for q in rk.quals):
+            rk = TENSOR_DICT  # ``nn.ParameterDict``: ``.items()``, ``.values()`` of parameters
         if rk is TENSOR_DICT:
             if m == "items":
                 return NAMED_TENSORS
@@ -455,6 +489,8 @@ class Inference(Bindings):
             return kind.elem
         if kind is TENSOR_DICT:
             return NOT_TENSOR
+        if type(kind) is ModuleOf and all(q in LIST_CONTAINERS for q in kind.quals):
+            return container_item(kind.quals)
         return UNKNOWN
 
     # ---- binding -------------------------------------------------------------------------
@@ -581,6 +617,15 @@ def _nonempty_test(test: nodes.BaseExpression) -> Optional[str]:
             and len(call.args) == 1 and type(call.args[0].value) is nodes.Name:
         return call.args[0].value.value
     return None
+
+
+def _unbatched(node: nodes.Call) -> bool:
+    """``DataLoader(ds, batch_size=None)`` (or ``DataLoader(ds, None)``): no collate at all."""
+    for i, a in enumerate(node.args):
+        if (a.keyword is not None and a.keyword.value == "batch_size") or (
+                a.keyword is None and i == 1 and not a.star):
+            return type(a.value) is nodes.Name and a.value.value == "None"
+    return False
 
 
 def _return_kind(ret: Optional[str]) -> Optional[Kind]:

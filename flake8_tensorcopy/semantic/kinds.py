@@ -46,6 +46,9 @@ TENSORISH = Kind("tensor-or-tuple")
 OPAQUE = Kind("opaque")
 #: ``[]``: a list nothing has been appended to yet
 EMPTY_LIST = Kind("empty-list")
+#: one batch of a ``torch.utils.data.DataLoader`` with the default collate: a tensor, or a
+#: list / tuple / dict of tensors (its fields, by index, key or unpacking, are tensors)
+BATCH = Kind("batch")
 
 
 class Alias(Kind):
@@ -154,6 +157,16 @@ class Seq(Kind):
         self.items = items
 
 
+class DictOf(Kind):
+    """A dict whose values have a known kind (``{phase: DataLoader(...) for phase in ...}``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Kind) -> None:
+        super().__init__("dict-of")
+        self.value = value
+
+
 class Iter(Kind):
     """An iterable whose elements have a known kind."""
 
@@ -204,8 +217,56 @@ TENSOR_TYPES = frozenset(
 )
 #: legacy typed constructors, all of which alias a tensor argument (TEN203)
 LEGACY_CONSTRUCTORS = frozenset(q for q in TENSOR_TYPES if q.endswith("Tensor"))
+#: ``nn.Parameter`` subclasses of torch and of the libraries LLM training code uses: FSDP's
+#: flat parameter, lazy modules' uninitialized parameter, bitsandbytes' quantized parameters
+PARAMETER_SUBCLASSES = frozenset(
+    {"torch.distributed.fsdp._flat_param.FlatParameter",
+     "torch.distributed.fsdp.flat_param.FlatParameter",
+     "torch.nn.parameter.UninitializedParameter", "torch.nn.UninitializedParameter",
+     "bitsandbytes.nn.Params4bit", "bitsandbytes.nn.Int8Params",
+     "bitsandbytes.nn.modules.Params4bit", "bitsandbytes.nn.modules.Int8Params"})
+TENSOR_TYPES = TENSOR_TYPES | PARAMETER_SUBCLASSES
 
 MODULE_TYPES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+#: ``torch.nn`` containers: what an item (``c[k]``, an element of ``for x in c``) is
+PARAM_CONTAINERS = frozenset({"torch.nn.ParameterDict", "torch.nn.ParameterList",
+                               "torch.nn.modules.container.ParameterDict",
+                               "torch.nn.modules.container.ParameterList"})
+MODULE_CONTAINERS = frozenset({"torch.nn.ModuleDict", "torch.nn.ModuleList", "torch.nn.Sequential",
+                                "torch.nn.modules.container.ModuleDict",
+                                "torch.nn.modules.container.ModuleList",
+                                "torch.nn.modules.container.Sequential"})
+LIST_CONTAINERS = frozenset(q for q in PARAM_CONTAINERS | MODULE_CONTAINERS if "Dict" not in q)
+
+
+def container_item(quals) -> Optional[Kind]:
+    """An item of an ``nn.ParameterDict``/``ParameterList`` (a parameter) or of an
+    ``nn.ModuleDict``/``ModuleList``/``Sequential`` (a module); else nothing known."""
+    if all(q in PARAM_CONTAINERS for q in quals):
+        return TENSOR
+    if all(q in MODULE_CONTAINERS for q in quals):
+        return MODULE
+    return UNKNOWN
+
+
+#: torch's private helpers that fp16/ZeRO optimizers (DeepSpeed, apex, fairseq) call: what they
+#: return, in the torch table's spelling (``T`` a tensor, ``L`` tensors); unannotated in torch
+PRIVATE_RETURNS = {"torch._utils._flatten_dense_tensors": "T",
+                   "torch._utils._unflatten_dense_tensors": "L"}
+
+DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+#: ``DataLoader``'s positional parameters up to ``collate_fn`` (the 7th)
+_LOADER_COLLATE_POS = 6
+
+
+def loader_batches(npos: int, kws, star: bool, unbatched: bool = False) -> Optional[Kind]:
+    """What iterating ``torch.utils.data.DataLoader(...)`` called with this argument shape
+    gives: default-collated batches (``Iter(BATCH)``), or None when a ``collate_fn`` (or a
+    ``**kwargs`` that may hold one, or ``batch_size=None``: no collate at all) decides."""
+    if star or unbatched or "collate_fn" in kws or npos > _LOADER_COLLATE_POS:
+        return None
+    return Iter(BATCH)
 
 
 
@@ -310,6 +371,10 @@ def same(a, b) -> bool:
         return a.facts is b.facts
     if t is NamedTupleClass:
         return a.cls_name == b.cls_name
+    if t is Iter:
+        return same(a.elem, b.elem)
+    if t is DictOf:
+        return same(a.value, b.value)
     return False
 
 

@@ -8,7 +8,7 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from . import torch_api
 from .kinds import (
-    EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
+    BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
     ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, is_tensor,
 )
@@ -303,7 +303,7 @@ class Bindings:
                 for e, k in zip(elems, items):
                     self.bind_target(e.value, k)
             else:
-                inner = TENSOR if kind is TENSORS and not any(
+                inner = TENSOR if (kind is TENSORS or kind is BATCH) and not any(
                     type(e) is nodes.StarredElement for e in elems) else UNKNOWN
                 for e in elems:
                     self.bind_target(e.value, inner if type(e) is nodes.Element else UNKNOWN)

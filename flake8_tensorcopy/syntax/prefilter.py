@@ -87,6 +87,8 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
                     if name in _LIKE:
                         return True
+                elif attr == "copy_" and isinstance(func.value, ast.Name) and len(args) == 1:
+                    return True  # ``out.copy_(v)`` after ``out = torch.empty_like(v)`` (TEN302)
                 elif (attr in _CTOR_ATTRS or _legacy_name(attr)) and first is not None \
                         and not isinstance(first, _LITERALS):
                     if isinstance(first, (ast.List, ast.Tuple)) and all(

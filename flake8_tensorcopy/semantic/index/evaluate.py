@@ -16,9 +16,9 @@ from typing import Dict, List, Optional, Set, Tuple
 from ...syntax.source import any_line_within
 from .. import torch_api
 from ..kinds import (
-    MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUPS, TENSOR, TENSORS, ForeignInstance,
+    DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUPS, TENSOR, TENSORS, ForeignInstance,
     ModuleOf, ProjectClass, ProjectFunction, ProjectModule, ProjInstance, Qual, Seq,
-    join_returns, same,
+    PARAMETER_SUBCLASSES, PRIVATE_RETURNS, join_returns, loader_batches, same,
 )
 
 
@@ -450,6 +450,8 @@ class Evaluator:
             k.arg is None for k in node.keywords)
         npos = len(node.args)
         kws = [k.arg for k in node.keywords if k.arg]
+        if (dotted(func) or "").endswith("DataLoader") and _unbatched(node):
+            kws.append("batch_size=None")
         if isinstance(func, ast.Attribute):
             recv = self.eval(func.value)
             m = func.attr
@@ -523,8 +525,14 @@ def _from_class(ret: Optional[str]):
 
 
 def _qual_call(q: str, npos: int, kws, star: bool):
+    if q in PARAMETER_SUBCLASSES:
+        return TENSOR
     if q != "torch" and not q.startswith("torch."):
         return None
+    if q in DATA_LOADERS:
+        return loader_batches(npos, kws, star, "batch_size=None" in kws)
+    if q in PRIVATE_RETURNS:
+        return _from_class(PRIVATE_RETURNS[q])
     if q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor",
              "torch.nn.Buffer"):
         return TENSOR
@@ -533,6 +541,12 @@ def _qual_call(q: str, npos: int, kws, star: bool):
     if q.startswith("torch.optim.") and torch_api.is_optimizer(q):
         return OPTIMIZER
     return _from_class(torch_api.function_return(q, npos, kws, star))
+
+
+def _unbatched(node: ast.Call) -> bool:
+    """``batch_size=None`` given (a DataLoader that does not collate)."""
+    args = [k.value for k in node.keywords if k.arg == "batch_size"] + node.args[1:2]
+    return any(isinstance(a, ast.Constant) and a.value is None for a in args)
 
 
 def _call_shape(shape):
@@ -571,10 +585,12 @@ def instance_of(shape):
         return TENSOR if shape.category() == "tensor" else ProjInstance(shape)
     if type(shape) is Qual:
         q = shape.qual
-        if q in ("torch.Tensor", "torch.nn.Parameter"):
+        if q in ("torch.Tensor", "torch.nn.Parameter") or q in PARAMETER_SUBCLASSES:
             return TENSOR
+        if q in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+            return MODULE  # any module: not the layer class ``Module`` itself, which owns nothing
         if torch_api.is_layer(q):
             return ModuleOf((q,))
-        if q == "torch.nn.Module":
-            return MODULE
+        if q in DATA_LOADERS:
+            return loader_batches(0, (), False)
     return None

@@ -16,7 +16,7 @@ from ...syntax.prefilter import statements
 from ...syntax.source import line_numbers, line_starts, occurrences
 from .. import torch_api
 from ..kinds import (
-    TENSOR, NamedTupleClass, ProjectClass, ProjectFunction, ProjectModule, Qual,
+    PARAMETER_SUBCLASSES, TENSOR, NamedTupleClass, ProjectClass, ProjectFunction, ProjectModule, Qual,
     join_alternatives, join_call_sites,
 )
 from .evaluate import (
@@ -352,7 +352,8 @@ def _category_of(shape) -> Optional[str]:
         return shape.category()
     if type(shape) is Qual:
         q = shape.qual
-        if q in ("torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        if q in ("torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter") or \
+                q in PARAMETER_SUBCLASSES:
             return "tensor"
         if q in ("torch.nn.Module", "torch.nn.modules.module.Module") or torch_api.is_layer(q) or (
                 q.startswith("torch.nn.") and q.rsplit(".", 1)[1].lstrip("_")[:1].isupper()

@@ -82,6 +82,31 @@ def find_root(path: str) -> Optional[str]:
     return top
 
 
+#: how far up from a file an absolute import may find its project's own package
+_HOME_LEVELS = 4
+
+
+def _package_homes(importer: str, dotted: str) -> List[str]:
+    """Ancestors of ``importer`` (and their ``src``) that hold ``dotted``'s top-level package as
+    a directory with an ``__init__.py``: a project's tests or scripts importing the project
+    (``tests/geometry/test_boxes.py``: ``from kornia.geometry.boxes import Boxes3D``) when no
+    project marker says where the project starts. Never above site-packages."""
+    top = dotted.split(".", 1)[0]
+    homes: List[str] = []
+    d = os.path.dirname(os.path.abspath(importer))
+    for _ in range(_HOME_LEVELS):
+        parent = os.path.dirname(d)
+        if parent == d or os.path.basename(d) in _OUTSIDE:
+            break
+        d = parent
+        if os.path.basename(d) in _OUTSIDE:
+            break
+        for base in (d, os.path.join(d, "src")):
+            if os.path.isfile(os.path.join(base, top, "__init__.py")):
+                homes.append(base)
+    return homes
+
+
 def _within(path: str, root: str) -> bool:
     root = root.rstrip(os.sep) + os.sep
     return path.startswith(root)
@@ -213,6 +238,10 @@ class ProjectIndex:
             cand = self._module_file(base, dotted)
             if cand and self._allowed(cand, importer):
                 return cand
+        for base in _package_homes(importer, dotted):
+            cand = self._module_file(base, dotted)
+            if cand:
+                return cand
         return None
 
     def _candidates(self, importer: str, dotted: str, level: int) -> List[str]:
@@ -230,9 +259,14 @@ class ProjectIndex:
         else:
             bases = self._bases(importer, dotted)
         rel = dotted.replace(".", os.sep)
-        return [c for base in bases
-                for c in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py"))
-                if self._allowed(c, importer)]
+        found = [c for base in bases
+                 for c in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py"))
+                 if self._allowed(c, importer)]
+        if not level and dotted:
+            found += [c for base in _package_homes(importer, dotted)
+                      for c in (os.path.join(base, rel + ".py"),
+                                os.path.join(base, rel, "__init__.py"))]
+        return found
 
     def load_path(self, path: Optional[str]) -> Optional[ModuleFacts]:
         """Facts of the module at ``path`` (None: unreadable, too large or not Python)."""
