@@ -10,9 +10,10 @@ from typing import Iterator, Optional, Tuple
 
 from ..syntax import nodes
 
-from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write
+from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, signalled
 from ..syntax.nodes import last_name, root_name
-from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import (Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+                   applicability)
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
 SIGNAL_NAMES = frozenset(
@@ -48,6 +49,16 @@ SAFE_CONSUMERS = frozenset(
      "allclose", "isnan", "isinf", "any", "all", "shape", "dtype", "device", "ndim", "is_cuda",
      "element_size", "data_ptr", "sign", "pow", "sqrt", "square", "exp", "log", "prod"}
 )
+
+
+#: reads of a tensor's metadata, the same on ``t.data`` as on ``t``: ``t.data.dtype`` is ``t.dtype``
+#: (no ``detach()`` needed); ``new_*`` build a fresh tensor from ``t``'s dtype and device only
+METADATA_ATTRS = frozenset({"dtype", "device", "shape", "ndim", "is_cuda", "layout", "is_sparse",
+                            "is_quantized", "is_meta", "itemsize", "nbytes"})
+METADATA_METHODS = frozenset({"size", "numel", "nelement", "dim", "element_size", "stride",
+                              "get_device", "is_contiguous", "new_zeros", "new_ones",
+                              "new_empty", "new_full", "new_tensor", "storage_offset",
+                              "data_ptr"})
 
 
 def _kind(ctx, node: nodes.Attribute) -> Tuple[str, Optional[str]]:
@@ -168,7 +179,7 @@ def _data_assign_changes_dtype_and_shape(v):
 class DataRead(Rule):
     code = "TEN101"
     name = "data-read"
-    message = "`{src}.data` bypasses autograd (no version counter); use `{src}.detach()`"
+    message = "`{src}.data` bypasses autograd (no version counter); use `{instead}`"
     hooks = (nodes.Attribute,)
     fix_safety = "sometimes"
     what = "Flags reading `t.data` of a tensor."
@@ -182,11 +193,22 @@ class DataRead(Rule):
     )
     use_instead = "`t.detach()` (or `t.detach().clone()` when an independent copy is wanted)."
     fix_doc = (
-        "`t.data` becomes `t.detach()`. The fix is **safe** where the result is consumed at once "
-        "by a use that keeps no tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, "
-        "`.sum()`, `.numpy()`, `.shape`, ...): results are identical. Elsewhere it is **unsafe**: "
-        "the result now shares the version counter, so code that silently used stale values "
-        "starts raising. `.cpu()` counts as unsafe: on a CPU tensor it returns the alias itself."
+        "`t.data` becomes `t.detach()`. A read of metadata needs no detach at all: "
+        "`t.data.dtype`, `.device`, `.shape`, `.is_cuda`, `.size()`, `.numel()`, `.dim()` and "
+        "`t.data.new_zeros(...)` (and the other `new_*`) become `t.dtype`, `t.size()`, "
+        "`t.new_zeros(...)`. Chains are fixed whole: `t.data.clone().detach()` becomes "
+        "`t.detach().clone()` (TEN301 leaves that chain to this rule) and "
+        "`t.data.detach()` becomes `t.detach()`, never `t.detach().detach()`.\n\n"
+        "The fix is **safe** only where `t` is proven a torch tensor (a torch function's result, "
+        "a `torch.Tensor` annotation with torch imported, a parameter or buffer the torch table "
+        "knows, a project-index fact) and the result is consumed at once by a use that keeps no "
+        "tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, `.sum()`, `.numpy()`, "
+        "metadata, ...): results are identical. Where `t` is a tensor only by a signal (its name "
+        "`weight`/`bias`/`p`, a loop over `.parameters()` of an unknown object, a tensor-only "
+        "method after `.data`) the fix is **unsafe**: a NumPy masked array or a plain object "
+        "has a `.data` too. Elsewhere it is **unsafe** as well: the result now shares the "
+        "version counter, so code that silently used stale values starts raising. `.cpu()` "
+        "counts as unsafe: on a CPU tensor it returns the alias itself."
     )
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
@@ -195,6 +217,15 @@ class DataRead(Rule):
     invalid = (
         Example("import torch\nt = torch.ones(3, requires_grad=True)\ntotal = t.data.sum().item()\n",
                 "import torch\nt = torch.ones(3, requires_grad=True)\ntotal = t.detach().sum().item()\n"),
+        # metadata needs no detach; a chain is fixed whole
+        Example("import torch\nt = torch.ones(3, requires_grad=True)\nd = t.data.dtype\n",
+                "import torch\nt = torch.ones(3, requires_grad=True)\nd = t.dtype\n"),
+        Example("import torch\nt = torch.ones(3, requires_grad=True)\nc = t.data.clone().detach()\n",
+                "import torch\nt = torch.ones(3, requires_grad=True)\nc = t.detach().clone()\n"),
+        # ``weight`` is a tensor by its name only: an unsafe fix
+        Example("import torch\n\ndef norm(layer):\n    return layer.weight.data.norm()\n",
+                "import torch\n\ndef norm(layer):\n    return layer.weight.detach().norm()\n",
+                unsafe=True, run=False),
         Example("import torch\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n",
                 "import torch\n\ndef snapshot(model):\n    return [p.detach() for p in model.parameters()]\n",
                 unsafe=True, run=False),
@@ -218,6 +249,9 @@ class DataRead(Rule):
 
     fix_cases = (
         FixCase("return t.data.clone()"),
+        FixCase("return t.data.clone().detach()"),
+        FixCase("return t.data.new_zeros(t.data.size())"),
+        FixCase("return (t.data.dtype, t.data.device, t.data.shape, t.data.dim(), t.data.numel())"),
         FixCase("return t.data.sum()", kinds=("leaf", "nonleaf", "plain", "parameter", "float64", "zero_dim")),
         FixCase("return t.data", differs=("vc_shared",)),
         FixCase("return t.data.cpu()", differs=("vc_shared",)),  # why `.cpu()` is not a safe use
@@ -240,12 +274,44 @@ class DataRead(Rule):
         if use == "assign" or _mutation(use, detail) or not data_evidence(ctx, node):
             return
         src = ctx.snippet(node.value, 30)
-        safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
-        fix = FixPlan(
-            f"replace `{src}.data` with `{src}.detach()`", SAFE if safe else UNSAFE,
-            [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")],
-        )
-        yield self.report(node, fix, src=src)
+        # a safe fix needs the receiver proven a tensor; the diagnostic's signals allow at most
+        # an unsafe one
+        evidence = applicability([signalled(ctx.evidence(node.value))])
+        calls = ctx.data_chain.get(id(node), ())
+        chain = [c.func.attr.value for c in calls]
+        drop = NodeEdit("replace", node.value, "", end=node, from_end=True)  # ``.data`` goes
+        if (use == "attr" and detail in METADATA_ATTRS) or (
+                use == "method" and detail in METADATA_METHODS):
+            # metadata and ``new_*``: the same on ``t`` itself
+            instead = f"{src}.{detail}" + (
+                "" if use == "attr" else "(...)" if detail.startswith("new_") else "()")
+            desc, edits, safe = f"read `{src}.{detail}` directly", [drop], True
+        elif chain[:2] == ["clone", "detach"] and not calls[1].args:
+            # ``t.data.clone().detach()`` composes into ``t.detach().clone()``
+            clone, detach = calls[0], calls[1]
+            instead = f"{src}.detach().clone()"
+            desc, safe = f"replace with `{instead}`", True
+            edits = [drop, NodeEdit("replace", clone.func.attr, "detach"),
+                     NodeEdit("replace", detach.func.attr, "clone")]
+            if clone.args:
+                edits += [NodeEdit("replace", clone.func, "()", end=clone, from_end=True),
+                          NodeEdit("replace", detach.func, (Src(clone.func, end=clone,
+                                                                from_end=True),),
+                                   end=detach, from_end=True)]
+        elif use == "method" and detail == "detach" and not calls[:1] or (
+                chain[:1] == ["detach"] and not calls[0].args):
+            # ``t.data.detach()`` is ``t.detach()`` but for the version counter
+            instead = f"{src}.detach()"
+            desc, edits = f"drop `.data` before `.detach()`", [drop]
+            safe = len(chain) > 1 and chain[1] in SAFE_CONSUMERS
+        else:
+            instead = f"{src}.detach()"
+            desc = f"replace `{src}.data` with `{src}.detach()`"
+            edits = [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")]
+            safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
+        fix = FixPlan(desc, SAFE if safe and evidence == SAFE else UNSAFE, edits) \
+            if evidence else None
+        yield self.report(node, fix, src=src, instead=instead)
 
 
 

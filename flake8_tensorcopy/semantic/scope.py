@@ -10,7 +10,7 @@ from . import torch_api
 from .kinds import (
     EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
-    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, is_tensor,
+    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, is_tensor, tensor_like,
 )
 
 
@@ -147,7 +147,7 @@ class Bindings:
         if t is ProjInstance:
             facts = kind.facts
             if facts.category() == "tensor":
-                return TENSOR
+                return TENSOR_SUBCLASS
             return Instance(self.class_info(facts))
         if t is ForeignInstance:
             return NOT_TENSOR if torch_api.fields_of(kind.qual) is not None else UNKNOWN
@@ -414,7 +414,7 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
             # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
             # p32.float()`` still writes into ``p`` on the float32 path
             alias = [k for k in (x, y) if type(k) is Alias]
-            out[key] = alias[0] if len(alias) == 1 else TENSOR
+            out[key] = alias[0] if len(alias) == 1 else tensor_like(x, y)
         else:
             out[key] = UNKNOWN
     return out
