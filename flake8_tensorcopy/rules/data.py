@@ -61,6 +61,23 @@ METADATA_METHODS = frozenset({"size", "numel", "nelement", "dim", "element_size"
                               "data_ptr"})
 
 
+def swap_clone_detach(clone: nodes.Call, detach: nodes.Call) -> list:
+    """The edits that turn ``X.clone(ARGS).detach()`` into ``X.detach().clone(ARGS)``: the two
+    names swap in place and ``(ARGS)`` moves verbatim (its comments and line breaks too)."""
+    edits = [NodeEdit("replace", clone.func.attr, "detach"),
+             NodeEdit("replace", detach.func.attr, "clone")]
+    if clone.args:
+        edits += [NodeEdit("replace", clone.func, "()", end=clone, from_end=True),
+                  NodeEdit("replace", detach.func, (Src(clone.func, end=clone, from_end=True),),
+                           end=detach, from_end=True)]
+    return edits
+
+
+def drop_data(node: nodes.Attribute) -> NodeEdit:
+    """The edit that removes ``.data`` from ``X.data``."""
+    return NodeEdit("replace", node.value, "", end=node, from_end=True)
+
+
 def _kind(ctx, node: nodes.Attribute) -> Tuple[str, Optional[str]]:
     return ctx.data_use.get(id(node), ("read", None))
 
@@ -279,7 +296,7 @@ class DataRead(Rule):
         evidence = applicability([signalled(ctx.evidence(node.value))])
         calls = ctx.data_chain.get(id(node), ())
         chain = [c.func.attr.value for c in calls]
-        drop = NodeEdit("replace", node.value, "", end=node, from_end=True)  # ``.data`` goes
+        drop = drop_data(node)
         if (use == "attr" and detail in METADATA_ATTRS) or (
                 use == "method" and detail in METADATA_METHODS):
             # metadata and ``new_*``: the same on ``t`` itself
@@ -288,16 +305,9 @@ class DataRead(Rule):
             desc, edits, safe = f"read `{src}.{detail}` directly", [drop], True
         elif chain[:2] == ["clone", "detach"] and not calls[1].args:
             # ``t.data.clone().detach()`` composes into ``t.detach().clone()``
-            clone, detach = calls[0], calls[1]
             instead = f"{src}.detach().clone()"
             desc, safe = f"replace with `{instead}`", True
-            edits = [drop, NodeEdit("replace", clone.func.attr, "detach"),
-                     NodeEdit("replace", detach.func.attr, "clone")]
-            if clone.args:
-                edits += [NodeEdit("replace", clone.func, "()", end=clone, from_end=True),
-                          NodeEdit("replace", detach.func, (Src(clone.func, end=clone,
-                                                                from_end=True),),
-                                   end=detach, from_end=True)]
+            edits = [drop] + swap_clone_detach(calls[0], calls[1])
         elif use == "method" and detail == "detach" and not calls[:1] or (
                 chain[:1] == ["detach"] and not calls[0].args):
             # ``t.data.detach()`` is ``t.detach()`` but for the version counter

@@ -9,7 +9,7 @@ from ..semantic.kinds import NOT, evidence, signalled
 from ..syntax.nodes import dotted_name
 from .base import (Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
-from .data import data_evidence
+from .data import data_evidence, drop_data, swap_clone_detach
 
 #: ``torch.clone(t)`` and the unbound method ``torch.Tensor.clone(t)``: the source is the argument
 _CLONE_FUNCTIONS = frozenset({"torch.clone", "torch.Tensor.clone"})
@@ -78,14 +78,18 @@ def _like_copy_speed(v):
 class CloneDetach(Rule):
     code = "TEN301"
     name = "clone-then-detach"
-    message = ("`.clone().detach()` clones through autograd first (a graph node that is then "
-               "dropped when the source requires grad); use `{fix}`")
+    message = "`.clone().detach()` {cost}; use `{fix}`"
+    #: what the chain costs, by the kind of source
+    COST = "clones through autograd first (a graph node that is then dropped when the source requires grad)"
+    COST_DATA = ("of `.data`: `.data` never requires grad, so `.detach()` adds nothing, and the "
+                 "`.data` read bypasses autograd (TEN101)")
     hooks = (nodes.Call,)
     fix_safety = "sometimes"
     what = ("Flags `t.clone().detach()`, `torch.clone(t).detach()` and "
             "`torch.Tensor.clone(t).detach()`, unless `t` is known to be something else than a "
             "tensor (an array, a list, an object of a class with its own `clone`). "
-            "`t.data.clone().detach()` is left to TEN101, which fixes the whole chain.")
+            "On `t.data.clone().detach()` its message and its fix agree with TEN101's: the "
+            "chain becomes `t.detach().clone()`.")
     why = (
         "When `t` requires grad and grad mode is on, `clone()` first records a `CloneBackward0` "
         "node that `detach()` throws away at once. `t.detach().clone()` gives the identical "
@@ -185,18 +189,17 @@ class CloneDetach(Rule):
             return
         if evidence(ctx.infer(src)) == NOT:
             return  # an array, a list, an object with its own ``clone``/``detach``
-        if type(src) is nodes.Attribute and src.attr.value == "data" and data_evidence(ctx, src):
-            # ``x.data.clone().detach()``: no graph node is ever recorded for ``x.data``; TEN101
-            # fixes the chain whole (``x.detach().clone()``)
-            return
+        # ``x.data.clone().detach()`` of a tensor ``x``: no graph node is ever recorded for
+        # ``x.data``; the fix (the same as TEN101's) composes into ``x.detach().clone()``
+        of_data = type(src) is nodes.Attribute and src.attr.value == "data" and \
+            data_evidence(ctx, src)
+        shown_src = src.value if of_data else src
         if src is ifunc.value:
             # ``X.clone(ARGS).detach()``: swap the two names and move ``(ARGS)`` verbatim (its
             # comments and line breaks too); ``X`` and the layout of the chain stay as they are
-            edits = [NodeEdit("replace", ifunc.attr, "detach"), NodeEdit("replace", func.attr, "clone")]
-            if args:
-                edits += [NodeEdit("replace", ifunc, "()", end=inner, from_end=True),
-                          NodeEdit("replace", func, (Src(ifunc, end=inner, from_end=True),),
-                                   end=node, from_end=True)]
+            edits = swap_clone_detach(inner, node)
+            if of_data:
+                edits.insert(0, drop_data(src))
         else:
             # ``torch.clone(X, ARGS).detach()``: ``X`` and the text after its comma are kept
             first = inner.args[0]
@@ -207,15 +210,16 @@ class CloneDetach(Rule):
                 rest = Src(args[0], end=inner)
             else:
                 rest = Src(comma, end=inner, from_end=True)
-            edits = [NodeEdit("replace", node, (*ctx.operand_parts(src), ".detach().clone(", rest))]
-        safety = applicability([signalled(ctx.evidence(src))])
+            edits = [NodeEdit("replace", node, (*ctx.operand_parts(shown_src), ".detach().clone(",
+                                                rest))]
+        safety = applicability([signalled(ctx.evidence(shown_src))])
         if safety == SAFE and q == "torch.Tensor.clone":
             # the unbound call runs ``Tensor.clone`` itself, bypassing a subclass's own; the
             # rewrite dispatches on the value's class (a proof of "tensor" admits subclasses)
             safety = UNSAFE
         fix = FixPlan("swap to `.detach().clone()`", safety, edits) if safety else None
-        shown = f"{ctx.snippet(src, 20)}.detach().clone({'...' if args else ''})"
-        yield self.report(node, fix, fix=shown)
+        shown = f"{ctx.snippet(shown_src, 20)}.detach().clone({'...' if args else ''})"
+        yield self.report(node, fix, fix=shown, cost=self.COST_DATA if of_data else self.COST)
 
 
 
