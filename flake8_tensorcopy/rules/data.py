@@ -234,15 +234,6 @@ class DataRead(Rule):
     invalid = (
         Example("import torch\nt = torch.ones(3, requires_grad=True)\ntotal = t.data.sum().item()\n",
                 "import torch\nt = torch.ones(3, requires_grad=True)\ntotal = t.detach().sum().item()\n"),
-        # metadata needs no detach; a chain is fixed whole
-        Example("import torch\nt = torch.ones(3, requires_grad=True)\nd = t.data.dtype\n",
-                "import torch\nt = torch.ones(3, requires_grad=True)\nd = t.dtype\n"),
-        Example("import torch\nt = torch.ones(3, requires_grad=True)\nc = t.data.clone().detach()\n",
-                "import torch\nt = torch.ones(3, requires_grad=True)\nc = t.detach().clone()\n"),
-        # ``weight`` is a tensor by its name only: an unsafe fix
-        Example("import torch\n\ndef norm(layer):\n    return layer.weight.data.norm()\n",
-                "import torch\n\ndef norm(layer):\n    return layer.weight.detach().norm()\n",
-                unsafe=True, run=False),
         Example("import torch\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n",
                 "import torch\n\ndef snapshot(model):\n    return [p.detach() for p in model.parameters()]\n",
                 unsafe=True, run=False),
@@ -251,6 +242,13 @@ class DataRead(Rule):
                 unsafe=True),
         Example("import torch\n\ndef f(x: torch.Tensor):\n    y = x.data\n    return y\n",
                 "import torch\n\ndef f(x: torch.Tensor):\n    y = x.detach()\n    return y\n",
+                unsafe=True, run=False),
+        # metadata needs no detach
+        Example("import torch\nt = torch.ones(3, requires_grad=True)\nd = t.data.dtype\n",
+                "import torch\nt = torch.ones(3, requires_grad=True)\nd = t.dtype\n"),
+        # ``weight`` is a tensor by its name only: an unsafe fix
+        Example("import torch\n\ndef norm(layer):\n    return layer.weight.data.norm()\n",
+                "import torch\n\ndef norm(layer):\n    return layer.weight.detach().norm()\n",
                 unsafe=True, run=False),
     )
     valid = (
@@ -266,9 +264,6 @@ class DataRead(Rule):
 
     fix_cases = (
         FixCase("return t.data.clone()"),
-        FixCase("return t.data.clone().detach()"),
-        FixCase("return t.data.new_zeros(t.data.size())"),
-        FixCase("return (t.data.dtype, t.data.device, t.data.shape, t.data.dim(), t.data.numel())"),
         FixCase("return t.data.sum()", kinds=("leaf", "nonleaf", "plain", "parameter", "float64", "zero_dim")),
         FixCase("return t.data", differs=("vc_shared",)),
         FixCase("return t.data.cpu()", differs=("vc_shared",)),  # why `.cpu()` is not a safe use

@@ -88,8 +88,8 @@ class CloneDetach(Rule):
     what = ("Flags `t.clone().detach()`, `torch.clone(t).detach()` and "
             "`torch.Tensor.clone(t).detach()`, unless `t` is known to be something else than a "
             "tensor (an array, a list, an object of a class with its own `clone`). "
-            "On `t.data.clone().detach()` its message and its fix agree with TEN101's: the "
-            "chain becomes `t.detach().clone()`.")
+            "On `t.data.clone().detach()` its message and its fix agree with the `.data` "
+            "rule's: the chain becomes `t.detach().clone()`.")
     why = (
         "When `t` requires grad and grad mode is on, `clone()` first records a `CloneBackward0` "
         "node that `detach()` throws away at once. `t.detach().clone()` gives the identical "

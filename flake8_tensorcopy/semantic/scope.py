@@ -10,7 +10,8 @@ from . import torch_api
 from .kinds import (
     EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
-    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, is_tensor, tensor_like,
+    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, evidence, is_tensor,
+    tensor_like,
 )
 
 
@@ -325,6 +326,8 @@ class Bindings:
             info.attrs[attr] = kind
         elif old is not kind and not (is_tensor(old) and is_tensor(kind)):
             info.attrs[attr] = UNKNOWN
+        elif old is not kind and evidence(old) != evidence(kind):
+            info.attrs[attr] = tensor_like(old, kind)  # as weakly known as the weaker binding
 
     def _self_class(self, name: str) -> Optional[ClassInfo]:
         scope: Optional[Scope] = self.scope
