@@ -256,6 +256,33 @@ SHAPES = {
 }
 
 
+#: real idioms run in every trial besides the generated programs (they draw nothing from the
+#: generator's random sequence). Their point is a write through an alias, so no fix, safe or
+#: unsafe, may change what they print (``tests/test_fixproof.py`` checks both).
+IDIOMS = {
+    # the fp16 master-weight step of fairseq's ``optim/nag.py`` and many optimizers (issue 26)
+    "fp16_master_weights": """
+        def step(model, lr):
+            for p in model.parameters():
+                p_data_fp32 = p.data
+                if p_data_fp32.dtype in {torch.float16, torch.bfloat16}:
+                    p_data_fp32 = p_data_fp32.float()
+                p_data_fp32.add_(p.grad, alpha=-lr)
+                if p.data.dtype in {torch.float16, torch.bfloat16}:
+                    p.data.copy_(p_data_fp32)
+
+
+        for dtype in (torch.float32, torch.float16):
+            model = torch.nn.Linear(3, 1, bias=False).to(dtype)
+            with torch.no_grad():
+                model.weight.fill_(1.0)
+            model.weight.grad = torch.ones(1, 3, dtype=dtype)
+            step(model, 0.5)
+            print(model.weight.tolist())
+    """,
+}
+
+
 def make_program(rng: random.Random, seed: int) -> Tuple[str, Dict[str, str]]:
     """One program (its source) and what it was made of."""
     pattern = rng.choice(sorted(PATTERNS))
@@ -362,6 +389,11 @@ def trial(n: int, seed: int, workdir: str) -> dict:
         with open(os.path.join(base, name), "w") as fh:
             fh.write(program)
         meta[name] = made
+    for idiom, body in IDIOMS.items():
+        name = f"idiom_{idiom}.py"
+        with open(os.path.join(base, name), "w") as fh:
+            fh.write(f"# idiom: {idiom}\n{PRELUDE}\n\n{textwrap.dedent(body).strip()}\n")
+        meta[name] = {"pattern": "idiom", "shape": idiom, "source": "param"}
     names = sorted(meta)
     codes = check_codes(base)
     before = run_programs([os.path.join(base, f) for f in names], workdir)

@@ -181,6 +181,16 @@ class Walker:
                     use.setdefault(id(value), ("torch-arg", func.attr.value))
                 else:
                     use.setdefault(id(value), ("arg", None))
+        if type(func) is nodes.Attribute and type(func.value) is nodes.Call:
+            # ``x.data.clone().detach()``: the calls chained on an ``x.data``, innermost first
+            # (the outermost call is walked first, so the whole chain is noted)
+            calls = [node]
+            inner = func.value
+            while type(inner) is nodes.Call and type(inner.func) is nodes.Attribute:
+                calls.append(inner)
+                inner = inner.func.value
+            if type(inner) is nodes.Attribute and inner.attr.value == "data":
+                self.ctx.data_chain.setdefault(id(inner), tuple(reversed(calls)))
         if type(func) is nodes.Attribute and type(func.value) is nodes.Subscript:
             # ``w.data[idx].zero_()``: an in-place change through ``.data``
             inner = func.value.value

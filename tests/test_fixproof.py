@@ -55,3 +55,16 @@ def test_the_tester_runs_and_fixes(report):
     assert got["safe"]["fixed_files"] > known["programs"] // 3
     assert got["unsafe"]["fixed_files"] >= got["safe"]["fixed_files"]
     assert got["safe"]["changed_behaviour"]
+
+
+def test_idioms_keep_their_behaviour_under_every_fix(report):
+    """The real idioms whose alias write is the point (the fp16 master-weight step): no fix,
+    safe or unsafe, may silently stop it (issue 26 item 1)."""
+    _, got = report
+    idioms = [f for f in got["meta"] if f.startswith("idiom_")]
+    assert idioms
+    for mode in ("safe", "unsafe"):
+        assert not set(idioms) & set(got[mode]["changed_behaviour"]), got[mode]["examples"]
+    # the idiom is not left alone: the unsafe fixer does rewrite it, keeping what it does
+    assert set(idioms) & set(got["unsafe"]["fixed"])
+

@@ -38,7 +38,7 @@ SAMPLE = textwrap.dedent('''\
     import torch
 
 
-    def f(x, p):
+    def f(x: torch.Tensor, p: torch.Tensor):
         a = x.clone().detach()  # first
         b = torch.tensor(a)
         p.data.add_(1)
@@ -65,7 +65,7 @@ EVERY_RULE = textwrap.dedent('''\
             p.data.add_(p.grad, alpha=-lr)
             n = p.data.norm()
             s = p.data
-        alias = a.detach()
+        alias = w.detach()
         alias.add_(1)
         model.weight.data = torch.ones(2, 2)  # noqa: E501
         return a, b, c, d, e, f, n, s, alias
@@ -567,7 +567,8 @@ async def test_exclude_and_per_file_ignores(client: LanguageClient, tmp_path):
 async def test_buffer_that_does_not_parse(client: LanguageClient, tmp_path):
     uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
     assert diags
-    broken = SAMPLE.replace("def f(x, p):", "def f(x, p:")
+    broken = SAMPLE.replace("def f(x: torch.Tensor, p: torch.Tensor):",
+                            "def f(x: torch.Tensor, p:")
     assert list(await replace_text(client, uri, broken, 2)) == []
     actions = await actions_for(client, uri, diags[0])
     assert actions == []

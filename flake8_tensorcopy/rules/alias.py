@@ -62,7 +62,11 @@ class AliasWrite(Rule):
         "**Unsafe.** The binding becomes `x.detach().clone()`, so `x` is no longer changed: "
         "that is the intended effect when a copy was meant, and a behaviour change if the alias "
         "was deliberate. Deliberate shapes (above) are never rewritten: the `detach()` ones are "
-        "not flagged, the `.data` ones are flagged with no fix."
+        "not flagged, the `.data` ones are flagged with no fix. Nor is the binding rewritten "
+        "where `x` itself is used after the write (`p32 = p.data; p32.add_(step); "
+        "p.data.copy_(p32)`, the fp16 master-weight step of many optimizers): the write reaches "
+        "`x` and later code sees it, so a copy would silently stop the program's purpose; such "
+        "sites are flagged with no fix (and no `[unsafe fix]` tag)."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html",)
     invalid = (
@@ -107,6 +111,14 @@ class AliasWrite(Rule):
                 rejected="t_ = t.detach().clone()\n    t_.copy_(t_ * 0.5 + 1)\n    return t"),
         FixCase("w = t.data\n    w.mul_(2)\n    return t", fixed=False,
                 rejected="w = t.detach().clone()\n    w.mul_(2)\n    return t"),
+        # the fp16 master-weight optimizer step: the update must reach ``t``
+        FixCase("p32 = t.data\n    if p32.dtype == torch.float16:\n        p32 = p32.float()\n"
+                "    p32.add_(torch.ones_like(p32), alpha=-0.5)\n"
+                "    if t.dtype == torch.float16:\n        t.data.copy_(p32)\n    return t",
+                fixed=False,
+                rejected="p32 = t.detach().clone()\n    if p32.dtype == torch.float16:\n"
+                "        p32 = p32.float()\n    p32.add_(torch.ones_like(p32), alpha=-0.5)\n"
+                "    if t.dtype == torch.float16:\n        t.data.copy_(p32)\n    return t"),
     )
 
     claims = (
@@ -163,6 +175,15 @@ class AliasWrite(Rule):
             yield self.report(node, None, advice=f"autograd does not see it; if the change is "
                               f"meant, write `{kind.source}` in place under `torch.no_grad()`",
                               **fields)
+            return
+        if kind.source != target.value and read_after(ctx.scope_node, node, kind.source,
+                                                      writes=True):
+            # ``p32 = p.data; p32.add_(step); p.data.copy_(p32)``: ``p`` is read after the
+            # write, which may be the point of it (an fp16 master-weight step); a copy would
+            # silently stop the write from reaching ``p``: no rewrite
+            yield self.report(node, None, advice=f"`{kind.source}` is read afterwards and sees "
+                              f"the change; bind `{kind.source}.detach().clone()` only if a copy "
+                              f"was meant", **fields)
             return
         fix = FixPlan(f"bind `{kind.source}.detach().clone()`", UNSAFE,
                       [NodeEdit("replace", kind.node, f"{ctx.operand(kind.node_value)}.detach().clone()")])
@@ -275,21 +296,23 @@ class _Mentions:
             stack.pop()
 
 
-def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str) -> bool:
+def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str,
+               writes: bool = False) -> bool:
     """Is ``name`` read as a value after ``write`` in ``scope`` (a function or the module)?
 
     In source order after the write, until ``name`` is rebound; in a loop that holds the write,
     also from the top of the loop down to the write (the next turn). Being the receiver of
     another in-place write statement (``y.add_(1)``, ``y[i] = v``, ``y += v``) is not a read; any
-    other mention is, including one in a nested function.
+    other mention is, including one in a nested function. With ``writes``, every mention counts
+    (``p.copy_(p32)`` uses ``p`` too).
     """
-    walk = _ReadAfter(write, name)
+    walk = _ReadAfter(write, name, writes)
     if walk.visit(scope, []):
         return True
     walk.loop = True
     for loop in walk.loops:
         if type(loop) is nodes.For and _mentions(loop.target, name):
-            continue  # each turn binds ``name`` anew: the next turn reads another value
+            continue  # the next turn rebinds ``name``: what it reads is a new value
         if walk.visit(loop.body, [loop]):
             return True
     return False
@@ -299,11 +322,13 @@ class _ReadAfter:
     """``read_after``'s walk (an object, not a recursive closure: a closure that calls itself
     is a reference cycle, and would keep the whole tree for the garbage collector)."""
 
-    __slots__ = ("write", "name", "loops", "found", "loop")
+    __slots__ = ("write", "name", "loops", "found", "loop", "writes")
 
-    def __init__(self, write: nodes.CSTNode, name: str) -> None:
+    def __init__(self, write: nodes.CSTNode, name: str, writes: bool = False) -> None:
         self.write = write
         self.name = name
+        #: count the receiver of an in-place write as a use too
+        self.writes = writes
         #: the loops that hold the write (found on the way down to it)
         self.loops: list = []
         self.found = False
@@ -326,7 +351,7 @@ class _ReadAfter:
             if t is nodes.For and _mentions(node.target, name):
                 return _mentions(node.iter, name)  # each turn binds a new value
             if t is nodes.Name and node.value == name:
-                return None if _write_receiver(node, stack) else True
+                return None if not self.writes and _write_receiver(node, stack) else True
         stack.append(node)
         try:
             for child in node.children:

@@ -7,8 +7,29 @@ from typing import Any, Callable, ClassVar, Iterator, List, Optional, Sequence, 
 from ..syntax import nodes
 
 from ..diagnostics import SAFE, UNSAFE
+from ..semantic.kinds import NOT, OPEN, PROOF
 
-__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "FixCase", "SAFE", "UNSAFE"]
+__all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "FixCase", "SAFE",
+           "UNSAFE", "applicability"]
+
+
+def applicability(receivers: Sequence[str], *, same_evaluation: bool = True) -> Optional[str]:
+    """The one decision of how far a fix may go, from how each rewritten receiver is known to be
+    a tensor (``semantic.kinds.evidence``: PROOF, SIGNAL, SUBCLASS, OPEN, NOT; a rule whose
+    flagged shape is itself a strong signal passes ``kinds.signalled(e)``).
+
+    SAFE only when every receiver is proven a plain torch tensor and the rewrite evaluates the
+    same expressions the same number of times in the same order; a receiver known only by a
+    signal (or a subclass instance, whose own methods may run where torch's ran) makes it
+    UNSAFE; an unknown receiver, or one known to be something else, gets no fix (None).
+    """
+    fix: Optional[str] = SAFE if same_evaluation else UNSAFE
+    for e in receivers:
+        if e == NOT or e == OPEN:
+            return None
+        if e != PROOF:
+            fix = UNSAFE
+    return fix
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
 
-from ..semantic.kinds import LEGACY_CONSTRUCTORS, TENSORS
+from ..semantic.kinds import LEGACY_CONSTRUCTORS, NOT, TENSORS, evidence, signalled
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import (Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
+                   applicability)
 
 
 def split_args(node: nodes.Call, data_kw: str = "data"
@@ -288,7 +289,7 @@ class TensorOfTensor(Rule):
     name = "tensor-of-tensor"
     message = "`torch.tensor({src})` on a tensor copies it with a UserWarning; use `{fix}`"
     hooks = (nodes.Call,)
-    fix_safety = SAFE
+    fix_safety = "sometimes"
     what = "Flags `torch.tensor(t)` where `t` is already a tensor."
     why = (
         "`torch.tensor` is for building tensors from Python data. Given a tensor it makes a "
@@ -303,8 +304,13 @@ class TensorOfTensor(Rule):
         "copy=True)`; with `requires_grad=True`: append `.requires_grad_(True)`."
     )
     fix_doc = (
-        "**Safe.** The rewrite gives equal values, dtype, device, strides, `requires_grad`, "
-        "`is_leaf` and no memory sharing. `.to()` always gets `copy=True`: without it, `.to()` "
+        "**Safe** only where `t` is proven a torch tensor (a torch function's result, a "
+        "`torch.Tensor` annotation or `isinstance` guard with torch imported, a parameter or "
+        "buffer from the torch table, a project-index fact): then the rewrite gives equal "
+        "values, dtype, device, strides, `requires_grad`, `is_leaf` and no memory sharing. "
+        "**Unsafe** where `t` is known a tensor only by a signal (a method only tensors have, a "
+        "module's output) or is an instance of a `Tensor` subclass: `torch.tensor(t)` returns "
+        "a plain `Tensor`, `t.detach().clone()` keeps the subclass. `.to()` always gets `copy=True`: without it, `.to()` "
         "returns the tensor itself when nothing changes. `pin_memory=True` becomes "
         "`.pin_memory()`, applied before `.requires_grad_()` so the result stays a leaf. Only "
         "the call around the arguments is rewritten: the argument's own text, comments and line "
@@ -376,7 +382,8 @@ class TensorOfTensor(Rule):
             return
         text = copy_expression(ctx, src, kwargs)
         edits = copy_edits(ctx, node, src, kwargs) or [NodeEdit("replace", node, text)]
-        fix = FixPlan(f"replace with `{_short(text)}`", SAFE, edits) if text else None
+        safety = applicability([ctx.evidence(src)])
+        fix = FixPlan(f"replace with `{_short(text)}`", safety, edits) if text and safety else None
         yield self.report(node, fix, src=ctx.snippet(src, 30),
                           fix=_short(text) if text else "t.detach().clone()")
 
@@ -389,8 +396,9 @@ class NewTensorOfTensor(Rule):
     message = ("`{recv}.new_tensor({src})` copies `{src}` with `{recv}`'s dtype and device (not "
                "`{src}`'s) and warns; use `{fix}`")
     hooks = (nodes.Call,)
-    fix_safety = SAFE
-    what = "Flags `x.new_tensor(t)` where `t` is already a tensor."
+    fix_safety = "sometimes"
+    what = ("Flags `x.new_tensor(t)` where `t` is already a tensor and `x` is not known to be "
+            "something else (an object of a class with its own `new_tensor`).")
     why = (
         "`x.new_tensor(t)` is often described as equivalent to `t.detach().clone()`. It is not: "
         "the result takes `x`'s dtype and device, so a float64 `x` silently turns a float32 `t` "
@@ -401,9 +409,17 @@ class NewTensorOfTensor(Rule):
         "`t.detach().clone()` if `t`'s own dtype and device were meant."
     )
     fix_doc = (
-        "**Safe** when `x` is a plain name or attribute chain (evaluating it twice has no effect): "
-        "the rewrite spells out `x`'s dtype and device, so results are identical. When `x` is `t` "
-        "itself it becomes `t.detach().clone()`. Other receivers get no fix."
+        "**Safe** only when both `x` and `t` are proven torch tensors (a torch function's "
+        "result, a `torch.Tensor` annotation, a parameter or buffer from the torch table, a "
+        "project-index fact) and the rewrite evaluates the same things in the same order: `x` "
+        "is a plain name (it is now read twice, after the arguments), and the arguments hold no "
+        "walrus and no call other than a torch function or a tensor's own non-in-place method, "
+        "so nothing they do can rebind `x`. Then the rewrite spells out `x`'s dtype and device "
+        "and results are identical. When `x` is `t` itself it becomes `t.detach().clone()`. "
+        "**Unsafe** where `x` is an attribute chain (read once before, twice after: a property "
+        "would notice), where `x` is known a tensor only by the `new_tensor` call itself (an "
+        "object with its own `new_tensor` raises after the fix), where either is a `Tensor` "
+        "subclass instance, or where the arguments could rebind `x`. Other receivers get no fix."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
     invalid = (
@@ -412,9 +428,21 @@ class NewTensorOfTensor(Rule):
         Example("import torch\nt = torch.randn(2)\nc = t.new_tensor(t)\n",
                 "import torch\nt = torch.randn(2)\nc = t.detach().clone()\n"),
         Example("import torch\nt = torch.randn(2)\nc = make().new_tensor(t)\n", None, run=False),
+        # ``fac`` may be a factory object with its own ``new_tensor``: at most an unsafe fix
+        Example("import torch\n\ndef f(fac, t: torch.Tensor):\n    return fac.new_tensor(t)\n",
+                "import torch\n\ndef f(fac, t: torch.Tensor):\n    return t.detach().to(dtype=fac.dtype, device=fac.device, copy=True)\n",
+                unsafe=True, run=False),
+        # the walrus rebinds ``x`` before the rewrite would read it
+        Example("import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\n"
+                "c = x.new_tensor((x := t))\n",
+                "import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\n"
+                "c = (x := t).detach().to(dtype=x.dtype, device=x.device, copy=True)\n",
+                unsafe=True, run=False),
     )
     valid = (
         "import torch\nx = torch.zeros(2)\nc = x.new_tensor([1, 2])\n",
+        "import torch\n\nclass Factory:\n    def new_tensor(self, t):\n        return t\n\n"
+        "t = torch.ones(2)\nc = Factory().new_tensor(t)\n",
         "import torch\nimport numpy as np\nx = torch.zeros(2)\nc = x.new_tensor(np.ones(2))\n",
     )
 
@@ -445,20 +473,31 @@ class NewTensorOfTensor(Rule):
         if not ctx.is_tensor(src):
             return
         recv = func.value
+        if evidence(ctx.infer(recv)) == NOT:
+            return  # an object's own ``new_tensor`` (a factory), not a tensor's
         recv_name = dotted_name(recv)
         text = None
         edits = None
+        same = False
         if recv_name is not None:
             if recv_name == dotted_name(src) and not {"dtype", "device"} & set(kwargs):
                 text = copy_expression(ctx, src, kwargs)
                 edits = copy_edits(ctx, node, src, kwargs)
+                # ``t`` was evaluated twice and is once: the same for a plain name
+                same = type(recv) is nodes.Name
             else:
+                # ``x`` moves after the arguments and is read twice: the same only for a plain
+                # name that nothing in the arguments can rebind or change
+                same = type(recv) is nodes.Name and all(
+                    _order_free(ctx, a.value) for a in node.args)
                 text = copy_expression(ctx, src, kwargs, f"{recv_name}.dtype",
                                        f"{recv_name}.device")
                 edits = copy_edits(ctx, node, src, kwargs, f"{recv_name}.dtype",
                                    f"{recv_name}.device")
-        fix = FixPlan(f"replace with `{_short(text)}`", SAFE,
-                      edits or [NodeEdit("replace", node, text)]) if text else None
+        safety = applicability([signalled(ctx.evidence(recv)), ctx.evidence(src)],
+                               same_evaluation=same)
+        fix = FixPlan(f"replace with `{_short(text)}`", safety,
+                      edits or [NodeEdit("replace", node, text)]) if text and safety else None
         r, s = ctx.snippet(recv, 20), ctx.snippet(src, 20)
         shown = _short(text) if text else f"{s}.detach().to(dtype={r}.dtype, device={r}.device, copy=True)"
         yield self.report(node, fix, recv=r, src=s, fix=shown)
@@ -594,6 +633,23 @@ class TensorOfTensorList(Rule):
             if torch is not None:
                 fix = FixPlan("replace `torch.tensor` with `torch.stack`", UNSAFE, edits)
         yield self.report(node, fix)
+
+
+def _order_free(ctx, expr: nodes.CSTNode) -> bool:
+    """Can evaluating ``expr`` rebind a name or change a tensor's dtype or device? No walrus, no
+    ``yield``/``await``/``lambda``, and every call in it a torch function or a method of a
+    tensor: then moving another plain name's evaluation after it changes nothing."""
+    t = type(expr)
+    if t in (nodes.NamedExpr, nodes.Yield, nodes.Await, nodes.Lambda):
+        return False
+    if t is nodes.Call:
+        func = expr.func
+        q = ctx.qualname(func)
+        if not ((q is not None and (q == "torch" or q.startswith("torch.")))
+                or (type(func) is nodes.Attribute and ctx.is_tensor(func.value)
+                    and not func.attr.value.endswith("_"))):
+            return False
+    return all(_order_free(ctx, c) for c in expr.children)
 
 
 def _short(text: Optional[str], limit: int = 100) -> str:

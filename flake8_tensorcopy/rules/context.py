@@ -30,6 +30,9 @@ class Context:
         self.text = text if text is not None else Text(source)
         #: how each ``X.data`` node is used, keyed by id(node): (use, detail)
         self.data_use: Dict[int, Tuple[str, Optional[str]]] = {}
+        #: the method calls chained on an ``X.data`` node (``X.data.clone().detach()``), innermost
+        #: first, keyed by id(node); only chains of two calls or more
+        self.data_chain: Dict[int, tuple] = {}
         #: the statement (SimpleStatementLine) being walked and whether it is a lone statement
         self.stmt_line: Optional[nodes.SimpleStatementLine] = None
         #: the function (or the module) whose body is being walked
@@ -88,6 +91,16 @@ class Context:
 
     def is_tensor(self, node: nodes.BaseExpression) -> bool:
         return is_tensor(self.inf.infer(node))
+
+    def evidence(self, node: nodes.BaseExpression) -> str:
+        """How ``node`` is known to be a tensor (``kinds.evidence``); ``super()`` and what is
+        reached through it are NOT: a rewrite there runs the subclass's own methods."""
+        root = node
+        while type(root) in (nodes.Attribute, nodes.Call, nodes.Subscript):
+            root = root.value if type(root) is not nodes.Call else root.func
+        if type(root) is nodes.Name and root.value == "super" and root is not node:
+            return kinds.NOT
+        return kinds.evidence(self.inf.infer(node))
 
     def qualname(self, node: nodes.BaseExpression) -> Optional[str]:
         if node is self._callee:

@@ -10,9 +10,10 @@ from typing import Iterator, Optional, Tuple
 
 from ..syntax import nodes
 
-from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write
+from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, signalled
 from ..syntax.nodes import last_name, root_name
-from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import (Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+                   applicability)
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
 SIGNAL_NAMES = frozenset(
@@ -48,6 +49,33 @@ SAFE_CONSUMERS = frozenset(
      "allclose", "isnan", "isinf", "any", "all", "shape", "dtype", "device", "ndim", "is_cuda",
      "element_size", "data_ptr", "sign", "pow", "sqrt", "square", "exp", "log", "prod"}
 )
+
+
+#: reads of a tensor's metadata, the same on ``t.data`` as on ``t``: ``t.data.dtype`` is ``t.dtype``
+#: (no ``detach()`` needed); ``new_*`` build a fresh tensor from ``t``'s dtype and device only
+METADATA_ATTRS = frozenset({"dtype", "device", "shape", "ndim", "is_cuda", "layout", "is_sparse",
+                            "is_quantized", "is_meta", "itemsize", "nbytes"})
+METADATA_METHODS = frozenset({"size", "numel", "nelement", "dim", "element_size", "stride",
+                              "get_device", "is_contiguous", "new_zeros", "new_ones",
+                              "new_empty", "new_full", "new_tensor", "storage_offset",
+                              "data_ptr"})
+
+
+def swap_clone_detach(clone: nodes.Call, detach: nodes.Call) -> list:
+    """The edits that turn ``X.clone(ARGS).detach()`` into ``X.detach().clone(ARGS)``: the two
+    names swap in place and ``(ARGS)`` moves verbatim (its comments and line breaks too)."""
+    edits = [NodeEdit("replace", clone.func.attr, "detach"),
+             NodeEdit("replace", detach.func.attr, "clone")]
+    if clone.args:
+        edits += [NodeEdit("replace", clone.func, "()", end=clone, from_end=True),
+                  NodeEdit("replace", detach.func, (Src(clone.func, end=clone, from_end=True),),
+                           end=detach, from_end=True)]
+    return edits
+
+
+def drop_data(node: nodes.Attribute) -> NodeEdit:
+    """The edit that removes ``.data`` from ``X.data``."""
+    return NodeEdit("replace", node.value, "", end=node, from_end=True)
 
 
 def _kind(ctx, node: nodes.Attribute) -> Tuple[str, Optional[str]]:
@@ -173,7 +201,7 @@ def _data_assign_changes_dtype_and_shape(v):
 class DataRead(Rule):
     code = "TEN101"
     name = "data-read"
-    message = "`{src}.data` bypasses autograd (no version counter); use `{src}.detach()`"
+    message = "`{src}.data` bypasses autograd (no version counter); use `{instead}`"
     hooks = (nodes.Attribute,)
     fix_safety = "sometimes"
     what = "Flags reading `t.data` of a tensor."
@@ -187,11 +215,22 @@ class DataRead(Rule):
     )
     use_instead = "`t.detach()` (or `t.detach().clone()` when an independent copy is wanted)."
     fix_doc = (
-        "`t.data` becomes `t.detach()`. The fix is **safe** where the result is consumed at once "
-        "by a use that keeps no tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, "
-        "`.sum()`, `.numpy()`, `.shape`, ...): results are identical. Elsewhere it is **unsafe**: "
-        "the result now shares the version counter, so code that silently used stale values "
-        "starts raising. `.cpu()` counts as unsafe: on a CPU tensor it returns the alias itself."
+        "`t.data` becomes `t.detach()`. A read of metadata needs no detach at all: "
+        "`t.data.dtype`, `.device`, `.shape`, `.is_cuda`, `.size()`, `.numel()`, `.dim()` and "
+        "`t.data.new_zeros(...)` (and the other `new_*`) become `t.dtype`, `t.size()`, "
+        "`t.new_zeros(...)`. Chains are fixed whole: `t.data.clone().detach()` becomes "
+        "`t.detach().clone()` (TEN301 leaves that chain to this rule) and "
+        "`t.data.detach()` becomes `t.detach()`, never `t.detach().detach()`.\n\n"
+        "The fix is **safe** only where `t` is proven a torch tensor (a torch function's result, "
+        "a `torch.Tensor` annotation with torch imported, a parameter or buffer the torch table "
+        "knows, a project-index fact) and the result is consumed at once by a use that keeps no "
+        "tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, `.sum()`, `.numpy()`, "
+        "metadata, ...): results are identical. Where `t` is a tensor only by a signal (its name "
+        "`weight`/`bias`/`p`, a loop over `.parameters()` of an unknown object, a tensor-only "
+        "method after `.data`) the fix is **unsafe**: a NumPy masked array or a plain object "
+        "has a `.data` too. Elsewhere it is **unsafe** as well: the result now shares the "
+        "version counter, so code that silently used stale values starts raising. `.cpu()` "
+        "counts as unsafe: on a CPU tensor it returns the alias itself."
     )
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
@@ -208,6 +247,13 @@ class DataRead(Rule):
                 unsafe=True),
         Example("import torch\n\ndef f(x: torch.Tensor):\n    y = x.data\n    return y\n",
                 "import torch\n\ndef f(x: torch.Tensor):\n    y = x.detach()\n    return y\n",
+                unsafe=True, run=False),
+        # metadata needs no detach
+        Example("import torch\nt = torch.ones(3, requires_grad=True)\nd = t.data.dtype\n",
+                "import torch\nt = torch.ones(3, requires_grad=True)\nd = t.dtype\n"),
+        # ``weight`` is a tensor by its name only: an unsafe fix
+        Example("import torch\n\ndef norm(layer):\n    return layer.weight.data.norm()\n",
+                "import torch\n\ndef norm(layer):\n    return layer.weight.detach().norm()\n",
                 unsafe=True, run=False),
     )
     valid = (
@@ -245,12 +291,37 @@ class DataRead(Rule):
         if use == "assign" or _mutation(use, detail) or not data_evidence(ctx, node):
             return
         src = ctx.snippet(node.value, 30)
-        safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
-        fix = FixPlan(
-            f"replace `{src}.data` with `{src}.detach()`", SAFE if safe else UNSAFE,
-            [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")],
-        )
-        yield self.report(node, fix, src=src)
+        # a safe fix needs the receiver proven a tensor; the diagnostic's signals allow at most
+        # an unsafe one
+        evidence = applicability([signalled(ctx.evidence(node.value))])
+        calls = ctx.data_chain.get(id(node), ())
+        chain = [c.func.attr.value for c in calls]
+        drop = drop_data(node)
+        if (use == "attr" and detail in METADATA_ATTRS) or (
+                use == "method" and detail in METADATA_METHODS):
+            # metadata and ``new_*``: the same on ``t`` itself
+            instead = f"{src}.{detail}" + (
+                "" if use == "attr" else "(...)" if detail.startswith("new_") else "()")
+            desc, edits, safe = f"read `{src}.{detail}` directly", [drop], True
+        elif chain[:2] == ["clone", "detach"] and not calls[1].args:
+            # ``t.data.clone().detach()`` composes into ``t.detach().clone()``
+            instead = f"{src}.detach().clone()"
+            desc, safe = f"replace with `{instead}`", True
+            edits = [drop] + swap_clone_detach(calls[0], calls[1])
+        elif use == "method" and detail == "detach" and not calls[:1] or (
+                chain[:1] == ["detach"] and not calls[0].args):
+            # ``t.data.detach()`` is ``t.detach()`` but for the version counter
+            instead = f"{src}.detach()"
+            desc, edits = f"drop `.data` before `.detach()`", [drop]
+            safe = len(chain) > 1 and chain[1] in SAFE_CONSUMERS
+        else:
+            instead = f"{src}.detach()"
+            desc = f"replace `{src}.data` with `{src}.detach()`"
+            edits = [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")]
+            safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
+        fix = FixPlan(desc, SAFE if safe and evidence == SAFE else UNSAFE, edits) \
+            if evidence else None
+        yield self.report(node, fix, src=src, instead=instead)
 
 
 

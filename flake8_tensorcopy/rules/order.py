@@ -5,8 +5,14 @@ from typing import Iterator, Optional
 
 from ..syntax import nodes
 
+from ..semantic.kinds import NOT, evidence, signalled
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
+from .base import (Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+                   applicability)
+from .data import data_evidence, drop_data, swap_clone_detach
+
+#: ``torch.clone(t)`` and the unbound method ``torch.Tensor.clone(t)``: the source is the argument
+_CLONE_FUNCTIONS = frozenset({"torch.clone", "torch.Tensor.clone"})
 
 _LIKE = frozenset({"torch.empty_like", "torch.zeros_like", "torch.ones_like"})
 
@@ -72,11 +78,18 @@ def _like_copy_speed(v):
 class CloneDetach(Rule):
     code = "TEN301"
     name = "clone-then-detach"
-    message = ("`.clone().detach()` clones through autograd first (a graph node that is then "
-               "dropped when the source requires grad); use `{fix}`")
+    message = "`.clone().detach()` {cost}; use `{fix}`"
+    #: what the chain costs, by the kind of source
+    COST = "clones through autograd first (a graph node that is then dropped when the source requires grad)"
+    COST_DATA = ("of `.data`: `.data` never requires grad, so `.detach()` adds nothing, and the "
+                 "`.data` read bypasses autograd (TEN101)")
     hooks = (nodes.Call,)
-    fix_safety = SAFE
-    what = "Flags `t.clone().detach()` and `torch.clone(t).detach()`."
+    fix_safety = "sometimes"
+    what = ("Flags `t.clone().detach()`, `torch.clone(t).detach()` and "
+            "`torch.Tensor.clone(t).detach()`, unless `t` is known to be something else than a "
+            "tensor (an array, a list, an object of a class with its own `clone`). "
+            "On `t.data.clone().detach()` its message and its fix agree with the `.data` "
+            "rule's: the chain becomes `t.detach().clone()`.")
     why = (
         "When `t` requires grad and grad mode is on, `clone()` first records a `CloneBackward0` "
         "node that `detach()` throws away at once. `t.detach().clone()` gives the identical "
@@ -89,8 +102,18 @@ class CloneDetach(Rule):
     )
     use_instead = "`t.detach().clone()` (arguments of `clone`, such as `memory_format`, move with it)."
     fix_doc = (
-        "**Safe.** Values, dtype, device, strides, `requires_grad` and `is_leaf` are equal, memory "
-        "is not shared with `t` in either form, and `memory_format` behaves the same. The fix "
+        "**Safe** only where `t` is proven a torch tensor: the result of a torch function, a name "
+        "annotated `torch.Tensor` (with torch imported), a parameter or buffer the torch table "
+        "knows, or a tensor the project index knows. Then values, dtype, device, strides, "
+        "`requires_grad` and `is_leaf` are equal, memory is not shared with `t` in either form, "
+        "and `memory_format` behaves the same. Where the shape is the only evidence (an "
+        "unannotated parameter, no torch import) the fix is **unsafe**: a class with its own "
+        "`clone`/`detach` (torch_geometric's `Data.detach()` changes the object in place) "
+        "behaves differently when the two calls swap. So is it for an instance of a `Tensor` "
+        "subclass (its own `clone` then runs on a different value) and for the unbound "
+        "`torch.Tensor.clone(t)`, which bypasses a subclass's `clone` where the rewrite does "
+        "not. `super().clone().detach()` gets no fix: the rewrite would run the subclass's own "
+        "`clone`. The fix "
         "swaps the two names in place and moves `clone`'s parentheses as written, so comments, "
         "line breaks and a multi-line chain stay as they are; where a comment cannot be kept "
         "(`torch.clone(t  # why\n, ...)`) no fix is offered and the message says so."
@@ -106,12 +129,20 @@ class CloneDetach(Rule):
                 "import torch\nt = torch.randn(1, 3, 4, 4)\nc = t.detach().clone(memory_format=torch.channels_last)\n"),
         Example("import torch\nt = torch.randn(3)\nc = torch.clone(t).detach()\n",
                 "import torch\nt = torch.randn(3)\nc = t.detach().clone()\n"),
+        # the shape is the only evidence that ``x`` is a tensor: an unsafe fix
         Example("def f(x):\n    return x.clone().detach()\n",
-                "def f(x):\n    return x.detach().clone()\n", run=False),
+                "def f(x):\n    return x.detach().clone()\n", unsafe=True, run=False),
+        Example("import torch\nt = torch.randn(3)\nc = torch.Tensor.clone(t).detach()\n",
+                "import torch\nt = torch.randn(3)\nc = t.detach().clone()\n", unsafe=True),
+        Example("import torch\n\nclass Sub(torch.Tensor):\n    def copy(self):\n"
+                "        return super().clone().detach()\n", None, run=False),
     )
     valid = (
         "import torch\nt = torch.randn(3)\nc = t.detach().clone()\n",
         "import copy\nc = copy.copy(obj).detach\n",
+        "import numpy as np\na = np.ma.masked_array(np.arange(3.0))\nc = a.clone().detach()\n",
+        "import torch\n\nclass Graph:\n    def clone(self):\n        return Graph()\n\n"
+        "    def detach(self):\n        return self\n\ng = Graph().clone().detach()\n",
     )
 
     fix_cases = (
@@ -144,10 +175,11 @@ class CloneDetach(Rule):
         ifunc = inner.func
         if type(ifunc) is not nodes.Attribute:
             return
-        if ifunc.attr.value == "clone" and ctx.qualname(ifunc) != "torch.clone":
+        q = ctx.qualname(ifunc)
+        if ifunc.attr.value == "clone" and q not in _CLONE_FUNCTIONS:
             src = ifunc.value
             args = inner.args
-        elif ctx.qualname(ifunc) == "torch.clone" and inner.args and \
+        elif q in _CLONE_FUNCTIONS and inner.args and \
                 inner.args[0].keyword is None and not inner.args[0].star:
             src = inner.args[0].value
             args = inner.args[1:]
@@ -155,14 +187,19 @@ class CloneDetach(Rule):
             return
         if any(a.star for a in args):
             return
+        if evidence(ctx.infer(src)) == NOT:
+            return  # an array, a list, an object with its own ``clone``/``detach``
+        # ``x.data.clone().detach()`` of a tensor ``x``: no graph node is ever recorded for
+        # ``x.data``; the fix (the same as TEN101's) composes into ``x.detach().clone()``
+        of_data = type(src) is nodes.Attribute and src.attr.value == "data" and \
+            data_evidence(ctx, src)
+        shown_src = src.value if of_data else src
         if src is ifunc.value:
             # ``X.clone(ARGS).detach()``: swap the two names and move ``(ARGS)`` verbatim (its
             # comments and line breaks too); ``X`` and the layout of the chain stay as they are
-            edits = [NodeEdit("replace", ifunc.attr, "detach"), NodeEdit("replace", func.attr, "clone")]
-            if args:
-                edits += [NodeEdit("replace", ifunc, "()", end=inner, from_end=True),
-                          NodeEdit("replace", func, (Src(ifunc, end=inner, from_end=True),),
-                                   end=node, from_end=True)]
+            edits = swap_clone_detach(inner, node)
+            if of_data:
+                edits.insert(0, drop_data(src))
         else:
             # ``torch.clone(X, ARGS).detach()``: ``X`` and the text after its comma are kept
             first = inner.args[0]
@@ -173,10 +210,16 @@ class CloneDetach(Rule):
                 rest = Src(args[0], end=inner)
             else:
                 rest = Src(comma, end=inner, from_end=True)
-            edits = [NodeEdit("replace", node, (*ctx.operand_parts(src), ".detach().clone(", rest))]
-        fix = FixPlan("swap to `.detach().clone()`", SAFE, edits)
-        shown = f"{ctx.snippet(src, 20)}.detach().clone({'...' if args else ''})"
-        yield self.report(node, fix, fix=shown)
+            edits = [NodeEdit("replace", node, (*ctx.operand_parts(shown_src), ".detach().clone(",
+                                                rest))]
+        safety = applicability([signalled(ctx.evidence(shown_src))])
+        if safety == SAFE and q == "torch.Tensor.clone":
+            # the unbound call runs ``Tensor.clone`` itself, bypassing a subclass's own; the
+            # rewrite dispatches on the value's class (a proof of "tensor" admits subclasses)
+            safety = UNSAFE
+        fix = FixPlan("swap to `.detach().clone()`", safety, edits) if safety else None
+        shown = f"{ctx.snippet(shown_src, 20)}.detach().clone({'...' if args else ''})"
+        yield self.report(node, fix, fix=shown, cost=self.COST_DATA if of_data else self.COST)
 
 
 
@@ -186,10 +229,10 @@ class LikeThenCopy(Rule):
     name = "like-then-copy"
     message = "`{like}({src}).copy_({src})` allocates then copies in two steps; use `{src}.clone()`"
     hooks = (nodes.Call,)
-    fix_safety = SAFE
+    fix_safety = "sometimes"
     what = ("Flags `torch.empty_like(t).copy_(t)` (also `zeros_like`, `ones_like`) with the same "
             "`t`, in one expression or in two statements in a row (`out = torch.empty_like(t)` "
-            "then `out.copy_(t)`).")
+            "then `out.copy_(t)`), unless `t` is known not to be a tensor (an array, an object).")
     why = (
         "Allocating a tensor like `t` and then copying `t` into it is what `t.clone()` does in "
         "one call, with one dispatch and (for `zeros_like`/`ones_like`) without first filling "
@@ -199,10 +242,15 @@ class LikeThenCopy(Rule):
     )
     use_instead = "`t.clone()`."
     fix_doc = (
-        "**Safe.** Values, dtype, device, strides, `requires_grad` and the gradients reaching `t` "
-        "are identical; only the name of the result's `grad_fn` differs (`CopyBackwards` vs "
-        "`CloneBackward0`). Applied only when neither call has extra arguments and `t` is a "
-        "name or attribute chain. `copy_`'s parentheses stay, so a comment in them is kept; a "
+        "**Safe** only where `t` is a plain name proven a torch tensor (a torch function's "
+        "result, a `torch.Tensor` annotation, a parameter or buffer from the torch table, a "
+        "project-index fact): then values, dtype, device, strides, `requires_grad` and the "
+        "gradients reaching `t` are identical; only the name of the result's `grad_fn` differs "
+        "(`CopyBackwards` vs `CloneBackward0`). **Unsafe** where `t` is known only by the shape "
+        "(an unannotated parameter), is an instance of a `Tensor` subclass (its own `clone` "
+        "runs where `empty_like` and `copy_` ran), or is an attribute chain (`self.buf`: read "
+        "twice before, once after; a property would notice). Applied only when neither call has "
+        "extra arguments and `t` is a name or attribute chain. `copy_`'s parentheses stay, so a comment in them is kept; a "
         "comment inside `empty_like(...)` cannot be, and then no fix is offered (the message "
         "says so). The two-statement form gets no fix (the message names `t.clone()`)."
     )
@@ -214,6 +262,8 @@ class LikeThenCopy(Rule):
                 "import torch\nt = torch.randn(3, requires_grad=True)\nc = t.clone()\n"),
         # two statements in a row: flagged, no fix
         Example("import torch\nv = torch.randn(3)\nout = torch.empty_like(v)\nout.copy_(v)\n", None),
+        Example("import torch\n\ndef f(t):\n    return torch.empty_like(t).copy_(t)\n",
+                "import torch\n\ndef f(t):\n    return t.clone()\n", unsafe=True, run=False),
     )
     valid = (
         "import torch\nt = torch.randn(3)\nu = torch.randn(3)\nc = torch.empty_like(t).copy_(u)\n",
@@ -222,6 +272,7 @@ class LikeThenCopy(Rule):
         # something happens between the two statements, or another tensor is copied
         "import torch\nv = torch.randn(3)\nout = torch.zeros_like(v)\nout[0] = 1.0\nout.copy_(v)\n",
         "import torch\nv = torch.randn(3)\nw = torch.randn(3)\nout = torch.zeros_like(v)\nout.copy_(w)\n",
+        "import numpy as np\nimport torch\nw = np.zeros(3)\nc = torch.empty_like(w).copy_(w)\n",
     )
 
     fix_cases = (
@@ -262,12 +313,17 @@ class LikeThenCopy(Rule):
         name = dotted_name(a)
         if name is None or name != dotted_name(b):
             return
+        if evidence(ctx.infer(a)) == NOT:
+            return  # an array or an object: ``empty_like`` raises on it, ``.clone()`` may not
+        # ``t`` was evaluated twice and is evaluated once: the same only for a plain name
+        safety = applicability([signalled(ctx.evidence(a))],
+                               same_evaluation=type(a) is nodes.Name)
         # ``torch.empty_like(t).copy_`` becomes ``t.clone``; ``copy_``'s own parentheses stay
         # (with any comment in them) and only its argument goes, with its line if it had one
         edits = [NodeEdit("replace", func, f"{ctx.code(a)}.clone"),
                  NodeEdit("replace", node.args[0], "", eat_line=True,
                           end=ctx.comma(node.args[0]))]
-        fix = FixPlan(f"replace with `{name}.clone()`", SAFE, edits)
+        fix = FixPlan(f"replace with `{name}.clone()`", safety, edits) if safety else None
         yield self.report(node, fix, like=ctx.snippet(inner.func, 30), src=ctx.snippet(a, 30))
 
     def _two_statements(self, node: nodes.Call, out: nodes.Name, ctx) -> Iterator[Report]:

@@ -20,11 +20,13 @@ from .kinds import (
     NO_GRAD,
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
-    MODULE_OUT, TENSORISH, EMPTY_LIST, BATCH, DATA_LOADERS, DictOf, loader_batches, container_item, LIST_CONTAINERS,
-    PARAM_CONTAINERS, PARAMETER_SUBCLASSES, PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    MODULE_OUT, TENSORISH, EMPTY_LIST, TENSOR_SIGNAL, TENSOR_SUBCLASS, BATCH, DATA_LOADERS, DictOf,
+    loader_batches, container_item, LIST_CONTAINERS, PARAM_CONTAINERS, PARAMETER_SUBCLASSES,
+    PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
+    SIGNAL, evidence, tensor_like,
 )
 
 from . import torch_api
@@ -64,7 +66,7 @@ class Inference(Bindings):
             obj = kind.obj
             if isinstance(obj, ProjectClass):
                 if obj.category() == "tensor":
-                    return TENSOR
+                    return TENSOR_SUBCLASS
                 return Instance(self.class_info(obj))
             if isinstance(obj, ProjectFunction):
                 return self.lift(obj.returns())
@@ -111,10 +113,10 @@ class Inference(Bindings):
                 return NOT_TENSOR  # PackedSequence: a named tuple whose ``data`` is a field
             kind = self.lookup(q) if q and "." not in q else self.infer(ann)
             if type(kind) is ClassInfo:
-                return Instance(kind)
+                return TENSOR_SUBCLASS if kind.category == "tensor" else Instance(kind)
             if type(kind) is Proj:
                 if isinstance(kind.obj, ProjectClass):
-                    return TENSOR if kind.obj.category() == "tensor" else Instance(
+                    return TENSOR_SUBCLASS if kind.obj.category() == "tensor" else Instance(
                         self.class_info(kind.obj))
             return None
         if t is nodes.BinaryOperation and type(ann.operator) is nodes.BitOr:
@@ -156,23 +158,25 @@ class Inference(Bindings):
         if t is nodes.Subscript:
             return self._infer_subscript(node)
         if t is nodes.BinaryOperation:
-            if is_tensor(self.infer(node.left)) or is_tensor(self.infer(node.right)):
-                return TENSOR
+            left, right = self.infer(node.left), self.infer(node.right)
+            if is_tensor(left) or is_tensor(right):
+                return tensor_like(left, right)
             return UNKNOWN
         if t is nodes.UnaryOperation:
             if type(node.operator) is nodes.Not:
                 return NOT_TENSOR
-            return TENSOR if is_tensor(self.infer(node.expression)) else UNKNOWN
+            inner = self.infer(node.expression)
+            return tensor_like(inner) if is_tensor(inner) else UNKNOWN
         if t is nodes.Comparison:
             if len(node.comparisons) == 1 and type(node.comparisons[0].operator) in (
                 nodes.LessThan, nodes.GreaterThan, nodes.LessThanEqual, nodes.GreaterThanEqual,
                 nodes.Equal, nodes.NotEqual,
             ) and is_tensor(self.infer(node.left)):
-                return TENSOR
+                return tensor_like(self.infer(node.left))
             return NOT_TENSOR
         if t is nodes.IfExp:
             a, b = self.infer(node.body), self.infer(node.orelse)
-            return TENSOR if is_tensor(a) and is_tensor(b) else UNKNOWN
+            return tensor_like(a, b) if is_tensor(a) and is_tensor(b) else UNKNOWN
         if t is nodes.NamedExpr:
             return self.infer(node.value)
         if t is nodes.List and not node.elements:
@@ -234,10 +238,10 @@ class Inference(Bindings):
             if attr == "data":
                 src = dotted_name(value)
                 if type(value) in (nodes.Name, nodes.Attribute) and src is not None:
-                    return Alias(src, "data", node, value)
-                return TENSOR
+                    return Alias(src, "data", node, value, evidence(rk))
+                return tensor_like(rk)
             if attr in TENSOR_ATTRS:
-                return TENSOR
+                return tensor_like(rk)
             if attr in NON_TENSOR_ATTRS:
                 return NOT_TENSOR
             return UNKNOWN
@@ -263,7 +267,7 @@ class Inference(Bindings):
             if attr == "param_groups" and (cls.category == "optimizer" or cls.category is None):
                 return PARAM_GROUPS
             if cls.is_module and attr in ("weight", "bias"):
-                return TENSOR
+                return TENSOR_SIGNAL  # a module's ``weight`` by its name only
             return UNKNOWN
         if type(rk) is ModuleOf:
             return TENSOR if torch_api.owns_tensor(rk.quals, attr) else UNKNOWN
@@ -287,7 +291,7 @@ class Inference(Bindings):
     def _infer_subscript(self, node: nodes.Subscript) -> Optional[Kind]:
         rk = self.infer(node.value)
         if is_tensor(rk):
-            return TENSOR
+            return tensor_like(rk)
         single = node.slice[0].slice if len(node.slice) == 1 else None
         is_index = type(single) is nodes.Index
         if rk is TENSORS:
@@ -327,7 +331,7 @@ class Inference(Bindings):
             bound = self.lookup(name)
             if type(bound) is ClassInfo:
                 if bound.category == "tensor":
-                    return TENSOR
+                    return TENSOR_SUBCLASS
                 return Instance(bound)
             called = self._call_shape_of(bound)
             if called is not None:
@@ -375,7 +379,8 @@ class Inference(Bindings):
         """``getattr(obj, "name")``: the same as ``obj.name``."""
         rk = self.infer(obj)
         if is_tensor(rk):
-            return TENSOR if torch_api.property_kind(attr) == "T" and attr != "grad" else UNKNOWN
+            return tensor_like(rk) if torch_api.property_kind(attr) == "T" and attr != "grad" \
+                else UNKNOWN
         return self.attribute_of(rk, attr)
 
     def _kind_of_qual_call(self, q: str, node: nodes.Call) -> Optional[Kind]:
@@ -431,18 +436,20 @@ class Inference(Bindings):
             if type(recv) in (nodes.Name, nodes.Attribute):
                 src = dotted_name(recv)
                 if src is not None and not node.args:
-                    return Alias(src, "detach", node, recv)
-            return TENSOR
+                    return Alias(src, "detach", node, recv,
+                                 evidence(rk) if is_tensor(rk) else SIGNAL)
+            return tensor_like(rk) if is_tensor(rk) else TENSOR_SIGNAL
         if rk is MODULE_OUT and m not in _NOT_ON_MODULE_OUTPUT and torch_api.is_tensor_method(m):
-            rk = TENSOR  # a module's output that answers a tensor method is a tensor
+            rk = TENSOR_SIGNAL  # a module's output that answers a tensor method is a tensor
         elif (rk is None or rk is UNKNOWN or rk is FREE) and torch_api.is_tensor_only_method(m):
-            rk = TENSOR  # only tensors answer ``unsqueeze``, ``masked_fill``, ``gather``...
+            rk = TENSOR_SIGNAL  # only tensors answer ``unsqueeze``, ``masked_fill``, ``gather``...
         if is_tensor(rk):
             ret = torch_api.method_return(m, *_arg_shape(node))
             if ret is not None:
-                return _return_kind(ret)
+                got = _return_kind(ret)
+                return tensor_like(rk) if got is TENSOR else got
             if is_value_write(m) or m in NOT_VALUE_WRITES:
-                return TENSOR
+                return tensor_like(rk)
             return UNKNOWN
         if type(rk) is Proj:
             return UNKNOWN
@@ -475,7 +482,9 @@ class Inference(Bindings):
 
     def element_kind(self, kind: Optional[Kind]) -> Optional[Kind]:
         """The kind of one element when iterating over a value of ``kind``."""
-        if kind is TENSORS or is_tensor(kind):
+        if is_tensor(kind):
+            return tensor_like(kind)
+        if kind is TENSORS:
             return TENSOR
         if kind is NAMED_TENSORS:
             return Seq((NOT_TENSOR, TENSOR))
@@ -572,10 +581,10 @@ class Inference(Bindings):
         if len(members) == 1 and type(members[0]) in (nodes.Name, nodes.Attribute):
             k = self.infer(members[0])
             if type(k) is ClassInfo:
-                return TENSOR if k.category == "tensor" else Instance(k)
+                return TENSOR_SUBCLASS if k.category == "tensor" else Instance(k)
             if type(k) is Proj:
                 if isinstance(k.obj, ProjectClass):
-                    return TENSOR if k.obj.category() == "tensor" else Instance(
+                    return TENSOR_SUBCLASS if k.obj.category() == "tensor" else Instance(
                         self.class_info(k.obj))
         return None
 

@@ -2,7 +2,13 @@
 give an expression, the names torch uses for tensor and module types, and the joins.
 
 ``None`` means "nothing known"; ``UNKNOWN`` means "bound to something we could not type". Only a
-*tensor kind* (``TENSOR`` or an ``Alias``) is ever used as evidence by a rule.
+*tensor kind* (``TENSOR``, ``TENSOR_SIGNAL``, ``TENSOR_SUBCLASS`` or an ``Alias``) is ever used by
+a rule, and the kind also says *how* the value is known to be a tensor (``evidence``): proven (a
+torch API result, a ``Tensor`` annotation or ``isinstance`` guard with torch bound, a parameter or
+buffer from the torch table, a project-index fact), only signalled (a shape such as
+``x.detach()``, a method only tensors have, a module's output), or an instance of a ``Tensor``
+subclass (whose own methods may run where torch's ran). A diagnostic may rest on any of them; a
+safe fix only on proof (``rules/base.py``: ``applicability``).
 """
 from __future__ import annotations
 
@@ -49,20 +55,45 @@ EMPTY_LIST = Kind("empty-list")
 #: one batch of a ``torch.utils.data.DataLoader`` with the default collate: a tensor, or a
 #: list / tuple / dict of tensors (its fields, by index, key or unpacking, are tensors)
 BATCH = Kind("batch")
+#: a tensor known only by a strong signal (``x.detach()`` of an unknown ``x``, a method only
+#: tensors have, a module's output that answers a tensor method): enough for a diagnostic,
+#: never for a safe fix
+TENSOR_SIGNAL = Kind("tensor-by-signal")
+#: an instance of a ``Tensor`` (or ``Parameter``) subclass: a tensor, but its own ``clone``,
+#: ``detach``... may run where torch's ran, and a rewrite may keep or drop its type
+TENSOR_SUBCLASS = Kind("tensor-subclass")
+
+# ---- evidence: how a value is known to be a tensor -----------------------------------------
+#: a torch tensor of the plain kind, proven
+PROOF = "proof"
+#: a tensor by a strong signal only
+SIGNAL = "signal"
+#: a tensor subclass instance
+SUBCLASS = "subclass"
+#: nothing known either way (an unannotated parameter, an unknown call)
+OPEN = "open"
+#: known not to be a plain tensor (a NumPy array, a list, an object of a class, a module)
+NOT = "not"
+
+_STRENGTH = {PROOF: 2, SIGNAL: 1, SUBCLASS: 0}
+_BY_EVIDENCE = {PROOF: TENSOR, SIGNAL: TENSOR_SIGNAL, SUBCLASS: TENSOR_SUBCLASS}
 
 
 class Alias(Kind):
     """A tensor that shares memory with another: ``x.detach()`` or ``x.data`` of a named ``x``."""
 
-    __slots__ = ("source", "via", "node", "node_value")
+    __slots__ = ("source", "via", "node", "node_value", "evidence")
 
     def __init__(self, source: str, via: str, node: Optional[nodes.BaseExpression] = None,
-                 node_value: Optional[nodes.BaseExpression] = None) -> None:
+                 node_value: Optional[nodes.BaseExpression] = None,
+                 evidence: str = PROOF) -> None:
         super().__init__("alias")
         self.source = source  # the aliased expression's code (``x``, ``self.w``)
         self.via = via  # "detach" or "data"
         self.node = node  # the ``x.detach()`` / ``x.data`` expression
         self.node_value = node_value  # its ``x``
+        #: how ``x`` (and so the alias) is known to be a tensor: PROOF, SIGNAL or SUBCLASS
+        self.evidence = evidence
 
 
 class Qual(Kind):
@@ -178,7 +209,52 @@ class Iter(Kind):
 
 
 def is_tensor(kind: Optional[Kind]) -> bool:
-    return kind is TENSOR or type(kind) is Alias
+    """A tensor kind, however it is known (proof, signal or subclass)."""
+    return kind is TENSOR or type(kind) is Alias or kind is TENSOR_SIGNAL or \
+        kind is TENSOR_SUBCLASS
+
+
+
+def evidence(kind: Optional[Kind]) -> str:
+    """How a value of ``kind`` is known to be a tensor: PROOF, SIGNAL, SUBCLASS, OPEN (nothing
+    is known: no binding, an unannotated parameter, an unknown call) or NOT (known to be
+    something else)."""
+    if kind is TENSOR:
+        return PROOF
+    t = type(kind)
+    if t is Alias:
+        return kind.evidence
+    if kind is TENSOR_SIGNAL or kind is MODULE_OUT:
+        return SIGNAL
+    if kind is TENSOR_SUBCLASS:
+        return SUBCLASS
+    if kind is None or kind is UNKNOWN or kind is FREE or kind is TENSORISH or kind is NONE:
+        return OPEN
+    return NOT
+
+
+def signalled(e: str) -> str:
+    """``e`` where the flagged shape itself is a strong signal that the value is a tensor
+    (``x.clone().detach()``, ``torch.empty_like(x)``, ``x.new_tensor(...)``): nothing known
+    becomes a signal; what is known stays as it is."""
+    return SIGNAL if e == OPEN else e
+
+
+def is_proven_tensor(kind: Optional[Kind]) -> bool:
+    return evidence(kind) == PROOF
+
+
+def tensor_like(*kinds: Optional[Kind]) -> Kind:
+    """The tensor kind for a value computed from tensors of these kinds (``a + b``, ``a.sum()``,
+    ``a[i]``): as weakly known as the weakest tensor among them (a subclass stays a subclass
+    under ``__torch_function__``); non-tensor kinds among them do not count."""
+    weakest = PROOF
+    for k in kinds:
+        if is_tensor(k):
+            e = evidence(k)
+            if _STRENGTH[e] < _STRENGTH[weakest]:
+                weakest = e
+    return _BY_EVIDENCE[weakest]
 
 
 def is_module(kind: Optional[Kind]) -> bool:

@@ -10,7 +10,8 @@ from . import torch_api
 from .kinds import (
     BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
-    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, is_tensor,
+    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, evidence, is_tensor,
+    tensor_like,
 )
 
 
@@ -147,7 +148,7 @@ class Bindings:
         if t is ProjInstance:
             facts = kind.facts
             if facts.category() == "tensor":
-                return TENSOR
+                return TENSOR_SUBCLASS
             return Instance(self.class_info(facts))
         if t is ForeignInstance:
             return NOT_TENSOR if torch_api.fields_of(kind.qual) is not None else UNKNOWN
@@ -325,6 +326,8 @@ class Bindings:
             info.attrs[attr] = kind
         elif old is not kind and not (is_tensor(old) and is_tensor(kind)):
             info.attrs[attr] = UNKNOWN
+        elif old is not kind and evidence(old) != evidence(kind):
+            info.attrs[attr] = tensor_like(old, kind)  # as weakly known as the weaker binding
 
     def _self_class(self, name: str) -> Optional[ClassInfo]:
         scope: Optional[Scope] = self.scope
@@ -414,7 +417,7 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
             # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
             # p32.float()`` still writes into ``p`` on the float32 path
             alias = [k for k in (x, y) if type(k) is Alias]
-            out[key] = alias[0] if len(alias) == 1 else TENSOR
+            out[key] = alias[0] if len(alias) == 1 else tensor_like(x, y)
         else:
             out[key] = UNKNOWN
     return out
