@@ -288,7 +288,7 @@ class TensorOfTensor(Rule):
     name = "tensor-of-tensor"
     message = "`torch.tensor({src})` on a tensor copies it with a UserWarning; use `{fix}`"
     hooks = (nodes.Call,)
-    fix_safety = SAFE
+    fix_safety = "sometimes"
     what = "Flags `torch.tensor(t)` where `t` is already a tensor."
     why = (
         "`torch.tensor` is for building tensors from Python data. Given a tensor it makes a "
@@ -310,7 +310,14 @@ class TensorOfTensor(Rule):
         "the call around the arguments is rewritten: the argument's own text, comments and line "
         "breaks between arguments and the closing parenthesis stay as written (`copy=True` goes "
         "after the last argument). Where a comment cannot be kept, no fix is offered and the "
-        "message says so."
+        "message says so.\n\n"
+        "**Unsafe** where the context could make the two differ: `t` is a tensor on the nearest "
+        "binding but not on every path that reaches the call (a loop that rebinds it, a `try` "
+        "that may stop early, a `global`/`nonlocal` write, a walrus in a comprehension): the "
+        "rewrite raises where `t` is not a tensor; inside `with torch.device(...)` or in a file "
+        "that calls `torch.set_default_device` (without a `device=` argument): `torch.tensor` "
+        "follows the default device, the rewrite keeps `t`'s; with `pin_memory=True` (which "
+        "`torch.tensor` refuses for a tensor): the rewrite pins instead of raising."
     )
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
@@ -376,7 +383,11 @@ class TensorOfTensor(Rule):
             return
         text = copy_expression(ctx, src, kwargs)
         edits = copy_edits(ctx, node, src, kwargs) or [NodeEdit("replace", node, text)]
-        fix = FixPlan(f"replace with `{_short(text)}`", SAFE, edits) if text else None
+        safe = not ctx.doubted(src) and not (
+            "device" not in kwargs and ctx.default_device_may_differ()) and not (
+            "pin_memory" in kwargs and _literal_bool(kwargs["pin_memory"].value) is not False)
+        fix = FixPlan(f"replace with `{_short(text)}`", SAFE if safe else UNSAFE,
+                      edits) if text else None
         yield self.report(node, fix, src=ctx.snippet(src, 30),
                           fix=_short(text) if text else "t.detach().clone()")
 
@@ -389,7 +400,7 @@ class NewTensorOfTensor(Rule):
     message = ("`{recv}.new_tensor({src})` copies `{src}` with `{recv}`'s dtype and device (not "
                "`{src}`'s) and warns; use `{fix}`")
     hooks = (nodes.Call,)
-    fix_safety = SAFE
+    fix_safety = "sometimes"
     what = "Flags `x.new_tensor(t)` where `t` is already a tensor."
     why = (
         "`x.new_tensor(t)` is often described as equivalent to `t.detach().clone()`. It is not: "
@@ -403,7 +414,10 @@ class NewTensorOfTensor(Rule):
     fix_doc = (
         "**Safe** when `x` is a plain name or attribute chain (evaluating it twice has no effect): "
         "the rewrite spells out `x`'s dtype and device, so results are identical. When `x` is `t` "
-        "itself it becomes `t.detach().clone()`. Other receivers get no fix."
+        "itself it becomes `t.detach().clone()`. Other receivers get no fix. "
+        "Unsafe where `t` or `x` is a tensor on the nearest binding but not on every path that "
+        "reaches the call (a loop that rebinds it, a `try` that may stop early, another "
+        "scope's write)."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
     invalid = (
@@ -457,7 +471,8 @@ class NewTensorOfTensor(Rule):
                                        f"{recv_name}.device")
                 edits = copy_edits(ctx, node, src, kwargs, f"{recv_name}.dtype",
                                    f"{recv_name}.device")
-        fix = FixPlan(f"replace with `{_short(text)}`", SAFE,
+        safe = not ctx.doubted(src) and not ctx.doubted(recv)
+        fix = FixPlan(f"replace with `{_short(text)}`", SAFE if safe else UNSAFE,
                       edits or [NodeEdit("replace", node, text)]) if text else None
         r, s = ctx.snippet(recv, 20), ctx.snippet(src, 20)
         shown = _short(text) if text else f"{s}.detach().to(dtype={r}.dtype, device={r}.device, copy=True)"

@@ -40,6 +40,46 @@ class Context:
         #: and several rules ask for it; nothing is bound while one node is being checked)
         self._callee: Optional[nodes.CSTNode] = None
         self._callee_qual: Optional[str] = None
+        #: the spans of the expressions of f-strings' ``{expr=}`` fields: their text is printed
+        self.printed_spans: List[Tuple[int, int]] = []
+
+    # ---- the context a fix runs in (typed questions a rule asks) ----------------------------
+    def doubted(self, node: nodes.BaseExpression) -> bool:
+        """Does what ``node`` is rest on a binding that not every path reaching it agrees on
+        (a loop's back edge, an exception edge, a ``global``/``nonlocal`` write, a walrus in a
+        comprehension, a ``match`` capture)? A diagnostic may still rest on it; a SAFE fix may
+        not."""
+        return self.inf.doubted(node)
+
+    def default_device_may_differ(self) -> bool:
+        """Can a factory called here (``torch.tensor(t)``) put its result on another device than
+        its input's: inside ``with torch.device(...)``, or in a file that calls
+        ``torch.set_default_device``?"""
+        return self.inf.default_device_may_differ
+
+    @staticmethod
+    def evaluated_once_or_twice_alike(node: nodes.BaseExpression) -> bool:
+        """Does evaluating ``node`` once instead of twice (or the reverse) change nothing? Only
+        for a plain name: an attribute may be a property, a subscript a ``__getitem__``."""
+        return type(node) is nodes.Name
+
+    def note_fstring_expression(self, node: nodes.CSTNode) -> None:
+        """The walk is at an f-string field: remember its expression's span when the field is
+        ``{expr=}`` (Python prints the expression's text: a fix there changes the output)."""
+        expr = node.expression  # type: ignore[attr-defined]
+        try:
+            start, end, _ = self.text.outer(expr)
+        except (AttributeError, TypeError, ValueError):
+            return
+        rest = self.source[end:end + 64].lstrip(" \t\f\r\n")
+        if rest.startswith("=") and not rest.startswith("=="):
+            self.printed_spans.append((start, end))
+
+    def in_printed_text(self, start: int, end: int) -> bool:
+        """Does ``[start, end)`` touch the text of an f-string ``{expr=}`` expression?"""
+        if start == end:  # an insertion
+            return any(s <= start <= e for s, e in self.printed_spans)
+        return any(start < e and end > s for s, e in self.printed_spans)
 
     # helpers used by rules
     def code(self, node: nodes.CSTNode) -> str:

@@ -240,7 +240,7 @@ class DataRead(Rule):
         if use == "assign" or _mutation(use, detail) or not data_evidence(ctx, node):
             return
         src = ctx.snippet(node.value, 30)
-        safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
+        safe = use in ("method", "attr") and detail in SAFE_CONSUMERS and not ctx.doubted(node.value)
         fix = FixPlan(
             f"replace `{src}.data` with `{src}.detach()`", SAFE if safe else UNSAFE,
             [NodeEdit("replace", node, ctx.operand(node.value) + ".detach()")],

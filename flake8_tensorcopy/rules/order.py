@@ -6,7 +6,7 @@ from typing import Iterator
 from ..syntax import nodes
 
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
+from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
 
 _LIKE = frozenset({"torch.empty_like", "torch.zeros_like", "torch.ones_like"})
 
@@ -75,7 +75,7 @@ class CloneDetach(Rule):
     message = ("`.clone().detach()` clones through autograd first (a graph node that is then "
                "dropped when the source requires grad); use `{fix}`")
     hooks = (nodes.Call,)
-    fix_safety = SAFE
+    fix_safety = "sometimes"
     what = "Flags `t.clone().detach()` and `torch.clone(t).detach()`."
     why = (
         "When `t` requires grad and grad mode is on, `clone()` first records a `CloneBackward0` "
@@ -93,7 +93,10 @@ class CloneDetach(Rule):
         "is not shared with `t` in either form, and `memory_format` behaves the same. The fix "
         "swaps the two names in place and moves `clone`'s parentheses as written, so comments, "
         "line breaks and a multi-line chain stay as they are; where a comment cannot be kept "
-        "(`torch.clone(t  # why\n, ...)`) no fix is offered and the message says so."
+        "(`torch.clone(t  # why\n, ...)`) no fix is offered and the message says so. "
+        "**Unsafe** where `t` is a tensor on the nearest binding but not on every path that "
+        "reaches the call (a loop that rebinds it, a `try` that may stop early, another scope's "
+        "write): the two forms differ on what is not a tensor."
     )
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
@@ -174,7 +177,7 @@ class CloneDetach(Rule):
             else:
                 rest = Src(comma, end=inner, from_end=True)
             edits = [NodeEdit("replace", node, (*ctx.operand_parts(src), ".detach().clone(", rest))]
-        fix = FixPlan("swap to `.detach().clone()`", SAFE, edits)
+        fix = FixPlan("swap to `.detach().clone()`", UNSAFE if ctx.doubted(src) else SAFE, edits)
         shown = f"{ctx.snippet(src, 20)}.detach().clone({'...' if args else ''})"
         yield self.report(node, fix, fix=shown)
 
@@ -186,7 +189,7 @@ class LikeThenCopy(Rule):
     name = "like-then-copy"
     message = "`{like}({src}).copy_({src})` allocates then copies in two steps; use `{src}.clone()`"
     hooks = (nodes.Call,)
-    fix_safety = SAFE
+    fix_safety = "sometimes"
     what = "Flags `torch.empty_like(t).copy_(t)` (also `zeros_like`, `ones_like`) with the same `t`."
     why = (
         "Allocating a tensor like `t` and then copying `t` into it is what `t.clone()` does in "
@@ -202,7 +205,9 @@ class LikeThenCopy(Rule):
         "`CloneBackward0`). Applied only when neither call has extra arguments and `t` is a "
         "name or attribute chain. `copy_`'s parentheses stay, so a comment in them is kept; a "
         "comment inside `empty_like(...)` cannot be, and then no fix is offered (the message "
-        "says so)."
+        "says so). **Unsafe** when `t` is an attribute chain (`self.buf`: the rewrite reads it "
+        "once where the original read it twice, and a property runs once less) or when `t` is "
+        "a tensor on the nearest binding but not on every path that reaches the call."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.clone.html",)
     invalid = (
@@ -257,5 +262,7 @@ class LikeThenCopy(Rule):
         edits = [NodeEdit("replace", func, f"{ctx.code(a)}.clone"),
                  NodeEdit("replace", node.args[0], "", eat_line=True,
                           end=ctx.comma(node.args[0]))]
-        fix = FixPlan(f"replace with `{name}.clone()`", SAFE, edits)
+        # ``self.buf`` read once instead of twice: a property would run once less
+        safe = ctx.evaluated_once_or_twice_alike(a) and not ctx.doubted(a)
+        fix = FixPlan(f"replace with `{name}.clone()`", SAFE if safe else UNSAFE, edits)
         yield self.report(node, fix, like=ctx.snippet(inner.func, 30), src=ctx.snippet(a, 30))
