@@ -69,7 +69,7 @@ class Context:
         expr = node.expression  # type: ignore[attr-defined]
         try:
             start, end, _ = self.text.outer(expr)
-        except (AttributeError, TypeError, ValueError):
+        except (AttributeError, TypeError, ValueError, IndexError):
             return
         rest = self.source[end:end + 64].lstrip(" \t\f\r\n")
         if rest.startswith("=") and not rest.startswith("=="):
