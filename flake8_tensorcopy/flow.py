@@ -123,11 +123,19 @@ class FlowWalker:
         scope = self.inf.scope
         outer, outer_device = scope.no_grad, scope.device
         no_grad, device = outer, outer_device
+        may_suppress = False
         for item in node.items:
             self.walk(item.item)
             expr = item.item
+            q = None
             if type(expr) is nodes.Call:
                 q = self.ctx.qualname(expr.func)
+                if q is None and type(expr.func) is nodes.Name and expr.func.value == "open" \
+                        and self.inf.lookup("open") is None:
+                    q = "open"
+            if q is None or not (q == "open" or q.startswith("torch.")):
+                may_suppress = True
+            if type(expr) is nodes.Call:
                 # the innermost grad-mode context decides (``no_grad`` then ``enable_grad``)
                 mode = grad_mode(q, expr)
                 if mode is not None:
@@ -137,7 +145,23 @@ class FlowWalker:
             if item.asname is not None:
                 self.inf.bind_target(item.asname.name, kinds.UNKNOWN)
         scope.no_grad, scope.device = no_grad, device
-        self.block(node.body)
+        if not may_suppress:
+            self.block(node.body)
+        else:
+            # a context manager may swallow an exception (``contextlib.suppress``): the body
+            # may stop before any statement and what follows sees every point of it
+            names = self.inf.scope.names
+            entry = dict(names)
+            bound = self.inf.observe()
+            try:
+                self.block(node.body)
+            finally:
+                self.inf.unobserve()
+            for n, ok in bound.items():
+                before = entry.get(n)
+                if proven(names.get(n)) and (not ok or (
+                        before is not None and before is not kinds.NONE and not proven(before))):
+                    names[n] = Doubt(names[n])
         scope.no_grad, scope.device = outer, outer_device
 
     def _try(self, node) -> None:

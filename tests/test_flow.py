@@ -130,6 +130,17 @@ FLOW = {
         except Exception as e:
             print("raised", type(e).__name__)
     """),
+    # a context manager may swallow the exception that stops its body early
+    "with-suppress-stops-early": ("TEN201", """
+        import contextlib
+        import torch
+        x = torch.ones(2)
+        with contextlib.suppress(ValueError):
+            x = [1.0, 2.0]
+            raise ValueError("early")
+            x = torch.ones(2)
+        print(torch.tensor(x).tolist())
+    """),
 }
 
 CONTEXT = {
