@@ -12,6 +12,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import edits
+from .flow import FlowWalker, grad_mode, note_shared_writes
 from .config import DEFAULT_SETTINGS, Settings
 from .diagnostics import NOT_ANALYSED, Diagnostic
 from .rules import ALL_RULES
@@ -20,7 +21,6 @@ from .rules.context import Context
 from .semantic import kinds, torch_api
 from .semantic.infer import Inference
 from .semantic.kinds import Instance
-from .semantic.scope import join_branches
 from .syntax import build, nodes
 from .syntax.nodes import dotted_name
 from .syntax.parse import LintError, python_ast
@@ -79,7 +79,7 @@ def _takes_data(q: str, i: int, arg: nodes.Arg) -> bool:
     return arg.keyword is not None or i in positions
 
 
-class Walker:
+class Walker(FlowWalker):
     """The single pass: keeps inference state in step with source order and calls rule hooks."""
 
     def __init__(self, ctx: Context, rules: Sequence[Rule]) -> None:
@@ -256,9 +256,9 @@ class Walker:
         for t in node.targets:
             self._walk_target(t.target)
         self.walk(node.value)
-        kind = self.inf.infer(node.value)
+        kind, doubt = self.inf.infer_flow(node.value)
         for t in node.targets:
-            self.inf.bind_target(t.target, kind)
+            self.inf.bind_target(t.target, kind, doubt)
 
     def _ann_assign(self, node: nodes.AnnAssign) -> None:
         self._note_store(node.target, False)
@@ -267,10 +267,11 @@ class Walker:
         if node.value is not None:
             self.walk(node.value)
         kind = self.inf.kind_of_annotation(node.annotation.annotation)
+        doubt = False
         if kind is None and node.value is not None:
-            kind = self.inf.infer(node.value)
+            kind, doubt = self.inf.infer_flow(node.value)
         if node.value is not None or kind is not None:
-            self.inf.bind_target(node.target, kind)
+            self.inf.bind_target(node.target, kind, doubt)
 
     def _aug_assign(self, node: nodes.AugAssign) -> None:
         self._note_store(node.target, True)
@@ -296,86 +297,11 @@ class Walker:
     def _import_from(self, node: nodes.ImportFrom) -> None:
         self.inf.bind_import_from(node)
 
-    def _if(self, node: nodes.If) -> None:
-        """Each branch starts from the state before the ``if``; the states merge afterwards."""
-        inf = self.inf
-        self.walk(node.test)
-        yes, no = inf.narrowing(node.test)
-        names = inf.scope.names
-        before = dict(names)
-        undo = inf.apply(yes)
-        type_only = _is_type_checking(node.test)
-        inf.type_checking += type_only
-        self.block(node.body)
-        inf.type_checking -= type_only
-        inf.undo(undo)
-        body_state, body_ends = dict(names), _ends_flow(node.body)
-        names.clear()
-        names.update(before)
-        undo = inf.apply(no)
-        else_ends = False
-        if type(node.orelse) is nodes.If:
-            self._if(node.orelse)
-        elif node.orelse is not None:
-            self.block(node.orelse.body)
-            else_ends = _ends_flow(node.orelse.body)
-        inf.undo(undo)
-        merged = join_branches(body_state, body_ends, dict(names), else_ends)
-        default = _none_test(node.test)
-        if default is not None and node.orelse is None and not body_ends and \
-                before.get(default, kinds.FREE) in (kinds.FREE, kinds.NONE):
-            # ``if x is None: x = torch.zeros(3)``: x has the default's kind afterwards
-            merged[default] = body_state.get(default, kinds.UNKNOWN)
-        names.clear()
-        names.update(merged)
-        if node.orelse is None and no and body_ends:
-            inf.apply(no)  # ``if not isinstance(x, Tensor): return`` narrows what follows
-
     def _assert(self, node: nodes.Assert) -> None:
         self.dispatch(node)
         self.walk(node.test)
         yes, _ = self.inf.narrowing(node.test)
         self.inf.apply(yes)
-
-    def _for(self, node: nodes.For) -> None:
-        self.dispatch(node)
-        self.walk(node.iter)
-        self.inf.bind_target(node.target, self.inf.element_kind(self.inf.infer(node.iter)))
-        self._walk_target(node.target)
-        self.block(node.body)
-        if node.orelse is not None:
-            self.block(node.orelse.body)
-
-    def _with(self, node: nodes.With) -> None:
-        self.dispatch(node)
-        no_grad = False
-        for item in node.items:
-            self.walk(item.item)
-            expr = item.item
-            if type(expr) is nodes.Call:
-                q = self.ctx.qualname(expr.func)
-                if q in kinds.NO_GRAD:
-                    no_grad = True
-            if item.asname is not None:
-                self.inf.bind_target(item.asname.name, kinds.UNKNOWN)
-        scope = self.inf.scope
-        outer = scope.no_grad
-        scope.no_grad = outer or no_grad
-        self.block(node.body)
-        scope.no_grad = outer
-
-    def _try(self, node) -> None:
-        self.block(node.body)
-        for handler in node.handlers:
-            if handler.type is not None:
-                self.walk(handler.type)
-            if handler.name is not None:
-                self.inf.bind_target(handler.name.name, kinds.NOT_TENSOR)
-            self.block(handler.body)
-        if node.orelse is not None:
-            self.block(node.orelse.body)
-        if node.finalbody is not None:
-            self.block(node.finalbody.body)
 
     def _function(self, node: nodes.FunctionDef) -> None:
         inf = self.inf
@@ -386,8 +312,9 @@ class Walker:
             d = dec.decorator
             target = d.func if type(d) is nodes.Call else d
             q = self.ctx.qualname(target)
-            if q in kinds.NO_GRAD:
-                no_grad = True
+            mode = grad_mode(q, d)
+            if mode is not None:
+                no_grad = mode
             if type(target) is nodes.Name and target.value in ("staticmethod", "classmethod"):
                 is_static = True
             if type(target) is nodes.Name and target.value == "property" and node.name.value == "data":
@@ -440,7 +367,7 @@ class Walker:
         for p in _all_params(node.params):
             if p.default is not None:
                 self.walk(p.default)
-        self.inf.push("comp")
+        self.inf.push("lambda")
         for p in _all_params(node.params):
             self.inf.scope.names[p.name.value] = _FREE
         self.walk(node.body)
@@ -471,7 +398,14 @@ class Walker:
     def _named_expr(self, node: nodes.NamedExpr) -> None:
         self.dispatch(node)
         self.walk(node.value)
-        self.inf.bind_target(node.target, self.inf.infer(node.value))
+        kind, doubt = self.inf.infer_flow(node.value)
+        if type(node.target) is nodes.Name:
+            self.inf.bind_walrus(node.target.value, kind, doubt)
+
+    def _fstring_expression(self, node: nodes.FormattedStringExpression) -> None:
+        self.ctx.note_fstring_expression(node)
+        self.dispatch(node)
+        self.children(node)
 
     def _if_exp(self, node: nodes.IfExp) -> None:
         self.dispatch(node)
@@ -509,32 +443,6 @@ def _all_params(params: nodes.Parameters):
         yield params.star_kwarg
 
 
-def _is_type_checking(test: nodes.BaseExpression) -> bool:
-    """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:``: imports there never run."""
-    return (type(test) is nodes.Name and test.value == "TYPE_CHECKING") or (
-        type(test) is nodes.Attribute and test.attr.value == "TYPE_CHECKING")
-
-
-def _none_test(test: nodes.BaseExpression) -> Optional[str]:
-    """``x`` for a test ``x is None``."""
-    if type(test) is nodes.Comparison and len(test.comparisons) == 1 and type(test.left) is nodes.Name:
-        comp = test.comparisons[0]
-        if type(comp.operator) is nodes.Is and type(comp.comparator) is nodes.Name \
-                and comp.comparator.value == "None":
-            return test.left.value
-    return None
-
-
-def _ends_flow(body) -> bool:
-    stmts = body.body
-    if not stmts:
-        return False
-    last = stmts[-1]
-    if type(last) is nodes.SimpleStatementLine:
-        last = last.body[-1] if last.body else None
-    return type(last) in (nodes.Return, nodes.Raise, nodes.Continue, nodes.Break)
-
-
 _SPECIAL = {
     nodes.Module: Walker._module,
     nodes.SimpleStatementLine: Walker._simple_line,
@@ -549,6 +457,9 @@ _SPECIAL = {
     nodes.Assert: Walker._assert,
     nodes.For: Walker._for,
     nodes.With: Walker._with,
+    nodes.While: Walker._while,
+    nodes.Match: Walker._match,
+    nodes.FormattedStringExpression: Walker._fstring_expression,
     nodes.Try: Walker._try,
     nodes.TryStar: Walker._try,
     nodes.FunctionDef: Walker._function,
@@ -629,6 +540,7 @@ def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
     project = _project_context(filename, tree, source, settings)
     try:
         inference = Inference(settings.tensor_names, settings.tensor_factories, project)
+        note_shared_writes(inference, tree, source)
         ctx = Context(module, inference, source, text)
         walker = Walker(ctx, rules if rules is not None else ALL_RULES)
         try:
@@ -678,6 +590,10 @@ def _resolve(module: nodes.Module, source: str, ctx: Context,
             if fix is not None and edits.drops_comment(fix, source, comments):
                 fix = None
                 message += " (fix withheld: it would drop a comment)"
+            elif fix is not None and ctx.printed_spans and any(
+                    ctx.in_printed_text(e.start, e.end) for e in fix.edits):
+                fix = None
+                message += " (fix withheld: an f-string's `=` prints this text)"
         out.append(Diagnostic(rep.code, message, rng.start.line, rng.start.column,
                               rng.end.line, rng.end.column, fix))
     out.sort(key=Diagnostic.sort_key)

@@ -25,6 +25,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "benchmarks"))
 import fixproof  # noqa: E402
 
 KNOWN = os.path.join(HERE, "fixproof_known.json")
+#: the generator's patterns whose fix is safe on a plain tensor (``torch.Tensor.clone(t)`` has
+#: no safe rewrite; TEN101-read and TEN204 have unsafe fixes only)
+SAFE_PATTERNS = frozenset({"TEN101-item", "TEN101-norm", "TEN201", "TEN201-dtype", "TEN201-grad",
+                           "TEN202", "TEN202-self", "TEN301", "TEN301-torch", "TEN302",
+                           "TEN302-zeros"})
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +54,21 @@ def test_safe_fixes_change_no_behaviour_beyond_the_known_list(report):
 
 
 def test_the_tester_runs_and_fixes(report):
-    """It can fail: the programs run, the fixer fixes most of them, and behaviour is compared
-    (the known list is not empty while issue 21 is open)."""
+    """It can fail: the programs run, the fixer fixes what it can prove, and behaviour is
+    compared (unsafe fixes do change it on this seed)."""
     known, got = report
-    assert got["safe"]["fixed_files"] > known["programs"] // 3
+    # safe fixes are withheld where flow or context leave a doubt (issue 21), but a pattern with
+    # a safe fix on a plain tensor in straight-line code is still fixed, every time
+    plain = [f for f, m in got["meta"].items()
+             if m["shape"] in ("straight", "annotated_param") and m["pattern"] in SAFE_PATTERNS
+             and m["source"] in fixproof.TENSOR_SOURCES and m["source"] != "subclass"]
+    assert plain and set(plain) <= set(got["safe"]["fixed"]), sorted(
+        set(plain) - set(got["safe"]["fixed"]))
     assert got["unsafe"]["fixed_files"] >= got["safe"]["fixed_files"]
-    assert got["safe"]["changed_behaviour"]
+    # the comparison sees a change where there is one: unsafe fixes are allowed to change
+    # behaviour (their docs say how) and on this seed some do; with the known list empty, this
+    # keeps the test able to fail if the tester stopped comparing
+    assert got["unsafe"]["changed_behaviour"]
 
 
 def test_idioms_keep_their_behaviour_under_every_fix(report):

@@ -13,17 +13,20 @@ __all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "
            "UNSAFE", "applicability"]
 
 
-def applicability(receivers: Sequence[str], *, same_evaluation: bool = True) -> Optional[str]:
+def applicability(receivers: Sequence[str], *, same_evaluation: bool = True,
+                  same_context: bool = True) -> Optional[str]:
     """The one decision of how far a fix may go, from how each rewritten receiver is known to be
     a tensor (``semantic.kinds.evidence``: PROOF, SIGNAL, SUBCLASS, OPEN, NOT; a rule whose
     flagged shape is itself a strong signal passes ``kinds.signalled(e)``).
 
-    SAFE only when every receiver is proven a plain torch tensor and the rewrite evaluates the
-    same expressions the same number of times in the same order; a receiver known only by a
-    signal (or a subclass instance, whose own methods may run where torch's ran) makes it
-    UNSAFE; an unknown receiver, or one known to be something else, gets no fix (None).
+    SAFE only when every receiver is proven a plain torch tensor (on every path that reaches it:
+    ``Context.evidence`` demotes a proof that flow doubts to a signal), the rewrite evaluates the
+    same expressions the same number of times in the same order, and the context it runs in
+    cannot make the two differ (``same_context``: a default-device context, pinning); a
+    receiver known only by a signal (or a subclass instance, whose own methods may run where
+    torch's ran) makes it UNSAFE; an unknown receiver, or one known to be something else, gets no fix (None).
     """
-    fix: Optional[str] = SAFE if same_evaluation else UNSAFE
+    fix: Optional[str] = SAFE if same_evaluation and same_context else UNSAFE
     for e in receivers:
         if e == NOT or e == OPEN:
             return None

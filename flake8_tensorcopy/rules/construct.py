@@ -316,7 +316,14 @@ class TensorOfTensor(Rule):
         "the call around the arguments is rewritten: the argument's own text, comments and line "
         "breaks between arguments and the closing parenthesis stay as written (`copy=True` goes "
         "after the last argument). Where a comment cannot be kept, no fix is offered and the "
-        "message says so."
+        "message says so.\n\n"
+        "**Unsafe** where the context could make the two differ: `t` is a tensor on the nearest "
+        "binding but not on every path that reaches the call (a loop that rebinds it, a `try` "
+        "that may stop early, a `global`/`nonlocal` write, a walrus in a comprehension): the "
+        "rewrite raises where `t` is not a tensor; inside `with torch.device(...)` or in a file "
+        "that calls `torch.set_default_device` (without a `device=` argument): `torch.tensor` "
+        "follows the default device, the rewrite keeps `t`'s; with `pin_memory=True` (which "
+        "`torch.tensor` refuses for a tensor): the rewrite pins instead of raising."
     )
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
@@ -382,7 +389,11 @@ class TensorOfTensor(Rule):
             return
         text = copy_expression(ctx, src, kwargs)
         edits = copy_edits(ctx, node, src, kwargs) or [NodeEdit("replace", node, text)]
-        safety = applicability([ctx.evidence(src)])
+        # the default device and pinning decide where torch.tensor's copy lands: the rewrite
+        # keeps ``t``'s device and drops pinning, the same only where neither can differ
+        same_context = not ("device" not in kwargs and ctx.default_device_may_differ()) and not (
+            "pin_memory" in kwargs and _literal_bool(kwargs["pin_memory"].value) is not False)
+        safety = applicability([ctx.evidence(src)], same_context=same_context)
         fix = FixPlan(f"replace with `{_short(text)}`", safety, edits) if text and safety else None
         yield self.report(node, fix, src=ctx.snippet(src, 30),
                           fix=_short(text) if text else "t.detach().clone()")
@@ -419,7 +430,10 @@ class NewTensorOfTensor(Rule):
         "**Unsafe** where `x` is an attribute chain (read once before, twice after: a property "
         "would notice), where `x` is known a tensor only by the `new_tensor` call itself (an "
         "object with its own `new_tensor` raises after the fix), where either is a `Tensor` "
-        "subclass instance, or where the arguments could rebind `x`. Other receivers get no fix."
+        "subclass instance, or where the arguments could rebind `x`. Other receivers get no fix. "
+        "Unsafe also where `t` or `x` is a tensor on the nearest binding but not on every "
+        "path that reaches the call (a loop that rebinds it, a `try` that may stop early, "
+        "another scope's write)."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
     invalid = (

@@ -43,6 +43,46 @@ class Context:
         #: and several rules ask for it; nothing is bound while one node is being checked)
         self._callee: Optional[nodes.CSTNode] = None
         self._callee_qual: Optional[str] = None
+        #: the spans of the expressions of f-strings' ``{expr=}`` fields: their text is printed
+        self.printed_spans: List[Tuple[int, int]] = []
+
+    # ---- the context a fix runs in (typed questions a rule asks) ----------------------------
+    def doubted(self, node: nodes.BaseExpression) -> bool:
+        """Does what ``node`` is rest on a binding that not every path reaching it agrees on
+        (a loop's back edge, an exception edge, a ``global``/``nonlocal`` write, a walrus in a
+        comprehension, a ``match`` capture)? A diagnostic may still rest on it; a SAFE fix may
+        not."""
+        return self.inf.doubted(node)
+
+    def default_device_may_differ(self) -> bool:
+        """Can a factory called here (``torch.tensor(t)``) put its result on another device than
+        its input's: inside ``with torch.device(...)``, or in a file that calls
+        ``torch.set_default_device``?"""
+        return self.inf.default_device_may_differ
+
+    @staticmethod
+    def evaluated_once_or_twice_alike(node: nodes.BaseExpression) -> bool:
+        """Does evaluating ``node`` once instead of twice (or the reverse) change nothing? Only
+        for a plain name: an attribute may be a property, a subscript a ``__getitem__``."""
+        return type(node) is nodes.Name
+
+    def note_fstring_expression(self, node: nodes.CSTNode) -> None:
+        """The walk is at an f-string field: remember its expression's span when the field is
+        ``{expr=}`` (Python prints the expression's text: a fix there changes the output)."""
+        expr = node.expression  # type: ignore[attr-defined]
+        try:
+            start, end, _ = self.text.outer(expr)
+        except (AttributeError, TypeError, ValueError, IndexError):
+            return
+        rest = self.source[end:end + 64].lstrip(" \t\f\r\n")
+        if rest.startswith("=") and not rest.startswith("=="):
+            self.printed_spans.append((start, end))
+
+    def in_printed_text(self, start: int, end: int) -> bool:
+        """Does ``[start, end)`` touch the text of an f-string ``{expr=}`` expression?"""
+        if start == end:  # an insertion
+            return any(s <= start <= e for s, e in self.printed_spans)
+        return any(start < e and end > s for s, e in self.printed_spans)
 
     # helpers used by rules
     def code(self, node: nodes.CSTNode) -> str:
@@ -93,14 +133,20 @@ class Context:
         return is_tensor(self.inf.infer(node))
 
     def evidence(self, node: nodes.BaseExpression) -> str:
-        """How ``node`` is known to be a tensor (``kinds.evidence``); ``super()`` and what is
-        reached through it are NOT: a rewrite there runs the subclass's own methods."""
+        """How ``node`` is known to be a tensor (``kinds.evidence``) on every path that reaches
+        it; ``super()`` and what is reached through it are NOT: a rewrite there runs the
+        subclass's own methods."""
         root = node
         while type(root) in (nodes.Attribute, nodes.Call, nodes.Subscript):
             root = root.value if type(root) is not nodes.Call else root.func
         if type(root) is nodes.Name and root.value == "super" and root is not node:
             return kinds.NOT
-        return kinds.evidence(self.inf.infer(node))
+        known = kinds.evidence(self.inf.infer(node))
+        if known == kinds.PROOF and self.doubted(node):
+            # the nearest binding proves it, but not every path that reaches here agrees (a loop's
+            # back edge, an exception edge, another scope's write): a signal, not a proof
+            return kinds.SIGNAL
+        return known
 
     def qualname(self, node: nodes.BaseExpression) -> Optional[str]:
         if node is self._callee:

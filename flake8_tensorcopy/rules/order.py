@@ -116,7 +116,10 @@ class CloneDetach(Rule):
         "`clone`. The fix "
         "swaps the two names in place and moves `clone`'s parentheses as written, so comments, "
         "line breaks and a multi-line chain stay as they are; where a comment cannot be kept "
-        "(`torch.clone(t  # why\n, ...)`) no fix is offered and the message says so."
+        "(`torch.clone(t  # why\n, ...)`) no fix is offered and the message says so. "
+        "**Unsafe** where `t` is a tensor on the nearest binding but not on every path that "
+        "reaches the call (a loop that rebinds it, a `try` that may stop early, another scope's "
+        "write): the two forms differ on what is not a tensor."
     )
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
@@ -252,7 +255,10 @@ class LikeThenCopy(Rule):
         "twice before, once after; a property would notice). Applied only when neither call has "
         "extra arguments and `t` is a name or attribute chain. `copy_`'s parentheses stay, so a comment in them is kept; a "
         "comment inside `empty_like(...)` cannot be, and then no fix is offered (the message "
-        "says so). The two-statement form gets no fix (the message names `t.clone()`)."
+        "says so). **Unsafe** when `t` is an attribute chain (`self.buf`: the rewrite reads it "
+        "once where the original read it twice, and a property runs once less) or when `t` is "
+        "a tensor on the nearest binding but not on every path that reaches the call. The "
+        "two-statement form gets no fix (the message names `t.clone()`)."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.clone.html",)
     invalid = (

@@ -2,7 +2,8 @@
 point, and the join of two branches' binding states."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Tuple
+import ast
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -15,16 +16,48 @@ from .kinds import (
 )
 
 
+class Doubt(Kind):
+    """What a name holds where its nearest binding is a tensor but some other binding that can
+    reach the same use is not known to be one (a loop's back edge, an exception edge, another
+    scope writing the name, a comprehension that may run no time). ``kind`` is the nearest
+    binding's kind: it is what inference shows (a diagnostic may rest on it), while
+    ``Bindings.doubted`` tells a rule that a SAFE fix cannot (only a binding state holds a
+    Doubt; ``lookup`` unwraps it)."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: Kind) -> None:
+        super().__init__("doubt")
+        self.kind = kind
+
+
+def proven(kind: Optional[Kind]) -> bool:
+    """Is a binding state's entry a tensor along every path that reaches it?"""
+    return is_tensor(kind)
+
+
+def doubt(kind: Kind) -> Kind:
+    """``kind`` with the doubt of another reaching binding (only a tensor needs it)."""
+    return Doubt(kind) if is_tensor(kind) else kind
+
+
+def unwrap(kind: Optional[Kind]) -> Optional[Kind]:
+    return kind.kind if type(kind) is Doubt else kind
+
+
 class Scope:
-    __slots__ = ("kind", "names", "parent", "cls", "no_grad")
+    __slots__ = ("kind", "names", "parent", "cls", "no_grad", "device")
 
     def __init__(self, kind: str, parent: Optional["Scope"], cls: Optional[ClassInfo] = None,
                  no_grad: bool = False) -> None:
-        self.kind = kind  # module | function | class | comp
+        self.kind = kind  # module | function | class | comp | lambda
         self.names: Dict[str, Kind] = {}
         self.parent = parent
         self.cls = cls  # for a method's function scope: the class it belongs to
+        #: the grad mode the innermost ``with``/decorator of this scope sets (True: no grad)
         self.no_grad = no_grad
+        #: inside ``with torch.device(...)``: factories follow that device
+        self.device = False
 
 
 class Bindings:
@@ -46,6 +79,20 @@ class Bindings:
         self.extra_tensor_types = frozenset(extra_tensor_names)
         self.extra_factories = frozenset(extra_tensor_factories)
         self._self_names: Dict[int, Tuple[str, ClassInfo]] = {}
+        #: set by ``lookup`` when a name it reads is doubted (see ``doubted``)
+        self.doubt_seen = False
+        #: names another scope writes: declared ``global`` in some function (module scope) or
+        #: ``nonlocal`` in some nested function (function scopes); set by the engine
+        self.written_elsewhere: Dict[str, frozenset] = {}
+        #: the file calls ``torch.set_default_device`` somewhere: factories may follow it
+        self.sets_default_device = False
+        #: the file's ``ast`` module (set by the engine): which module-level names are bound
+        #: more than once is read from it when a rule first asks (``doubted``)
+        self.module_tree: Optional[ast.Module] = None
+        self._module_rebound: Optional[frozenset] = None
+        #: the bindings the walk is observing (a loop's or a ``try``'s body): for each, the scope
+        #: and {name: every binding of it there so far was a proven tensor}
+        self._observers: List[Tuple[Scope, Dict[str, bool]]] = []
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -62,12 +109,75 @@ class Bindings:
             if first or scope.kind != "class":
                 k = scope.names.get(name)
                 if k is not None:
+                    if type(k) is Doubt:
+                        self.doubt_seen = True
+                        return k.kind
                     return k
             first = False
             scope = scope.parent
         if self.project is not None:
             return self._global(name)
         return None
+
+    # ---- flow: what every reaching binding says -----------------------------------------------
+
+    def infer_flow(self, node: nodes.BaseExpression) -> Tuple[Optional[Kind], bool]:
+        """(what ``node`` is, whether that rests on a doubted binding)."""
+        outer = self.doubt_seen
+        self.doubt_seen = False
+        try:
+            kind = self.infer(node)  # type: ignore[attr-defined]
+            return kind, self.doubt_seen
+        finally:
+            self.doubt_seen = outer or self.doubt_seen
+
+    def doubted(self, node: nodes.BaseExpression) -> bool:
+        """Does what ``node`` is rest on a binding that not every path reaching here agrees
+        on (a name rebound later in a loop, in a ``try`` that may stop early, by another scope,
+        by a comprehension that may not run)? A diagnostic may still rest on it; a SAFE fix may
+        not."""
+        return self.infer_flow(node)[1] or self._free_and_rebound(node)
+
+    def _free_and_rebound(self, node: nodes.BaseExpression) -> bool:
+        """Does ``node`` read, inside a function, a module-level name that the module binds more
+        than once? The function runs when called, when any of those bindings may be the one the
+        name holds, not only the one before the ``def``."""
+        if self.scope is self.module_scope:
+            return False
+        names = _names_read(node)
+        if not names:
+            return False
+        for name in names:
+            scope: Optional[Scope] = self.scope
+            crossed = False
+            first = True
+            while scope is not None:
+                if (first or scope.kind != "class") and name in scope.names:
+                    break
+                if scope.kind in ("function", "lambda"):
+                    crossed = True
+                first = False
+                scope = scope.parent
+            if crossed and scope is self.module_scope and name in self.module_rebound():
+                return True
+        return False
+
+    def module_rebound(self) -> frozenset:
+        """Names the module's own code (not its functions' or classes') binds more than once,
+        or in a loop."""
+        if self._module_rebound is None:
+            self._module_rebound = frozenset(
+                _rebound(self.module_tree.body) if self.module_tree is not None else ())
+        return self._module_rebound
+
+    def observe(self) -> Dict[str, bool]:
+        """Start recording the bindings made in the current scope (see ``_observers``)."""
+        bound: Dict[str, bool] = {}
+        self._observers.append((self.scope, bound))
+        return bound
+
+    def unobserve(self) -> None:
+        self._observers.pop()
 
     def _global(self, name: str) -> Optional[Kind]:
         """A name no scope binds: a later (or blanked) top-level definition of this file, or a
@@ -186,8 +296,39 @@ class Bindings:
                 facts = None
         return ClassInfo(name, is_module, facts)
 
-    def set(self, name: str, kind: Optional[Kind]) -> None:
-        self.scope.names[name] = kind if kind is not None else UNKNOWN
+    def set(self, name: str, kind: Optional[Kind], doubt: bool = False,
+            scope: Optional[Scope] = None) -> None:
+        """Bind ``name`` in ``scope`` (the current one); ``doubt``: the value rests on a doubted
+        binding. A name another scope writes is always doubted."""
+        scope = scope if scope is not None else self.scope
+        kind = kind if kind is not None else UNKNOWN
+        if type(kind) is Doubt:
+            kind = kind.kind
+            doubt = True
+        if not doubt and self.written_elsewhere:
+            doubt = name in self.written_elsewhere.get(scope.kind, ())
+        if doubt and is_tensor(kind):
+            kind = Doubt(kind)
+        scope.names[name] = kind
+        if self._observers:
+            ok = is_tensor(kind)
+            for where, bound in self._observers:
+                if where is scope:
+                    bound[name] = bound.get(name, True) and ok
+
+    def bind_walrus(self, name: str, kind: Optional[Kind], doubt: bool) -> None:
+        """``(name := value)``: inside a comprehension it binds in the enclosing scope, and the
+        comprehension may run no time, so what the name held before still reaches on."""
+        scope = self.scope
+        if scope.kind != "comp":
+            self.set(name, kind, doubt)
+            return
+        while scope.kind == "comp":
+            scope = scope.parent  # type: ignore[assignment]
+        before = scope.names.get(name)
+        if before is not None and before is not NONE and not proven(before):
+            doubt = True
+        self.set(name, kind, doubt, scope)
 
     @property
     def in_no_grad(self) -> bool:
@@ -195,6 +336,22 @@ class Bindings:
         while scope is not None and scope.kind in ("comp",):
             scope = scope.parent
         return bool(scope and scope.no_grad)
+
+    @property
+    def default_device_may_differ(self) -> bool:
+        """Inside ``with torch.device(...)``, or in a file that calls
+        ``torch.set_default_device``: a factory's result may land on another device than its
+        input's."""
+        if self.sets_default_device:
+            return True
+        scope: Optional[Scope] = self.scope
+        while scope is not None:
+            if scope.device:
+                return True
+            if scope.kind in ("function", "lambda"):
+                return False  # a body runs when called, not where it is defined
+            scope = scope.parent
+        return False
 
     # ---- names of things ---------------------------------------------------------------
 
@@ -291,10 +448,11 @@ class Bindings:
                 kind = Qual(qual, not self.type_checking)
             self.set(bound, kind)
 
-    def bind_target(self, target: nodes.BaseExpression, kind: Optional[Kind]) -> None:
+    def bind_target(self, target: nodes.BaseExpression, kind: Optional[Kind],
+                    doubt: bool = False) -> None:
         t = type(target)
         if t is nodes.Name:
-            self.set(target.value, kind)
+            self.set(target.value, kind, doubt)
         elif t is nodes.Tuple or t is nodes.List:
             elems = target.elements
             items = kind.items if type(kind) is Seq else None
@@ -302,12 +460,13 @@ class Bindings:
                 type(e) is nodes.Element for e in elems
             ):
                 for e, k in zip(elems, items):
-                    self.bind_target(e.value, k)
+                    self.bind_target(e.value, k, doubt)
             else:
                 inner = TENSOR if (kind is TENSORS or kind is BATCH) and not any(
                     type(e) is nodes.StarredElement for e in elems) else UNKNOWN
                 for e in elems:
-                    self.bind_target(e.value, inner if type(e) is nodes.Element else UNKNOWN)
+                    self.bind_target(e.value, inner if type(e) is nodes.Element else UNKNOWN,
+                                     doubt)
         elif t is nodes.StarredElement:
             self.bind_target(target.value, UNKNOWN)
         elif t is nodes.Attribute:
@@ -407,6 +566,13 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
     out = {}
     for key in a.keys() | b.keys():
         x, y = a.get(key), b.get(key)
+        if x is not y and (type(x) is Doubt or type(y) is Doubt):
+            # joined as what they show; a doubt on either path stays
+            x, y = unwrap(x), unwrap(y)
+            joined = join_branches({key: x} if x is not None else {}, False,
+                                   {key: y} if y is not None else {}, False).get(key)
+            out[key] = doubt(joined) if joined is not None else UNKNOWN
+            continue
         if x is y or y is None:
             out[key] = x
         elif x is None or x is NONE:
@@ -421,3 +587,78 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
         else:
             out[key] = UNKNOWN
     return out
+
+
+def _names_read(node: nodes.BaseExpression) -> List[str]:
+    """The plain names an expression reads (not attribute names, not inside lambdas)."""
+    out: List[str] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is nodes.Name:
+            out.append(n.value)
+            continue
+        if t is nodes.Attribute:
+            stack.append(n.value)
+            continue
+        if t is nodes.Lambda:
+            continue
+        for field in n._fields:
+            value = getattr(n, field)
+            if isinstance(value, nodes.CSTNode):
+                stack.append(value)
+            elif type(value) is tuple or type(value) is list:
+                stack.extend(v for v in value if isinstance(v, nodes.CSTNode))
+    return out
+
+
+def _rebound(body: List[ast.stmt]) -> Set[str]:
+    """Names bound more than once (a loop's target or a binding in a loop counts twice) by the
+    statements ``body``, not looking into the functions and classes they define."""
+    seen: Dict[str, int] = {}
+
+    def bind(target: ast.AST, times: int) -> None:
+        for a in ast.walk(target):
+            if type(a) is ast.Name:
+                seen[a.id] = seen.get(a.id, 0) + times
+
+    stack = [(stmt, 1) for stmt in body]
+    while stack:
+        stmt, times = stack.pop()
+        t = type(stmt)
+        if t is ast.Assign:
+            for target in stmt.targets:
+                bind(target, times)
+        elif t is ast.AnnAssign and stmt.value is not None:
+            bind(stmt.target, times)
+        elif t in (ast.For, ast.AsyncFor):
+            bind(stmt.target, 2)
+        elif t in (ast.With, ast.AsyncWith):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    bind(item.optional_vars, times)
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            seen[stmt.name] = seen.get(stmt.name, 0) + times
+            continue
+        elif t in (ast.Import, ast.ImportFrom):
+            for alias in stmt.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                seen[name] = seen.get(name, 0) + times
+        elif t is ast.Delete:
+            for target in stmt.targets:
+                bind(target, 2)
+        loop = 2 if t in (ast.For, ast.AsyncFor, ast.While) else times
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend((s, loop) for s in getattr(stmt, field, ()) if isinstance(s, ast.stmt))
+        for handler in getattr(stmt, "handlers", ()):
+            if handler.name:
+                seen[handler.name] = seen.get(handler.name, 0) + times
+            stack.extend((s, times) for s in handler.body)
+        for case in getattr(stmt, "cases", ()):
+            for a in ast.walk(case.pattern):
+                name = getattr(a, "name", None)
+                if type(name) is str:
+                    seen[name] = seen.get(name, 0) + 2
+            stack.extend((s, times) for s in case.body)
+    return {name for name, n in seen.items() if n > 1}
