@@ -60,8 +60,15 @@ def test_runnable_invalid_example_gives_exactly_its_finding(tmp_path, code, i, s
 
 @pytest.mark.parametrize("code,i,src", VALID, ids=[f"{c}-{i}" for c, i, _ in VALID])
 def test_valid_example_gives_no_finding(tmp_path, code, i, src):
+    """A rule's valid example gives no runtime finding of that rule (one may hold another rule's
+    pattern on purpose: TEN401's storage-swap example reads ``.data``, which TEN101 reports),
+    and of no rule where the linter finds none either."""
     got, _ = _watch(tmp_path, f"valid_{code}_{i}", src)
-    assert got == [], (src, got)
+    static = {(d.code, d.line, d.column) for d in lint_source(src)}
+    assert [g for g in got if g[0] == code] == [], (src, got)
+    assert not static or {g[:3] for g in got} <= static, (src, got, static)
+    if not static:
+        assert got == [], (src, got)
 
 
 # the examples the verifier may not run (they define a function): called here with real tensors

@@ -109,6 +109,14 @@ class _Ref(weakref.ref):
     __slots__ = ("key",)
 
 
+
+def _shares_storage(a, b) -> bool:
+    """Do tensors ``a`` and ``b`` still use the same storage? True where it cannot be told."""
+    try:
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    except Exception:  # a tensor without storage (meta, a subclass): assume they do
+        return True
+
 class Watcher(TorchFunctionMode):
     """Records each rule's pattern as the watched code runs. ``start()``/``stop()`` or ``with``."""
 
@@ -447,7 +455,8 @@ class Watcher(TorchFunctionMode):
         if kind == _T_LIKE:
             # `torch.empty_like(t).copy_(t)`, on one line or two (`out = torch.empty_like(t)`,
             # then `out.copy_(t)` in the same call of the same function, with neither written in
-            # between): reported at the `*_like` call, where `t.clone()` would stand
+            # between): reported where the static rule reports it, at the `*_like` call on one
+            # line, at the `copy_` call for two statements
             if k == _COPY and len(args) == 2 and not kwargs and entry[2] is not None \
                     and args[1] is entry[2]():
                 made, src_version, frame_id, frame_code = entry[4]
@@ -455,7 +464,11 @@ class Watcher(TorchFunctionMode):
                     direct, frame = self._where()
                     if direct and frame is not None and id(frame) == frame_id \
                             and frame.f_code is frame_code:
-                        self._record("TEN302", entry[3], describe(args[1]))
+                        where = entry[3]
+                        here = self._position(frame)
+                        if here is not None and here[1] != where[1]:
+                            where = here
+                        self._record("TEN302", where, describe(args[1]))
             return
         if kind not in (_T_DATA, _T_DETACH):
             return
@@ -477,6 +490,10 @@ class Watcher(TorchFunctionMode):
             return
         if same_line or src is None:
             return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
+        if not _shares_storage(target, src):
+            # `bak = p.data; p.data = p.data.double(); bak.copy_(...)`: `p` was given other
+            # storage since; the write no longer reaches it (as the static rule has it)
+            return
         if kind == _T_DATA:
             # as the static rule has it: autograd never sees a write through a `.data` alias,
             # so it is reported whether or not the alias is read again
