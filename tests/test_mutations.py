@@ -56,6 +56,18 @@ def data_acts_like_detach(mp):
     mp.setattr(torch.Tensor, "data", property(lambda self: self.detach(), desc.__set__))
 
 
+def setitem_buffers_overlap(mp):
+    """``x[i] = v`` copies ``v`` first, as NumPy does for overlapping arrays."""
+    orig = torch.Tensor.__setitem__
+
+    def setitem(self, index, value):
+        if isinstance(value, torch.Tensor):
+            value = value.detach().clone() if not value.requires_grad else value.clone()
+        return orig(self, index, value)
+
+    mp.setattr(torch.Tensor, "__setitem__", setitem)
+
+
 def clone_returns_input(mp):
     mp.setattr(torch.Tensor, "clone", lambda self, *a, **k: self)
 
@@ -295,7 +307,10 @@ MUTATIONS = (
         "TEN101 data-shares-memory-not-version", "TEN102 data-write-silent-wrong-grad")),
     Mutation("clone-returns-input", clone_returns_input, _k(
         "TEN301 clone-records-then-detach-drops,fix-2", "TEN101 fix-1", "TEN201 fix-1,fix-4",
-        "TEN202 fix-2", "TEN302 fix-1,fix-2,fix-3", "TEN401 detach-write-reaches-source")),
+        "TEN202 fix-2", "TEN302 fix-1,fix-2,fix-3", "TEN401 detach-write-reaches-source",
+        "TEN403 column-shift-silently-wrong,augmented-shift-silently-wrong,first-dim-shift-raises")),
+    Mutation("setitem-buffers-overlap", setitem_buffers_overlap, _k(
+        "TEN403 column-shift-silently-wrong,first-dim-shift-raises")),
     Mutation("tensor-warning-recommends-clone-detach", tensor_warning_recommends_clone_detach,
              _k("TEN201 tensor-warns")),
     Mutation("tensor-keeps-graph", tensor_keeps_graph, _k(

@@ -38,9 +38,10 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
+from .aliasing import overlapping_write
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
-         "TEN302", "TEN401")
+         "TEN302", "TEN401", "TEN403")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
@@ -296,6 +297,8 @@ class Watcher(TorchFunctionMode):
                     return False
             if args:
                 self._write(args[0], func, args, kwargs, k)
+                if k != _INPLACE_KW and overlapping_write(getattr(func, "__name__", ""), args):
+                    self._overlap(args[0])
             return False
         if k == _DATA_SET:
             self._data_set(args)
@@ -469,6 +472,12 @@ class Watcher(TorchFunctionMode):
         # deliberate write-through (as the static rule has it)
         if id(target) not in self._pending:
             self._pending[id(target)] = (weakref.ref(target), where, describe(src))
+
+    def _overlap(self, target) -> None:
+        """TEN403: the write's source overlaps its destination, at the user's line."""
+        direct, frame = self._where()
+        if direct and frame is not None:
+            self._record("TEN403", self._position(frame), describe(target))
 
     def _read_after_write(self, args) -> None:
         try:

@@ -19,11 +19,12 @@ from typing import Iterator, List, Optional, Set, Tuple
 from .source import any_line_within, line_numbers, line_starts, occurrences
 
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
-#: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302), or an import of a
-#: constructor alias. A cheap C-level test before any tree is walked.
+#: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302, TEN403), a write into
+#: a subscript (``x[...] = ``, ``x[...] += ``: TEN403), or an import of a constructor alias.
+#: A cheap C-level test before any tree is walked.
 SHAPES = re.compile(
-    r"(?=[.tnTdci])"  # each branch's first character: lets ``re`` skip ahead (3x faster search)
-    r"(?:\.\s*data\b|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
+    r"(?=[.tnTdci\]])"  # each branch's first character: lets ``re`` skip ahead (3x faster search)
+    r"(?:\.\s*data\b|\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
     r"|\bimport\b[^\n(]*(?:\btensor\b|Tensor)|\bimport\s*\([^)]*(?:\btensor\b|Tensor))")
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
@@ -57,6 +58,28 @@ def _torch_aliases(nodes) -> Set[str]:
     return aliases
 
 
+def _dotted(node: ast.expr) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _same_subscripted(a: ast.expr, b: ast.expr) -> bool:
+    """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read)."""
+    if not isinstance(a, ast.Subscript) or not isinstance(b, ast.Subscript):
+        return False
+    sl = a.slice
+    if not isinstance(sl, ast.Slice) and not (isinstance(sl, ast.Tuple) and any(
+            isinstance(e, ast.Slice) for e in sl.elts)):
+        return False  # the rule reads writes into a basic-slice view only
+    return _dotted(a.value) is not None and _dotted(a.value) == _dotted(b.value)
+
+
 def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     star = "*" in aliases
     for node in ast.walk(root):
@@ -80,6 +103,8 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     inner = func.value.func
                     if isinstance(inner, ast.Attribute) and inner.attr == "clone":
                         return True
+                elif attr == "copy_" and args and _same_subscripted(func.value, args[0]):
+                    return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func
                     name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
@@ -96,9 +121,14 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                 return True
         elif t is ast.Assign or t is ast.AnnAssign or t is ast.NamedExpr:
             value = node.value
+            if t is ast.Assign and isinstance(value, ast.Subscript) and any(
+                    _same_subscripted(target, value) for target in node.targets):
+                return True  # TEN403
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
+        elif t is ast.AugAssign and _same_subscripted(node.target, node.value):
+            return True  # TEN403
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
             more = _torch_aliases([node]) - aliases
             if more:
