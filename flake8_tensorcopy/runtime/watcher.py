@@ -38,10 +38,10 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
-from .aliasing import overlapping_write
+from .aliasing import overlapping_write, snapshot_hooks
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
-         "TEN302", "TEN401", "TEN403")
+         "TEN302", "TEN401", "TEN402", "TEN403")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
@@ -473,6 +473,11 @@ class Watcher(TorchFunctionMode):
         if id(target) not in self._pending:
             self._pending[id(target)] = (weakref.ref(target), where, describe(src))
 
+    def _user_position(self):
+        """Where the user's code called the function being handled (None: not directly)."""
+        direct, frame = self._where()
+        return self._position(frame) if direct and frame is not None else None
+
     def _overlap(self, target) -> None:
         """TEN403: the write's source overlaps its destination, at the user's line."""
         direct, frame = self._where()
@@ -557,6 +562,7 @@ class Watcher(TorchFunctionMode):
             if type(obj) is legacy_type and name.endswith("Tensor"):
                 setattr(torch, name, _LegacyProxy(obj, watcher))
                 self._patched.append((torch, name, obj))
+        self._patched.extend(snapshot_hooks(self._record, self._user_position))  # TEN402
         try:
             if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
                 threading.setprofile(_thread_start(self))
