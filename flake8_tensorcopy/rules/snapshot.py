@@ -79,7 +79,7 @@ def _optimizer_state_follows_step(v):
     x = torch.ones(4, 3, device=v.device)
     m(x).pow(2).sum().backward()
     opt.step()
-    snap = opt.state_dict()
+    snap = opt.state_dict()  # noqa: TEN402 -- the claim demonstrates the alias
     avg = snap["state"][0]["exp_avg"].clone()
     lr = snap["param_groups"][0]["lr"]
     opt.zero_grad()
@@ -250,7 +250,8 @@ class StateDictSnapshot(Rule):
         if tracked is None:
             return
         found = _read_after_change(ctx, node, tracked, dotted_name(receiver) or "")
-        if found is None and type(target) is nodes.Attribute and tracked.startswith("self."):
+        if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \
+                and not _fresh_optimizer(ctx, receiver):
             found = _restored_elsewhere(ctx, node, tracked)
         if found is None:
             return
@@ -396,7 +397,13 @@ def _mentions(node, name: str, skip=None) -> Optional[nodes.CSTNode]:
         if t is nodes.Name or t is nodes.Attribute:
             if dotted_name(n) == name:
                 return n
+            if t is nodes.Attribute:  # ``x.name``'s attribute is not a read of ``name``
+                todo.append(n.value)
+            continue
         if t in _DEFS or t is nodes.Lambda:
+            continue
+        if t is nodes.Arg:  # a keyword's name is not a read either
+            todo.append(n.value)
             continue
         todo.extend(reversed([c for c in n.children if c is not None]))
     return None
@@ -533,6 +540,16 @@ def _read_after_change(ctx, bind, name: str, receiver: str):
 def _is_body(compound, stmts) -> bool:
     body = _stmts(compound.body)
     return len(body) == len(stmts) and all(a is b for a, b in zip(body, stmts))
+
+
+def _fresh_optimizer(ctx, receiver) -> bool:
+    """An optimizer's snapshot taken in ``__init__``: an optimizer has no state tensors until
+    its first step and ``param_groups`` are copied, so a construction-time snapshot holds
+    nothing live (fairseq's BMUF keeps one to reset the state)."""
+    name = (last_name(receiver) or "").lower()
+    scope = ctx.scope_node
+    return type(scope) is nodes.FunctionDef and scope.name.value == "__init__" and (
+        name.startswith("opt") or "optim" in name)
 
 
 def _restored_elsewhere(ctx, bind, name: str):
