@@ -95,7 +95,7 @@ class StateDictSnapshot(Rule):
     code = "TEN402"
     name = "state-dict-snapshot"
     message = ("`{target}` keeps `{expr}`: the live tensors, not a copy; after {change} it is "
-               "read again (line {line}) and holds the new values; {advice}")
+               "read again and holds the new values; {advice}")
     hooks = (nodes.Assign, nodes.AnnAssign, nodes.Expr)
     fix_safety = UNSAFE
     what = (
@@ -255,13 +255,12 @@ class StateDictSnapshot(Rule):
             found = _restored_elsewhere(ctx, node, tracked)
         if found is None:
             return
-        change, read = found
+        change = found[0]
         fix = self._fix(ctx, value, receiver)
         advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None
                   else "take a deep copy for a snapshot")
-        line = ctx.text.position(ctx.text.span(read)[0]).line
         yield self.report(node, fix, target=ctx.snippet(target, 30), expr=ctx.snippet(value, 40),
-                          change=change, line=str(line), advice=advice)
+                          change=change, advice=advice)
 
     def _fix(self, ctx, value, receiver) -> Optional[FixPlan]:
         edits: List[NodeEdit] = []
