@@ -176,9 +176,10 @@ class StateDictSnapshot(Rule):
     )
     valid = (
         # saved or loaded at once
-        "import torch\nmodel = torch.nn.Linear(3, 1)\ntorch.save(model.state_dict(), 'm.pt')\n",
-        "import torch\nmodel = torch.nn.Linear(3, 1)\nsd = model.state_dict()\n"
-        "torch.save(sd, 'm.pt')\n",
+        "import io\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "torch.save(model.state_dict(), io.BytesIO())\n",
+        "import io\nimport torch\nmodel = torch.nn.Linear(3, 1)\nsd = model.state_dict()\n"
+        "torch.save(sd, io.BytesIO())\n",
         # used only before any further change
         "import torch\nmodel = torch.nn.Linear(3, 1)\n"
         "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nsd = model.state_dict()\n"
@@ -200,10 +201,10 @@ class StateDictSnapshot(Rule):
         "best = {k: v.detach().clone() for k, v in model.state_dict().items()}\n"
         "model(torch.ones(2, 3)).sum().backward()\nopt.step()\nmodel.load_state_dict(best)\n",
         # taken again after the last change of each turn: fresh when read
-        "import torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "import io\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
         "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor step in range(2):\n"
         "    model(torch.ones(2, 3)).sum().backward()\n    opt.step()\n"
-        "    last = model.state_dict()\ntorch.save(last, 'last.pt')\n",
+        "    last = model.state_dict()\ntorch.save(last, io.BytesIO())\n",
     )
     fix_cases = (
         FixCase("torch.manual_seed(0)\n    m = torch.nn.Linear(2, 1)\n"
