@@ -91,9 +91,9 @@ def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) ->
                 return None
             body = f"with {e.text}.no_grad():{newline}{indent}{default_indent(module, source)}"
             edits.append(Edit(start, start, body))
-        elif e.kind == "import_torch":
+        elif e.kind == "import_torch" or e.kind == "import":  # ``import`` names its module
             at = _import_offset(module, text, source)
-            edits.append(Edit(at, at, f"import torch{newline}"))
+            edits.append(Edit(at, at, f"import {e.text if e.kind == 'import' else 'torch'}{newline}"))
     return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
 
 

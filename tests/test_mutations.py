@@ -56,6 +56,35 @@ def data_acts_like_detach(mp):
     mp.setattr(torch.Tensor, "data", property(lambda self: self.detach(), desc.__set__))
 
 
+def setitem_buffers_overlap(mp):
+    """``x[i] = v`` copies ``v`` first, as NumPy does for overlapping arrays."""
+    orig = torch.Tensor.__setitem__
+
+    def setitem(self, index, value):
+        if isinstance(value, torch.Tensor):
+            value = value.detach().clone() if not value.requires_grad else value.clone()
+        return orig(self, index, value)
+
+    mp.setattr(torch.Tensor, "__setitem__", setitem)
+
+
+def state_dict_returns_copies(mp):
+    import copy
+    orig = torch.nn.Module.state_dict
+    mp.setattr(torch.nn.Module, "state_dict",
+               lambda self, *a, **k: copy.deepcopy(orig(self, *a, **k)))
+
+
+def optimizer_state_dict_deepcopies(mp):
+    import copy
+    orig = torch.optim.Optimizer.state_dict
+    mp.setattr(torch.optim.Optimizer, "state_dict", lambda self: copy.deepcopy(orig(self)))
+
+
+def tensor_deepcopy_shares(mp):
+    mp.setattr(torch.Tensor, "__deepcopy__", lambda self, memo: self)
+
+
 def clone_returns_input(mp):
     mp.setattr(torch.Tensor, "clone", lambda self, *a, **k: self)
 
@@ -295,7 +324,16 @@ MUTATIONS = (
         "TEN101 data-shares-memory-not-version", "TEN102 data-write-silent-wrong-grad")),
     Mutation("clone-returns-input", clone_returns_input, _k(
         "TEN301 clone-records-then-detach-drops,fix-2", "TEN101 fix-1", "TEN201 fix-1,fix-4",
-        "TEN202 fix-2", "TEN302 fix-1,fix-2,fix-3", "TEN401 detach-write-reaches-source")),
+        "TEN202 fix-2", "TEN302 fix-1,fix-2,fix-3", "TEN401 detach-write-reaches-source",
+        "TEN403 column-shift-silently-wrong,augmented-shift-silently-wrong,first-dim-shift-raises")),
+    Mutation("state-dict-returns-copies", state_dict_returns_copies, _k(
+        "TEN402 shallow-snapshots-follow-step")),
+    Mutation("optimizer-state-dict-deepcopies", optimizer_state_dict_deepcopies, _k(
+        "TEN402 optimizer-state-follows-step")),
+    Mutation("tensor-deepcopy-shares", tensor_deepcopy_shares, _k(
+        "TEN402 deep-snapshots-keep-old-weights")),
+    Mutation("setitem-buffers-overlap", setitem_buffers_overlap, _k(
+        "TEN403 column-shift-silently-wrong,first-dim-shift-raises")),
     Mutation("tensor-warning-recommends-clone-detach", tensor_warning_recommends_clone_detach,
              _k("TEN201 tensor-warns")),
     Mutation("tensor-keeps-graph", tensor_keeps_graph, _k(

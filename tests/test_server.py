@@ -68,7 +68,12 @@ EVERY_RULE = textwrap.dedent('''\
         alias = w.detach()
         alias.add_(1)
         model.weight.data = torch.ones(2, 2)  # noqa: E501
-        return a, b, c, d, e, f, n, s, alias
+        g = torch.zeros(3, 5)
+        g[:, 1:] = g[:, :-1]
+        best = model.state_dict()
+        x.sum().backward()
+        model.load_state_dict(best)
+        return a, b, c, d, e, f, n, s, alias, g
     ''')
 
 
@@ -385,7 +390,7 @@ async def test_every_action_of_every_rule_applied_and_checked(client: LanguageCl
             version += 1
             await replace_text(client, uri, EVERY_RULE, version)
     assert ("TEN103", True, None) in kinds and ("TEN101", False, "unsafe") in kinds
-    assert len(kinds) == 20  # 11 noqa actions, 9 fixes (TEN103 and TEN203 have none)
+    assert len(kinds) == 24  # 13 noqa actions, 11 fixes (TEN103 and TEN203 have none)
 
 
 @lsp_test

@@ -5,7 +5,7 @@
 | TEN1xx `.data` | ``rules/data.py`` |
 | TEN2xx copy construction | ``rules/construct.py`` |
 | TEN3xx copy order and waste | ``rules/order.py`` |
-| TEN4xx aliasing mistaken for copying | ``rules/alias.py`` |
+| TEN4xx aliasing mistaken for copying | ``rules/alias.py``, ``rules/snapshot.py`` (TEN402), ``rules/overlap.py`` (TEN403) |
 """
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from .base import Rule
 from .construct import LegacyConstructorAlias, NewTensorOfTensor, TensorOfTensor, TensorOfTensorList
 from .data import DataAssign, DataInplace, DataRead
 from .order import CloneDetach, LikeThenCopy
+from .overlap import OverlappingSliceWrite
+from .snapshot import StateDictSnapshot
 
 RULE_CLASSES: Tuple[type, ...] = (
     DataRead, DataInplace, DataAssign,
     TensorOfTensor, NewTensorOfTensor, LegacyConstructorAlias, TensorOfTensorList,
     CloneDetach, LikeThenCopy,
-    AliasWrite,
+    AliasWrite, StateDictSnapshot, OverlappingSliceWrite,
 )
 ALL_RULES: List[Rule] = [cls() for cls in RULE_CLASSES]
 RULES_BY_CODE: Dict[str, Rule] = {r.code: r for r in ALL_RULES}

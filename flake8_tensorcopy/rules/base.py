@@ -103,7 +103,8 @@ class NodeEdit:
     """An edit described by nodes; the engine turns it into text offsets.
 
     kind: ``replace`` (node's span -> text), ``insert`` (text before node), ``no_grad`` (wrap the
-    statement ``node`` in a ``with <torch>.no_grad():`` block), ``import_torch`` (add ``import torch``).
+    statement ``node`` in a ``with <torch>.no_grad():`` block), ``import_torch`` (add ``import torch``),
+    ``import`` (add ``import <text>``).
 
     A ``replace`` may span more than one node: from the start of ``node`` (its end with
     ``from_end``) to the end of ``end`` (its start with ``to_start``). ``eat_line`` also removes

@@ -37,6 +37,10 @@ MESSAGES = {
     "TEN302": "`*_like(t).copy_(t)` ran: use `t.clone()`",
     "TEN401": "in-place write to an alias made by `detach()`/`.data` while its source is alive: "
               "the write reaches the source; bind `x.detach().clone()` for a copy",
+    "TEN402": "a `state_dict()` snapshot taken here was loaded or saved after its tensors "
+              "changed: it holds the new values, not a copy; take `copy.deepcopy(...)`",
+    "TEN403": "a write ran whose source overlaps its destination in memory: the result is "
+              "undefined (wrong values or an error); clone the source first",
 }
 
 

@@ -40,10 +40,11 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
+from .aliasing import overlapping_write, snapshot_hooks
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
-         "TEN302", "TEN401")
+         "TEN302", "TEN401", "TEN402", "TEN403")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
@@ -287,6 +288,8 @@ class Watcher(TorchFunctionMode):
                     return False
             if args:
                 self._write(args[0], func, args, kwargs, k)
+                if k != _INPLACE_KW and overlapping_write(getattr(func, "__name__", ""), args):
+                    self._overlap(args[0])
             return False
         if k == _DATA_SET:
             self._data_set(args)
@@ -504,6 +507,17 @@ class Watcher(TorchFunctionMode):
         if id(target) not in self._pending:
             self._pending[id(target)] = (weakref.ref(target), where, describe(src))
 
+    def _user_position(self):
+        """Where the user's code called the function being handled (None: not directly)."""
+        direct, frame = self._where()
+        return self._position(frame) if direct and frame is not None else None
+
+    def _overlap(self, target) -> None:
+        """TEN403: the write's source overlaps its destination, at the user's line."""
+        direct, frame = self._where()
+        if direct and frame is not None:
+            self._record("TEN403", self._position(frame), describe(target))
+
     def _read_after_write(self, args) -> None:
         try:
             pending = self._pending
@@ -576,6 +590,7 @@ class Watcher(TorchFunctionMode):
 
         torch.Tensor.__new__ = __new__
         self._patched.append((torch.Tensor, "__new__", tensor_new))
+        self._patched.extend(snapshot_hooks(self._record, self._user_position))  # TEN402
         try:
             if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
                 threading.setprofile(_thread_start(self))

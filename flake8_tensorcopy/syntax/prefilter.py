@@ -19,11 +19,15 @@ from typing import Iterator, List, Optional, Set, Tuple
 from .source import any_line_within, line_numbers, line_starts, occurrences
 
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
-#: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302), or an import of a
-#: constructor alias. A cheap C-level test before any tree is walked.
+#: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302, TEN403), a write into
+#: a basic slice (``x[..:..] = ``, ``x[..:..] += ``: TEN403; a slice the rule reads holds no
+#: bracket), ``state_dict()`` or ``load_state_dict(self`` (TEN402), or an import of a constructor alias.
+#: A cheap C-level test before any tree is walked.
 SHAPES = re.compile(
-    r"(?=[.tnTdci])"  # each branch's first character: lets ``re`` skip ahead (3x faster search)
+    r"(?=[.tnTdcisl\[])"  # each branch's first character: lets ``re`` skip ahead (3x faster search)
     r"(?:\.\s*data\b|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
+    r"|\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
+    r"|state_dict\s*\(\s*\)|load_state_dict\s*\(\s*self\b"
     r"|\bimport\b[^\n(]*(?:\btensor\b|Tensor)|\bimport\s*\([^)]*(?:\btensor\b|Tensor))")
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
@@ -59,6 +63,49 @@ def _torch_aliases(nodes) -> Set[str]:
     return aliases
 
 
+def _dotted(node: ast.expr) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _same_subscripted(a: ast.expr, b: ast.expr) -> bool:
+    """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read)."""
+    if not isinstance(a, ast.Subscript) or not isinstance(b, ast.Subscript):
+        return False
+    sl = a.slice
+    if not isinstance(sl, ast.Slice) and not (isinstance(sl, ast.Tuple) and any(
+            isinstance(e, ast.Slice) for e in sl.elts)):
+        return False  # the rule reads writes into a basic-slice view only
+    return _dotted(a.value) is not None and _dotted(a.value) == _dotted(b.value)
+
+
+def _state_dict_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "state_dict" and not node.args
+
+
+def _snapshot_shape(node: ast.expr) -> bool:
+    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value)."""
+    if _state_dict_call(node):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "copy":
+            return _state_dict_call(func.value)
+        return len(node.args) == 1 and _state_dict_call(node.args[0])
+    if isinstance(node, ast.DictComp) and len(node.generators) == 1:
+        it = node.generators[0].iter
+        return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+            it.func.attr == "items" and _state_dict_call(it.func.value)
+    return False
+
+
 def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     star = "*" in aliases
     for node in ast.walk(root):
@@ -82,6 +129,13 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     inner = func.value.func
                     if isinstance(inner, ast.Attribute) and inner.attr == "clone":
                         return True
+                elif attr == "load_state_dict" and args and isinstance(args[0], ast.Attribute) \
+                        and isinstance(args[0].value, ast.Name) and args[0].value.id == "self":
+                    return True  # TEN402: a snapshot kept on ``self`` restored in another method
+                elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
+                    return True  # TEN402
+                elif attr == "copy_" and args and _same_subscripted(func.value, args[0]):
+                    return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func
                     name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
@@ -100,9 +154,16 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                 return True
         elif t is ast.Assign or t is ast.AnnAssign or t is ast.NamedExpr:
             value = node.value
+            if value is not None and _snapshot_shape(value):
+                return True  # TEN402
+            if t is ast.Assign and isinstance(value, ast.Subscript) and any(
+                    _same_subscripted(target, value) for target in node.targets):
+                return True  # TEN403
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
+        elif t is ast.AugAssign and _same_subscripted(node.target, node.value):
+            return True  # TEN403
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
             more = _torch_aliases([node]) - aliases
             if more:

@@ -1,0 +1,586 @@
+"""TEN402: a ``state_dict()`` kept as a snapshot across training is the live tensors."""
+from __future__ import annotations
+
+from typing import Iterator, List, Optional, Tuple
+
+from ..syntax import nodes
+
+from ..semantic.kinds import Qual
+from ..syntax.nodes import dotted_name, last_name
+from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+
+
+# ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
+def _trained(v, make):
+    """A Linear layer, its snapshot by ``make`` and its weight before and after one SGD step."""
+    torch = v.torch
+    torch.manual_seed(0)
+    m = torch.nn.Linear(3, 2).to(v.device)
+    opt = torch.optim.SGD(m.parameters(), lr=0.5)
+    snap = make(m)
+    before = m.weight.detach().clone()
+    m(torch.ones(4, 3, device=v.device)).pow(2).sum().backward()
+    opt.step()
+    return m, snap, before
+
+
+def _shallow_forms(v):
+    import collections
+    import copy
+    return {
+        "state_dict()": lambda m: m.state_dict(),
+        ".copy()": lambda m: m.state_dict().copy(),
+        "dict()": lambda m: dict(m.state_dict()),
+        "OrderedDict()": lambda m: collections.OrderedDict(m.state_dict()),
+        "copy.copy()": lambda m: copy.copy(m.state_dict()),
+        "{k: v}": lambda m: {k: t for k, t in m.state_dict().items()},
+        "{k: v.detach()}": lambda m: {k: t.detach() for k, t in m.state_dict().items()},
+    }
+
+
+def _shallow_snapshots_follow_step(v):
+    torch = v.torch
+    measured = {}
+    ok = True
+    for name, make in _shallow_forms(v).items():
+        m, snap, before = _trained(v, make)
+        follows = bool(torch.equal(snap["weight"], m.weight.detach())) and \
+            not bool(torch.equal(snap["weight"], before))
+        measured[name] = "follows the step" if follows else "kept the old weights"
+        ok = ok and follows
+    return ok, measured
+
+
+def _deep_snapshots_keep_old_weights(v):
+    import copy
+    torch = v.torch
+    measured = {}
+    ok = True
+    for name, make in {
+        "copy.deepcopy()": lambda m: copy.deepcopy(m.state_dict()),
+        "{k: v.detach().clone()}": lambda m: {k: t.detach().clone()
+                                             for k, t in m.state_dict().items()},
+    }.items():
+        m, snap, before = _trained(v, make)
+        kept = bool(torch.equal(snap["weight"], before))
+        measured[name] = "kept the old weights" if kept else "follows the step"
+        ok = ok and kept
+        if name == "copy.deepcopy()":  # restoring it brings the old weights back
+            m.load_state_dict(snap)
+            ok = ok and bool(torch.equal(m.weight.detach(), before))
+    return ok, measured
+
+
+def _optimizer_state_follows_step(v):
+    torch = v.torch
+    torch.manual_seed(0)
+    m = torch.nn.Linear(3, 2).to(v.device)
+    opt = torch.optim.Adam(m.parameters(), lr=0.1)
+    x = torch.ones(4, 3, device=v.device)
+    m(x).pow(2).sum().backward()
+    opt.step()
+    snap = opt.state_dict()  # noqa: TEN402 -- the claim demonstrates the alias
+    avg = snap["state"][0]["exp_avg"].clone()
+    lr = snap["param_groups"][0]["lr"]
+    opt.zero_grad()
+    m(x).pow(2).sum().backward()
+    opt.step()
+    opt.param_groups[0]["lr"] = 0.5
+    moved = not bool(torch.equal(snap["state"][0]["exp_avg"], avg))
+    fresh_groups = snap["param_groups"][0]["lr"] == lr
+    return moved and fresh_groups, {"exp_avg_moved": moved, "param_groups_copied": fresh_groups}
+
+
+class StateDictSnapshot(Rule):
+    code = "TEN402"
+    name = "state-dict-snapshot"
+    message = ("`{target}` keeps `{expr}`: the live tensors, not a copy; after {change} it is "
+               "read again and holds the new values; {advice}")
+    hooks = (nodes.Assign, nodes.AnnAssign, nodes.Expr)
+    fix_safety = UNSAFE
+    what = (
+        "Flags a binding (to a name, an attribute, or into a container) of `X.state_dict()` or "
+        "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
+        "`{k: v for k, v in ....items()}`, `{k: v.detach() ...}`), also `optimizer.state_dict()`, "
+        "when the binding is read after a point where the module or optimizer can change: an "
+        "optimizer step, a `backward()`, a training call (a callee named `train...`/`fit`, or "
+        "one handed an optimizer), a `load_state_dict` into the same object, or a loop's next "
+        "turn around one of them; or when an attribute binding (`self.best = "
+        "model.state_dict()`) is handed to `load_state_dict` in another method of the class (an "
+        "`EarlyStopping` helper)."
+    )
+    why = (
+        "`state_dict()` returns references to the parameters and buffers, not copies; a "
+        "shallow copy of the dict copies the references. Measured on CPU (torch 2.13): after "
+        "one `SGD.step()` the snapshots made by `state_dict()`, `.copy()`, `dict()`, "
+        "`OrderedDict()`, `copy.copy()` and a plain comprehension all equal the NEW weights, "
+        "and so does `{k: v.detach() ...}`; `copy.deepcopy(...)` and `{k: v.detach().clone() "
+        "...}` keep the old ones. BatchNorm's running statistics and `num_batches_tracked` "
+        "follow too, and on CPU `{k: v.cpu() ...}` returns the same tensors (a copy on GPU). In "
+        "`optimizer.state_dict()` Adam's `exp_avg` tensors move with the next step while "
+        "`param_groups` is a fresh copy. The classic early-stopping loop (`if acc > best_acc: "
+        "best_wts = model.state_dict()` ... `model.load_state_dict(best_wts)`) therefore "
+        "restores the LAST weights, silently. PyTorch's own transfer-learning tutorial shipped "
+        "this bug until it was changed to `copy.deepcopy` (pytorch/tutorials#188).\n\n"
+        "Precision needs flow: most `sd = model.state_dict()` lines are saved or loaded at once, "
+        "remapped for conversion, or written through on purpose (`sd = model.state_dict(); "
+        "sd[k].copy_(other[k])`); none of those is flagged. Only a read after a point where the "
+        "weights can change is."
+    )
+    use_instead = "`best = copy.deepcopy(model.state_dict())`."
+    fix_doc = (
+        "**Unsafe.** The snapshot becomes `copy.deepcopy(X.state_dict())` (which keeps "
+        "`_metadata`, unlike a comprehension), and `import copy` is added when `copy` is not "
+        "bound. The program then restores (or saves) the weights of the moment the snapshot "
+        "was taken instead of the latest ones: that is the point, and it changes what the "
+        "program computes. Deep-copying also costs the memory of one copy of the weights. No "
+        "fix is offered where `copy` names something else."
+    )
+    references = (
+        "https://pytorch.org/tutorials/beginner/saving_loading_models.html",
+        "https://github.com/pytorch/tutorials/pull/188",
+    )
+    invalid = (
+        Example("import torch\nmodel = torch.nn.Linear(3, 1)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nbest_acc = 0.0\n"
+                "for epoch in range(3):\n    opt.zero_grad()\n"
+                "    model(torch.ones(2, 3)).sum().backward()\n    opt.step()\n"
+                "    acc = float(-epoch)\n    if acc >= best_acc:\n        best_acc = acc\n"
+                "        best_wts = model.state_dict()\nmodel.load_state_dict(best_wts)\n",
+                "import copy\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nbest_acc = 0.0\n"
+                "for epoch in range(3):\n    opt.zero_grad()\n"
+                "    model(torch.ones(2, 3)).sum().backward()\n    opt.step()\n"
+                "    acc = float(-epoch)\n    if acc >= best_acc:\n        best_acc = acc\n"
+                "        best_wts = copy.deepcopy(model.state_dict())\n"
+                "model.load_state_dict(best_wts)\n", unsafe=True),
+        Example("import copy\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                "start = model.state_dict().copy()\n"
+                "model(torch.ones(2, 3)).sum().backward()\nopt.step()\n"
+                "model.load_state_dict(start)\n",
+                "import copy\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                "start = copy.deepcopy(model.state_dict())\n"
+                "model(torch.ones(2, 3)).sum().backward()\nopt.step()\n"
+                "model.load_state_dict(start)\n", unsafe=True),
+        Example("import torch\n\n\nclass EarlyStopping:\n    def __init__(self):\n"
+                "        self.best = None\n\n    def __call__(self, loss, model):\n"
+                "        self.best = {k: v for k, v in model.state_dict().items()}\n\n"
+                "    def restore(self, model):\n        model.load_state_dict(self.best)\n",
+                "import copy\nimport torch\n\n\nclass EarlyStopping:\n    def __init__(self):\n"
+                "        self.best = None\n\n    def __call__(self, loss, model):\n"
+                "        self.best = copy.deepcopy(model.state_dict())\n\n"
+                "    def restore(self, model):\n        model.load_state_dict(self.best)\n",
+                unsafe=True, run=False),
+    )
+    valid = (
+        # saved or loaded at once
+        "import io\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "torch.save(model.state_dict(), io.BytesIO())\n",
+        "import io\nimport torch\nmodel = torch.nn.Linear(3, 1)\nsd = model.state_dict()\n"
+        "torch.save(sd, io.BytesIO())\n",
+        # used only before any further change
+        "import torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nsd = model.state_dict()\n"
+        "print(len(sd))\nmodel(torch.ones(2, 3)).sum().backward()\nopt.step()\n",
+        # edited for conversion and loaded elsewhere
+        "import torch\nmodel = torch.nn.Linear(3, 1)\nother = torch.nn.Linear(3, 1)\n"
+        "sd = model.state_dict()\nsd = {k.replace('a', 'b'): v for k, v in sd.items()}\n"
+        "other.load_state_dict(sd)\n",
+        # deliberate write-through (nanoGPT's from_pretrained)
+        "import torch\nmodel = torch.nn.Linear(3, 1)\nsd_hf = {'weight': torch.ones(1, 3)}\n"
+        "sd = model.state_dict()\nwith torch.no_grad():\n    sd['weight'].copy_(sd_hf['weight'])\n",
+        # deep-copied or cloned
+        "import copy\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "best = copy.deepcopy(model.state_dict())\nmodel(torch.ones(2, 3)).sum().backward()\n"
+        "opt.step()\nmodel.load_state_dict(best)\n",
+        "import torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "best = {k: v.detach().clone() for k, v in model.state_dict().items()}\n"
+        "model(torch.ones(2, 3)).sum().backward()\nopt.step()\nmodel.load_state_dict(best)\n",
+        # taken again after the last change of each turn: fresh when read
+        "import io\nimport torch\nmodel = torch.nn.Linear(3, 1)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor step in range(2):\n"
+        "    model(torch.ones(2, 3)).sum().backward()\n    opt.step()\n"
+        "    last = model.state_dict()\ntorch.save(last, io.BytesIO())\n",
+    )
+    fix_cases = (
+        FixCase("torch.manual_seed(0)\n    m = torch.nn.Linear(2, 1)\n"
+                "    opt = torch.optim.SGD(m.parameters(), lr=0.5)\n    best = m.state_dict()\n"
+                "    m(torch.ones(1, 2)).sum().backward()\n    opt.step()\n"
+                "    m.load_state_dict(best)\n    return m.weight",
+                differs=("values",), kinds=("plain",)),
+    )
+    claims = (
+        Claim("shallow-snapshots-follow-step", "semantics",
+              "after one `SGD.step()`, a snapshot made by `state_dict()`, `.copy()`, `dict()`, "
+              "`OrderedDict()`, `copy.copy()`, `{k: v}` or `{k: v.detach()}` equals the new "
+              "weights", _shallow_snapshots_follow_step),
+        Claim("deep-snapshots-keep-old-weights", "semantics",
+              "`copy.deepcopy(state_dict())` and `{k: v.detach().clone()}` keep the weights of "
+              "the moment they were taken, and loading the deep copy restores them",
+              _deep_snapshots_keep_old_weights),
+        Claim("optimizer-state-follows-step", "semantics",
+              "Adam's `exp_avg` in an `optimizer.state_dict()` snapshot moves with the next step; "
+              "its `param_groups` are a fresh copy", _optimizer_state_follows_step),
+    )
+
+    def check(self, node, ctx) -> Iterator[Report]:
+        t = type(node)
+        if t is nodes.Assign:
+            if len(node.targets) != 1:
+                return
+            target, value = node.targets[0].target, node.value
+        elif t is nodes.AnnAssign:
+            if node.value is None:
+                return
+            target, value = node.target, node.value
+        else:  # ``history.append(model.state_dict())``
+            call = node.value
+            if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+                    call.func.attr.value != "append" or len(call.args) != 1:
+                return
+            target, value = call.func.value, call.args[0].value
+        snap = snapshot(ctx, value)
+        if snap is None:
+            return
+        receiver, shallow = snap
+        tracked = _tracked_name(target)
+        if tracked is None:
+            return
+        found = _read_after_change(ctx, node, tracked, dotted_name(receiver) or "")
+        if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \
+                and not _fresh_optimizer(ctx, receiver):
+            found = _restored_elsewhere(ctx, node, tracked)
+        if found is None:
+            return
+        change = found[0]
+        fix = self._fix(ctx, value, receiver)
+        advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None
+                  else "take a deep copy for a snapshot")
+        yield self.report(node, fix, target=ctx.snippet(target, 30), expr=ctx.snippet(value, 40),
+                          change=change, advice=advice)
+
+    def _fix(self, ctx, value, receiver) -> Optional[FixPlan]:
+        edits: List[NodeEdit] = []
+        bound = ctx.inf.lookup("copy")
+        if bound is None:
+            edits.append(NodeEdit("import", None, "copy"))
+        elif not (type(bound) is Qual and bound.qual == "copy"):
+            return None
+        edits.insert(0, NodeEdit("replace", value,
+                                 f"copy.deepcopy({ctx.operand(receiver)}.state_dict())"))
+        return FixPlan("take `copy.deepcopy(...)` of the state dict", UNSAFE, edits)
+
+
+# ---- what a snapshot is -----------------------------------------------------------------------
+_SKIP_RECEIVERS = ("sched", "scaler", "sampler", "loader", "dataset", "tokenizer", "env")
+_DICT_COPIES = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "copy.copy"})
+
+
+def _state_dict_call(node) -> Optional[nodes.BaseExpression]:
+    """``X.state_dict()`` (no arguments): X, else None."""
+    if type(node) is not nodes.Call or node.args:
+        return None
+    func = node.func
+    if type(func) is not nodes.Attribute or func.attr.value != "state_dict":
+        return None
+    name = (last_name(func.value) or "").lower()
+    if any(s in name for s in _SKIP_RECEIVERS):
+        return None
+    return func.value
+
+
+def snapshot(ctx, node) -> Optional[Tuple[nodes.BaseExpression, bool]]:
+    """(receiver, shallow copy?) when ``node`` is a state dict or a shallow copy of one."""
+    recv = _state_dict_call(node)
+    if recv is not None:
+        return recv, False
+    t = type(node)
+    if t is nodes.Call:
+        func = node.func
+        if type(func) is nodes.Attribute and func.attr.value == "copy" and not node.args:
+            recv = _state_dict_call(func.value)
+        elif dotted_name(func) in _DICT_COPIES and len(node.args) == 1 and \
+                node.args[0].keyword is None and not node.args[0].star:
+            recv = _state_dict_call(node.args[0].value)
+        return (recv, True) if recv is not None else None
+    if t is nodes.DictComp:
+        comp = node.for_in
+        if comp.inner_for_in is not None or type(comp.target) is not nodes.Tuple:
+            return None
+        elems = comp.target.elements
+        if len(elems) != 2 or any(type(e.value) is not nodes.Name for e in elems):
+            return None
+        k, v = elems[0].value.value, elems[1].value.value
+        it = comp.iter
+        if type(it) is not nodes.Call or it.args or type(it.func) is not nodes.Attribute or \
+                it.func.attr.value != "items":
+            return None
+        recv = _state_dict_call(it.func.value)
+        if recv is None or type(node.key) is not nodes.Name or node.key.value != k:
+            return None
+        val = node.value
+        if type(val) is nodes.Call and not val.args and type(val.func) is nodes.Attribute and \
+                val.func.attr.value == "detach":
+            val = val.func.value
+        if type(val) is nodes.Name and val.value == v:
+            return recv, True
+    return None
+
+
+def _tracked_name(target) -> Optional[str]:
+    t = type(target)
+    if t is nodes.Name or t is nodes.Attribute:
+        return dotted_name(target)
+    if t is nodes.Subscript:
+        return dotted_name(target.value)
+    return None
+
+
+# ---- flow: is the binding read after a point where the weights can change? ------------------
+_LOOPS = (nodes.For, nodes.While)
+_DEFS = (nodes.FunctionDef, nodes.ClassDef)
+
+
+def _stmts(block) -> list:
+    if block is None:
+        return []
+    t = type(block)
+    if t is nodes.If:
+        return [block]
+    if t in (nodes.Else, nodes.Finally):
+        return _stmts(block.body)
+    return list(getattr(block, "body", ()) or ())
+
+
+def _blocks(stmt) -> List[list]:
+    """The statement lists a compound statement holds, in source order."""
+    t = type(stmt)
+    if t is nodes.SimpleStatementLine or t in _DEFS:
+        return []
+    out = [_stmts(stmt.body)] if hasattr(stmt, "body") else []
+    for h in getattr(stmt, "handlers", ()) or ():
+        out.append(_stmts(h.body))
+    for c in getattr(stmt, "cases", ()) or ():
+        out.append(_stmts(c.body))
+    if getattr(stmt, "orelse", None) is not None:
+        out.append(_stmts(stmt.orelse))
+    if getattr(stmt, "finalbody", None) is not None:
+        out.append(_stmts(stmt.finalbody))
+    return out
+
+
+def _locate(stmts: list, line, chain: list) -> bool:
+    for i, s in enumerate(stmts):
+        if s is line:
+            chain.append((stmts, i))
+            return True
+        for block in _blocks(s):
+            chain.append((stmts, i))
+            if _locate(block, line, chain):
+                return True
+            chain.pop()
+    return False
+
+
+def _mentions(node, name: str, skip=None) -> Optional[nodes.CSTNode]:
+    """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n is skip:
+            continue
+        t = type(n)
+        if t is nodes.Name or t is nodes.Attribute:
+            if dotted_name(n) == name:
+                return n
+            if t is nodes.Attribute:  # ``x.name``'s attribute is not a read of ``name``
+                todo.append(n.value)
+            continue
+        if t in _DEFS or t is nodes.Lambda:
+            continue
+        if t is nodes.Arg:  # a keyword's name is not a read either
+            todo.append(n.value)
+            continue
+        todo.extend(reversed([c for c in n.children if c is not None]))
+    return None
+
+
+def _change(ctx, node, receiver: str) -> Optional[str]:
+    """A call under ``node`` after which the module's or optimizer's tensors may have changed."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in _DEFS or t is nodes.Lambda:
+            continue
+        if t is nodes.Call:
+            what = _changing_call(n, receiver)
+            if what:
+                return what
+        todo.extend(c for c in n.children if c is not None)
+    return None
+
+
+def _changing_call(call, receiver: str) -> Optional[str]:
+    func = call.func
+    name = last_name(func) or ""
+    low = name.lower()
+    owner = dotted_name(func.value) if type(func) is nodes.Attribute else None
+    owner_low = (owner or "").rsplit(".", 1)[-1].lower()
+    if name == "step" and ("opt" in owner_low or "scaler" in owner_low):
+        return f"`{owner}.step()`"
+    if name == "backward":
+        return "`backward()`"
+    if name == "load_state_dict" and owner is not None and owner == receiver:
+        return f"`{owner}.load_state_dict()`"
+    if (low.startswith("train") or low.endswith("_train") or "train_" in low or low == "fit") \
+            and not (name == "train" and owner is not None and not call.args and (
+                owner == receiver or "model" in owner_low or "net" in owner_low)):
+        return f"`{ctx_name(func)}()`"
+    if name[:1].islower():
+        for a in call.args:
+            arg = dotted_name(a.value)
+            if arg and arg.rsplit(".", 1)[-1].lower().startswith(("opt", "optim")):
+                return f"`{ctx_name(func)}(..., {arg}, ...)`"
+    return None
+
+
+def ctx_name(func) -> str:
+    return dotted_name(func) or last_name(func) or "a call"
+
+
+class _Scan:
+    __slots__ = ("bind", "name", "receiver", "ctx", "changed")
+
+    def __init__(self, ctx, bind, name: str, receiver: str) -> None:
+        self.ctx = ctx
+        self.bind = bind
+        self.name = name
+        self.receiver = receiver
+        self.changed: Optional[str] = None
+
+    def run(self, items) -> Optional[Tuple[str, nodes.CSTNode]]:
+        for stmt in items:
+            r = self.stmt(stmt, False)
+            if r is not None:
+                return r if r != "stop" else None
+        return None
+
+    def stmt(self, stmt, cond: bool):
+        t = type(stmt)
+        if t in _DEFS:
+            return None
+        if t is nodes.SimpleStatementLine:
+            for small in stmt.body:
+                r = self.small(small, cond)
+                if r is not None:
+                    return r
+            return None
+        # a compound statement: its own expressions, then its blocks (each may not run)
+        for field in ("test", "iter", "items", "subject"):
+            part = getattr(stmt, field, None)
+            if part is None:
+                continue
+            for p in part if type(part) in (list, tuple) else (part,):
+                r = self.small(p, cond)
+                if r is not None:
+                    return r
+        for block in _blocks(stmt):
+            for s in block:
+                r = self.stmt(s, True)
+                if r is not None:
+                    return r
+        return None
+
+    def small(self, node, cond: bool):
+        rebinds = None
+        t = type(node)
+        if t is nodes.Assign or t is nodes.AnnAssign:
+            for tgt in node.targets if t is nodes.Assign else (node,):
+                tgt = tgt.target
+                if type(tgt) in (nodes.Name, nodes.Attribute) and dotted_name(tgt) == self.name:
+                    rebinds = tgt
+        read = _mentions(node, self.name, skip=rebinds)
+        if read is not None and self.changed is not None and node is not self.bind:
+            return self.changed, read
+        change = _change(self.ctx, node, self.receiver)
+        if change is not None:
+            self.changed = change
+        if node is self.bind:
+            if not cond and rebinds is not None:
+                self.changed = None  # taken again: fresh (a container keeps the old one too)
+        elif rebinds is not None and not cond:
+            return "stop"
+        return None
+
+
+def _read_after_change(ctx, bind, name: str, receiver: str):
+    scope = ctx.scope_node
+    body = _stmts(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    line = ctx.stmt_line
+    chain: list = []
+    if line is None or not _locate(body, line, chain):
+        return None
+    items: list = []
+    for depth in range(len(chain) - 1, -1, -1):
+        stmts, i = chain[depth]
+        items.extend(stmts[i + 1:])
+        owner = chain[depth - 1] if depth else None
+        if owner is not None:
+            compound = owner[0][owner[1]]
+            if type(compound) in _LOOPS and stmts is not None and _is_body(compound, stmts):
+                items.extend(stmts)  # the next turn
+    return _Scan(ctx, bind, name, receiver).run(items)
+
+
+def _is_body(compound, stmts) -> bool:
+    body = _stmts(compound.body)
+    return len(body) == len(stmts) and all(a is b for a, b in zip(body, stmts))
+
+
+def _fresh_optimizer(ctx, receiver) -> bool:
+    """An optimizer's snapshot taken in ``__init__``: an optimizer has no state tensors until
+    its first step and ``param_groups`` are copied, so a construction-time snapshot holds
+    nothing live (fairseq's BMUF keeps one to reset the state)."""
+    name = (last_name(receiver) or "").lower()
+    scope = ctx.scope_node
+    return type(scope) is nodes.FunctionDef and scope.name.value == "__init__" and (
+        name.startswith("opt") or "optim" in name)
+
+
+def _restored_elsewhere(ctx, bind, name: str):
+    """``self.best = ...`` in one method, ``X.load_state_dict(self.best)`` in another."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef:
+        return None
+    cls = _owner_class(ctx.module, scope)
+    if cls is None:
+        return None
+    for stmt in _stmts(cls.body):
+        if type(stmt) is not nodes.FunctionDef or stmt is scope:
+            continue
+        todo = [stmt.body]
+        while todo:
+            n = todo.pop()
+            if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
+                hit = _mentions(n.args[0], name)
+                if hit is not None:
+                    return f"later calls of other methods (`{stmt.name.value}()`)", hit
+            todo.extend(c for c in n.children if c is not None)
+    return None
+
+
+def _owner_class(module, fn):
+    todo = [module]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.ClassDef and any(s is fn for s in _stmts(n.body)):
+            return n
+        if type(n) in (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.If, nodes.Try,
+                       nodes.IndentedBlock, nodes.Else, nodes.With):
+            todo.extend(c for c in n.children if c is not None)
+    return None

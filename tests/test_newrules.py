@@ -1,0 +1,118 @@
+"""The rules of issue 25 driven through their front ends: TEN403 (overlapping slice writes)."""
+import pytest
+
+from .conftest import tensorcopy
+
+torch = pytest.importorskip("torch")
+
+SHIFT = """\
+import torch
+
+
+def shift(x, k):
+    for _ in range(k):
+        x[:, 1:] = x[:, :-1]
+    return x
+
+
+def disjoint(x):
+    x[:, 3:] = x[:, :3]
+    return x
+
+
+print(shift(torch.arange(15.0).reshape(3, 5), 2)[0].tolist())
+print(disjoint(torch.arange(12.0).reshape(2, 6))[0].tolist())
+"""
+
+
+def test_trace_reports_an_overlapping_write_at_the_users_line(write):
+    """The runtime twin sees the overlap even where the static rule cannot (``x`` is an
+    unannotated argument), at the user's line, and not the disjoint write."""
+    path = write("shift.py", SHIFT)
+    res = tensorcopy("trace", str(path))
+    assert res.returncode == 1, res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ": TEN" in ln]
+    assert len(lines) == 1 and ":6:9: TEN403" in lines[0] and "[2x;" in lines[0], res.stderr
+
+
+def test_fix_clones_the_read_side_and_the_result_is_the_intended_shift(write):
+    src = ("import torch\n\nx = torch.arange(15.0).reshape(3, 5)\nx[:, 1:] = x[:, :-1]\n"
+           "print(x[0].tolist())\n")
+    path = write("shift.py", src)
+    res = tensorcopy("check", "--select", "TEN403", str(path))
+    assert res.returncode == 1 and ":4:1: TEN403" in res.stdout, res.stdout
+    res = tensorcopy("fix", "--select", "TEN403", str(path))  # a safe fix: no --unsafe-fixes
+    assert res.returncode == 0, res.stderr
+    assert path.read_text() == src.replace("x[:, :-1]\n", "x[:, :-1].clone()\n")
+    ns = {}
+    exec(compile(path.read_text().replace("print(x[0].tolist())\n", ""), str(path), "exec"), ns)
+    assert ns["x"][0].tolist() == [0.0, 0.0, 1.0, 2.0, 3.0]
+
+
+# ---- TEN402 ---------------------------------------------------------------------------------
+EARLY = """\
+import torch
+
+
+class EarlyStopping:
+    def __init__(self):
+        self.best_loss = None
+        self.best_state = None
+
+    def __call__(self, loss, model):
+        if self.best_loss is None or loss < self.best_loss:
+            self.best_loss = loss
+            self.best_state = model.state_dict()
+
+    def restore(self, model):
+        model.load_state_dict(self.best_state)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+stopper = EarlyStopping()
+first = None
+for epoch, loss in enumerate([1.0, 2.0, 3.0]):
+    opt.zero_grad()
+    model(torch.ones(2, 3)).pow(2).sum().backward()
+    opt.step()
+    if first is None:
+        first = model.weight.detach().clone()
+    stopper(loss, model)
+stopper.restore(model)
+print(bool(torch.equal(model.weight.detach(), first)))
+"""
+
+
+def test_early_stopping_snapshot_static_runtime_and_fix(write):
+    """The class stores `model.state_dict()` in one method and restores it in another: check
+    flags the binding, trace reports the same line when the restore loads moved tensors, and the
+    unsafe fix (deepcopy + `import copy`) makes the restore bring back the best weights."""
+    path = write("early.py", EARLY)
+    res = tensorcopy("check", "--select", "TEN402", str(path))
+    assert res.returncode == 1 and ":12:13: TEN402" in res.stdout, res.stdout
+    res = tensorcopy("trace", str(path))
+    assert res.stdout == "False\n", res.stderr  # the bug: the restore brought back the last weights
+    lines = [ln for ln in res.stderr.splitlines() if ": TEN" in ln]
+    assert len(lines) == 1 and ":12:13: TEN402" in lines[0], res.stderr
+    res = tensorcopy("fix", "--select", "TEN402", str(path))
+    assert path.read_text() == EARLY, "an unsafe fix needs --unsafe-fixes"
+    res = tensorcopy("fix", "--unsafe-fixes", "--select", "TEN402", str(path))
+    assert res.returncode == 0, res.stderr
+    fixed = path.read_text()
+    assert fixed.startswith("import copy\nimport torch\n")
+    assert "self.best_state = copy.deepcopy(model.state_dict())\n" in fixed
+    res = tensorcopy("trace", str(path))
+    assert res.returncode == 0 and res.stdout == "True\n", res.stderr
+
+
+def test_snapshot_taken_after_the_last_change_is_silent_at_runtime(write):
+    src = ("import torch\nmodel = torch.nn.Linear(3, 1)\n"
+           "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor step in range(3):\n"
+           "    model(torch.ones(2, 3)).sum().backward()\n    opt.step()\n"
+           "    last = model.state_dict()\nmodel.load_state_dict(last)\n")
+    path = write("last.py", src)
+    assert tensorcopy("check", "--select", "TEN402", str(path)).returncode == 0
+    res = tensorcopy("trace", str(path))
+    assert res.returncode == 0 and ": TEN" not in res.stderr, res.stderr
