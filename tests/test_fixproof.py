@@ -1,11 +1,12 @@
 """The differential fix tester's CI slice (``benchmarks/fixproof.py``): 150 generated programs,
 a fixed seed, run before and after ``tensorcopy fix`` (safe fixes, then unsafe ones).
 
-The bar is that no safe fix changes behaviour. Until the soundness work of issue 21 lands, the
-programs whose safe fix does change it are listed, one by one, in ``tests/fixproof_known.json``
-(each is reproducible: the seed and the program's number make it again; ``--keep DIR`` writes it
-out): the list is the set of known failures, and this test fails when it changes either way, so a
-new behaviour change can never land unnoticed and a fixed one must be taken off the list.
+The bar is that no safe fix changes behaviour. The programs whose safe fix does change it are
+listed, one by one, in ``tests/fixproof_known.json`` (each is reproducible: the seed and the
+program's number make it again; ``--keep DIR`` writes it out): the list is the set of known
+failures (empty on this seed since issue 21's flow and evidence work; it held 45), and this test
+fails when it changes either way, so a new behaviour change can never land unnoticed and a fixed
+one must be taken off the list.
 """
 from __future__ import annotations
 
