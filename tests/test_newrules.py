@@ -29,7 +29,7 @@ def test_trace_reports_an_overlapping_write_at_the_users_line(write):
     """The runtime twin sees the overlap even where the static rule cannot (``x`` is an
     unannotated argument), at the user's line, and not the disjoint write."""
     path = write("shift.py", SHIFT)
-    res = tensorcopy("trace", str(path))
+    res = tensorcopy("trace", "--fail-on-findings", str(path))
     assert res.returncode == 1, res.stderr
     lines = [ln for ln in res.stderr.splitlines() if ": TEN" in ln]
     assert len(lines) == 1 and ":6:9: TEN403" in lines[0] and "[2x;" in lines[0], res.stderr
