@@ -26,15 +26,21 @@ def test_hook_manifest():
         assert h["minimum_pre_commit_version"]
 
 
-def test_try_repo_fails_fixes_and_passes(tmp_path):
+def _repository(tmp_path, name, text):
+    """A throwaway git repository holding one staged file; (its folder, the environment)."""
     repo = tmp_path / "project"
     repo.mkdir()
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"),
                GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    (repo / "bad.py").write_text(BAD)
-    subprocess.run(["git", "add", "bad.py"], cwd=repo, check=True, env=env)
+    (repo / name).write_text(text)
+    subprocess.run(["git", "add", name], cwd=repo, check=True, env=env)
+    return repo, env
+
+
+def test_try_repo_fails_fixes_and_passes(tmp_path):
+    repo, env = _repository(tmp_path, "bad.py", BAD)
 
     def hook(hook_id, *extra):
         return run([PRE_COMMIT, "try-repo", ROOT, hook_id, "--files", "bad.py", *extra],
@@ -63,14 +69,7 @@ NOTEBOOK = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cell
 
 
 def test_the_lint_hook_checks_notebooks(tmp_path):
-    repo = tmp_path / "project"
-    repo.mkdir()
-    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "cache"),
-               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    (repo / "nb.ipynb").write_text(NOTEBOOK)
-    subprocess.run(["git", "add", "nb.ipynb"], cwd=repo, check=True, env=env)
+    repo, env = _repository(tmp_path, "nb.ipynb", NOTEBOOK)
     lint = run([PRE_COMMIT, "try-repo", ROOT, "tensorcopy", "--files", "nb.ipynb"],
                cwd=str(repo), env=env, timeout=900)
     assert lint.returncode == 1, lint.stdout + lint.stderr
