@@ -63,7 +63,9 @@ def _torch_aliases(nodes) -> Set[str]:
     return aliases
 
 
-def _dotted(node: ast.expr) -> Optional[str]:
+def dotted(node: ast.expr) -> Optional[str]:
+    """``a.b.c`` for an ``ast`` name or attribute chain, else None (the pre-filter's and the
+    project index's one spelling of it)."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -82,7 +84,7 @@ def _same_subscripted(a: ast.expr, b: ast.expr) -> bool:
     if not isinstance(sl, ast.Slice) and not (isinstance(sl, ast.Tuple) and any(
             isinstance(e, ast.Slice) for e in sl.elts)):
         return False  # the rule reads writes into a basic-slice view only
-    return _dotted(a.value) is not None and _dotted(a.value) == _dotted(b.value)
+    return dotted(a.value) is not None and dotted(a.value) == dotted(b.value)
 
 
 def _state_dict_call(node: ast.expr) -> bool:

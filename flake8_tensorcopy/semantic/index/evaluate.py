@@ -13,6 +13,7 @@ import functools
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
+from ...syntax.prefilter import dotted
 from ...syntax.source import any_line_within
 from .. import torch_api
 from ..kinds import (
@@ -219,17 +220,6 @@ def _calls_any(node, names: Set[str]) -> bool:
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in names:
             return True
     return False
-
-
-def dotted(node) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 # ---- a small evaluator over ast expressions -------------------------------------------------

@@ -12,7 +12,7 @@ import os
 import weakref
 from typing import Dict, List, Optional, Set, Tuple
 
-from ...syntax.prefilter import statements
+from ...syntax.prefilter import dotted, statements
 from ...syntax.source import line_numbers, line_starts, occurrences
 from .. import torch_api
 from ..kinds import (
@@ -20,7 +20,7 @@ from ..kinds import (
     join_alternatives, join_call_sites,
 )
 from .evaluate import (
-    CALLED_ANY, DEF_BEFORE, TOO_DEEP, CallSites, Evaluator, called, dotted, lines_hold,
+    CALLED_ANY, DEF_BEFORE, TOO_DEEP, CallSites, Evaluator, called, lines_hold,
 )
 
 
