@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -309,17 +310,101 @@ def make_program(rng: random.Random, seed: int) -> Tuple[str, Dict[str, str]]:
     return program, {"pattern": pattern, "shape": shape, "source": source}
 
 
+def generic_sources(n: int, seed: int) -> List[str]:
+    """``n`` programs drawn from Python's grammar by hypothesmith (fixed seed, no database)."""
+    if n <= 0:
+        return []
+    import warnings
+
+    import hypothesmith
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as with_seed
+
+    drawn: List[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+
+        @with_seed(seed)
+        @settings(max_examples=n, database=None, deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(hypothesmith.from_grammar())
+        def draw(src: str) -> None:
+            drawn.append(src)
+
+        draw()
+    return drawn[:n]
+
+
+def make_generic(rng: random.Random, src: str, seed: int) -> Tuple[str, Dict[str, str]]:
+    """A generic program: one pattern on a tensor, then what hypothesmith drew (it runs, raises
+    or loops; the fixed program must do the same)."""
+    pattern = rng.choice(sorted(PATTERNS))
+    source = rng.choice(TENSOR_SOURCES)
+    setup = SOURCES[source].format(v="x") + "\nother = torch.zeros(2, dtype=torch.float64)"
+    use = PATTERNS[pattern].format(v="x", w="other")
+    program = (f"# seed {seed}: {pattern} / generic / {source}\n{PRELUDE}\n\n{setup}\n"
+               f"print(show({use}))\n{src}")
+    return program, {"pattern": pattern, "shape": "generic", "source": source}
+
+
+# ---- what changed ------------------------------------------------------------------------------
+_TENSOR = re.compile(r"\('(\w+)', '([\w.]+)', \(([\d, ]*)\), \[([^\]]*)\], (True|False), "
+                     r"(True|False), '([\w:]+)', ('[^']*'|None)\)")
+_FIELDS = ("type", "dtype", "shape", "values", "requires_grad", "graph", "device",
+           "subclass_method")
+_ARRAY = re.compile(r"\('ndarray', '\w+', \[[^()]*?\]\)")
+
+
+def classify(before: Optional[List[str]], after: Optional[List[str]]) -> List[str]:
+    """The kinds of change between two runs of a program (``show()``'s fields, the exception,
+    other output), as ``rules.base.FIX_CHANGES`` names them."""
+    if before == after or before is None or after is None:
+        return []
+    kinds = set()
+    if before[1] != after[1]:
+        kinds.add("raises" if after[1].startswith("raised") else
+                  "stops_raising" if before[1].startswith("raised") else "status")
+    b_lines, a_lines = before[0].splitlines(), after[0].splitlines()
+    for b, a in zip(b_lines, a_lines):
+        if b == a:
+            continue
+        bt, at = _TENSOR.findall(b), _TENSOR.findall(a)
+        if len(bt) != len(at) or len(_ARRAY.findall(b)) != len(_ARRAY.findall(a)):
+            kinds.add("type")
+            continue
+        for x, y in zip(bt, at):
+            kinds.update(f for f, u, w in zip(_FIELDS, x, y) if u != w)
+        if _ARRAY.sub("", _TENSOR.sub("", b)) != _ARRAY.sub("", _TENSOR.sub("", a)):
+            kinds.add("output")
+    if len(b_lines) != len(a_lines) and before[1] == after[1]:
+        kinds.add("output")
+    return sorted(kinds)
+
+
 # ---- running ----------------------------------------------------------------------------------
 RUNNER = r'''
-import contextlib, io, json, os, sys, warnings
+import contextlib, io, json, os, re, signal, sys, warnings
 warnings.simplefilter("ignore")
 import torch
+
+
+class TimedOut(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise TimedOut()
+
+
+signal.signal(signal.SIGALRM, _alarm)
 out = {}
 for path in sys.argv[2:]:
     buf = io.StringIO()
     status = "ok"
     try:
         code = compile(open(path, encoding="utf-8").read(), path, "exec")
+        # a generic program may loop for ever: it stops after 2 s, before and after alike
+        signal.setitimer(signal.ITIMER_REAL, 2.0)
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
             exec(code, {"__name__": "__main__", "__file__": path})
     except SystemExit as e:
@@ -327,13 +412,15 @@ for path in sys.argv[2:]:
     except BaseException as e:  # noqa: BLE001 - the behaviour under test
         status = "raised " + type(e).__name__
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         torch.set_default_dtype(torch.float32)
         torch.set_grad_enabled(True)
         try:
             torch.set_default_device(None)
         except Exception:
             pass
-    out[os.path.basename(path)] = [buf.getvalue(), status]
+    # object addresses differ from run to run: they are not behaviour
+    out[os.path.basename(path)] = [re.sub(r"0x[0-9a-f]+", "0x?", buf.getvalue()[:20000]), status]
 json.dump(out, open(sys.argv[1], "w"))
 '''
 
@@ -348,7 +435,8 @@ def run_programs(paths: List[str], workdir: str, chunk: int = 200) -> Dict[str, 
         part = paths[i:i + chunk]
         out = os.path.join(workdir, f"_out{i}.json")
         subprocess.run([sys.executable, runner, out, *part], cwd=workdir, timeout=1800,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=dict(os.environ, PYTHONHASHSEED="0"))
         with open(out) as fh:
             results.update(json.load(fh))
     return results
@@ -377,8 +465,9 @@ def check_codes(folder: str) -> Dict[str, List[str]]:
     return out
 
 
-def trial(n: int, seed: int, workdir: str) -> dict:
-    """Generate ``n`` programs, run them, fix (safe, then unsafe) and run again."""
+def trial(n: int, seed: int, workdir: str, generic: int = 0) -> dict:
+    """Generate ``n`` programs (and ``generic`` ones from hypothesmith), run them, fix (safe,
+    then unsafe) and run again."""
     rng = random.Random(seed)
     base = os.path.join(workdir, "programs")
     os.makedirs(base)
@@ -389,6 +478,12 @@ def trial(n: int, seed: int, workdir: str) -> dict:
         with open(os.path.join(base, name), "w") as fh:
             fh.write(program)
         meta[name] = made
+    for i, src in enumerate(generic_sources(generic, seed)):
+        program, made = make_generic(rng, src, seed * 1_000_003 + n + i)
+        name = f"g{i:05}.py"
+        with open(os.path.join(base, name), "w", encoding="utf-8") as fh:
+            fh.write(program)
+        meta[name] = made
     for idiom, body in IDIOMS.items():
         name = f"idiom_{idiom}.py"
         with open(os.path.join(base, name), "w") as fh:
@@ -397,16 +492,16 @@ def trial(n: int, seed: int, workdir: str) -> dict:
     names = sorted(meta)
     codes = check_codes(base)
     before = run_programs([os.path.join(base, f) for f in names], workdir)
-    report = {"programs": n, "seed": seed, "meta": meta, "codes": codes}
+    report = {"programs": n, "generic": generic, "seed": seed, "meta": meta, "codes": codes}
     for mode in ("safe", "unsafe"):
         folder = os.path.join(workdir, mode)
         shutil.copytree(base, folder)
         fix_tree(folder, unsafe=(mode == "unsafe"))
-        changed = [f for f in names if open(os.path.join(base, f)).read()
-                   != open(os.path.join(folder, f)).read()]
+        changed = [f for f in names if _read(os.path.join(base, f)) != _read(os.path.join(folder, f))]
         after = run_programs([os.path.join(folder, f) for f in changed], workdir)
         differ = [f for f in changed if after.get(f) != before.get(f)]
         report[mode] = {"fixed_files": len(changed), "fixed": changed, "changed_behaviour": differ,
+                        "kinds": {f: classify(before.get(f), after.get(f)) for f in differ},
                         "examples": {f: {"before": before.get(f), "after": after.get(f),
                                          "diff": _diff(os.path.join(base, f),
                                                        os.path.join(folder, f))}
@@ -414,10 +509,15 @@ def trial(n: int, seed: int, workdir: str) -> dict:
     return report
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+        return fh.read()
+
+
 def _diff(a: str, b: str) -> str:
     import difflib
 
-    with open(a) as fa, open(b) as fb:
+    with open(a, encoding="utf-8") as fa, open(b, encoding="utf-8") as fb:
         return "".join(difflib.unified_diff(fa.readlines(), fb.readlines(), "before", "after",
                                             n=0))
 
@@ -440,7 +540,9 @@ def markdown(report: dict, command: str) -> str:
     """``benchmarks/FIXPROOF.md``: what was run, how many fixes, how many changed behaviour."""
     meta = report["meta"]
     out = ["# Differential fix tester: results", "",
-           f"`{command}` ({report['programs']:,} generated programs, seed {report['seed']}, "
+           f"`{command}` ({report['programs']:,} generated programs and "
+           f"{report.get('generic', 0):,} drawn from Python's grammar by hypothesmith, each with "
+           f"one pattern at its top; seed {report['seed']}, "
            f"{report['seconds']} s on a 2-core machine). Each program ran before and after "
            "`tensorcopy fix` (safe fixes; then, from the same programs, `--unsafe-fixes`); "
            "behaviour is what it prints, the type of the exception that ended it, or its exit "
@@ -462,7 +564,48 @@ def markdown(report: dict, command: str) -> str:
             out += [f"{title}:", "", f"| {key} | fixed | behaviour changed |", "| --- | --- | --- |"]
             out += [f"| {k} | {total[k]} | {bad[k]} |" for k in sorted(total)]
             out.append("")
+    out += ["## Unsafe fixes: what changed, and whether the rule's docs say so", "",
+            "Each behaviour change of an unsafe fix, classified (`classify()`: the exception, "
+            "each field `show()` prints, other output) and checked against the kinds the rule's "
+            "\"Fix safety\" section lists (`unsafe_changes` in the rule class, rendered in "
+            "`docs/rules/`).", "",
+            "| rule | what changed | programs | in the rule's docs |", "| --- | --- | --- | --- |"]
+    for (code, kind), k in sorted(unsafe_kinds(report).items()):
+        out.append(f"| {code} | {kind} | {k} | {'yes' if kind in documented(code) else '**no**'} |")
+    out.append("")
+    covered = {p.split("-")[0] for p in PATTERNS}
+    missing = [code for code, safety in fixable_rules() if code not in covered]
+    if missing:
+        out += ["Rules with a fix that the generator does not draw yet (their fixes are checked "
+                "by their own fix cases and runnable examples, not by this tester): "
+                + ", ".join(missing) + ".", ""]
     return "\n".join(out) + "\n"
+
+
+def unsafe_kinds(report: dict) -> Counter:
+    """(rule, kind of change) -> programs, over the unsafe fixes that changed behaviour."""
+    meta = report["meta"]
+    counts: Counter = Counter()
+    for f, kinds in report["unsafe"].get("kinds", {}).items():
+        for kind in kinds or ["unclassified"]:
+            counts[(meta[f]["pattern"].split("-")[0], kind)] += 1
+    return counts
+
+
+def fixable_rules() -> List[Tuple[str, str]]:
+    """(code, fix safety) of every rule that offers a fix."""
+    sys.path.insert(0, ROOT)
+    from flake8_tensorcopy.rules import ALL_RULES
+
+    return [(r.code, r.fix_safety) for r in ALL_RULES if r.fix_safety]
+
+
+def documented(code: str) -> Tuple[str, ...]:
+    """The kinds of change the rule's "Fix safety" section warns about."""
+    sys.path.insert(0, ROOT)
+    from flake8_tensorcopy.rules import ALL_RULES
+
+    return tuple(next((r.unsafe_changes for r in ALL_RULES if r.code == code), ()))
 
 
 def _fixed(report: dict, mode: str) -> List[str]:
@@ -473,6 +616,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--programs", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--generic", type=int, default=0, metavar="N",
+                    help="also N programs drawn from Python's grammar (hypothesmith)")
     ap.add_argument("--json", metavar="FILE", help="write the whole report (every example) here")
     ap.add_argument("--keep", metavar="DIR", help="keep the programs and the fixed copies here")
     ap.add_argument("--report", metavar="FILE", help="write the markdown summary here "
@@ -481,7 +626,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     start = time.monotonic()
     workdir = args.keep or tempfile.mkdtemp(prefix="fixproof-")
     try:
-        report = trial(args.programs, args.seed, workdir)
+        report = trial(args.programs, args.seed, workdir, args.generic)
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)

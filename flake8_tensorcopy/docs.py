@@ -10,7 +10,7 @@ from typing import Dict
 
 from .diagnostics import NOT_ANALYSED
 from .rules import ALL_RULES
-from .rules.base import Rule
+from .rules.base import FIX_CHANGES, Rule
 
 DOCS_BASE_URL = "https://github.com/flake8-tensorcopy/flake8-tensorcopy/blob/main/docs/rules/"
 
@@ -59,6 +59,11 @@ def render(rule: Rule) -> str:
     if first is not None and first.after is not None:
         lines += ["```python", first.after.rstrip("\n"), "```", ""]
     lines += ["## Fix safety", "", rule.fix_doc, ""]
+    if rule.unsafe_changes:
+        lines += ["Where the fix is unsafe, applying it may change (each kind seen by the "
+                  "differential fix tester, `benchmarks/FIXPROOF.md`):", ""]
+        lines += [f"- {FIX_CHANGES[k]}" for k in rule.unsafe_changes]
+        lines.append("")
     if rule.claims:
         lines += ["## Verified claims", "",
                   "Checked by `tensorcopy verify` on the installed torch (CPU, and CUDA where present):", ""]

@@ -334,7 +334,9 @@ class Walker(FlowWalker):
         for p in _all_params(params):
             kind = None
             if p.annotation is not None:
-                kind = inf.kind_of_annotation(p.annotation.annotation)
+                # a caller may pass a Tensor subclass with its own ``clone``: an annotation on a
+                # parameter is a tensor but no proof of a plain one (issue 21's fix tester)
+                kind = kinds.admit_subclasses(inf.kind_of_annotation(p.annotation.annotation))
             if first and cls is not None and not is_static and kind is None:
                 kind = Instance(cls)
             if kind is None:

@@ -104,3 +104,21 @@ def test_diagnostics_on_one_expression_agree_and_are_true_there():
     for line in on_line:
         assert line.split("; use ")[-1].startswith("`layer.weight.detach().clone()`"), line
         assert "when the source requires grad" not in line
+
+
+def test_tensor_annotation_and_isinstance_admit_subclasses(tmp_path):
+    """Issue 21 (the fix tester's last 50 of 10,000): a parameter annotated ``torch.Tensor`` may
+    receive a Tensor subclass with its own ``clone``, and ``isinstance(x, torch.Tensor)`` holds
+    for one too: neither is proof of a plain tensor, so the sites stay diagnostics with an unsafe
+    fix and the safe fixer keeps the program's output."""
+    original = open(os.path.join(HERE, "annotated_subclass.py")).read()
+    path, before = _program(tmp_path, "annotated_subclass.py")
+    assert _fix(path) == original
+    assert _rerun(path) == before
+    res = tensorcopy("check", "--no-cache", str(path), cwd=tmp_path)
+    codes = re.findall(r":(\d+):\d+: (TEN\d+)", res.stdout)
+    assert codes == [("22", "TEN301"), ("26", "TEN201"), ("31", "TEN302"), ("37", "TEN301")], res.stdout
+    assert "[*]" not in res.stdout
+    fixed = _fix(path, "--unsafe-fixes")
+    assert "return src.detach().clone()" in fixed
+    assert "return x.detach().clone()" in fixed

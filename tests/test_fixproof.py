@@ -39,7 +39,8 @@ def report(tmp_path_factory):
         known = json.load(fh)
     workdir = str(tmp_path_factory.mktemp("fixproof"))
     try:
-        return known, fixproof.trial(known["programs"], known["seed"], workdir)
+        return known, fixproof.trial(known["programs"], known["seed"], workdir,
+                                     known.get("generic", 0))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -61,10 +62,16 @@ def test_the_tester_runs_and_fixes(report):
     # safe fixes are withheld where flow or context leave a doubt (issue 21), but a pattern with
     # a safe fix on a plain tensor in straight-line code is still fixed, every time
     plain = [f for f, m in got["meta"].items()
-             if m["shape"] in ("straight", "annotated_param") and m["pattern"] in SAFE_PATTERNS
+             if m["shape"] == "straight" and m["pattern"] in SAFE_PATTERNS
              and m["source"] in fixproof.TENSOR_SOURCES and m["source"] != "subclass"]
     assert plain and set(plain) <= set(got["safe"]["fixed"]), sorted(
         set(plain) - set(got["safe"]["fixed"]))
+    # a parameter annotated ``torch.Tensor`` may receive a subclass: no safe fix rests on it,
+    # but the unsafe fixer still rewrites those sites
+    annotated = [f for f, m in got["meta"].items() if m["shape"] == "annotated_param"
+                 and m["pattern"] in SAFE_PATTERNS]
+    assert annotated and not set(annotated) & set(got["safe"]["fixed"])
+    assert set(annotated) & set(got["unsafe"]["fixed"])
     assert got["unsafe"]["fixed_files"] >= got["safe"]["fixed_files"]
     # the comparison sees a change where there is one: unsafe fixes are allowed to change
     # behaviour (their docs say how) and on this seed some do; with the known list empty, this
@@ -83,3 +90,39 @@ def test_idioms_keep_their_behaviour_under_every_fix(report):
     # the idiom is not left alone: the unsafe fixer does rewrite it, keeping what it does
     assert set(idioms) & set(got["unsafe"]["fixed"])
 
+
+
+def test_generic_programs_run_before_and_after(report):
+    """Programs drawn from Python's grammar (hypothesmith), each with a pattern at its top, run
+    before and after both fixers: the safe fixer changes none of them."""
+    known, got = report
+    generic = [f for f in got["meta"] if f.startswith("g")]
+    assert len(generic) == known["generic"]
+    assert set(generic) & set(got["safe"]["fixed"])  # their patterns are fixed
+    assert not set(generic) & set(got["safe"]["changed_behaviour"])
+
+
+def test_unsafe_changes_are_the_kinds_each_rule_documents(report):
+    """Issue 21: every kind of behaviour change an unsafe fix makes on the slice is one its
+    rule's "Fix safety" section lists (``unsafe_changes``)."""
+    _, got = report
+    kinds = fixproof.unsafe_kinds(got)
+    assert kinds
+    undocumented = {k: n for k, n in kinds.items() if k[1] not in fixproof.documented(k[0])}
+    assert not undocumented, undocumented
+
+
+def test_classify_names_each_change():
+    tensor = "('Tensor', 'torch.float32', (2,), [1.0, 2.0], False, False, 'cpu', None)"
+    assert fixproof.classify([tensor + "\n", "ok"], [tensor + "\n", "ok"]) == []
+    sub = tensor.replace("'Tensor'", "'Sub'").replace("None)", "'cloned')")
+    assert fixproof.classify([tensor + "\n", "ok"], [sub + "\n", "ok"]) == [
+        "subclass_method", "type"]
+    grad = tensor.replace("False, False", "True, True")
+    assert fixproof.classify([tensor + "\n", "ok"], [grad + "\n", "ok"]) == [
+        "graph", "requires_grad"]
+    assert fixproof.classify([tensor + " 2\n", "ok"], [tensor + " 1\n", "ok"]) == ["output"]
+    assert fixproof.classify([tensor + "\n", "ok"], ["", "raised AttributeError"]) == ["raises"]
+    assert fixproof.classify(["", "raised NotImplementedError"], [tensor + "\n", "ok"]) == [
+        "stops_raising"]
+    assert fixproof.classify(["[1.0, 2.0]\n", "ok"], [tensor + "\n", "ok"]) == ["type"]

@@ -12,7 +12,7 @@ from .conftest import ROOT, run
 PRE_COMMIT = shutil.which("pre-commit")
 pytestmark = pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")
 
-BAD = "import torch\n\n\ndef f(t: torch.Tensor):\n    return torch.tensor(t), t.clone().detach()\n"
+BAD = "import torch\n\n\ndef f():\n    t = torch.ones(3)\n    return torch.tensor(t), t.clone().detach()\n"
 
 
 def test_hook_manifest():

@@ -36,9 +36,9 @@ SERVER = [sys.executable, "-m", "flake8_tensorcopy", "server"]
 
 SAMPLE = textwrap.dedent('''\
     import torch
-
-
-    def f(x: torch.Tensor, p: torch.Tensor):
+    x = torch.ones(3, requires_grad=True)
+    p = torch.nn.Parameter(torch.ones(3))
+    def f():
         a = x.clone().detach()  # first
         b = torch.tensor(a)
         p.data.add_(1)
@@ -572,8 +572,7 @@ async def test_exclude_and_per_file_ignores(client: LanguageClient, tmp_path):
 async def test_buffer_that_does_not_parse(client: LanguageClient, tmp_path):
     uri, diags = await open_file(client, tmp_path / "m.py", SAMPLE)
     assert diags
-    broken = SAMPLE.replace("def f(x: torch.Tensor, p: torch.Tensor):",
-                            "def f(x: torch.Tensor, p:")
+    broken = SAMPLE.replace("def f():", "def f(x: torch.Tensor, p:")
     assert list(await replace_text(client, uri, broken, 2)) == []
     actions = await actions_for(client, uri, diags[0])
     assert actions == []
@@ -838,8 +837,8 @@ async def test_buffer_starting_with_a_bom_gets_its_diagnostics(client: LanguageC
     reads the file without it. The buffer gets what `tensorcopy check` says about the file,
     placed in the buffer (the BOM is one UTF-16 unit of line 0), and its fixes apply (fixed:
     no diagnostics at all, the buffer did not parse)."""
-    body = "import torch; a = torch.ones(2).clone().detach()\n\n\ndef f(x: torch.Tensor):\n" \
-           "    return torch.tensor(x)\n"
+    body = "import torch; a = torch.ones(2).clone().detach()\n\n\ndef f():\n" \
+           "    return torch.tensor(a)\n"
     path = tmp_path / "bom.py"
     uri = uri_of(path)
     path.write_bytes(b"\xef\xbb\xbf" + body.encode())
@@ -924,7 +923,7 @@ async def test_fix_all_is_computed_only_when_resolved(client: LanguageClient, tm
     picks it (``codeAction/resolve``). Fixed: fix-all was computed for every such request
     (6.3 s on a file with 3,000 diagnostics; benchmarks/server_latency.py --code-actions)."""
     n = 400
-    text = "import torch\n\n\ndef f(x: torch.Tensor):\n" + "".join(
+    text = "import torch\nx = torch.ones(2)\n\ndef f():\n" + "".join(
         f"    y{i} = x.clone().detach()\n" for i in range(n)) + "    return x\n"
     uri, diags = await open_file(client, tmp_path / "many.py", text)
     assert len(diags) == n

@@ -35,6 +35,34 @@ def applicability(receivers: Sequence[str], *, same_evaluation: bool = True,
     return fix
 
 
+#: what a fix's documentation names as the annotation that proves a tensor (issue 21): the
+#: annotation on a parameter or an ``isinstance`` guard admits a subclass, so it proves less
+TENSOR_ANNOTATION = (
+    "`torch.Tensor` annotation on a variable or a return with torch imported (not on a "
+    "parameter, whose callers may pass a `Tensor` subclass with its own `clone`; nor an "
+    "`isinstance` guard, which a subclass passes too)")
+
+#: what an unsafe fix may change in a program's behaviour, the words the differential fix tester
+#: (``benchmarks/fixproof.py``) classifies each change into; a rule lists in ``unsafe_changes``
+#: those its documentation warns about, and FIXPROOF.md checks the list against what it measures
+FIX_CHANGES = {
+    "raises": "the program raises where it did not (the value was not a tensor, or not one the "
+              "fix can rewrite)",
+    "stops_raising": "the program no longer raises where it did",
+    "type": "the result's type (a `Tensor` subclass kept or lost; a list or an array becomes a "
+            "tensor, or the reverse)",
+    "subclass_method": "a `Tensor` subclass's own `clone`/`detach` runs where torch's ran",
+    "dtype": "the result's dtype",
+    "device": "the result's device (a default-device context)",
+    "shape": "the result's shape",
+    "values": "the result's values",
+    "requires_grad": "the result's `requires_grad`",
+    "graph": "whether the result is attached to the autograd graph (`grad_fn`)",
+    "output": "other output (an attribute read once instead of twice, a printed expression's text)",
+    "status": "the exit status",
+}
+
+
 @dataclass(frozen=True)
 class Example:
     """An invalid snippet: the rule must flag it exactly once.
@@ -151,6 +179,8 @@ class Rule:
     why: ClassVar[str] = ""
     use_instead: ClassVar[str] = ""
     fix_doc: ClassVar[str] = ""
+    #: keys of FIX_CHANGES: what the unsafe fix may change (rendered under "Fix safety")
+    unsafe_changes: ClassVar[Sequence[str]] = ()
     references: ClassVar[Sequence[str]] = ()
 
     invalid: ClassVar[Sequence[Example]] = ()

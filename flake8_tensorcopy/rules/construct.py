@@ -6,9 +6,9 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
 
-from ..semantic.kinds import LEGACY_CONSTRUCTORS, NOT, TENSORS, evidence, signalled
+from ..semantic.kinds import LEGACY_CONSTRUCTORS, NOT, TENSORS, Iter, evidence, is_tensor, signalled
 from ..syntax.nodes import dotted_name
-from .base import (Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
+from .base import (TENSOR_ANNOTATION, Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
                    applicability)
 
 
@@ -121,7 +121,8 @@ def _tensor_list(ctx, expr: nodes.BaseExpression) -> bool:
     if t is nodes.List or t is nodes.Tuple:
         return bool(expr.elements) and all(
             type(e) is nodes.Element and ctx.is_tensor(e.value) for e in expr.elements)
-    return ctx.infer(expr) is TENSORS
+    kind = ctx.infer(expr)
+    return kind is TENSORS or (type(kind) is Iter and is_tensor(kind.elem))
 
 
 # ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
@@ -305,7 +306,7 @@ class TensorOfTensor(Rule):
     )
     fix_doc = (
         "**Safe** only where `t` is proven a torch tensor (a torch function's result, a "
-        "`torch.Tensor` annotation or `isinstance` guard with torch imported, a parameter or "
+        + TENSOR_ANNOTATION + ", a parameter or "
         "buffer from the torch table, a project-index fact): then the rewrite gives equal "
         "values, dtype, device, strides, `requires_grad`, `is_leaf` and no memory sharing. "
         "**Unsafe** where `t` is known a tensor only by a signal (a method only tensors have, a "
@@ -325,6 +326,7 @@ class TensorOfTensor(Rule):
         "follows the default device, the rewrite keeps `t`'s; with `pin_memory=True` (which "
         "`torch.tensor` refuses for a tensor): the rewrite pins instead of raising."
     )
+    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method")
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
     )
@@ -335,9 +337,11 @@ class TensorOfTensor(Rule):
                 "import torch\nt = torch.randn(3)\nc = t.detach().to(dtype=torch.float64, copy=True)\n"),
         Example("import torch\nt = torch.randn(3)\nc = torch.tensor(t, requires_grad=True)\n",
                 "import torch\nt = torch.randn(3)\nc = t.detach().clone().requires_grad_(True)\n"),
+        # a caller may pass a Tensor subclass: ``torch.tensor`` returns a plain one, the fix
+        # keeps the subclass, so an annotated parameter gets an unsafe fix
         Example("import torch as th\n\ndef f(x: th.Tensor):\n    return th.tensor(x + 1, device='cpu')\n",
                 "import torch as th\n\ndef f(x: th.Tensor):\n    return (x + 1).detach().to(device='cpu', copy=True)\n",
-                run=False),
+                unsafe=True, run=False),
     )
     valid = (
         "import torch\nc = torch.tensor([1.0, 2.0])\n",
@@ -421,7 +425,7 @@ class NewTensorOfTensor(Rule):
     )
     fix_doc = (
         "**Safe** only when both `x` and `t` are proven torch tensors (a torch function's "
-        "result, a `torch.Tensor` annotation, a parameter or buffer from the torch table, a "
+        "result, a " + TENSOR_ANNOTATION + ", a parameter or buffer from the torch table, a "
         "project-index fact) and the rewrite evaluates the same things in the same order: `x` "
         "is a plain name (it is now read twice, after the arguments), and the arguments hold no "
         "walrus and no call other than a torch function or a tensor's own non-in-place method, "
@@ -435,6 +439,7 @@ class NewTensorOfTensor(Rule):
         "path that reaches the call (a loop that rebinds it, a `try` that may stop early, "
         "another scope's write)."
     )
+    unsafe_changes = ("raises", "type", "subclass_method")
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
     invalid = (
         Example("import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\nc = x.new_tensor(t)\n",
@@ -592,6 +597,7 @@ class TensorOfTensorList(Rule):
         "differs for 1-element 1-d inputs: `torch.tensor([tensor([1.]), tensor([2.])])` has shape "
         "`(2,)`, `torch.stack` gives `(2, 1)`. No fix is offered when other arguments are given."
     )
+    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph")
     references = ("https://pytorch.org/docs/stable/generated/torch.stack.html",)
     invalid = (
         Example("import torch\na = torch.tensor(1.0, requires_grad=True)\nb = a * 2\nv = torch.tensor([a, b])\n",

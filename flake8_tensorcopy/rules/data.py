@@ -12,7 +12,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, signalled
 from ..syntax.nodes import last_name, root_name
-from .base import (Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+from .base import (TENSOR_ANNOTATION, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
@@ -222,7 +222,7 @@ class DataRead(Rule):
         "`t.detach().clone()` (TEN301 leaves that chain to this rule) and "
         "`t.data.detach()` becomes `t.detach()`, never `t.detach().detach()`.\n\n"
         "The fix is **safe** only where `t` is proven a torch tensor (a torch function's result, "
-        "a `torch.Tensor` annotation with torch imported, a parameter or buffer the torch table "
+        "a " + TENSOR_ANNOTATION + ", a parameter or buffer the torch table "
         "knows, a project-index fact) and the result is consumed at once by a use that keeps no "
         "tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, `.sum()`, `.numpy()`, "
         "metadata, ...): results are identical. Where `t` is a tensor only by a signal (its name "
@@ -232,6 +232,7 @@ class DataRead(Rule):
         "version counter, so code that silently used stale values starts raising. `.cpu()` "
         "counts as unsafe: on a CPU tensor it returns the alias itself."
     )
+    unsafe_changes = ("raises", "output")
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
         "https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html",

@@ -7,7 +7,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import NOT, evidence, signalled
 from ..syntax.nodes import dotted_name
-from .base import (Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+from .base import (TENSOR_ANNOTATION, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
 from .data import data_evidence, drop_data, swap_clone_detach
 
@@ -102,8 +102,8 @@ class CloneDetach(Rule):
     )
     use_instead = "`t.detach().clone()` (arguments of `clone`, such as `memory_format`, move with it)."
     fix_doc = (
-        "**Safe** only where `t` is proven a torch tensor: the result of a torch function, a name "
-        "annotated `torch.Tensor` (with torch imported), a parameter or buffer the torch table "
+        "**Safe** only where `t` is proven a torch tensor: the result of a torch function, a "
+        + TENSOR_ANNOTATION + ", a parameter or buffer the torch table "
         "knows, or a tensor the project index knows. Then values, dtype, device, strides, "
         "`requires_grad` and `is_leaf` are equal, memory is not shared with `t` in either form, "
         "and `memory_format` behaves the same. Where the shape is the only evidence (an "
@@ -121,6 +121,7 @@ class CloneDetach(Rule):
         "reaches the call (a loop that rebinds it, a `try` that may stop early, another scope's "
         "write): the two forms differ on what is not a tensor."
     )
+    unsafe_changes = ("raises", "stops_raising", "subclass_method", "values", "output")
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
         "https://github.com/pytorch/pytorch/issues/64532",
@@ -246,7 +247,7 @@ class LikeThenCopy(Rule):
     use_instead = "`t.clone()`."
     fix_doc = (
         "**Safe** only where `t` is a plain name proven a torch tensor (a torch function's "
-        "result, a `torch.Tensor` annotation, a parameter or buffer from the torch table, a "
+        "result, a " + TENSOR_ANNOTATION + ", a parameter or buffer from the torch table, a "
         "project-index fact): then values, dtype, device, strides, `requires_grad` and the "
         "gradients reaching `t` are identical; only the name of the result's `grad_fn` differs "
         "(`CopyBackwards` vs `CloneBackward0`). **Unsafe** where `t` is known only by the shape "
@@ -260,6 +261,7 @@ class LikeThenCopy(Rule):
         "a tensor on the nearest binding but not on every path that reaches the call. The "
         "two-statement form gets no fix (the message names `t.clone()`)."
     )
+    unsafe_changes = ("raises", "stops_raising", "subclass_method", "output")
     references = ("https://pytorch.org/docs/stable/generated/torch.clone.html",)
     invalid = (
         Example("import torch\nt = torch.randn(3)\nc = torch.empty_like(t).copy_(t)\n",

@@ -141,7 +141,7 @@ class Inference(Bindings):
                 continue
             kinds.append(self.kind_of_annotation(m))
         if kinds and all(is_tensor(k) for k in kinds):
-            return TENSOR
+            return TENSOR if all(k is TENSOR for k in kinds) else TENSOR_SUBCLASS
         return None
 
     # ---- the interpreter ---------------------------------------------------------------
@@ -313,6 +313,8 @@ class Inference(Bindings):
             return TENSOR  # ``batch[0]``, ``batch["label"]`` of a default-collated batch
         if type(rk) is DictOf and is_index:
             return rk.value
+        if type(rk) is Iter and is_index:
+            return rk.elem  # ``xs[0]`` of a parameter annotated ``List[Tensor]``
         if type(rk) is Seq and is_index and type(single.value) is nodes.Integer:
             i = int(single.value.value, 0)
             if -len(rk.items) <= i < len(rk.items):
@@ -543,15 +545,15 @@ class Inference(Bindings):
             name = test.args[0].value.value
             q = self.qualname(test.func) if type(test.func) in (nodes.Name, nodes.Attribute) else None
             if q == "torch.is_tensor" and len(test.args) == 1:
-                return {name: TENSOR}, {name: NOT_TENSOR}
+                return {name: TENSOR_SUBCLASS}, {name: NOT_TENSOR}
             if (type(test.func) is nodes.Name and test.func.value == "isinstance"
                     and self.lookup("isinstance") is None and len(test.args) == 2):
                 types_expr = test.args[1].value
                 members = ([e.value for e in types_expr.elements]
                            if type(types_expr) is nodes.Tuple else [types_expr])
                 flags = [self._is_tensor_type(m) for m in members]
-                if all(flags):
-                    return {name: TENSOR}, {name: NOT_TENSOR}
+                if all(flags):  # a subclass instance passes the test too
+                    return {name: TENSOR_SUBCLASS}, {name: NOT_TENSOR}
                 obj = self._object_kind(members) if not any(flags) else None
                 if obj is not None:
                     return {name: obj}, {}

@@ -539,7 +539,8 @@ class Bindings:
         for name, kind in names.items():
             old = self.scope.names.get(name)
             current = self.lookup(name)
-            new = current if (kind is TENSOR and is_tensor(current)) else kind
+            new = current if ((kind is TENSOR or kind is TENSOR_SUBCLASS)
+                              and is_tensor(current)) else kind
             self.scope.names[name] = new
             undo.append((name, old, new))
         return undo
