@@ -134,6 +134,19 @@ PATTERNS = {
     "TEN204": "torch.tensor([{v}.sum(), {v}.mean()])",
 }
 
+#: why a rule with a fix has no pattern here (FIXPROOF.md lists them)
+NOT_DRAWN = {
+    "TEN102": "its fix wraps a statement in `with torch.no_grad():`; the patterns here are "
+              "expressions, where it offers no fix",
+    "TEN401": "a write through an alias, a statement whose fix depends on later uses of the "
+              "original; not drawn yet",
+    "TEN402": "a snapshot read after a training step: needs a model and an optimizer step, "
+              "not drawn yet",
+    "TEN403": "every program it would draw reads overlapping memory, whose result torch leaves "
+              "undefined (or raises): no correct program to compare before and after",
+    "TEN501": "its fix changes what the program keeps alive, not what it prints; unsafe only",
+}
+
 #: statements around the copy: ``{setup}`` binds ``{v}``, ``{use}`` is the copy expression
 SHAPES = {
     "straight": """
@@ -576,9 +589,10 @@ def markdown(report: dict, command: str) -> str:
     covered = {p.split("-")[0] for p in PATTERNS}
     missing = [code for code, safety in fixable_rules() if code not in covered]
     if missing:
-        out += ["Rules with a fix that the generator does not draw yet (their fixes are checked "
-                "by their own fix cases and runnable examples, not by this tester): "
-                + ", ".join(missing) + ".", ""]
+        out += ["Rules with a fix that the generator does not draw (their fixes are checked by "
+                "their own fix cases and runnable examples, not by this tester):", ""]
+        out += [f"- {code}: {NOT_DRAWN.get(code, 'not drawn yet')}" for code in missing]
+        out.append("")
     return "\n".join(out) + "\n"
 
 
