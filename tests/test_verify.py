@@ -270,13 +270,17 @@ def test_no_grad_rows_time_only_the_statement(monkeypatch):
 
 
 def test_claims_run_with_the_device_as_a_parameter():
-    """The CUDA-only claims' code paths run on the CPU device too (except the sync probe)."""
+    """The CUDA-only claims' code paths run on the CPU device too (except those whose subject
+    is a CUDA behaviour: the sync probe, where ``torch.tensor`` puts CUDA scalars, the
+    nondeterministic overlapping shifts)."""
     from flake8_tensorcopy.verify.helper import Helper
 
     v = Helper(torch, "cpu", quick=True)
     for rule in ALL_RULES:
         for claim in rule.claims:
-            if claim.kind == "speed" or claim.id == "tensor-list-syncs-per-element":
+            if claim.kind == "speed" or claim.id in ("tensor-list-syncs-per-element",
+                                                     "tensor-list-lands-on-cpu",
+                                                     "cuda-shifts-differ"):
                 continue
             holds, measured = claim.check(v)
             assert holds, (rule.code, claim.id, measured)

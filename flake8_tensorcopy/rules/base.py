@@ -96,6 +96,8 @@ class FixCase:
     #: shows to behave differently on some kind (why no fix is offered)
     fixed: bool = True
     rejected: Optional[str] = None
+    #: devices the case says something about (``t.numpy()`` raises on CUDA before and after)
+    devices: Tuple[str, ...] = ("cpu", "cuda")
 
 
 @dataclass(frozen=True)

@@ -276,6 +276,16 @@ def _tensor_list_syncs(v):
                                                   "syncs_stack": syncs_stack}
 
 
+def _tensor_list_lands_on_cpu(v):
+    """``torch.tensor`` reads each CUDA scalar back and builds the result where the default
+    device is (the CPU); ``torch.stack`` keeps it on the GPU."""
+    torch = v.torch
+    xs = [torch.tensor(float(i), device=v.device) for i in range(4)]
+    built, stacked = torch.tensor(xs), torch.stack(xs)
+    return (built.device.type == "cpu" and stacked.device.type == "cuda",
+            {"tensor_device": str(built.device), "stack_device": str(stacked.device)})
+
+
 def _tensor_list_speed(v):
     def setup(n, rg):
         xs = [v.torch.tensor(float(i), device=v.device, requires_grad=rg) for i in range(n)]
@@ -595,9 +605,12 @@ class TensorOfTensorList(Rule):
     fix_doc = (
         "**Unsafe.** The result keeps the autograd graph (that is the point), and its shape "
         "differs for 1-element 1-d inputs: `torch.tensor([tensor([1.]), tensor([2.])])` has shape "
-        "`(2,)`, `torch.stack` gives `(2, 1)`. No fix is offered when other arguments are given."
+        "`(2,)`, `torch.stack` gives `(2, 1)`. On CUDA the device changes too: `torch.tensor` of "
+        "CUDA tensors builds a CPU tensor, `torch.stack` keeps the result on the GPU (claim "
+        "`tensor-list-lands-on-cpu`, measured on an H100). No fix is offered when other "
+        "arguments are given."
     )
-    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph")
+    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph", "device")
     references = ("https://pytorch.org/docs/stable/generated/torch.stack.html",)
     invalid = (
         Example("import torch\na = torch.tensor(1.0, requires_grad=True)\nb = a * 2\nv = torch.tensor([a, b])\n",
@@ -613,8 +626,10 @@ class TensorOfTensorList(Rule):
     )
 
     fix_cases = (
+        # on CUDA ``torch.tensor`` of CUDA scalars builds a CPU tensor; ``torch.stack`` keeps
+        # CUDA (measured on an H100, torch 2.11)
         FixCase("return torch.tensor([t.sum(), t.max()])",
-                differs=("warning", "requires_grad", "is_leaf", "grad_fn", "grad")),
+                differs=("warning", "requires_grad", "is_leaf", "grad_fn", "grad", "device")),
     )
 
     claims = (
@@ -624,6 +639,9 @@ class TensorOfTensorList(Rule):
         Claim("tensor-list-syncs-per-element", "semantics",
               "on CUDA, `torch.tensor([cuda scalars])` synchronizes once per element; "
               "`torch.stack` does not", _tensor_list_syncs, devices=("cuda",)),
+        Claim("tensor-list-lands-on-cpu", "semantics",
+              "on CUDA, `torch.tensor([cuda scalars])` builds a CPU tensor; `torch.stack` keeps "
+              "the result on the GPU", _tensor_list_lands_on_cpu, devices=("cuda",)),
         Claim("tensor-list-slower-than-stack", "speed",
               "for a list of 10 scalar tensors without requires_grad, `torch.tensor(xs)` is slower "
               "than `torch.stack(xs)` by at least 5% (the whole 95% interval); longer lists and requires_grad are reported, not claimed "

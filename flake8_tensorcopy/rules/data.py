@@ -273,7 +273,8 @@ class DataRead(Rule):
         FixCase("return t.data.sum()", kinds=("leaf", "nonleaf", "plain", "parameter", "float64", "zero_dim")),
         FixCase("return t.data", differs=("vc_shared",)),
         FixCase("return t.data.cpu()", differs=("vc_shared",)),  # why `.cpu()` is not a safe use
-        FixCase("return t.data.numpy()", kinds=("plain", "int64", "transposed")),
+        FixCase("return t.data.numpy()", kinds=("plain", "int64", "transposed"),
+                devices=("cpu",)),
     )
 
     claims = (

@@ -37,6 +37,23 @@ def _augmented_shift_silently_wrong(v):
                                          "cloned_row0": y[0].tolist()}
 
 
+def _cuda_shifts_differ(v):
+    """On CUDA a small window can come out right, but on a (64, 4096) tensor both the right and
+    the left column shift differ from the cloned write in some elements, run after run."""
+    torch = v.torch
+    wrong = {"right": [], "left": []}
+    for _ in range(3):
+        for side, (dst, src) in (("right", (slice(1, None), slice(None, -1))),
+                                 ("left", (slice(None, -1), slice(1, None)))):
+            x = torch.arange(64.0 * 4096, device=v.device).reshape(64, 4096)
+            y = x.clone()
+            x[:, dst] = x[:, src]  # noqa: TEN403 -- the claim demonstrates the overlap
+            y[:, dst] = y[:, src].clone()
+            wrong[side].append(int((x != y).sum()))
+    return all(n > 0 for ns in wrong.values() for n in ns), {
+        "wrong_of_262144_right": wrong["right"], "wrong_of_262144_left": wrong["left"]}
+
+
 def _first_dim_shift_raises(v):
     """Along the first dimension (and in 1-d) torch detects the overlap and raises."""
     torch = v.torch
@@ -87,7 +104,12 @@ class OverlappingSliceWrite(Rule):
         "pairwise ones. Along the first dimension or in 1-d torch detects the overlap and raises "
         "`RuntimeError: unsupported operation: some elements of the input tensor and the "
         "written-to tensor refer to a single memory location`. The left shift (`x[:, :-1] = "
-        "x[:, 1:]`) happened to come out right on CPU, but it is undefined too. NumPy handles "
+        "x[:, 1:]`) happened to come out right on CPU for these sizes, but it is undefined too. "
+        "Measured on CUDA (an H100, torch 2.11): the (3, 5) shift came out right, but on larger "
+        "tensors both the right and the left shift went wrong in some elements, different ones "
+        "from run to run (about 1,020 of 262,144 for a 64 x 4,096 tensor, about 3,700 to 4,000 of "
+        "1,048,576 for 1,024 x 1,024; claim `cuda-shifts-differ`); on that machine's 16-thread "
+        "CPU the left shift of a 4 x 100,000 tensor also got 11 to 12 elements wrong. NumPy handles "
         "all of these correctly (it buffers overlapping copies), which is why the line looks "
         "right. A top-p sampling mask shift (`remove[..., 1:] = remove[..., :-1]`) is the same "
         "bug; careful code writes the `.clone()`."
@@ -136,10 +158,15 @@ class OverlappingSliceWrite(Rule):
     claims = (
         Claim("column-shift-silently-wrong", "semantics",
               "`x[:, 1:] = x[:, :-1]` on a (3, 5) tensor raises nothing and differs from the "
-              "cloned write, which is the intended shift", _column_shift_silently_wrong),
+              "cloned write, which is the intended shift", _column_shift_silently_wrong,
+              devices=("cpu",)),
         Claim("augmented-shift-silently-wrong", "semantics",
               "`x[:, 1:] += x[:, :-1]` differs from `x[:, 1:] += x[:, :-1].clone()`",
-              _augmented_shift_silently_wrong),
+              _augmented_shift_silently_wrong, devices=("cpu",)),
+        Claim("cuda-shifts-differ", "semantics",
+              "on CUDA, the right and the left column shift of a (64, 4096) tensor each differ "
+              "from the cloned write in some elements, in each of 3 runs",
+              _cuda_shifts_differ, devices=("cuda",)),
         Claim("first-dim-shift-raises", "semantics",
               "`x[1:] = x[:-1]` raises 'unsupported operation' in 1-d and along the first "
               "dimension; the cloned write does not", _first_dim_shift_raises),

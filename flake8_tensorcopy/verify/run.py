@@ -118,6 +118,11 @@ def _fix_claims(torch, rule, device: str) -> List[ClaimResult]:
     for i, case in enumerate(rule.fix_cases):
         start = time.monotonic()
         kinds = case.kinds or KINDS
+        if device not in case.devices:
+            out.append(ClaimResult(rule.code, f"fix-{i + 1}", "fix", device,
+                                   _fix_text(rule, case, None, len(kinds)), NOT_RUN,
+                                   reason=f"the case is about {', '.join(case.devices)} only"))
+            continue
         failures: Dict[str, Any] = {}
         compared: List[str] = []
         not_applicable: List[str] = []
