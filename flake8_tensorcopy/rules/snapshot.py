@@ -507,7 +507,9 @@ class _Scan:
         read = _mentions(node, self.name, skip=rebinds)
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
-        change = _change(self.ctx, node, self.receiver)
+        # a statement that rebinds the name runs its call first: on that path the name then
+        # holds the new value, so the call changes nothing the name still holds
+        change = _change(self.ctx, node, self.receiver) if rebinds is None else None
         if change is not None:
             self.changed = change
         if node is self.bind:
