@@ -579,6 +579,9 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
             out[key] = y
         elif y is NONE:
             out[key] = x
+        elif (x is EMPTY_LIST and y is TENSORS) or (x is TENSORS and y is EMPTY_LIST):
+            # ``if p.grad is not None: params.append(p)``: still empty, or tensors only
+            out[key] = TENSORS
         elif is_tensor(x) and is_tensor(y):
             # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
             # p32.float()`` still writes into ``p`` on the float32 path
