@@ -353,6 +353,7 @@ class Inference(Bindings):
                 key = node.args[1].value
                 if type(key) is nodes.SimpleString and isinstance(key.evaluated_value, str):
                     return self._getattr(node.args[0].value, key.evaluated_value)
+                return UNKNOWN  # a name known only at run time: anything (not "not a tensor")
             if bound is not None:
                 if name in self.extra_factories:
                     return TENSOR

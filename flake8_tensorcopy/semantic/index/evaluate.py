@@ -529,7 +529,7 @@ def _from_class(ret: Optional[str]):
     if ret == "T|(T)":
         return None
     if ret.startswith("("):
-        return Seq(tuple(TENSOR for _ in ret.strip("()").split(",")))
+        return Seq(tuple(TENSOR if k == "T" else None for k in ret.strip("()").split(",")))
     if ret.startswith("C:"):
         return ForeignInstance(ret[2:])
     return NOT_TENSOR
