@@ -587,6 +587,10 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
             # p32.float()`` still writes into ``p`` on the float32 path
             alias = [k for k in (x, y) if type(k) is Alias]
             out[key] = alias[0] if len(alias) == 1 else tensor_like(x, y)
+        elif (type(x) is Alias and y is UNKNOWN) or (type(y) is Alias and x is UNKNOWN):
+            # ``grad = p.grad.data`` then ``if sgd: grad = buf``: still the alias on one path (a
+            # write through it may reach ``p.grad``), not proven one on the other
+            out[key] = doubt(x if type(x) is Alias else y)
         else:
             out[key] = UNKNOWN
     return out
