@@ -55,6 +55,25 @@ _COLLECTIVE_WRITES = frozenset(
 _ANY_DATA_METHODS = frozenset({"new_tensor", "new", "set_"})
 
 
+def _data_under_tensor_methods(call: nodes.Call) -> Optional[nodes.Attribute]:
+    """The ``X.data`` under ``X.data.view(-1).narrow(0, i, n)``: a chain of tensor methods that
+    each give a tensor (None: the chain starts elsewhere, or has another call in it)."""
+    inner: nodes.BaseExpression = call
+    while type(inner) is nodes.Call:
+        func = inner.func
+        if type(func) is not nodes.Attribute:
+            return None
+        kws = [a.keyword.value for a in inner.args if a.keyword is not None]
+        star = any(a.star for a in inner.args)
+        if torch_api.method_return(func.attr.value, len(inner.args) - len(kws) - star, kws,
+                                   star) != "T":
+            return None
+        inner = func.value
+    if type(inner) is nodes.Attribute and inner.attr.value == "data":
+        return inner
+    return None
+
+
 def _initializer(func: nodes.BaseExpression) -> bool:
     """A callee named like an in-place initializer (``weight_init``, ``init_fn``): what it is
     given first is written into."""
@@ -157,6 +176,12 @@ class Walker(FlowWalker):
         writes = None
         for i, arg in enumerate(node.args):
             value = arg.value
+            if type(value) is nodes.Call and q is None:
+                # ``dst.copy_(g.data.view(-1))``: a tensor method's argument whose tensor methods
+                # start from an ``X.data``
+                root = _data_under_tensor_methods(value)
+                if root is not None and self._tensor_method(func):
+                    use.setdefault(id(root), ("torch-arg", func.attr.value))
             if type(value) is nodes.Attribute and value.attr.value == "data":
                 if writes is None:
                     writes = self.inf.written_params(node)
@@ -211,7 +236,10 @@ class Walker(FlowWalker):
         recv = func.value
         if m == "copy_" or (type(recv) is nodes.Attribute and recv.attr.value == "data"):
             return True
-        return kinds.is_tensor(self.inf.infer(recv))
+        k = self.inf.infer(recv)
+        # a method only tensors have: a receiver of no known kind is a tensor (as ``infer`` says)
+        return kinds.is_tensor(k) or (torch_api.is_tensor_only_method(m) and k in (
+            None, kinds.UNKNOWN, kinds.FREE, kinds.MODULE_OUT))
 
     def _note_store(self, target: nodes.BaseExpression, aug: bool,
                     value_tensor: bool = False) -> None:

@@ -10,6 +10,7 @@ from typing import Iterator, Optional, Tuple
 
 from ..syntax import nodes
 
+from ..semantic import torch_api
 from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, signalled
 from ..syntax.nodes import last_name, root_name
 from .base import (TENSOR_ANNOTATION, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
@@ -30,7 +31,7 @@ TENSOR_ONLY_METHODS = frozenset(
     {"cpu", "cuda", "clone", "detach", "numpy", "norm", "size", "numel", "nelement", "dim",
      "type_as", "masked_fill", "contiguous", "unsqueeze", "permute", "float", "half", "long",
      "new", "new_zeros", "new_ones", "new_empty", "new_full", "data_ptr", "storage",
-     "untyped_storage", "t", "element_size", "is_contiguous", "requires_grad_"}
+     "untyped_storage", "t", "element_size", "is_contiguous", "requires_grad_", "double"}
 )
 #: attributes read on ``.data`` that only tensors have
 TENSOR_ONLY_ATTRS = frozenset({"device", "is_cuda", "requires_grad", "grad", "grad_fn", "is_leaf"})
@@ -104,7 +105,8 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
         return False
     if use in ("init", "torch-arg"):
         return True
-    if use == "method" and (detail in TENSOR_ONLY_METHODS or is_value_write(detail or "")):
+    if use == "method" and (_tensor_only(detail or "") or _tensor_chain(
+            ctx.data_chain.get(id(node), ()))):
         return True
     if use == "attr" and detail in TENSOR_ONLY_ATTRS:
         return True
@@ -114,6 +116,27 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
     if name in SIGNAL_NAMES:
         # a bare name bound to some unknown value is not enough; a parameter or an attribute is
         return not (type(recv) is nodes.Name and kind is UNKNOWN)
+    return False
+
+
+def _tensor_only(method: str) -> bool:
+    return method in TENSOR_ONLY_METHODS or is_value_write(method) or \
+        torch_api.is_tensor_only_method(method)
+
+
+def _tensor_chain(calls) -> bool:
+    """Do the calls chained on an ``X.data`` (``X.data.view(-1).narrow(0, i, n).add_(g)``)
+    reach a method only tensors have through tensor methods alone? Then what ``.data`` gave is
+    a tensor: each call before it is one a tensor answers, with a tensor (``view``, ``abs``)."""
+    for call in calls:
+        m = call.func.attr.value
+        if _tensor_only(m):
+            return True
+        kws = [a.keyword.value for a in call.args if a.keyword is not None]
+        star = any(a.star for a in call.args)
+        npos = len(call.args) - len(kws) - star
+        if m in NON_TENSOR_FOLLOWERS or torch_api.method_return(m, npos, kws, star) != "T":
+            return False
     return False
 
 

@@ -262,8 +262,14 @@ class Inference(Bindings):
                     k = None
                 if k is not None:
                     return k
-                if facts.method(attr) is not None:
-                    return UNKNOWN  # a bound method (or a property)
+                meth = facts.method(attr)
+                if meth is not None:
+                    if not meth.is_property():
+                        return UNKNOWN  # a bound method
+                    try:
+                        return self.lift(meth.returns()) or UNKNOWN  # what the property gives
+                    except RecursionError:
+                        return UNKNOWN
             if attr == "param_groups" and (cls.category == "optimizer" or cls.category is None):
                 return PARAM_GROUPS
             if cls.is_module and attr in ("weight", "bias"):
@@ -349,6 +355,7 @@ class Inference(Bindings):
                 key = node.args[1].value
                 if type(key) is nodes.SimpleString and isinstance(key.evaluated_value, str):
                     return self._getattr(node.args[0].value, key.evaluated_value)
+                return UNKNOWN  # a name known only at run time: anything (not "not a tensor")
             if bound is not None:
                 if name in self.extra_factories:
                     return TENSOR

@@ -580,11 +580,18 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
             out[key] = y
         elif y is NONE:
             out[key] = x
+        elif (x is EMPTY_LIST and y is TENSORS) or (x is TENSORS and y is EMPTY_LIST):
+            # ``if p.grad is not None: params.append(p)``: still empty, or tensors only
+            out[key] = TENSORS
         elif is_tensor(x) and is_tensor(y):
             # an alias on one path stays an alias: ``p32 = p.data`` then ``if half: p32 =
             # p32.float()`` still writes into ``p`` on the float32 path
             alias = [k for k in (x, y) if type(k) is Alias]
             out[key] = alias[0] if len(alias) == 1 else tensor_like(x, y)
+        elif (type(x) is Alias and y is UNKNOWN) or (type(y) is Alias and x is UNKNOWN):
+            # ``grad = p.grad.data`` then ``if sgd: grad = buf``: still the alias on one path (a
+            # write through it may reach ``p.grad``), not proven one on the other
+            out[key] = doubt(x if type(x) is Alias else y)
         else:
             out[key] = UNKNOWN
     return out

@@ -17,7 +17,8 @@ from ...syntax.prefilter import dotted
 from ...syntax.source import any_line_within
 from .. import torch_api
 from ..kinds import (
-    DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUPS, TENSOR, TENSORS, ForeignInstance,
+    DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUP, PARAM_GROUPS, TENSOR,
+    TENSORS, ForeignInstance,
     ModuleOf, ProjectClass, ProjectFunction, ProjectModule, ProjInstance, Qual, Seq,
     PARAMETER_SUBCLASSES, PRIVATE_RETURNS, join_returns, loader_batches, same,
 )
@@ -255,6 +256,8 @@ class Evaluator:
         #: collecting only: the last of ``spots``. Statements are taken in source order, so
         #: none after it can record a call or change one already recorded: the walk stops there
         self.last: Optional[int] = None
+        #: what the ``yield`` statements give (a generator function's elements)
+        self.yields: List[object] = []
         if fn is not None:
             self._bind_params(fn)
 
@@ -284,7 +287,11 @@ class Evaluator:
     def function_return(self, fn) -> object:
         self._bind_params(fn)
         rets: List[object] = []
+        self.yields = []
         self._block(fn.body, rets)
+        if self.yields:
+            # a generator: iterating it gives what it yields (its ``return`` ends it)
+            return TENSORS if all(y is TENSOR for y in self.yields) else None
         if not rets:
             return None
         return join_returns(rets)
@@ -337,7 +344,7 @@ class Evaluator:
                 self._block(stmt.body, rets)
                 self._block(stmt.orelse, rets)
             elif t in (ast.For, ast.AsyncFor):
-                self._bind(stmt.target, None)
+                self._bind(stmt.target, _element(self.eval(stmt.iter)))
                 self._block(stmt.body, rets)
                 self._block(stmt.orelse, rets)
             elif t in (ast.With, ast.AsyncWith):
@@ -354,7 +361,11 @@ class Evaluator:
             elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 self.env[stmt.name] = None
             elif t is ast.Expr and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
-                rets.append(None)  # a generator
+                value = stmt.value.value
+                got = None if value is None else self.eval(value)
+                if isinstance(stmt.value, ast.YieldFrom):
+                    got = _element(got)
+                self.yields.append(got)  # a generator
 
     def _bind(self, target, shape) -> None:
         if isinstance(target, ast.Name):
@@ -383,6 +394,11 @@ class Evaluator:
                 return TENSOR
             if base is TENSORS and not isinstance(node.slice, ast.Slice):
                 return TENSOR
+            if base is PARAM_GROUPS and not isinstance(node.slice, ast.Slice):
+                return PARAM_GROUP
+            if base is PARAM_GROUP and isinstance(node.slice, ast.Constant) and \
+                    node.slice.value == "params":
+                return TENSORS
             if type(base) is Seq and isinstance(node.slice, ast.Constant) \
                     and isinstance(node.slice.value, int) and -len(base.items) <= node.slice.value < len(base.items):
                 return base.items[node.slice.value]
@@ -421,6 +437,9 @@ class Evaluator:
             got = cls.attr(attr)
             if got is not None:
                 return got
+            meth = cls.method(attr)
+            if meth is not None and meth.is_property():
+                return meth.returns()  # ``self.params``: what the property's body gives
             if attr == "param_groups" and cls.category() == "optimizer":
                 return PARAM_GROUPS
             return None
@@ -432,6 +451,8 @@ class Evaluator:
             return _PROPERTY_KINDS.get(torch_api.property_kind(attr)) if attr != "grad" else None
         if base is MODULE and attr in ("weight", "bias"):
             return TENSOR
+        if attr == "param_groups" and base is None:
+            return PARAM_GROUPS  # ``self.optimizer.param_groups``
         return None
 
     def _call(self, node: ast.Call):
@@ -508,7 +529,7 @@ def _from_class(ret: Optional[str]):
     if ret == "T|(T)":
         return None
     if ret.startswith("("):
-        return Seq(tuple(TENSOR for _ in ret.strip("()").split(",")))
+        return Seq(tuple(TENSOR if k == "T" else None for k in ret.strip("()").split(",")))
     if ret.startswith("C:"):
         return ForeignInstance(ret[2:])
     return NOT_TENSOR
@@ -583,4 +604,13 @@ def instance_of(shape):
             return ModuleOf((q,))
         if q in DATA_LOADERS:
             return loader_batches(0, (), False)
+    return None
+
+
+def _element(shape) -> object:
+    """What iterating over a value of ``shape`` gives (None: unknown)."""
+    if shape is TENSOR or shape is TENSORS:
+        return TENSOR
+    if shape is PARAM_GROUPS:
+        return PARAM_GROUP
     return None

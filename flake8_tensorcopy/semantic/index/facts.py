@@ -147,6 +147,11 @@ class FuncFacts(ProjectFunction):
             self._busy = False
         return self._ret
 
+    def is_property(self) -> bool:
+        """Is it read as an attribute (``@property``, ``@functools.cached_property``)?"""
+        return any((dotted(d) or "").rsplit(".", 1)[-1] in ("property", "cached_property")
+                   for d in getattr(self.node, "decorator_list", ()))
+
     def release(self) -> None:
         """Forget the return shape worked out (see ``ModuleFacts.release``)."""
         self._ret = _UNSET

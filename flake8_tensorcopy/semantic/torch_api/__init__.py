@@ -132,8 +132,14 @@ def is_layer_tensor_name(attr: str) -> bool:
     return _normal(attr) in _derived("LAYER_TENSORS", _all_members)
 
 
+#: layers whose ``forward`` the table cannot classify (overloads: a tensor or a PackedSequence
+#: in, the same out) but whose hidden state is a tensor either way: ``out, h_n = gru(x, h)``
+_RECURRENT_FORWARD = {"torch.nn.RNN": "(?,T)", "torch.nn.GRU": "(?,T)",
+                      "torch.nn.modules.rnn.RNN": "(?,T)", "torch.nn.modules.rnn.GRU": "(?,T)"}
+
+
 def forward_return(quals: Sequence[str]) -> Optional[str]:
-    rets = {(layer(q) or {}).get("forward") for q in quals}
+    rets = {_RECURRENT_FORWARD.get(q) or (layer(q) or {}).get("forward") for q in quals}
     return rets.pop() if len(rets) == 1 else None
 
 
