@@ -32,7 +32,7 @@ class GraphKeepingAccumulator(Rule):
         "`torch.stack(losses).sum().backward()`), one reset inside the loop, and "
         "`.item()`, `.detach()` or `float(loss)` accumulations. The no-backward shape is not "
         "reported inside functions (their callers may run them under `no_grad`).\n\n"
-        "TEN501 has no runtime twin: `tensorcopy trace` sees torch calls, but the accumulation "
+        "This rule has no runtime twin: `tensorcopy trace` sees torch calls, but the accumulation "
         "is Python's own (`list.append`, rebinding a name to `total + loss`), and telling one "
         "iteration from the next needs the loop, which a torch hook does not see; no sound, "
         "cheap way to report it at run time was found."
