@@ -176,7 +176,7 @@ class GraphKeepingAccumulator(Rule):
             return
         carriers = {}
         _carriers(value, carriers)
-        if _differentiated(ctx.scope_node, root):
+        if _differentiated(ctx.scope_node, root) or _written_in_place(ctx.scope_node, root):
             return
         shape = None
         bw = _backward_of(loop, set(carriers)) if carriers else None
@@ -438,6 +438,18 @@ def _differentiated(scope, root: str) -> bool:
                 return True
             if any(_mentions(a.value, names) for a in n.args):
                 return True
+    return False
+
+
+def _written_in_place(scope, root: str) -> bool:
+    """Are the accumulator's items written in place (``ys[i].copy_(y)``)? Then it is a list of
+    buffers kept on purpose (apex's optimizer tests keep the first step's outputs so), not a
+    history."""
+    for n in _walk(scope.body):
+        if type(n) is nodes.Call and type(n.func) is nodes.Attribute and \
+                n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_") and \
+                type(n.func.value) is nodes.Subscript and dotted_name(n.func.value.value) == root:
+            return True
     return False
 
 

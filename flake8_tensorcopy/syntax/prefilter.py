@@ -203,11 +203,14 @@ def _accumulated(node: ast.AST) -> bool:
     return True
 
 
-def _accumulates(root: ast.AST) -> bool:
-    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates)."""
+def _accumulates(root: ast.AST, backward: bool = False) -> bool:
+    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates);
+    with ``backward``, only in a ``root`` that calls ``backward`` somewhere."""
     for loop in statements(root):
         if isinstance(loop, _LOOPS) and any(_accumulated(s) for s in statements(loop)):
-            return True
+            return not backward or any(
+                isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
+                    n.func, "id", None)) in ("backward", "manual_backward") for n in ast.walk(root))
     return False
 
 
@@ -388,7 +391,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if _has_shape(stmt, aliases) if text is None else (
                     text.may_have_shape(stmt) and _has_shape_in(stmt, aliases, text)):
                 found = True
-            elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt):
+            elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt, True):
                 found = True  # TEN501: an accumulation in a loop of a function that calls backward
             elif not keep:
                 span = _span(stmt)
