@@ -179,9 +179,9 @@ _NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy"
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def _accumulated(node: ast.AST) -> bool:
-    """``acc += v``, ``acc = acc + v``, ``acc.append(v)`` with a ``v`` that may be a tensor
-    (TEN501): not a literal, not ``v.item()``/``v.detach()``/``float(v)``."""
+def _accumulated(node: ast.AST) -> Optional[ast.expr]:
+    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)`` when ``v`` may be a
+    tensor (TEN501): not a literal, not ``v.item()``/``v.detach()``/``float(v)``."""
     t = type(node)
     if t is ast.AugAssign and isinstance(node.op, ast.Add):
         value = node.value
@@ -193,24 +193,53 @@ def _accumulated(node: ast.AST) -> bool:
             and node.value.func.attr == "append" and len(node.value.args) == 1:
         value = node.value.args[0]
     else:
-        return False
+        return None
     if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)):
-        return False
+        return None
     if isinstance(value, ast.Call):
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        return name not in _NUMBERS
-    return True
+        return None if name in _NUMBERS else value
+    return value
+
+
+def _names(node: ast.AST) -> Set[str]:
+    return {d for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))
+            for d in (dotted(n),) if d is not None}
+
+
+def _backward_names(loop: ast.AST) -> Set[str]:
+    """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
+    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``)."""
+    out: Set[str] = set()
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
+                n.func, "id", None)) in ("backward", "manual_backward"):
+            if isinstance(n.func, ast.Attribute):
+                out |= _names(n.func.value)
+            if n.args:
+                out |= _names(n.args[0])
+    return out
 
 
 def _accumulates(root: ast.AST, backward: bool = False) -> bool:
     """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates);
-    with ``backward``, only in a ``root`` that calls ``backward`` somewhere."""
+    with ``backward``, only a value whose name a ``backward`` call in the loop differentiates."""
     for loop in statements(root):
-        if isinstance(loop, _LOOPS) and any(_accumulated(s) for s in statements(loop)):
-            return not backward or any(
-                isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
-                    n.func, "id", None)) in ("backward", "manual_backward") for n in ast.walk(root))
+        if not isinstance(loop, _LOOPS):
+            continue
+        values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+        if values and not backward:
+            # a script-level loop: a value computed by a call (``model(x)``) in the loop
+            called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
+                s.value, ast.Call) for t in s.targets for d in _names(t)}
+            if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
+                return True
+            continue
+        if values:
+            names = _backward_names(loop)
+            if names and any(_names(v) & names for v in values):
+                return True
     return False
 
 
