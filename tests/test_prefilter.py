@@ -134,3 +134,9 @@ def test_accumulations_are_candidates_only_near_backward_or_in_script_loops():
              "    preds.append(model(x))\n"
     assert might_match(script) and plan(ast.parse(script), script)[0]
     assert [d.code for d in analyze(script)] == ["TEN501"]
+    # script level, after backward: the loss is arithmetic on an untyped model's output
+    steps = "import torch\nfrom lib import Net\nnet = Net()\ntotal = 0\nfor i in range(9):\n" \
+            "    x = torch.rand(4)\n    loss = (net(x) - x).norm() / 4\n    loss.backward()\n" \
+            "    total += loss\n"
+    assert might_match(steps) and plan(ast.parse(steps), steps)[0]
+    assert [(d.code, d.line) for d in analyze(steps)] == [("TEN501", 9)]

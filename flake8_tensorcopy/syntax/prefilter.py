@@ -223,22 +223,23 @@ def _backward_names(loop: ast.AST) -> Set[str]:
 
 
 def _accumulates(root: ast.AST, backward: bool = False) -> bool:
-    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates);
-    with ``backward``, only a value whose name a ``backward`` call in the loop differentiates."""
+    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates):
+    a value whose name a ``backward`` call in the loop differentiates or, unless ``backward``
+    (a script-level loop), a value a call computed."""
     for loop in statements(root):
         if not isinstance(loop, _LOOPS):
             continue
         values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
-        if values and not backward:
+        if not values:
+            continue
+        names = _backward_names(loop)
+        if names and any(_names(v) & names for v in values):
+            return True
+        if not backward:
             # a script-level loop: a value computed by a call (``model(x)``) in the loop
             called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
                 s.value, ast.Call) for t in s.targets for d in _names(t)}
             if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
-                return True
-            continue
-        if values:
-            names = _backward_names(loop)
-            if names and any(_names(v) & names for v in values):
                 return True
     return False
 
