@@ -214,6 +214,34 @@ def data_setter_keeps_dtype(mp):
                property(desc.__get__, lambda self, new: desc.__set__(self, new.to(self.dtype))))
 
 
+def add_detaches(mp):
+    """``a + b`` (and ``+=``) returns a tensor without a graph: accumulating keeps nothing."""
+    for name in ("__add__", "__radd__", "__iadd__"):
+        orig = getattr(torch.Tensor, name)
+
+        def op(self, other, _orig=orig):
+            out = _orig(self, other)
+            return out.detach() if isinstance(out, torch.Tensor) else out
+        mp.setattr(torch.Tensor, name, op)
+
+
+def eval_disables_grad(mp):
+    """A module in ``eval()`` mode runs under ``no_grad`` (what many users believe)."""
+    orig = torch.nn.Module.__call__
+
+    def call(self, *args, **kwargs):
+        if not self.training:
+            with torch.no_grad():
+                return orig(self, *args, **kwargs)
+        return orig(self, *args, **kwargs)
+    mp.setattr(torch.nn.Module, "__call__", call)
+
+
+def detach_keeps_graph(mp):
+    """``detach()`` returns a view that is still part of the graph."""
+    mp.setattr(torch.Tensor, "detach", lambda self: self.view_as(self))
+
+
 # ---------------------------------------------------------------- mutations of the fixes
 def _mutate_fix(mp, transform):
     orig = equivalence.fixed_source
@@ -334,6 +362,12 @@ MUTATIONS = (
         "TEN402 deep-snapshots-keep-old-weights")),
     Mutation("setitem-buffers-overlap", setitem_buffers_overlap, _k(
         "TEN403 column-shift-silently-wrong,first-dim-shift-raises,cuda-shifts-differ")),
+    Mutation("add-detaches", add_detaches, _k(
+        "TEN501 after-backward-keeps-graph,memory-grows-per-step")),
+    Mutation("eval-disables-grad", eval_disables_grad, _k(
+        "TEN501 no-backward-keeps-activations,memory-grows-per-step")),
+    Mutation("detach-keeps-graph", detach_keeps_graph, _k(
+        "TEN501 after-backward-keeps-graph,no-backward-keeps-activations,memory-grows-per-step")),
     Mutation("tensor-warning-recommends-clone-detach", tensor_warning_recommends_clone_detach,
              _k("TEN201 tensor-warns")),
     Mutation("tensor-keeps-graph", tensor_keeps_graph, _k(

@@ -108,3 +108,35 @@ def test_text_index_places_shapes_on_their_lines():
             "def g(a):", "    return a", ""])
         found, spans = plan(ast.parse(src), src)
         assert found and spans == [(12, 13, "pass")], (nl, spans)
+
+
+def test_accumulations_are_candidates_only_near_backward_or_in_script_loops():
+    """TEN501: an accumulation in a loop is a candidate in a function that calls ``backward``
+    or in a script-level loop; elsewhere ``+=`` and ``.append(`` keep a file free."""
+    from flake8_tensorcopy.engine import might_match
+    from flake8_tensorcopy.syntax.prefilter import plan
+
+    quiet = ("import torch\n\n\ndef f(xs):\n    total = 0\n    out = []\n    for x in xs:\n"
+             "        total += x\n        out.append(x * 2)\n    return total, out\n")
+    assert not plan(ast.parse(quiet), quiet)[0] and not has_candidates(ast.parse(quiet))
+    numbers = ("import torch\nsteps = []\ntotal = 0.0\nfor x in range(3):\n"
+               "    steps.append(1)\n    total += loss.item()\n    steps.append(float(x))\n")
+    assert not plan(ast.parse(numbers), numbers)[0]
+    train = quiet + ("\n\ndef g(model, xs):\n    total = 0\n    for x in xs:\n"
+                     "        loss = model(x).sum()\n        loss.backward()\n"
+                     "        total += loss\n    return total\n")
+    assert might_match(train)
+    found, spans = plan(ast.parse(train), train)
+    assert found and [(s, e) for s, e, _ in spans] == [(4, 10)]  # f stays masked
+    (d,) = analyze(train)
+    assert d.code == "TEN501" and d.line == 18
+    script = "import torch\nmodel = torch.nn.Linear(2, 1)\npreds = []\nfor x in torch.ones(3, 2):\n" \
+             "    preds.append(model(x))\n"
+    assert might_match(script) and plan(ast.parse(script), script)[0]
+    assert [d.code for d in analyze(script)] == ["TEN501"]
+    # script level, after backward: the loss is arithmetic on an untyped model's output
+    steps = "import torch\nfrom lib import Net\nnet = Net()\ntotal = 0\nfor i in range(9):\n" \
+            "    x = torch.rand(4)\n    loss = (net(x) - x).norm() / 4\n    loss.backward()\n" \
+            "    total += loss\n"
+    assert might_match(steps) and plan(ast.parse(steps), steps)[0]
+    assert [(d.code, d.line) for d in analyze(steps)] == [("TEN501", 9)]

@@ -6,11 +6,13 @@
 | TEN2xx copy construction | ``rules/construct.py`` |
 | TEN3xx copy order and waste | ``rules/order.py`` |
 | TEN4xx aliasing mistaken for copying | ``rules/alias.py``, ``rules/snapshot.py`` (TEN402), ``rules/overlap.py`` (TEN403) |
+| TEN5xx graph lifetime | ``rules/accumulate.py`` (TEN501) |
 """
 from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
+from .accumulate import GraphKeepingAccumulator
 from .alias import AliasWrite
 from ..diagnostics import selected
 from .base import Rule
@@ -25,6 +27,7 @@ RULE_CLASSES: Tuple[type, ...] = (
     TensorOfTensor, NewTensorOfTensor, LegacyConstructorAlias, TensorOfTensorList,
     CloneDetach, LikeThenCopy,
     AliasWrite, StateDictSnapshot, OverlappingSliceWrite,
+    GraphKeepingAccumulator,
 )
 ALL_RULES: List[Rule] = [cls() for cls in RULE_CLASSES]
 RULES_BY_CODE: Dict[str, Rule] = {r.code: r for r in ALL_RULES}

@@ -21,13 +21,15 @@ from .source import any_line_within, line_numbers, line_starts, occurrences
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
 #: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302, TEN403), a write into
 #: a basic slice (``x[..:..] = ``, ``x[..:..] += ``: TEN403; a slice the rule reads holds no
-#: bracket), ``state_dict()`` or ``load_state_dict(self`` (TEN402), or an import of a constructor alias.
+#: bracket), ``state_dict()`` or ``load_state_dict(self`` (TEN402), ``backward(`` or a loop at
+#: the start of a line (TEN501: an accumulation in a loop that calls backward, or in a
+#: script-level loop), or an import of a constructor alias.
 #: A cheap C-level test before any tree is walked.
 SHAPES = re.compile(
-    r"(?=[.tnTdcisl\[])"  # each branch's first character: lets ``re`` skip ahead (3x faster search)
+    r"(?=[.tnTdcislbfw\[])"  # each branch's first character: lets ``re`` skip ahead (3x faster search)
     r"(?:\.\s*data\b|\btensor\s*\(|new_tensor\s*\(|Tensor\s*\(|detach\s*\(|copy_\s*\("
     r"|\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
-    r"|state_dict\s*\(\s*\)|load_state_dict\s*\(\s*self\b"
+    r"|state_dict\s*\(\s*\)|load_state_dict\s*\(\s*self\b|backward\s*\(|(?m:^)(?:for|while)\b"
     r"|\bimport\b[^\n(]*(?:\btensor\b|Tensor)|\bimport\s*\([^)]*(?:\btensor\b|Tensor))")
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
@@ -170,6 +172,75 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
             more = _torch_aliases([node]) - aliases
             if more:
                 return True  # a local import of a constructor alias: let the walk look
+    return False
+
+
+_NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy", "str"})
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _accumulated(node: ast.AST) -> Optional[ast.expr]:
+    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)`` when ``v`` may be a
+    tensor (TEN501): not a literal, not ``v.item()``/``v.detach()``/``float(v)``."""
+    t = type(node)
+    if t is ast.AugAssign and isinstance(node.op, ast.Add):
+        value = node.value
+    elif t is ast.Assign and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
+            and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
+            dotted(node.targets[0]) in (dotted(node.value.left), dotted(node.value.right)):
+        value = node.value
+    elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+            and node.value.func.attr == "append" and len(node.value.args) == 1:
+        value = node.value.args[0]
+    else:
+        return None
+    if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)):
+        return None
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return None if name in _NUMBERS else value
+    return value
+
+
+def _names(node: ast.AST) -> Set[str]:
+    return {d for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))
+            for d in (dotted(n),) if d is not None}
+
+
+def _backward_names(loop: ast.AST) -> Set[str]:
+    """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
+    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``)."""
+    out: Set[str] = set()
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
+                n.func, "id", None)) in ("backward", "manual_backward"):
+            if isinstance(n.func, ast.Attribute):
+                out |= _names(n.func.value)
+            if n.args:
+                out |= _names(n.args[0])
+    return out
+
+
+def _accumulates(root: ast.AST, backward: bool = False) -> bool:
+    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates):
+    a value whose name a ``backward`` call in the loop differentiates or, unless ``backward``
+    (a script-level loop), a value a call computed."""
+    for loop in statements(root):
+        if not isinstance(loop, _LOOPS):
+            continue
+        values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+        if not values:
+            continue
+        names = _backward_names(loop)
+        if names and any(_names(v) & names for v in values):
+            return True
+        if not backward:
+            # a script-level loop: a value computed by a call (``model(x)``) in the loop
+            called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
+                s.value, ast.Call) for t in s.targets for d in _names(t)}
+            if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
+                return True
     return False
 
 
@@ -350,6 +421,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if _has_shape(stmt, aliases) if text is None else (
                     text.may_have_shape(stmt) and _has_shape_in(stmt, aliases, text)):
                 found = True
+            elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt, True):
+                found = True  # TEN501: an accumulation in a loop of a function that calls backward
             elif not keep:
                 span = _span(stmt)
                 if span:
@@ -372,6 +445,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text)
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
             found = True
+        elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(stmt):
+            found = True  # TEN501: an accumulation in a script-level loop
         elif top:
             name = _literal_binding(stmt)
             if name is not None:

@@ -1,0 +1,182 @@
+"""TEN501's claims, run by ``tensorcopy verify``: an accumulator keeps every step's graph (and,
+without ``backward()``, every step's activations) alive, and accumulating ``.detach()`` does
+not. torch arrives through the verifier's helper ``v``: importing this never imports torch."""
+from __future__ import annotations
+
+from typing import Optional
+
+
+def _mlp(v, width: int = 64, depth: int = 8):
+    torch = v.torch
+    torch.manual_seed(0)
+    layers = []
+    for _ in range(depth):
+        layers += [torch.nn.Linear(width, width), torch.nn.Tanh()]
+    return torch.nn.Sequential(*layers, torch.nn.Linear(width, 1)).to(v.device)
+
+
+def _graph_nodes(t) -> int:
+    """Autograd nodes reachable from ``t`` (0 for a tensor without a graph)."""
+    seen = set()
+    todo = [getattr(t, "grad_fn", None)]
+    while todo:
+        fn = todo.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        todo.extend(nxt for nxt, _ in fn.next_functions)
+    return len(seen)
+
+
+def _after_backward(v, steps: int, detach: bool):
+    """``total += loss`` (or ``loss.detach()``) after ``loss.backward()``, ``steps`` times."""
+    torch = v.torch
+    model = _mlp(v)
+    x = torch.randn(16, 64, device=v.device)
+    total = 0
+    for _ in range(steps):
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        total = total + (loss.detach() if detach else loss)
+    return total
+
+
+def one_thread(check):
+    """Run a claim with one CPU thread (a loaded machine makes two threads slow, not the
+    result different), restoring the setting afterwards."""
+    def run(v):
+        threads = v.torch.get_num_threads()
+        v.torch.set_num_threads(1)
+        try:
+            return check(v)
+        finally:
+            v.torch.set_num_threads(threads)
+    return run
+
+
+def after_backward_keeps_graph(v):
+    torch = v.torch
+    kept = {n: _graph_nodes(_after_backward(v, n, False)) for n in (5, 10)}
+    fixed = _graph_nodes(_after_backward(v, 10, True))
+    total = _after_backward(v, 3, False)
+    try:
+        total.backward()
+        second = "no error"
+    except RuntimeError as exc:
+        second = str(exc).split("\n")[0][:90]
+    per_step = (kept[10] - kept[5]) / 5
+    holds = per_step >= 10 and fixed == 0 and "second time" in second
+    del torch
+    return holds, {"graph_nodes_after_5": kept[5], "graph_nodes_after_10": kept[10],
+                   "nodes_per_step": per_step, "graph_nodes_with_detach": fixed,
+                   "total.backward()": second}
+
+
+def _no_backward(v, steps: int, detach: bool, no_grad: bool = False):
+    """An evaluation loop without ``no_grad``: the outputs appended; a weak reference to one
+    intermediate activation of each step."""
+    import contextlib
+    import weakref
+    torch = v.torch
+    model = _mlp(v).eval()  # an evaluation loop: eval() does not turn grad off
+    hidden = model[1]
+    refs = []
+    handle = hidden.register_forward_hook(lambda m, i, o: refs.append(weakref.ref(o)))
+    outs = []
+    with torch.no_grad() if no_grad else contextlib.nullcontext():
+        for _ in range(steps):
+            out = model(torch.randn(16, 64, device=v.device))
+            outs.append(out.detach() if detach else out)
+            del out
+    handle.remove()
+    alive = sum(r() is not None for r in refs)
+    return outs, alive
+
+
+def no_backward_keeps_activations(v):
+    _, kept = _no_backward(v, 6, False)
+    _, fixed = _no_backward(v, 6, True)
+    _, under = _no_backward(v, 6, False, no_grad=True)
+    return kept == 6 and fixed == 0 and under == 0, {
+        "activations_alive_kept": f"{kept}/6", "activations_alive_detach": f"{fixed}/6",
+        "activations_alive_no_grad": f"{under}/6"}
+
+
+def _resident() -> Optional[int]:
+    """This process's resident set in bytes, after handing the allocator's free memory back
+    (``malloc_trim``), so memory freed earlier in the run does not hide new growth; None where
+    either is not available (not Linux with glibc)."""
+    import ctypes
+    import os
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, AttributeError, ValueError, IndexError):
+        return None
+
+
+def _growth_per_step(v, steps: int, step, host: bool) -> Optional[float]:
+    """Bytes held per step once warm: the resident set (``host``, or on CPU) or CUDA's
+    allocated memory, measured after step 2 and after the last step."""
+    torch = v.torch
+    cuda = v.device == "cuda" and not host
+
+    def held() -> Optional[int]:
+        if cuda:
+            torch.cuda.synchronize()
+            return torch.cuda.memory_allocated()
+        return _resident()
+
+    state: list = []
+    start = None
+    for i in range(steps):
+        step(state)
+        if i == 2:
+            start = held()
+    end = held()
+    if start is None or end is None:
+        return None
+    return (end - start) / (steps - 3)
+
+
+def memory_grows_per_step(v):
+    torch = v.torch
+    kib = 1024.0
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # a loaded machine makes 2 threads 10x slower, not the result
+    try:
+        measured = {}
+        rates = {}
+        for detach in (False, True):
+            model = _mlp(v)
+            x = torch.randn(16, 64, device=v.device)
+
+            def after(state, model=model, x=x, detach=detach):
+                loss = model(x).pow(2).mean()
+                loss.backward()
+                total = state.pop() if state else 0
+                state.append(total + (loss.detach() if detach else loss))
+
+            rates["after", detach] = _growth_per_step(v, 120, after, host=True)
+            torch.manual_seed(0)
+            big = torch.nn.Sequential(torch.nn.Linear(256, 1024), torch.nn.ReLU(),
+                                      torch.nn.Linear(1024, 1)).to(v.device).eval()
+
+            def evaluate(state, big=big, detach=detach):
+                out = big(torch.randn(256, 256, device=v.device))
+                state.append(out.detach() if detach else out)
+
+            rates["none", detach] = _growth_per_step(v, 12, evaluate, host=False)
+    finally:
+        torch.set_num_threads(threads)
+    if any(r is None for r in rates.values()):
+        return "not shown", {"reason": "no resident-set measurement on this system"}
+    for (shape, detach), r in rates.items():
+        label = {"after": "after-backward", "none": "no-backward"}[shape]
+        measured[f"{label}{' fixed' if detach else ''} (KiB/step)"] = round(r / kib, 1)
+    # after backward: the graph's nodes (host memory); without backward: each step's
+    # activations (256 x 1024 floats = 1 MiB, saved for the ReLU and the last Linear)
+    holds = rates["after", False] >= 4 * kib and rates["after", True] * 10 <= rates["after", False] \
+        and rates["none", False] >= 512 * kib and rates["none", True] * 4 <= rates["none", False]
+    return holds, measured
