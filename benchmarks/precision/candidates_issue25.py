@@ -12,8 +12,8 @@ Shapes
                     ``OrderedDict(...)``, ``copy.copy(...)``, a dict comprehension over its
                     ``.items()``
   state-dict-call   any other ``X.state_dict()`` call
-  overlap-write     ``N[a] = ...N[b]...`` / ``N[a] op= ...N[b]...`` / ``N[a].copy_(N[b])`` where both
-                    subscripts of the same name hold a slice
+  overlap-write     ``N[a] = ...N[b]...`` / ``N[a] op= ...N[b]...`` / ``N[a].copy_(N[b])``
+                    where both subscripts of the same name hold a slice
   accumulator       inside a ``for``/``while`` loop: ``X += Y``, ``X = X + Y``, ``L.append(Y)``,
                     ``d[k].append(Y)`` where Y is a loss/output-like name (or arithmetic on one),
                     not passed through ``.item()``/``.detach()`` or a Python number conversion
@@ -199,7 +199,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 except (SyntaxError, ValueError):
                     continue
                 rel = os.path.relpath(full, base).replace(os.sep, "/")
-                rows += [dict(repo=repo, path=rel, line=ln, column=c, shape=s) for ln, c, s in found]
+                rows += [dict(repo=repo, path=rel, line=ln, column=c, shape=s)
+                         for ln, c, s in found]
     out = open(args.output, "w", newline="") if args.output else sys.stdout
     w = csv.DictWriter(out, FIELDS, lineterminator="\n")
     w.writeheader()
@@ -209,8 +210,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     counts: dict = {}
     for r in rows:
         counts[r["shape"]] = counts.get(r["shape"], 0) + 1
-    print(f"{len(rows)} candidate sites: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
-          file=sys.stderr)
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    print(f"{len(rows)} candidate sites: {summary}", file=sys.stderr)
     return 0
 
 

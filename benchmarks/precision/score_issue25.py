@@ -1,6 +1,6 @@
 """Precision and recall of TEN402/TEN403/TEN501 on the sites labeled for issue 25.
 
-    python benchmarks/precision/score_issue25.py [--codes TEN402,TEN403] [--labels CSV] ROOT [ROOT...]
+    python benchmarks/precision/score_issue25.py [--codes TEN402,TEN403] [--labels CSV] ROOT...
 
 Each ROOT holds materialised repositories (``<owner>+<name>/``; ``torch/`` for torch's own
 source). The linter runs once per labeled repository (``check --select CODES``), with whatever
@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,7 +46,12 @@ def main(argv=None):
     ap.add_argument("--labels", default=os.path.join(HERE, "labels_issue25.csv"))
     ap.add_argument("roots", nargs="*", default=["/work/corpora"])
     args = ap.parse_args(argv)
-    codes = known_codes([c.strip() for c in args.codes.split(",") if c.strip()], args.roots[0])
+    for root in args.roots:
+        if not os.path.isdir(root):
+            print(f"score_issue25.py: {root} is not a folder", file=sys.stderr)
+            return 1
+    codes = known_codes([c.strip() for c in args.codes.split(",") if c.strip()],
+                        tempfile.gettempdir())
     if not codes:
         return 1
     labels = list(csv.DictReader(open(args.labels, encoding="utf-8")))
@@ -84,8 +90,8 @@ def main(argv=None):
         pos = [r for r in labels if r["expected"] == code and slug(r["repo"]) in seen]
         prec = f"{tp / (tp + fp):.2f}" if tp + fp else "n/a"
         rec = f"{tp / len(pos):.2f}" if pos else "n/a"
-        print(f"{code}: {tp + fp} diagnostics, {tp} true, {fp} false; {len(pos)} labeled positives; "
-              f"precision {prec}, recall {rec}")
+        print(f"{code}: {tp + fp} diagnostics, {tp} true, {fp} false; {len(pos)} labeled "
+              f"positives; precision {prec}, recall {rec}")
         for c, repo, path, line, exp in false:
             if c == code:
                 print(f"  false alarm: {repo} {path}:{line} (label: {exp})")
