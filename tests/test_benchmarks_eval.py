@@ -256,3 +256,127 @@ def test_score_refuses_an_unknown_repository_in_one_line(tmp_path, mirror):
     man = manifest(tmp_path, commit)
     res = run([sys.executable, SCORE, str(tmp_path), "--manifest", man, "--repo", "no/such"])
     assert res.returncode == 1 and res.stderr.strip() == "score.py: not in the manifest: no/such"
+
+
+# --- issue 25: candidates_issue25.py and score_issue25.py -------------------------------------
+
+CANDIDATES25 = os.path.join(BENCH, "precision", "candidates_issue25.py")
+SCORE25 = os.path.join(BENCH, "precision", "score_issue25.py")
+
+ISSUE25_SRC = '''\
+import copy
+import torch
+from collections import OrderedDict
+
+
+class EarlyStopping:
+    def __call__(self, loss, model):
+        self.best = model.state_dict()
+
+    def restore(self, model):
+        model.load_state_dict(self.best)
+
+
+def snapshots(model, opt, hist):
+    a = dict(model.state_dict())
+    b = OrderedDict(model.state_dict())
+    c = copy.copy(model.state_dict())
+    d = {k: v for k, v in model.state_dict().items()}
+    hist.append(opt.state_dict().copy())
+    torch.save(model.state_dict(), "m.pt")
+    e = copy.deepcopy(model.state_dict())
+
+
+def writes(x, n):
+    x[:, 1:] = x[:, :-1]
+    x[..., 1:] += x[..., :-1]
+    x[:, 1:].copy_(x[:, :-1])
+    x[0] = x[1]
+
+
+def train(model, opt, loader):
+    total = 0
+    losses = []
+    for xb in loader:
+        loss = model(xb).sum()
+        loss.backward()
+        total += loss
+        total = total + loss
+        losses.append(loss)
+        losses.append(loss.item())
+        total += loss.item()
+    last = total + loss
+'''
+
+ISSUE25_EXPECTED = {
+    (8, 9, "snapshot-binding"), (15, 5, "snapshot-binding"), (16, 5, "snapshot-binding"),
+    (17, 5, "snapshot-binding"), (18, 5, "snapshot-binding"), (19, 5, "snapshot-binding"),
+    (20, 16, "state-dict-call"), (21, 23, "state-dict-call"),
+    (25, 5, "overlap-write"), (26, 5, "overlap-write"), (27, 5, "overlap-write"),
+    (37, 9, "accumulator"), (38, 9, "accumulator"), (39, 9, "accumulator"),
+}
+
+
+def test_issue25_candidates_find_each_shape_once(tmp_path):
+    """Each shallow snapshot form is one binding (its inner state_dict() call is not counted
+    again); deepcopy and torch.save are other calls; slice writes of one name overlap; loop
+    accumulations of a loss name are found, `.item()` ones and those after the loop are not."""
+    repo = tmp_path / "own+proj" / "pkg"
+    repo.mkdir(parents=True)
+    (repo / "train.py").write_text(ISSUE25_SRC, encoding="utf-8")
+    out = tmp_path / "cand.csv"
+    res = run([sys.executable, CANDIDATES25, str(tmp_path), "-o", str(out)])
+    assert res.returncode == 0, res.stderr
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    got = {(int(r["line"]), int(r["column"]), r["shape"]) for r in rows}
+    assert got == ISSUE25_EXPECTED
+    assert {(r["repo"], r["path"]) for r in rows} == {("own+proj", "pkg/train.py")}
+
+
+def test_issue25_score_counts_hits_false_alarms_misses_and_unlabeled(tmp_path):
+    """The scorer runs the real linter and sorts each diagnostic by its label: the EarlyStopping
+    snapshot labeled TEN402 is a hit, a labeled positive it does not report is a miss, and a
+    code this linter lacks is left out with a note instead of failing the run."""
+    repo = tmp_path / "corpus" / "own+proj"
+    repo.mkdir(parents=True)
+    (repo / "train.py").write_text(ISSUE25_SRC, encoding="utf-8")
+    labels = tmp_path / "labels.csv"
+    rows = [("train.py", 8, "snapshot-binding", "TEN402"), ("train.py", 15, "snapshot-binding", "none"),
+            ("train.py", 16, "snapshot-binding", "TEN402")]
+    with open(labels, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["repo", "commit", "path", "line", "column", "shape", "expected", "reason"])
+        for path, line, shape, exp in rows:
+            w.writerow(["own/proj", "0" * 40, path, line, 0, shape, exp, "test"])
+    res = run([sys.executable, SCORE25, "--codes", "TEN402,TEN999", "--labels", str(labels),
+               str(tmp_path / "corpus")])
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "has no TEN999" in out
+    assert "TEN402: 1 diagnostics, 1 true, 0 false; 2 labeled positives; precision 1.00, " \
+           "recall 0.50" in out, out
+    assert "miss: own+proj train.py:16" in out
+    assert "false alarm" not in out and "unlabeled" not in out
+
+
+def test_issue25_labels_are_complete_and_pinned():
+    """Every labeled site names a pinned repository (corpora.toml, corpora_issue25.toml or torch's
+    own source) at its pinned commit, a known shape, an expected code or none, and a reason."""
+    sys.path.insert(0, BENCH)
+    try:
+        import corpora
+    finally:
+        sys.path.remove(BENCH)
+    pins = {r["name"]: r["commit"] for man in ("corpora.toml", "corpora_issue25.toml")
+            for r in corpora.load_manifest(os.path.join(BENCH, man))}
+    with open(os.path.join(BENCH, "precision", "labels_issue25.csv"), encoding="utf-8") as fh:
+        labels = list(csv.DictReader(fh))
+    assert len(labels) >= 300
+    for r in labels:
+        assert r["expected"] in {"none", "TEN402", "TEN403", "TEN501"}, r
+        assert r["shape"] in {"snapshot-binding", "state-dict-call", "overlap-write",
+                              "accumulator"}, r
+        assert r["reason"].strip() and int(r["line"]) > 0, r
+        if not r["repo"].startswith("pytorch/pytorch"):
+            assert pins.get(r["repo"]) == r["commit"], r
+    assert sum(r["shape"] == "accumulator" for r in labels) >= 20
