@@ -311,7 +311,7 @@ def note_shared_writes(inference, tree: ast.Module, source: str) -> None:
     ``set_default_device`` anywhere (the default device may differ anywhere after it)."""
     inference.sets_default_device = "set_default_device" in source
     inference.module_tree = tree
-    if _SHARED.search(source) is None:
+    if ("global" not in source and "nonlocal" not in source) or _SHARED.search(source) is None:
         return
     shared: Dict[str, set] = {"module": set(), "function": set()}
     for a in statements(tree):  # ``global``/``nonlocal`` are statements: expressions are skipped

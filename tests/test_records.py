@@ -93,3 +93,40 @@ def test_node_inits_are_generated_and_current():
     assert {c.__init__.__module__ for c in made} == {"flake8_tensorcopy.syntax.node_inits"}
     call = nodes.Call(None, nodes.Name(None, "f"), [])
     assert call.func.value == "f" and call.args == [] and call._a is None
+
+
+def test_the_plugin_pauses_the_collector_only_while_it_works(monkeypatch):
+    """The plugin's engine import and analysis run with the cyclic collector paused, and the
+    collector is on again afterwards, also when the analysis fails."""
+    import ast
+    import gc
+
+    from flake8_tensorcopy import lint
+    from flake8_tensorcopy.plugin import TensorCopyChecker
+
+    src = "import torch\nx = torch.randn(3)\ny = x.clone().detach()\n"
+    seen = []
+    real = lint.diagnose
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lint, "diagnose", spy)
+    assert gc.isenabled()
+    out = list(TensorCopyChecker(ast.parse(src), src.splitlines(True), "t.py").run())
+    assert [o[2][:6] for o in out] == ["TEN301"] and seen == [False] and gc.isenabled()
+
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(lint, "diagnose", broken)
+    assert list(TensorCopyChecker(ast.parse(src), src.splitlines(True), "t.py").run()) == []
+    assert gc.isenabled()
+    gc.disable()
+    try:  # paused by the caller: left paused
+        monkeypatch.setattr(lint, "diagnose", real)
+        assert len(list(TensorCopyChecker(ast.parse(src), src.splitlines(True), "t.py").run())) == 1
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
