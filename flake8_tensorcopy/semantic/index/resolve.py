@@ -125,7 +125,7 @@ class ProjectIndex:
         self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
         self._searched_cache: Dict[Tuple, Tuple[Tuple[str, ...], float]] = {}
-        self._targets_cache: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...], float]] = {}
+        self._targets_cache: Dict[str, Tuple] = {}
         self._homes_cache: Dict[Tuple[str, str], Tuple[List[str], float]] = {}
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
@@ -409,16 +409,21 @@ class ProjectIndex:
 
     def _module_targets(self, path: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
         """The files the top-level imports of ``path`` reach and the places searched in vain,
-        kept as ``find_module``'s answers are (for ``_TTL``): every file of a run that reaches
-        a module through its imports asks for them again."""
+        kept while the file is unchanged, as ``find_module``'s answers are (for ``_TTL``):
+        every file of a run that reaches a module through its imports asks for them again."""
+        try:
+            st = os.stat(path)
+            state: Optional[Tuple[int, int]] = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            state = None
         now = time.monotonic()
         hit = self._targets_cache.get(path)
-        if hit is not None and now - hit[2] < _TTL:
+        if hit is not None and now - hit[2] < _TTL and hit[3] == state:
             return hit[0], hit[1]
         searched: Set[str] = set()
         found = tuple(self._resolve_specs(path, self._import_specs(path)[0], absent=searched))
         got = (found, tuple(sorted(searched)))
-        self._targets_cache[path] = got + (now,)
+        self._targets_cache[path] = got + (now, state)
         return got
 
     def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
