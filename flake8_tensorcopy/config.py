@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, field
+from .syntax.records import field, record
 from typing import Dict, Iterable, List, Optional, Sequence
 
 
@@ -44,7 +44,7 @@ _LIST_KEYS = ("select", "ignore", "exclude", "extend-exclude", "tensor-names", "
 _KNOWN = set(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes"}
 
 
-@dataclass
+@record
 class Config:
     path: Optional[str] = None
     select: List[str] = field(default_factory=lambda: ["TEN"])

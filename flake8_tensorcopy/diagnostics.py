@@ -5,7 +5,7 @@ fixer only read them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .syntax.records import field, record, replaced  # noqa: F401 (replaced: for the front ends)
 from typing import Optional, Sequence, Tuple
 
 SAFE = "safe"
@@ -16,7 +16,7 @@ NOT_ANALYSED = "TEN001"
 UNSAFE = "unsafe"
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Edit:
     """Replace ``source[start:end]`` (character offsets into the decoded text) with ``text``.
 
@@ -28,7 +28,7 @@ class Edit:
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     description: str
     safety: str  # SAFE or UNSAFE
@@ -39,7 +39,7 @@ class Fix:
         return self.safety == SAFE
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     code: str
     message: str

@@ -11,11 +11,16 @@ a proven tensor, the nearest binding's kind is kept (diagnostics rest on it) but
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, Optional
 
 from .semantic import kinds
 from .semantic.scope import Doubt, join_branches, proven
 from .syntax import nodes
+from .syntax.prefilter import statements
+
+#: the text of a ``global``/``nonlocal`` statement (a superset: comments and strings match too)
+_SHARED = re.compile(r"\b(?:global|nonlocal)[\s\\]+\w")
 
 
 class FlowWalker:
@@ -306,10 +311,10 @@ def note_shared_writes(inference, tree: ast.Module, source: str) -> None:
     ``set_default_device`` anywhere (the default device may differ anywhere after it)."""
     inference.sets_default_device = "set_default_device" in source
     inference.module_tree = tree
-    if "global" not in source and "nonlocal" not in source:
+    if ("global" not in source and "nonlocal" not in source) or _SHARED.search(source) is None:
         return
     shared: Dict[str, set] = {"module": set(), "function": set()}
-    for a in ast.walk(tree):
+    for a in statements(tree):  # ``global``/``nonlocal`` are statements: expressions are skipped
         t = type(a)
         if t is ast.Global:
             shared["module"].update(a.names)

@@ -12,10 +12,9 @@ import sys
 import threading
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
-from .diagnostics import Diagnostic, selected
+from .diagnostics import Diagnostic, field, record, selected
 from .syntax.parse import LintError
 from .syntax.prefilter import SHAPES, plan
 
@@ -24,7 +23,7 @@ if TYPE_CHECKING:  # the flake8 plugin imports this module on every run: keep it
 from .syntax.source import DecodedSource, SourceError, decode
 
 
-@dataclass
+@record
 class FileResult:
     path: str
     diagnostics: List[Diagnostic] = field(default_factory=list)

@@ -140,3 +140,35 @@ def test_accumulations_are_candidates_only_near_backward_or_in_script_loops():
             "    total += loss\n"
     assert might_match(steps) and plan(ast.parse(steps), steps)[0]
     assert [(d.code, d.line) for d in analyze(steps)] == [("TEN501", 9)]
+
+
+def test_lone_copy_into_a_name_is_no_candidate():
+    """``a.copy_(b)`` is a shape only as the second statement of TEN302's two-statement form
+    (``out = torch.empty_like(v)`` right before ``out.copy_(v)``): a definition that merely copies
+    into a name is left out of the tree (issue 23 item 5: the pre-filter admitted every such
+    definition), and the two-statement form is still found at module level, in a definition, in
+    a nested block and past the text gate."""
+    from flake8_tensorcopy.syntax.prefilter import plan
+
+    lone = "import torch\n\n\ndef f(a, b):\n    a.copy_(b)\n    return a\n"
+    assert not has_candidates(ast.parse(lone))
+    padded = lone + "# padding\n" * 120
+    assert plan(ast.parse(padded), padded) == (False, [(4, 6, "pass")])
+    assert analyze(padded, prefilter=False) == []
+
+    forms = [
+        "import torch\nv = torch.randn(3)\nout = torch.empty_like(v)\nout.copy_(v)\n",
+        "import torch\n\n\ndef f(v):\n    out = torch.zeros_like(v)\n    out.copy_(v)\n    return out\n",
+        "import torch\n\n\ndef f(v, n):\n    for _ in range(n):\n        if n:\n"
+        "            out = torch.ones_like(v)\n            out.copy_(v)\n    return out\n",
+        "from torch import empty_like as el\n\n\ndef f(v):\n    out = el(v)\n    out.copy_(v)\n"
+        "    return out\n",
+    ]
+    for src in forms:
+        src += "# padding\n" * 120
+        full = analyze(src, prefilter=False)
+        assert [d.code for d in full] == ["TEN302"], (src, full)
+        assert has_candidates(ast.parse(src)), src
+        found, spans = plan(ast.parse(src), src)
+        assert found and spans == [], (src, spans)
+        assert analyze(src) == full

@@ -167,3 +167,45 @@ def test_a_chain_too_deep_for_the_index_is_said_once_per_run(tmp_path):
         assert "Traceback" not in got.stderr
     got = flake8("--select", "TEN", "a.py", "b.py", cwd=str(tmp_path))
     assert got.stdout == "" and got.returncode == 0
+
+
+def _dependency_searches(tmp_path, files, monkeypatch):
+    """Import searches (``_candidates``) made to list the dependencies of ``files`` scripts that
+    each import the same chain of 12 package modules (each importing the next), in one run."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    root = tmp_path / f"p{files}"
+    pkg = root / "pkg"
+    pkg.mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    (pkg / "__init__.py").write_text("")
+    for i in range(12):
+        nxt = f"from pkg.m{i + 1} import f{i + 1}\n" if i < 11 else ""
+        (pkg / f"m{i}.py").write_text(f"import os\nimport numpy\n{nxt}\ndef f{i}():\n    return 1\n")
+    scripts = []
+    for j in range(files):
+        path = root / f"s{j}.py"
+        path.write_text("import torch\nfrom pkg.m0 import f0\n")
+        scripts.append(str(path))
+    monkeypatch.setattr(resolve, "_TTL", 3600.0)  # one window of freshness, however slow the machine
+    index = resolve.ProjectIndex()
+    count = [0]
+    candidates = index._candidates
+
+    def counting(*args):
+        count[0] += 1
+        return candidates(*args)
+
+    monkeypatch.setattr(index, "_candidates", counting)
+    states = [index.dependency_states(s) for s in scripts]
+    assert all(len([d for d, digest in st if digest]) == 13 for st in states), states[0]
+    return count[0]
+
+
+def test_dependency_listing_searches_each_import_once_per_run(tmp_path, monkeypatch):
+    """The results cache's dependency list of each file follows its imports transitively: a
+    module many files reach is searched once (kept as long as ``find_module``'s answers), not
+    once per file (issue 23 item 5: half of a first ``check`` of the dense corpus)."""
+    small = _dependency_searches(tmp_path, 10, monkeypatch)
+    large = _dependency_searches(tmp_path, 40, monkeypatch)
+    assert large <= small * 1.5 + 40, (small, large)

@@ -1,7 +1,7 @@
 """What a rule is: one class carrying its code, message, docs, examples, fix and claims."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..syntax.records import field, record
 from typing import Any, Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Type
 
 from ..syntax import nodes
@@ -63,7 +63,7 @@ FIX_CHANGES = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Example:
     """An invalid snippet: the rule must flag it exactly once.
 
@@ -78,7 +78,7 @@ class Example:
     run: bool = True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FixCase:
     """Runnable proof of a fix: ``body`` is the body of ``def f(t: torch.Tensor, x: torch.Tensor)``.
 
@@ -100,7 +100,7 @@ class FixCase:
     devices: Tuple[str, ...] = ("cpu", "cuda")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Claim:
     """A statement about PyTorch that a rule relies on, checked by ``tensorcopy verify``.
 
@@ -117,7 +117,7 @@ class Claim:
     devices: Tuple[str, ...] = ("cpu", "cuda")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Src:
     """A piece of an edit's text that is the source's own text over a span (same span rules as
     ``NodeEdit``): moved text keeps its comments, line breaks and indentation byte for byte."""
@@ -128,7 +128,7 @@ class Src:
     to_start: bool = False
 
 
-@dataclass
+@record
 class NodeEdit:
     """An edit described by nodes; the engine turns it into text offsets.
 
@@ -152,14 +152,14 @@ class NodeEdit:
     eat_line: bool = False
 
 
-@dataclass
+@record
 class FixPlan:
     description: str
     safety: str
     edits: List[NodeEdit] = field(default_factory=list)
 
 
-@dataclass
+@record
 class Report:
     code: str
     node: nodes.CSTNode

@@ -13,7 +13,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from ..diagnostics import Diagnostic, selected
+from ..diagnostics import Diagnostic, record, selected
+from ..diagnostics import field as record_field
 from ..lint import FileResult
 
 #: what each rule's pattern looks like when it is seen running (the static messages name the
@@ -118,18 +119,18 @@ def merge(parts: Iterable[Tuple[object, Iterable[dict]]]) -> List[Site]:
     return sorted(merged.values(), key=lambda s: (s.filename, s.line, s.column, s.code))
 
 
-@dataclass
+@record
 class RuntimeResult(FileResult):
     """A file's runtime findings (``diagnostics``, one per site) and, aligned with them, the
     sites; with ``--compare`` also the static diagnostics beside them."""
 
-    sites: List[object] = field(default_factory=list)
+    sites: List[object] = record_field(default_factory=list)
     #: per diagnostic: also flagged by ``check`` (None: not compared)
-    static: List[Optional[bool]] = field(default_factory=list)
+    static: List[Optional[bool]] = record_field(default_factory=list)
     #: static diagnostics on lines that ran but never showed the pattern
-    static_only_ran: List[Diagnostic] = field(default_factory=list)
+    static_only_ran: List[Diagnostic] = record_field(default_factory=list)
     #: static diagnostics on lines that never ran (or whose execution was not traced)
-    static_not_run: List[Diagnostic] = field(default_factory=list)
+    static_not_run: List[Diagnostic] = record_field(default_factory=list)
 
 
 def describe(observed: Sequence[dict]) -> str:

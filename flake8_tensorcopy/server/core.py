@@ -17,11 +17,11 @@ import bisect
 import io
 import os
 import tokenize
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config, ConfigError, find_pyproject, load
-from ..diagnostics import Diagnostic, Edit
+from ..diagnostics import Diagnostic, Edit, replaced
 from ..files import excluded
 from ..fixes import apply_edits, fix_source
 from ..lint import FileResult, LintError, diagnose, lint_text
@@ -87,9 +87,9 @@ def shifted(d: Diagnostic, by: int) -> Diagnostic:
         return d
     fix = d.fix
     if fix is not None:
-        fix = replace(fix, edits=tuple(Edit(e.start + by, e.end + by, e.text) for e in fix.edits))
-    return replace(d, column=d.column + (by if d.line == 1 else 0),
-                   end_column=d.end_column + (by if d.end_line == 1 else 0), fix=fix)
+        fix = replaced(fix, edits=tuple(Edit(e.start + by, e.end + by, e.text) for e in fix.edits))
+    return replaced(d, column=d.column + (by if d.line == 1 else 0),
+                    end_column=d.end_column + (by if d.end_line == 1 else 0), fix=fix)
 
 
 def lint_document(path: Optional[str], text: str, cfg: Config) -> FileResult:

@@ -112,6 +112,7 @@ def _snapshot_shape(node: ast.expr) -> bool:
 
 def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     star = "*" in aliases
+    two_step = False
     for node in ast.walk(root):
         t = type(node)
         if t is ast.Attribute:
@@ -146,7 +147,7 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     if name in _LIKE:
                         return True
                 elif attr == "copy_" and isinstance(func.value, ast.Name) and len(args) == 1:
-                    return True  # ``out.copy_(v)`` after ``out = torch.empty_like(v)`` (TEN302)
+                    two_step = True  # ``out.copy_(v)``: a shape only after ``out = *_like(v)``
                 elif (attr in _CTOR_ATTRS or _legacy_name(attr)) and first is not None \
                         and not isinstance(first, _LITERALS):
                     if isinstance(first, (ast.List, ast.Tuple)) and all(
@@ -172,6 +173,29 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
             more = _torch_aliases([node]) - aliases
             if more:
                 return True  # a local import of a constructor alias: let the walk look
+    return two_step and any(_two_step_copy(block) for block in _blocks(root))
+
+
+def _like_call(node: ast.expr) -> bool:
+    """``torch.empty_like(v)``, ``zeros_like(v)``... with one positional argument (or a call of
+    any plain name with one: an imported alias of one of them)."""
+    if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+        return False
+    func = node.func
+    return isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr in _LIKE)
+
+
+def _two_step_copy(block: list) -> bool:
+    """TEN302's two-statement form in one block: ``out = torch.empty_like(v)`` then, as the next
+    statement, ``out.copy_(v)``."""
+    for prev, stmt in zip(block, block[1:]):
+        if type(stmt) is ast.Expr and type(prev) is ast.Assign and len(prev.targets) == 1:
+            call, target = stmt.value, prev.targets[0]
+            if type(call) is ast.Call and type(call.func) is ast.Attribute and \
+                    call.func.attr == "copy_" and type(call.func.value) is ast.Name and \
+                    type(target) is ast.Name and target.id == call.func.value.id and \
+                    _like_call(prev.value):
+                return True
     return False
 
 
@@ -242,6 +266,15 @@ def _accumulates(root: ast.AST, backward: bool = False) -> bool:
             if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
                 return True
     return False
+
+
+def _blocks(root: ast.AST) -> Iterator[list]:
+    """Every statement list under ``root`` (its own included)."""
+    for node in statements(root):
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(node, name, None)
+            if type(value) is list and value and isinstance(value[0], ast.stmt):
+                yield value
 
 
 def statements(root: ast.AST) -> Iterator[ast.AST]:
@@ -376,7 +409,10 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                 return True
     todo = [fn.body]
     while todo:
-        for stmt in todo.pop():
+        block = todo.pop()
+        if _two_step_copy(block):
+            return True
+        for stmt in block:
             if not text.may_have_shape(stmt):
                 continue
             bodies = [getattr(stmt, f) for f in _SUB_BODIES if type(getattr(stmt, f, None)) is list]
@@ -413,7 +449,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
-    found = False
+    found = _two_step_copy(body)
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(

@@ -5,7 +5,7 @@ import bisect
 import io
 import re
 import tokenize
-from dataclasses import dataclass
+from .records import record
 from itertools import accumulate
 from typing import Iterable, Iterator, List
 
@@ -18,7 +18,7 @@ class SourceError(Exception):
     """The bytes of a file cannot be turned into Python source text."""
 
 
-@dataclass
+@record
 class DecodedSource:
     text: str  # without BOM
     encoding: str

@@ -124,6 +124,9 @@ class ProjectIndex:
         self._roots: Dict[str, Optional[str]] = {}
         self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
+        self._searched_cache: Dict[Tuple, Tuple[Tuple[str, ...], float]] = {}
+        self._targets_cache: Dict[str, Tuple] = {}
+        self._homes_cache: Dict[Tuple[str, str], Tuple[List[str], float]] = {}
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
         self.max_modules = _MAX_MODULES
@@ -166,6 +169,9 @@ class ProjectIndex:
             self._cwd = cwd
             self._roots.clear()
             self._resolve_cache.clear()
+            self._searched_cache.clear()
+            self._targets_cache.clear()
+            self._homes_cache.clear()
             return False
         return True
 
@@ -238,11 +244,22 @@ class ProjectIndex:
             cand = self._module_file(base, dotted)
             if cand and self._allowed(cand, importer):
                 return cand
-        for base in _package_homes(importer, dotted):
+        for base in self._homes(importer, dotted):
             cand = self._module_file(base, dotted)
             if cand:
                 return cand
         return None
+
+    def _homes(self, importer: str, dotted: str) -> List[str]:
+        """``_package_homes``, kept as ``find_module``'s answers are (for ``_TTL``)."""
+        key = (os.path.dirname(os.path.abspath(importer)), dotted.split(".", 1)[0])
+        now = time.monotonic()
+        hit = self._homes_cache.get(key)
+        if hit is not None and now - hit[1] < _TTL:
+            return hit[0]
+        got = _package_homes(importer, dotted)
+        self._homes_cache[key] = (got, now)
+        return got
 
     def _candidates(self, importer: str, dotted: str, level: int) -> List[str]:
         """Every file ``_find_module`` may answer for this import, in its search order."""
@@ -263,7 +280,7 @@ class ProjectIndex:
                  for c in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py"))
                  if self._allowed(c, importer)]
         if not level and dotted:
-            found += [c for base in _package_homes(importer, dotted)
+            found += [c for base in self._homes(importer, dotted)
                       for c in (os.path.join(base, rel + ".py"),
                                 os.path.join(base, rel, "__init__.py"))]
         return found
@@ -377,9 +394,11 @@ class ProjectIndex:
         todo = [start]
         while todo:
             cur = todo.pop()
-            top, nested = self._import_specs(cur)
-            targets = list(self._resolve_specs(cur, top, absent=absent))
+            found, searched = self._module_targets(cur)
+            targets = list(found)
+            absent.update(searched)
             if cur == start:
+                nested = self._import_specs(cur)[1]
                 targets.extend(self._resolve_specs(cur, nested, parents=False, absent=absent))
             for target in targets:
                 if target not in seen:
@@ -387,6 +406,25 @@ class ProjectIndex:
                     order.append(target)
                     todo.append(target)
         return sorted(order), absent - seen
+
+    def _module_targets(self, path: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+        """The files the top-level imports of ``path`` reach and the places searched in vain,
+        kept while the file is unchanged, as ``find_module``'s answers are (for ``_TTL``):
+        every file of a run that reaches a module through its imports asks for them again."""
+        try:
+            st = os.stat(path)
+            state: Optional[Tuple[int, int]] = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            state = None
+        now = time.monotonic()
+        hit = self._targets_cache.get(path)
+        if hit is not None and now - hit[2] < _TTL and hit[3] == state:
+            return hit[0], hit[1]
+        searched: Set[str] = set()
+        found = tuple(self._resolve_specs(path, self._import_specs(path)[0], absent=searched))
+        got = (found, tuple(sorted(searched)))
+        self._targets_cache[path] = got + (now, state)
+        return got
 
     def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
         """The text and tree of the file being linted: ``dependencies`` of that file (asked right
@@ -448,16 +486,35 @@ class ProjectIndex:
             self._specs[path] = (st.st_mtime_ns, st.st_size) + result
         return result
 
+    def _searched(self, importer: str, dotted: str, level: int,
+                  found: Optional[str]) -> Tuple[str, ...]:
+        """The places an import was looked for in before its answer ``found`` (all of them for
+        no answer), absolute. Kept as ``find_module``'s answers are (for ``_TTL``): every file
+        of a run asks again for the imports of the modules they share (issue 23 item 5: this
+        search, repeated per file for each module its imports reach, was half of a first
+        ``check`` of the dense corpus)."""
+        key = (os.path.dirname(os.path.abspath(importer)), dotted, level, found)
+        now = time.monotonic()
+        hit = self._searched_cache.get(key)
+        if hit is not None and now - hit[1] < _TTL:
+            return hit[0]
+        target = os.path.abspath(found) if found else None
+        out: List[str] = []
+        for cand in self._candidates(importer, dotted, level):
+            cand = os.path.abspath(cand)
+            if cand == target:
+                break
+            out.append(cand)
+        got = tuple(out)
+        self._searched_cache[key] = (got, now)
+        return got
+
     def _resolve_specs(self, importer: str, specs, parents: bool = True,
                        absent: Optional[Set[str]] = None) -> Iterable[str]:
         for dotted, level in specs:
             found = self.find_module(importer, dotted, level)
             if absent is not None:
-                # the places searched before the answer (or all of them, for no answer)
-                for cand in self._candidates(importer, dotted, level):
-                    if found and os.path.abspath(cand) == os.path.abspath(found):
-                        break
-                    absent.add(os.path.abspath(cand))
+                absent.update(self._searched(importer, dotted, level, found))
             if found:
                 yield os.path.abspath(found)
             # parent packages' __init__ run on import and may define names
