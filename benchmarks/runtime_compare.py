@@ -82,7 +82,7 @@ def prepare(kind, work: str) -> None:
 
 
 def run_one(root: str, stub: str, repo: str, folder: str, script: str, args: List[str],
-            prep, timeout: int) -> dict:
+            prep, timeout: int, fast: bool = False) -> dict:
     src = os.path.join(root, repo, folder)
     work = tempfile.mkdtemp(prefix=f"tc-{repo}-")
     dst = os.path.join(work, folder)
@@ -96,7 +96,8 @@ def run_one(root: str, stub: str, repo: str, folder: str, script: str, args: Lis
     # --fail-on-findings: the exit column keeps its meaning (1 with findings, 0 without, or the
     # script's own failure); by default `trace` exits with the program's own status
     cmd = [sys.executable, "-m", "flake8_tensorcopy", "trace", "--compare", "--fail-on-findings",
-           "--output-format", "json", "--output", out, script, *args]
+           *(["--fast"] if fast else []), "--output-format", "json", "--output", out, script,
+           *args]
     try:
         res = subprocess.run(cmd, cwd=dst, env=env, capture_output=True, text=True,
                              timeout=timeout)
@@ -152,6 +153,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--only", help="run only scripts whose name contains this")
     ap.add_argument("--output", help="write the markdown report here")
+    ap.add_argument("--fast", action="store_true",
+                    help="trace with the watcher's fast mechanism (`tensorcopy trace --fast`)")
     args = ap.parse_args(argv)
     stub = tempfile.mkdtemp(prefix="tc-stub-")
     os.makedirs(os.path.join(stub, "matplotlib"))
@@ -171,7 +174,8 @@ def main(argv=None) -> int:
     for repo, folder, script, sargs, prep in SCRIPTS:
         if args.only and args.only not in f"{folder}/{script}":
             continue
-        row = run_one(args.root, stub, repo, folder, script, sargs, prep, args.timeout)
+        row = run_one(args.root, stub, repo, folder, script, sargs, prep, args.timeout,
+                      args.fast)
         print(f"{row['script']}: exit {row['status']}, {len(row['both'])} both, "
               f"{len(row['runtime_only'])} runtime only, {len(row['static_only_ran'])} static "
               f"only (ran), {row['static_not_run']} static (never ran) {row['error']}",

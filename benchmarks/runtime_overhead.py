@@ -133,8 +133,10 @@ class PatchProbe:
     """A rejected mechanism, measured: call-through wrappers on exactly what the rules need (the
     ``data`` descriptor, ``detach``/``clone``/``copy_``/``new_tensor``, every in-place method and
     operator, ``__setitem__``; ``torch.tensor`` and the ``*_like`` functions), each doing one dict
-    lookup, as the watcher's checks would. It replaces public torch objects (``torch.tensor``,
-    ``torch.Tensor.add_``...), which issue 22 item 17 forbids."""
+    lookup and no check: the floor of any Python-level hook. Rejected as the watcher's mechanism:
+    a class-level read returns the wrapper (``torch.Tensor.add_`` is no longer the original; a
+    subclass's ``__torch_function__`` receives the wrapper as ``func``). ``tensorcopy trace
+    --fast`` (``runtime/patches.py``) hooks the same calls through descriptors that keep them."""
 
     def __init__(self) -> None:
         self.saved = []
@@ -197,8 +199,10 @@ def mechanisms(name: str, rounds: int, steps: int) -> dict:
     """Step time on one model under each mechanism, interleaved (each round runs every
     mechanism, in a rotating order): medians and the 25-75% range of each ratio over rounds."""
     step = make(name, "cpu")
-    kinds = {"plain": None, "null TorchFunctionMode": NullMode, "watcher (tensorcopy trace)":
-             Watcher, "patched methods (rejected)": PatchProbe}
+    kinds = {"plain": None, "null TorchFunctionMode": NullMode,
+             "watcher, mode (tensorcopy trace)": Watcher,
+             "watcher, fast (tensorcopy trace --fast)": lambda: Watcher(fast=True),
+             "patched methods, no checks (PatchProbe)": PatchProbe}
     for _ in range(10):
         step()
     times = {k: [] for k in kinds}
@@ -294,7 +298,7 @@ def main(argv=None) -> int:
     ap.add_argument("--output", help="append the markdown table here")
     ap.add_argument("--mechanisms", action="store_true",
                     help="only compare the mechanisms (plain, a null TorchFunctionMode, the "
-                         "watcher, patched methods) on the mlp16 step")
+                         "watcher's mode and --fast, patched methods) on the mlp16 step")
     ap.add_argument("--models", default="cnn,transformer,mlp,mlp16",
                     help="comma-separated models (default: all four)")
     args = ap.parse_args(argv)

@@ -46,6 +46,12 @@ def add_parser(sub) -> None:
     p.add_argument("--fail-on-findings", action="store_true",
                    help="exit 1 when the program succeeds but showed a finding (default: the "
                         "program's own exit status, whatever was found)")
+    p.add_argument("--fast", action="store_true",
+                   help="watch through hooks on only the calls the rules need instead of a "
+                        "TorchFunctionMode (far cheaper on short steps; while the program runs, "
+                        "torch.tensor, torch.clone and torch.*_like are wrappers, and a "
+                        "detach() alias's read-after-write is seen only when no other "
+                        "TorchFunctionMode is active: see docs/runtime-overhead.md)")
     p.add_argument("--include-libraries", action="store_true",
                    help="also report patterns in installed packages and the standard library")
     p.add_argument("-m", dest="module", metavar="MODULE", help="run a library module as a script")
@@ -120,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     if index is not None:
         skip = (TORCH_DIR, OWN_DIR) + (() if args.include_libraries else library_dirs())
         tracer = report.LineTracer(index, skip)
-    watcher = Watcher(args.include_libraries)
+    watcher = Watcher(args.include_libraries, fast=args.fast)
     pid = os.getpid()
     outcome, traced = _execute(args.module, target, script_argv, watcher, tracer)
     if os.getpid() != pid:  # a forked child of the program ends as it would without the watcher

@@ -80,6 +80,25 @@ def _shares_elements(a, b) -> bool:
         return bool(mark.as_strided(b.size(), b.stride(), b.storage_offset()).any())
 
 
+def shares_storage(a, b) -> bool:
+    """Do tensors ``a`` and ``b`` still use the same storage? True where it cannot be told."""
+    try:
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    except Exception:  # a tensor without storage (meta, a subclass): assume they do
+        return True
+
+
+def tensor_in(seq, depth: int = 0):
+    for item in seq[:16] if isinstance(seq, list) else tuple(seq)[:16]:
+        if isinstance(item, torch.Tensor):
+            return item
+        if depth < 1 and isinstance(item, (list, tuple)):
+            found = tensor_in(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
 # ---- TEN402: a state dict loaded or saved after the tensors it holds have changed -------------
 def snapshot_hooks(record, locate) -> list:
     """Wrap ``Module.state_dict``, ``Module.load_state_dict`` and ``torch.save`` while the

@@ -6,6 +6,8 @@
 - ``--tensorcopy-strict``: a test that triggers a finding fails (implies ``--tensorcopy``).
 - ``--tensorcopy-report PATH``: write the findings as json (``tensorcopy trace``'s schema, with
   the tests that triggered each site; implies ``--tensorcopy``).
+- ``--tensorcopy-fast``: the watcher's fast mechanism (hooks on only the calls the rules need,
+  not a ``TorchFunctionMode``; see ``runtime/patches.py``; implies ``--tensorcopy``).
 - ``--tensorcopy-compare``: also trace which lines ran, to list static diagnostics on lines that
   ran without showing the pattern (uses ``sys.settrace``; off when coverage or a debugger holds it).
 
@@ -29,6 +31,10 @@ def pytest_addoption(parser) -> None:
                     help="fail a test that triggers a TEN finding (implies --tensorcopy)")
     group.addoption("--tensorcopy-report", metavar="PATH", default=None,
                     help="write the findings as json (implies --tensorcopy)")
+    group.addoption("--tensorcopy-fast", action="store_true", default=False,
+                    help="watch through hooks on only the calls the rules need instead of a "
+                         "TorchFunctionMode (far cheaper on short steps; see "
+                         "docs/runtime-overhead.md for what it changes; implies --tensorcopy)")
     group.addoption("--tensorcopy-compare", action="store_true", default=False,
                     help="also list static diagnostics on lines that ran without the pattern "
                          "(traces executed lines; implies --tensorcopy)")
@@ -37,7 +43,7 @@ def pytest_addoption(parser) -> None:
 def pytest_configure(config) -> None:
     opt = config.option
     if not (opt.tensorcopy or opt.tensorcopy_strict or opt.tensorcopy_report
-            or opt.tensorcopy_compare):
+            or opt.tensorcopy_compare or opt.tensorcopy_fast):
         return
     if opt.tensorcopy_report and not hasattr(config, "workerinput"):
         _check_writable(opt.tensorcopy_report)
@@ -90,7 +96,7 @@ class _Session:
         if config.option.tensorcopy_compare:
             self.tracer = LineTracer(self.index, (TORCH_DIR, OWN_DIR) + library_dirs())
             self.traced = self.tracer.start()
-        self.watcher = Watcher()
+        self.watcher = Watcher(fast=bool(config.option.tensorcopy_fast))
         self.watcher.start()
 
     # -- pytest-xdist ------------------------------------------------------------------------

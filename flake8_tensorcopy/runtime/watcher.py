@@ -28,7 +28,6 @@ from __future__ import annotations
 import inspect
 import linecache
 import os
-import re
 import sys
 import sysconfig
 import threading
@@ -40,7 +39,9 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
-from .aliasing import overlapping_write, snapshot_hooks
+from . import patches
+from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in
+from .compiled import traced_from
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
@@ -52,6 +53,7 @@ _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 _is_compiling = torch.compiler.is_compiling
+_QUIET = torch._C.DisableTorchFunction
 #: methods ending in ``_`` that write no tensor data
 _NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "detach_", "retain_grad_", "set_",
                          "resize_", "resize_as_", "record_stream_", "pin_memory_", "rename_",
@@ -78,7 +80,6 @@ def library_dirs() -> Tuple[str, ...]:
     return tuple(sorted(dirs))
 
 
-
 #: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
 _TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **kwargs)",
                                       "<tensorcopy>", "eval").co_consts
@@ -86,7 +87,6 @@ _TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **
 
 #: the file name FX gives the code it generates (``torch.compile``'s graphs run as such code)
 _GENERATED = "<eval_with_key>"
-_TRACE_LINE = re.compile(r'^\s*File "(?P<file>.*)", line (?P<line>\d+), in ')
 
 # frame classes
 _SKIP, _INTERNAL, _USER = range(3)
@@ -110,20 +110,17 @@ class _Ref(weakref.ref):
     __slots__ = ("key",)
 
 
-
-def _shares_storage(a, b) -> bool:
-    """Do tensors ``a`` and ``b`` still use the same storage? True where it cannot be told."""
-    try:
-        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-    except Exception:  # a tensor without storage (meta, a subclass): assume they do
-        return True
-
 class Watcher(TorchFunctionMode):
     """Records each rule's pattern as the watched code runs. ``start()``/``stop()`` or ``with``."""
 
-    def __init__(self, include_libraries: bool = False) -> None:
+    INTERNAL = _INTERNAL  # the class of a frame in torch's (or a library's) code
+
+    def __init__(self, include_libraries: bool = False, fast: bool = False) -> None:
         super().__init__()
         self.enabled = True
+        #: the mechanism: False, this ``TorchFunctionMode`` (every torch call enters it); True,
+        #: call-through hooks on only what the rules need (``patches``; ``trace --fast``)
+        self.fast = fast
         self.include_libraries = include_libraries
         self.sites: Dict[tuple, Site] = {}
         self.current_test: Optional[str] = None
@@ -138,6 +135,10 @@ class Watcher(TorchFunctionMode):
         self._tracked: Dict[int, tuple] = {}
         self._tramps: Dict[tuple, tuple] = {}
         self._pending: Dict[int, tuple] = {}
+        # read by the fast mechanism's hooks
+        self.pending, self.tracked, self.frames = self._pending, self._tracked, self._frames
+        self.reads: Optional[patches.Reads] = None
+        self._arm = False
         self._libdirs = () if include_libraries else library_dirs()
         self._patched: List[tuple] = []
         self._active = False
@@ -155,11 +156,14 @@ class Watcher(TorchFunctionMode):
     def __enter__(self):
         self._install_hooks()
         self._active = True
+        if self.fast:
+            return self
         return super().__enter__()
 
     def __exit__(self, *exc):
         try:
-            return super().__exit__(*exc)
+            if not self.fast:
+                return super().__exit__(*exc)
         finally:
             self._active = False
             self._remove_hooks()
@@ -194,8 +198,16 @@ class Watcher(TorchFunctionMode):
             k = self._classify(func)
             if k == _PASS:
                 return func(*args, **kwargs)
+        return self.handle(k, func, args, kwargs)
+
+    def handle(self, k: int, func, args, kwargs):
+        """Call ``func`` and record what the rules need: the one decision path of both
+        mechanisms (the mode's ``__torch_function__`` and the fast mechanism's hooks). The
+        watcher's own reads of tensors (``_version``, ``dtype``...) run with torch functions
+        disabled: a tensor subclass's ``__torch_function__`` sees only the program's calls."""
         try:
-            ok = self._before(k, func, args, kwargs)
+            with _QUIET():
+                ok = self._before(k, func, args, kwargs)
         except Exception as exc:  # never raise into the watched program
             self._fail(exc)
             return func(*args, **kwargs)
@@ -203,9 +215,13 @@ class Watcher(TorchFunctionMode):
             out = self._call_as_user(func, args, kwargs)
         else:
             out = func(*args, **kwargs)
+        if self._arm:
+            self._arm = False
+            self.reads.arm()
         if ok:
             try:
-                self._after(k, func, args, kwargs, out)
+                with _QUIET():
+                    self._after(k, func, args, kwargs, out)
             except Exception as exc:
                 self._fail(exc)
         return out
@@ -237,6 +253,20 @@ class Watcher(TorchFunctionMode):
             frame.f_globals)
         self._tramps[key] = (tramp, frame.f_globals)
         return tramp
+
+    def kind_of(self, func, name: str) -> int:
+        """The kind of ``func`` (a method read from ``torch.Tensor`` under ``name``)."""
+        if name.startswith("__i") and name.endswith("__"):  # `x += y`
+            return _INPLACE
+        return self._classify(func)
+
+    def settle(self, args) -> None:
+        """The fast mechanism, before each watched call: is a written alias read again (TEN401),
+        and may the read mode go now that nothing is pending?"""
+        if self._pending:
+            self._read_after_write(args)
+        if self.reads is not None and self.reads.on and not self._pending:
+            self.reads.disarm()
 
     def _classify(self, func) -> int:
         k = _PASS
@@ -288,7 +318,10 @@ class Watcher(TorchFunctionMode):
                     return False
             if args:
                 self._write(args[0], func, args, kwargs, k)
-                if k != _INPLACE_KW and overlapping_write(getattr(func, "__name__", ""), args):
+                # TEN403 is reported for writes made directly by the user's code: ask that
+                # first (cheap), then compare the operands' memory
+                if k != _INPLACE_KW and len(args) > 1 and self._direct() \
+                        and overlapping_write(getattr(func, "__name__", ""), args):
                     self._overlap(args[0])
             return False
         if k == _DATA_SET:
@@ -340,6 +373,20 @@ class Watcher(TorchFunctionMode):
             c = _USER
         return c
 
+    def _direct(self) -> bool:
+        """Is the call being handled made by the user's code itself (the first frame outside
+        this package and torch's dispatch is a user's)?"""
+        f = sys._getframe(1)
+        classes = self._frames
+        while f is not None:
+            c = classes.get(f.f_code)
+            if c is None:
+                c = self._frame_class(f.f_code)
+            if c != _SKIP:
+                return c == _USER
+            f = f.f_back
+        return False
+
     def _where(self, own_code=None):
         """(called from user code directly?, first user frame) for the call being handled."""
         f = sys._getframe(1)
@@ -380,7 +427,7 @@ class Watcher(TorchFunctionMode):
         key = (frame.f_code, frame.f_lineno)
         where = self._compiled.get(key)
         if where is None:
-            where = _traced_from(frame, self._user_file)
+            where = traced_from(frame, self._user_file)
             if where is None:
                 f = frame.f_back
                 while f is not None and (f.f_code.co_filename.startswith(_GENERATED)
@@ -493,7 +540,7 @@ class Watcher(TorchFunctionMode):
             return
         if same_line or src is None:
             return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
-        if not _shares_storage(target, src):
+        if not shares_storage(target, src):
             # `bak = p.data; p.data = p.data.double(); bak.copy_(...)`: `p` was given other
             # storage since; the write no longer reaches it (as the static rule has it)
             return
@@ -505,7 +552,16 @@ class Watcher(TorchFunctionMode):
         # reported once the alias is used again: a write nothing reads afterwards is a
         # deliberate write-through (as the static rule has it)
         if id(target) not in self._pending:
-            self._pending[id(target)] = (weakref.ref(target), where, describe(src))
+            ref = _Ref(target, self._unpend)
+            ref.key = id(target)
+            self._pending[id(target)] = (ref, where, describe(src))
+            if self.reads is not None:  # the fast mechanism: watch every call until it is
+                self._arm = True           # read, from the end of this write on (`handle`)
+
+    def _unpend(self, ref) -> None:
+        entry = self._pending.get(ref.key)
+        if entry is not None and entry[0] is ref:
+            del self._pending[ref.key]
 
     def _user_position(self):
         """Where the user's code called the function being handled (None: not directly)."""
@@ -526,7 +582,8 @@ class Watcher(TorchFunctionMode):
                 if hit is not None:
                     del pending[id(a)]
                     if hit[0]() is a:
-                        self._record("TEN401", hit[1], hit[2])
+                        with _QUIET():
+                            self._record("TEN401", hit[1], hit[2])
             if len(pending) > 256:  # aliases never read again: forget the dead ones
                 for key in [k for k, v in pending.items() if v[0]() is None]:
                     del pending[key]
@@ -549,7 +606,7 @@ class Watcher(TorchFunctionMode):
         if isinstance(data, torch.Tensor):
             found = data
         elif code == "TEN201" and isinstance(data, (list, tuple)):
-            found = _tensor_in(data)
+            found = tensor_in(data)
             if found is None:
                 return
             code = "TEN204"
@@ -591,6 +648,11 @@ class Watcher(TorchFunctionMode):
         torch.Tensor.__new__ = __new__
         self._patched.append((torch.Tensor, "__new__", tensor_new))
         self._patched.extend(snapshot_hooks(self._record, self._user_position))  # TEN402
+        if self.fast:
+            self.reads = patches.Reads(self._read_after_write)
+            self._patched.extend(patches.install(self, self.kind_of, self.handle, self.reads,
+                                                 self.settle))
+            return  # the hooks are on the class: every thread is watched
         try:
             if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
                 threading.setprofile(_thread_start(self))
@@ -599,6 +661,8 @@ class Watcher(TorchFunctionMode):
             pass
 
     def _remove_hooks(self) -> None:
+        if self.reads is not None:
+            self.reads.disarm()
         for owner, name, old in reversed(self._patched):
             if owner is threading:
                 threading.setprofile(None)
@@ -618,52 +682,6 @@ class Watcher(TorchFunctionMode):
     def findings(self) -> List[Site]:
         return sorted((s for s in self.sites.values() if s.count > 0),
                       key=lambda s: (s.filename, s.line, s.column, s.code))
-
-
-def _tensor_in(seq, depth: int = 0):
-    for item in seq[:16] if isinstance(seq, list) else tuple(seq)[:16]:
-        if isinstance(item, torch.Tensor):
-            return item
-        if depth < 1 and isinstance(item, (list, tuple)):
-            found = _tensor_in(item, depth + 1)
-            if found is not None:
-                return found
-    return None
-
-
-def _traced_from(frame, is_user) -> Optional[Tuple[str, int, int, int, int]]:
-    """The user's position recorded in the FX graph node that a generated line runs: the last
-    ``File "...", line N`` of the node's stack trace, columns from its ``^^^`` marks."""
-    try:
-        gm = frame.f_locals.get("self")
-        lineno_map = getattr(gm, "_lineno_map", None)
-        graph = getattr(gm, "graph", None)
-        if not lineno_map or graph is None:
-            return None
-        idx = lineno_map.get(frame.f_lineno - frame.f_code.co_firstlineno)
-        if idx is None:
-            return None
-        node = list(graph.nodes)[idx]
-        trace = (node.meta.get("stack_trace") or "").splitlines()
-    except Exception:
-        return None
-    for i in range(len(trace) - 1, -1, -1):
-        m = _TRACE_LINE.match(trace[i])
-        if m is None:
-            continue
-        filename, line = m.group("file"), int(m.group("line"))
-        if not is_user(filename):
-            continue
-        text = linecache.getline(filename, line)
-        indent = len(text) - len(text.lstrip())
-        col, end = indent, len(text.rstrip())
-        marks = trace[i + 2] if i + 2 < len(trace) else ""
-        if marks.strip() and set(marks.strip()) <= set("^~"):
-            start = len(marks) - len(marks.lstrip())
-            col = indent + start - 4
-            end = indent + len(marks.rstrip()) - 4
-        return (filename, line, max(col, 0), line, max(end, 0))
-    return None
 
 
 def _thread_start(watcher: Watcher):

@@ -1,0 +1,208 @@
+"""The watcher's fast mechanism (``tensorcopy trace --fast``, ``pytest --tensorcopy-fast``):
+call-through hooks on exactly what the rules need, instead of a ``TorchFunctionMode`` that
+every torch call enters (imports torch).
+
+While the watcher runs:
+
+- ``torch.Tensor`` gets one descriptor per watched method: the ``data`` attribute, ``detach``,
+  ``clone``, ``copy_``, ``new_tensor``, ``__setitem__``, every in-place method (``add_``...) and
+  in-place operator (``__iadd__``...). Read from the class (``torch.Tensor.add_``, and what
+  torch itself reads to build the ``func`` a ``__torch_function__`` receives), a descriptor gives
+  the original object, so identity checks, tables keyed by those objects and subclasses'
+  ``__torch_function__`` see what they see without the watcher. Read from a tensor (``t.add_``),
+  it gives a bound call-through that tells the watcher, then calls the original.
+- ``torch.tensor``, ``torch.clone`` and ``torch.empty_like``/``zeros_like``/``ones_like`` are
+  module functions: the only way to see them is to replace them in the ``torch`` module (as
+  ``torch.save`` already is for TEN402), so ``torch.tensor is X`` for an ``X`` read before the
+  run is False during it. What ``__torch_function__`` receives for them is still the original
+  (torch passes its own ``torch._C._VariableFunctions`` entry).
+- TEN401's "is the ``detach()`` alias read again" needs every torch call: a small
+  ``TorchFunctionMode`` that only looks at the arguments is pushed while such a written alias is
+  pending, and only when no other mode is active in that thread; it is popped once nothing is
+  pending.
+
+Everything is restored exactly at exit (class attributes deleted, module attributes set back).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import types
+from typing import Callable, List
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+_DATA = torch._C.TensorBase.__dict__["data"]
+#: in-place operators (``x += y``); ``__ipow__`` is torch's own Python and calls ``pow_``
+_INPLACE_OPERATORS = ("__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
+                      "__ifloordiv__", "__imod__", "__iand__", "__ior__", "__ixor__",
+                      "__ilshift__", "__irshift__")
+MODULE_FUNCTIONS = ("tensor", "clone", "empty_like", "zeros_like", "ones_like")
+_is_compiling = torch.compiler.is_compiling
+_getframe = sys._getframe
+
+
+class _Compiling:
+    """For a torch without ``torch.compiler._is_compiling_flag``: ask the function."""
+
+    @property
+    def _is_compiling_flag(self) -> bool:
+        return _is_compiling()
+
+
+#: ``_compiler._is_compiling_flag``: True while torch.compile traces (the flag behind
+#: ``torch.compiler.is_compiling()``, read without its two calls)
+_compiler = torch.compiler if hasattr(torch.compiler, "_is_compiling_flag") else _Compiling()
+
+
+class _Method:
+    """A method of ``torch.Tensor`` while the watcher runs: the original from the class; from a
+    tensor, a watched call-through, or the original bound method where no rule can ask about
+    the call (torch's own code, an optimizer's ``addcdiv_``, on a tensor no rule tracks: every
+    rule asks about a call made by the user's code, or about a tracked tensor)."""
+
+    __slots__ = ("cls_value", "call", "pending", "reads", "tracked", "frames", "internal")
+
+    def __init__(self, cls_value, call, watcher, reads) -> None:
+        self.cls_value = cls_value
+        self.call = call
+        self.pending, self.reads = watcher.pending, reads
+        self.tracked, self.frames, self.internal = watcher.tracked, watcher.frames, \
+            watcher.INTERNAL
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.cls_value
+        if not self.pending and not self.reads.on and id(obj) not in self.tracked \
+                and self.frames.get(_getframe(1).f_code) == self.internal:
+            return self.cls_value.__get__(obj, cls)
+        return types.MethodType(self.call, obj)
+
+
+class _Data:
+    """``Tensor.data`` while the watcher runs: the original descriptor from the class."""
+
+    __slots__ = ("get", "set")
+
+    def __init__(self, get, set_) -> None:
+        self.get = get
+        self.set = set_
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return _DATA
+        return self.get(obj)
+
+    def __set__(self, obj, value) -> None:
+        self.set(obj, value)
+
+    def __delete__(self, obj) -> None:
+        _DATA.__delete__(obj)
+
+
+class Reads(TorchFunctionMode):
+    """Looks at the arguments of every torch call while a written ``detach()`` alias is pending
+    (TEN401's read-after-write); pushed and popped by the watcher."""
+
+    def __init__(self, check: Callable) -> None:
+        super().__init__()
+        self.check = check
+        self.on = False
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if args and not _compiler._is_compiling_flag:
+            self.check(args)
+        return func(*args, **(kwargs or {}))
+
+    def arm(self) -> None:
+        if not self.on and torch._C._len_torch_function_stack() == 0:
+            torch._C._push_on_torch_function_stack(self)
+            self.on = True
+
+    def disarm(self) -> None:
+        n = torch._C._len_torch_function_stack()
+        if self.on and n and torch._C._get_function_stack_at(n - 1) is self:
+            torch._C._pop_torch_function_stack()
+            self.on = False
+
+
+def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
+            settle: Callable) -> List[tuple]:
+    """Put the hooks in place; returns the ``(owner, name, original)`` triples to restore
+    (``original`` None: delete the attribute). ``kind_of(func, name)`` is the watcher's
+    classification, ``handle(kind, func, args, kwargs)`` its one decision path (the mode's
+    too), ``settle(args)`` what it does before a watched call while an alias is pending or the
+    read mode is on (TEN401's read, popping the read mode when nothing is pending)."""
+    saved: List[tuple] = []
+    tensor = torch.Tensor
+    names = ["detach", "clone", "copy_", "new_tensor", "__setitem__"]
+    names += sorted(n for n in dir(tensor) if n.endswith("_") and not n.startswith("_"))
+    names += [n for n in _INPLACE_OPERATORS if hasattr(tensor, n)]
+    for name in dict.fromkeys(names):
+        cls_value = getattr(tensor, name, None)
+        if cls_value is None or not callable(cls_value):
+            continue
+        kind = kind_of(cls_value, name)
+        if not kind:
+            continue
+        saved.append((tensor, name, tensor.__dict__.get(name)))
+        call = _method(watcher, kind, cls_value, handle, reads, settle)
+        setattr(tensor, name, _Method(cls_value, call, watcher, reads))
+
+    pending = watcher.pending
+    data_get = kind_of(_DATA.__get__, "__get__")
+    data_set = kind_of(_DATA.__set__, "__set__")
+
+    def get(obj):
+        if not watcher.enabled or _compiler._is_compiling_flag:
+            return _DATA.__get__(obj)
+        if pending or reads.on:
+            settle((obj,))
+        return handle(data_get, _DATA.__get__, (obj,), {})
+
+    def set_(obj, value):
+        if not watcher.enabled or _compiler._is_compiling_flag:
+            return _DATA.__set__(obj, value)
+        if pending or reads.on:
+            settle((obj, value))
+        handle(data_set, _DATA.__set__, (obj, value), {})
+
+    saved.append((tensor, "data", tensor.__dict__.get("data")))
+    tensor.data = _Data(get, set_)
+
+    for name in MODULE_FUNCTIONS:
+        orig = getattr(torch, name)
+        kind = kind_of(orig, name)
+        saved.append((torch, name, orig))
+        setattr(torch, name, _function(watcher, kind, orig, handle, reads, settle))
+    return saved
+
+
+def _method(watcher, kind: int, orig, handle, reads, settle):
+    pending = watcher.pending
+
+    def call(self, *args, **kwargs):
+        if not watcher.enabled or _compiler._is_compiling_flag:
+            return orig(self, *args, **kwargs)
+        args = (self,) + args
+        if pending or reads.on:
+            settle(args)
+        return handle(kind, orig, args, kwargs)
+    return call
+
+
+def _function(watcher, kind: int, orig, handle, reads, settle):
+    pending, frames, internal = watcher.pending, watcher.frames, watcher.INTERNAL
+
+    @functools.wraps(orig)
+    def call(*args, **kwargs):
+        if not watcher.enabled or _compiler._is_compiling_flag:
+            return orig(*args, **kwargs)
+        if pending or reads.on:
+            settle(args)
+        elif frames.get(_getframe(1).f_code) == internal:
+            # torch's own call (autograd's `ones_like`): these rules ask about the user's calls
+            return orig(*args, **kwargs)
+        return handle(kind, orig, args, kwargs)
+    return call
