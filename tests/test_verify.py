@@ -350,3 +350,24 @@ def test_verify_plot_option_embeds_the_plots(tmp_path):
     image = re.search(r"!\[TEN301 detach-clone-faster-when-rg \(cpu\)[^\]]*\]\((plots/[^)]+\.png)\)", text)
     assert image, text[:2000]
     assert (tmp_path / image.group(1)).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_committed_cuda_report_agrees_with_the_rules():
+    """docs/verification-cuda.md (a run on an H100) lists every CUDA claim and fix case of the
+    current rules; each semantic and fix claim holds there, a speed claim holds or is not shown."""
+    path = os.path.join(ROOT, "docs", "verification-cuda.md")
+    text = open(path, encoding="utf-8").read()
+    assert "Devices verified: cuda" in text and "GPU: NVIDIA" in text
+    for rule in ALL_RULES:
+        for claim in rule.claims:
+            if "cuda" not in claim.devices:
+                continue
+            row = re.search(rf"\| {rule.code} \| `{re.escape(claim.id)}` \| {claim.kind} \| cuda \| "
+                            r"([\w ]+) \|", text)
+            assert row, f"{rule.code} {claim.id} missing from the CUDA report"
+            allowed = ("yes", "not shown") if claim.kind == "speed" else ("yes",)
+            assert row.group(1).strip() in allowed, (rule.code, claim.id, row.group(1))
+        for i, case in enumerate(rule.fix_cases, 1):
+            if "cuda" in case.devices:
+                assert re.search(rf"\| {rule.code} \| `fix-{i}` \| fix \| cuda \| yes \|", text), (
+                    rule.code, i)
