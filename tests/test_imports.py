@@ -29,7 +29,7 @@ def test_plugin_import_and_a_file_without_candidates_load_no_engine_and_none_loa
     plain.write_text("import torch\n\nx = torch.tensor([1, 2])\n\n\nclass D:\n"
                      "    def f(self):\n        return self.data\n")
     flagged = tmp_path / "flagged.py"
-    flagged.write_text("import torch\n\n\ndef f(t: torch.Tensor):\n    return torch.tensor(t)\n")
+    flagged.write_text("import torch\n\n\ndef f():\n    t = torch.ones(3)\n    return torch.tensor(t)\n")
     res = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n" + SCRIPT, str(plain),
                           str(flagged)], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
@@ -48,7 +48,7 @@ def test_check_and_fix_import_no_libcst(tmp_path):
     """``tensorcopy check`` and ``fix`` (one process: ``-j 1``) on a file with a diagnostic and a
     fix: ``-X importtime`` lists every module imported, and libcst is not among them."""
     flagged = tmp_path / "flagged.py"
-    flagged.write_text("import torch\n\n\ndef f(t: torch.Tensor):\n    return torch.tensor(t)\n")
+    flagged.write_text("import torch\n\n\ndef f():\n    t = torch.ones(3)\n    return torch.tensor(t)\n")
     for args in (["check", "--no-cache", "-j", "1"], ["fix", "--no-cache", "-j", "1", "--diff"]):
         res = subprocess.run([sys.executable, "-X", "importtime", "-m", "flake8_tensorcopy", *args,
                               str(flagged)], capture_output=True, text=True, timeout=120)

@@ -73,7 +73,12 @@ EVERY_RULE = textwrap.dedent('''\
         best = model.state_dict()
         x.sum().backward()
         model.load_state_dict(best)
-        return a, b, c, d, e, f, n, s, alias, g
+        total = 0
+        for _ in range(2):
+            loss = model(x).sum()
+            loss.backward()
+            total += loss
+        return a, b, c, d, e, f, n, s, alias, g, total
     ''')
 
 
@@ -390,7 +395,7 @@ async def test_every_action_of_every_rule_applied_and_checked(client: LanguageCl
             version += 1
             await replace_text(client, uri, EVERY_RULE, version)
     assert ("TEN103", True, None) in kinds and ("TEN101", False, "unsafe") in kinds
-    assert len(kinds) == 24  # 13 noqa actions, 11 fixes (TEN103 and TEN203 have none)
+    assert len(kinds) == 26  # 14 noqa actions, 12 fixes (TEN103 and TEN203 have none)
 
 
 @lsp_test

@@ -14,6 +14,7 @@ from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Repo
 
 class GraphKeepingAccumulator(Rule):
     code = "TEN501"
+    runtime_twin = False
     name = "graph-keeping-accumulator"
     message = "`{acc}` accumulates `{value}`{shape}; accumulate `{fixed}`{also}"
     hooks = (nodes.AugAssign, nodes.Assign, nodes.Expr)

@@ -181,6 +181,8 @@ class Rule:
     why: ClassVar[str] = ""
     use_instead: ClassVar[str] = ""
     fix_doc: ClassVar[str] = ""
+    #: False: ``tensorcopy trace`` has no twin of this rule (its docs say why)
+    runtime_twin: ClassVar[bool] = True
     #: keys of FIX_CHANGES: what the unsafe fix may change (rendered under "Fix safety")
     unsafe_changes: ClassVar[Sequence[str]] = ()
     references: ClassVar[Sequence[str]] = ()
