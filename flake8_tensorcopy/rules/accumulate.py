@@ -8,6 +8,7 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
+from .context import statement_blocks, statement_list
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability
 
@@ -278,44 +279,18 @@ def _carriers(value, out: dict) -> None:
         _carriers(value.expression, out)
 
 
-def _statements(block) -> list:
-    if block is None:
-        return []
-    t = type(block)
-    if t is nodes.If:
-        return [block]
-    if t in (nodes.Else, nodes.Finally):
-        return _statements(block.body)
-    return list(getattr(block, "body", ()) or ())
-
-
-def _blocks(stmt) -> list:
-    t = type(stmt)
-    if t is nodes.SimpleStatementLine or t in _DEFS:
-        return []
-    out = [_statements(stmt.body)] if hasattr(stmt, "body") else []
-    for h in getattr(stmt, "handlers", ()) or ():
-        out.append(_statements(h.body))
-    for c in getattr(stmt, "cases", ()) or ():
-        out.append(_statements(c.body))
-    for f in ("orelse", "finalbody"):
-        if getattr(stmt, f, None) is not None:
-            out.append(_statements(getattr(stmt, f)))
-    return out
-
-
 def _innermost_loop(scope, line):
     """The innermost ``for``/``while`` of ``scope`` (not crossing a definition) whose body holds
     the statement line ``line``."""
-    body = _statements(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
 
     def find(stmts, loop):
         for s in stmts:
             if s is line:
                 return loop, True
-            for block in _blocks(s):
+            for block in statement_blocks(s):
                 inner = s if type(s) in _LOOPS and block is not None and \
-                    _same(block, _statements(s.body)) else loop
+                    _same(block, statement_list(s.body)) else loop
                 got, hit = find(block, inner)
                 if hit:
                     return got, True

@@ -225,3 +225,36 @@ _ATOMS = (
     nodes.ListComp, nodes.SetComp, nodes.DictComp, nodes.GeneratorExp, nodes.SimpleString,
     nodes.ConcatenatedString, nodes.FormattedString, nodes.Integer, nodes.Float, nodes.Imaginary,
 )
+
+
+# ---- statement structure, shared by the flow-reading rules (TEN402, TEN501) -------------------
+_STMT_DEFS = (nodes.FunctionDef, nodes.ClassDef)
+
+
+def statement_list(block) -> list:
+    """The statements of a block (an ``elif`` is one statement, an ``else``'s body its own)."""
+    if block is None:
+        return []
+    t = type(block)
+    if t is nodes.If:
+        return [block]
+    if t in (nodes.Else, nodes.Finally):
+        return statement_list(block.body)
+    return list(getattr(block, "body", ()) or ())
+
+
+def statement_blocks(stmt) -> List[list]:
+    """The statement lists a compound statement holds, in source order (none for a simple
+    statement or a definition)."""
+    t = type(stmt)
+    if t is nodes.SimpleStatementLine or t in _STMT_DEFS:
+        return []
+    out = [statement_list(stmt.body)] if hasattr(stmt, "body") else []
+    for h in getattr(stmt, "handlers", ()) or ():
+        out.append(statement_list(h.body))
+    for c in getattr(stmt, "cases", ()) or ():
+        out.append(statement_list(c.body))
+    for f in ("orelse", "finalbody"):
+        if getattr(stmt, f, None) is not None:
+            out.append(statement_list(getattr(stmt, f)))
+    return out

@@ -7,6 +7,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import Qual
 from ..syntax.nodes import dotted_name, last_name
+from .context import statement_blocks, statement_list
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
@@ -345,40 +346,12 @@ _LOOPS = (nodes.For, nodes.While)
 _DEFS = (nodes.FunctionDef, nodes.ClassDef)
 
 
-def _stmts(block) -> list:
-    if block is None:
-        return []
-    t = type(block)
-    if t is nodes.If:
-        return [block]
-    if t in (nodes.Else, nodes.Finally):
-        return _stmts(block.body)
-    return list(getattr(block, "body", ()) or ())
-
-
-def _blocks(stmt) -> List[list]:
-    """The statement lists a compound statement holds, in source order."""
-    t = type(stmt)
-    if t is nodes.SimpleStatementLine or t in _DEFS:
-        return []
-    out = [_stmts(stmt.body)] if hasattr(stmt, "body") else []
-    for h in getattr(stmt, "handlers", ()) or ():
-        out.append(_stmts(h.body))
-    for c in getattr(stmt, "cases", ()) or ():
-        out.append(_stmts(c.body))
-    if getattr(stmt, "orelse", None) is not None:
-        out.append(_stmts(stmt.orelse))
-    if getattr(stmt, "finalbody", None) is not None:
-        out.append(_stmts(stmt.finalbody))
-    return out
-
-
 def _locate(stmts: list, line, chain: list) -> bool:
     for i, s in enumerate(stmts):
         if s is line:
             chain.append((stmts, i))
             return True
-        for block in _blocks(s):
+        for block in statement_blocks(s):
             chain.append((stmts, i))
             if _locate(block, line, chain):
                 return True
@@ -489,7 +462,7 @@ class _Scan:
                 r = self.small(p, cond)
                 if r is not None:
                     return r
-        for block in _blocks(stmt):
+        for block in statement_blocks(stmt):
             for s in block:
                 r = self.stmt(s, True)
                 if r is not None:
@@ -522,7 +495,7 @@ class _Scan:
 
 def _read_after_change(ctx, bind, name: str, receiver: str):
     scope = ctx.scope_node
-    body = _stmts(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
     line = ctx.stmt_line
     chain: list = []
     if line is None or not _locate(body, line, chain):
@@ -540,7 +513,7 @@ def _read_after_change(ctx, bind, name: str, receiver: str):
 
 
 def _is_body(compound, stmts) -> bool:
-    body = _stmts(compound.body)
+    body = statement_list(compound.body)
     return len(body) == len(stmts) and all(a is b for a, b in zip(body, stmts))
 
 
@@ -562,7 +535,7 @@ def _restored_elsewhere(ctx, bind, name: str):
     cls = _owner_class(ctx.module, scope)
     if cls is None:
         return None
-    for stmt in _stmts(cls.body):
+    for stmt in statement_list(cls.body):
         if type(stmt) is not nodes.FunctionDef or stmt is scope:
             continue
         todo = [stmt.body]
@@ -580,7 +553,7 @@ def _owner_class(module, fn):
     todo = [module]
     while todo:
         n = todo.pop()
-        if type(n) is nodes.ClassDef and any(s is fn for s in _stmts(n.body)):
+        if type(n) is nodes.ClassDef and any(s is fn for s in statement_list(n.body)):
             return n
         if type(n) in (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.If, nodes.Try,
                        nodes.IndentedBlock, nodes.Else, nodes.With):
