@@ -174,15 +174,15 @@ class GraphKeepingAccumulator(Rule):
             return
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
-        if root is None or _reset_in(loop, acc_code, node, ctx):
+        if root is None:
+            return
+        facts = _loop_facts(ctx, loop)
+        if _reset_in(facts, acc_code, node):
             return
         carriers = {}
         _carriers(value, carriers)
-        flat = _scope_nodes(ctx)
-        if _differentiated(flat, root) or _written_in_place(flat, root):
-            return
         shape = None
-        bw = _backward_of(loop, set(carriers)) if carriers else None
+        bw = _backward_of(facts, set(carriers)) if carriers else None
         if bw is not None:
             name, call = bw
             carrier = carriers[name]
@@ -191,7 +191,7 @@ class GraphKeepingAccumulator(Rule):
                 return
             shape = "after"
             ev = kinds.signalled(ev)
-        elif _script_grad_on(ctx, loop):
+        elif _script_grad_on(ctx, facts):
             graph = _graph_names(ctx, loop, node)
             if not any(n in graph for n in carriers) and not _graph(ctx, value, graph):
                 return
@@ -199,6 +199,10 @@ class GraphKeepingAccumulator(Rule):
             ev = kinds.signalled(ctx.evidence(value) if type(value) is not nodes.BinaryOperation
                                  else kinds.OPEN)
         else:
+            return
+        # last, the one question asked of the whole scope (most candidates never get here)
+        scope = _scope_facts(ctx)
+        if _differentiated(scope, root) or root in scope.in_place_roots:
             return
         fields = dict(acc=ctx.snippet(acc, 30), value=ctx.snippet(value, 30),
                       fixed=ctx.snippet(value, 30) + ".detach()"
@@ -318,25 +322,111 @@ def _walk(node):
         todo.extend(reversed([c for c in n.children if c is not None]))
 
 
-def _mentions(node, names: Set[str]) -> bool:
+def _prefixes(node, out: Set[str]) -> Set[str]:
+    """Every dotted name read under ``node`` with each of its prefixes (``a.b.c``: ``a``,
+    ``a.b``, ``a.b.c``): ``node`` mentions a set of names when the two sets meet."""
     for n in _walk(node):
         t = type(n)
         if t is nodes.Name or t is nodes.Attribute:
             d = dotted_name(n)
-            if d is not None and any(d == x or d.startswith(x + ".") for x in names):
-                return True
-    return False
+            if d is not None:
+                out.add(d)
+    return out
 
 
-def _reset_in(loop, acc_code: str, stmt, ctx) -> bool:
+def _targets_of(n) -> List[str]:
+    t = type(n)
+    targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
+    return [d for tgt in targets for sub in _walk(tgt)
+            if type(sub) in (nodes.Name, nodes.Attribute) for d in (dotted_name(sub),)
+            if d is not None]
+
+
+class _LoopFacts:
+    """What the accumulation questions ask of one loop's body, walked once per loop and file:
+    its bindings (statement, target texts, value text) and its backward calls."""
+    __slots__ = ("bindings", "backwards", "any_backward")
+
+    def __init__(self, loop, ctx) -> None:
+        self.bindings: List[tuple] = []
+        self.backwards: List[nodes.Call] = []
+        self.any_backward = False
+        for n in _walk(loop.body):
+            t = type(n)
+            if (t is nodes.Assign or t is nodes.AnnAssign) and n.value is not None:
+                targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
+                self.bindings.append((n, [ctx.code(x) for x in targets], ctx.code(n.value)))
+            elif t is nodes.Call:
+                name = last_name(n.func) or ""
+                if name in _BACKWARD_FUNCS:
+                    self.backwards.append(n)
+                    self.any_backward = True
+                elif name == "grad":
+                    self.any_backward = True
+
+
+class _ScopeFacts:
+    """What the accumulation questions ask of the current scope, walked once per scope and file
+    (a GAN script's 25 candidates walked their scope 5 times each, 75% of the file's analysis):
+    each binding's targets with the names its value reads, the names each differentiating call
+    reads, and the roots whose items are written in place."""
+    __slots__ = ("bindings", "differentiating", "in_place_roots")
+
+    def __init__(self, body) -> None:
+        self.bindings: List[Tuple[Set[str], List[str]]] = []
+        self.differentiating: List[Set[str]] = []
+        self.in_place_roots: Set[str] = set()
+        for n in _walk(body):
+            t = type(n)
+            if t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
+                if n.value is not None:
+                    self.bindings.append((_prefixes(n.value, set()), _targets_of(n)))
+            elif t is nodes.Call:
+                func = n.func
+                name = last_name(func)
+                if name in _BACKWARD_FUNCS or name == "grad":
+                    read: Set[str] = set()
+                    if name == "backward" and type(func) is nodes.Attribute:
+                        _prefixes(func.value, read)
+                    for a in n.args:
+                        _prefixes(a.value, read)
+                    self.differentiating.append(read)
+                if type(func) is nodes.Attribute and func.attr.value.endswith("_") and \
+                        not func.attr.value.startswith("_") and \
+                        type(func.value) is nodes.Subscript:
+                    root = dotted_name(func.value.value)
+                    if root is not None:
+                        self.in_place_roots.add(root)
+
+
+def _cached(ctx, key: str, node, make):
+    cache = ctx.__dict__.setdefault(key, {})
+    hit = cache.get(id(node))
+    if hit is None or hit[0] is not node:
+        hit = cache[id(node)] = (node, make())
+    return hit[1]
+
+
+def _loop_facts(ctx, loop) -> _LoopFacts:
+    return _cached(ctx, "_accumulate_loop_facts", loop, lambda: _LoopFacts(loop, ctx))
+
+
+def _scope_facts(ctx) -> _ScopeFacts:
+    scope = ctx.scope_node
+    return _cached(ctx, "_accumulate_scope_facts", scope, lambda: _ScopeFacts(scope.body))
+
+
+def _meets(read: Set[str], names: Set[str]) -> bool:
+    """Does a read set (``_prefixes``) mention one of ``names`` (``n`` or ``n.attr...``)? A read
+    of ``n.attr`` holds ``n`` too (the walk meets the inner name), so sets meeting suffices."""
+    return not read.isdisjoint(names)
+
+
+def _reset_in(facts: _LoopFacts, acc_code: str, stmt) -> bool:
     """Is the accumulator bound afresh inside the loop (``parts = []`` each turn)?"""
-    for n in _walk(loop.body):
-        t = type(n)
-        if (t is nodes.Assign or t is nodes.AnnAssign) and n is not stmt and n.value is not None:
-            targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-            for tgt in targets:
-                if ctx.code(tgt) == acc_code and acc_code not in ctx.code(n.value):
-                    return True
+    for n, targets, value in facts.bindings:
+        if n is not stmt and acc_code in targets and acc_code not in value:
+            return True
     return False
 
 
@@ -358,16 +448,11 @@ def _loss_expr(node, names: Set[str]) -> Optional[str]:
     return None
 
 
-def _backward_of(loop, names: Set[str]) -> Optional[Tuple[str, nodes.Call]]:
+def _backward_of(facts: _LoopFacts, names: Set[str]) -> Optional[Tuple[str, nodes.Call]]:
     """A ``backward`` call in the loop's body on one of ``names``: ``loss.backward()``,
     ``scaler.scale(loss).backward()``, ``accelerator.backward(loss)``."""
-    for n in _walk(loop.body):
-        if type(n) is not nodes.Call:
-            continue
-        name = last_name(n.func)
-        if name not in _BACKWARD_FUNCS:
-            continue
-        if name == "backward" and type(n.func) is nodes.Attribute:
+    for n in facts.backwards:
+        if last_name(n.func) == "backward" and type(n.func) is nodes.Attribute:
             hit = _loss_expr(n.func.value, names)
             if hit:
                 return hit, n
@@ -378,68 +463,23 @@ def _backward_of(loop, names: Set[str]) -> Optional[Tuple[str, nodes.Call]]:
     return None
 
 
-def _any_backward(loop) -> bool:
-    for n in _walk(loop.body):
-        if type(n) is nodes.Call and (last_name(n.func) or "") in _BACKWARD_FUNCS | {"grad"}:
-            return True
-    return False
-
-
-def _scope_nodes(ctx) -> tuple:
-    """Every node of the current scope's body (``_walk`` order), walked once per scope and file:
-    each accumulation in a scope asks the same questions of it (a GAN script's 25 candidates
-    walked their scope 5 times each, 75% of the file's analysis)."""
-    scope = ctx.scope_node
-    cache = ctx.__dict__.setdefault("_accumulate_scope_nodes", {})
-    hit = cache.get(id(scope))
-    if hit is None or hit[0] is not scope:
-        hit = cache[id(scope)] = (scope, tuple(_walk(scope.body)))
-    return hit[1]
-
-
-def _differentiated(flat: tuple, root: str) -> bool:
+def _differentiated(scope: _ScopeFacts, root: str) -> bool:
     """Is the accumulator, or a name computed from it, differentiated anywhere in the scope
-    (``acc.backward()``, ``torch.stack(losses).sum().backward()``, ``autograd.grad(acc, ...)``)?
-    ``flat`` is the scope's nodes (``_scope_nodes``)."""
+    (``acc.backward()``, ``torch.stack(losses).sum().backward()``, ``autograd.grad(acc, ...)``)?"""
+    if not scope.differentiating:
+        return False
     names = {root}
     for _ in range(3):  # names derived from it, a few steps deep
         grew = False
-        for n in flat:
-            t = type(n)
-            if t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign) and n.value is not None \
-                    and _mentions(n.value, names):
-                targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-                for tgt in targets:
-                    for sub in _walk(tgt):
-                        d = dotted_name(sub) if type(sub) in (nodes.Name, nodes.Attribute) else None
-                        if d is not None and d not in names:
-                            names.add(d)
-                            grew = True
+        for read, targets in scope.bindings:
+            if _meets(read, names):
+                for d in targets:
+                    if d not in names:
+                        names.add(d)
+                        grew = True
         if not grew:
             break
-    for n in flat:
-        if type(n) is not nodes.Call:
-            continue
-        name = last_name(n.func)
-        if name in _BACKWARD_FUNCS or name == "grad":
-            if name == "backward" and type(n.func) is nodes.Attribute and \
-                    _mentions(n.func.value, names):
-                return True
-            if any(_mentions(a.value, names) for a in n.args):
-                return True
-    return False
-
-
-def _written_in_place(flat: tuple, root: str) -> bool:
-    """Are the accumulator's items written in place (``ys[i].copy_(y)``)? Then it is a list of
-    buffers kept on purpose (apex's optimizer tests keep the first step's outputs so), not a
-    history."""
-    for n in flat:
-        if type(n) is nodes.Call and type(n.func) is nodes.Attribute and \
-                n.func.attr.value.endswith("_") and not n.func.attr.value.startswith("_") and \
-                type(n.func.value) is nodes.Subscript and dotted_name(n.func.value.value) == root:
-            return True
-    return False
+    return any(_meets(read, names) for read in scope.differentiating)
 
 
 def _rebound_between(loop, name: str, call, stmt, ctx) -> bool:
@@ -468,7 +508,7 @@ _KEEPS_GRAPH = frozenset({
     "contiguous", "permute", "transpose", "t", "tanh", "relu"})
 
 
-def _script_grad_on(ctx, loop) -> bool:
+def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file turns grad off or freezes a
     parameter, outside any ``no_grad`` block, and a loop body without ``backward``."""
     if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad:
@@ -476,7 +516,7 @@ def _script_grad_on(ctx, loop) -> bool:
     source = ctx.source
     if any(s in source for s in _GRAD_OFF_TEXT):
         return False
-    return not _any_backward(loop)
+    return not facts.any_backward
 
 
 def _module_call(kind) -> Optional[bool]:
