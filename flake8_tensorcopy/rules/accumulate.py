@@ -176,6 +176,9 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
             return
+        if "backward" not in ctx.source and (type(ctx.scope_node) is not nodes.Module or any(
+                s in ctx.source for s in _GRAD_OFF_TEXT)):
+            return  # neither shape can hold: no ``backward`` call, no script-level grad-on loop
         facts = _loop_facts(ctx, loop)
         if _reset_in(facts, acc_code, node):
             return
