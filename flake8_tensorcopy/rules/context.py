@@ -18,6 +18,8 @@ from .base import NodeEdit, Src
 _WS = re.compile(r"\s+")
 
 
+_UNASKED = object()  # a callee's qualified name not worked out yet
+
 class Context:
     """What a rule sees while the walk is at a node."""
 
@@ -39,10 +41,12 @@ class Context:
         self.scope_node: nodes.CSTNode = module
         # a file that defines its own ``data`` property/attribute makes unknown ``x.data`` ambiguous
         self.local_data_attr = "def data(" in source
-        #: while the walk is at a call: its callee and the callee's qualified name (the walk
-        #: and several rules ask for it; nothing is bound while one node is being checked)
+        #: while the walk is at a call: its callee and, once asked, the callee's qualified name
+        #: (the walk and several rules ask for it; nothing is bound while one node is being
+        #: checked, so one answer serves them all; most calls never ask: a name imported from a
+        #: project module is resolved through the index only when its qualified name is wanted)
         self._callee: Optional[nodes.CSTNode] = None
-        self._callee_qual: Optional[str] = None
+        self._callee_qual: object = _UNASKED
         #: the spans of the expressions of f-strings' ``{expr=}`` fields: their text is printed
         self.printed_spans: List[Tuple[int, int]] = []
 
@@ -150,7 +154,10 @@ class Context:
 
     def qualname(self, node: nodes.BaseExpression) -> Optional[str]:
         if node is self._callee:
-            return self._callee_qual
+            q = self._callee_qual
+            if q is _UNASKED:
+                q = self._callee_qual = self.inf.qualname(node)
+            return q  # type: ignore[return-value]
         if type(node) is nodes.Name or type(node) is nodes.Attribute:
             return self.inf.qualname(node)
         return None
