@@ -109,6 +109,10 @@ class Walker(FlowWalker):
         for rule in rules:
             for t in rule.hooks:
                 self.hooks.setdefault(t, []).append(rule)
+        #: the node types ``dispatch`` has work for (notes on calls, ``.data`` uses, or a rule's
+        #: hook); the walk passes every other node (names, constants, operators: most of a
+        #: tree) straight to its children
+        self.dispatched = frozenset(self.hooks) | {nodes.Call, nodes.Attribute, nodes.Subscript}
 
     # -- generic ---------------------------------------------------------------------------
     def walk(self, node: nodes.CSTNode) -> None:
@@ -117,8 +121,17 @@ class Walker(FlowWalker):
         if special is not None:
             special(self, node)
             return
-        self.dispatch(node)
-        self.children(node)
+        if t in self.dispatched:
+            self.dispatch(node)
+        walk = self.walk  # ``children``, inline: this runs once per node of the tree
+        for name in node._fields:
+            value = getattr(node, name)
+            if isinstance(value, nodes.CSTNode):
+                walk(value)
+            elif type(value) is tuple or type(value) is list:
+                for item in value:
+                    if isinstance(item, nodes.CSTNode):
+                        walk(item)
 
     def dispatch(self, node: nodes.CSTNode) -> None:
         t = type(node)

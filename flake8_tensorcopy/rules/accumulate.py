@@ -180,7 +180,7 @@ class GraphKeepingAccumulator(Rule):
                 s in ctx.source for s in _GRAD_OFF_TEXT)):
             return  # neither shape can hold: no ``backward`` call, no script-level grad-on loop
         facts = _loop_facts(ctx, loop)
-        if _reset_in(facts, acc_code, node):
+        if _reset_in(facts, acc, acc_code, node, ctx):
             return
         carriers = {}
         _carriers(value, carriers)
@@ -347,7 +347,7 @@ def _targets_of(n) -> List[str]:
 
 class _LoopFacts:
     """What the accumulation questions ask of one loop's body, walked once per loop and file:
-    its bindings (statement, target texts, value text) and its backward calls."""
+    its bindings (statement, targets) and its backward calls."""
     __slots__ = ("bindings", "backwards", "any_backward")
 
     def __init__(self, loop, ctx) -> None:
@@ -358,7 +358,7 @@ class _LoopFacts:
             t = type(n)
             if (t is nodes.Assign or t is nodes.AnnAssign) and n.value is not None:
                 targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-                self.bindings.append((n, [ctx.code(x) for x in targets], ctx.code(n.value)))
+                self.bindings.append((n, targets))
             elif t is nodes.Call:
                 name = last_name(n.func) or ""
                 if name in _BACKWARD_FUNCS:
@@ -425,12 +425,24 @@ def _meets(read: Set[str], names: Set[str]) -> bool:
     return not read.isdisjoint(names)
 
 
-def _reset_in(facts: _LoopFacts, acc_code: str, stmt) -> bool:
-    """Is the accumulator bound afresh inside the loop (``parts = []`` each turn)?"""
-    for n, targets, value in facts.bindings:
-        if n is not stmt and acc_code in targets and acc_code not in value:
-            return True
+def _reset_in(facts: _LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
+    """Is the accumulator bound afresh inside the loop (``parts = []`` each turn)? A target
+    spelled as the accumulator is one of its node type and dotted name (of the subscripted
+    value for ``hist["loss"]``): only those are compared by text."""
+    kind = type(acc)
+    root = _root_name(acc)
+    for n, targets in facts.bindings:
+        if n is stmt:
+            continue
+        for tgt in targets:
+            if type(tgt) is kind and _root_name(tgt) == root and ctx.code(tgt) == acc_code \
+                    and acc_code not in ctx.code(n.value):
+                return True
     return False
+
+
+def _root_name(node) -> Optional[str]:
+    return dotted_name(node.value if type(node) is nodes.Subscript else node)
 
 
 _BACKWARD_FUNCS = frozenset({"backward", "manual_backward"})
