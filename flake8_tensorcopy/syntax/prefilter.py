@@ -141,10 +141,27 @@ def _snapshot_shape(node: ast.expr) -> bool:
     return False
 
 
+def _nodes(root: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``root`` (``root`` too), depth first: ``ast.walk``'s nodes in another
+    order, without its two generators a node (the answers below do not depend on the order)."""
+    todo = [root]
+    pop, push, extend = todo.pop, todo.append, todo.extend
+    AST = ast.AST
+    while todo:
+        node = pop()
+        yield node
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                extend(v for v in value if isinstance(v, AST))
+            elif isinstance(value, AST):
+                push(value)
+
+
 def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     star = "*" in aliases
     two_step = False
-    for node in ast.walk(root):
+    for node in _nodes(root):
         t = type(node)
         if t is ast.Attribute:
             if node.attr == "data":
