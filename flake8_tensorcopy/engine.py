@@ -17,7 +17,7 @@ from .config import DEFAULT_SETTINGS, Settings
 from .diagnostics import NOT_ANALYSED, Diagnostic
 from .rules import ALL_RULES
 from .rules.base import Report, Rule
-from .rules.context import _UNASKED, Context
+from .rules.context import UNASKED, Context
 from .semantic import kinds, torch_api
 from .semantic.infer import Inference
 from .semantic.kinds import Instance
@@ -140,7 +140,7 @@ class Walker(FlowWalker):
             func = node.func
             ctx._callee = func if type(func) is nodes.Name or type(func) is nodes.Attribute \
                 else None
-            ctx._callee_qual = _UNASKED
+            ctx._callee_qual = UNASKED
             self._note_call(node)
         elif t is nodes.Attribute:
             value = node.value
@@ -186,7 +186,7 @@ class Walker(FlowWalker):
             recv = func.value
             if type(recv) is nodes.Attribute and recv.attr.value == "data":
                 use.setdefault(id(recv), ("method", func.attr.value))
-        q = _UNASKED  # the callee's qualified name, worked out when an argument needs it
+        q = UNASKED  # the callee's qualified name, worked out when an argument needs it
         writes = None
         for i, arg in enumerate(node.args):
             value = arg.value
@@ -196,13 +196,13 @@ class Walker(FlowWalker):
                 # start from an ``X.data``
                 root = _data_under_tensor_methods(value)
                 if root is not None:
-                    if q is _UNASKED:
+                    if q is UNASKED:
                         q = self.ctx.qualname(func)
                     if q is None and self._tensor_method(func):
                         use.setdefault(id(root), ("torch-arg", func.attr.value))
                 continue
             if t is nodes.Attribute and value.attr.value == "data":
-                if q is _UNASKED:
+                if q is UNASKED:
                     q = self.ctx.qualname(func)
                 if writes is None:
                     writes = self.inf.written_params(node)

@@ -6,6 +6,7 @@ from typing import Iterator, List, Optional, Set, Tuple
 from ..semantic import kinds, torch_api
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
+from .accumulate_callers import grad_on_function
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
 from .context import statement_blocks, statement_list
@@ -27,13 +28,18 @@ class GraphKeepingAccumulator(Rule):
         "**after backward**, the accumulated value is the one `backward()` is called on in the "
         "same iteration (`loss.backward()`, `scaler.scale(loss).backward()`, "
         "`accelerator.backward(loss)`); **no backward**, a model's output (or a loss computed "
-        "from it) accumulated in a loop that never calls `backward()`, in script-level code "
-        "where grad mode is provably on (no `torch.no_grad()`/`inference_mode()` block, no "
-        "`set_grad_enabled`, no parameter frozen in the file). Not flagged: an accumulator that "
-        "is itself differentiated (`acc = acc + loss / k` ... `acc.backward()`, "
-        "`torch.stack(losses).sum().backward()`), one reset inside the loop, and "
-        "`.item()`, `.detach()` or `float(loss)` accumulations. The no-backward shape is not "
-        "reported inside functions (their callers may run them under `no_grad`).\n\n"
+        "from it) accumulated in a loop that never calls `backward()`, where grad mode is "
+        "provably on (no `torch.no_grad()`/`inference_mode()` block around it, no "
+        "`set_grad_enabled`, no parameter frozen in the file): in script-level code, or in a "
+        "plain top-level function whose every caller is visible and runs it with grad on (each "
+        "use of its name in its file is a call at script level, or from a function proven so in "
+        "turn, outside any `with` block about grad; no decorator on the way; and no other file "
+        "of the project imports the file, read from the text of every project file: an import "
+        "naming it, or one by a computed name, keeps the function silent). Not flagged: an "
+        "accumulator that is itself differentiated (`acc = acc + loss / k` ... "
+        "`acc.backward()`, `torch.stack(losses).sum().backward()`), one reset inside the loop, "
+        "and `.item()`, `.detach()` or `float(loss)` accumulations; a function of a library, "
+        "passed as a value or called under `no_grad` (its callers may run it without grad).\n\n"
         "This rule has no runtime twin: `tensorcopy trace` sees torch calls, but the accumulation "
         "is Python's own (`list.append`, rebinding a name to `total + loss`), and telling one "
         "iteration from the next needs the loop, which a torch hook does not see; no sound, "
@@ -176,9 +182,9 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
             return
-        if "backward" not in ctx.source and (type(ctx.scope_node) is not nodes.Module or any(
-                s in ctx.source for s in _GRAD_OFF_TEXT)):
-            return  # neither shape can hold: no ``backward`` call, no script-level grad-on loop
+        if "backward" not in ctx.source and (any(s in ctx.source for s in _GRAD_OFF_TEXT) or (
+                type(ctx.scope_node) is not nodes.Module and not _plain_top(ctx))):
+            return  # neither shape can hold: no ``backward`` call, no loop grad may be on in
         facts = _loop_facts(ctx, loop)
         if _reset_in(facts, acc, acc_code, node, ctx):
             return
@@ -194,7 +200,7 @@ class GraphKeepingAccumulator(Rule):
                 return
             shape = "after"
             ev = kinds.signalled(ev)
-        elif _script_grad_on(ctx, facts):
+        elif _script_grad_on(ctx, facts) or _called_grad_on(ctx, facts):
             graph = _graph_names(ctx, loop, node)
             if not any(n in graph for n in carriers) and not _graph(ctx, value, graph):
                 return
@@ -534,6 +540,33 @@ def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
     return not facts.any_backward
 
 
+def _plain_top(ctx) -> bool:
+    """Is the current scope a top-level function without decorators, not ``async``?"""
+    scope = ctx.scope_node
+    return type(scope) is nodes.FunctionDef and not scope.asynchronous and \
+        not scope.decorators and any(s is scope for s in ctx.module.body)
+
+
+def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
+    """A plain top-level function, outside any ``no_grad`` block of its own, with a loop body
+    without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
+    every caller in the project is visible and runs it with grad on: each use of its name in
+    the file is a call at script level or from a function proven so in turn
+    (``accumulate_callers``), and no other file of the project may import the file."""
+    if ctx.inf.in_no_grad or facts.any_backward or not _plain_top(ctx):
+        return False
+    scope = ctx.scope_node
+    source = ctx.source
+    if any(s in source for s in _GRAD_OFF_TEXT):
+        return False
+    project = ctx.inf.project
+    tree = project.module_tree() if project is not None else None
+    if tree is None or not grad_on_function(
+            tree, scope.name.value, ctx.__dict__.setdefault("_accumulate_callers", {})):
+        return False
+    return not project.imported_elsewhere()
+
+
 def _module_call(kind) -> Optional[bool]:
     """Calling a value of ``kind``: True for a module with parameters, False for one without
     (a loss, an activation: its output has a graph only through its inputs), None for no module."""
@@ -581,9 +614,13 @@ def _graph_names(ctx, loop, stmt) -> Set[str]:
             continue
         has = _graph(ctx, n.value, graph)
         for tgt in n.targets:
-            for sub in _walk(tgt.target):
+            target = tgt.target
+            whole = type(target) is nodes.Name
+            for sub in _walk(target):
                 if type(sub) is nodes.Name:
-                    (graph.add if has else graph.discard)(sub.value)
+                    # unpacked (``out, _, ratio = model(data)``): which items carry the graph is
+                    # unknown (``ratio`` may be a Python float), so none is taken to
+                    (graph.add if has and whole else graph.discard)(sub.value)
     return graph
 
 

@@ -18,7 +18,7 @@ from .base import NodeEdit, Src
 _WS = re.compile(r"\s+")
 
 
-_UNASKED = object()  # a callee's qualified name not worked out yet
+UNASKED = object()  # a callee's qualified name not worked out yet
 
 class Context:
     """What a rule sees while the walk is at a node."""
@@ -46,7 +46,7 @@ class Context:
         #: checked, so one answer serves them all; most calls never ask: a name imported from a
         #: project module is resolved through the index only when its qualified name is wanted)
         self._callee: Optional[nodes.CSTNode] = None
-        self._callee_qual: object = _UNASKED
+        self._callee_qual: object = UNASKED
         #: the spans of the expressions of f-strings' ``{expr=}`` fields: their text is printed
         self.printed_spans: List[Tuple[int, int]] = []
 
@@ -155,7 +155,7 @@ class Context:
     def qualname(self, node: nodes.BaseExpression) -> Optional[str]:
         if node is self._callee:
             q = self._callee_qual
-            if q is _UNASKED:
+            if q is UNASKED:
                 q = self._callee_qual = self.inf.qualname(node)
             return q  # type: ignore[return-value]
         if type(node) is nodes.Name or type(node) is nodes.Attribute:

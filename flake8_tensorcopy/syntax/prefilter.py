@@ -28,6 +28,10 @@ _SHAPE_BRANCHES = (
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*self\b",
     r"for(?<![^\n]for)\b", r"while(?<![^\n]while)\b",  # at the start of a line
+    # script-level code that calls a function: a ``__main__`` guard, or a call (its result
+    # bound or not) at the start of a line
+    r"if(?<![^\n]if)[ \t]+__name__\b",
+    r"\n(?:[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*)?[a-z_][\w.]*[ \t]*\(",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
 )
@@ -59,7 +63,8 @@ class _ShapeText:
 #: a basic slice (``x[..:..] = ``, ``x[..:..] += ``: TEN403; a slice the rule reads holds no
 #: bracket), ``state_dict()`` or ``load_state_dict(self`` (TEN402), ``backward(`` or a loop at
 #: the start of a line (TEN501: an accumulation in a loop that calls backward, or in a
-#: script-level loop), or an import of a constructor alias.
+#: script-level loop), script-level code calling a function (TEN501: a loop in a function its
+#: file runs with grad on), or an import of a constructor alias.
 #: A cheap C-level test before any tree is walked.
 SHAPES = _ShapeText(_SHAPE_BRANCHES)
 
@@ -507,6 +512,11 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 found = True
             elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt, True):
                 found = True  # TEN501: an accumulation in a loop of a function that calls backward
+            elif top and (text is None or text.source.count(stmt.name + "(") > 1) and \
+                    _accumulates(stmt):
+                # TEN501: a top-level function the file itself calls (the rule may prove grad on
+                # in it from its callers) accumulating a value a call computed in a loop
+                found = True
             elif not keep:
                 span = _span(stmt)
                 if span:

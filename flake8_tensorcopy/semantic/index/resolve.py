@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - 3.12+, or a Python without it
         from hashlib import sha256  # type: ignore[no-redef]
 from ..kinds import Qual
 from .evaluate import TOO_DEEP
+from .importers import imported_elsewhere
 from .facts import ClassFacts, FuncFacts, ModuleFacts
 
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -114,6 +115,10 @@ def _within(path: str, root: str) -> bool:
 
 # ---- the index -----------------------------------------------------------------------------
 
+class WholeProject(Exception):
+    """An analysis depended on every file of its project (no list of files can say what)."""
+
+
 class ProjectIndex:
     """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
 
@@ -138,6 +143,9 @@ class ProjectIndex:
         #: what the index could not do (a limit it hit), not yet said: see ``take_notes``
         self._notes: Dict[str, None] = {}
         self._said: Set[str] = set()
+        #: files whose last analysis read the whole project (``FileContext.imported_elsewhere``):
+        #: what they depend on is every file, present or future, so no cache may keep their result
+        self.whole_project: Set[str] = set()
 
     def note(self, text: str) -> None:
         """Record that a limit was hit and cross-file facts may be missing (said once)."""
@@ -373,7 +381,10 @@ class ProjectIndex:
         the bytes the index read there)`` for each dependency, and ``(file, None)`` for each
         file the imports were looked for in and not found (one created later would change the
         answer). Asked right after the analysis, in the process that made it: the digests are
-        those of what was read then, not of what the file holds by the time it is stored."""
+        those of what was read then, not of what the file holds by the time it is stored.
+        Raises ``WholeProject`` when the analysis read every file of the project."""
+        if os.path.abspath(path) in self.whole_project:
+            raise WholeProject(path)
         read = dict(self._digests)  # before the walk below reads anything again
         found, absent = self._dependencies(path)
         out: List[Tuple[str, Optional[str]]] = []
@@ -432,6 +443,7 @@ class ProjectIndex:
         when the file on disk still holds that text."""
         self._recent = (os.path.abspath(path), source, tree) if source is not None and \
             isinstance(tree, ast.Module) else None
+        self.whole_project.discard(os.path.abspath(path))  # a new analysis of it begins
 
     def _import_specs(self, path: str) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...]]:
         """The imports of ``path`` as (dotted, level) pairs: those its module facts bind (top
@@ -598,6 +610,24 @@ class FileContext:
                 return None
             self._facts = self.index.facts_for_source(self.path, tree, self._source)
         return self._facts
+
+    def module_tree(self) -> Optional[ast.Module]:
+        """The file's whole ``ast`` (definitions the lint view masked included)."""
+        if self._tree is None and self._source is not None:
+            try:
+                self._tree = ast.parse(self._source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+        return self._tree if isinstance(self._tree, ast.Module) else None
+
+    def imported_elsewhere(self) -> bool:
+        """May another file of the project import this one (``importers.imported_elsewhere``)?
+        Asking makes the file's analysis depend on the whole project."""
+        self.index.whole_project.add(self.path)
+        try:
+            return imported_elsewhere(self.path, self.index.root_of(self.path))
+        except (OSError, RecursionError, ValueError):
+            return True
 
     def release(self) -> None:
         """The file's analysis is over: its own facts are let go (``ModuleFacts.release``)."""

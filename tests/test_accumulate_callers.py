@@ -1,0 +1,140 @@
+"""TEN501's no-backward shape inside a function: reported only where every caller is visible and
+runs it with grad on (issue 25), through the real CLI and flake8, and never from a stale cache
+when another file starts importing the script."""
+import ast
+import json
+import os
+import shutil
+import textwrap
+
+from flake8_tensorcopy.rules.accumulate_callers import grad_on_function
+from flake8_tensorcopy.semantic.index import importers
+
+from .conftest import FIXTURES, flake8, tensorcopy
+
+SCRIPT = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    def evaluate(model, loader):
+        outputs = []
+        for x in loader:
+            outputs.append(model(x))
+        return outputs
+
+
+    def main():
+        model = nn.Linear(8, 2)
+        return evaluate(model, [torch.randn(4, 8) for _ in range(3)])
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+LINE = 8  # ``outputs.append(model(x))``
+
+
+def _project(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "script.py").write_text(SCRIPT)
+    return root
+
+
+def _ten501(root):
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    return sorted((os.path.normpath(d["filename"]), d["location"]["row"])
+                  for d in json.loads(proc.stdout))
+
+
+def test_script_helper_is_reported_until_another_file_imports_the_script(tmp_path):
+    root = _project(tmp_path)
+    assert _ten501(root) == [("script.py", LINE)]
+    # the same from flake8, and from the cache on a second run
+    proc = flake8("--select", "TEN501", "script.py", cwd=str(root))
+    assert f"script.py:{LINE}:" in proc.stdout and "TEN501" in proc.stdout, proc.stdout + proc.stderr
+    assert _ten501(root) == [("script.py", LINE)]
+    # a new file imports the script: a caller the file does not show may run it under no_grad;
+    # script.py is unchanged, and no cached answer for it may survive
+    (root / "other.py").write_text("import torch\nfrom script import evaluate\n\n\n"
+                                   "def run(m, xs):\n    with torch.no_grad():\n"
+                                   "        return evaluate(m, xs)\n")
+    assert _ten501(root) == []
+    (root / "other.py").unlink()
+    assert _ten501(root) == [("script.py", LINE)]
+
+
+def test_each_unprovable_caller_keeps_the_function_silent(tmp_path):
+    cases = {
+        "under no_grad": ("    with torch.no_grad():\n        return evaluate(model, xs)\n"),
+        "passed as a value": ("    fns = [evaluate]\n    return fns[0](model, xs)\n"),
+        "grad set off": ("    torch.set_grad_enabled(False)\n    return evaluate(model, xs)\n"),
+    }
+    for why, body in cases.items():
+        root = tmp_path / why.replace(" ", "_")
+        root.mkdir()
+        (root / "setup.cfg").write_text("[metadata]\nname = p\n")
+        head = SCRIPT.split("def main():")[0]
+        (root / "script.py").write_text(
+            head + "def main():\n    model = nn.Linear(8, 2)\n    xs = [torch.randn(4, 8)]\n"
+            + body + "\n\nmain()\n")
+        assert _ten501(root) == [], why
+
+
+def test_the_fixture_project_agrees_between_flake8_and_check(tmp_path):
+    root = tmp_path / "eval_project"
+    shutil.copytree(os.path.join(FIXTURES, "eval_project"), root)
+    proc = flake8("--select", "TEN501", "--format", "%(path)s|%(row)d", ".", cwd=str(root))
+    from_flake8 = sorted((os.path.normpath(p), int(r)) for p, r in
+                         (line.split("|") for line in proc.stdout.splitlines()))
+    assert from_flake8 == _ten501(root) == [("evaluate_script.py", 13), ("evaluate_script.py", 14)]
+
+
+def test_callers_proof_reads_every_binding_of_the_name():
+    def proven(src, name="f"):
+        return grad_on_function(ast.parse(textwrap.dedent(src)), name)
+
+    base = "def f(m):\n    pass\n\n"
+    assert proven(base + "f(1)\n")
+    assert proven(base + "def g():\n    f(1)\n\ng()\n")
+    assert not proven(base)  # never called: nothing to prove
+    assert not proven(base + "def g():\n    f(1)\n")  # g is never called
+    assert not proven(base + "@torch.no_grad()\ndef g():\n    f(1)\n\ng()\n")
+    assert not proven(base + "with torch.inference_mode():\n    f(1)\n")
+    assert not proven(base + "with ctx(grad=False):\n    f(1)\n")
+    assert not proven(base + "f(1)\nfrom m import f\n")  # rebound by an import
+    assert not proven(base + "f(1)\ntry:\n    pass\nexcept E as f:\n    pass\n")
+    assert not proven(base + "f(1)\nh = lambda: f(2)\n")  # a lambda's caller is unknown
+    assert not proven(base + "class C:\n    x = f(1)\n")
+    assert not proven(base + "f(1)\nprint(f)\n")
+    assert not proven("@dec\n" + base + "f(1)\n")
+    assert not proven("async def f():\n    pass\n\nf()\n")
+    assert not proven(base + "def g():\n    def f():\n        pass\n    f()\n\nf(1)\ng()\n")
+    assert proven(base + "with open('x') as fh:\n    f(fh)\n")
+
+
+def imported_elsewhere(path, root):
+    importers._READ.clear()  # each question reads the project afresh (answers live 1 s)
+    return importers.imported_elsewhere(path, root)
+
+
+def test_imports_are_read_from_text_and_computed_imports_spoil_the_answer(tmp_path):
+    root = tmp_path
+    script = root / "script.py"
+    script.write_text("x = 1\n")
+    assert not imported_elsewhere(str(script), str(root))
+    (root / "a.py").write_text("from pkg import (\n    other,\n    script,\n)\n")
+    assert imported_elsewhere(str(script), str(root))
+    (root / "a.py").write_text("import os; import script as s\n")
+    assert imported_elsewhere(str(script), str(root))
+    (root / "a.py").write_text("# the word script in a comment\nname = 'script'\n")
+    assert not imported_elsewhere(str(script), str(root))
+    (root / "a.py").write_text("import importlib\nm = importlib.import_module(name)\n")
+    assert imported_elsewhere(str(script), str(root))
+    (root / "a.py").unlink()
+    (root / "nb.ipynb").write_text('{"cells": [{"source": ["from script import f\\n"]}]}')
+    assert imported_elsewhere(str(script), str(root))
