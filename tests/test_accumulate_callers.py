@@ -138,3 +138,26 @@ def test_imports_are_read_from_text_and_computed_imports_spoil_the_answer(tmp_pa
     (root / "a.py").unlink()
     (root / "nb.ipynb").write_text('{"cells": [{"source": ["from script import f\\n"]}]}')
     assert imported_elsewhere(str(script), str(root))
+
+
+def test_an_analysis_leaves_no_cyclic_garbage():
+    """Everything an analysis makes is freed when it returns, by reference counting: a cycle
+    (TEN501's loop search was a closure calling itself) kept the whole analysed tree alive until
+    the cyclic collector ran, which flake8's run then paid for."""
+    import gc
+
+    from flake8_tensorcopy import lint_source
+
+    path = os.path.join(FIXTURES, "graph_accumulators.py")
+    with open(path, encoding="utf-8") as fh:
+        source = fh.read()
+    assert lint_source(source, path)  # the rule's loops were searched
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        assert any(d.code == "TEN501" for d in lint_source(source, path))
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

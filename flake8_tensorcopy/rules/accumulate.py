@@ -190,7 +190,7 @@ class GraphKeepingAccumulator(Rule):
             return
         carriers = {}
         _carriers(value, carriers)
-        shape = None
+        shape, callers = None, False
         bw = _backward_of(facts, set(carriers)) if carriers else None
         if bw is not None:
             name, call = bw
@@ -201,6 +201,7 @@ class GraphKeepingAccumulator(Rule):
             shape = "after"
             ev = kinds.signalled(ev)
         elif _script_grad_on(ctx, facts) or _called_grad_on(ctx, facts):
+            callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
             graph = _graph_names(ctx, loop, node)
             if not any(n in graph for n in carriers) and not _graph(ctx, value, graph):
                 return
@@ -212,6 +213,10 @@ class GraphKeepingAccumulator(Rule):
         # last, the one question asked of the whole scope (most candidates never get here)
         scope = _scope_facts(ctx)
         if _differentiated(scope, root) or root in scope.in_place_roots:
+            return
+        if shape == "none" and callers and ctx.inf.project.imported_elsewhere():
+            # asked last: the answer makes the file's analysis depend on every project file
+            # (no cache keeps it), so only where everything else already holds
             return
         fields = dict(acc=ctx.snippet(acc, 30), value=ctx.snippet(value, 30),
                       fixed=ctx.snippet(value, 30) + ".detach()"
@@ -297,20 +302,22 @@ def _innermost_loop(scope, line):
     """The innermost ``for``/``while`` of ``scope`` (not crossing a definition) whose body holds
     the statement line ``line``."""
     body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    return _find_loop(body, None, line)[0]
 
-    def find(stmts, loop):
-        for s in stmts:
-            if s is line:
-                return loop, True
-            for block in statement_blocks(s):
-                inner = s if type(s) in _LOOPS and block is not None and \
-                    _same(block, statement_list(s.body)) else loop
-                got, hit = find(block, inner)
-                if hit:
-                    return got, True
-        return None, False
 
-    return find(body, None)[0]
+def _find_loop(stmts, loop, line):
+    # module level, not a closure: a nested function that calls itself is a reference cycle,
+    # which kept the whole analysed tree alive until the cyclic collector ran
+    for s in stmts:
+        if s is line:
+            return loop, True
+        for block in statement_blocks(s):
+            inner = s if type(s) in _LOOPS and block is not None and \
+                _same(block, statement_list(s.body)) else loop
+            got, hit = _find_loop(block, inner, line)
+            if hit:
+                return got, True
+    return None, False
 
 
 def _same(a: list, b: list) -> bool:
@@ -552,7 +559,8 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
     without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
     every caller in the project is visible and runs it with grad on: each use of its name in
     the file is a call at script level or from a function proven so in turn
-    (``accumulate_callers``), and no other file of the project may import the file."""
+    (``accumulate_callers``). That no other file of the project may import the file is asked
+    last, by ``check``, once the accumulation would be reported."""
     if ctx.inf.in_no_grad or facts.any_backward or not _plain_top(ctx):
         return False
     scope = ctx.scope_node
@@ -561,10 +569,8 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
         return False
     project = ctx.inf.project
     tree = project.module_tree() if project is not None else None
-    if tree is None or not grad_on_function(
-            tree, scope.name.value, ctx.__dict__.setdefault("_accumulate_callers", {})):
-        return False
-    return not project.imported_elsewhere()
+    return tree is not None and grad_on_function(
+        tree, scope.name.value, ctx.__dict__.setdefault("_accumulate_callers", {}))
 
 
 def _module_call(kind) -> Optional[bool]:
