@@ -565,8 +565,8 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
         return False
     scope = ctx.scope_node
     source = ctx.source
-    if any(s in source for s in _GRAD_OFF_TEXT):
-        return False
+    if any(s in source for s in _GRAD_OFF_TEXT) or source.count(scope.name.value + "(") < 2:
+        return False  # grad turned off somewhere, or the name is never called in the file
     project = ctx.inf.project
     tree = project.module_tree() if project is not None else None
     return tree is not None and grad_on_function(

@@ -93,8 +93,15 @@ class _Uses:
         elif t is ast.Name:
             self.uses.setdefault(node.id, []).append((owner, on, id(node) in self._calls))
             return
-        for child in ast.iter_child_nodes(node):
-            self._visit(child, owner, on)
+        visit, AST = self._visit, ast.AST  # ``ast.iter_child_nodes``, without its generators
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        visit(item, owner, on)
+            elif isinstance(value, AST):
+                visit(value, owner, on)
 
     def grad_on(self, name: str, seen: Optional[Set[str]] = None) -> bool:
         """Is ``name`` a plain top-level function of the module that runs only with grad on?"""
