@@ -123,15 +123,7 @@ class Walker(FlowWalker):
             return
         if t in self.dispatched:
             self.dispatch(node)
-        walk = self.walk  # ``children``, inline: this runs once per node of the tree
-        for name in node._fields:
-            value = getattr(node, name)
-            if isinstance(value, nodes.CSTNode):
-                walk(value)
-            elif type(value) is tuple or type(value) is list:
-                for item in value:
-                    if isinstance(item, nodes.CSTNode):
-                        walk(item)
+        self.children(node)
 
     def dispatch(self, node: nodes.CSTNode) -> None:
         t = type(node)
