@@ -233,28 +233,32 @@ class Extractor:
             stack.extend(ast.iter_child_nodes(n))
 
 
+def python_sources(root: str) -> Iterator[Tuple[str, bytes]]:
+    """(path relative to ``root`` with ``/``, bytes) of every ``*.py`` file under ``root``, in a
+    fixed order (the candidate lists of both labeling rounds walk repositories so)."""
+    for dirpath, dirs, names in os.walk(root):
+        dirs.sort()
+        for fn in sorted(names):
+            if fn.endswith(".py"):
+                full = os.path.join(dirpath, fn)
+                with open(full, "rb") as fh:
+                    yield os.path.relpath(full, root).replace(os.sep, "/"), fh.read()
+
+
 def extract(corpus: str, repos: List[Dict]) -> List[Dict]:
     rows = []
     for r in repos:
         root = os.path.join(corpus, corpora.slug(r["name"]))
         if not os.path.isdir(root):
             raise corpora.CorpusError(f"{root} is not materialised")
-        for dirpath, dirs, names in os.walk(root):
-            dirs.sort()
-            for fn in sorted(names):
-                if not fn.endswith(".py"):
-                    continue
-                full = os.path.join(dirpath, fn)
-                with open(full, "rb") as fh:
-                    src = fh.read()
-                try:
-                    ex = Extractor(src)
-                except (SyntaxError, ValueError):
-                    continue  # Python 2 files and the like: no candidate
-                rel = os.path.relpath(full, root).replace(os.sep, "/")
-                for line, col, shape in sorted(set(ex.sites())):
-                    rows.append(dict(repo=r["name"], commit=r["commit"], path=rel, line=line,
-                                     column=col, shape=shape))
+        for rel, src in python_sources(root):
+            try:
+                ex = Extractor(src)
+            except (SyntaxError, ValueError):
+                continue  # Python 2 files and the like: no candidate
+            for line, col, shape in sorted(set(ex.sites())):
+                rows.append(dict(repo=r["name"], commit=r["commit"], path=rel, line=line,
+                                 column=col, shape=shape))
     return rows
 
 

@@ -28,6 +28,9 @@ import re
 import sys
 from typing import Iterator, List, Optional, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from candidates import python_sources  # noqa: E402  (round 1's walk of a repository)
+
 FIELDS = ["repo", "path", "line", "column", "shape"]
 TENSORISH = re.compile(r"(^|_)(loss|losses|out|outs|output|outputs|pred|preds|prediction|logits?|"
                        r"y_hat|yhat|score|scores|recon|energy)($|_|\d)", re.I)
@@ -185,22 +188,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                                 if os.path.isdir(os.path.join(args.root, d)))
     rows = []
     for repo in repos:
-        base = os.path.join(args.root, repo)
-        for dirpath, dirs, names in os.walk(base):
-            dirs.sort()
-            for fn in sorted(names):
-                if not fn.endswith(".py"):
-                    continue
-                full = os.path.join(dirpath, fn)
-                with open(full, "rb") as fh:
-                    src = fh.read()
-                try:
-                    found = list(sites(src))
-                except (SyntaxError, ValueError):
-                    continue
-                rel = os.path.relpath(full, base).replace(os.sep, "/")
-                rows += [dict(repo=repo, path=rel, line=ln, column=c, shape=s)
-                         for ln, c, s in found]
+        for rel, src in python_sources(os.path.join(args.root, repo)):
+            try:
+                found = list(sites(src))
+            except (SyntaxError, ValueError):
+                continue
+            rows += [dict(repo=repo, path=rel, line=ln, column=c, shape=s)
+                     for ln, c, s in found]
     out = open(args.output, "w", newline="") if args.output else sys.stdout
     w = csv.DictWriter(out, FIELDS, lineterminator="\n")
     w.writeheader()
