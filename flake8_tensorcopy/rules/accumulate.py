@@ -6,7 +6,7 @@ from typing import Iterator, List, Optional, Set, Tuple
 from ..semantic import kinds, torch_api
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .accumulate_callers import grad_on_function
+from .accumulate_callers import Uses
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
 from .context import statement_blocks, statement_list
@@ -182,7 +182,7 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
             return
-        if "backward" not in ctx.source and (any(s in ctx.source for s in _GRAD_OFF_TEXT) or (
+        if "backward" not in ctx.source and (_grad_off_text(ctx) or (
                 type(ctx.scope_node) is not nodes.Module and not _plain_top(ctx))):
             return  # neither shape can hold: no ``backward`` call, no loop grad may be on in
         facts = _loop_facts(ctx, loop)
@@ -539,12 +539,18 @@ _KEEPS_GRAPH = frozenset({
 def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file turns grad off or freezes a
     parameter, outside any ``no_grad`` block, and a loop body without ``backward``."""
-    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad:
-        return False
-    source = ctx.source
-    if any(s in source for s in _GRAD_OFF_TEXT):
+    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or _grad_off_text(ctx):
         return False
     return not facts.any_backward
+
+
+def _grad_off_text(ctx) -> bool:
+    """Does the file's text turn grad off or freeze a parameter anywhere (``_GRAD_OFF_TEXT``)?
+    Read once per file: each accumulation asks."""
+    hit = ctx.__dict__.get("_accumulate_grad_off")
+    if hit is None:
+        hit = ctx.__dict__["_accumulate_grad_off"] = any(s in ctx.source for s in _GRAD_OFF_TEXT)
+    return hit
 
 
 def _plain_top(ctx) -> bool:
@@ -563,14 +569,14 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
     last, by ``check``, once the accumulation would be reported."""
     if ctx.inf.in_no_grad or facts.any_backward or not _plain_top(ctx):
         return False
-    scope = ctx.scope_node
-    source = ctx.source
-    if any(s in source for s in _GRAD_OFF_TEXT) or source.count(scope.name.value + "(") < 2:
+    name = ctx.scope_node.name.value
+    if _grad_off_text(ctx) or ctx.source.count(name + "(") < 2:
         return False  # grad turned off somewhere, or the name is never called in the file
     project = ctx.inf.project
     tree = project.module_tree() if project is not None else None
-    return tree is not None and grad_on_function(
-        tree, scope.name.value, ctx.__dict__.setdefault("_accumulate_callers", {}))
+    if tree is None:
+        return False
+    return _cached(ctx, "_accumulate_callers", tree, lambda: Uses(tree)).grad_on(name)
 
 
 def _module_call(kind) -> Optional[bool]:

@@ -24,7 +24,7 @@ _GRAD_WORDS = ("grad", "inference")
 Use = Tuple[Optional[str], bool, bool]
 
 
-class _Uses:
+class Uses:
     """Every use and definition of each name in a module, read in one walk."""
 
     def __init__(self, tree: ast.Module) -> None:
@@ -33,8 +33,11 @@ class _Uses:
         self.bound: Dict[str, int] = {}
         self.plain: Set[str] = set()
         self._calls: Set[int] = set()
-        for stmt in tree.body:
-            self._visit(stmt, None, True, top=True)
+        try:
+            for stmt in tree.body:
+                self._visit(stmt, None, True, top=True)
+        except RecursionError:  # nested too deeply to read: nothing is proven
+            self.plain.clear()
 
     def _bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -103,9 +106,14 @@ class _Uses:
             elif isinstance(value, AST):
                 visit(value, owner, on)
 
-    def grad_on(self, name: str, seen: Optional[Set[str]] = None) -> bool:
+    def grad_on(self, name: str) -> bool:
         """Is ``name`` a plain top-level function of the module that runs only with grad on?"""
-        seen = set() if seen is None else seen
+        try:
+            return self._grad_on(name, set())
+        except RecursionError:  # a chain of callers too long to follow: nothing is proven
+            return False
+
+    def _grad_on(self, name: str, seen: Set[str]) -> bool:
         if name in seen or name not in self.plain or self.bound.get(name) != 1:
             return False  # a cycle, or not one plain definition
         seen.add(name)
@@ -113,22 +121,13 @@ class _Uses:
         for owner, on, call in self.uses.get(name, ()):
             if not (on and call) or owner == _NESTED or owner == name:
                 return False
-            if owner is not None and not self.grad_on(owner, seen):
+            if owner is not None and not self._grad_on(owner, seen):
                 return False
             called = True
         return called
 
 
-def grad_on_function(tree: ast.Module, name: str, cache: Optional[dict] = None) -> bool:
+def grad_on_function(tree: ast.Module, name: str) -> bool:
     """Is the top-level function ``name`` of ``tree`` only ever called, within the module, where
-    grad mode is on (see the module's docstring)? False when the module cannot tell. ``cache``
-    keeps the module's uses for the next question about the same tree."""
-    try:
-        uses = cache.get(id(tree)) if cache is not None else None
-        if uses is None or uses[0] is not tree:
-            uses = (tree, _Uses(tree))
-            if cache is not None:
-                cache[id(tree)] = uses
-        return uses[1].grad_on(name)
-    except RecursionError:
-        return False
+    grad mode is on (see the module's docstring)? False when the module cannot tell."""
+    return Uses(tree).grad_on(name)
