@@ -510,3 +510,26 @@ def test_a_definition_outlives_its_module_and_reads_it_again(tmp_path):
     assert lone.module.defs == {}
     assert lone.cls is None
     assert lone.returns() is None
+
+
+@pytest.mark.parametrize("where", ["lib.py", "lib/__init__.py", "pkg/lib.py"])
+def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monkeypatch, where):
+    """"Not found" answers (and the folder listings behind them) are kept for ``_TTL``, never
+    longer: a module written meanwhile, in a folder that did not exist, is read after that."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    user = USER.replace("from lib", "from pkg.lib") if where.startswith("pkg/") else USER
+    user_path = _write(root, "user.py", user)
+    assert [d.code for d in lint_source(user, str(user_path))] == ["TEN101"]  # Thing unknown
+    if where.startswith("pkg/"):
+        _write(root, "pkg/__init__.py", "")
+    _write(root, where, OWN_DATA)
+    clock = [resolve.time.monotonic()]
+    monkeypatch.setattr(resolve.time, "monotonic", lambda: clock[0])
+    clock[0] += resolve._TTL / 2
+    # within the TTL the index may still answer from what it saw: either answer is allowed
+    assert [d.code for d in lint_source(user, str(user_path))] in (["TEN101"], [])
+    clock[0] += resolve._TTL
+    assert lint_source(user, str(user_path)) == []  # Thing has its own .data: silent

@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ...syntax.prefilter import statements
 
@@ -48,6 +48,7 @@ _TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``
 #: 9.4-10.5 s, 32 modules 10.4-10.7 s); the language server, which lints the same file and its
 #: imports again and again, keeps more (``SERVER_MODULES``)
 _MAX_MODULES = 4
+_NOT_ASKED = object()
 SERVER_MODULES = 64
 
 
@@ -87,11 +88,13 @@ def find_root(path: str) -> Optional[str]:
 _HOME_LEVELS = 4
 
 
-def _package_homes(importer: str, dotted: str) -> List[str]:
+def _package_homes(importer: str, dotted: str,
+                   listing: Callable[[str], Optional[frozenset]] = lambda d: None) -> List[str]:
     """Ancestors of ``importer`` (and their ``src``) that hold ``dotted``'s top-level package as
     a directory with an ``__init__.py``: a project's tests or scripts importing the project
     (``tests/geometry/test_boxes.py``: ``from kornia.geometry.boxes import Boxes3D``) when no
-    project marker says where the project starts. Never above site-packages."""
+    project marker says where the project starts. Never above site-packages. ``listing``: a
+    folder's names if known (``ProjectIndex._listing``; a name not listed is not looked for)."""
     top = dotted.split(".", 1)[0]
     homes: List[str] = []
     d = os.path.dirname(os.path.abspath(importer))
@@ -103,9 +106,19 @@ def _package_homes(importer: str, dotted: str) -> List[str]:
         if os.path.basename(d) in _OUTSIDE:
             break
         for base in (d, os.path.join(d, "src")):
-            if os.path.isfile(os.path.join(base, top, "__init__.py")):
+            if _listed(listing, base, top) and os.path.isfile(os.path.join(base, top, "__init__.py")):
                 homes.append(base)
     return homes
+
+
+def _listed(listing: Callable[[str], Optional[frozenset]], base: str, package: str) -> bool:
+    """May ``base/package/__init__.py`` exist? False only when a listing on the way lacks it
+    (None: no listing, only a stat can tell)."""
+    names = listing(base)
+    if names is not None and package not in names:
+        return False
+    names = listing(os.path.join(base, package))
+    return names is None or "__init__.py" in names
 
 
 def _within(path: str, root: str) -> bool:
@@ -146,6 +159,20 @@ class ProjectIndex:
         #: files whose last analysis read the whole project (``FileContext.imported_elsewhere``):
         #: what they depend on is every file, present or future, so no cache may keep their result
         self.whole_project: Set[str] = set()
+        #: what one file's analysis has asked (``begin``/``end``): ``find_module`` and
+        #: ``load_path`` answers, given again without looking at the disk until it ends (one
+        #: analysis sees one state of the project; its thousands of questions cost a stat each)
+        self._asked: Optional[Dict[Tuple, object]] = None
+        #: folder -> (the names it held, when it was listed): see ``_may_exist``
+        self._listings: Dict[str, Tuple[frozenset, float]] = {}
+
+    def begin(self) -> None:
+        """A file's analysis starts: its questions are answered once each (see ``_asked``)."""
+        self._asked = {}
+
+    def end(self) -> None:
+        """The analysis is over: the next question looks at the disk again."""
+        self._asked = None
 
     def note(self, text: str) -> None:
         """Record that a limit was hit and cross-file facts may be missing (said once)."""
@@ -190,13 +217,41 @@ class ProjectIndex:
             return True
         return any(_within(real, os.path.abspath(r)) for r in self.source_roots)
 
-    @staticmethod
-    def _module_file(base: str, dotted: str) -> Optional[str]:
-        rel = dotted.replace(".", os.sep)
-        for cand in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py")):
+    def _module_file(self, base: str, dotted: str) -> Optional[str]:
+        """``base/a/b.py`` or ``base/a/b/__init__.py`` for ``a.b``, if it is a file. Each folder on
+        the way is looked up in its parent's listing (``_listing``) before anything is
+        ``stat``-ed: most names a run looks for are not there (every ``import os`` is first looked
+        for beside the importer and at the project's root)."""
+        *parents, last = dotted.split(".")
+        folder = base
+        names = self._listing(folder)
+        for part in parents:
+            if part not in names:
+                return None
+            folder = os.path.join(folder, part)
+            names = self._listing(folder)
+        if last + ".py" in names:
+            cand = os.path.join(folder, last + ".py")
             if os.path.isfile(cand):
                 return cand
+        if last in names:
+            cand = os.path.join(folder, last, "__init__.py")
+            if "__init__.py" in self._listing(os.path.dirname(cand)) and os.path.isfile(cand):
+                return cand
         return None
+
+    def _listing(self, folder: str) -> frozenset:
+        """The names in ``folder`` (empty if it cannot be listed), kept for ``_TTL`` as "not
+        found" answers are: a name created meanwhile is seen within a second."""
+        now = time.monotonic()
+        hit = self._listings.get(folder)
+        if hit is None or now - hit[1] >= _TTL:
+            try:
+                names: frozenset = frozenset(os.listdir(folder))
+            except OSError:
+                names = frozenset()
+            hit = self._listings[folder] = (names, now)
+        return hit[0]
 
     def find_module(self, importer: str, dotted: str, level: int = 0,
                     recent: bool = False) -> Optional[str]:
@@ -208,6 +263,18 @@ class ProjectIndex:
         (for a caller that reads it next: ``load_path`` finds no facts in a file that is gone).
         """
         key = (os.path.dirname(importer), dotted, level)
+        asked = self._asked
+        if asked is not None:
+            got = asked.get(key, _NOT_ASKED)
+            if got is not _NOT_ASKED:
+                return got  # type: ignore[return-value]
+        found = self._find_module_now(key, importer, dotted, level, recent)
+        if asked is not None:
+            asked[key] = found
+        return found
+
+    def _find_module_now(self, key: Tuple, importer: str, dotted: str, level: int,
+                         recent: bool) -> Optional[str]:
         hit = self._resolve_cache.get(key)
         now = time.monotonic()
         if hit is not None:
@@ -231,7 +298,7 @@ class ProjectIndex:
             if os.path.basename(root) == dotted.split(".", 1)[0]:
                 bases.append(os.path.dirname(root))  # a package without a project marker
             src = os.path.join(root, "src")
-            if os.path.isdir(src):
+            if "src" in self._listing(root) and os.path.isdir(src):
                 bases.append(src)
         bases.extend(os.path.abspath(r) for r in self.source_roots)
         return bases
@@ -265,7 +332,7 @@ class ProjectIndex:
         hit = self._homes_cache.get(key)
         if hit is not None and now - hit[1] < _TTL:
             return hit[0]
-        got = _package_homes(importer, dotted)
+        got = _package_homes(importer, dotted, self._listing)
         self._homes_cache[key] = (got, now)
         return got
 
@@ -298,6 +365,16 @@ class ProjectIndex:
         if path is None:
             return None
         path = os.path.abspath(path)
+        asked = self._asked
+        if asked is not None:
+            got = asked.get(path, _NOT_ASKED)
+            if got is not _NOT_ASKED:
+                return got  # type: ignore[return-value]
+            got = asked[path] = self._load_path_now(path)
+            return got  # type: ignore[return-value]
+        return self._load_path_now(path)
+
+    def _load_path_now(self, path: str) -> Optional[ModuleFacts]:
         try:
             st = os.stat(path)
         except OSError:
@@ -592,6 +669,7 @@ class FileContext:
             with self.index.lock:
                 self.index.source_roots = tuple(source_roots)
                 self.index._resolve_cache.clear()
+        self.index.begin()
         self._tree = tree
         self._source = source
         self._facts: Optional[ModuleFacts] = None
@@ -631,6 +709,7 @@ class FileContext:
 
     def release(self) -> None:
         """The file's analysis is over: its own facts are let go (``ModuleFacts.release``)."""
+        self.index.end()
         if self._facts is not None:
             self._facts.release()
 
