@@ -7,7 +7,7 @@ import re
 import tokenize
 from .records import record
 from itertools import accumulate
-from typing import Iterable, Iterator, List
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 #: n -> n + 1, without a Python-level call
@@ -49,13 +49,25 @@ def decode(data: bytes) -> DecodedSource:
     return DecodedSource(text=text, encoding=encoding, bom=bom, raw=data)
 
 
+#: the last text ``line_starts`` was asked about and its answer: the pre-filter, the engine's
+#: positions and the project index each ask about the same text object of the file analysed
+_LAST_STARTS: Tuple[Optional[str], List[int]] = (None, [])
+
+
 def line_starts(text: str) -> List[int]:
-    """Offsets where each line begins, splitting on \\r\\n, \\r and \\n as the tokenizer does."""
+    """Offsets where each line begins, splitting on \\r\\n, \\r and \\n as the tokenizer does.
+    The list is shared with the next caller asking about the same text object: read it only."""
+    global _LAST_STARTS
+    last, starts = _LAST_STARTS
+    if last is text:
+        return starts
     if "\r" not in text:  # the common case, without a loop in Python: 0, then each length + 1
-        return list(accumulate(map(_PLUS_ONE, map(len, text.split("\n")[:-1])), initial=0))
-    starts = [0]
-    for m in _LINE_END.finditer(text):
-        starts.append(m.end())
+        starts = list(accumulate(map(_PLUS_ONE, map(len, text.split("\n")[:-1])), initial=0))
+    else:
+        starts = [0]
+        for m in _LINE_END.finditer(text):
+            starts.append(m.end())
+    _LAST_STARTS = (text, starts)
     return starts
 
 
