@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 from .diagnostics import Edit, Fix
 from .syntax import nodes
 from .syntax.positions import Text
-from .syntax.source import split_lines
+from .syntax.source import line_starts
 
 if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
     from .rules.base import FixPlan
@@ -89,7 +89,7 @@ def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) ->
             indent = source[line_begin:start]
             if indent.strip():
                 return None
-            body = f"with {e.text}.no_grad():{newline}{indent}{default_indent(module, source)}"
+            body = f"with {e.text}.no_grad():{newline}{indent}{default_indent(module, source, text)}"
             edits.append(Edit(start, start, body))
         elif e.kind == "import_torch" or e.kind == "import":  # ``import`` names its module
             at = _import_offset(module, text, source)
@@ -100,10 +100,11 @@ def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) ->
 _INDENT = re.compile(r"[ \t\f]*")
 
 
-def default_indent(module: nodes.Module, source: str) -> str:
+def default_indent(module: nodes.Module, source: str, text: Optional[Text] = None) -> str:
     """The indentation of the file's first indented block (libcst's ``default_indent``: the
-    first INDENT token's), four spaces when it has none."""
-    lines = split_lines(source)
+    first INDENT token's), four spaces when it has none. ``text``: the source's positions, if
+    the caller has them (then only the line needed is read, not every line split)."""
+    starts = text.starts if text is not None else line_starts(source)
     for stmt in module._a.body:
         body = getattr(stmt, "body", None) or getattr(stmt, "cases", None)
         if not isinstance(body, list) or not body:
@@ -114,10 +115,14 @@ def default_indent(module: nodes.Module, source: str) -> str:
         line = first.lineno
         for d in getattr(first, "decorator_list", ()):
             line = min(line, d.lineno)
-        text = lines[line - 1] if line <= len(lines) else ""
-        indent = _INDENT.match(text).group()
+        if line <= len(starts):
+            end = starts[line] if line < len(starts) else len(source)
+            here = source[starts[line - 1]:end]
+        else:
+            here = ""
+        indent = _INDENT.match(here).group()
         col = first.col_offset if line == first.lineno else None
-        if col is None or not text.encode("utf-8", "surrogatepass")[:col].strip():
+        if col is None or not here.encode("utf-8", "surrogatepass")[:col].strip():
             return indent  # the block starts its own line: the first INDENT
     return "    "
 

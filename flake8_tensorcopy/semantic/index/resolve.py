@@ -26,17 +26,29 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from ...syntax.prefilter import statements
 
-try:  # CPython's own SHA-256, without hashlib's OpenSSL (+2.5 ms, +3.7 MB on every editor run)
-    from _sha256 import sha256  # 3.9 - 3.11
-except ImportError:  # pragma: no cover - 3.12+, or a Python without it
-    try:
-        from _sha2 import sha256  # type: ignore[no-redef]
-    except ImportError:
-        from hashlib import sha256  # type: ignore[no-redef]
 from ..kinds import Qual
 from .evaluate import TOO_DEEP
-from .importers import imported_elsewhere
 from .facts import ClassFacts, FuncFacts, ModuleFacts
+
+
+_SHA256 = None
+
+
+def _digest(data: bytes) -> str:
+    """SHA-256 of ``data`` in hex (what a results cache compares). The implementation is imported
+    when the index first reads a module: an editor's run on a file that imports nothing of its
+    project never pays for it. CPython's own, without hashlib's OpenSSL (+2.5 ms, +3.7 MB)."""
+    global _SHA256
+    if _SHA256 is None:
+        try:
+            from _sha256 import sha256 as impl  # 3.9 - 3.11
+        except ImportError:  # pragma: no cover - 3.12+, or a Python without it
+            try:
+                from _sha2 import sha256 as impl  # type: ignore[no-redef]
+            except ImportError:
+                from hashlib import sha256 as impl  # type: ignore[no-redef]
+        _SHA256 = impl
+    return _SHA256(data).hexdigest()
 
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _OUTSIDE = ("site-packages", "dist-packages")
@@ -392,7 +404,7 @@ class ProjectIndex:
                 try:
                     with open(path, "rb") as fh:
                         data = fh.read()
-                    self._digests[path] = sha256(data).hexdigest()
+                    self._digests[path] = _digest(data)
                     tree = ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
@@ -545,7 +557,7 @@ class ProjectIndex:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                self._digests.setdefault(path, sha256(data).hexdigest())
+                self._digests.setdefault(path, _digest(data))
                 recent = self._recent
                 if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
                     tree = recent[2]
@@ -631,7 +643,7 @@ def index() -> ProjectIndex:
 def _digest_now(path: str) -> Optional[str]:
     try:
         with open(path, "rb") as fh:
-            return sha256(fh.read()).hexdigest()
+            return _digest(fh.read())
     except OSError:
         return None
 
@@ -703,6 +715,7 @@ class FileContext:
         Asking makes the file's analysis depend on the whole project."""
         self.index.whole_project.add(self.path)
         try:
+            from .importers import imported_elsewhere  # only TEN501's proof asks, rarely
             return imported_elsewhere(self.path, self.index.root_of(self.path))
         except (OSError, RecursionError, ValueError):
             return True
