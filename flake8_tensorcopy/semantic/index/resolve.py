@@ -22,13 +22,12 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import statements
 
 from ..kinds import Qual
-from .evaluate import TOO_DEEP
-from .facts import ClassFacts, FuncFacts, ModuleFacts
+from .facts import ModuleFacts
 
 
 _SHA256 = None
@@ -664,119 +663,3 @@ def dependencies(path: str) -> List[str]:
         return _INDEX.dependencies(path)
     except (OSError, RecursionError, ValueError):
         return []
-
-
-class FileContext:
-    """What the inference of one linted file asks the index: its imports, its own top-level
-    definitions (from its ``ast``, which sees definitions the libcst walk has not reached or
-    that were blanked), and the modules it star-imports."""
-
-    def __init__(self, path: str, tree: Optional[ast.Module] = None, source: Optional[str] = None,
-                 source_roots: Sequence[str] = ()) -> None:
-        self.path = os.path.abspath(path)
-        self.index = _INDEX
-        self.index.trim()
-        self.index.note_source(self.path, source, tree)
-        if tuple(source_roots) != self.index.source_roots:
-            with self.index.lock:
-                self.index.source_roots = tuple(source_roots)
-                self.index._resolve_cache.clear()
-        self.index.begin()
-        self._tree = tree
-        self._source = source
-        self._facts: Optional[ModuleFacts] = None
-        self._defs_by_name: Optional[Dict[str, list]] = None
-        self.stars: List[Tuple[str, int]] = []
-
-    def facts(self) -> Optional[ModuleFacts]:
-        if self._facts is None:
-            tree = self._tree
-            if tree is None and self._source is not None:
-                try:
-                    tree = ast.parse(self._source)
-                except (SyntaxError, ValueError, RecursionError, MemoryError):
-                    tree = None
-            if not isinstance(tree, ast.Module):
-                return None
-            self._facts = self.index.facts_for_source(self.path, tree, self._source)
-        return self._facts
-
-    def module_tree(self) -> Optional[ast.Module]:
-        """The file's whole ``ast`` (definitions the lint view masked included)."""
-        if self._tree is None and self._source is not None:
-            try:
-                self._tree = ast.parse(self._source)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                return None
-        return self._tree if isinstance(self._tree, ast.Module) else None
-
-    def imported_elsewhere(self) -> bool:
-        """May another file of the project import this one (``importers.imported_elsewhere``)?
-        Asking makes the file's analysis depend on the whole project."""
-        self.index.whole_project.add(self.path)
-        try:
-            from .importers import imported_elsewhere  # only TEN501's proof asks, rarely
-            return imported_elsewhere(self.path, self.index.root_of(self.path))
-        except (OSError, RecursionError, ValueError):
-            return True
-
-    def release(self) -> None:
-        """The file's analysis is over: its own facts are let go (``ModuleFacts.release``)."""
-        self.index.end()
-        if self._facts is not None:
-            self._facts.release()
-
-    def find(self, dotted: str, level: int) -> Optional[str]:
-        try:
-            return self.index.find_module(self.path, dotted, level)
-        except (OSError, ValueError):
-            return None
-
-    def resolve(self, imp: Tuple):
-        try:
-            return self.index.resolve_import(self.path, imp)
-        except RecursionError:
-            self.index.note(TOO_DEEP)
-            return None
-        except (OSError, ValueError):
-            return None
-
-    def global_name(self, name: str):
-        """A top-level name the walk has not bound: a definition of this file, or one that a
-        ``from <project module> import *`` brings."""
-        facts = self.facts()
-        if facts is not None:
-            d = facts.defs.get(name)
-            if d is not None:
-                return d
-        for mod, level in self.stars:
-            target = self.index.module_of(self.path, mod, level)
-            if target is not None:
-                got = target.lookup(name)
-                if got is not None:
-                    return got
-        return None
-
-    def current_class(self, name: str) -> Optional[ClassFacts]:
-        facts = self.facts()
-        d = facts.defs.get(name) if facts is not None else None
-        return d if isinstance(d, ClassFacts) else None
-
-    def written_params(self, name: str) -> frozenset:
-        """What every ``def name`` of this file (nested ones too) writes into in place."""
-        facts = self.facts()
-        if facts is None:
-            return frozenset()
-        if self._defs_by_name is None:
-            self._defs_by_name = {}
-            for node in statements(facts.tree):  # a definition is a statement
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    self._defs_by_name.setdefault(node.name, []).append(node)
-        nodes = self._defs_by_name.get(name, [])
-        found = {FuncFacts(name, n, facts).written_params() for n in nodes}
-        return found.pop() if len(found) == 1 else frozenset()
-
-    def current_function(self, name: str) -> Optional[FuncFacts]:
-        facts = self.facts()
-        d = facts.defs.get(name) if facts is not None else None
-        return d if isinstance(d, FuncFacts) else None
