@@ -24,10 +24,7 @@ class FileContext:
         self.index = index()
         self.index.trim()
         self.index.note_source(self.path, source, tree)
-        if tuple(source_roots) != self.index.source_roots:
-            with self.index.lock:
-                self.index.source_roots = tuple(source_roots)
-                self.index._resolve_cache.clear()
+        self.index.set_source_roots(source_roots)
         self.index.begin()
         self._tree = tree
         self._source = source

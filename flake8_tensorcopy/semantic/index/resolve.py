@@ -177,6 +177,14 @@ class ProjectIndex:
         #: folder -> (the names it held, when it was listed): see ``_may_exist``
         self._listings: Dict[str, Tuple[frozenset, float]] = {}
 
+    def set_source_roots(self, roots: Iterable[str]) -> None:
+        """The configured source roots; a change forgets where imports were found."""
+        roots = tuple(roots)
+        if roots != self.source_roots:
+            with self.lock:
+                self.source_roots = roots
+                self._resolve_cache.clear()
+
     def begin(self) -> None:
         """A file's analysis starts: its questions are answered once each (see ``_asked``)."""
         self._asked = {}
