@@ -174,7 +174,7 @@ class ProjectIndex:
         #: ``load_path`` answers, given again without looking at the disk until it ends (one
         #: analysis sees one state of the project; its thousands of questions cost a stat each)
         self._asked: Optional[Dict[Tuple, object]] = None
-        #: folder -> (the names it held, when it was listed): see ``_may_exist``
+        #: folder -> (the names it held, when it was listed): see ``_listing``
         self._listings: Dict[str, Tuple[frozenset, float]] = {}
 
     def set_source_roots(self, roots: Iterable[str]) -> None:
