@@ -100,12 +100,13 @@ _HOME_LEVELS = 4
 
 
 def _package_homes(importer: str, dotted: str,
-                   listing: Callable[[str], Optional[frozenset]] = lambda d: None) -> List[str]:
+                   package_init: Callable[[str, str], Optional[str]]) -> List[str]:
     """Ancestors of ``importer`` (and their ``src``) that hold ``dotted``'s top-level package as
     a directory with an ``__init__.py``: a project's tests or scripts importing the project
     (``tests/geometry/test_boxes.py``: ``from kornia.geometry.boxes import Boxes3D``) when no
-    project marker says where the project starts. Never above site-packages. ``listing``: a
-    folder's names if known (``ProjectIndex._listing``; a name not listed is not looked for)."""
+    project marker says where the project starts. Never above site-packages.
+    ``package_init(base, name)``: ``base/name/__init__.py`` if it is a file
+    (``ProjectIndex._package_init``)."""
     top = dotted.split(".", 1)[0]
     homes: List[str] = []
     d = os.path.dirname(os.path.abspath(importer))
@@ -117,19 +118,9 @@ def _package_homes(importer: str, dotted: str,
         if os.path.basename(d) in _OUTSIDE:
             break
         for base in (d, os.path.join(d, "src")):
-            if _listed(listing, base, top) and os.path.isfile(os.path.join(base, top, "__init__.py")):
+            if package_init(base, top):
                 homes.append(base)
     return homes
-
-
-def _listed(listing: Callable[[str], Optional[frozenset]], base: str, package: str) -> bool:
-    """May ``base/package/__init__.py`` exist? False only when a listing on the way lacks it
-    (None: no listing, only a stat can tell)."""
-    names = listing(base)
-    if names is not None and package not in names:
-        return False
-    names = listing(os.path.join(base, package))
-    return names is None or "__init__.py" in names
 
 
 def _within(path: str, root: str) -> bool:
@@ -253,11 +244,15 @@ class ProjectIndex:
             cand = os.path.join(folder, last + ".py")
             if os.path.isfile(cand):
                 return cand
-        if last in names:
-            cand = os.path.join(folder, last, "__init__.py")
-            if "__init__.py" in self._listing(os.path.dirname(cand)) and os.path.isfile(cand):
-                return cand
-        return None
+        return self._package_init(folder, last) if last in names else None
+
+    def _package_init(self, base: str, name: str) -> Optional[str]:
+        """``base/name/__init__.py`` if it is a file (the folder's listing first, then a stat)."""
+        folder = os.path.join(base, name)
+        if "__init__.py" not in self._listing(folder):
+            return None
+        cand = os.path.join(folder, "__init__.py")
+        return cand if os.path.isfile(cand) else None
 
     def _listing(self, folder: str) -> frozenset:
         """The names in ``folder`` (empty if it cannot be listed), kept for ``_TTL`` as "not
@@ -351,7 +346,7 @@ class ProjectIndex:
         hit = self._homes_cache.get(key)
         if hit is not None and now - hit[1] < _TTL:
             return hit[0]
-        got = _package_homes(importer, dotted, self._listing)
+        got = _package_homes(importer, dotted, self._package_init)
         self._homes_cache[key] = (got, now)
         return got
 
