@@ -130,3 +130,37 @@ def test_the_plugin_pauses_the_collector_only_while_it_works(monkeypatch):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_plugin_keeps_the_engine_out_of_later_collections(tmp_path):
+    """An editor's flake8 process imports the engine for one file: what exists once it is
+    imported (its classes, functions and tables, flake8's own objects) is moved out of the
+    cyclic collector's view, once, so that no later collection walks it again; what the analyses
+    make afterwards is collected as usual. Run as flake8 runs the plugin: in a fresh process."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import ast, gc, sys, weakref\n"
+        "from flake8_tensorcopy.plugin import TensorCopyChecker\n"
+        "assert 'flake8_tensorcopy.engine' not in sys.modules\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "src = 'import torch\\nx = torch.randn(3)\\ny = x.clone().detach()\\n'\n"
+        "def run():\n"
+        "    return [o[2][:6] for o in TensorCopyChecker(ast.parse(src), src.splitlines(True),"
+        " 't.py').run()]\n"
+        "assert run() == ['TEN301'] and gc.isenabled()\n"
+        "from flake8_tensorcopy import engine\n"
+        "frozen = gc.get_freeze_count()\n"
+        "assert frozen > 1000, frozen\n"
+        "assert not any(o is engine.Walker for o in gc.get_objects())\n"
+        "assert run() == ['TEN301'] and gc.get_freeze_count() <= frozen  # not frozen again\n"
+        "class Cycle:\n"
+        "    pass\n"
+        "c = Cycle(); c.me = c; gone = weakref.ref(c); del c\n"
+        "gc.collect()\n"
+        "assert gone() is None\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout == "ok\n", out.stderr
