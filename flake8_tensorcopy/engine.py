@@ -105,10 +105,21 @@ class Walker(FlowWalker):
         self.ctx = ctx
         self.inf = ctx.inf
         self.reports: List[Report] = []
+        #: per node type, the rules that want every node of it, in the rules' order
         self.hooks: Dict[type, List[Rule]] = {}
+        #: per node type where a rule wants some names only (``Rule.hook_names``): per such
+        #: name, the rules that want it, in order (any other name: ``hooks``)
+        self.named: Dict[type, Dict[str, List[Rule]]] = {}
+        wanted: Dict[type, List[Tuple[Rule, Optional[frozenset]]]] = {}
         for rule in rules:
             for t in rule.hooks:
-                self.hooks.setdefault(t, []).append(rule)
+                wanted.setdefault(t, []).append((rule, rule.hook_names.get(t)))
+        for t, pairs in wanted.items():
+            self.hooks[t] = [rule for rule, only in pairs if only is None]
+            names = {name for _, only in pairs if only is not None for name in only}
+            if names:
+                self.named[t] = {name: [rule for rule, only in pairs
+                                        if only is None or name in only] for name in names}
         #: the node types ``dispatch`` has work for (notes on calls, ``.data`` uses, or a rule's
         #: hook); the walk passes every other node (names, constants, operators: most of a
         #: tree) straight to its children
@@ -147,7 +158,16 @@ class Walker(FlowWalker):
                     ctx.data_use.setdefault(id(value), ("str-subscript", None))
                 else:
                     ctx.data_use.setdefault(id(value), ("subscript", None))
-        rules = self.hooks.get(t)
+        named = self.named.get(t)
+        if named is None:
+            rules = self.hooks.get(t)
+        else:  # an Attribute or a Call (``Rule.hook_names``)
+            if t is nodes.Attribute:
+                name = node.attr.value
+            else:
+                func = node.func
+                name = func.attr.value if type(func) is nodes.Attribute else None
+            rules = named.get(name) or self.hooks.get(t)
         if rules:
             reports = self.reports
             for rule in rules:

@@ -76,3 +76,73 @@ def test_lint_source_api_shape():
     (d,) = lint_source("import torch\nt = torch.ones(2)\nc = torch.tensor(t)\n", "x.py")
     assert (d.code, d.line, d.column, d.end_line, d.end_column) == ("TEN201", 3, 4, 3, 19)
     assert d.fix_description.startswith("replace with")
+
+
+def test_hook_names_narrow_only_attribute_and_call_hooks():
+    from flake8_tensorcopy.syntax import nodes
+
+    for rule in ALL_RULES:
+        for t, names in rule.hook_names.items():
+            assert t in rule.hooks and t in (nodes.Attribute, nodes.Call), rule.code
+            assert isinstance(names, frozenset) and names, rule.code
+            assert all(n.isidentifier() for n in names), rule.code
+
+
+def test_a_rule_with_hook_names_is_asked_only_about_those_names(monkeypatch):
+    """The engine calls a rule's ``check`` on an ``Attribute``/``Call`` only when its name is
+    one the rule declared (most nodes have other names), and on every node of its other hooked
+    types; what is flagged is the same as with every node asked."""
+    from flake8_tensorcopy.syntax import nodes
+
+    src = ("import torch\n"
+           "x = torch.randn(3, requires_grad=True)\n"
+           "a = x.data.clone()\n"
+           "b = x.clone().detach()\n"
+           "c = x.shape\n"
+           "d = torch.empty_like(x)\n"
+           "d.copy_(x)\n"
+           "x.data[0:2] = x.data[1:3]\n"
+           "e = x.new_tensor(x)\n"
+           "print(x.sum(), len(a), b, c)\n")
+    expected = [(d.line, d.column, d.code) for d in lint_source(src)]
+    asked = {}
+    for rule in ALL_RULES:
+        if not rule.hook_names:
+            continue
+        real = type(rule).check
+
+        def spy(self, node, ctx, real=real):
+            asked.setdefault(self.code, []).append(node)
+            return real(self, node, ctx)
+
+        monkeypatch.setattr(type(rule), "check", spy)
+    assert [(d.line, d.column, d.code) for d in lint_source(src)] == expected
+    assert {"TEN101", "TEN202", "TEN301", "TEN302", "TEN403"} <= set(asked)
+    for code, seen in asked.items():
+        rule = RULES_BY_CODE[code]
+        for node in seen:
+            t = type(node)
+            names = rule.hook_names.get(t)
+            if names is None:
+                continue
+            name = node.attr.value if t is nodes.Attribute else node.func.attr.value
+            assert name in names, (code, name)
+    # every declared name that the source holds was asked about, and the flags are those of a
+    # walk that asks every node
+    for rule in ALL_RULES:
+        if rule.hook_names:
+            monkeypatch.setattr(type(rule), "hook_names", {})
+    assert [(d.line, d.column, d.code) for d in lint_source(src)] == expected
+    assert {d[2] for d in expected} >= {"TEN301", "TEN302"}
+
+
+@pytest.mark.parametrize("code", [r.code for r in ALL_RULES if r.hook_names])
+def test_hook_names_keep_every_example_of_the_rule(code, monkeypatch):
+    """A rule's declared names are faithful to its ``check``: its examples (flagged and not) and
+    fix cases give the same diagnostics with every node asked."""
+    rule = RULES_BY_CODE[code]
+    sources = [ex.before for ex in rule.invalid] + list(rule.valid)
+    before = [[(d.line, d.column, d.code, d.message) for d in lint_source(s)] for s in sources]
+    monkeypatch.setattr(type(rule), "hook_names", {})
+    after = [[(d.line, d.column, d.code, d.message) for d in lint_source(s)] for s in sources]
+    assert before == after

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..syntax.records import field, record
-from typing import Any, Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Type
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, \
+    Type
 
 from ..syntax import nodes
 
@@ -174,6 +175,11 @@ class Rule:
     message: ClassVar[str] = ""
     #: node types this rule wants to see (the engine dispatches on exact type)
     hooks: ClassVar[Tuple[Type[nodes.CSTNode], ...]] = ()
+    #: for a hooked ``Attribute`` or ``Call``, the only names the rule wants: the attribute's
+    #: name (``x.data``), or the called method's (``x.detach()``; a call of anything but an
+    #: attribute is not wanted). The engine then calls ``check`` only for those (a rule whose
+    #: ``check`` returns at once on any other name says so here; most nodes are other names)
+    hook_names: ClassVar[Dict[Type[nodes.CSTNode], FrozenSet[str]]] = {}
     #: ``safe``, ``unsafe``, ``sometimes`` or ``None`` (no fix)
     fix_safety: ClassVar[Optional[str]] = None
 

@@ -421,6 +421,7 @@ class NewTensorOfTensor(Rule):
     message = ("`{recv}.new_tensor({src})` copies `{src}` with `{recv}`'s dtype and device (not "
                "`{src}`'s) and warns; use `{fix}`")
     hooks = (nodes.Call,)
+    hook_names = {nodes.Call: frozenset({"new_tensor"})}
     fix_safety = "sometimes"
     what = ("Flags `x.new_tensor(t)` where `t` is already a tensor and `x` is not known to be "
             "something else (an object of a class with its own `new_tensor`).")

@@ -226,6 +226,7 @@ class DataRead(Rule):
     name = "data-read"
     message = "`{src}.data` bypasses autograd (no version counter); use `{instead}`"
     hooks = (nodes.Attribute,)
+    hook_names = {nodes.Attribute: frozenset({"data"})}
     fix_safety = "sometimes"
     what = "Flags reading `t.data` of a tensor."
     why = (
@@ -357,6 +358,7 @@ class DataInplace(Rule):
     message = ("in-place change through `{src}.data` is invisible to autograd and can corrupt "
                "gradients silently; {instead}")
     hooks = (nodes.Attribute,)
+    hook_names = {nodes.Attribute: frozenset({"data"})}
     fix_safety = UNSAFE
     what = (
         "Flags in-place changes made through `.data`: `p.data.add_(...)`, `p.data[m] = 0`, "
@@ -517,6 +519,7 @@ class DataAssign(Rule):
     message = ("assigning `{src}.data` swaps storage behind autograd's back; use `with "
                "torch.no_grad(): {src}.copy_(new)` (same shape) or `torch.utils.swap_tensors`")
     hooks = (nodes.Attribute,)
+    hook_names = {nodes.Attribute: frozenset({"data"})}
     fix_safety = None
     what = "Flags assigning to `t.data` (`p.data = new`)."
     why = (

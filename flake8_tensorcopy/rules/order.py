@@ -84,6 +84,7 @@ class CloneDetach(Rule):
     COST_DATA = ("of `.data`: `.data` never requires grad, so `.detach()` adds nothing, and the "
                  "`.data` read bypasses autograd (TEN101)")
     hooks = (nodes.Call,)
+    hook_names = {nodes.Call: frozenset({"detach"})}
     fix_safety = "sometimes"
     what = ("Flags `t.clone().detach()`, `torch.clone(t).detach()` and "
             "`torch.Tensor.clone(t).detach()`, unless `t` is known to be something else than a "
@@ -233,6 +234,7 @@ class LikeThenCopy(Rule):
     name = "like-then-copy"
     message = "`{like}({src}).copy_({src})` allocates then copies in two steps; use `{src}.clone()`"
     hooks = (nodes.Call,)
+    hook_names = {nodes.Call: frozenset({"copy_"})}
     fix_safety = "sometimes"
     what = ("Flags `torch.empty_like(t).copy_(t)` (also `zeros_like`, `ones_like`) with the same "
             "`t`, in one expression or in two statements in a row (`out = torch.empty_like(t)` "

@@ -85,6 +85,7 @@ class OverlappingSliceWrite(Rule):
                "result is undefined (silently wrong along a non-contiguous dimension, an error "
                "along others); read `{src}.clone()`")
     hooks = (nodes.Assign, nodes.AugAssign, nodes.Call)
+    hook_names = {nodes.Call: frozenset({"copy_"})}  # ``x[a].copy_(x[b])``; writes: any
     fix_safety = SAFE
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
