@@ -138,6 +138,17 @@ def candidates(source: str, tree=None):
     return planned if planned[0] else None
 
 
+def load_engine() -> bool:
+    """Import the engine and the project index now, ahead of the first analysis (a front end
+    that moves long-lived objects out of the cyclic collector's view does so after this); True
+    when this call imported them, False when they were already loaded."""
+    if "flake8_tensorcopy.engine" in sys.modules:
+        return False
+    from . import engine  # noqa: F401
+    from .semantic import index  # noqa: F401
+    return True
+
+
 def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = False,
              select: Optional[Sequence[str]] = None, ignore: Optional[Sequence[str]] = None,
              raw: bool = False, tree=None, planned=None) -> List[Diagnostic]:

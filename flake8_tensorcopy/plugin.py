@@ -9,11 +9,10 @@ from __future__ import annotations
 import ast
 import gc
 import os
-import sys
 from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .lint import candidates
+from .lint import candidates, load_engine
 
 
 def _split(value: Any) -> List[str]:
@@ -37,12 +36,8 @@ def _load_engine() -> None:
     1,023 -> 983 million instructions for the whole flake8 process (flake8 alone: 866). What
     the analyses make afterwards is collected as before; only cyclic garbage already pending at
     that one moment stays until the process ends."""
-    if "flake8_tensorcopy.engine" in sys.modules:
-        return
-    from . import engine  # noqa: F401
-    from .semantic import index  # noqa: F401
-
-    gc.freeze()
+    if load_engine():
+        gc.freeze()
 
 
 class TensorCopyChecker:
