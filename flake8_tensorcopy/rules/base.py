@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ..syntax.records import field, record
-from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple, \
-    Type
+from typing import (Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List, Optional, Sequence,
+                    Tuple, Type)
 
 from ..syntax import nodes
 
