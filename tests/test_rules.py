@@ -117,6 +117,7 @@ def test_a_rule_with_hook_names_is_asked_only_about_those_names(monkeypatch):
 
         monkeypatch.setattr(type(rule), "check", spy)
     assert [(d.line, d.column, d.code) for d in lint_source(src)] == expected
+    # each rule with declared names was asked about the nodes with those names
     assert {"TEN101", "TEN202", "TEN301", "TEN302", "TEN403"} <= set(asked)
     for code, seen in asked.items():
         rule = RULES_BY_CODE[code]
@@ -127,8 +128,7 @@ def test_a_rule_with_hook_names_is_asked_only_about_those_names(monkeypatch):
                 continue
             name = node.attr.value if t is nodes.Attribute else node.func.attr.value
             assert name in names, (code, name)
-    # every declared name that the source holds was asked about, and the flags are those of a
-    # walk that asks every node
+    # the flags are those of a walk that asks every node
     for rule in ALL_RULES:
         if rule.hook_names:
             monkeypatch.setattr(type(rule), "hook_names", {})
