@@ -172,3 +172,52 @@ def test_lone_copy_into_a_name_is_no_candidate():
         found, spans = plan(ast.parse(src), src)
         assert found and spans == [], (src, spans)
         assert analyze(src) == full
+
+
+def _trees():
+    """Every example and fixture, and this package's own modules (match statements, ``try``/
+    ``except*`` where the running Python has them, decorators, comprehensions...)."""
+    for src in _sources():
+        yield src, ast.parse(src)
+    for path in sorted(glob.glob(os.path.join(ROOT, "flake8_tensorcopy", "**", "*.py"),
+                                 recursive=True)):
+        with open(path, encoding="utf-8") as fh:
+            src = fh.read()
+        yield src, ast.parse(src)
+    src = ("match cmd:\n    case [x, *rest] if x.data:\n        y = x.detach()\n"
+           "    case {'k': v, **kw}:\n        pass\n    case Point(x=0) | None:\n        pass\n"
+           "try:\n    pass\nexcept (A, B) as e:\n    global g\n")
+    yield src, ast.parse(src)
+
+
+def test_the_prefilter_walks_meet_every_expression_and_statement():
+    """``_nodes`` reads only the fields ``node_fields`` names: it meets every node ``ast.walk``
+    meets but the contexts, operators, import aliases and type-ignore comments (which hold
+    nothing a shape is made of); ``statements`` gives ``ast.walk``'s statements in its order."""
+    from flake8_tensorcopy.syntax.prefilter import _BLOCK_HOLDERS, _nodes, statements
+
+    holding_nothing = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
+                       ast.alias, ast.type_ignore)
+    checked = 0
+    for _, tree in _trees():
+        walked = list(ast.walk(tree))
+        assert sorted(map(id, _nodes(tree))) == sorted(
+            id(n) for n in walked if not isinstance(n, holding_nothing))
+        assert list(statements(tree)) == [n for n in walked
+                                          if n is tree or isinstance(n, _BLOCK_HOLDERS)]
+        checked += 1
+    assert checked > 100
+
+
+def test_the_text_index_asks_only_for_the_shapes_a_tree_can_hold(monkeypatch):
+    """The text index that decides which statements ``_has_shape`` walks matches only the
+    tree shapes (``TREE_SHAPES``), not TEN501's loops, ``backward`` calls and script-level
+    calls: every plan is the one the whole of ``SHAPES`` gives."""
+    from flake8_tensorcopy.syntax import prefilter
+
+    trees = list(_trees())
+    narrow = [prefilter.plan(tree, src) for src, tree in trees]
+    monkeypatch.setattr(prefilter, "TREE_SHAPES", prefilter.SHAPES)
+    assert narrow == [prefilter.plan(tree, src) for src, tree in trees]
+    assert set(prefilter._TREE_SHAPE_BRANCHES) < set(prefilter._SHAPE_BRANCHES)
+    assert sum(found for found, _ in narrow) > 50

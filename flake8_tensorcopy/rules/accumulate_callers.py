@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Set, Tuple
 
+from ..syntax.prefilter import node_fields
+
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
 _GRAD_WORDS = ("grad", "inference")
@@ -97,7 +99,7 @@ class Uses:
             self.uses.setdefault(node.id, []).append((owner, on, id(node) in self._calls))
             return
         visit, AST = self._visit, ast.AST  # ``ast.iter_child_nodes``, without its generators
-        for name in node._fields:
+        for name in node_fields(t):  # (names, contexts and operators hold no use)
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:

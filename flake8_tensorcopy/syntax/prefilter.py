@@ -18,22 +18,26 @@ from typing import Iterator, List, Optional, Set, Tuple
 
 from .source import any_line_within, line_numbers, line_starts, occurrences
 
-_SHAPE_BRANCHES = (
+#: the text of the shapes ``_has_shape`` looks for in a tree (each one's text lies within the
+#: lines of the statement holding it)
+_TREE_SHAPE_BRANCHES = (
     # one pattern per shape, each starting with a literal: ``re`` then finds candidates with a
     # fast substring scan, where one alternation of all of them tried every branch at nearly
     # every letter (3.4 MB of dense code: 114 ms for one ``finditer``, about 30 ms for these).
     # A word boundary before the literal is checked after it, by a look-behind.
-    r"backward\s*\(", r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
+    r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
     r"state_dict\s*\(\s*\)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*self\b",
+    r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
+    r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
+)
+_SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
     r"for(?<![^\n]for)\b", r"while(?<![^\n]while)\b",  # at the start of a line
     # script-level code that calls a function: a ``__main__`` guard, or a call (its result
     # bound or not) at the start of a line
     r"if(?<![^\n]if)[ \t]+__name__\b",
     r"\n(?:[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*)?[a-z_][\w.]*[ \t]*\(",
-    r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
-    r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
 )
 
 
@@ -67,6 +71,11 @@ class _ShapeText:
 #: file runs with grad on), or an import of a constructor alias.
 #: A cheap C-level test before any tree is walked.
 SHAPES = _ShapeText(_SHAPE_BRANCHES)
+#: the part of ``SHAPES`` a tree's shapes are made of (``_TextIndex.may_have_shape`` asks before
+#: ``_has_shape`` walks a statement): the loops, the ``backward`` calls and the script-level
+#: calls are TEN501's, which ``_accumulates`` reads from the tree (the line-start call pattern
+#: alone was about half the time of finding every start)
+TREE_SHAPES = _ShapeText(_TREE_SHAPE_BRANCHES)
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
              ast.Lambda)
@@ -146,20 +155,49 @@ def _snapshot_shape(node: ast.expr) -> bool:
     return False
 
 
+#: ``ast`` fields that never hold an expression or a statement: names and other scalars, the
+#: load/store context and operator singletons, an import's ``alias`` list
+_NO_SHAPE_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "names", "arg", "module",
+                              "level", "type_comment", "kind", "is_async", "conversion", "simple",
+                              "asname", "kwd_attrs", "type_ignores", "tag"})
+#: per node class, the fields ``node_fields`` gives (filled as classes are met)
+_DESCEND: dict = {}
+
+
+def node_fields(t: type) -> tuple:
+    """The fields of ``ast`` node class ``t`` that may hold an expression or a statement, in
+    ``_fields`` order: a walk that reads only these meets every expression and statement
+    ``ast.walk`` meets, without the contexts, operators, import aliases and scalars."""
+    fields = _DESCEND.get(t)
+    if fields is None:
+        fields = _DESCEND[t] = tuple(f for f in getattr(t, "_fields", ())
+                                     if f not in _NO_SHAPE_FIELDS and not (
+                                         t is ast.Constant and f == "value"))
+    return fields
+
+
 def _nodes(root: ast.AST) -> Iterator[ast.AST]:
-    """Every node under ``root`` (``root`` too), depth first: ``ast.walk``'s nodes in another
-    order, without its two generators a node (the answers below do not depend on the order)."""
+    """Every node under ``root`` (``root`` too) that a shape can be made of, depth first:
+    ``ast.walk``'s nodes in another order, less the contexts, operators and import aliases
+    (which hold nothing; the answers below do not depend on the order), each node class's
+    fields read from a table (``_DESCEND``) instead of tested one by one."""
     todo = [root]
     pop, push, extend = todo.pop, todo.append, todo.extend
-    AST = ast.AST
+    table = _DESCEND
     while todo:
         node = pop()
+        t = type(node)
+        fields = table.get(t)
+        if fields is None:
+            if not isinstance(node, ast.AST):
+                continue  # None for ``**d`` in a dict's keys; a pattern's constant
+            fields = node_fields(t)
         yield node
-        for name in node._fields:
+        for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
-                extend(v for v in value if isinstance(v, AST))
-            elif isinstance(value, AST):
+                extend(value)
+            elif value is not None:
                 push(value)
 
 
@@ -330,19 +368,30 @@ def _blocks(root: ast.AST) -> Iterator[list]:
                 yield value
 
 
+#: per node class, its fields that may hold a block (filled as classes are met)
+_BLOCK_FIELDS: dict = {}
+_BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def statements(root: ast.AST) -> Iterator[ast.AST]:
     """The statements under ``root`` (``root`` too, and the ``except``/``case`` clauses that hold
     blocks), in ``ast.walk``'s order: breadth first over the same edges, leaving out expressions
-    (which never hold a statement)."""
+    (which never hold a statement). Only the fields that may hold a block are read
+    (``_BLOCK_FIELDS``)."""
     todo = deque([root])
+    pop, extend = todo.popleft, todo.extend
+    table = _BLOCK_FIELDS
     while todo:
-        node = todo.popleft()
+        node = pop()
         yield node
-        for name in node._fields:
+        t = type(node)
+        fields = table.get(t)
+        if fields is None:
+            fields = table[t] = tuple(f for f in getattr(t, "_fields", ()) if f in _BLOCK_NAMES)
+        for name in fields:
             value = getattr(node, name, None)
-            if type(value) is list and value and isinstance(
-                    value[0], _BLOCK_HOLDERS):
-                todo.extend(value)
+            if type(value) is list and value and isinstance(value[0], _BLOCK_HOLDERS):
+                extend(value)
 
 
 def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
@@ -419,7 +468,7 @@ _SUB_BODIES = ("body", "orelse", "finalbody")
 
 
 class _TextIndex:
-    """Where a source's text may hold a shape: the lines on which ``SHAPES`` matches begin,
+    """Where a source's text may hold a shape: the lines on which ``TREE_SHAPES`` matches begin,
     found in one pass; a statement may hold a shape when one of them lies within its lines."""
 
     def __init__(self, source: str) -> None:
@@ -448,7 +497,7 @@ class _TextIndex:
 
     def may_have_shape(self, node: ast.AST) -> bool:
         if self._shape_lines is None:
-            self._shape_lines = self._lines_of(SHAPES.starts(self.source))
+            self._shape_lines = self._lines_of(TREE_SHAPES.starts(self.source))
         return self._within(self._shape_lines, node)
 
 
