@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from .diagnostics import Diagnostic, field, record, selected
-from .syntax.parse import LintError
+from .syntax.parse import LintError, hold_tree  # noqa: F401 - the plugin's, through the door
 from .syntax.prefilter import SHAPES, plan
 
 if TYPE_CHECKING:  # the flake8 plugin imports this module on every run: keep it light

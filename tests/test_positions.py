@@ -203,3 +203,21 @@ def test_generated_programs(src):
     _compare(src)
     _compare(src, mask=False)
     _every_node_matches(src)
+
+
+def test_split_lines_splits_where_the_tokenizer_does_on_every_path():
+    """``split_lines`` (the plain-newline shortcut and the general pattern alike) splits at
+    \\n, \\r\\n and \\r only, keeps a last line without an end, and never splits at the
+    characters ``str.splitlines`` also takes (form feed, \\x1c, \\x85, \\u2028)."""
+    import itertools
+    from flake8_tensorcopy.syntax.source import _LINES, split_lines
+
+    pieces = ["", "a", "x = 1", "\n", "\r\n", "\r", "\f", "\x1c", "\x85", "\u2028", "é"]
+    checked = 0
+    for parts in itertools.product(pieces, repeat=3):
+        text = "".join(parts)
+        want = _LINES.findall(text)
+        assert split_lines(text, keepends=True) == want, repr(text)
+        assert split_lines(text) == [line.rstrip("\r\n") for line in want], repr(text)
+        checked += 1
+    assert checked == len(pieces) ** 3

@@ -533,3 +533,62 @@ def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monke
     assert [d.code for d in lint_source(user, str(user_path))] in (["TEN101"], [])
     clock[0] += resolve._TTL
     assert lint_source(user, str(user_path)) == []  # Thing has its own .data: silent
+
+
+_HELD_SCRIPT = r"""
+import ast, json, sys
+from flake8_tensorcopy.plugin import TensorCopyChecker
+from flake8_tensorcopy.semantic.index import resolve
+
+parsed = []
+real_parse = ast.parse
+
+
+def counting_parse(data, *args, **kwargs):
+    parsed.append(kwargs.get("filename"))
+    return real_parse(data, *args, **kwargs)
+
+
+resolve.ast.parse = counting_parse
+
+
+def lint(path):
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().splitlines(True)
+    # as flake8 calls a plugin: its own tree of the file, the lines, the path
+    found = TensorCopyChecker(real_parse("".join(lines)), lines, path).run()
+    return [f"{line}:{col} {text.split()[0]}" for line, col, text, _ in found]
+
+
+out = {"models": lint("models.py"), "train": lint("train.py"), "parsed": list(parsed)}
+with open("models.py", "w", encoding="utf-8") as fh:
+    fh.write(sys.argv[1])
+del parsed[:]
+out["train_after_change"] = lint("train.py")
+out["parsed_after_change"] = list(parsed)
+print(json.dumps(out))
+"""
+
+
+def test_a_module_linted_just_before_is_read_from_its_tree_never_stale(tmp_path):
+    """flake8 hands the plugin each file's tree; a file linted next that imports it has the
+    project index read it from that tree instead of parsing it again, and only while the file
+    on disk still holds that text: changed on disk, it is parsed again and its new contents
+    decide (issue 23: 27 of the 175 modules the index parsed on the dense corpus had been
+    linted in the four files before)."""
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    (tmp_path / "models.py").write_text(
+        "import torch\n\n\ndef make():\n    return torch.zeros(3)\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom models import make\n\nx = make()\ny = torch.tensor(x)\n")
+    changed = "import torch\n\n\ndef make():\n    return [1.0, 2.0]\n"
+    proc = run([sys.executable, "-c", _HELD_SCRIPT, changed], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["models"] == []
+    # ``make()`` is known to return a tensor, from the tree flake8 gave for models.py: no parse
+    assert out["train"] == ["5:4 TEN201"]
+    assert not any(p and p.endswith("models.py") for p in out["parsed"]), out["parsed"]
+    # models.py changed on disk: read again, and what it returns now decides
+    assert out["train_after_change"] == []
+    assert [p for p in out["parsed_after_change"] if p.endswith("models.py")], out

@@ -104,6 +104,14 @@ def split_lines(text: str, keepends: bool = False) -> List[str]:
     ``str.splitlines`` also splits on \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029, which
     would shift every later line number against flake8's and the tokenizer's.
     """
+    if "\r" not in text:  # the common case: ``str.split`` at each \n, 3-6 times faster
+        lines = text.split("\n")
+        last = lines.pop()
+        if keepends:
+            lines = [line + "\n" for line in lines]
+        if last:
+            lines.append(last)
+        return lines
     lines = _LINES.findall(text)
     if keepends:
         return lines

@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from ...syntax.parse import held_tree, hold_tree
 from ...syntax.prefilter import statements
 
 from ..kinds import Qual
@@ -152,7 +153,6 @@ class ProjectIndex:
         self.max_modules = _MAX_MODULES
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
-        self._recent: Optional[Tuple[str, str, ast.Module]] = None
         #: path -> SHA-256 of the bytes the index last read there (what its facts were made of)
         self._digests: Dict[str, str] = {}
         #: what the index could not do (a limit it hit), not yet said: see ``take_notes``
@@ -407,7 +407,7 @@ class ProjectIndex:
                     with open(path, "rb") as fh:
                         data = fh.read()
                     self._digests[path] = _digest(data)
-                    tree = ast.parse(data, filename=path)
+                    tree = held_tree(path, data) or ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
                     except UnicodeDecodeError:
@@ -530,10 +530,10 @@ class ProjectIndex:
 
     def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
         """The text and tree of the file being linted: ``dependencies`` of that file (asked right
-        after, for the results cache) reads its imports from them instead of parsing it again,
-        when the file on disk still holds that text."""
-        self._recent = (os.path.abspath(path), source, tree) if source is not None and \
-            isinstance(tree, ast.Module) else None
+        after, for the results cache) and a file linted next that imports it read them instead
+        of parsing it again, while the file on disk still holds that text (``held_tree``)."""
+        if source is not None and isinstance(tree, ast.Module):
+            hold_tree(os.path.abspath(path), source, tree)
         self.whole_project.discard(os.path.abspath(path))  # a new analysis of it begins
 
     def _import_specs(self, path: str) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...]]:
@@ -560,11 +560,7 @@ class ProjectIndex:
                 with open(path, "rb") as fh:
                     data = fh.read()
                 self._digests.setdefault(path, _digest(data))
-                recent = self._recent
-                if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
-                    tree = recent[2]
-                else:
-                    tree = ast.parse(data, filename=path)
+                tree = held_tree(path, data) or ast.parse(data, filename=path)
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError,
                     UnicodeError):
                 tree = None
