@@ -73,8 +73,8 @@ class _ShapeText:
 SHAPES = _ShapeText(_SHAPE_BRANCHES)
 #: the part of ``SHAPES`` a tree's shapes are made of (``_TextIndex.may_have_shape`` asks before
 #: ``_has_shape`` walks a statement): the loops, the ``backward`` calls and the script-level
-#: calls are TEN501's, which ``_accumulates`` reads from the tree (the line-start call pattern
-#: alone was about half the time of finding every start)
+#: calls are TEN501's, which ``_accumulates`` reads from the tree (finding every start of the
+#: dense corpus: 118 ms with them, 72 ms without; the line-start call pattern alone 24 ms)
 TREE_SHAPES = _ShapeText(_TREE_SHAPE_BRANCHES)
 
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
