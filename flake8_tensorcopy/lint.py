@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from .diagnostics import Diagnostic, field, record, selected
-from .syntax.parse import LintError, hold_tree  # noqa: F401 - the plugin's, through the door
+from .syntax.parse import LintError
 from .syntax.prefilter import SHAPES, plan
 
 if TYPE_CHECKING:  # the flake8 plugin imports this module on every run: keep it light
@@ -203,7 +203,7 @@ def keep_index_warm() -> None:
     """For one long process (the language server): keep more modules' facts between files."""
     from .semantic import index
 
-    index.index().keep_warm()
+    index.index().max_modules = index.SERVER_MODULES
 
 
 def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[str]) -> FileResult:

@@ -12,7 +12,7 @@ import os
 from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .lint import candidates, hold_tree, load_engine
+from .lint import candidates, load_engine
 
 
 def _split(value: Any) -> List[str]:
@@ -103,9 +103,6 @@ class TensorCopyChecker:
         try:
             source = "".join(self.lines)
             tree = self.tree if isinstance(self.tree, ast.Module) else None
-            if tree is not None and self.filename:
-                # a file linted next may import this one: the project index reads it from here
-                hold_tree(os.path.abspath(self.filename), source, tree)
             planned = candidates(source, tree)
             if planned is None:
                 return

@@ -24,7 +24,6 @@ import time
 from collections import OrderedDict
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from ...syntax.parse import held_tree, hold_tree
 from ...syntax.prefilter import statements
 
 from ..kinds import Qual
@@ -54,18 +53,12 @@ _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _OUTSIDE = ("site-packages", "dist-packages")
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
 _TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``)
-#: modules whose facts one process keeps between linted files (least recently used go first),
-#: at most ``_MAX_MODULES`` of them and, past the most recent one, ``_MAX_KEPT_BYTES`` of their
-#: source (a module's tree is about 44 bytes of live objects a byte of source). Bounded on
-#: purpose: the trees are live objects that the cyclic garbage collector walks again, in
-#: flake8's own work too (dense corpus, flake8 + plugin CPU: 4 modules 9.4-10.5 s, 32 modules
-#: 10.4-10.7 s). The bound in bytes keeps a project's few large, much imported modules
-#: (``utils/general.py`` and its like, 40 KB each) where a bound of 4 modules let them go and
-#: read them again (dense corpus: 1.36 -> 1.18 MB parsed; peak RSS of flake8 + plugin about
-#: +2.5 MB). The language server, which lints the same file and its imports again and again,
-#: keeps more (``SERVER_MODULES``, no bound in bytes).
-_MAX_MODULES = 16
-_MAX_KEPT_BYTES = 200_000
+#: modules whose facts one process keeps between linted files (least recently used go first).
+#: Small on purpose: their trees are live objects that every full collection of the cyclic garbage
+#: collector walks again, in flake8's own work too (dense corpus, flake8 + plugin CPU: 4 modules
+#: 9.4-10.5 s, 32 modules 10.4-10.7 s); the language server, which lints the same file and its
+#: imports again and again, keeps more (``SERVER_MODULES``)
+_MAX_MODULES = 4
 _NOT_ASKED = object()
 SERVER_MODULES = 64
 
@@ -157,9 +150,9 @@ class ProjectIndex:
         self.source_roots: Tuple[str, ...] = ()
         self.lock = threading.RLock()
         self.max_modules = _MAX_MODULES
-        self.max_bytes: Optional[int] = _MAX_KEPT_BYTES
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
+        self._recent: Optional[Tuple[str, str, ast.Module]] = None
         #: path -> SHA-256 of the bytes the index last read there (what its facts were made of)
         self._digests: Dict[str, str] = {}
         #: what the index could not do (a limit it hit), not yet said: see ``take_notes``
@@ -414,7 +407,7 @@ class ProjectIndex:
                     with open(path, "rb") as fh:
                         data = fh.read()
                     self._digests[path] = _digest(data)
-                    tree = held_tree(path, data) or ast.parse(data, filename=path)
+                    tree = ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
                     except UnicodeDecodeError:
@@ -428,25 +421,13 @@ class ProjectIndex:
             return facts
 
     def trim(self) -> None:
-        """Forget the least recently used modules beyond ``max_modules`` and, past the most
-        recent one, beyond ``max_bytes`` of source: memory stays bounded over a long run
-        (flake8 over a big tree, an editor session)."""
+        """Forget the least recently used modules beyond ``max_modules``: memory stays bounded
+        over a long run (flake8 over a big tree, an editor session)."""
         with self.lock:
-            modules = self._modules
-            budget = self.max_bytes
-            kept = sum(entry[1] for entry in modules.values()) if budget is not None else 0
-            while len(modules) > self.max_modules or (
-                    budget is not None and kept > budget and len(modules) > 1):
-                _, size, facts = modules.popitem(last=False)[1]
-                kept -= size
+            while len(self._modules) > self.max_modules:
+                facts = self._modules.popitem(last=False)[1][2]
                 if facts is not None:
                     facts.release()
-
-    def keep_warm(self) -> None:
-        """For one long process (the language server): keep ``SERVER_MODULES`` modules between
-        files, whatever their size."""
-        self.max_modules = SERVER_MODULES
-        self.max_bytes = None
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
         return self.load_path(self.find_module(importer, dotted, level, recent=True))
@@ -549,10 +530,10 @@ class ProjectIndex:
 
     def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
         """The text and tree of the file being linted: ``dependencies`` of that file (asked right
-        after, for the results cache) and a file linted next that imports it read them instead
-        of parsing it again, while the file on disk still holds that text (``held_tree``)."""
-        if source is not None and isinstance(tree, ast.Module):
-            hold_tree(os.path.abspath(path), source, tree)
+        after, for the results cache) reads its imports from them instead of parsing it again,
+        when the file on disk still holds that text."""
+        self._recent = (os.path.abspath(path), source, tree) if source is not None and \
+            isinstance(tree, ast.Module) else None
         self.whole_project.discard(os.path.abspath(path))  # a new analysis of it begins
 
     def _import_specs(self, path: str) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...]]:
@@ -579,7 +560,11 @@ class ProjectIndex:
                 with open(path, "rb") as fh:
                     data = fh.read()
                 self._digests.setdefault(path, _digest(data))
-                tree = held_tree(path, data) or ast.parse(data, filename=path)
+                recent = self._recent
+                if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
+                    tree = recent[2]
+                else:
+                    tree = ast.parse(data, filename=path)
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError,
                     UnicodeError):
                 tree = None
