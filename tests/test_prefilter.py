@@ -2,6 +2,7 @@
 import ast
 import glob
 import os
+import sys
 
 from flake8_tensorcopy.engine import analyze
 from flake8_tensorcopy.syntax.prefilter import has_candidates
@@ -184,9 +185,11 @@ def _trees():
         with open(path, encoding="utf-8") as fh:
             src = fh.read()
         yield src, ast.parse(src)
-    src = ("match cmd:\n    case [x, *rest] if x.data:\n        y = x.detach()\n"
-           "    case {'k': v, **kw}:\n        pass\n    case Point(x=0) | None:\n        pass\n"
-           "try:\n    pass\nexcept (A, B) as e:\n    global g\n")
+    src = "try:\n    pass\nexcept (A, B) as e:\n    global g\n"
+    if sys.version_info >= (3, 10):  # ``match`` is syntax from Python 3.10
+        src += ("match cmd:\n    case [x, *rest] if x.data:\n        y = x.detach()\n"
+                "    case {'k': v, **kw}:\n        pass\n    case Point(x=0) | None:\n"
+                "        pass\n")
     yield src, ast.parse(src)
 
 
