@@ -176,8 +176,9 @@ def test_lone_copy_into_a_name_is_no_candidate():
 
 
 def _trees():
-    """Every example and fixture, and this package's own modules (match statements, ``try``/
-    ``except*`` where the running Python has them, decorators, comprehensions...)."""
+    """Every example and fixture, this package's own modules (decorators, comprehensions,
+    ``try``/``with``...), and a sample with ``except``, ``global`` and, where the running Python
+    parses it, a ``match`` statement."""
     for src in _sources():
         yield src, ast.parse(src)
     for path in sorted(glob.glob(os.path.join(ROOT, "flake8_tensorcopy", "**", "*.py"),
