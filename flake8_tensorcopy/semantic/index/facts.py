@@ -551,15 +551,15 @@ class ModuleFacts(ProjectModule):
         fn = self.defs.get(func)
         if not isinstance(fn, FuncFacts):
             return {}
+        args = fn.node.args  # type: ignore[attr-defined]
+        if args.vararg is not None or args.kwarg is not None:
+            return {}  # before the call sites: their collection is most of the cost
         sites = self._call_sites.get(func)
         if sites is None:
             if self._collector is None:
                 self._collector = CallSites(self)
             sites = self._call_sites[func] = self._collector.of(func)
         if not sites:
-            return {}
-        args = fn.node.args  # type: ignore[attr-defined]
-        if args.vararg is not None or args.kwarg is not None:
             return {}
         pos = [a.arg for a in args.posonlyargs + args.args]
         names = pos + [a.arg for a in args.kwonlyargs]
