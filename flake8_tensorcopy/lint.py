@@ -203,7 +203,7 @@ def keep_index_warm() -> None:
     """For one long process (the language server): keep more modules' facts between files."""
     from .semantic import index
 
-    index.index().max_modules = index.SERVER_MODULES
+    index.index().keep_warm()
 
 
 def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[str]) -> FileResult:

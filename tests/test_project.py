@@ -533,3 +533,34 @@ def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monke
     assert [d.code for d in lint_source(user, str(user_path))] in (["TEN101"], [])
     clock[0] += resolve._TTL
     assert lint_source(user, str(user_path)) == []  # Thing has its own .data: silent
+
+
+def test_index_keeps_modules_within_a_count_and_a_size_of_source(tmp_path):
+    """Between files the index keeps at most ``max_modules`` modules and, past the most recent
+    one, ``max_bytes`` of their source, the least recently used going first; the language
+    server keeps more, whatever their size."""
+    from flake8_tensorcopy.semantic.index.resolve import ProjectIndex
+
+    paths = {}
+    for name, size in (("a", 100), ("b", 100), ("big", 5000), ("c", 100), ("d", 100), ("e", 100)):
+        path = tmp_path / f"{name}.py"
+        path.write_text("x = 1\n" + "#" * (size - 7) + "\n")
+        assert path.stat().st_size == size
+        paths[name] = str(path)
+    idx = ProjectIndex()
+    idx.max_modules, idx.max_bytes = 3, 1000
+
+    def kept_after(*names):
+        for name in names:
+            assert idx.load_path(paths[name]) is not None
+        idx.trim()
+        return [os.path.basename(p)[:-3] for p in idx._modules]
+
+    assert kept_after("a", "b") == ["a", "b"]
+    # over the size: the older go, the most recent stays whatever its size
+    assert kept_after("big") == ["big"]
+    # over the count: the least recently used goes
+    assert kept_after("c", "d", "e") == ["c", "d", "e"]
+    assert kept_after("a") == ["d", "e", "a"]
+    idx.keep_warm()
+    assert kept_after("big", "b", "c") == ["d", "e", "a", "big", "b", "c"]
