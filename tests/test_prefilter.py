@@ -213,6 +213,22 @@ def test_the_prefilter_walks_meet_every_expression_and_statement():
     assert checked > 100
 
 
+def test_child_nodes_are_iter_child_nodes_less_what_holds_nothing_in_order():
+    """The project index's ``_record_calls`` walks ``child_nodes``: the call sites it records,
+    and their order, are those ``ast.iter_child_nodes`` gives, less nodes that hold nothing."""
+    from flake8_tensorcopy.syntax.prefilter import child_nodes
+
+    holding_nothing = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
+                       ast.alias, ast.type_ignore)
+    nodes = 0
+    for _, tree in _trees():
+        for node in ast.walk(tree):
+            assert list(child_nodes(node)) == [
+                c for c in ast.iter_child_nodes(node) if not isinstance(c, holding_nothing)]
+            nodes += 1
+    assert nodes > 100_000
+
+
 def test_the_text_index_asks_only_for_the_shapes_a_tree_can_hold(monkeypatch):
     """The text index that decides which statements ``_has_shape`` walks matches only the
     tree shapes (``TREE_SHAPES``), not TEN501's loops, ``backward`` calls and script-level

@@ -201,6 +201,23 @@ def _nodes(root: ast.AST) -> Iterator[ast.AST]:
                 push(value)
 
 
+#: ``_nodes`` for the project index's answers that do not depend on the order (sets)
+walk_nodes = _nodes
+
+
+def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.iter_child_nodes(node)`` less the contexts, operators, import aliases and scalars:
+    the children that may hold an expression or a statement, in the same order."""
+    for name in node_fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif type(value) is list:
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+
+
 def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
     star = "*" in aliases
     two_step = False
@@ -319,7 +336,7 @@ def _accumulated(node: ast.AST) -> Optional[ast.expr]:
 
 
 def _names(node: ast.AST) -> Set[str]:
-    return {d for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))
+    return {d for n in _nodes(node) if isinstance(n, (ast.Name, ast.Attribute))
             for d in (dotted(n),) if d is not None}
 
 
@@ -327,7 +344,7 @@ def _backward_names(loop: ast.AST) -> Set[str]:
     """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
     argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``)."""
     out: Set[str] = set()
-    for n in ast.walk(loop):
+    for n in _nodes(loop):  # every call ``ast.walk`` meets; the answer is a set
         if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
                 n.func, "id", None)) in ("backward", "manual_backward"):
             if isinstance(n.func, ast.Attribute):
@@ -410,7 +427,7 @@ def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
 
 
 def _calls_register(fn: ast.AST) -> bool:
-    for node in ast.walk(fn):
+    for node in _nodes(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in ("register_buffer", "register_parameter"):
             return True

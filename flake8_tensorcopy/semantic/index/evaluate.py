@@ -13,7 +13,7 @@ import functools
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from ...syntax.prefilter import dotted
+from ...syntax.prefilter import child_nodes, dotted
 from ...syntax.source import any_line_within
 from .. import torch_api
 from ..kinds import (
@@ -305,7 +305,7 @@ class Evaluator:
         todo = [stmt]
         while todo:
             node = todo.pop()
-            for child in ast.iter_child_nodes(node):
+            for child in child_nodes(node):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                       ast.Lambda)):
                     continue

@@ -12,7 +12,7 @@ import os
 import weakref
 from typing import Dict, List, Optional, Set, Tuple
 
-from ...syntax.prefilter import dotted, statements
+from ...syntax.prefilter import dotted, statements, walk_nodes
 from ...syntax.source import line_numbers, line_starts, occurrences
 from .. import torch_api
 from ..kinds import (
@@ -101,7 +101,7 @@ class FuncFacts(ProjectFunction):
         names = set(pos) | {a.arg for a in args.kwonlyargs}
         written = set()
         rebound = set()
-        for node in ast.walk(self.node):
+        for node in walk_nodes(self.node):  # every call and assignment; the answer is a set
             target = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 m = node.func.attr
