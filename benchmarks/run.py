@@ -286,7 +286,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             w, c = fn("wall"), fn("cpu")
         ratios.append((label, f"{a} / {b}" if fn is None else b, w, c, target, at_most))
 
-    ratio("dense: flake8 + tensorcopy / flake8", "dense: flake8 + tensorcopy", "dense: flake8", 1.25)
+    ratio("dense: flake8 + tensorcopy / flake8", "dense: flake8 + tensorcopy", "dense: flake8", 1.10)
     if "dense: flake8 + TorchFix" in runs and runs["dense: flake8 + TorchFix"]:
         def own(what: str) -> float:
             ours_own = med("dense: flake8 + tensorcopy", what) - med("dense: flake8", what)
@@ -294,11 +294,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             return ours_own / tf_own if tf_own > 0 else float("nan")
 
         ratio("dense: tensorcopy's own cost / TorchFix's own cost", "", "(each: flake8 with it minus flake8 alone)",
-              1 / 40, fn=own)
+              1 / 60, fn=own)
     if "torch" in corpora:
         ratio("torch: flake8 + tensorcopy / flake8", "torch: flake8 + tensorcopy", "torch: flake8", 1.10)
     ratio("editor, training script: with / without the plugin",
-          "editor, training script: flake8 + tensorcopy", "editor, training script: flake8", 1.3)
+          "editor, training script: flake8 + tensorcopy", "editor, training script: flake8", 1.15)
     ratio("editor, no candidate: with / without the plugin",
           "editor, no candidate: flake8 + tensorcopy", "editor, no candidate: flake8", 1.05)
     for jobs in ("--jobs 1", f"{os.cpu_count()} processes"):
