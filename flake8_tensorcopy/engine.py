@@ -386,11 +386,10 @@ class Walker(FlowWalker):
                 self.walk(p.default)
             if p.annotation is not None:
                 self.walk(p.annotation.annotation)
-        # what every call site passes: only for a parameter with no annotation (the only ones
-        # that take it), and never with ``*args``/``**kwargs`` (``param_shapes`` gives nothing)
+        # what every call site passes: asked only when a parameter with no annotation (the
+        # only ones that take it, below) can use it
         from_calls = (inf.param_kinds(node.name.value)
-                      if params.star_kwarg is None and not isinstance(params.star_arg, nodes.Param)
-                      and any(p.annotation is None for p in _all_params(params)) else {})
+                      if any(p.annotation is None for p in _all_params(params)) else {})
         inf.set(node.name.value, inf.function_kind(node))
         cls = inf.scope.cls if inf.scope.kind == "class" else None
         inf.push("function", cls=cls, no_grad=no_grad)

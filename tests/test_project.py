@@ -564,3 +564,51 @@ def test_index_keeps_modules_within_a_count_and_a_size_of_source(tmp_path):
     assert kept_after("a") == ["d", "e", "a"]
     idx.keep_warm()
     assert kept_after("big", "b", "c") == ["d", "e", "a", "big", "b", "c"]
+
+
+def test_call_sites_are_collected_only_for_a_function_whose_parameters_take_them(tmp_path,
+                                                                              monkeypatch):
+    """A parameter's kind from the call sites is worked out only for a function with a
+    parameter that has no annotation and no ``*args``/``**kwargs`` (which take nothing from
+    the sites): collecting the call sites is most of that work (issue 23)."""
+    from flake8_tensorcopy.semantic.index import evaluate
+
+    src = textwrap.dedent("""\
+        import torch
+
+
+        def annotated(x: torch.Tensor, n: int):
+            return x.add_(n)
+
+
+        def starred(x, *rest):
+            return x.add_(1)
+
+
+        def keywords(x, **kw):
+            return x.add_(1)
+
+
+        def plain(x):
+            y = x.data
+            return y.add_(1)
+
+
+        t = torch.zeros(3, requires_grad=True)
+        annotated(t, 1)
+        starred(t)
+        keywords(t)
+        plain(t)
+    """)
+    path = tmp_path / "m.py"
+    path.write_text(src)
+    collected = []
+    real = evaluate.collect_call_sites
+
+    def counting(module, target, spans=None):
+        collected.append(target)
+        return real(module, target, spans)
+
+    monkeypatch.setattr(evaluate, "collect_call_sites", counting)
+    lint_source(src, str(path))
+    assert collected == ["plain"]
