@@ -36,6 +36,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as bench  # noqa: E402  (the environments and the corpus's name)
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+#: a finding of this plugin in flake8's default format (``path:line:col: TEN102 ...``)
+_FINDING = re.compile(r": TEN\d{3} ")
 
 
 def start(python: str, args: List[str], cwd: str,
@@ -68,7 +70,7 @@ def finish(proc: "subprocess.Popen[bytes]") -> Tuple[int, int]:
     if m is None:
         raise SystemExit(f"instructions: no count from callgrind (exit {proc.returncode}):\n"
                          f"{stderr[-2000:]}")
-    findings = sum(1 for line in stdout.splitlines() if re.search(r": TEN\d{3} ", line))
+    findings = sum(1 for line in stdout.splitlines() if _FINDING.search(line))
     proc.out.close()  # type: ignore[attr-defined]
     proc.err.close()  # type: ignore[attr-defined]
     return int(m.group(1)), findings
@@ -94,12 +96,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     began = time.perf_counter()
 
     f8 = f"flake8=={bench.flake8_version()}"
-    base = bench.make_env("flake8", [f8])
-    clean = os.path.join(tempfile.mkdtemp(prefix="tensorcopy-bench-"), "src")
-    shutil.copytree(bench.ROOT, clean, ignore=shutil.ignore_patterns(
-        "build", ".work", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache",
-        ".tensorcopy_cache"))
-    ours = bench.make_env("tensorcopy", [f8, clean])
+    base, ours = bench.flake8_envs(f8)
     neutral = tempfile.mkdtemp(prefix="tensorcopy-bench-cwd-")
     script, _ = bench.pick_editor_files(dense, ours)
 
@@ -126,7 +123,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     for where in ("editor, training script", "dense"):
         if results[f"{where}: flake8"][1] != 0:
             problems.append(f"{where}: flake8 alone reported TEN findings (the plugin leaked in)")
-        if results[f"{where}: flake8 + tensorcopy"][1] == 0 and where == "dense":
+        if results[f"{where}: flake8 + tensorcopy"][1] == 0:
             problems.append(f"{where}: flake8 + tensorcopy reported no TEN finding (not loaded?)")
     for p in problems:
         print(f"instructions: {p}", file=sys.stderr)

@@ -97,6 +97,17 @@ def make_env(name: str, packages: List[str]) -> str:
     return py
 
 
+def flake8_envs(f8: str) -> Tuple[str, str]:
+    """The pythons of flake8 alone and of flake8 + tensorcopy (installed from a clean copy of
+    this checkout: no build output, caches or ``.git``)."""
+    base = make_env("flake8", [f8])
+    clean = os.path.join(tempfile.mkdtemp(prefix="tensorcopy-bench-"), "src")
+    shutil.copytree(ROOT, clean, ignore=shutil.ignore_patterns(
+        "build", ".work", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache",
+        ".tensorcopy_cache"))
+    return base, make_env("tensorcopy", [f8, clean])
+
+
 class Run:
     __slots__ = ("wall", "cpu", "rss", "code")
 
@@ -202,12 +213,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     stats = {k: corpus_stats(v) for k, v in corpora.items()}
 
     f8 = f"flake8=={flake8_version()}"
-    base = make_env("flake8", [f8])
-    clean = os.path.join(tempfile.mkdtemp(prefix="tensorcopy-bench-"), "src")
-    shutil.copytree(ROOT, clean, ignore=shutil.ignore_patterns(
-        "build", ".work", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache",
-        ".tensorcopy_cache"))
-    ours = make_env("tensorcopy", [f8, clean])
+    base, ours = flake8_envs(f8)
     tf = None if args.skip_torchfix else make_env("torchfix", [f8, TORCHFIX])
 
     def bin_of(py: str, name: str) -> str:

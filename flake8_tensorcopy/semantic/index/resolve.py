@@ -61,8 +61,9 @@ _TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``
 #: 10.4-10.7 s). The bound in bytes keeps a project's few large, much imported modules
 #: (``utils/general.py`` and its like, 40 KB each) where a bound of 4 modules let them go and
 #: read them again (dense corpus: 1.51 -> 1.32 MB parsed, whole ``flake8 --jobs 1`` process
-#: 88.80 -> 88.65 G instructions; peak RSS on torch's source 184 -> 183 MB). The language server, which lints the same file and its imports again and again,
-#: keeps more (``SERVER_MODULES``, no bound in bytes).
+#: 88.80 -> 88.65 G instructions; peak RSS on torch's source 184 -> 183 MB). The language
+#: server, which lints the same file and its imports again and again, keeps more
+#: (``SERVER_MODULES``, no bound in bytes).
 _MAX_MODULES = 16
 _MAX_KEPT_BYTES = 200_000
 _NOT_ASKED = object()
