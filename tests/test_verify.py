@@ -194,8 +194,10 @@ def test_claims_for_an_absent_device_are_listed_as_not_run():
                          absent={"cuda": "no CUDA device is available"}, sampler=synthetic_sampler)
     cuda = [r for r in results if r.device == "cuda"]
     want = {(rule.code, c.id) for rule in ALL_RULES for c in rule.claims if "cuda" in c.devices}
-    want |= {(rule.code, f"fix-{i}") for rule in ALL_RULES for i in range(1, len(rule.fix_cases) + 1)}
+    want |= {(rule.code, f"fix-{i}") for rule in ALL_RULES
+             for i, case in enumerate(rule.fix_cases, 1) if "cuda" in case.devices}
     assert {(r.rule, r.id) for r in cuda} == want
+    assert ("TEN101", "fix-5") not in want  # a CPU case (``t.data.numpy()`` raises on CUDA)
     assert all(r.status == "not run" and r.reason == "no CUDA device is available" for r in cuda)
     assert runner.exit_code(results) == 0
     env = {"torch": "t", "python": "p", "devices": ["cpu"], "machine": "m", "cpu_threads": 1,
@@ -209,6 +211,21 @@ def test_claims_for_an_absent_device_are_listed_as_not_run():
     results = runner.run(torch, ["cpu"], ["TEN202"], quick=True)
     assert {(r.id, r.status) for r in results if r.device == "cuda"} == {
         ("new-tensor-takes-receiver-device", "not run")}
+
+
+def test_a_fix_case_about_other_devices_is_listed_once_as_not_run():
+    """Like a claim about other devices: a CUDA run lists TEN101's CPU case once, under cpu, not
+    as a CUDA row (the GPU run of the suite found a CUDA row 'not run' among the holding ones)."""
+    from flake8_tensorcopy.verify import run as runner
+
+    results = runner.run(torch, [], ["TEN101"], quick=True, absent={"cuda": "no CUDA device"})
+    rows = [(r.id, r.device, r.status) for r in results if r.kind == "fix"]
+    assert len(rows) == len({r[0] for r in rows}) == 5, rows
+    assert ("fix-5", "cpu", "not run") in rows and ("fix-4", "cuda", "not run") in rows
+    (five,) = [r for r in results if r.id == "fix-5"]
+    assert five.reason == "the case is about cpu only, which this run did not verify"
+    results = runner.run(torch, ["cpu"], ["TEN101"], quick=True, absent={"cuda": "no CUDA device"})
+    assert [(r.device, r.status) for r in results if r.id == "fix-5"] == [("cpu", "holds")]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the header without a GPU")
@@ -353,7 +370,7 @@ def test_verify_plot_option_embeds_the_plots(tmp_path):
 
 
 def test_committed_cuda_report_agrees_with_the_rules():
-    """docs/verification-cuda.md (a run on an H100) lists every CUDA claim and fix case of the
+    """docs/verification-cuda.md (a run on a lent GPU) lists every CUDA claim and fix case of the
     current rules; each semantic and fix claim holds there, a speed claim holds or is not shown."""
     path = os.path.join(ROOT, "docs", "verification-cuda.md")
     text = open(path, encoding="utf-8").read()

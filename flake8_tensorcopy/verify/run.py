@@ -118,10 +118,7 @@ def _fix_claims(torch, rule, device: str) -> List[ClaimResult]:
     for i, case in enumerate(rule.fix_cases):
         start = time.monotonic()
         kinds = case.kinds or KINDS
-        if device not in case.devices:
-            out.append(ClaimResult(rule.code, f"fix-{i + 1}", "fix", device,
-                                   _fix_text(rule, case, None, len(kinds)), NOT_RUN,
-                                   reason=f"the case is about {', '.join(case.devices)} only"))
+        if device not in case.devices:  # listed once, by ``run``, as a claim about other devices
             continue
         failures: Dict[str, Any] = {}
         compared: List[str] = []
@@ -180,21 +177,30 @@ def run(torch, devices: List[str], codes: Optional[List[str]], quick: bool,
                 else:
                     skipped.append(ClaimResult(rule.code, claim.id, claim.kind, device, claim.text,
                                                NOT_RUN, reason=absent[device]))
-            if rule.fix_cases:
+            if any(device in case.devices for case in rule.fix_cases):
                 if device in devices:
                     jobs.append(("fix", rule, None, device))
                 else:
                     for i, case in enumerate(rule.fix_cases):
-                        skipped.append(ClaimResult(
-                            rule.code, f"fix-{i + 1}", "fix", device,
-                            _fix_text(rule, case, None, len(case.kinds or KINDS)), NOT_RUN,
-                            reason=absent[device]))
-    for rule in rules:  # claims about no device of this run
+                        if device in case.devices:
+                            skipped.append(ClaimResult(
+                                rule.code, f"fix-{i + 1}", "fix", device,
+                                _fix_text(rule, case, None, len(case.kinds or KINDS)), NOT_RUN,
+                                reason=absent[device]))
+    asked = set(devices) | set(absent)
+    for rule in rules:  # claims and fix cases about no device of this run: listed once each
         for claim in rule.claims:
-            if not set(claim.devices) & set(devices) and not set(claim.devices) & set(absent):
+            if not set(claim.devices) & asked:
                 skipped.append(ClaimResult(
                     rule.code, claim.id, claim.kind, claim.devices[0], claim.text, NOT_RUN,
                     reason=f"the claim is about {', '.join(claim.devices)} only, which this run "
+                           f"did not verify"))
+        for i, case in enumerate(rule.fix_cases):
+            if not set(case.devices) & asked:
+                skipped.append(ClaimResult(
+                    rule.code, f"fix-{i + 1}", "fix", case.devices[0],
+                    _fix_text(rule, case, None, len(case.kinds or KINDS)), NOT_RUN,
+                    reason=f"the case is about {', '.join(case.devices)} only, which this run "
                            f"did not verify"))
     results: List[ClaimResult] = []
     for n, (what, rule, claim, device) in enumerate(jobs, 1):
