@@ -199,6 +199,46 @@ def test_what_the_watched_program_observes_is_unchanged(tmp_path, flags):
     assert fast.stdout == plain.stdout
 
 
+COMPILED = textwrap.dedent("""\
+    import torch
+    import torch._dynamo
+
+    torch._dynamo.config.error_on_recompile = True  # a second compile of f or g raises
+
+    f = torch.compile(lambda x: torch.relu(x).clone().detach() * 2, backend="eager")
+
+    @torch.compile(backend="eager", fullgraph=True)
+    def g(x):
+        y = x.detach().clone()
+        y.add_(1)
+        y.data.mul_(2)
+        return y
+
+    for _ in range(3):
+        a, b = f(torch.ones(2)), g(torch.ones(2))
+    print(a.tolist(), b.tolist(), torch._dynamo.utils.counters["stats"]["unique_graphs"])
+""")
+
+
+@pytest.mark.parametrize("flags", [[], ["--fast"]], ids=["mode", "fast"])
+def test_compiled_functions_are_compiled_once_under_the_watcher(tmp_path, flags):
+    """What dynamo traces of the mode and the hooks reads nothing of the watcher's state: no
+    guard on it, so no second compile. Before, each mechanism read something first (the mode its
+    table of kinds, a hook the watcher's ``enabled`` and the compile flag, True while tracing and
+    False when the code runs): the compiled functions were compiled again on the next call, and
+    on torch 2.11 (a lent GPU's) failed to compile at all."""
+    script = tmp_path / "compiled.py"
+    script.write_text(COMPILED)
+    plain = run([sys.executable, str(script)], cwd=str(tmp_path), timeout=300)
+    traced = run([sys.executable, "-m", "flake8_tensorcopy", "trace", *flags, str(script)],
+                 cwd=str(tmp_path), timeout=300)
+    assert plain.returncode == 0 and plain.stdout == "[2.0, 2.0] [4.0, 4.0] 2\n", plain.stderr
+    assert traced.returncode == 0, traced.stderr[-3000:]
+    assert traced.stdout == plain.stdout
+    # the compiled graph's own calls are still watched (FX's generated code runs through them)
+    assert "TEN301" in traced.stderr and "3x; in torch.compile'd code" in traced.stderr
+
+
 def test_hooks_keep_identity_while_running_and_are_removed_exactly():
     before_tensor = dict(torch.Tensor.__dict__)
     before_torch = {n: getattr(torch, n) for n in ("tensor", "clone", "empty_like",

@@ -42,6 +42,14 @@ MODULE_FUNCTIONS = ("tensor", "clone", "empty_like", "zeros_like", "ones_like")
 _is_compiling = torch.compiler.is_compiling
 _getframe = sys._getframe
 
+#: True only while dynamo traces (dynamo reads it as the constant True; ``return False`` when
+#: called): the first thing every hook and the mode ask, so that what dynamo traces of them
+#: reads nothing of the watcher's state and nothing dynamo would guard on. Read anything else
+#: first (the watcher's ``enabled``, its tables, ``_is_compiling_flag``) and dynamo guards on
+#: it: a compiled function was compiled again on every call (the flag is True while tracing,
+#: False when the code runs) or, on torch 2.11, failed to compile at all.
+dynamo_compiling = getattr(torch.compiler, "is_dynamo_compiling", _is_compiling)
+
 
 class _Compiling:
     """For a torch without ``torch.compiler._is_compiling_flag``: ask the function."""
@@ -51,8 +59,9 @@ class _Compiling:
         return _is_compiling()
 
 
-#: ``_compiler._is_compiling_flag``: True while torch.compile traces (the flag behind
-#: ``torch.compiler.is_compiling()``, read without its two calls)
+#: ``_compiler._is_compiling_flag``: True while torch.compile compiles (the flag behind
+#: ``torch.compiler.is_compiling()``, read without its two calls): read only after
+#: ``dynamo_compiling()``, so only outside dynamo's tracing (AOTAutograd's, say)
 _compiler = torch.compiler if hasattr(torch.compiler, "_is_compiling_flag") else _Compiling()
 
 
@@ -111,7 +120,7 @@ class Reads(TorchFunctionMode):
         self.on = False
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if args and not _compiler._is_compiling_flag:
+        if not dynamo_compiling() and args and not _compiler._is_compiling_flag:
             self.check(args)
         return func(*args, **(kwargs or {}))
 
@@ -155,14 +164,14 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     data_set = kind_of(_DATA.__set__, "__set__")
 
     def get(obj):
-        if not watcher.enabled or _compiler._is_compiling_flag:
+        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
             return _DATA.__get__(obj)
         if pending or reads.on:
             settle((obj,))
         return handle(data_get, _DATA.__get__, (obj,), {})
 
     def set_(obj, value):
-        if not watcher.enabled or _compiler._is_compiling_flag:
+        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
             return _DATA.__set__(obj, value)
         if pending or reads.on:
             settle((obj, value))
@@ -183,7 +192,7 @@ def _method(watcher, kind: int, orig, handle, reads, settle):
     pending = watcher.pending
 
     def call(self, *args, **kwargs):
-        if not watcher.enabled or _compiler._is_compiling_flag:
+        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
             return orig(self, *args, **kwargs)
         args = (self,) + args
         if pending or reads.on:
@@ -197,7 +206,7 @@ def _function(watcher, kind: int, orig, handle, reads, settle):
 
     @functools.wraps(orig)
     def call(*args, **kwargs):
-        if not watcher.enabled or _compiler._is_compiling_flag:
+        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
             return orig(*args, **kwargs)
         if pending or reads.on:
             settle(args)

@@ -52,7 +52,6 @@ _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR
     _INPLACE_KW = range(11)
 
 _DATA = torch._C.TensorBase.__dict__["data"]
-_is_compiling = torch.compiler.is_compiling
 _QUIET = torch._C.DisableTorchFunction
 #: methods ending in ``_`` that write no tensor data
 _NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "detach_", "retain_grad_", "set_",
@@ -182,6 +181,8 @@ class Watcher(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
+        if patches.dynamo_compiling():  # first: see ``patches.dynamo_compiling``
+            return func(*args, **kwargs)
         try:
             k = self._kinds.get(func)
         except TypeError:  # unhashable callable
@@ -190,8 +191,8 @@ class Watcher(TorchFunctionMode):
             self._read_after_write(args)
         if k == _PASS:  # the common case: one dict lookup, then the call
             return func(*args, **kwargs)
-        if _is_compiling() or not self.enabled:
-            # inside torch.compile's tracing the mode is a plain pass-through: dynamo cannot
+        if patches._compiler._is_compiling_flag or not self.enabled:
+            # while torch.compile compiles the mode is a plain pass-through: dynamo cannot
             # trace frame inspection, and compiled regions are not watched (documented)
             return func(*args, **kwargs)
         if k is None:
