@@ -59,10 +59,10 @@ class _Compiling:
         return _is_compiling()
 
 
-#: ``_compiler._is_compiling_flag``: True while torch.compile compiles (the flag behind
+#: ``compiler._is_compiling_flag``: True while torch.compile compiles (the flag behind
 #: ``torch.compiler.is_compiling()``, read without its two calls): read only after
 #: ``dynamo_compiling()``, so only outside dynamo's tracing (AOTAutograd's, say)
-_compiler = torch.compiler if hasattr(torch.compiler, "_is_compiling_flag") else _Compiling()
+compiler = torch.compiler if hasattr(torch.compiler, "_is_compiling_flag") else _Compiling()
 
 
 class _Method:
@@ -120,7 +120,7 @@ class Reads(TorchFunctionMode):
         self.on = False
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if not dynamo_compiling() and args and not _compiler._is_compiling_flag:
+        if not dynamo_compiling() and args and not compiler._is_compiling_flag:
             self.check(args)
         return func(*args, **(kwargs or {}))
 
@@ -164,14 +164,14 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     data_set = kind_of(_DATA.__set__, "__set__")
 
     def get(obj):
-        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
+        if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
             return _DATA.__get__(obj)
         if pending or reads.on:
             settle((obj,))
         return handle(data_get, _DATA.__get__, (obj,), {})
 
     def set_(obj, value):
-        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
+        if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
             return _DATA.__set__(obj, value)
         if pending or reads.on:
             settle((obj, value))
@@ -192,7 +192,7 @@ def _method(watcher, kind: int, orig, handle, reads, settle):
     pending = watcher.pending
 
     def call(self, *args, **kwargs):
-        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
+        if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
             return orig(self, *args, **kwargs)
         args = (self,) + args
         if pending or reads.on:
@@ -206,7 +206,7 @@ def _function(watcher, kind: int, orig, handle, reads, settle):
 
     @functools.wraps(orig)
     def call(*args, **kwargs):
-        if dynamo_compiling() or _compiler._is_compiling_flag or not watcher.enabled:
+        if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
             return orig(*args, **kwargs)
         if pending or reads.on:
             settle(args)

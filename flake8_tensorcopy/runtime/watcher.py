@@ -191,7 +191,7 @@ class Watcher(TorchFunctionMode):
             self._read_after_write(args)
         if k == _PASS:  # the common case: one dict lookup, then the call
             return func(*args, **kwargs)
-        if patches._compiler._is_compiling_flag or not self.enabled:
+        if patches.compiler._is_compiling_flag or not self.enabled:
             # while torch.compile compiles the mode is a plain pass-through: dynamo cannot
             # trace frame inspection, and compiled regions are not watched (documented)
             return func(*args, **kwargs)
