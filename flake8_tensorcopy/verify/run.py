@@ -116,10 +116,10 @@ def _fix_claims(torch, rule, device: str) -> List[ClaimResult]:
 
     out = []
     for i, case in enumerate(rule.fix_cases):
-        start = time.monotonic()
-        kinds = case.kinds or KINDS
         if device not in case.devices:  # listed once, by ``run``, as a claim about other devices
             continue
+        start = time.monotonic()
+        kinds = case.kinds or KINDS
         failures: Dict[str, Any] = {}
         compared: List[str] = []
         not_applicable: List[str] = []
