@@ -53,6 +53,8 @@ _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 _QUIET = torch._C.DisableTorchFunction
+#: asked first by the mode, on every torch call (see ``patches.dynamo_compiling``)
+_dynamo_compiling = patches.dynamo_compiling
 #: methods ending in ``_`` that write no tensor data
 _NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "detach_", "retain_grad_", "set_",
                          "resize_", "resize_as_", "record_stream_", "pin_memory_", "rename_",
@@ -181,7 +183,7 @@ class Watcher(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
-        if patches.dynamo_compiling():  # first: see ``patches.dynamo_compiling``
+        if _dynamo_compiling():  # first: see ``patches.dynamo_compiling``
             return func(*args, **kwargs)
         try:
             k = self._kinds.get(func)
