@@ -340,9 +340,11 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
     (``_unchanged``: Unchanged if not).
 
     Where the system allows (Linux ``O_TMPFILE``), the bytes are written to a file with no name,
-    which the kernel discards if the process is killed; it is given a name only just before the
-    rename, so a SIGKILL leaves neither a truncated file nor (but for that instant) a temporary
-    one. Elsewhere a named temporary file is written, and removed on any error.
+    which the kernel discards if the process is killed; it is given a name only after the check
+    and right before the rename, with the stop signals held back between the two system calls
+    (``_stop_signals_held``), so a killed run leaves neither a truncated file nor a temporary
+    one (but for a SIGKILL sent to the writing process itself in that instant). Elsewhere a
+    named temporary file is written, and removed on any error.
     """
     directory = os.path.dirname(os.path.abspath(path)) or "."
     if st is None:
@@ -363,10 +365,10 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-            if tmp is None:  # name the anonymous file now, next to its destination
-                tmp = _name(fh.fileno(), directory)
-        with _unchanged(path, expect):
-            os.replace(tmp, path)
+            with _unchanged(path, expect), _stop_signals_held():
+                if tmp is None:  # name the anonymous file now, next to its destination
+                    tmp = _name(fh.fileno(), directory)
+                os.replace(tmp, path)
     except BaseException:
         if tmp is not None:
             try:
@@ -374,6 +376,25 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
             except OSError:
                 pass
         raise
+
+
+#: the signals that stop a run (and, in a worker, its parent's death) wait while held
+_HELD = {getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)}
+
+
+@contextmanager
+def _stop_signals_held():
+    """Hold back the stop signals for the naming and rename of a temporary file: a process
+    stopped between the two (a worker whose parent died: its death signal is SIGTERM) would
+    leave the named file behind. A signal sent meanwhile is delivered right after."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 @contextmanager

@@ -249,6 +249,41 @@ for i in range(n // 2, n):
 """
 
 
+WORKER_KILLED_IN_THE_RENAME = r"""
+import os, signal, sys, time
+import flake8_tensorcopy.fixes as fx
+from flake8_tensorcopy.commands.common import die_with_parent
+parent = os.getpid()
+if os.fork() == 0:
+    die_with_parent(parent)  # as every worker does
+    real = os.replace
+    def replace(src, dst):  # the parent dies between the temporary file's naming and its rename
+        os.kill(parent, signal.SIGKILL)
+        time.sleep(1)  # the parent-death signal arrives here
+        real(src, dst)
+    os.replace = replace
+    fx.atomic_write(sys.argv[1], b"new\n", expect=b"old\n")
+    os._exit(0)
+os.wait()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal")
+def test_a_worker_whose_parent_dies_while_it_renames_leaves_no_temporary_file(tmp_path):
+    """CI once found a `.tensorcopy-*.tmp` left after `fix -j 2` was killed with -9: the worker,
+    killed by its parent's death after naming its temporary file and before renaming it, could
+    not remove it. The death signal now waits for the rename: the file is written whole and the
+    worker dies right after, leaving nothing."""
+    f = tmp_path / "a.py"
+    f.write_text("old\n")
+    proc = subprocess.Popen([sys.executable, "-c", WORKER_KILLED_IN_THE_RENAME, str(f)],
+                            start_new_session=True)
+    assert proc.wait(timeout=30) == -signal.SIGKILL
+    assert _wait_for(lambda: not _alive_in_group(proc.pid), 10), _alive_in_group(proc.pid)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
+    assert f.read_text() == "new\n"
+
+
 _LEASES = pytest.mark.skipif(sys.platform != "linux",
                              reason="a writer holding the file open is seen through leases")
 

@@ -353,7 +353,9 @@ def die_with_parent(parent: int) -> None:
         try:
             import ctypes
 
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PDEATHSIG
+            # SIGTERM, not SIGKILL: as deadly here (its default action), but it waits while a
+            # fixed file is renamed into place (fixes._stop_signals_held), so none is left named
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PDEATHSIG
         except (OSError, AttributeError):  # pragma: no cover - no prctl: the check below
             pass
     if os.getppid() != parent:  # it died before the line above took effect
