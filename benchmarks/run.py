@@ -16,8 +16,11 @@ flake8 single process (``--jobs 1``), from a neutral working directory; each fig
 over the rounds. Times are wall-clock and CPU (user + system of the process and its children, from
 ``wait4``, which another load on a shared machine disturbs far less); peak RSS is the largest
 single process. TorchFix runs on the dense corpus only (on torch's source one run takes ~17 min).
-A full run (3 rounds, both corpora) takes about 30 minutes on 2 cores; ``--quick`` (1 round, 5
-editor runs) about 10. Not part of the test suite.
+The dense ratio is also measured paired (``--pairs``, 8 by default: flake8 alone and with the
+plugin back to back, ABBA order) and given with an exact 95% interval: the rounds are minutes
+apart, and this machine's speed drifts more than the plugin costs between them. A full run (3
+rounds, 8 pairs, both corpora) takes about 45 minutes on 2 cores; ``--quick`` (1 round, 5 editor
+runs, and ``--pairs 0`` unless given) about 10. Not part of the test suite.
 """
 from __future__ import annotations
 
@@ -180,6 +183,48 @@ def lines_of(path: str) -> int:
         return fh.read().count(b"\n")
 
 
+def _verdict(low: float, high: float, target: float) -> str:
+    return "met" if high <= target else "not met" if low > target else "not shown"
+
+
+def paired_rows(pairs: Dict[str, List["Run"]], runs: Dict[str, List["Run"]],
+                torchfix: bool) -> List[str]:
+    """Markdown rows of the paired dense figures: flake8 + tensorcopy / flake8, and (with
+    TorchFix's rounds) tensorcopy's own cost over TorchFix's, the latter as the paired
+    difference over TorchFix's median own cost from the rounds."""
+    sys.path.insert(0, ROOT)
+    from flake8_tensorcopy.verify.stats import paired_comparison
+
+    a, b = pairs["dense: flake8 + tensorcopy"], pairs["dense: flake8"]
+    if len(a) < 2:
+        return []
+    out = []
+    cmp = {w: paired_comparison([getattr(x, w) for x in a], [getattr(x, w) for x in b])
+           for w in ("wall", "cpu")}
+
+    def cell(c: Dict[str, float], key: str, fmt: str = "{:.3f}") -> str:
+        return (fmt.format(c[key]) + " [" + fmt.format(c[key + "_low"]) + ", "
+                + fmt.format(c[key + "_high"]) + "]")
+    out.append(f"| dense: flake8 + tensorcopy / flake8 | {cell(cmp['wall'], 'ratio')} | "
+               f"{cell(cmp['cpu'], 'ratio')} | <= 1.1 | "
+               f"{_verdict(cmp['wall']['ratio_low'], cmp['wall']['ratio_high'], 1.10)} / "
+               f"{_verdict(cmp['cpu']['ratio_low'], cmp['cpu']['ratio_high'], 1.10)} |")
+    out.append(f"| dense: tensorcopy's own cost (s, flake8 with it minus alone) | "
+               f"{cell(cmp['wall'], 'diff')} | {cell(cmp['cpu'], 'diff')} | - | - |")
+    tf, f8 = runs.get("dense: flake8 + TorchFix"), runs.get("dense: flake8")
+    if torchfix and tf and f8:
+        cells, verdicts = [], []
+        for w in ("wall", "cpu"):
+            own = statistics.median(getattr(x, w) for x in tf) - statistics.median(
+                getattr(x, w) for x in f8)
+            c = {k: v / own for k, v in cmp[w].items() if k.startswith("diff")}
+            cells.append(cell(c, "diff"))
+            verdicts.append(_verdict(c["diff_low"], c["diff_high"], 1 / 60))
+        out.append(f"| dense: tensorcopy's own cost / TorchFix's (its median own cost from the "
+                   f"rounds) | {cells[0]} | {cells[1]} | <= 0.017 | {' / '.join(verdicts)} |")
+    return out
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dense", required=True, metavar="DIR",
@@ -194,10 +239,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--skip-torchfix", action="store_true", help="leave TorchFix out")
     ap.add_argument("--torchfix-runs", type=int, default=None, metavar="N",
                     help="rounds that include TorchFix (default: all)")
+    ap.add_argument("--pairs", type=int, default=None, metavar="N",
+                    help="after the rounds, N more runs of flake8 alone and flake8 + tensorcopy "
+                         "on the dense corpus back to back (ABBA order), for the paired ratio "
+                         "with its 95%% interval (default 8, with --quick 0)")
     ap.add_argument("--output", help="write a Markdown report here (e.g. benchmarks/RESULTS.md)")
     args = ap.parse_args(argv)
     if args.quick:
         args.rounds, args.editor_runs = 1, 5
+    if args.pairs is None:
+        args.pairs = 0 if args.quick else 8
     began = time.perf_counter()
 
     dense = os.path.abspath(args.dense)
@@ -274,6 +325,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"round {r + 1}/{args.rounds}: {name}: median {w:.3f} s wall so far",
                   file=sys.stderr, flush=True)
 
+    # the dense ratio, paired: each pair's two runs back to back, their order alternating (ABBA),
+    # so that the machine's drift falls on both; the rounds above are minutes apart
+    pair_runs: Dict[str, List[Run]] = {"dense: flake8": [], "dense: flake8 + tensorcopy": []}
+    for i in range(args.pairs):
+        order = list(pair_runs) if i % 2 == 0 else list(reversed(list(pair_runs)))
+        for name in order:
+            pair_runs[name].append(timed(configs[name][1], neutral))
+        print(f"pair {i + 1}/{args.pairs}: " + ", ".join(
+            f"{n}: {pair_runs[n][-1].cpu:.2f} s CPU" for n in pair_runs), file=sys.stderr, flush=True)
+
     def med(name: str, what: str = "wall") -> float:
         return statistics.median(getattr(x, what) for x in runs[name])
 
@@ -345,6 +406,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             f"{min(x.wall for x in runs[name]):.3f} .. {max(x.wall for x in runs[name]):.3f} ({len(runs[name])} runs)"
         lines.append(f"| {name} | {med(name):.3f} | {med(name, 'cpu'):.3f} | {alls} | {peak(name)} |")
     lines += ["", "| ratio | wall | CPU | target | met (wall / CPU) |", "| --- | --- | --- | --- | --- |"]
+    paired = paired_rows(pair_runs, runs, tf is not None)
     for label, _, w, c, target, at_most in ratios:
         def ok(v: float) -> str:
             if target is None:
@@ -352,6 +414,15 @@ def main(argv: Optional[List[str]] = None) -> int:
             return "yes" if (v <= target if at_most else v >= target) else "no"
         t = "-" if target is None else (("<= " if at_most else ">= ") + (f"{target:.3f}" if target < 1 else f"{target:g}"))
         lines.append(f"| {label} | {w:.3f} | {c:.3f} | {t} | {ok(w)} / {ok(c)} |")
+    if paired:
+        lines += ["", f"Paired on the dense corpus ({args.pairs} pairs, each pair's two runs back "
+                  "to back, ABBA order): the Hodges-Lehmann estimate with its exact 95% interval "
+                  "(`flake8_tensorcopy.verify.stats.paired_comparison`, the verifier's own); a "
+                  "target is met when the whole interval is within it, not met when the whole "
+                  "interval is past it, not shown otherwise.", "",
+                  "| paired ratio | wall | CPU | target | verdict (wall / CPU) |",
+                  "| --- | --- | --- | --- | --- |"]
+        lines += paired
     lines.append("")
     text = "\n".join(lines)
     print(text)

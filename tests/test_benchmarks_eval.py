@@ -380,3 +380,34 @@ def test_issue25_labels_are_complete_and_pinned():
         if not r["repo"].startswith("pytorch/pytorch"):
             assert pins.get(r["repo"]) == r["commit"], r
     assert sum(r["shape"] == "accumulator" for r in labels) >= 20
+
+
+def _bench_run_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_run", os.path.join(BENCH, "run.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("slower, verdict", [(1.05, "met"), (1.30, "not met"), (1.10, "not shown")])
+def test_run_py_pairs_give_the_ratio_with_its_interval_and_a_verdict_from_the_whole_interval(
+        slower, verdict):
+    """The dense ratio is judged on its paired 95% interval: met only when the whole interval is
+    within 1.10, not met only when the whole interval is past it."""
+    bench = _bench_run_module()
+    alone = [20.0, 18.0, 23.0, 19.5, 21.0, 17.0, 22.0, 20.5]  # the machine's drift, shared
+    noise = [1.0, 0.99, 1.01, 1.0, 0.995, 1.005, 1.0, 1.002]
+    with_it = [a * slower * n for a, n in zip(alone, noise)]
+    pairs = {"dense: flake8": [bench.Run(a, a, 40, 0) for a in alone],
+             "dense: flake8 + tensorcopy": [bench.Run(w, w, 48, 0) for w in with_it]}
+    tf = {"dense: flake8 + TorchFix": [bench.Run(180.0, 180.0, 130, 0)] * 2,
+          "dense: flake8": [bench.Run(20.0, 20.0, 40, 0)] * 3}
+    rows = bench.paired_rows(pairs, tf, True)
+    ratio = rows[0].split(" | ")
+    est = float(ratio[1].split()[0])
+    assert abs(est - slower) < 0.02, rows[0]
+    assert ratio[-1].rstrip(" |") == f"{verdict} / {verdict}", rows[0]
+    own = rows[2].split(" | ")
+    assert abs(float(own[1].split()[0]) - (slower - 1) * 20.25 / 160) < 0.01, rows[2]
+    assert bench.paired_rows({k: v[:1] for k, v in pairs.items()}, tf, True) == []
