@@ -225,6 +225,25 @@ def paired_rows(pairs: Dict[str, List["Run"]], runs: Dict[str, List["Run"]],
     return out
 
 
+def editor_row(label: str, with_it: List["Run"], alone: List["Run"], target: float) -> List[str]:
+    """The paired row of one editor file: its runs with and without the plugin were made back
+    to back (ABBA), so the i-th of each form a pair."""
+    sys.path.insert(0, ROOT)
+    from flake8_tensorcopy.verify.stats import paired_comparison
+
+    n = min(len(with_it), len(alone))
+    if n < 6:
+        return []
+    cells, verdicts = [], []
+    for w in ("wall", "cpu"):
+        c = paired_comparison([getattr(x, w) for x in with_it[:n]],
+                              [getattr(x, w) for x in alone[:n]])
+        cells.append(f"{c['ratio']:.3f} [{c['ratio_low']:.3f}, {c['ratio_high']:.3f}]")
+        verdicts.append(_verdict(c["ratio_low"], c["ratio_high"], target))
+    return [f"| editor, {label}: with / without the plugin ({n} pairs) | {cells[0]} | "
+            f"{cells[1]} | <= {target:g} | {' / '.join(verdicts)} |"]
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dense", required=True, metavar="DIR",
@@ -316,8 +335,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             runs[name].append(res)
             print(f"round {r + 1}/{args.rounds}: {name}: {res.wall:.2f} s wall, {res.cpu:.2f} s CPU, "
                   f"{res.rss} MiB (exit {res.code})", file=sys.stderr, flush=True)
-        for _ in range(args.editor_runs):  # interleaved: each editor configuration in turn
-            for name in editor_names:
+        for i in range(args.editor_runs):  # interleaved: each editor configuration in turn,
+            # the order reversed every other time (ABBA), so that each with/without pair of runs
+            # is back to back and neither always goes first
+            for name in (editor_names if i % 2 == 0 else editor_names[::-1]):
                 _, cmd, stdin, _ = configs[name]
                 runs[name].append(timed(cmd, neutral, stdin))
         for name in editor_names:
@@ -407,6 +428,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         lines.append(f"| {name} | {med(name):.3f} | {med(name, 'cpu'):.3f} | {alls} | {peak(name)} |")
     lines += ["", "| ratio | wall | CPU | target | met (wall / CPU) |", "| --- | --- | --- | --- | --- |"]
     paired = paired_rows(pair_runs, runs, tf is not None)
+    for label, target in (("training script", 1.15), ("no candidate", 1.05)):
+        paired += editor_row(label, runs[f"editor, {label}: flake8 + tensorcopy"],
+                             runs[f"editor, {label}: flake8"], target)
     for label, _, w, c, target, at_most in ratios:
         def ok(v: float) -> str:
             if target is None:
@@ -415,8 +439,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         t = "-" if target is None else (("<= " if at_most else ">= ") + (f"{target:.3f}" if target < 1 else f"{target:g}"))
         lines.append(f"| {label} | {w:.3f} | {c:.3f} | {t} | {ok(w)} / {ok(c)} |")
     if paired:
-        lines += ["", f"Paired on the dense corpus ({args.pairs} pairs, each pair's two runs back "
-                  "to back, ABBA order): the Hodges-Lehmann estimate with its exact 95% interval "
+        lines += ["", f"Paired (the dense corpus: {args.pairs} pairs; the editor files: their runs "
+                  "above; each pair's two runs back to back, ABBA order): the Hodges-Lehmann "
+                  "estimate with its exact 95% interval "
                   "(`flake8_tensorcopy.verify.stats.paired_comparison`, the verifier's own); a "
                   "target is met when the whole interval is within it, not met when the whole "
                   "interval is past it, not shown otherwise.", "",

@@ -411,3 +411,15 @@ def test_run_py_pairs_give_the_ratio_with_its_interval_and_a_verdict_from_the_wh
     own = rows[2].split(" | ")
     assert abs(float(own[1].split()[0]) - (slower - 1) * 20.25 / 160) < 0.01, rows[2]
     assert bench.paired_rows({k: v[:1] for k, v in pairs.items()}, tf, True) == []
+
+
+def test_run_py_editor_rows_pair_the_interleaved_runs():
+    bench = _bench_run_module()
+    alone = [0.30, 0.45, 0.28, 0.41, 0.33, 0.39, 0.26, 0.44]  # this machine: 0.26 to 0.45 s
+    with_it = [a * 1.02 for a in alone]
+    row = bench.editor_row("no candidate", [bench.Run(w, w, 23, 0) for w in with_it],
+                           [bench.Run(a, a, 22, 0) for a in alone], 1.05)
+    assert len(row) == 1 and row[0].startswith("| editor, no candidate: with / without the plugin "
+                                               "(8 pairs) | 1.020 [1.020, 1.020] |"), row
+    assert row[0].endswith("| <= 1.05 | met / met |"), row
+    assert bench.editor_row("x", [bench.Run(1, 1, 1, 0)] * 5, [bench.Run(1, 1, 1, 0)] * 5, 1.05) == []
