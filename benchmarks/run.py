@@ -28,6 +28,7 @@ import argparse
 import datetime
 import glob
 import importlib.util
+import math
 import os
 import platform
 import shutil
@@ -183,6 +184,18 @@ def lines_of(path: str) -> int:
         return fh.read().count(b"\n")
 
 
+def _paired(a: List[float], b: List[float]) -> Dict[str, float]:
+    """The ratio a/b and the difference a - b of paired timings: Hodges-Lehmann estimates with
+    their exact 95% intervals (the verifier's ``walsh_interval``; any number of pairs)."""
+    sys.path.insert(0, ROOT)
+    from flake8_tensorcopy.verify.stats import walsh_interval
+
+    r = walsh_interval([math.log(x / y) for x, y in zip(a, b)])
+    d = walsh_interval([x - y for x, y in zip(a, b)])
+    return {"ratio": math.exp(r[0]), "ratio_low": math.exp(r[1]), "ratio_high": math.exp(r[2]),
+            "diff": d[0], "diff_low": d[1], "diff_high": d[2]}
+
+
 def _verdict(low: float, high: float, target: float) -> str:
     return "met" if high <= target else "not met" if low > target else "not shown"
 
@@ -192,14 +205,11 @@ def paired_rows(pairs: Dict[str, List["Run"]], runs: Dict[str, List["Run"]],
     """Markdown rows of the paired dense figures: flake8 + tensorcopy / flake8, and (with
     TorchFix's rounds) tensorcopy's own cost over TorchFix's, the latter as the paired
     difference over TorchFix's median own cost from the rounds."""
-    sys.path.insert(0, ROOT)
-    from flake8_tensorcopy.verify.stats import paired_comparison
-
     a, b = pairs["dense: flake8 + tensorcopy"], pairs["dense: flake8"]
     if len(a) < 2:
         return []
     out = []
-    cmp = {w: paired_comparison([getattr(x, w) for x in a], [getattr(x, w) for x in b])
+    cmp = {w: _paired([getattr(x, w) for x in a], [getattr(x, w) for x in b])
            for w in ("wall", "cpu")}
 
     def cell(c: Dict[str, float], key: str, fmt: str = "{:.3f}") -> str:
@@ -228,16 +238,12 @@ def paired_rows(pairs: Dict[str, List["Run"]], runs: Dict[str, List["Run"]],
 def editor_row(label: str, with_it: List["Run"], alone: List["Run"], target: float) -> List[str]:
     """The paired row of one editor file: its runs with and without the plugin were made back
     to back (ABBA), so the i-th of each form a pair."""
-    sys.path.insert(0, ROOT)
-    from flake8_tensorcopy.verify.stats import paired_comparison
-
     n = min(len(with_it), len(alone))
     if n < 6:
         return []
     cells, verdicts = [], []
     for w in ("wall", "cpu"):
-        c = paired_comparison([getattr(x, w) for x in with_it[:n]],
-                              [getattr(x, w) for x in alone[:n]])
+        c = _paired([getattr(x, w) for x in with_it[:n]], [getattr(x, w) for x in alone[:n]])
         cells.append(f"{c['ratio']:.3f} [{c['ratio_low']:.3f}, {c['ratio_high']:.3f}]")
         verdicts.append(_verdict(c["ratio_low"], c["ratio_high"], target))
     return [f"| editor, {label}: with / without the plugin ({n} pairs) | {cells[0]} | "
@@ -442,7 +448,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         lines += ["", f"Paired (the dense corpus: {args.pairs} pairs; the editor files: their runs "
                   "above; each pair's two runs back to back, ABBA order): the Hodges-Lehmann "
                   "estimate with its exact 95% interval "
-                  "(`flake8_tensorcopy.verify.stats.paired_comparison`, the verifier's own); a "
+                  "(`flake8_tensorcopy.verify.stats.walsh_interval`, the verifier's own); a "
                   "target is met when the whole interval is within it, not met when the whole "
                   "interval is past it, not shown otherwise.", "",
                   "| paired ratio | wall | CPU | target | verdict (wall / CPU) |",
