@@ -418,6 +418,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         f"`{os.path.relpath(plain, dense)}` ({lines_of(plain)} lines, no candidate)",
         f"- method: `python benchmarks/run.py --dense DIR --rounds {args.rounds} --editor-runs "
         f"{args.editor_runs}" + (f" --torchfix-runs {tf_rounds}" if tf and tf_rounds != args.rounds else "")
+        + (f" --pairs {args.pairs}" if args.pairs else "")
         + "`" + f"; every configuration once per round ({args.editor_runs} times for editor runs, "
         "interleaved), rounds interleaved, flake8 single process (`--jobs 1`), medians; each tool "
         "in its own virtual environment; process start included everywhere",
