@@ -21,7 +21,7 @@ from typing import List, Optional, Sequence, Set, Tuple
 from .diagnostics import NOT_ANALYSED, Diagnostic, Edit
 from .edits import EditSet, apply_edits, sorted_edits
 from .config import Config
-from .lint import diagnose
+from .lint import STOP_SIGNALS, diagnose
 from .syntax.parse import LintError, python_ast
 from .syntax.source import line_starts
 
@@ -378,19 +378,16 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
         raise
 
 
-#: the signals that stop a run (and, in a worker, its parent's death) wait while held
-_HELD = {getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)}
-
-
 @contextmanager
 def _stop_signals_held():
-    """Hold back the stop signals for the naming and rename of a temporary file: a process
-    stopped between the two (a worker whose parent died: its death signal is SIGTERM) would
-    leave the named file behind. A signal sent meanwhile is delivered right after."""
+    """Hold back the stop signals (``STOP_SIGNALS``) for the naming and rename of a temporary
+    file: a process stopped between the two (a worker whose parent died: its death signal is
+    SIGTERM) would leave the named file behind. A signal sent meanwhile is delivered right
+    after."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
     finally:

@@ -61,6 +61,11 @@ def stdin_bytes() -> bytes:
     return _stdin
 
 
+#: signals that end a run cleanly: the workers are killed and the run exits ``128 + signum``
+#: (``commands.common``); held back while ``fix`` renames a file into place (``fixes``)
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 @contextmanager
 def time_budget(seconds: float):
     """Raise Budget inside the block after ``seconds`` (main thread on POSIX; else no limit)."""

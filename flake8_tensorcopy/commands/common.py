@@ -20,8 +20,8 @@ from ..diagnostics import NOT_ANALYSED
 from ..files import iter_files
 from ..formats.common import rel
 from .. import progress
-from ..lint import (FileResult, budget_message, guarded, index_notes, keep_index_warm,
-                    lint_path, lint_text, read_source, stdin_bytes)
+from ..lint import (STOP_SIGNALS, FileResult, budget_message, guarded, index_notes,
+                    keep_index_warm, lint_path, lint_text, read_source, stdin_bytes)
 
 
 def add_code_options(p: argparse.ArgumentParser) -> None:
@@ -297,8 +297,6 @@ def _mp_methods():
     return multiprocessing.get_all_start_methods()
 
 
-#: signals that end a run cleanly: the workers are killed and the run exits ``128 + signum``
-STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 
 class Terminated(BaseException):
