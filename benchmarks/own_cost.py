@@ -5,11 +5,23 @@ whole-run ratios (``run.py``) hide in machine noise.
 
     python benchmarks/own_cost.py DIR                       # this checkout, 5 runs
     python benchmarks/own_cost.py DIR --other CHECKOUT      # and another, interleaved
+    python benchmarks/own_cost.py DIR --bounds              # what each part costs (below)
 
 Each run is a fresh process. The preloaded trees are moved out of the cyclic collector's view
 (``gc.freeze``): they are the harness's, not the analysis's garbage, and a full collection walking
 them lands in some runs and not others (0.4 s of swing on the dense corpus). Prints the min and the
 median of each side and the ratio of the mins.
+
+``--bounds`` runs this checkout three ways, interleaved, to say what the project index costs and
+so how low the plugin's own cost can go while the index does what it does now:
+
+- ``shipped``: as installed. Also counts the modules the index read (parsed) and their lines, and
+  the lines of the top-level definitions of theirs that the analysis looked up: the most that
+  parsing only the definitions asked for could save.
+- ``no-index``: the index reads no module (every import of the project is unknown): the time is
+  the plugin without the index; the diagnostics it loses are those that need it.
+- ``parse-free``: every module the index reads was parsed before the clock started: the time
+  without the index's parsing, the same diagnostics.
 """
 import argparse
 import os
@@ -31,21 +43,99 @@ for path in files:
         data.append((path, text.splitlines(True), ast.parse(text)))
     except (SyntaxError, ValueError, UnicodeDecodeError):
         pass
+mode = sys.argv[2] if len(sys.argv) > 2 else "shipped"
+counts = [0, 0, 0]  # modules the index read, their lines, lines of the definitions looked up
+if mode != "shipped" or len(sys.argv) > 3:
+    from flake8_tensorcopy.semantic.index import facts, resolve
+    if mode == "no-index":
+        resolve.ProjectIndex.load_path = lambda self, path: None
+    elif mode == "parse-free":
+        import types
+        trees = {}
+        for path in files:
+            try:
+                with open(path, "rb") as fh:
+                    raw = fh.read()
+                trees[raw] = ast.parse(raw)
+            except (SyntaxError, ValueError):
+                pass
+
+        class _Ast(types.ModuleType):
+            def __getattr__(self, name):
+                return getattr(ast, name)
+
+        fast = _Ast("ast")
+        fast.parse = lambda data, filename="<unknown>", *a, **k: (
+            trees.get(data) if isinstance(data, bytes) and data in trees
+            else ast.parse(data, filename, *a, **k))
+        resolve.ast = fast
+    else:  # shipped, counted
+        load, lookup = resolve.ProjectIndex._load_path_now, facts.ModuleFacts.lookup
+        asked, read = {}, set()
+
+        def counted_load(self, path):
+            new = path not in self._modules
+            got = load(self, path)
+            if new and got is not None:
+                read.add(path)
+                counts[0] += 1
+                counts[1] += len((got.text or "").splitlines())
+            return got
+
+        def counted_lookup(self, name, _depth=0):
+            d = self.defs.get(name)
+            node = getattr(d, "node", None)
+            if node is not None and (self.path, name) not in asked:
+                asked[(self.path, name)] = node.end_lineno - node.lineno + 1
+            return lookup(self, name, _depth)
+
+        resolve.ProjectIndex._load_path_now = counted_load
+        facts.ModuleFacts.lookup = counted_lookup
 gc.collect()
 gc.freeze()
 start = time.process_time()
 from flake8_tensorcopy.plugin import TensorCopyChecker
 found = sum(len(list(TensorCopyChecker(tree, lines, path).run())) for path, lines, tree in data)
-print(time.process_time() - start, found, len(data))
+spent = time.process_time() - start
+if len(sys.argv) > 3:
+    counts[2] = sum(n for (path, _), n in asked.items() if path in read)
+print(spent, found, len(data), *counts)
 """
 
+#: ``--bounds``: the ways the plugin is run, in the order of the first round
+BOUNDS = ("shipped", "no-index", "parse-free")
 
-def _one(corpus: str, pythonpath: str) -> tuple:
+
+def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = False) -> tuple:
     env = dict(os.environ, PYTHONPATH=pythonpath, PYTHONSAFEPATH="1")
-    out = subprocess.run([sys.executable, "-c", _CHILD, corpus], env=env, check=True,
-                         capture_output=True, text=True, cwd=os.path.dirname(corpus)).stdout
-    seconds, found, files = out.split()
-    return float(seconds), int(found), int(files)
+    argv = [sys.executable, "-c", _CHILD, corpus, mode] + (["count"] if count else [])
+    out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True,
+                         cwd=os.path.dirname(corpus)).stdout
+    seconds, found, files, *counts = out.split()
+    return (float(seconds), int(found), int(files)) + tuple(int(c) for c in counts)
+
+
+def bounds(corpus: str, here: str, runs: int) -> int:
+    """``--bounds``: each way ``runs`` times, the order reversed every other round; then one
+    counted run of the shipped plugin (not timed: the counting costs)."""
+    times = {m: [] for m in BOUNDS}
+    found = {}
+    for i in range(runs):
+        for mode in BOUNDS if i % 2 == 0 else BOUNDS[::-1]:
+            seconds, n, files = _one(corpus, here, mode)[:3]
+            times[mode].append(seconds)
+            found[mode] = n
+            print(f"{mode}: {seconds:.3f} s CPU, {n} diagnostics, {files} files",
+                  file=sys.stderr, flush=True)
+    _, _, _, modules, lines, asked = _one(corpus, here, "shipped", count=True)
+    base = statistics.median(times["shipped"])
+    for mode in BOUNDS:
+        med = statistics.median(times[mode])
+        print(f"{mode}: median {med:.3f} s, min {min(times[mode]):.3f} s ({runs} runs), "
+              f"{found[mode]} diagnostics; median {med - base:+.3f} s against shipped")
+    print(f"index: {modules} modules read, {lines} lines; the definitions looked up in them: "
+          f"{asked} lines ({asked / max(lines, 1):.0%})")
+    return 0
 
 
 def main() -> int:
@@ -53,9 +143,13 @@ def main() -> int:
     ap.add_argument("corpus", help="a folder of Python files (the dense corpus, say)")
     ap.add_argument("--other", metavar="CHECKOUT", help="another checkout, run interleaved")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--bounds", action="store_true",
+                    help="what the project index and its parsing cost (see the module's text)")
     args = ap.parse_args()
     corpus = os.path.abspath(args.corpus)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if args.bounds:
+        return bounds(corpus, here, args.runs)
     sides = {"this checkout": here}
     if args.other:
         sides["other"] = os.path.abspath(args.other)

@@ -8,6 +8,7 @@ character columns, as flake8 prints them), and how matches become precision and 
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -428,3 +429,25 @@ def test_run_py_editor_rows_pair_the_interleaved_runs():
     many = bench.editor_row("training script", [bench.Run(a * 1.3, a * 1.3, 24, 0) for a in alone * 4],
                             [bench.Run(a, a, 22, 0) for a in alone * 4], 1.15)
     assert "(32 pairs) | 1.300 [1.300, 1.300] |" in many[0] and many[0].endswith("not met / not met |")
+
+
+def test_own_cost_bounds_run_the_plugin_without_the_index_and_without_its_parsing(tmp_path):
+    """``own_cost.py --bounds``: the diagnostic that needs the project index (a ``torch.tensor``
+    of another module's function's result) is lost without it and kept when the index's
+    parsing is done before the clock; the counted run sees the one module the index read."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "b.py").write_text("import torch\n\n\ndef make():\n    return torch.zeros(3)\n\n\n"
+                               "def unused():\n    return 1\n")
+    (proj / "a.py").write_text("import torch\nfrom b import make\n\n\n"
+                               "def f():\n    return torch.tensor(make())\n")
+    got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
+                          "--bounds", "--runs", "1"], capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    found = {line.split(":")[0]: int(re.search(r"(\d+) diagnostics;", line).group(1))
+             for line in lines[:3]}
+    assert found == {"shipped": 1, "no-index": 0, "parse-free": 1}, got.stdout
+    # b.py: 9 lines, ``make`` (2 lines) looked up, ``unused`` never
+    assert lines[3] == "index: 1 modules read, 9 lines; the definitions looked up in them: " \
+                       "2 lines (22%)", got.stdout
