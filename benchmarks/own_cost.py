@@ -112,7 +112,7 @@ def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = Fals
     out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True,
                          cwd=os.path.dirname(corpus)).stdout
     seconds, found, files, *counts = out.split()
-    return (float(seconds), int(found), int(files)) + tuple(int(c) for c in counts)
+    return (float(seconds), int(found), int(files)) + (tuple(int(c) for c in counts) if count else ())
 
 
 def bounds(corpus: str, here: str, runs: int) -> int:

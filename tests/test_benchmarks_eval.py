@@ -431,16 +431,33 @@ def test_run_py_editor_rows_pair_the_interleaved_runs():
     assert "(32 pairs) | 1.300 [1.300, 1.300] |" in many[0] and many[0].endswith("not met / not met |")
 
 
-def test_own_cost_bounds_run_the_plugin_without_the_index_and_without_its_parsing(tmp_path):
-    """``own_cost.py --bounds``: the diagnostic that needs the project index (a ``torch.tensor``
-    of another module's function's result) is lost without it and kept when the index's
-    parsing is done before the clock; the counted run sees the one module the index read."""
+def _two_module_project(tmp_path):
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "b.py").write_text("import torch\n\n\ndef make():\n    return torch.zeros(3)\n\n\n"
                                "def unused():\n    return 1\n")
     (proj / "a.py").write_text("import torch\nfrom b import make\n\n\n"
                                "def f():\n    return torch.tensor(make())\n")
+    return proj
+
+
+def test_own_cost_times_this_checkout_against_another(tmp_path):
+    """The plain comparison (``--other``) still runs after ``--bounds`` was added beside it."""
+    proj = _two_module_project(tmp_path)
+    got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
+                          "--other", ROOT, "--runs", "1"], capture_output=True, text=True,
+                         timeout=300)
+    assert got.returncode == 0, got.stderr
+    assert "this checkout: 1 diagnostics" not in got.stderr  # one line per run, as below
+    assert got.stderr.count(", 1 diagnostics, 2 files") == 2, got.stderr
+    assert got.stdout.splitlines()[-1].startswith("ratio of mins (this / other): "), got.stdout
+
+
+def test_own_cost_bounds_run_the_plugin_without_the_index_and_without_its_parsing(tmp_path):
+    """``own_cost.py --bounds``: the diagnostic that needs the project index (a ``torch.tensor``
+    of another module's function's result) is lost without it and kept when the index's
+    parsing is done before the clock; the counted run sees the one module the index read."""
+    proj = _two_module_project(tmp_path)
     got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
                           "--bounds", "--runs", "1"], capture_output=True, text=True, timeout=300)
     assert got.returncode == 0, got.stderr
