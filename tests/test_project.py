@@ -612,3 +612,35 @@ def test_call_sites_are_collected_only_for_a_function_whose_parameters_take_them
     monkeypatch.setattr(evaluate, "collect_call_sites", counting)
     lint_source(src, str(path))
     assert collected == ["plain"]
+
+
+_LINTED_B = ("import torch\n\nw = torch.zeros(2).clone().detach()\n\n\n"
+             "def make():\n    return {value}\n")
+_IMPORTER_A = "import torch\nfrom b import make\n\nx = torch.tensor(make())\n"
+
+
+def _fresh_index(monkeypatch):
+    """A new project index for this test."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    monkeypatch.setattr(resolve, "_INDEX", resolve.ProjectIndex())
+
+
+def test_the_index_reads_what_the_file_holds_not_the_text_last_linted_from_it(
+        tmp_path, monkeypatch):
+    """A module linted and then changed on disk, or linted from an editor's unsaved text:
+    what its importer sees is the file's bytes."""
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    b, a = tmp_path / "b.py", tmp_path / "a.py"
+    a.write_text(_IMPORTER_A)
+    _fresh_index(monkeypatch)
+    # linted as a list, then changed on disk to a tensor: the importer sees the tensor
+    b.write_text(_LINTED_B.format(value="[1, 2]"))
+    lint_source(b.read_text(), str(b))
+    b.write_text(_LINTED_B.format(value="torch.zeros(3)"))
+    assert [d.code for d in lint_source(a.read_text(), str(a))] == ["TEN201"]
+    # an editor's unsaved text (a tensor) over a file that returns a list: the file counts
+    _fresh_index(monkeypatch)
+    b.write_text(_LINTED_B.format(value="[1, 2]"))
+    lint_source(_LINTED_B.format(value="torch.zeros(3)"), str(b))
+    assert lint_source(a.read_text(), str(a)) == []
