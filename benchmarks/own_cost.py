@@ -10,12 +10,14 @@ whole-run ratios (``run.py``) hide in machine noise.
 Each run is a fresh process. The preloaded trees are moved out of the cyclic collector's view
 (``gc.freeze``): they are the harness's, not the analysis's garbage, and a full collection walking
 them lands in some runs and not others (0.4 s of swing on the dense corpus). Prints the min and the
-median of each side and the ratio of the mins.
+median of each side and the ratio of the mins. For the same reason it cannot judge a change that
+keeps objects flake8 made (its trees, say): what they cost flake8's collector shows only in
+flake8's own process (benchmarks/RESULTS.md, tenth round: faster here, slower there).
 
 ``--bounds`` runs this checkout three ways, interleaved, to say what the project index costs and
 so how low the plugin's own cost can go while the index does what it does now:
 
-- ``shipped``: as installed. Also counts the modules the index read (parsed) and their lines, and
+- ``shipped``: as it is. Also counts the modules the index read (parsed) and their lines, and
   the lines of the top-level definitions of theirs that the analysis looked up: the most that
   parsing only the definitions asked for could save.
 - ``no-index``: the index reads no module (every import of the project is unknown): the time is
@@ -44,8 +46,9 @@ for path in files:
     except (SyntaxError, ValueError, UnicodeDecodeError):
         pass
 mode = sys.argv[2] if len(sys.argv) > 2 else "shipped"
+counting = len(sys.argv) > 3
 counts = [0, 0, 0]  # modules the index read, their lines, lines of the definitions looked up
-if mode != "shipped" or len(sys.argv) > 3:
+if mode != "shipped" or counting:
     from flake8_tensorcopy.semantic.index import facts, resolve
     if mode == "no-index":
         resolve.ProjectIndex.load_path = lambda self, path: None
@@ -97,7 +100,7 @@ start = time.process_time()
 from flake8_tensorcopy.plugin import TensorCopyChecker
 found = sum(len(list(TensorCopyChecker(tree, lines, path).run())) for path, lines, tree in data)
 spent = time.process_time() - start
-if len(sys.argv) > 3:
+if counting:
     counts[2] = sum(n for (path, _), n in asked.items() if path in read)
 print(spent, found, len(data), *counts)
 """
@@ -146,6 +149,8 @@ def main() -> int:
     ap.add_argument("--bounds", action="store_true",
                     help="what the project index and its parsing cost (see the module's text)")
     args = ap.parse_args()
+    if args.bounds and args.other:
+        ap.error("--bounds runs this checkout only; leave out --other")
     corpus = os.path.abspath(args.corpus)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.bounds:
