@@ -6,6 +6,7 @@ whole-run ratios (``run.py``) hide in machine noise.
     python benchmarks/own_cost.py DIR                       # this checkout, 5 runs
     python benchmarks/own_cost.py DIR --other CHECKOUT      # and another, interleaved
     python benchmarks/own_cost.py DIR --bounds              # what each part costs (below)
+    python benchmarks/own_cost.py DIR --in-flake8 PYTHON    # the same, in flake8's process
 
 Each run is a fresh process. The preloaded trees are moved out of the cyclic collector's view
 (``gc.freeze``): they are the harness's, not the analysis's garbage, and a full collection walking
@@ -24,12 +25,20 @@ so how low the plugin's own cost can go while the index does what it does now:
   the plugin without the index; the diagnostics it loses are those that need it.
 - ``parse-free``: every module the index reads was parsed before the clock started: the time
   without the index's parsing, the same diagnostics.
+
+``--in-flake8 PYTHON`` measures in flake8's own process instead (``flake8 --jobs 1`` over DIR, CPU
+of each process): flake8 alone (``PYTHON`` is an interpreter with flake8 and without this plugin,
+e.g. ``run.py``'s ``benchmarks/.work/flake8/bin/python``), flake8 with the plugin from this
+checkout, and the same with the index reading no module; the order rotates every round and is
+reversed every other one. Prints each one's median and each ratio to flake8 alone per round.
 """
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
+from typing import Dict, List, Optional
 
 _CHILD = r"""
 import ast, gc, os, sys, time
@@ -108,6 +117,17 @@ print(spent, found, len(data), *counts)
 #: ``--bounds``: the ways the plugin is run, in the order of the first round
 BOUNDS = ("shipped", "no-index", "parse-free")
 
+#: ``--in-flake8``: flake8's command line, the index switched off before it starts when asked
+_FLAKE8 = r"""
+import os, sys
+if os.environ.get("TENSORCOPY_BOUNDS_NO_INDEX"):
+    from flake8_tensorcopy.semantic.index import resolve
+    resolve.ProjectIndex.load_path = lambda self, path: None
+from flake8.main.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+IN_FLAKE8 = ("flake8 alone", "flake8 + plugin", "flake8 + plugin, no index")
+
 
 def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = False) -> tuple:
     env = dict(os.environ, PYTHONPATH=pythonpath, PYTHONSAFEPATH="1")
@@ -141,6 +161,48 @@ def bounds(corpus: str, here: str, runs: int) -> int:
     return 0
 
 
+def _flake8_run(python: str, corpus: str, pythonpath: Optional[str], no_index: bool) -> tuple:
+    """(CPU seconds of one ``flake8 --jobs 1`` process over ``corpus``, TEN lines it printed)."""
+    env = dict(os.environ, PYTHONSAFEPATH="1")
+    env.pop("TENSORCOPY_BOUNDS_NO_INDEX", None)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    if no_index:
+        env["TENSORCOPY_BOUNDS_NO_INDEX"] = "1"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([python, "-c", _FLAKE8, "--jobs", "1", "--exit-zero", corpus], env=env,
+                         check=True, capture_output=True, text=True,
+                         cwd=os.path.dirname(corpus)).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return cpu, sum(1 for line in out.splitlines() if ": TEN" in line)
+
+
+def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
+    """``--in-flake8``: see the module's text."""
+    how = {IN_FLAKE8[0]: (alone, None, False), IN_FLAKE8[1]: (sys.executable, here, False),
+           IN_FLAKE8[2]: (sys.executable, here, True)}
+    times: Dict[str, List[float]] = {k: [] for k in IN_FLAKE8}
+    found: Dict[str, int] = {}
+    for i in range(runs):
+        order = IN_FLAKE8[i % 3:] + IN_FLAKE8[:i % 3]
+        for name in order if i % 2 == 0 else order[::-1]:
+            python, pythonpath, no_index = how[name]
+            cpu, n = _flake8_run(python, corpus, pythonpath, no_index)
+            times[name].append(cpu)
+            found[name] = n
+            print(f"{name}: {cpu:.2f} s CPU, {n} TEN diagnostics", file=sys.stderr, flush=True)
+    for name in IN_FLAKE8:
+        got = times[name]
+        print(f"{name}: median {statistics.median(got):.2f} s CPU ({runs} runs), "
+              f"{found[name]} TEN diagnostics")
+    for name in IN_FLAKE8[1:]:
+        ratios = [a / b for a, b in zip(times[name], times[IN_FLAKE8[0]])]
+        print(f"{name} / flake8 alone: median {statistics.median(ratios):.3f} "
+              f"(rounds: {', '.join(f'{r:.3f}' for r in ratios)})")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", help="a folder of Python files (the dense corpus, say)")
@@ -148,13 +210,20 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--bounds", action="store_true",
                     help="what the project index and its parsing cost (see the module's text)")
+    ap.add_argument("--in-flake8", metavar="PYTHON",
+                    help="flake8 alone (PYTHON: one without this plugin), with the plugin and with "
+                         "it but no index, in flake8's process")
     args = ap.parse_args()
-    if args.bounds and args.other:
-        ap.error("--bounds runs this checkout only; leave out --other")
+    if (args.bounds or args.in_flake8) and args.other:
+        ap.error("--bounds and --in-flake8 run this checkout only; leave out --other")
+    if args.bounds and args.in_flake8:
+        ap.error("give --bounds or --in-flake8, not both")
     corpus = os.path.abspath(args.corpus)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.bounds:
         return bounds(corpus, here, args.runs)
+    if args.in_flake8:
+        return in_flake8(corpus, here, args.in_flake8, args.runs)
     sides = {"this checkout": here}
     if args.other:
         sides["other"] = os.path.abspath(args.other)

@@ -468,3 +468,25 @@ def test_own_cost_bounds_run_the_plugin_without_the_index_and_without_its_parsin
     # b.py: 9 lines, ``make`` (2 lines) looked up, ``unused`` never
     assert lines[3] == "index: 1 modules read, 9 lines; the definitions looked up in them: " \
                        "2 lines (22%)", got.stdout
+
+
+def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
+    """``own_cost.py --in-flake8``: real flake8 processes; the run with the index switched off
+    loses the diagnostic that needs another module. (Here "flake8 alone" is this interpreter,
+    plugin included: the test checks the runs, not the ratios.)"""
+    proj = _two_module_project(tmp_path)
+    got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
+                          "--in-flake8", sys.executable, "--runs", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    assert [line.split(": median")[0] for line in lines[:3]] == [
+        "flake8 alone", "flake8 + plugin", "flake8 + plugin, no index"], got.stdout
+    assert [line.rsplit(", ", 1)[1] for line in lines[:3]] == [
+        "1 TEN diagnostics", "1 TEN diagnostics", "0 TEN diagnostics"], got.stdout
+    assert lines[3].startswith("flake8 + plugin / flake8 alone: median ") and \
+        lines[4].startswith("flake8 + plugin, no index / flake8 alone: median "), got.stdout
+    both = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
+                           "--in-flake8", sys.executable, "--bounds"], capture_output=True,
+                          text=True, timeout=60)
+    assert both.returncode == 2 and "not both" in both.stderr.splitlines()[-1], both.stderr
