@@ -178,6 +178,7 @@ def test_pytest_xdist_workers_findings_are_merged(tmp_path):
 
 
 DDP = textwrap.dedent("""\
+    import os
     import torch
     import torch.distributed as dist
 
@@ -192,7 +193,7 @@ DDP = textwrap.dedent("""\
         snap = torch.tensor(torch.ones(2))
     c = model.module.weight.clone().detach()
     dist.destroy_process_group()
-    print("rank", rank, "done", flush=True)
+    os.write(1, f"rank {rank} done\\n".encode())  # one write: the ranks share the pipe
 """)
 
 
@@ -215,14 +216,14 @@ def test_torchrun_job_gets_one_merged_report_and_the_programs_status(tmp_path):
     assert sorted(res.stdout.split("\n")[:-1]) == ["rank 0 done", "rank 1 done"]
     assert "ChildFailedError" not in res.stderr and "TEN1" not in res.stderr
     items = {(i["code"], i["location"]["row"]): i for i in json.loads(out.read_text())}
-    assert set(items) == {("TEN102", 10), ("TEN201", 12), ("TEN301", 13)}
-    assert items[("TEN102", 10)]["ranks"] == [0, 1] and items[("TEN102", 10)]["count"] == 8
-    assert items[("TEN201", 12)]["ranks"] == [1] and items[("TEN301", 13)]["count"] == 2
+    assert set(items) == {("TEN102", 11), ("TEN201", 13), ("TEN301", 14)}
+    assert items[("TEN102", 11)]["ranks"] == [0, 1] and items[("TEN102", 11)]["count"] == 8
+    assert items[("TEN201", 13)]["ranks"] == [1] and items[("TEN301", 14)]["count"] == 2
     assert not os.path.exists(str(out) + ".tensorcopy-parts")
     # no --output: the report goes to rank 0's stderr, once
     res = _torchrun(tmp_path, "ddp.py")
     assert res.returncode == 0, res.stderr[-3000:]
-    assert res.stderr.count("ddp.py:10:9: TEN102") == 1
+    assert res.stderr.count("ddp.py:11:9: TEN102") == 1
     assert "[8x; ranks 0,1;" in res.stderr and "one report for 2 of 2 rank(s)" in res.stderr
     assert res.stderr.count("tensorcopy trace: 3 site(s), 11 occurrence(s)") == 1
 
