@@ -30,9 +30,12 @@ so how low the plugin's own cost can go while the index does what it does now:
 of each process): flake8 alone (``PYTHON`` is an interpreter with flake8 and without this plugin,
 e.g. ``run.py``'s ``benchmarks/.work/flake8/bin/python``), flake8 with the plugin from this
 checkout, and the same with the index reading no module; the order rotates every round and is
-reversed every other one. Prints each one's median and each ratio to flake8 alone per round.
+reversed every other one. Prints each one's median and each ratio to flake8 alone per round, with
+the Hodges-Lehmann estimate and exact 95% interval of the rounds' log ratios (the verifier's
+``walsh_interval``, as ``run.py`` gives its pairs; a round's runs are adjacent, not paired).
 """
 import argparse
+import math
 import os
 import resource
 import statistics
@@ -135,7 +138,8 @@ def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = Fals
     out = subprocess.run(argv, env=env, check=True, capture_output=True, text=True,
                          cwd=os.path.dirname(corpus)).stdout
     seconds, found, files, *counts = out.split()
-    return (float(seconds), int(found), int(files)) + (tuple(int(c) for c in counts) if count else ())
+    got = (float(seconds), int(found), int(files))
+    return got + tuple(int(c) for c in counts) if count else got
 
 
 def bounds(corpus: str, here: str, runs: int) -> int:
@@ -196,10 +200,16 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
         got = times[name]
         print(f"{name}: median {statistics.median(got):.2f} s CPU ({runs} runs), "
               f"{found[name]} TEN diagnostics")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    from flake8_tensorcopy.verify.stats import walsh_interval
+
     for name in IN_FLAKE8[1:]:
         ratios = [a / b for a, b in zip(times[name], times[IN_FLAKE8[0]])]
-        print(f"{name} / flake8 alone: median {statistics.median(ratios):.3f} "
-              f"(rounds: {', '.join(f'{r:.3f}' for r in ratios)})")
+        est, low, high = (math.exp(v) for v in walsh_interval([math.log(r) for r in ratios]))
+        rounds = ", ".join(f"{r:.3f}" for r in ratios)
+        print(f"{name} / flake8 alone: median {statistics.median(ratios):.3f}, estimate "
+              f"{est:.3f} [{low:.3f}, {high:.3f}] (rounds: {rounds})")
     return 0
 
 
