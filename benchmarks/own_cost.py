@@ -32,7 +32,10 @@ e.g. ``run.py``'s ``benchmarks/.work/flake8/bin/python``), flake8 with the plugi
 checkout, and the same with the index reading no module; the order rotates every round and is
 reversed every other one. Prints each one's median and each ratio to flake8 alone per round, with
 the Hodges-Lehmann estimate and exact 95% interval of the rounds' log ratios (the verifier's
-``walsh_interval``, as ``run.py`` gives its pairs; a round's runs are adjacent, not paired).
+``walsh_interval``, as ``run.py`` gives its pairs; a round's runs are adjacent, not paired); then
+each one's cyclic collector time, by generation, timed inside the process with ``gc.callbacks``:
+what objects kept alive across files (the index's trees) cost flake8's own collections, which
+the harness above cannot show.
 """
 import argparse
 import math
@@ -122,12 +125,26 @@ BOUNDS = ("shipped", "no-index", "parse-free")
 
 #: ``--in-flake8``: flake8's command line, the index switched off before it starts when asked
 _FLAKE8 = r"""
-import os, sys
+import gc, os, sys, time
 if os.environ.get("TENSORCOPY_BOUNDS_NO_INDEX"):
     from flake8_tensorcopy.semantic.index import resolve
     resolve.ProjectIndex.load_path = lambda self, path: None
+spent, started = [0.0, 0.0, 0.0], [0.0]
+count = [0, 0, 0]
+def timed(phase, info):
+    if phase == "start":
+        started[0] = time.process_time()
+    else:
+        spent[info["generation"]] += time.process_time() - started[0]
+        count[info["generation"]] += 1
+gc.callbacks.append(timed)
 from flake8.main.cli import main
-sys.exit(main(sys.argv[1:]))
+try:
+    code = main(sys.argv[1:])
+finally:
+    gc.callbacks.remove(timed)
+    print("own_cost-gc:", *spent, *count, file=sys.stderr)
+sys.exit(code)
 """
 IN_FLAKE8 = ("flake8 alone", "flake8 + plugin", "flake8 + plugin, no index")
 
@@ -166,7 +183,9 @@ def bounds(corpus: str, here: str, runs: int) -> int:
 
 
 def _flake8_run(python: str, corpus: str, pythonpath: Optional[str], no_index: bool) -> tuple:
-    """(CPU seconds of one ``flake8 --jobs 1`` process over ``corpus``, TEN lines it printed)."""
+    """(CPU seconds of one ``flake8 --jobs 1`` process over ``corpus``, TEN lines it printed,
+    the cyclic collector's CPU seconds in it per generation (young, middle, full) and its
+    number of collections per generation, timed with ``gc.callbacks`` in the process)."""
     env = dict(os.environ, PYTHONSAFEPATH="1")
     env.pop("TENSORCOPY_BOUNDS_NO_INDEX", None)
     if pythonpath is not None:
@@ -174,12 +193,14 @@ def _flake8_run(python: str, corpus: str, pythonpath: Optional[str], no_index: b
     if no_index:
         env["TENSORCOPY_BOUNDS_NO_INDEX"] = "1"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([python, "-c", _FLAKE8, "--jobs", "1", "--exit-zero", corpus], env=env,
-                         check=True, capture_output=True, text=True,
-                         cwd=os.path.dirname(corpus)).stdout
+    got = subprocess.run([python, "-c", _FLAKE8, "--jobs", "1", "--exit-zero", corpus], env=env,
+                         check=True, capture_output=True, text=True, cwd=os.path.dirname(corpus))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return cpu, sum(1 for line in out.splitlines() if ": TEN" in line)
+    gc_line = [line for line in got.stderr.splitlines() if line.startswith("own_cost-gc:")][-1]
+    fields = gc_line.split()[1:]
+    return (cpu, sum(1 for line in got.stdout.splitlines() if ": TEN" in line),
+            tuple(float(v) for v in fields[:3]), tuple(int(v) for v in fields[3:]))
 
 
 def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
@@ -187,15 +208,18 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
     how = {IN_FLAKE8[0]: (alone, None, False), IN_FLAKE8[1]: (sys.executable, here, False),
            IN_FLAKE8[2]: (sys.executable, here, True)}
     times: Dict[str, List[float]] = {k: [] for k in IN_FLAKE8}
+    collector: Dict[str, List[tuple]] = {k: [] for k in IN_FLAKE8}
     found: Dict[str, int] = {}
     for i in range(runs):
         order = IN_FLAKE8[i % 3:] + IN_FLAKE8[:i % 3]
         for name in order if i % 2 == 0 else order[::-1]:
             python, pythonpath, no_index = how[name]
-            cpu, n = _flake8_run(python, corpus, pythonpath, no_index)
+            cpu, n, gc_cpu, gc_runs = _flake8_run(python, corpus, pythonpath, no_index)
             times[name].append(cpu)
+            collector[name].append(gc_cpu + gc_runs)
             found[name] = n
-            print(f"{name}: {cpu:.2f} s CPU, {n} TEN diagnostics", file=sys.stderr, flush=True)
+            print(f"{name}: {cpu:.2f} s CPU ({sum(gc_cpu):.2f} s collector), {n} TEN diagnostics",
+                  file=sys.stderr, flush=True)
     for name in IN_FLAKE8:
         got = times[name]
         print(f"{name}: median {statistics.median(got):.2f} s CPU ({runs} runs), "
@@ -210,6 +234,13 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
         rounds = ", ".join(f"{r:.3f}" for r in ratios)
         print(f"{name} / flake8 alone: median {statistics.median(ratios):.3f}, estimate "
               f"{est:.3f} [{low:.3f}, {high:.3f}] (rounds: {rounds})")
+    for name in IN_FLAKE8:
+        # per generation: the median CPU seconds and the median number of collections
+        young, middle, full = (statistics.median(c[g] for c in collector[name]) for g in range(3))
+        runs_full = statistics.median(c[5] for c in collector[name])
+        total = statistics.median(sum(c[:3]) for c in collector[name])
+        print(f"{name}: collector median {total:.2f} s (young {young:.2f}, middle {middle:.2f}, "
+              f"full {full:.2f} s in {runs_full:g} full collections)")
     return 0
 
 

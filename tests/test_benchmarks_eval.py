@@ -470,6 +470,9 @@ def test_own_cost_bounds_run_the_plugin_without_the_index_and_without_its_parsin
                        "2 lines (22%)", got.stdout
 
 
+IN_ORDER = ["flake8 alone", "flake8 + plugin", "flake8 + plugin, no index"]
+
+
 def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
     """``own_cost.py --in-flake8``: real flake8 processes; the run with the index switched off
     loses the diagnostic that needs another module. (Here "flake8 alone" is this interpreter,
@@ -488,6 +491,19 @@ def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
     assert re.match(r"flake8 \+ plugin / flake8 alone: median ([\d.]+), estimate \1 "
                     r"\[0\.000, inf\] \(rounds: \1\)$", lines[3]), got.stdout
     assert lines[4].startswith("flake8 + plugin, no index / flake8 alone: median "), got.stdout
+    # the collector, timed inside each flake8 process: a line per way, numbers that add up
+    assert [line.split(": collector")[0] for line in lines[5:8]] == [
+        "flake8 alone", "flake8 + plugin", "flake8 + plugin, no index"], got.stdout
+    for line in lines[5:8]:
+        m = re.search(r"collector median ([\d.]+) s \(young ([\d.]+), middle ([\d.]+), full "
+                      r"([\d.]+) s in (\d+) full collections\)$", line)
+        assert m, line
+        total, young, middle, full = (float(m.group(i)) for i in range(1, 5))
+        assert abs(total - (young + middle + full)) <= 0.011, line
+        cpu = float(re.search(r"median ([\d.]+) s CPU", lines[IN_ORDER.index(
+            line.split(": collector")[0])]).group(1))
+        assert total <= cpu, (line, cpu)
+    assert len(lines) == 8, got.stdout
     both = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
                            "--in-flake8", sys.executable, "--bounds"], capture_output=True,
                           text=True, timeout=60)
