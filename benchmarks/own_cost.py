@@ -264,7 +264,12 @@ def main() -> int:
     if args.bounds:
         return bounds(corpus, here, args.runs)
     if args.in_flake8:
-        return in_flake8(corpus, here, args.in_flake8, args.runs)
+        # a path as typed (``benchmarks/.work/flake8/bin/python``) is relative to here, while
+        # flake8 runs from the corpus's folder; a bare name is looked up on PATH as given
+        alone = args.in_flake8
+        if os.sep in alone or (os.altsep and os.altsep in alone):
+            alone = os.path.abspath(alone)
+        return in_flake8(corpus, here, alone, args.runs)
     sides = {"this checkout": here}
     if args.other:
         sides["other"] = os.path.abspath(args.other)
