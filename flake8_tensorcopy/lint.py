@@ -211,6 +211,13 @@ def keep_index_warm() -> None:
     index.index().keep_warm()
 
 
+def keep_no_index() -> None:
+    """For flake8's process: the project index keeps nothing between files (``keep_none``)."""
+    from .semantic import index
+
+    index.index().keep_none()
+
+
 def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[str]) -> FileResult:
     """Lint one file (a notebook's code cells as one program)."""
     result = FileResult(path)

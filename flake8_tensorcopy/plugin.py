@@ -12,7 +12,7 @@ import os
 from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .lint import candidates, load_engine
+from .lint import candidates, keep_no_index, load_engine
 
 
 def _split(value: Any) -> List[str]:
@@ -35,8 +35,12 @@ def _load_engine() -> None:
     collection walked it again for nothing. An editor's run on a 566-line training script:
     1,023 -> 982 million instructions for the whole flake8 process (flake8 alone: 866). What
     the analyses make afterwards is collected as before; only cyclic garbage already pending at
-    that one moment stays until the process ends."""
+    that one moment stays until the process ends.
+
+    The project index keeps nothing between files here (``keep_no_index``): what a file's
+    analysis read is let go before the collector runs again."""
     if load_engine():
+        keep_no_index()
         gc.freeze()
 
 

@@ -535,6 +535,64 @@ def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monke
     assert lint_source(user, str(user_path)) == []  # Thing has its own .data: silent
 
 
+def test_flake8_keeps_no_module_and_no_linted_tree_between_files(tmp_path):
+    """In flake8's process the index keeps nothing between files: once the run is over (and
+    after each file), no module's facts and not the last linted file's tree are held, while
+    the cross-module answer was still given (lib's ``Thing`` has its own ``data``: silent)."""
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    _write(root, "lib.py", OWN_DATA)
+    _write(root, "user.py", USER)
+    _write(root, "z_later.py", "import torch\n\n\ndef g(p):\n    return p.data.clone()\n")
+    code = textwrap.dedent("""\
+        import sys
+        from flake8.main.cli import main
+        try:
+            main(sys.argv[1:])
+        except SystemExit:
+            pass
+        from flake8_tensorcopy.semantic.index import index
+        print("kept", len(index()._modules), index()._recent is None)
+    """)
+    proc = run([sys.executable, "-c", code, "--jobs", "1", "--exit-zero", "--select", "TEN",
+                "."], cwd=str(root))
+    lines = proc.stdout.splitlines()
+    assert lines and lines[-1] == "kept 0 True", proc.stdout + proc.stderr
+    assert not [line for line in lines if "user.py" in line], proc.stdout
+    assert [line.split(": ")[1].split()[0] for line in lines if "z_later.py" in line] == [
+        "TEN101"], proc.stdout
+
+
+def test_what_a_file_read_is_freed_when_its_analysis_ends(tmp_path, monkeypatch):
+    """With nothing kept between files (``keep_none``, flake8's process), the modules one
+    file's analysis read are let go when it ends, freed by reference counting: with the
+    collector paused all along, none of them is left for it to find."""
+    import gc
+
+    from flake8_tensorcopy.semantic.index import resolve
+
+    idx = resolve.index()
+    monkeypatch.setattr(idx, "max_modules", idx.max_modules)
+    monkeypatch.setattr(idx, "max_bytes", idx.max_bytes)
+    monkeypatch.setattr(idx, "keep_recent", getattr(idx, "keep_recent", True), raising=False)
+    idx.max_modules, idx.max_bytes, idx.keep_recent = 0, 0, False
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    _write(root, "lib.py", OWN_DATA)
+    user = _write(root, "user.py", USER)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        assert lint_source(user.read_text(), str(user)) == []  # lib was read: silent
+        left = [o for o in gc.get_objects() if isinstance(o, project.ModuleFacts)
+                and o.path.startswith(str(root))]
+        assert left == [] and not idx._modules and idx._recent is None
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_index_keeps_modules_within_a_count_and_a_size_of_source(tmp_path):
     """Between files the index keeps at most ``max_modules`` modules and, past the most recent
     one, ``max_bytes`` of their source, the least recently used going first; the language

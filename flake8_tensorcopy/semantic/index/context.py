@@ -65,10 +65,14 @@ class FileContext:
             return True
 
     def release(self) -> None:
-        """The file's analysis is over: its own facts are let go (``ModuleFacts.release``)."""
+        """The file's analysis is over: its own facts are let go (``ModuleFacts.release``), and
+        what the index keeps between files is trimmed to its bounds (``after_file``)."""
         self.index.end()
         if self._facts is not None:
             self._facts.release()
+        self._facts = None
+        self._tree = None
+        self.index.after_file()
 
     def find(self, dotted: str, level: int) -> Optional[str]:
         try:
