@@ -63,9 +63,7 @@ _TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``
 #: read them again (dense corpus: 1.51 -> 1.32 MB parsed, whole ``flake8 --jobs 1`` process
 #: 88.80 -> 88.65 G instructions; peak RSS on torch's source 184 -> 183 MB). The language
 #: server, which lints the same file and its imports again and again, keeps more
-#: (``SERVER_MODULES``, no bound in bytes); flake8's process keeps none (``keep_none``: there
-#: the collector's walks of what is kept cost more than reading it again). These bounds are
-#: the ``tensorcopy check`` workers', whose results cache asks ``dependencies`` of each file.
+#: (``SERVER_MODULES``, no bound in bytes); flake8's process none (``keep_none``).
 _MAX_MODULES = 16
 _MAX_KEPT_BYTES = 200_000
 _NOT_ASKED = object()
@@ -163,8 +161,7 @@ class ProjectIndex:
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
         self._recent: Optional[Tuple[str, str, ast.Module]] = None
-        #: whether the linted file's text and tree stay (``_recent``) once its analysis is over,
-        #: for ``dependencies`` (the results cache asks right after); see ``keep_none``
+        #: ``_recent`` kept past the analysis, for the results cache's ``dependencies``
         self.keep_recent = True
         #: path -> SHA-256 of the bytes the index last read there (what its facts were made of)
         self._digests: Dict[str, str] = {}
@@ -451,27 +448,18 @@ class ProjectIndex:
     def keep_warm(self) -> None:
         """For one long process (the language server): keep ``SERVER_MODULES`` modules between
         files, whatever their size."""
-        self.max_modules = SERVER_MODULES
-        self.max_bytes = None
+        self.max_modules, self.max_bytes = SERVER_MODULES, None
 
     def keep_none(self) -> None:
-        """For flake8's process: keep no module, and not the linted file's tree, between files
-        (nothing there asks ``dependencies``). What one file's analysis read is then let go
-        when it ends (``after_file``), while the cyclic collector is still paused for it: freed
-        by reference counting, it is never walked. Kept instead, every young, middle and full
-        collection of flake8's own work walked it again; reading a module again for a later
-        file costs less than that (benchmarks/RESULTS.md, eleventh round)."""
-        self.max_modules = 0
-        self.max_bytes = 0
-        self.keep_recent = False
+        """For flake8's process (no ``dependencies`` asked): keep no module and no linted tree
+        between files. Let go in ``after_file``, with the collector still paused, they are never
+        walked; kept, flake8's own collections walked them (RESULTS.md, eleventh round)."""
+        self.max_modules, self.max_bytes, self.keep_recent = 0, 0, False
 
     def after_file(self) -> None:
-        """A file's analysis is over (``FileContext.release``): the modules beyond what is kept
-        between files go now, not when the next file starts, and with them the linted file's
-        tree unless ``keep_recent``."""
+        """The analysis is over (``FileContext.release``): what is not kept goes now."""
         self.trim()
-        if not self.keep_recent:
-            self._recent = None
+        self._recent = self._recent if self.keep_recent else None
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
         return self.load_path(self.find_module(importer, dotted, level, recent=True))
