@@ -571,11 +571,9 @@ def test_what_a_file_read_is_freed_when_its_analysis_ends(tmp_path, monkeypatch)
 
     from flake8_tensorcopy.semantic.index import resolve
 
+    _fresh_index(monkeypatch)
     idx = resolve.index()
-    monkeypatch.setattr(idx, "max_modules", idx.max_modules)
-    monkeypatch.setattr(idx, "max_bytes", idx.max_bytes)
-    monkeypatch.setattr(idx, "keep_recent", getattr(idx, "keep_recent", True), raising=False)
-    idx.max_modules, idx.max_bytes, idx.keep_recent = 0, 0, False
+    idx.keep_none()
     root = tmp_path / "p"
     _write(root, "pyproject.toml", "")
     _write(root, "lib.py", OWN_DATA)
