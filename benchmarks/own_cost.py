@@ -7,6 +7,7 @@ whole-run ratios (``run.py``) hide in machine noise.
     python benchmarks/own_cost.py DIR --other CHECKOUT      # and another, interleaved
     python benchmarks/own_cost.py DIR --bounds              # what each part costs (below)
     python benchmarks/own_cost.py DIR --in-flake8 PYTHON    # the same, in flake8's process
+    python benchmarks/own_cost.py DIR --in-flake8 PYTHON --other CHECKOUT  # and another's plugin
 
 Each run is a fresh process. The preloaded trees are moved out of the cyclic collector's view
 (``gc.freeze``): they are the harness's, not the analysis's garbage, and a full collection walking
@@ -35,7 +36,8 @@ the Hodges-Lehmann estimate and exact 95% interval of the rounds' log ratios (th
 ``walsh_interval``, as ``run.py`` gives its pairs; a round's runs are adjacent, not paired); then
 each one's cyclic collector time, by generation, timed inside the process with ``gc.callbacks``:
 what objects kept alive across files (the index's trees) cost flake8's own collections, which
-the harness above cannot show.
+the harness above cannot show. With ``--other CHECKOUT`` the plugin of that checkout is a fourth
+way in the rotation, and this checkout's plugin over it is estimated per round the same way.
 """
 import argparse
 import math
@@ -203,15 +205,26 @@ def _flake8_run(python: str, corpus: str, pythonpath: Optional[str], no_index: b
             tuple(float(v) for v in fields[:3]), tuple(int(v) for v in fields[3:]))
 
 
-def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
-    """``--in-flake8``: see the module's text."""
+OTHER = "flake8 + plugin, other checkout"
+
+
+def in_flake8(corpus: str, here: str, alone: str, runs: int,
+              other: Optional[str] = None) -> int:
+    """``--in-flake8``: see the module's text. With ``other`` (a checkout), its plugin is a
+    fourth way in the rotation, and each round's CPU with this checkout's plugin over the
+    other's is estimated with its interval (the before/after of a change, side by side)."""
     how = {IN_FLAKE8[0]: (alone, None, False), IN_FLAKE8[1]: (sys.executable, here, False),
            IN_FLAKE8[2]: (sys.executable, here, True)}
-    times: Dict[str, List[float]] = {k: [] for k in IN_FLAKE8}
-    collector: Dict[str, List[tuple]] = {k: [] for k in IN_FLAKE8}
+    ways = IN_FLAKE8
+    if other is not None:
+        how[OTHER] = (sys.executable, other, False)
+        ways = IN_FLAKE8 + (OTHER,)
+    times: Dict[str, List[float]] = {k: [] for k in ways}
+    collector: Dict[str, List[tuple]] = {k: [] for k in ways}
     found: Dict[str, int] = {}
     for i in range(runs):
-        order = IN_FLAKE8[i % 3:] + IN_FLAKE8[:i % 3]
+        n = len(ways)
+        order = ways[i % n:] + ways[:i % n]
         for name in order if i % 2 == 0 else order[::-1]:
             python, pythonpath, no_index = how[name]
             cpu, n, gc_cpu, gc_runs = _flake8_run(python, corpus, pythonpath, no_index)
@@ -220,7 +233,7 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
             found[name] = n
             print(f"{name}: {cpu:.2f} s CPU ({sum(gc_cpu):.2f} s collector), {n} TEN diagnostics",
                   file=sys.stderr, flush=True)
-    for name in IN_FLAKE8:
+    for name in ways:
         got = times[name]
         print(f"{name}: median {statistics.median(got):.2f} s CPU ({runs} runs), "
               f"{found[name]} TEN diagnostics")
@@ -228,13 +241,16 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int) -> int:
         sys.path.insert(0, here)
     from flake8_tensorcopy.verify.stats import walsh_interval
 
-    for name in IN_FLAKE8[1:]:
-        ratios = [a / b for a, b in zip(times[name], times[IN_FLAKE8[0]])]
+    pairs = [(name, IN_FLAKE8[0]) for name in ways[1:]]
+    if other is not None:
+        pairs.append((IN_FLAKE8[1], OTHER))
+    for name, base in pairs:
+        ratios = [a / b for a, b in zip(times[name], times[base])]
         est, low, high = (math.exp(v) for v in walsh_interval([math.log(r) for r in ratios]))
         rounds = ", ".join(f"{r:.3f}" for r in ratios)
-        print(f"{name} / flake8 alone: median {statistics.median(ratios):.3f}, estimate "
+        print(f"{name} / {base}: median {statistics.median(ratios):.3f}, estimate "
               f"{est:.3f} [{low:.3f}, {high:.3f}] (rounds: {rounds})")
-    for name in IN_FLAKE8:
+    for name in ways:
         # per generation: the median CPU seconds and the median number of collections
         young, middle, full = (statistics.median(c[g] for c in collector[name]) for g in range(3))
         runs_full = statistics.median(c[5] for c in collector[name])
@@ -255,8 +271,8 @@ def main() -> int:
                     help="flake8 alone (PYTHON: one without this plugin), with the plugin and with "
                          "it but no index, in flake8's process")
     args = ap.parse_args()
-    if (args.bounds or args.in_flake8) and args.other:
-        ap.error("--bounds and --in-flake8 run this checkout only; leave out --other")
+    if args.bounds and args.other:
+        ap.error("--bounds runs this checkout only; leave out --other")
     if args.bounds and args.in_flake8:
         ap.error("give --bounds or --in-flake8, not both")
     corpus = os.path.abspath(args.corpus)
@@ -269,7 +285,8 @@ def main() -> int:
         alone = args.in_flake8
         if os.sep in alone or (os.altsep and os.altsep in alone):
             alone = os.path.abspath(alone)
-        return in_flake8(corpus, here, alone, args.runs)
+        return in_flake8(corpus, here, alone, args.runs,
+                         os.path.abspath(args.other) if args.other else None)
     sides = {"this checkout": here}
     if args.other:
         sides["other"] = os.path.abspath(args.other)

@@ -211,11 +211,12 @@ def keep_index_warm() -> None:
     index.index().keep_warm()
 
 
-def keep_no_index() -> None:
-    """For flake8's process: the project index keeps nothing between files (``keep_none``)."""
+def keep_facts_only() -> None:
+    """For flake8's process: the project index keeps facts but no tree between files
+    (``ProjectIndex.keep_facts_only``)."""
     from .semantic import index
 
-    index.index().keep_none()
+    index.index().keep_facts_only()
 
 
 def lint_path(path: str, cfg: Config, select: Sequence[str], ignore: Sequence[str]) -> FileResult:

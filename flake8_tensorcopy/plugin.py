@@ -12,7 +12,7 @@ import os
 from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .lint import candidates, keep_no_index, load_engine
+from .lint import candidates, keep_facts_only, load_engine
 
 
 def _split(value: Any) -> List[str]:
@@ -37,10 +37,10 @@ def _load_engine() -> None:
     the analyses make afterwards is collected as before; only cyclic garbage already pending at
     that one moment stays until the process ends.
 
-    The project index keeps nothing between files here (``keep_no_index``): what a file's
-    analysis read is let go before the collector runs again."""
+    The project index keeps no tree between files here (``keep_facts_only``): the trees a
+    file's analysis read are let go before the collector runs again, their facts kept."""
     if load_engine():
-        keep_no_index()
+        keep_facts_only()
         gc.freeze()
 
 

@@ -9,6 +9,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -513,3 +514,32 @@ def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
                            "--in-flake8", sys.executable, "--bounds"], capture_output=True,
                           text=True, timeout=60)
     assert both.returncode == 2 and "not both" in both.stderr.splitlines()[-1], both.stderr
+
+
+def test_own_cost_in_flake8_runs_another_checkouts_plugin_beside(tmp_path):
+    """``--in-flake8 PYTHON --other CHECKOUT``: the other checkout's plugin is a fourth way in
+    the rotation (its own diagnostics counted: here a copy of this package that finds nothing),
+    and this plugin over it gets its per-round estimate."""
+    proj = _two_module_project(tmp_path)
+    other = tmp_path / "other"
+    shutil.copytree(os.path.join(ROOT, "flake8_tensorcopy"), str(other / "flake8_tensorcopy"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    lint = other / "flake8_tensorcopy" / "plugin.py"
+    lint.write_text(lint.read_text().replace("            planned = candidates(source, tree)\n",
+                                             "            return\n"))
+    got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
+                          "--in-flake8", sys.executable, "--other", str(other), "--runs", "2"],
+                         capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    assert [line.split(": median")[0] for line in lines[:4]] == IN_ORDER + [
+        "flake8 + plugin, other checkout"], got.stdout
+    assert [line.rsplit(", ", 1)[1] for line in lines[:4]] == [
+        "1 TEN diagnostics", "1 TEN diagnostics", "0 TEN diagnostics", "0 TEN diagnostics"]
+    assert [line.split(": median")[0] for line in lines[4:8]] == [
+        "flake8 + plugin / flake8 alone", "flake8 + plugin, no index / flake8 alone",
+        "flake8 + plugin, other checkout / flake8 alone",
+        "flake8 + plugin / flake8 + plugin, other checkout"], got.stdout
+    assert re.search(r"estimate [\d.]+ \[[\d.]+, (inf|[\d.]+)\] \(rounds: [\d.]+, [\d.]+\)$",
+                     lines[7]), lines[7]
+    assert len(lines) == 12, got.stdout

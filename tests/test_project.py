@@ -535,60 +535,154 @@ def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monke
     assert lint_source(user, str(user_path)) == []  # Thing has its own .data: silent
 
 
-def test_flake8_keeps_no_module_and_no_linted_tree_between_files(tmp_path):
-    """In flake8's process the index keeps nothing between files: once the run is over (and
-    after each file), no module's facts and not the last linted file's tree are held, while
-    the cross-module answer was still given (lib's ``Thing`` has its own ``data``: silent)."""
+_NODES_HELD = """
+def nodes_held(start):
+    # the ast nodes reachable from ``start`` through containers and this package's objects
+    import ast, gc
+    seen, todo, found = set(), [start], 0
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, ast.AST):
+            found += 1
+            continue
+        if isinstance(obj, (dict, list, tuple, set, frozenset)) or \\
+                type(obj).__module__.startswith("flake8_tensorcopy"):
+            todo.extend(gc.get_referents(obj))
+    return found
+"""
+
+
+def test_flake8_keeps_facts_and_no_tree_between_files(tmp_path):
+    """In flake8's process the index keeps the facts of the modules it read between files,
+    but no tree: once the run is over (and after each file), no ``ast`` node is held by the
+    index, neither a module's nor the last linted file's, while the cross-module answer was
+    given (lib's ``Thing`` has its own ``data``: silent) and lib was read once."""
     root = tmp_path / "p"
     _write(root, "pyproject.toml", "")
     _write(root, "lib.py", OWN_DATA)
     _write(root, "user.py", USER)
+    _write(root, "user2.py", USER.replace("def f(", "def f2("))
     _write(root, "z_later.py", "import torch\n\n\ndef g(p):\n    return p.data.clone()\n")
-    code = textwrap.dedent("""\
-        import sys
+    code = _NODES_HELD + textwrap.dedent("""\
+        import ast, sys
+        from flake8_tensorcopy.semantic.index import resolve
+        reads = []
+        real = resolve.ast.parse
+        def counted(data, *a, **k):
+            if isinstance(data, bytes):
+                reads.append(1)
+            return real(data, *a, **k)
+        resolve.ast.parse = counted
         from flake8.main.cli import main
         try:
             main(sys.argv[1:])
         except SystemExit:
             pass
-        from flake8_tensorcopy.semantic.index import index
-        print("kept", len(index()._modules), index()._recent is None)
+        idx = resolve.index()
+        print("kept", len(idx._modules), idx._recent is None, nodes_held(idx), len(reads))
     """)
     proc = run([sys.executable, "-c", code, "--jobs", "1", "--exit-zero", "--select", "TEN",
                 "."], cwd=str(root))
     lines = proc.stdout.splitlines()
-    assert lines and lines[-1] == "kept 0 True", proc.stdout + proc.stderr
-    assert not [line for line in lines if "user.py" in line], proc.stdout
+    assert lines and lines[-1] == "kept 1 True 0 1", proc.stdout + proc.stderr
+    assert not [line for line in lines if "user" in line], proc.stdout
     assert [line.split(": ")[1].split()[0] for line in lines if "z_later.py" in line] == [
         "TEN101"], proc.stdout
 
 
 def test_what_a_file_read_is_freed_when_its_analysis_ends(tmp_path, monkeypatch):
-    """With nothing kept between files (``keep_none``, flake8's process), the modules one
+    """With facts kept and trees not (``keep_facts_only``, flake8's process), the trees one
     file's analysis read are let go when it ends, freed by reference counting: with the
-    collector paused all along, none of them is left for it to find."""
+    collector paused all along, none of their nodes is left for it to find, while the
+    module's facts stay."""
+    import ast
     import gc
 
     from flake8_tensorcopy.semantic.index import resolve
 
     _fresh_index(monkeypatch)
     idx = resolve.index()
-    idx.keep_none()
+    idx.keep_facts_only()
     root = tmp_path / "p"
     _write(root, "pyproject.toml", "")
-    _write(root, "lib.py", OWN_DATA)
-    user = _write(root, "user.py", USER)
+    _write(root, "lib.py", OWN_DATA.replace("class Thing", "class ThingOfLib"))
+    user = _write(root, "user.py", USER.replace("Thing", "ThingOfLib"))
     was = gc.isenabled()
     gc.disable()
     try:
         gc.collect()
         assert lint_source(user.read_text(), str(user)) == []  # lib was read: silent
-        left = [o for o in gc.get_objects() if isinstance(o, project.ModuleFacts)
-                and o.path.startswith(str(root))]
-        assert left == [] and not idx._modules and idx._recent is None
+        left = [o for o in gc.get_objects() if isinstance(o, ast.ClassDef)
+                and o.name == "ThingOfLib"]
+        assert left == [] and idx._recent is None
+        kept = [m for m in idx._modules.values() if m[2] is not None]
+        assert [os.path.basename(m[2].path) for m in kept] == ["lib.py"]
+        assert kept[0][2]._tree is None and kept[0][2].defs["ThingOfLib"]._node is None
     finally:
         if was:
             gc.enable()
+
+
+def test_facts_kept_without_their_tree_answer_as_with_it(tmp_path, monkeypatch):
+    """A module whose tree was let go (``drop_tree``) reads it again from the same bytes when
+    a question needs a node: the answers are those of a module that kept its tree, even when
+    the file changed on disk meanwhile (what was read is what is asked)."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    src = textwrap.dedent("""\
+        import torch
+        from torch import nn
+        Base = nn.Module
+
+
+        class Net(Base):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("mask", torch.ones(3))
+                self.w = nn.Parameter(torch.zeros(3))
+                self.n = 3
+
+            @property
+            def scale(self):
+                return self.w * 2
+
+            def forward(self, x):
+                return x * self.w
+
+
+        def make():
+            return torch.zeros(2)
+
+
+        def fill(t, v):
+            t.copy_(v)
+    """)
+    path = tmp_path / "lib.py"
+    path.write_text(src)
+
+    def answers(facts):
+        net, make, fill = facts.defs["Net"], facts.defs["make"], facts.defs["fill"]
+        return (net.category(), net.attr("mask"), net.attr("w"), net.attr("n"),
+                net.method("scale").is_property(), net.method("forward").returns(),
+                make.returns(), sorted(map(str, fill.written_params())),
+                repr(facts.lookup("Base")), net.own_data, net.has_own_data())
+
+    expected = answers(resolve.ProjectIndex().load_path(str(path)))
+    assert expected[0] == "module" and expected[2] is TENSOR and expected[4] is True
+    idx = resolve.ProjectIndex()
+    idx.keep_facts_only()
+    facts = idx.load_path(str(path))
+    idx.after_file()
+    assert facts._tree is None and facts.defs["Net"]._node is None
+    assert facts.defs["Net"].methods["forward"]._node is None
+    path.write_text("x = 1\n")  # changed meanwhile: the facts are of the bytes read
+    assert answers(facts) == expected
+    assert facts._tree is not None  # read again for the questions; let go after the file
+    idx.after_file()
+    assert facts._tree is None and facts.defs["Net"]._node is None
 
 
 def test_index_keeps_modules_within_a_count_and_a_size_of_source(tmp_path):

@@ -58,17 +58,27 @@ class _Home:
 
 
 class FuncFacts(ProjectFunction):
-    __slots__ = ("name", "node", "_home", "_cls", "_ret", "_busy")
+    __slots__ = ("name", "_node", "_line", "_home", "_cls", "_ret", "_busy", "_written",
+                 "_prop")
 
     def __init__(self, name: str, node: ast.AST, module: "ModuleFacts",
                  cls: Optional["ClassFacts"] = None) -> None:
         self.name = name
-        self.node = node
+        self._node: Optional[ast.AST] = node
+        self._line: int = node.lineno  # type: ignore[attr-defined]
         self._home = module.home
         #: the class (a method's): weak, as the class owns its methods
         self._cls = None if cls is None else weakref.ref(cls)
         self._ret: object = _UNSET
         self._busy = False
+        self._written: Optional[frozenset] = None
+        self._prop: Optional[bool] = None
+
+    @property
+    def node(self) -> ast.AST:
+        """The ``def`` (read again when the index let the module's tree go: ``drop_tree``)."""
+        node = self._node
+        return node if node is not None else self._home.module().node_of(self)
 
     @property
     def module(self) -> "ModuleFacts":
@@ -86,7 +96,7 @@ class FuncFacts(ProjectFunction):
             outer = self.module
             for d in outer.defs.values():
                 if isinstance(d, ClassFacts) and d.methods.get(self.name) is not None and \
-                        d.methods[self.name].node.lineno == self.node.lineno:  # type: ignore[attr-defined]
+                        d.methods[self.name]._line == self._line:
                     found = d
                     break
             if found is not None:
@@ -96,6 +106,11 @@ class FuncFacts(ProjectFunction):
     def written_params(self) -> frozenset:
         """Positions and names of the parameters this function changes in place
         (``t.copy_(...)``, ``t.mul_(...)``, ``t[i] = v``, ``t += v``)."""
+        if self._written is None:
+            self._written = self._written_params()
+        return self._written
+
+    def _written_params(self) -> frozenset:
         args = self.node.args  # type: ignore[attr-defined]
         pos = [a.arg for a in args.posonlyargs + args.args]
         names = set(pos) | {a.arg for a in args.kwonlyargs}
@@ -149,8 +164,18 @@ class FuncFacts(ProjectFunction):
 
     def is_property(self) -> bool:
         """Is it read as an attribute (``@property``, ``@functools.cached_property``)?"""
-        return any((dotted(d) or "").rsplit(".", 1)[-1] in ("property", "cached_property")
-                   for d in getattr(self.node, "decorator_list", ()))
+        if self._prop is None:
+            self._prop = any((dotted(d) or "").rsplit(".", 1)[-1] in ("property", "cached_property")
+                             for d in getattr(self.node, "decorator_list", ()))
+        return self._prop
+
+    def drop_nodes(self) -> None:
+        """Let go of the tree (``ModuleFacts.drop_tree``); what was worked out stays."""
+        self._node = None
+
+    def attach(self, fresh: "FuncFacts") -> None:
+        """Take the node of the same function read again (``ModuleFacts.node_of``)."""
+        self._node = fresh._node
 
     def release(self) -> None:
         """Forget the return shape worked out (see ``ModuleFacts.release``)."""
@@ -161,15 +186,19 @@ class FuncFacts(ProjectFunction):
 
 
 class ClassFacts(ProjectClass):
-    __slots__ = ("name", "node", "_home", "bases", "methods", "_attr_exprs", "_buffers",
-                 "fields", "_own_data", "is_dataclass", "_category", "_attrs", "_busy",
-                 "__weakref__")
+    __slots__ = ("name", "_node", "_line", "_home", "_bases", "_nbases", "_base_shapes",
+                 "methods", "_attr_exprs", "_buffers", "fields", "_own_data", "_data_attr",
+                 "is_dataclass", "_category", "_attrs", "_busy", "__weakref__")
 
     def __init__(self, name: str, node: ast.ClassDef, module: "ModuleFacts") -> None:
         self.name = name
-        self.node = node
+        self._node: Optional[ast.ClassDef] = node
+        self._line = node.lineno
         self._home = module.home
-        self.bases = list(node.bases)
+        self._bases: Optional[List[ast.expr]] = list(node.bases)
+        self._nbases = len(node.bases)
+        #: base position -> what it resolves to, worked out once (kept without the tree)
+        self._base_shapes: Dict[int, object] = {}
         self.methods: Dict[str, FuncFacts] = {}
         # method bodies are scanned for ``self.x = ...`` only when an attribute is asked for
         self._attr_exprs: Optional[Dict[str, List[Tuple[str, ast.expr]]]] = None
@@ -177,6 +206,7 @@ class ClassFacts(ProjectClass):
         #: names bound in the class body (fields of a NamedTuple/dataclass, class attributes)
         self.fields: Set[str] = set()
         self._own_data = False
+        self._data_attr: Optional[bool] = None
         self.is_dataclass = any(
             (dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[-1] == "dataclass"
             for d in node.decorator_list)
@@ -202,6 +232,39 @@ class ClassFacts(ProjectClass):
         return self._home.module()
 
     @property
+    def node(self) -> ast.ClassDef:
+        """The ``class`` statement (read again when the index let the tree go: ``drop_tree``)."""
+        node = self._node
+        return node if node is not None else self._home.module().node_of(self)  # type: ignore[return-value]
+
+    @property
+    def bases(self) -> List[ast.expr]:
+        got = self._bases
+        return got if got is not None else list(self.node.bases)
+
+    def base_shape(self, i: int):
+        """What base ``i`` resolves to in the module's namespace, worked out once."""
+        shapes = self._base_shapes
+        if i in shapes:
+            return shapes[i]
+        got = shapes[i] = self.module.resolve_expr(self.bases[i])
+        return got
+
+    def drop_nodes(self) -> None:
+        """Let go of the tree (``ModuleFacts.drop_tree``); what was worked out stays."""
+        self._node = self._bases = self._attr_exprs = None
+        self._buffers = {}
+        for f in self.methods.values():
+            f._node = None
+
+    def attach(self, fresh: "ClassFacts") -> None:
+        """Take the nodes of the same class read again (``ModuleFacts.node_of``)."""
+        self._node, self._bases = fresh._node, fresh._bases
+        for name, f in self.methods.items():
+            g = fresh.methods.get(name)
+            f._node = g._node if g is not None else None
+
+    @property
     def attr_exprs(self) -> Dict[str, List[Tuple[str, ast.expr]]]:
         """``self.x = <expr>`` in any method: attr -> [(method name, expr)]."""
         if self._attr_exprs is None:
@@ -219,7 +282,11 @@ class ClassFacts(ProjectClass):
     @property
     def own_data(self) -> bool:
         """Does the class bind its own ``data`` (a method, property, field or attribute)?"""
-        return self._own_data or "data" in self.attr_exprs
+        if self._own_data:
+            return True
+        if self._data_attr is None:
+            self._data_attr = "data" in self.attr_exprs
+        return self._data_attr
 
     def _scan_method(self, fn: ast.AST) -> None:
         args = fn.args.posonlyargs + fn.args.args  # type: ignore[attr-defined]
@@ -264,16 +331,15 @@ class ClassFacts(ProjectClass):
         if self.is_dataclass:
             return "record"
         result = "plain"
-        for base in self.bases:
-            shape = self.module.resolve_expr(base)
-            cat = _category_of(shape)
+        for i in range(self._nbases):
+            cat = _category_of(self.base_shape(i))
             if cat in ("tensor", "module", "optimizer"):
                 return cat
             if cat in ("dataset", "record"):
                 result = cat
             elif cat is None:
                 result = None if result == "plain" else result
-        if not self.bases:
+        if not self._nbases:
             return "plain"
         return result
 
@@ -290,8 +356,8 @@ class ClassFacts(ProjectClass):
         if id(self) in seen:
             return None
         seen.add(id(self))
-        for base in self.bases:
-            shape = self.module.resolve_expr(base)
+        for i in range(self._nbases):
+            shape = self.base_shape(i)
             if isinstance(shape, ClassFacts):
                 got = get(shape, seen)
                 if got is not None:
@@ -330,8 +396,8 @@ class ClassFacts(ProjectClass):
         if id(self) in seen:
             return False
         seen.add(id(self))
-        for base in self.bases:
-            shape = self.module.resolve_expr(base)
+        for i in range(self._nbases):
+            shape = self.base_shape(i)
             if isinstance(shape, ClassFacts) and shape.has_own_data(seen):
                 return True
             if _category_of(shape) == "record":
@@ -342,6 +408,7 @@ class ClassFacts(ProjectClass):
         """Forget the attribute shapes and return shapes worked out (see
         ``ModuleFacts.release``)."""
         self._attrs = {}
+        self._base_shapes = {}
         for f in self.methods.values():
             f.release()
 
@@ -389,8 +456,11 @@ class ModuleFacts(ProjectModule):
     INDEX_AFTER = 8
 
     def __init__(self, path: str, tree: ast.Module, index,
-                 text: Optional[str] = None) -> None:
+                 text: Optional[str] = None, data: Optional[bytes] = None) -> None:
         self.path = path
+        #: the bytes the tree was parsed from (None: the linted file's own facts): what the
+        #: tree is read again from after ``drop_tree``
+        self.data = data
         self.index = index
         #: what its definitions hold to reach it (not the module itself: see ``_Home``)
         self.home = _Home(self)
@@ -400,8 +470,8 @@ class ModuleFacts(ProjectModule):
         self.defs: Dict[str, object] = {}  # name -> ClassFacts | FuncFacts
         self.imports: Dict[str, Tuple] = {}  # name -> ("module", dotted, level) | ("from", module, level, name)
         self.stars: List[Tuple[str, int]] = []
-        self.assigns: Dict[str, ast.expr] = {}
-        self.tree = tree
+        self._assigns: Optional[Dict[str, ast.expr]] = {}
+        self._tree: Optional[ast.Module] = tree
         #: function name -> its calls in this module (argument shapes), worked out when asked
         self._call_sites: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
         self._collector: Optional[CallSites] = None
@@ -413,6 +483,67 @@ class ModuleFacts(ProjectModule):
         self._word_lines: Dict[str, object] = {}
         self._starts: Optional[List[int]] = None
         self._scan(tree.body)
+        #: what a top-level ``name = value`` binds, told from the tree once: ``namedtuple``,
+        #: ``name`` (a dotted name, resolved when asked and kept: ``_assign_shapes``) or
+        #: ``other``; the tree is let go between files (``drop_tree``), these stay
+        self._assign_kinds = {name: _assign_kind(value)
+                              for name, value in self._assigns.items()}  # type: ignore[union-attr]
+        self._assign_shapes: Dict[Tuple[str, int], object] = {}
+
+    # -- the tree, let go between files and read again when asked ------------------------------
+    @property
+    def tree(self) -> ast.Module:
+        if self._tree is None:
+            self._materialize()
+        return self._tree  # type: ignore[return-value]
+
+    @property
+    def assigns(self) -> Dict[str, ast.expr]:
+        if self._assigns is None:
+            self._materialize()
+        return self._assigns  # type: ignore[return-value]
+
+    def drop_tree(self) -> None:
+        """Let go of the tree and every node the facts hold, keeping what was worked out from
+        them (names, return shapes, attribute shapes, call sites): a module's tree is tens of
+        thousands of objects that the cyclic collector walks for as long as they live, so in
+        flake8's process (``ProjectIndex.keep_facts_only``) no tree outlives the analysis that
+        read it, while its facts serve the files after it. Only a module read from its bytes."""
+        if self.data is None:
+            return
+        self._tree = self._assigns = None
+        self._collector = None
+        for d in self.defs.values():
+            d.drop_nodes()  # type: ignore[attr-defined]
+
+    def _materialize(self) -> None:
+        """Read the tree again from the same bytes and give each definition its nodes back."""
+        tree = ast.parse(self.data, filename=self.path)  # type: ignore[arg-type]
+        fresh = ModuleFacts(self.path, tree, self.index, self.text)
+        self._tree, self._assigns = tree, fresh._assigns
+        for name, d in self.defs.items():
+            same = fresh.defs.get(name)
+            if type(same) is type(d):
+                d.attach(same)  # type: ignore[attr-defined]
+        self.index.holds_tree(self)
+
+    def node_of(self, d) -> ast.AST:
+        """The node of definition ``d`` of this module, its tree read again if let go. A
+        definition of an earlier reading of the module (one the index let go) finds its node
+        by name and line."""
+        if self._tree is None:
+            self._materialize()
+        node = d._node
+        if node is None:
+            kinds = (ast.ClassDef,) if isinstance(d, ClassFacts) else (
+                ast.FunctionDef, ast.AsyncFunctionDef)
+            for stmt in statements(self._tree):
+                if isinstance(stmt, kinds) and stmt.name == d.name and stmt.lineno == d._line:
+                    return stmt
+            # gone from the file: an empty definition of that name
+            node = ast.parse(f"class {d.name}: pass" if kinds[0] is ast.ClassDef
+                             else f"def {d.name}(): pass").body[0]
+        return node
 
     def _scan(self, body, nested: bool = False) -> None:
         for stmt in body:
@@ -421,10 +552,10 @@ class ModuleFacts(ProjectModule):
                 continue  # ``if __name__ == "__main__": from this_module import X``
             if isinstance(stmt, ast.ClassDef):
                 self.defs[stmt.name] = ClassFacts(stmt.name, stmt, self)
-                self.assigns.pop(stmt.name, None)
+                self._assigns.pop(stmt.name, None)  # type: ignore[union-attr]
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.defs[stmt.name] = FuncFacts(stmt.name, stmt, self)
-                self.assigns.pop(stmt.name, None)
+                self._assigns.pop(stmt.name, None)  # type: ignore[union-attr]
             elif isinstance(stmt, ast.Import):
                 for a in stmt.names:
                     if a.asname:
@@ -443,7 +574,7 @@ class ModuleFacts(ProjectModule):
                         self.defs.pop(a.asname or a.name, None)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
                     and isinstance(stmt.targets[0], ast.Name):
-                self.assigns[stmt.targets[0].id] = stmt.value
+                self._assigns[stmt.targets[0].id] = stmt.value  # type: ignore[index]
             elif isinstance(stmt, (ast.If, ast.Try)):
                 # ``try: from apex import X / except ImportError: X = None``: take the body
                 self._scan(stmt.body, nested=True)
@@ -456,6 +587,7 @@ class ModuleFacts(ProjectModule):
         still holds a definition of it works the shapes out again."""
         self._call_sites = {}
         self._collector = None
+        self._assign_shapes = {}
         for d in self.defs.values():
             d.release()  # type: ignore[attr-defined]
 
@@ -528,13 +660,16 @@ class ModuleFacts(ProjectModule):
         imp = self.imports.get(name)
         if imp is not None:
             return self.index.resolve_import(self.path, imp, _depth)
-        if name in self.assigns:
-            value = self.assigns[name]
-            if isinstance(value, ast.Call) and dotted(value.func) in (
-                    "namedtuple", "collections.namedtuple", "NamedTuple", "typing.NamedTuple"):
+        what = self._assign_kinds.get(name)
+        if what is not None:
+            if what == "namedtuple":
                 return NamedTupleClass(name)
-            if isinstance(value, (ast.Name, ast.Attribute)):
-                return self.resolve_expr(value, _depth + 1)
+            if what == "name":
+                key = (name, _depth)
+                if key in self._assign_shapes:
+                    return self._assign_shapes[key]
+                got = self._assign_shapes[key] = self.resolve_expr(self.assigns[name], _depth + 1)
+                return got
             return None
         for mod, level in self.stars:
             target = self.index.module_of(self.path, mod, level)
@@ -606,6 +741,13 @@ class ModuleFacts(ProjectModule):
         if isinstance(node, ast.Subscript):  # Generic[T], NamedTuple subscripts
             return self.resolve_expr(node.value, _depth)
         return None
+
+
+def _assign_kind(value: ast.expr) -> str:
+    if isinstance(value, ast.Call) and dotted(value.func) in (
+            "namedtuple", "collections.namedtuple", "NamedTuple", "typing.NamedTuple"):
+        return "namedtuple"
+    return "name" if isinstance(value, (ast.Name, ast.Attribute)) else "other"
 
 
 def _bound_names(stmt) -> List[str]:

@@ -63,11 +63,15 @@ _TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``
 #: read them again (dense corpus: 1.51 -> 1.32 MB parsed, whole ``flake8 --jobs 1`` process
 #: 88.80 -> 88.65 G instructions; peak RSS on torch's source 184 -> 183 MB). The language
 #: server, which lints the same file and its imports again and again, keeps more
-#: (``SERVER_MODULES``, no bound in bytes); flake8's process none (``keep_none``).
+#: (``SERVER_MODULES``, no bound in bytes); flake8's process facts without trees
+#: (``keep_facts_only``).
 _MAX_MODULES = 16
 _MAX_KEPT_BYTES = 200_000
 _NOT_ASKED = object()
 SERVER_MODULES = 64
+#: without their trees (``keep_facts_only``) a module's facts are a few hundred objects and its
+#: bytes: kept for a whole run of a large project
+FACTS_MODULES, FACTS_BYTES = 4096, 64_000_000
 
 
 def find_root(path: str) -> Optional[str]:
@@ -175,6 +179,10 @@ class ProjectIndex:
         #: ``load_path`` answers, given again without looking at the disk until it ends (one
         #: analysis sees one state of the project; its thousands of questions cost a stat each)
         self._asked: Optional[Dict[Tuple, object]] = None
+        #: keep the modules' trees with their facts (False: ``keep_facts_only``); the modules
+        #: whose trees ``after_file`` lets go
+        self.keep_trees = True
+        self._trees: List[ModuleFacts] = []
         #: folder -> (the names it held, when it was listed): see ``_listing``
         self._listings: Dict[str, Tuple[frozenset, float]] = {}
 
@@ -422,7 +430,8 @@ class ProjectIndex:
                         text: Optional[str] = data.decode("utf-8")
                     except UnicodeDecodeError:
                         text = None  # another encoding: no text shortcuts for this module
-                    facts = ModuleFacts(path, tree, self, text)
+                    facts = ModuleFacts(path, tree, self, text, data)
+                    self.holds_tree(facts)
                 except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                     facts = None
             if hit is not None and hit[2] is not None:
@@ -450,16 +459,27 @@ class ProjectIndex:
         files, whatever their size."""
         self.max_modules, self.max_bytes = SERVER_MODULES, None
 
-    def keep_none(self) -> None:
-        """For flake8's process (no ``dependencies`` asked): keep no module and no linted tree
-        between files. Let go in ``after_file``, with the collector still paused, they are never
-        walked; kept, flake8's own collections walked them (RESULTS.md, eleventh round)."""
-        self.max_modules, self.max_bytes, self.keep_recent = 0, 0, False
+    def keep_facts_only(self) -> None:
+        """For flake8's process (no ``dependencies`` asked): keep the modules' facts between
+        files but no tree, neither theirs nor the linted file's. Let go in ``after_file``, with
+        the collector still paused, the trees are never walked; kept, flake8's own collections
+        walked them, and reading each module again for each file cost as much (RESULTS.md,
+        eleventh and twelfth rounds)."""
+        self.max_modules, self.max_bytes = FACTS_MODULES, FACTS_BYTES
+        self.keep_recent, self.keep_trees = False, False
+
+    def holds_tree(self, facts: ModuleFacts) -> None:
+        """``facts`` has its tree now: let it go after the analysis unless trees are kept."""
+        if not self.keep_trees:
+            self._trees.append(facts)
 
     def after_file(self) -> None:
         """The analysis is over (``FileContext.release``): what is not kept goes now."""
         self.trim()
         self._recent = self._recent if self.keep_recent else None
+        trees, self._trees = self._trees, []
+        for facts in trees:
+            facts.drop_tree()
 
     def module_of(self, importer: str, dotted: str, level: int = 0) -> Optional[ModuleFacts]:
         return self.load_path(self.find_module(importer, dotted, level, recent=True))
