@@ -42,11 +42,12 @@ way in the rotation, and this checkout's plugin over it is estimated per round t
 import argparse
 import math
 import os
+import re
 import resource
 import statistics
 import subprocess
 import sys
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 _CHILD = r"""
 import ast, gc, os, sys, time
@@ -149,6 +150,64 @@ finally:
 sys.exit(code)
 """
 IN_FLAKE8 = ("flake8 alone", "flake8 + plugin", "flake8 + plugin, no index")
+
+#: ``--share``: flake8's command line with one plugin's own CPU time measured in the process:
+#: importing its module, making its checker for each file and running it
+#: (``OWN_COST_PLUGIN`` = ``module:Class``); prints the process's CPU time, the plugin's and
+#: the collector's
+_SHARE = r"""
+import functools, gc, importlib, os, sys, time
+own, collector, started = [0.0], [0.0], [0.0]
+def timed_gc(phase, info):
+    if phase == "start":
+        started[0] = time.process_time()
+    else:
+        collector[0] += time.process_time() - started[0]
+gc.callbacks.append(timed_gc)
+target = os.environ.get("OWN_COST_PLUGIN")
+if target:
+    module, name = target.split(":")
+    t = time.process_time()
+    cls = getattr(importlib.import_module(module), name)
+    own[0] += time.process_time() - t
+    init, run = cls.__init__, cls.run
+
+    @functools.wraps(init)  # flake8 reads the parameters it passes from the signature
+    def timed_init(self, *args, **kwargs):
+        t = time.process_time()
+        try:
+            return init(self, *args, **kwargs)
+        finally:
+            own[0] += time.process_time() - t
+
+    def timed_run(self):
+        t = time.process_time()
+        try:
+            it = iter(run(self))
+        finally:
+            own[0] += time.process_time() - t
+        while True:
+            t = time.process_time()
+            try:
+                item = next(it)
+            except StopIteration:
+                return
+            finally:
+                own[0] += time.process_time() - t
+            yield item
+
+    cls.__init__, cls.run = timed_init, timed_run
+from flake8.main.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    gc.callbacks.remove(timed_gc)
+    print("own_cost-share:", time.process_time(), own[0], collector[0], file=sys.stderr)
+sys.exit(code)
+"""
+SHARE = ("flake8 alone", "flake8 + plugin", "flake8 + TorchFix")
+PLUGINS = {"flake8 + plugin": "flake8_tensorcopy.plugin:TensorCopyChecker",
+           "flake8 + TorchFix": "torchfix.torchfix:TorchChecker"}
 
 
 def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = False) -> tuple:
@@ -260,6 +319,82 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int,
     return 0
 
 
+def _share_run(python: str, corpus: str, pythonpath: Optional[str],
+               plugin: Optional[str]) -> Tuple[float, float, float, Dict[str, int]]:
+    """(CPU seconds of one ``flake8 --jobs 1`` process over ``corpus``, the plugin's own CPU
+    seconds in it, the collector's, and the number of diagnostics per code prefix)."""
+    env = dict(os.environ, PYTHONSAFEPATH="1")
+    env.pop("OWN_COST_PLUGIN", None)
+    env.pop("PYTHONPATH", None)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    if plugin is not None:
+        env["OWN_COST_PLUGIN"] = plugin
+    got = subprocess.run([python, "-c", _SHARE, "--jobs", "1", "--exit-zero", corpus], env=env,
+                         check=True, capture_output=True, text=True, cwd=os.path.dirname(corpus))
+    line = [x for x in got.stderr.splitlines() if x.startswith("own_cost-share:")][-1]
+    total, own, collector = (float(v) for v in line.split()[1:])
+    codes: Dict[str, int] = {}
+    for out in got.stdout.splitlines():
+        m = re.search(r":\d+:\d+: ([A-Z]+)\d", out)
+        if m:
+            codes[m.group(1)] = codes.get(m.group(1), 0) + 1
+    return total, own, collector, codes
+
+
+def share(corpus: str, here: str, alone: str, torchfix: Optional[str], runs: int,
+          other: Optional[str] = None) -> int:
+    """``--share``: each plugin's own CPU time inside its flake8 process, round by round.
+
+    Machine speed drifts by 10-25% between processes on a shared machine, far more than a
+    plugin's cost; within one process, flake8's work and the plugin's are slowed alike. So
+    each process gives its own ratio, flake8 with the plugin over flake8's work in the same
+    process (``total / (total - own)``), and the rounds give its estimate and interval; the
+    plugin's own cost against TorchFix's is the ratio of the two own times of a round. What
+    this leaves out is what a plugin changes in flake8's own work: its collector's time is
+    printed per way (a plugin that keeps objects alive makes flake8's collections longer).
+    With ``other`` (a checkout) its plugin is one more way."""
+    ways = SHARE if torchfix else SHARE[:2]
+    how = {SHARE[0]: (alone, None, None), SHARE[1]: (sys.executable, here, PLUGINS[SHARE[1]]),
+           SHARE[2]: (torchfix, None, PLUGINS[SHARE[2]])}
+    if other is not None:
+        ways = ways + (OTHER,)
+        how[OTHER] = (sys.executable, other, PLUGINS[SHARE[1]])
+    got: Dict[str, List[Tuple[float, float, float]]] = {k: [] for k in ways}
+    codes: Dict[str, Dict[str, int]] = {}
+    for i in range(runs):
+        order = ways if i % 2 == 0 else ways[::-1]
+        for name in order:
+            python, pythonpath, plugin = how[name]
+            total, own, collector, codes[name] = _share_run(python, corpus, pythonpath, plugin)  # type: ignore[arg-type]
+            got[name].append((total, own, collector))
+            print(f"{name}: {total:.2f} s CPU, own {own:.2f} s, collector {collector:.2f} s, "
+                  f"{codes[name]}", file=sys.stderr, flush=True)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    from flake8_tensorcopy.verify.stats import walsh_interval
+
+    def interval(values: List[float]) -> str:
+        est, low, high = (math.exp(v) for v in walsh_interval([math.log(r) for r in values]))
+        return f"estimate {est:.3f} [{low:.3f}, {high:.3f}] (rounds: " + ", ".join(
+            f"{r:.3f}" for r in values) + ")"
+
+    for name in ways:
+        med = [statistics.median(r[k] for r in got[name]) for k in range(3)]
+        print(f"{name}: median {med[0]:.2f} s CPU, own {med[1]:.2f} s, collector "
+              f"{med[2]:.2f} s ({runs} runs); diagnostics {codes[name]}")
+    for name in ways[1:]:
+        print(f"{name}: whole / flake8's work in the same process, "
+              + interval([t / (t - o) for t, o, _ in got[name]]))
+    if torchfix:
+        print("plugin's own / TorchFix's own, per round, " + interval(
+            [a[1] / b[1] for a, b in zip(got[SHARE[1]], got[SHARE[2]])]))
+    if other is not None:
+        print("plugin's own / the other checkout's, per round, " + interval(
+            [a[1] / b[1] for a, b in zip(got[SHARE[1]], got[OTHER])]))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", help="a folder of Python files (the dense corpus, say)")
@@ -267,6 +402,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--bounds", action="store_true",
                     help="what the project index and its parsing cost (see the module's text)")
+    ap.add_argument("--share", action="store_true",
+                    help="with --in-flake8: each plugin's own time inside its flake8 process "
+                         "(see share())")
+    ap.add_argument("--torchfix", metavar="PYTHON",
+                    help="with --share: an interpreter with flake8 and TorchFix, run as a third way")
     ap.add_argument("--in-flake8", metavar="PYTHON",
                     help="flake8 alone (PYTHON: one without this plugin), with the plugin and with "
                          "it but no index, in flake8's process")
@@ -285,6 +425,10 @@ def main() -> int:
         alone = args.in_flake8
         if os.sep in alone or (os.altsep and os.altsep in alone):
             alone = os.path.abspath(alone)
+        if args.share:
+            return share(corpus, here, alone, args.torchfix and os.path.abspath(args.torchfix)
+                         if args.torchfix and os.sep in args.torchfix else args.torchfix,
+                         args.runs, os.path.abspath(args.other) if args.other else None)
         return in_flake8(corpus, here, alone, args.runs,
                          os.path.abspath(args.other) if args.other else None)
     sides = {"this checkout": here}

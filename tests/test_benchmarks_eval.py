@@ -543,3 +543,39 @@ def test_own_cost_in_flake8_runs_another_checkouts_plugin_beside(tmp_path):
     assert re.search(r"estimate [\d.]+ \[[\d.]+, (inf|[\d.]+)\] \(rounds: [\d.]+, [\d.]+\)$",
                      lines[7]), lines[7]
     assert len(lines) == 12, got.stdout
+
+
+def test_own_cost_share_times_the_plugin_inside_its_flake8_process(tmp_path):
+    """``--in-flake8 PYTHON --share``: each process times the plugin's own work (its import,
+    its checker per file, its run) inside flake8, and gives flake8 with it over flake8's work in
+    the same process; with ``--other`` a copy of the plugin that stops before its analysis is
+    one more way, whose own time is less. (Here "flake8 alone" is this interpreter, whose flake8
+    loads the plugin too but times nothing of it: the test checks the runs, not the ratios.)"""
+    proj = _two_module_project(tmp_path)
+    other = tmp_path / "other"
+    shutil.copytree(os.path.join(ROOT, "flake8_tensorcopy"), str(other / "flake8_tensorcopy"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    plugin = other / "flake8_tensorcopy" / "plugin.py"
+    plugin.write_text(plugin.read_text().replace("            planned = candidates(source, tree)\n",
+                                                 "            return\n"))
+    got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
+                          "--in-flake8", sys.executable, "--share", "--other", str(other),
+                          "--runs", "2"], capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    lines = got.stdout.splitlines()
+    way = re.compile(r"(.+): median ([\d.]+) s CPU, own ([\d.]+) s, collector ([\d.]+) s \(2 runs\); "
+                     r"diagnostics (\{.*\})$")
+    rows = [way.match(line) for line in lines[:3]]
+    assert all(rows), got.stdout
+    assert [r.group(1) for r in rows] == ["flake8 alone", "flake8 + plugin",
+                                          "flake8 + plugin, other checkout"]
+    assert float(rows[0].group(3)) == 0.0 < float(rows[1].group(3)) <= float(rows[1].group(2))
+    assert "'TEN': 1" in rows[1].group(5) and "TEN" not in rows[2].group(5), got.stdout
+    assert float(rows[2].group(3)) < float(rows[1].group(3))  # stops before the engine's import
+    ratio = re.compile(r"(.+): whole / flake8's work in the same process, estimate ([\d.]+) "
+                       r"\[[\d.]+, (inf|[\d.]+)\] \(rounds: ([\d.]+), ([\d.]+)\)$")
+    assert [ratio.match(line).group(1) for line in lines[3:5]] == [
+        "flake8 + plugin", "flake8 + plugin, other checkout"], got.stdout
+    assert all(float(ratio.match(line).group(4)) > 1.0 for line in lines[3:5])
+    assert lines[5].startswith("plugin's own / the other checkout's, per round, estimate ")
+    assert len(lines) == 6, got.stdout

@@ -794,3 +794,44 @@ def test_the_index_reads_what_the_file_holds_not_the_text_last_linted_from_it(
     b.write_text(_LINTED_B.format(value="[1, 2]"))
     lint_source(_LINTED_B.format(value="torch.zeros(3)"), str(b))
     assert lint_source(a.read_text(), str(a)) == []
+
+
+_A_CALLS_B = "from b import g\n\n\ndef f():\n    return g()\n"
+_USER_OF_A = "import torch\nfrom a import f\n\nx = torch.tensor(f())\n"
+_B_LIST = "import torch\n\n\ndef g():\n    return [1, 2]\n"
+_B_TENSOR = "import torch\n\n\ndef g():\n    return torch.zeros(2)\n"
+
+
+@pytest.mark.parametrize("policy", ["bounded", "keep_warm", "keep_facts_only"])
+@pytest.mark.parametrize("change", ["changed", "created"])
+def test_what_kept_modules_worked_out_from_another_is_forgotten_when_it_changes(
+        tmp_path, monkeypatch, policy, change):
+    """``a.f`` returns what ``b.g`` returns: worked out once and kept with ``a``'s facts. When
+    ``b`` changes on disk, or is created where ``a``'s import looks for it, an analysis that
+    starts more than ``_TTL`` later sees the new ``b`` through ``a`` too, whatever the index
+    keeps between files (the check's bounds, the language server's, flake8's facts)."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    _fresh_index(monkeypatch)
+    idx = resolve.index()
+    if policy != "bounded":
+        getattr(idx, policy)()
+    clock = [resolve.time.monotonic()]
+    monkeypatch.setattr(resolve.time, "monotonic", lambda: clock[0])
+    root = tmp_path / "p"
+    _write(root, "pyproject.toml", "")
+    _write(root, "a.py", _A_CALLS_B)
+    user = _write(root, "user.py", _USER_OF_A)
+    b = root / "b.py"
+    if change == "changed":
+        _write(root, "b.py", _B_LIST)
+    assert lint_source(user.read_text(), str(user)) == []  # a list (or nothing known): silent
+    if change == "changed":
+        before = b.stat().st_mtime_ns
+        b.write_text(_B_TENSOR)
+        os.utime(b, ns=(before + 10**9, before + 10**9))
+    else:
+        _write(root, "b.py", _B_TENSOR)
+        os.utime(root, ns=(root.stat().st_mtime_ns + 10**9,) * 2)
+    clock[0] += resolve._TTL + 0.1
+    assert [d.code for d in lint_source(user.read_text(), str(user))] == ["TEN201"]

@@ -409,6 +409,7 @@ class ClassFacts(ProjectClass):
         ``ModuleFacts.release``)."""
         self._attrs = {}
         self._base_shapes = {}
+        self._category = _UNSET
         for f in self.methods.values():
             f.release()
 

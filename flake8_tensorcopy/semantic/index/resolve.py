@@ -134,6 +134,13 @@ def _package_homes(importer: str, dotted: str,
     return homes
 
 
+def _mtime(path: str) -> Optional[int]:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
 def _within(path: str, root: str) -> bool:
     root = root.rstrip(os.sep) + os.sep
     return path.startswith(root)
@@ -179,12 +186,14 @@ class ProjectIndex:
         #: ``load_path`` answers, given again without looking at the disk until it ends (one
         #: analysis sees one state of the project; its thousands of questions cost a stat each)
         self._asked: Optional[Dict[Tuple, object]] = None
+        #: when ``begin`` last looked at the kept modules on disk
+        self._checked = float("-inf")
         #: keep the modules' trees with their facts (False: ``keep_facts_only``); the modules
         #: whose trees ``after_file`` lets go
         self.keep_trees = True
         self._trees: List[ModuleFacts] = []
         #: folder -> (the names it held, when it was listed): see ``_listing``
-        self._listings: Dict[str, Tuple[frozenset, float]] = {}
+        self._listings: Dict[str, Tuple[frozenset, float, Optional[int]]] = {}
 
     def set_source_roots(self, roots: Iterable[str]) -> None:
         """The configured source roots; a change forgets where imports were found."""
@@ -195,8 +204,24 @@ class ProjectIndex:
                 self._resolve_cache.clear()
 
     def begin(self) -> None:
-        """A file's analysis starts: its questions are answered once each (see ``_asked``)."""
+        """A file's analysis starts: its questions are answered once each (see ``_asked``).
+        Every ``_TTL`` seconds at most, the modules kept are looked at on disk first: what was
+        worked out from one that changed or went is forgotten (``_forget_worked_out``)."""
         self._asked = {}
+        now = time.monotonic()
+        if now - self._checked >= _TTL:
+            self._checked = now
+            for path, entry in list(self._modules.items()):
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    st = None
+                if st is None or (st.st_mtime_ns, st.st_size) != entry[:2]:
+                    self._forget_worked_out()
+                    break
+            for folder, listed in list(self._listings.items()):
+                if _mtime(folder) != listed[2]:
+                    self._listing(folder)  # listed again: names that changed forget the rest
 
     def end(self) -> None:
         """The analysis is over: the next question looks at the disk again."""
@@ -282,7 +307,9 @@ class ProjectIndex:
                 names: frozenset = frozenset(os.listdir(folder))
             except OSError:
                 names = frozenset()
-            hit = self._listings[folder] = (names, now)
+            if hit is not None and names != hit[0]:
+                self._forget_worked_out()  # a module created or removed where imports look
+            hit = self._listings[folder] = (names, now, _mtime(folder))
         return hit[0]
 
     def find_module(self, importer: str, dotted: str, level: int = 0,
@@ -319,7 +346,17 @@ class ProjectIndex:
                 return found
         found = self._find_module(importer, dotted, level)
         self._resolve_cache[key] = (found, now)
+        if hit is not None and hit[0] != found:
+            self._forget_worked_out()  # an import leads elsewhere now
         return found
+
+    def _forget_worked_out(self) -> None:
+        """What the facts were worked out from changed (a module's bytes, where an import
+        leads): the answers any kept module worked out lazily may rest on it (``a.f`` returns
+        what ``b.g`` returns), so every one of them is worked out again when asked."""
+        for entry in self._modules.values():
+            if entry[2] is not None:
+                entry[2].release()
 
     def _bases(self, importer: str, dotted: str) -> List[str]:
         """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order."""
@@ -410,6 +447,9 @@ class ProjectIndex:
         try:
             st = os.stat(path)
         except OSError:
+            with self.lock:
+                if self._modules.pop(path, None) is not None:
+                    self._forget_worked_out()  # gone: what rested on it goes too
             return None
         with self.lock:
             hit = self._modules.get(path)
@@ -434,8 +474,10 @@ class ProjectIndex:
                     self.holds_tree(facts)
                 except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                     facts = None
-            if hit is not None and hit[2] is not None:
-                hit[2].release()  # the file changed: its old facts are let go
+            if hit is not None:
+                if hit[2] is not None:
+                    hit[2].release()  # the file changed: its old facts are let go
+                self._forget_worked_out()  # and what other modules worked out from them
             self._modules[path] = (st.st_mtime_ns, st.st_size, facts)
             return facts
 
