@@ -22,35 +22,15 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import statements
 
 from ..kinds import Qual
 from .facts import ModuleFacts
+from .roots import digest, digest_now, find_root, mtime, package_homes, within
 
 
-_SHA256 = None
-
-
-def _digest(data: bytes) -> str:
-    """SHA-256 of ``data`` in hex (what a results cache compares). The implementation is imported
-    when the index first reads a module: an editor's run on a file that imports nothing of its
-    project never pays for it. CPython's own, without hashlib's OpenSSL (+2.5 ms, +3.7 MB)."""
-    global _SHA256
-    if _SHA256 is None:
-        try:
-            from _sha256 import sha256 as impl  # 3.9 - 3.11
-        except ImportError:  # pragma: no cover - 3.12+, or a Python without it
-            try:
-                from _sha2 import sha256 as impl  # type: ignore[no-redef]
-            except ImportError:
-                from hashlib import sha256 as impl  # type: ignore[no-redef]
-        _SHA256 = impl
-    return _SHA256(data).hexdigest()
-
-_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-_OUTSIDE = ("site-packages", "dist-packages")
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
 _TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``)
 #: modules whose facts one process keeps between linted files (least recently used go first),
@@ -72,78 +52,6 @@ SERVER_MODULES = 64
 #: without their trees (``keep_facts_only``) a module's facts are a few hundred objects and its
 #: bytes: kept for a whole run of a large project
 FACTS_MODULES, FACTS_BYTES = 4096, 64_000_000
-
-
-def find_root(path: str) -> Optional[str]:
-    """The project root of ``path``: the nearest ancestor holding a project marker; without one,
-    the working directory when the file is under it (the linted root: where flake8 and
-    ``tensorcopy check`` run), else the outermost directory of the file's package chain (a
-    directory of loose scripts: itself)."""
-    d = os.path.dirname(os.path.abspath(path))
-    probe = d
-    while True:
-        if any(os.path.exists(os.path.join(probe, m)) for m in _MARKERS):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe or os.path.basename(probe) in _OUTSIDE:
-            break
-        probe = parent
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        cwd = None
-    if cwd and cwd != os.path.dirname(cwd) and _within(d + os.sep, cwd) and not any(
-            part in _OUTSIDE for part in d[len(cwd):].split(os.sep)):
-        return cwd
-    top = d
-    while os.path.isfile(os.path.join(top, "__init__.py")):
-        parent = os.path.dirname(top)
-        if parent == top or os.path.basename(parent) in _OUTSIDE:
-            break
-        if not os.path.isfile(os.path.join(parent, "__init__.py")):
-            break
-        top = parent
-    return top
-
-
-#: how far up from a file an absolute import may find its project's own package
-_HOME_LEVELS = 4
-
-
-def _package_homes(importer: str, dotted: str,
-                   package_init: Callable[[str, str], Optional[str]]) -> List[str]:
-    """Ancestors of ``importer`` (and their ``src``) that hold ``dotted``'s top-level package as
-    a directory with an ``__init__.py``: a project's tests or scripts importing the project
-    (``tests/geometry/test_boxes.py``: ``from kornia.geometry.boxes import Boxes3D``) when no
-    project marker says where the project starts. Never above site-packages.
-    ``package_init(base, name)``: ``base/name/__init__.py`` if it is a file
-    (``ProjectIndex._package_init``)."""
-    top = dotted.split(".", 1)[0]
-    homes: List[str] = []
-    d = os.path.dirname(os.path.abspath(importer))
-    for _ in range(_HOME_LEVELS):
-        parent = os.path.dirname(d)
-        if parent == d or os.path.basename(d) in _OUTSIDE:
-            break
-        d = parent
-        if os.path.basename(d) in _OUTSIDE:
-            break
-        for base in (d, os.path.join(d, "src")):
-            if package_init(base, top):
-                homes.append(base)
-    return homes
-
-
-def _mtime(path: str) -> Optional[int]:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return None
-
-
-def _within(path: str, root: str) -> bool:
-    root = root.rstrip(os.sep) + os.sep
-    return path.startswith(root)
 
 
 # ---- the index -----------------------------------------------------------------------------
@@ -220,7 +128,7 @@ class ProjectIndex:
                     self._forget_worked_out()
                     break
             for folder, listed in list(self._listings.items()):
-                if _mtime(folder) != listed[2]:
+                if mtime(folder) != listed[2]:
                     self._listing(folder)  # listed again: names that changed forget the rest
 
     def end(self) -> None:
@@ -266,9 +174,9 @@ class ProjectIndex:
     def _allowed(self, candidate: str, importer: str) -> bool:
         real = os.path.abspath(candidate)
         root = self.root_of(importer)
-        if root and _within(real, root):
+        if root and within(real, root):
             return True
-        return any(_within(real, os.path.abspath(r)) for r in self.source_roots)
+        return any(within(real, os.path.abspath(r)) for r in self.source_roots)
 
     def _module_file(self, base: str, dotted: str) -> Optional[str]:
         """``base/a/b.py`` or ``base/a/b/__init__.py`` for ``a.b``, if it is a file. Each folder on
@@ -309,7 +217,7 @@ class ProjectIndex:
                 names = frozenset()
             if hit is not None and names != hit[0]:
                 self._forget_worked_out()  # a module created or removed where imports look
-            hit = self._listings[folder] = (names, now, _mtime(folder))
+            hit = self._listings[folder] = (names, now, mtime(folder))
         return hit[0]
 
     def find_module(self, importer: str, dotted: str, level: int = 0,
@@ -395,13 +303,13 @@ class ProjectIndex:
         return None
 
     def _homes(self, importer: str, dotted: str) -> List[str]:
-        """``_package_homes``, kept as ``find_module``'s answers are (for ``_TTL``)."""
+        """``package_homes``, kept as ``find_module``'s answers are (for ``_TTL``)."""
         key = (os.path.dirname(os.path.abspath(importer)), dotted.split(".", 1)[0])
         now = time.monotonic()
         hit = self._homes_cache.get(key)
         if hit is not None and now - hit[1] < _TTL:
             return hit[0]
-        got = _package_homes(importer, dotted, self._package_init)
+        got = package_homes(importer, dotted, self._package_init)
         self._homes_cache[key] = (got, now)
         return got
 
@@ -464,7 +372,7 @@ class ProjectIndex:
                 try:
                     with open(path, "rb") as fh:
                         data = fh.read()
-                    self._digests[path] = _digest(data)
+                    self._digests[path] = digest(data)
                     tree = ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
@@ -509,6 +417,10 @@ class ProjectIndex:
         eleventh and twelfth rounds)."""
         self.max_modules, self.max_bytes = FACTS_MODULES, FACTS_BYTES
         self.keep_recent, self.keep_trees = False, False
+
+    def empty_module(self, path: str) -> ModuleFacts:
+        """Facts of a module that defines nothing (one gone or unreadable now)."""
+        return ModuleFacts(path, ast.Module(body=[], type_ignores=[]), self, "")
 
     def holds_tree(self, facts: ModuleFacts) -> None:
         """``facts`` has its tree now: let it go after the analysis unless trees are kept."""
@@ -574,7 +486,7 @@ class ProjectIndex:
         found, absent = self._dependencies(path)
         out: List[Tuple[str, Optional[str]]] = []
         for dep in found:
-            digest = read.get(dep) or self._digests.get(dep) or _digest_now(dep)
+            digest = read.get(dep) or self._digests.get(dep) or digest_now(dep)
             if digest is None:
                 absent.add(dep)  # gone meanwhile: it must stay gone
             else:
@@ -653,7 +565,7 @@ class ProjectIndex:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                self._digests.setdefault(path, _digest(data))
+                self._digests.setdefault(path, digest(data))
                 recent = self._recent
                 if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
                     tree = recent[2]
@@ -734,14 +646,6 @@ def take_notes() -> List[str]:
 def index() -> ProjectIndex:
     """The per-process project index (shared by the plugin, the CLI, the fixer and the server)."""
     return _INDEX
-
-
-def _digest_now(path: str) -> Optional[str]:
-    try:
-        with open(path, "rb") as fh:
-            return _digest(fh.read())
-    except OSError:
-        return None
 
 
 def dependency_states(path: str) -> List[Tuple[str, Optional[str]]]:
