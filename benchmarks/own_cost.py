@@ -8,6 +8,8 @@ whole-run ratios (``run.py``) hide in machine noise.
     python benchmarks/own_cost.py DIR --bounds              # what each part costs (below)
     python benchmarks/own_cost.py DIR --in-flake8 PYTHON    # the same, in flake8's process
     python benchmarks/own_cost.py DIR --in-flake8 PYTHON --other CHECKOUT  # and another's plugin
+    python benchmarks/own_cost.py DIR --in-flake8 PYTHON --share [--torchfix PYTHON] [--other CHECKOUT]
+                                                            # each plugin's time inside flake8
 
 Each run is a fresh process. The preloaded trees are moved out of the cyclic collector's view
 (``gc.freeze``): they are the harness's, not the analysis's garbage, and a full collection walking
@@ -38,6 +40,11 @@ each one's cyclic collector time, by generation, timed inside the process with `
 what objects kept alive across files (the index's trees) cost flake8's own collections, which
 the harness above cannot show. With ``--other CHECKOUT`` the plugin of that checkout is a fourth
 way in the rotation, and this checkout's plugin over it is estimated per round the same way.
+
+``--share`` (with ``--in-flake8 PYTHON``) times each plugin's own work inside its flake8 process
+instead, and gives flake8 with the plugin over flake8's work in the same process, process by
+process: on a machine whose speed drifts by 10-25% between processes the whole-process ratios
+above need dozens of rounds, while within one process both parts drift together (``share``).
 """
 import argparse
 import math
@@ -403,8 +410,8 @@ def main() -> int:
     ap.add_argument("--bounds", action="store_true",
                     help="what the project index and its parsing cost (see the module's text)")
     ap.add_argument("--share", action="store_true",
-                    help="with --in-flake8: each plugin's own time inside its flake8 process "
-                         "(see share())")
+                    help="with --in-flake8: each plugin's own time inside its flake8 process, and "
+                         "the ratio it gives per process (see the module's text)")
     ap.add_argument("--torchfix", metavar="PYTHON",
                     help="with --share: an interpreter with flake8 and TorchFix, run as a third way")
     ap.add_argument("--in-flake8", metavar="PYTHON",
@@ -415,6 +422,10 @@ def main() -> int:
         ap.error("--bounds runs this checkout only; leave out --other")
     if args.bounds and args.in_flake8:
         ap.error("give --bounds or --in-flake8, not both")
+    if args.share and not args.in_flake8:
+        ap.error("--share needs --in-flake8 PYTHON (flake8 without this plugin)")
+    if args.torchfix and not args.share:
+        ap.error("--torchfix goes with --share")
     corpus = os.path.abspath(args.corpus)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.bounds:
@@ -426,9 +437,11 @@ def main() -> int:
         if os.sep in alone or (os.altsep and os.altsep in alone):
             alone = os.path.abspath(alone)
         if args.share:
-            return share(corpus, here, alone, args.torchfix and os.path.abspath(args.torchfix)
-                         if args.torchfix and os.sep in args.torchfix else args.torchfix,
-                         args.runs, os.path.abspath(args.other) if args.other else None)
+            torchfix = args.torchfix
+            if torchfix and os.sep in torchfix:
+                torchfix = os.path.abspath(torchfix)
+            return share(corpus, here, alone, torchfix, args.runs,
+                         os.path.abspath(args.other) if args.other else None)
         return in_flake8(corpus, here, alone, args.runs,
                          os.path.abspath(args.other) if args.other else None)
     sides = {"this checkout": here}

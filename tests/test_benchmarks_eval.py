@@ -516,17 +516,25 @@ def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
     assert both.returncode == 2 and "not both" in both.stderr.splitlines()[-1], both.stderr
 
 
+def _checkout_that_finds_nothing(tmp_path):
+    """A copy of this package whose plugin returns before its analysis (``--other``'s side)."""
+    other = tmp_path / "other"
+    shutil.copytree(os.path.join(ROOT, "flake8_tensorcopy"), str(other / "flake8_tensorcopy"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    plugin = other / "flake8_tensorcopy" / "plugin.py"
+    text = plugin.read_text()
+    assert "            planned = candidates(source, tree)\n" in text
+    plugin.write_text(text.replace("            planned = candidates(source, tree)\n",
+                                   "            return\n"))
+    return other
+
+
 def test_own_cost_in_flake8_runs_another_checkouts_plugin_beside(tmp_path):
     """``--in-flake8 PYTHON --other CHECKOUT``: the other checkout's plugin is a fourth way in
     the rotation (its own diagnostics counted: here a copy of this package that finds nothing),
     and this plugin over it gets its per-round estimate."""
     proj = _two_module_project(tmp_path)
-    other = tmp_path / "other"
-    shutil.copytree(os.path.join(ROOT, "flake8_tensorcopy"), str(other / "flake8_tensorcopy"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    lint = other / "flake8_tensorcopy" / "plugin.py"
-    lint.write_text(lint.read_text().replace("            planned = candidates(source, tree)\n",
-                                             "            return\n"))
+    other = _checkout_that_finds_nothing(tmp_path)
     got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
                           "--in-flake8", sys.executable, "--other", str(other), "--runs", "2"],
                          capture_output=True, text=True, timeout=300)
@@ -552,12 +560,7 @@ def test_own_cost_share_times_the_plugin_inside_its_flake8_process(tmp_path):
     one more way, whose own time is less. (Here "flake8 alone" is this interpreter, whose flake8
     loads the plugin too but times nothing of it: the test checks the runs, not the ratios.)"""
     proj = _two_module_project(tmp_path)
-    other = tmp_path / "other"
-    shutil.copytree(os.path.join(ROOT, "flake8_tensorcopy"), str(other / "flake8_tensorcopy"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    plugin = other / "flake8_tensorcopy" / "plugin.py"
-    plugin.write_text(plugin.read_text().replace("            planned = candidates(source, tree)\n",
-                                                 "            return\n"))
+    other = _checkout_that_finds_nothing(tmp_path)
     got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
                           "--in-flake8", sys.executable, "--share", "--other", str(other),
                           "--runs", "2"], capture_output=True, text=True, timeout=300)
@@ -579,3 +582,9 @@ def test_own_cost_share_times_the_plugin_inside_its_flake8_process(tmp_path):
     assert all(float(ratio.match(line).group(4)) > 1.0 for line in lines[3:5])
     assert lines[5].startswith("plugin's own / the other checkout's, per round, estimate ")
     assert len(lines) == 6, got.stdout
+    for argv, said in ((["--share"], "--share needs --in-flake8"),
+                       (["--in-flake8", sys.executable, "--torchfix", sys.executable],
+                        "--torchfix goes with --share")):
+        bad = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj)] + argv,
+                             capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and said in bad.stderr.splitlines()[-1], bad.stderr

@@ -15,8 +15,7 @@ from ...syntax.prefilter import dotted, statements, walk_nodes
 from .. import torch_api
 from ..kinds import (
     PARAMETER_SUBCLASSES, TENSOR, NamedTupleClass, ProjectClass, ProjectFunction, ProjectModule,
-    Qual,
-    join_alternatives,
+    Qual, join_alternatives,
 )
 from .evaluate import TOO_DEEP, Evaluator, lines_hold
 

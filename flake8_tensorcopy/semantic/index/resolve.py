@@ -100,7 +100,7 @@ class ProjectIndex:
         #: whose trees ``after_file`` lets go
         self.keep_trees = True
         self._trees: List[ModuleFacts] = []
-        #: folder -> (the names it held, when it was listed): see ``_listing``
+        #: folder -> (the names it held, when it was listed, its mtime then): see ``_listing``
         self._listings: Dict[str, Tuple[frozenset, float, Optional[int]]] = {}
 
     def set_source_roots(self, roots: Iterable[str]) -> None:
@@ -356,7 +356,10 @@ class ProjectIndex:
             st = os.stat(path)
         except OSError:
             with self.lock:
-                if self._modules.pop(path, None) is not None:
+                gone = self._modules.pop(path, None)
+                if gone is not None:
+                    if gone[2] is not None:
+                        gone[2].release()
                     self._forget_worked_out()  # gone: what rested on it goes too
             return None
         with self.lock:
@@ -486,11 +489,11 @@ class ProjectIndex:
         found, absent = self._dependencies(path)
         out: List[Tuple[str, Optional[str]]] = []
         for dep in found:
-            digest = read.get(dep) or self._digests.get(dep) or digest_now(dep)
-            if digest is None:
+            read_as = read.get(dep) or self._digests.get(dep) or digest_now(dep)
+            if read_as is None:
                 absent.add(dep)  # gone meanwhile: it must stay gone
             else:
-                out.append((dep, digest))
+                out.append((dep, read_as))
         out.extend((a, None) for a in sorted(absent))
         return out
 
