@@ -217,6 +217,18 @@ PLUGINS = {"flake8 + plugin": "flake8_tensorcopy.plugin:TensorCopyChecker",
            "flake8 + TorchFix": "torchfix.torchfix:TorchChecker"}
 
 
+def _compiled(*checkouts: Optional[str]) -> None:
+    """Write the bytecode of each checkout's package before anything is timed. Without it (a
+    fresh worktree, ``PYTHONDONTWRITEBYTECODE`` set, as on this machine) every process compiles
+    the modules it imports, and that side's own cost carries about 0.25 s that is not the
+    plugin's (the twelfth round's first before/after measured it)."""
+    import compileall
+
+    for checkout in checkouts:
+        if checkout:
+            compileall.compile_dir(os.path.join(checkout, "flake8_tensorcopy"), quiet=1)
+
+
 def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = False) -> tuple:
     env = dict(os.environ, PYTHONPATH=pythonpath, PYTHONSAFEPATH="1")
     argv = [sys.executable, "-c", _CHILD, corpus, mode] + (["count"] if count else [])
@@ -230,6 +242,7 @@ def _one(corpus: str, pythonpath: str, mode: str = "shipped", count: bool = Fals
 def bounds(corpus: str, here: str, runs: int) -> int:
     """``--bounds``: each way ``runs`` times, the order reversed every other round; then one
     counted run of the shipped plugin (not timed: the counting costs)."""
+    _compiled(here)
     times = {m: [] for m in BOUNDS}
     found = {}
     for i in range(runs):
@@ -279,6 +292,7 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int,
     """``--in-flake8``: see the module's text. With ``other`` (a checkout), its plugin is a
     fourth way in the rotation, and each round's CPU with this checkout's plugin over the
     other's is estimated with its interval (the before/after of a change, side by side)."""
+    _compiled(here, other)
     how = {IN_FLAKE8[0]: (alone, None, False), IN_FLAKE8[1]: (sys.executable, here, False),
            IN_FLAKE8[2]: (sys.executable, here, True)}
     ways = IN_FLAKE8
@@ -361,6 +375,7 @@ def share(corpus: str, here: str, alone: str, torchfix: Optional[str], runs: int
     this leaves out is what a plugin changes in flake8's own work: its collector's time is
     printed per way (a plugin that keeps objects alive makes flake8's collections longer).
     With ``other`` (a checkout) its plugin is one more way."""
+    _compiled(here, other)
     ways = SHARE if torchfix else SHARE[:2]
     how = {SHARE[0]: (alone, None, None), SHARE[1]: (sys.executable, here, PLUGINS[SHARE[1]]),
            SHARE[2]: (torchfix, None, PLUGINS[SHARE[2]])}
@@ -447,6 +462,7 @@ def main() -> int:
     sides = {"this checkout": here}
     if args.other:
         sides["other"] = os.path.abspath(args.other)
+    _compiled(*sides.values())
     times = {k: [] for k in sides}
     for _ in range(args.runs):
         for name, path in sides.items():
