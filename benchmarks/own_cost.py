@@ -217,6 +217,18 @@ PLUGINS = {"flake8 + plugin": "flake8_tensorcopy.plugin:TensorCopyChecker",
            "flake8 + TorchFix": "torchfix.torchfix:TorchChecker"}
 
 
+def _estimate(ratios: List[float], here: str) -> str:
+    """The Hodges-Lehmann estimate of the rounds' ratios with its exact 95% interval (the
+    verifier's ``walsh_interval`` on their logs, as ``run.py`` gives its pairs), and the rounds."""
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    from flake8_tensorcopy.verify.stats import walsh_interval
+
+    est, low, high = (math.exp(v) for v in walsh_interval([math.log(r) for r in ratios]))
+    return f"estimate {est:.3f} [{low:.3f}, {high:.3f}] (rounds: " + ", ".join(
+        f"{r:.3f}" for r in ratios) + ")"
+
+
 def _compiled(*checkouts: Optional[str]) -> None:
     """Write the bytecode of each checkout's package before anything is timed. Without it (a
     fresh worktree, ``PYTHONDONTWRITEBYTECODE`` set, as on this machine) every process compiles
@@ -317,19 +329,13 @@ def in_flake8(corpus: str, here: str, alone: str, runs: int,
         got = times[name]
         print(f"{name}: median {statistics.median(got):.2f} s CPU ({runs} runs), "
               f"{found[name]} TEN diagnostics")
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    from flake8_tensorcopy.verify.stats import walsh_interval
-
     pairs = [(name, IN_FLAKE8[0]) for name in ways[1:]]
     if other is not None:
         pairs.append((IN_FLAKE8[1], OTHER))
     for name, base in pairs:
         ratios = [a / b for a, b in zip(times[name], times[base])]
-        est, low, high = (math.exp(v) for v in walsh_interval([math.log(r) for r in ratios]))
-        rounds = ", ".join(f"{r:.3f}" for r in ratios)
-        print(f"{name} / {base}: median {statistics.median(ratios):.3f}, estimate "
-              f"{est:.3f} [{low:.3f}, {high:.3f}] (rounds: {rounds})")
+        print(f"{name} / {base}: median {statistics.median(ratios):.3f}, "
+              + _estimate(ratios, here))
     for name in ways:
         # per generation: the median CPU seconds and the median number of collections
         young, middle, full = (statistics.median(c[g] for c in collector[name]) for g in range(3))
@@ -392,28 +398,19 @@ def share(corpus: str, here: str, alone: str, torchfix: Optional[str], runs: int
             got[name].append((total, own, collector))
             print(f"{name}: {total:.2f} s CPU, own {own:.2f} s, collector {collector:.2f} s, "
                   f"{codes[name]}", file=sys.stderr, flush=True)
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    from flake8_tensorcopy.verify.stats import walsh_interval
-
-    def interval(values: List[float]) -> str:
-        est, low, high = (math.exp(v) for v in walsh_interval([math.log(r) for r in values]))
-        return f"estimate {est:.3f} [{low:.3f}, {high:.3f}] (rounds: " + ", ".join(
-            f"{r:.3f}" for r in values) + ")"
-
     for name in ways:
         med = [statistics.median(r[k] for r in got[name]) for k in range(3)]
         print(f"{name}: median {med[0]:.2f} s CPU, own {med[1]:.2f} s, collector "
               f"{med[2]:.2f} s ({runs} runs); diagnostics {codes[name]}")
     for name in ways[1:]:
         print(f"{name}: whole / flake8's work in the same process, "
-              + interval([t / (t - o) for t, o, _ in got[name]]))
+              + _estimate([t / (t - o) for t, o, _ in got[name]], here))
     if torchfix:
-        print("plugin's own / TorchFix's own, per round, " + interval(
-            [a[1] / b[1] for a, b in zip(got[SHARE[1]], got[SHARE[2]])]))
+        print("plugin's own / TorchFix's own, per round, " + _estimate(
+            [a[1] / b[1] for a, b in zip(got[SHARE[1]], got[SHARE[2]])], here))
     if other is not None:
-        print("plugin's own / the other checkout's, per round, " + interval(
-            [a[1] / b[1] for a, b in zip(got[SHARE[1]], got[OTHER])]))
+        print("plugin's own / the other checkout's, per round, " + _estimate(
+            [a[1] / b[1] for a, b in zip(got[SHARE[1]], got[OTHER])], here))
     return 0
 
 

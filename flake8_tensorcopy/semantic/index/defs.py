@@ -249,14 +249,15 @@ class ClassFacts(ProjectClass):
         self._node = self._bases = self._attr_exprs = None
         self._buffers = {}
         for f in self.methods.values():
-            f._node = None
+            f.drop_nodes()
 
     def attach(self, fresh: "ClassFacts") -> None:
         """Take the nodes of the same class read again (``ModuleFacts.node_of``)."""
         self._node, self._bases = fresh._node, fresh._bases
         for name, f in self.methods.items():
             g = fresh.methods.get(name)
-            f._node = g._node if g is not None else None
+            if g is not None:
+                f.attach(g)
 
     @property
     def attr_exprs(self) -> Dict[str, List[Tuple[str, ast.expr]]]:
