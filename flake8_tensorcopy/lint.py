@@ -62,7 +62,7 @@ def stdin_bytes() -> bytes:
 
 
 #: signals that end a run cleanly: the workers are killed and the run exits ``128 + signum``
-#: (``commands.common``); held back while ``fix`` renames a file into place (``fixes``)
+#: (``commands.common``); held back while ``fix`` renames a file into place (``writes``)
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 

@@ -251,7 +251,7 @@ for i in range(n // 2, n):
 
 WORKER_KILLED_IN_THE_RENAME = r"""
 import os, signal, sys, time
-import flake8_tensorcopy.fixes as fx
+import flake8_tensorcopy.writes as fx
 from flake8_tensorcopy.commands.common import die_with_parent
 parent = os.getpid()
 if os.fork() == 0:

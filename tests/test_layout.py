@@ -145,9 +145,11 @@ FRONT = tuple(P + m for m in ("plugin", "cli", "__main__", "codemod", "commands"
                               "runtime", "formats", "verify", "docs", "progress"))
 DOOR = (P + "lint", P + "fixes")
 #: what a front end may import besides the door: the catalog of rules, configuration, files, the
-#: results cache, notebooks, the Diagnostic, ``# noqa``, and text helpers (decoding, lines)
+#: results cache, notebooks, the Diagnostic, ``# noqa``, text helpers (decoding, lines) and
+#: atomic writes
 FRONT_MAY = DOOR + tuple(P + m for m in (
-    "rules", "config", "files", "cache", "notebook", "diagnostics", "noqa", "syntax.source"))
+    "rules", "config", "files", "cache", "notebook", "diagnostics", "noqa", "syntax.source",
+    "writes"))
 
 
 def _in(module, prefixes):

@@ -352,7 +352,7 @@ def die_with_parent(parent: int) -> None:
             import ctypes
 
             # SIGTERM, not SIGKILL: as deadly here (its default action), but it waits while a
-            # fixed file is renamed into place (fixes._stop_signals_held), so none is left named
+            # fixed file is renamed into place (writes._stop_signals_held), so none is left named
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PDEATHSIG
         except (OSError, AttributeError):  # pragma: no cover - no prctl: the check below
             pass
@@ -419,7 +419,7 @@ def _run_forked(tasks, n_workers: int, budget: float):
     import multiprocessing
     from multiprocessing.connection import wait
 
-    from ..fixes import remove_temp_files
+    from ..writes import remove_temp_files
 
     ctx = multiprocessing.get_context("fork")
     pending = deque(range(len(tasks)))

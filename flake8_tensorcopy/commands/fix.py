@@ -14,6 +14,7 @@ from ..formats.common import rel
 from ..cache import for_run
 from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
 from ..progress import Progress
+from ..writes import Unchanged, remove_orphans, write_fixed
 from .common import (Terminated, add_path_options, options, print_errors, run_all,
                      stopping_on_signals, terminated, tree_roots)
 
@@ -40,7 +41,7 @@ def fix_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bool,
     fixed text is ``result.output`` (None: the front end echoes the input unchanged), fixed as
     if it were the file ``stdin_name`` when given. ``roots``: the linted tree, which a symbolic
     link may be written through to."""
-    from ..fixes import Unchanged, fix_source, write_fixed  # the engine: only when a file is fixed
+    from ..fixes import fix_source  # the engine: only when a file is fixed
 
     result = FileResult(path)
     decoded, error = read_source(path)
@@ -118,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
               ignore, unsafe, args.diff, roots, args.stdin_filename) for p in files]
     cache = for_run(args, cfg, "fix", select, ignore, unsafe)
+    if not args.diff:  # what a killed run left while writing goes first
+        remove_orphans(sorted({os.path.dirname(os.path.abspath(p)) for p in files if p != "-"}))
     done = 0
     bar = Progress(len(files), "files", args.progress)
     try:

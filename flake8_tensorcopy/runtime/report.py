@@ -173,7 +173,7 @@ def write_report(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
         return
-    from ..fixes import atomic_write
+    from ..writes import atomic_write
 
     atomic_write(target, text.encode("utf-8"))
 
