@@ -101,8 +101,9 @@ class ProjectIndex:
         #: whose trees ``after_file`` lets go
         self.keep_trees = True
         self._trees: List[ModuleFacts] = []
-        #: folder -> (the names it held, when it was listed, its mtime then): see ``_listing``
-        self._listings: Dict[str, Tuple[frozenset, float, Optional[int]]] = {}
+        #: folder -> (the names it held, when it was listed, the mtime then of the folder
+        #: watched for it, that folder): see ``_listing``
+        self._listings: Dict[str, Tuple[frozenset, float, Optional[int], str]] = {}
 
     def set_source_roots(self, roots: Iterable[str]) -> None:
         """The configured source roots; a change forgets where imports were found."""
@@ -128,8 +129,13 @@ class ProjectIndex:
                 if st is None or (st.st_mtime_ns, st.st_size) != entry[:2]:
                     self._forget_worked_out()
                     break
+            states: Dict[str, Optional[int]] = {}
             for folder, listed in list(self._listings.items()):
-                if mtime(folder) != listed[2]:
+                watched = listed[3]
+                state = states.get(watched, _NOT_ASKED)
+                if state is _NOT_ASKED:  # a folder watched for many is looked at once
+                    state = states[watched] = mtime(watched)
+                if state != listed[2]:
                     self._listing(folder)  # listed again: names that changed forget the rest
 
     def end(self) -> None:
@@ -208,17 +214,21 @@ class ProjectIndex:
 
     def _listing(self, folder: str) -> frozenset:
         """The names in ``folder`` (empty if it cannot be listed), kept for ``_TTL`` as "not
-        found" answers are: a name created meanwhile is seen within a second."""
+        found" answers are: a name created meanwhile is seen within a second. ``begin`` looks
+        for changes at the folder's mtime or, for a folder that does not exist (most of those
+        an import looks in: ``src/pickle`` for ``import pickle``), at its nearest existing
+        parent's, which changes when the folder is created (``_watched``)."""
         now = time.monotonic()
         hit = self._listings.get(folder)
         if hit is None or now - hit[1] >= _TTL:
+            watched, state = _watched(folder)  # before listing: a change after it is seen
             try:
                 names: frozenset = frozenset(os.listdir(folder))
             except OSError:
                 names = frozenset()
             if hit is not None and names != hit[0]:
                 self._forget_worked_out()  # a module created or removed where imports look
-            hit = self._listings[folder] = (names, now, mtime(folder))
+            hit = self._listings[folder] = (names, now, state, watched)
         return hit[0]
 
     def find_module(self, importer: str, dotted: str, level: int = 0,
@@ -668,3 +678,16 @@ def dependencies(path: str) -> List[str]:
         return _INDEX.dependencies(path)
     except (OSError, RecursionError, ValueError):
         return []
+
+
+def _watched(folder: str) -> Tuple[str, Optional[int]]:
+    """``folder`` and its mtime if it exists, else its nearest existing parent and that one's
+    (creating the folder, or a parent of it, changes the mtime of the parent it is created
+    in)."""
+    path = folder
+    while True:
+        state = mtime(path)
+        parent = os.path.dirname(path)
+        if state is not None or parent == path:
+            return path, state
+        path = parent
