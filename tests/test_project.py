@@ -864,3 +864,28 @@ def test_the_check_looks_once_at_a_folder_watched_for_many(tmp_path, monkeypatch
     idx.begin()
     idx.end()
     assert sorted(looked) == [str(tmp_path)]  # the parent of ``absent``, and itself
+
+
+def test_the_kept_modules_know_their_total_size():
+    """``trim`` reads the kept modules' total size from ``Kept.bytes`` instead of summing every
+    entry twice per file: the total stays right through every way the mapping changes."""
+    import random
+
+    from flake8_tensorcopy.semantic.index.roots import Kept
+
+    kept, rng = Kept(), random.Random(7)
+    for _ in range(2000):
+        op, path = rng.randrange(6), f"m{rng.randrange(20)}.py"
+        if op <= 1:
+            kept[path] = (0, rng.randrange(1000), None)
+        elif op == 2:
+            kept.pop(path, None)
+        elif op == 3 and path in kept:
+            del kept[path]
+        elif op == 4 and kept:
+            kept.popitem(last=rng.random() < 0.5)
+        elif op == 5 and path in kept:
+            kept.move_to_end(path)
+        assert kept.bytes == sum(entry[1] for entry in kept.values())
+    kept.clear()
+    assert kept.bytes == 0

@@ -21,14 +21,13 @@ import ast
 import os
 import threading
 import time
-from collections import OrderedDict
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import statements
 
 from ..kinds import Qual
 from .facts import ModuleFacts
-from .roots import digest, digest_now, find_root, mtime, package_homes, within
+from .roots import Kept, digest, digest_now, find_root, mtime, package_homes, within
 
 
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
@@ -67,7 +66,7 @@ class ProjectIndex:
     def __init__(self) -> None:
         #: least recently used first; trimmed to ``max_modules`` between linted files (never
         #: while one file is analysed, so one file's analysis sees one object per module)
-        self._modules: "OrderedDict[str, Tuple[int, int, Optional[ModuleFacts]]]" = OrderedDict()
+        self._modules: Kept = Kept()
         self._roots: Dict[str, Optional[str]] = {}
         self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
@@ -410,11 +409,9 @@ class ProjectIndex:
         with self.lock:
             modules = self._modules
             budget = self.max_bytes
-            kept = sum(entry[1] for entry in modules.values()) if budget is not None else 0
             while len(modules) > self.max_modules or (
-                    budget is not None and kept > budget and len(modules) > 1):
-                _, size, facts = modules.popitem(last=False)[1]
-                kept -= size
+                    budget is not None and modules.bytes > budget and len(modules) > 1):
+                facts = modules.popitem(last=False)[1][2]
                 if facts is not None:
                     facts.release()
 

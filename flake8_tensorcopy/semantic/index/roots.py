@@ -4,6 +4,7 @@ compares). Plain functions of paths and bytes, for the project index (``resolve`
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from typing import Callable, List, Optional
 
 
@@ -109,3 +110,39 @@ def digest_now(path: str) -> Optional[str]:
             return digest(fh.read())
     except OSError:
         return None
+
+
+class Kept(OrderedDict):
+    """The modules the index keeps, path -> (mtime_ns, size, facts), least recently used
+    first, with the sum of their sizes kept up to date (``bytes``): the index trims to a bound
+    before and after each file, and summing every entry each time cost 2% of the plugin's own
+    time on the dense corpus."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bytes = 0
+
+    def __setitem__(self, path, entry) -> None:
+        old = self.get(path)
+        if old is not None:
+            self.bytes -= old[1]
+        super().__setitem__(path, entry)
+        self.bytes += entry[1]
+
+    def __delitem__(self, path) -> None:
+        self.bytes -= self[path][1]
+        super().__delitem__(path)
+
+    def pop(self, path, *default):
+        if path in self:
+            self.bytes -= self[path][1]
+        return super().pop(path, *default)
+
+    def popitem(self, last: bool = True):
+        item = super().popitem(last)
+        self.bytes -= item[1][1]
+        return item
+
+    def clear(self) -> None:
+        super().clear()
+        self.bytes = 0
