@@ -46,8 +46,9 @@ def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = 
     whose bytes changed since they were read (an edit saved meanwhile, a line appended), or that
     another process holds open for writing (Linux), is not overwritten: both are checked right
     before the rename (``atomic_write``'s ``expect``), so a run never shortens a file it did not
-    read in full. Otherwise the new bytes go to a temporary file in the same directory with the file's owner,
-    group and mode, and are renamed over it (atomic: readers see the old or the new file).
+    read in full. Otherwise the new bytes go to a temporary file in the same directory with the
+    file's owner, group and mode, and are renamed over it (atomic: readers see the old or the new
+    file).
     """
     try:
         st = os.lstat(path)
@@ -116,15 +117,12 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
             os.fsync(fh.fileno())
             with _unchanged(path, expect), _stop_signals_held():
                 if tmp is None:  # name the anonymous file now, next to its destination
-                    tmp = _name_and_replace(fh.fileno(), directory, path)
+                    _name_and_replace(fh.fileno(), directory, path)
                 else:
                     os.replace(tmp, path)
     except BaseException:
         if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            _unlink(tmp)
         raise
 
 
@@ -209,10 +207,10 @@ def _anonymous(directory: str):
         return None, None
 
 
-def _name_and_replace(fd: int, directory: str, path: str) -> str:
+def _name_and_replace(fd: int, directory: str, path: str) -> None:
     """Name the nameless file ``fd`` in ``directory`` and rename it over ``path``: the two system
     calls follow each other, everything else (the name, the handle on ``/proc/self/fd``) is
-    ready before the first. Returns the name it had (after an error: the name to remove)."""
+    ready before the first. A name given and not renamed (an error) is removed."""
     proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
     try:
         for _ in range(100):
@@ -226,7 +224,7 @@ def _name_and_replace(fd: int, directory: str, path: str) -> str:
             except BaseException:
                 _unlink(name)
                 raise
-            return name
+            return
         raise FileExistsError(f"no free temporary name in {directory}")
     finally:
         os.close(proc)
@@ -249,9 +247,9 @@ def remove_orphans(directories) -> None:
     """Remove the temporary files (``TEMP_PREFIX``) a killed process left in ``directories``:
     one that no process holds (its writer's ``flock`` is gone, as it goes when the process dies)
     and whose writer's pid is not in use or that is older than ``ORPHAN_AGE``. A live writer's
-    file is left alone. Run by ``fix`` before it writes: a SIGKILL landing between naming a
-    temporary file and the rename leaves that file (``atomic_write``), the next run removes
-    it."""
+    file is left alone. Run by ``fix`` before it writes (a SIGKILL landing between naming a
+    temporary file and the rename leaves that file: ``atomic_write``), and by the parent of a
+    worker it killed, in the folder of the file that worker was on."""
     if fcntl is None:  # pragma: no cover - not POSIX: no way to tell a live writer's file
         return
     now = time.time()
@@ -307,19 +305,3 @@ def _pid_in_use(pid: int) -> bool:
     except (OSError, IndexError):
         return True
     return state not in (b"Z", b"X")
-
-
-def remove_temp_files(path: str, pid: int) -> None:
-    """Remove what a killed process ``pid`` may have left while writing ``path``."""
-    directory = os.path.dirname(os.path.abspath(path)) or "."
-    prefix = f"{TEMP_PREFIX}{pid}-"
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return
-    for name in names:
-        if name.startswith(prefix) and name.endswith(".tmp"):
-            try:
-                os.unlink(os.path.join(directory, name))
-            except OSError:
-                pass

@@ -419,7 +419,7 @@ def _run_forked(tasks, n_workers: int, budget: float):
     import multiprocessing
     from multiprocessing.connection import wait
 
-    from ..writes import remove_temp_files
+    from ..writes import remove_orphans
 
     ctx = multiprocessing.get_context("fork")
     pending = deque(range(len(tasks)))
@@ -465,7 +465,7 @@ def _run_forked(tasks, n_workers: int, budget: float):
                 w.kill()
                 path = tasks[w.task][1]
                 done[w.task] = (FileResult(path, error=_death(w.proc, budget, overran)), None)
-                remove_temp_files(path, w.proc.pid) if path != "-" else None
+                remove_orphans([os.path.dirname(os.path.abspath(path))]) if path != "-" else None
                 workers[k] = _Worker(ctx, tasks)
                 assign(workers[k])
     finally:  # also on the way out of a stop signal (Terminated) or ^C
@@ -478,7 +478,7 @@ def _run_forked(tasks, n_workers: int, budget: float):
                 pass
             w.kill()
             if w.task is not None and tasks[w.task][1] != "-":  # killed while on a file
-                remove_temp_files(tasks[w.task][1], w.proc.pid)
+                remove_orphans([os.path.dirname(os.path.abspath(tasks[w.task][1]))])
 
 
 def options(args: argparse.Namespace, notebooks: bool):
