@@ -19,7 +19,8 @@ the same bytes and every dependency as it was. Settings that change what the ind
 changed on disk) is never stored, so the next run tries again.
 
 Writes go through a temporary file and ``os.replace``, so parallel runs and workers never see a
-half-written entry (only the main process reads and writes). A corrupt entry (bad JSON, or any
+half-written entry (only the main process reads and writes); a temporary file a killed run left
+is removed by the next run that writes, once it is a minute old. A corrupt entry (bad JSON, or any
 field of another shape than the one written: checked field by field) is a miss, with one
 warning line, and is rewritten; an
 unreadable or unwritable cache turns the cache off for the run with one warning line.
@@ -33,6 +34,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import __version__
@@ -256,6 +258,8 @@ class Cache:
         if self._ready:
             return
         os.makedirs(self.dir, exist_ok=True)
+        for folder in (self.base, self.dir):
+            _remove_stale_temporaries(folder)
         ignore = os.path.join(self.base, ".gitignore")
         if not os.path.exists(ignore):
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.base)
@@ -273,6 +277,32 @@ class Cache:
         self.enabled = False
         if self.warning is None:
             self.warning = f"tensorcopy: warning: cache disabled for this run: {why}"
+
+
+#: seconds after which a ``.tmp-`` file in the cache is one a killed run left: writing an entry
+#: takes milliseconds
+STALE_TEMPORARY = 60.0
+
+
+def _remove_stale_temporaries(folder: str) -> None:
+    """Remove the ``.tmp-`` files older than ``STALE_TEMPORARY`` in ``folder``: what a run killed
+    (SIGKILL) between writing an entry and renaming it into place left. Once per run that
+    writes, before its first write."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        if not name.startswith(".tmp-"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TEMPORARY:
+                os.unlink(path)
+        except OSError:
+            continue
 
 
 def for_run(args, cfg, mode: str, select: Sequence[str], ignore: Sequence[str],

@@ -316,3 +316,21 @@ def test_a_dependency_replaced_with_the_same_mtime_and_size_is_a_miss(project):
     assert os.stat(helpers).st_size == st.st_size
     second = check(project)
     assert second.returncode == 0 and "TEN201" not in second.stdout, second.stdout
+
+
+def test_a_write_removes_temporaries_a_killed_run_left(project):
+    """An entry is written to a ``.tmp-`` file and renamed into place; a run killed (SIGKILL)
+    in between leaves that file. The next run that writes removes those older than a minute
+    (a live run's own are milliseconds old) and leaves the young ones."""
+    assert check(project).returncode == 1
+    folder = os.path.dirname(entries(project)[0])
+    old, young = os.path.join(folder, ".tmp-dead.json"), os.path.join(folder, ".tmp-live.json")
+    for path in (old, young):
+        with open(path, "w") as fh:
+            fh.write('{"half": ')
+    long_ago = os.stat(old).st_mtime - 3600
+    os.utime(old, (long_ago, long_ago))
+    (project / "m.py").write_text(SRC + "\n")  # a miss: the run writes an entry
+    assert check(project).returncode == 1
+    assert not os.path.exists(old) and os.path.exists(young)
+    assert len(entries(project)) == 1
