@@ -20,7 +20,7 @@ changed on disk) is never stored, so the next run tries again.
 
 Writes go through a temporary file and ``os.replace``, so parallel runs and workers never see a
 half-written entry (only the main process reads and writes); a temporary file a killed run left
-is removed by the next run that writes, once it is a minute old. A corrupt entry (bad JSON, or any
+is removed by the next run that writes (``writes.remove_orphans``). A corrupt entry (bad JSON, or any
 field of another shape than the one written: checked field by field) is a miss, with one
 warning line, and is rewritten; an
 unreadable or unwritable cache turns the cache off for the run with one warning line.
@@ -33,12 +33,11 @@ import json
 import os
 import stat
 import sys
-import tempfile
-import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, Fix
+from .writes import named_temporary, remove_orphans
 
 DIRNAME = ".tensorcopy_cache"
 FORMAT = 2
@@ -236,7 +235,7 @@ class Cache:
                  "result": dict(result, diagnostics=[_diag_to_json(d) for d in result["diagnostics"]])}
         try:
             self._prepare()
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.dir)
+            fd, tmp = named_temporary(self.dir)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
                     json.dump(entry, fh, separators=(",", ":"))
@@ -258,11 +257,10 @@ class Cache:
         if self._ready:
             return
         os.makedirs(self.dir, exist_ok=True)
-        for folder in (self.base, self.dir):
-            _remove_stale_temporaries(folder)
+        remove_orphans([self.base, self.dir])  # what a run killed while writing left
         ignore = os.path.join(self.base, ".gitignore")
         if not os.path.exists(ignore):
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.base)
+            fd, tmp = named_temporary(self.base)
             with os.fdopen(fd, "w") as fh:
                 fh.write("# created by tensorcopy: the cache is not for version control\n*\n")
             os.replace(tmp, ignore)
@@ -277,32 +275,6 @@ class Cache:
         self.enabled = False
         if self.warning is None:
             self.warning = f"tensorcopy: warning: cache disabled for this run: {why}"
-
-
-#: seconds after which a ``.tmp-`` file in the cache is one a killed run left: writing an entry
-#: takes milliseconds
-STALE_TEMPORARY = 60.0
-
-
-def _remove_stale_temporaries(folder: str) -> None:
-    """Remove the ``.tmp-`` files older than ``STALE_TEMPORARY`` in ``folder``: what a run killed
-    (SIGKILL) between writing an entry and renaming it into place left. Once per run that
-    writes, before its first write."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    now = time.time()
-    for name in names:
-        if not name.startswith(".tmp-"):
-            continue
-        path = os.path.join(folder, name)
-        try:
-            st = os.lstat(path)
-            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TEMPORARY:
-                os.unlink(path)
-        except OSError:
-            continue
 
 
 def for_run(args, cfg, mode: str, select: Sequence[str], ignore: Sequence[str],

@@ -11,7 +11,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 from .lint import STOP_SIGNALS
 
@@ -102,11 +102,10 @@ def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,
             st = None
     fd, tmp = _anonymous(directory)
     if fd is None:
-        fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp",
-                                   dir=directory)
+        fd, tmp = named_temporary(directory)
+    else:
+        _hold(fd)
     try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # a new file: never waits
         with os.fdopen(fd, "wb") as fh:
             if st is not None:
                 if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
@@ -196,6 +195,22 @@ def _unchanged(path: str, expect: Optional[bytes]):
         os.close(fd)
 
 
+def named_temporary(directory: str) -> Tuple[int, str]:
+    """(fd, path) of a new temporary file in ``directory`` named and held as ``remove_orphans``
+    expects (``TEMP_PREFIX``, this process's pid, ``.tmp``; an exclusive ``flock`` until the fd
+    is closed): a file a killed process leaves there is removed by the next sweep. Every
+    temporary file this package writes is made here or by ``_anonymous``."""
+    fd, path = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp",
+                                dir=directory)
+    _hold(fd)
+    return fd, path
+
+
+def _hold(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a new file: never waits
+
+
 def _anonymous(directory: str):
     """(fd, None) of a new nameless file in ``directory``, or (None, None) where unsupported."""
     flag = getattr(os, "O_TMPFILE", 0)
@@ -248,8 +263,9 @@ def remove_orphans(directories) -> None:
     one that no process holds (its writer's ``flock`` is gone, as it goes when the process dies)
     and whose writer's pid is not in use or that is older than ``ORPHAN_AGE``. A live writer's
     file is left alone. Run by ``fix`` before it writes (a SIGKILL landing between naming a
-    temporary file and the rename leaves that file: ``atomic_write``), and by the parent of a
-    worker it killed, in the folder of the file that worker was on."""
+    temporary file and the rename leaves that file: ``atomic_write``), by the parent of a
+    worker it killed, in the folder of the file that worker was on, and by the results cache
+    before a run's first write (its entries' temporary files: ``named_temporary``)."""
     if fcntl is None:  # pragma: no cover - not POSIX: no way to tell a live writer's file
         return
     now = time.time()

@@ -167,7 +167,7 @@ def test_an_unwritable_cache_folder_is_one_warning(project, monkeypatch, capsys)
     def refuse(*a, **k):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(cache_mod.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(cache_mod, "named_temporary", refuse)
     status = main(["check", "--jobs", "1", "--output-format", "concise", "."])
     out, err = capsys.readouterr()
     assert status == 1 and out.count("TEN201 `torch.tensor(t)`") == 2
@@ -220,7 +220,7 @@ def test_parallel_runs_share_the_cache_safely(project):
     for out, err in outs:
         assert out.count("TEN201") == 41 and err == "", err
     assert len(entries(project)) == 41
-    assert not glob.glob(str(project / ".tensorcopy_cache" / "*" / ".tmp-*"))
+    assert not glob.glob(str(project / ".tensorcopy_cache" / "*" / ".tensorcopy-*.tmp"))
     tamper(project)
     assert check(project).stdout.count(TAMPERED) == 41
 
@@ -319,18 +319,23 @@ def test_a_dependency_replaced_with_the_same_mtime_and_size_is_a_miss(project):
 
 
 def test_a_write_removes_temporaries_a_killed_run_left(project):
-    """An entry is written to a ``.tmp-`` file and renamed into place; a run killed (SIGKILL)
-    in between leaves that file. The next run that writes removes those older than a minute
-    (a live run's own are milliseconds old) and leaves the young ones."""
+    """An entry is written to a temporary file and renamed into place; a run killed (SIGKILL)
+    in between leaves that file. The next run that writes removes what no live run holds
+    (``writes.remove_orphans``, the sweep ``fix`` uses): a dead writer's file, or one over a
+    minute old, and leaves a young one whose writer lives."""
     assert check(project).returncode == 1
     folder = os.path.dirname(entries(project)[0])
-    old, young = os.path.join(folder, ".tmp-dead.json"), os.path.join(folder, ".tmp-live.json")
-    for path in (old, young):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    live = os.getpid()
+    paths = {kind: os.path.join(folder, f".tensorcopy-{pid}-{kind}.tmp")
+             for kind, pid in (("dead", dead), ("old", live), ("young", live))}
+    for path in paths.values():
         with open(path, "w") as fh:
             fh.write('{"half": ')
-    long_ago = os.stat(old).st_mtime - 3600
-    os.utime(old, (long_ago, long_ago))
+    long_ago = os.stat(paths["old"]).st_mtime - 3600
+    os.utime(paths["old"], (long_ago, long_ago))
     (project / "m.py").write_text(SRC + "\n")  # a miss: the run writes an entry
     assert check(project).returncode == 1
-    assert not os.path.exists(old) and os.path.exists(young)
+    assert [os.path.exists(paths[k]) for k in ("dead", "old", "young")] == [False, False, True]
     assert len(entries(project)) == 1
