@@ -889,3 +889,95 @@ def test_the_kept_modules_know_their_total_size():
         assert kept.bytes == sum(entry[1] for entry in kept.values())
     kept.clear()
     assert kept.bytes == 0
+
+
+_ALONE_SOURCES = {
+    "plain": (
+        "import torch\n\n\n"
+        "@decorate(\n    1,\n    2)\n@other\ndef f(x):\n    '''doc\nat column 0\n'''\n"
+        "    return x  # trailing\n\n\n"
+        "async def g():\n    return torch.zeros(2); y = 1\n\n\n"
+        "class Net(Base, metaclass=M):\n    '''doc'''\n\n    @property\n    def w(self):\n"
+        "        return self._w \\\n            * 2\n\n    async def run(self): pass\n\n"
+        "    class Inner:\n        def m(self):\n            return 1\n\n\n"
+        "if TYPE_CHECKING:\n    def hidden(a): return a\nelse:\n    class Alt:\n        def k(self): ...\n"
+        "try:\n    @dec\n    def guarded():\n        return 2\nexcept ImportError:\n    pass\n"
+        "def last(): return 'é' + \"ü\"  # non-ASCII before the end"),
+    "crlf": "import torch\r\n\r\ndef f(x):\r\n    return x\r\n\r\nclass C:\r\n    def m(self):\r\n"
+            "        return 1\r\n",
+    "cr": "import torch\r\rdef f(x):\r    return x\r\rclass C:\r    def m(self):\r        return 1\r",
+    "tabs": "if True:\n\tdef f(x):\n\t\treturn x\n\tclass C:\n\t\tdef m(self):\n\t\t\treturn 1\n",
+    "formfeed": "import torch\n\x0c\ndef f(x):\n    return x\n\x0cclass C:\n    def m(self):\n"
+                "        return 1\n",
+    "unicode lines": "s = 'a\u2028b'\n\ndef f(x):\n    '''\u2028\x0b\x1c'''\n    return x\n",
+}
+
+
+def _defs_with_nodes(facts, tree):
+    import ast
+
+    by_place = {(type(n), n.name, n.lineno): n for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    for d in facts.defs.values():
+        found = [d] + list(getattr(d, "methods", {}).values())
+        for one in found:
+            yield one, [n for (t, name, line), n in by_place.items()
+                        if name == one.name and line == one._line]
+
+
+@pytest.mark.parametrize("name", sorted(_ALONE_SOURCES))
+def test_a_definition_read_again_alone_is_the_node_the_whole_tree_holds(tmp_path, name):
+    """Once the tree was let go, a definition asked for its node reads only its own lines
+    (``ModuleFacts._read_alone``: a function's return shape, a class's bases must not cost the
+    whole module again), and gets the node the whole tree holds: the same fields, lines and
+    columns (decorators over several lines, methods, definitions in ``if``/``try`` blocks,
+    docstrings at column 0, tabs, CRLF, CR and form feeds, non-ASCII text, no newline at the
+    end, line breaks ``ast`` does not count)."""
+    import ast
+
+    from flake8_tensorcopy.semantic.index import resolve
+
+    data = _ALONE_SOURCES[name].encode("utf-8")
+    path = tmp_path / "lib.py"
+    path.write_bytes(data)
+    tree = ast.parse(data)
+    idx = resolve.ProjectIndex()
+    idx.keep_facts_only()
+    facts = idx.load_path(str(path))
+    idx.after_file()
+    asked = 0
+    for d, same in _defs_with_nodes(facts, tree):
+        assert len(same) == 1, (d, same)
+        assert facts._tree is None
+        node = facts.node_of(d)
+        assert ast.dump(node, include_attributes=True) == \
+            ast.dump(same[0], include_attributes=True), d
+        assert facts._tree is None, f"{d}: the whole module was read again"
+        asked += 1
+    assert asked == {"plain": 8, "unicode lines": 1}.get(name, 3)
+    idx.after_file()
+    assert all(d._node is None for d in facts.defs.values())
+
+
+@pytest.mark.parametrize("head", [b"# -*- coding: latin-1 -*-\n", b"#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n",
+                                  b"\xef\xbb\xbf"])
+def test_a_definition_whose_text_may_not_be_its_bytes_is_read_with_the_whole_tree(tmp_path, head):
+    """Where the UTF-8 text may not stand for what ``ast`` reads from the bytes (an encoding
+    declaration, a byte order mark), a definition is read again with the whole tree: the
+    same node either way."""
+    import ast
+
+    from flake8_tensorcopy.semantic.index import resolve
+
+    data = head + b"def f():\n    return 'caf\xc3\xa9'\n\n\nclass C:\n    def m(self):\n        return 1\n"
+    path = tmp_path / "lib.py"
+    path.write_bytes(data)
+    tree = ast.parse(data)
+    idx = resolve.ProjectIndex()
+    idx.keep_facts_only()
+    facts = idx.load_path(str(path))
+    idx.after_file()
+    for d, same in _defs_with_nodes(facts, tree):
+        assert ast.dump(facts.node_of(d), include_attributes=True) == \
+            ast.dump(same[0], include_attributes=True), d
+    assert facts._tree is not None

@@ -20,6 +20,12 @@ from ..kinds import (
 from .evaluate import TOO_DEEP, Evaluator, lines_hold
 
 
+def first_line(node) -> int:
+    """The first line of a ``def`` or ``class`` statement: its first decorator's, else its own."""
+    decorators = node.decorator_list
+    return decorators[0].lineno if decorators else node.lineno
+
+
 class Home:
     """How a definition reaches its module without owning it: a weak reference, and the path
     to read the module again from if the index has let it go.
@@ -52,14 +58,17 @@ class Home:
 
 
 class FuncFacts(ProjectFunction):
-    __slots__ = ("name", "_node", "_line", "_home", "_cls", "_ret", "_busy", "_written",
-                 "_prop")
+    __slots__ = ("name", "_node", "_line", "_first", "_last", "_home", "_cls", "_ret", "_busy",
+                 "_written", "_prop")
 
     def __init__(self, name: str, node: ast.AST, module: ProjectModule,
                  cls: Optional["ClassFacts"] = None) -> None:
         self.name = name
         self._node: Optional[ast.AST] = node
         self._line: int = node.lineno  # type: ignore[attr-defined]
+        #: its lines, decorators included: what ``ModuleFacts.node_of`` reads again of it
+        #: alone once the tree is let go
+        self._first, self._last = first_line(node), node.end_lineno or node.lineno  # type: ignore[attr-defined]
         self._home = module.home
         #: the class (a method's): weak, as the class owns its methods
         self._cls = None if cls is None else weakref.ref(cls)
@@ -180,7 +189,8 @@ class FuncFacts(ProjectFunction):
 
 
 class ClassFacts(ProjectClass):
-    __slots__ = ("name", "_node", "_line", "_home", "_bases", "_nbases", "_base_shapes",
+    __slots__ = ("name", "_node", "_line", "_last", "_first", "_home", "_bases", "_nbases",
+                 "_base_shapes",
                  "methods", "_attr_exprs", "_buffers", "fields", "_own_data", "_data_attr",
                  "is_dataclass", "_category", "_attrs", "_busy", "__weakref__")
 
@@ -188,6 +198,7 @@ class ClassFacts(ProjectClass):
         self.name = name
         self._node: Optional[ast.ClassDef] = node
         self._line = node.lineno
+        self._first, self._last = first_line(node), node.end_lineno or node.lineno
         self._home = module.home
         self._bases: Optional[List[ast.expr]] = list(node.bases)
         self._nbases = len(node.bases)

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Dict, List, Optional, Tuple
 
 from ...syntax.prefilter import dotted, statements
 from ...syntax.source import line_numbers, line_starts, occurrences
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
-from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home
+from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home, first_line
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, called
 
 
 # ---- facts of one module ------------------------------------------------------------------
 
 _UNSET = object()
+#: a PEP 263 encoding declaration on one of the first two lines: the bytes may then be read in
+#: another encoding than the UTF-8 text (``ModuleFacts._read_alone`` leaves such a module whole)
+_CODING = re.compile(r"(?:[^\r\n]*(?:\r\n|\r|\n))?[ \t\f]*#[^\r\n]*?coding[:=]")
 
 
 class ModuleFacts(ProjectModule):
@@ -101,10 +105,14 @@ class ModuleFacts(ProjectModule):
         self.index.holds_tree(self)
 
     def node_of(self, d) -> ast.AST:
-        """The node of definition ``d`` of this module, its tree read again if let go. A
-        definition of an earlier reading of the module (one the index let go) finds its node
-        by name and line."""
+        """The node of definition ``d`` of this module, read again if the tree was let go: its
+        own lines alone when it is one of this reading's definitions (``_read_alone``), else
+        the whole tree. A definition of an earlier reading of the module (one the index let go)
+        finds its node by name and line."""
         if self._tree is None:
+            node = self._read_alone(d)
+            if node is not None:
+                return node
             self._materialize()
         node = d._node
         if node is None:
@@ -117,6 +125,59 @@ class ModuleFacts(ProjectModule):
             node = ast.parse(f"class {d.name}: pass" if kinds[0] is ast.ClassDef
                              else f"def {d.name}(): pass").body[0]
         return node
+
+    def _read_alone(self, d) -> Optional[ast.AST]:
+        """``d``'s node parsed from its own lines of the text (None: not one of this reading's
+        definitions, or the text cannot stand for the bytes): a function asked for its return
+        shape, a class for its bases, costs its own lines, not the whole module's again.
+
+        The lines are the same characters at the same lines and columns (blank lines before
+        them, and ``if 1:`` before an indented one), so the node is the one the whole tree
+        holds; it is checked to be (kind, name, first, own and last line), else None."""
+        text = self.text
+        if text is None or self.data is None or text.startswith("\ufeff") or \
+                not self._owns(d) or _CODING.match(text) is not None:
+            return None
+        if self._starts is None:
+            self._starts = line_starts(text)
+        starts = self._starts
+        first, last = d._first, d._last
+        if not 1 <= first <= last <= len(starts):
+            return None
+        begin = starts[first - 1]
+        segment = text[begin:starts[last] if last < len(starts) else len(text)]
+        # a form feed sets the tokenizer's column back to 0: the indentation is what follows
+        # the last one before the statement
+        lead = segment[:len(segment) - len(segment.lstrip(" \t\f"))]
+        indented = bool(lead.rpartition("\f")[2])
+        if indented and first < 2:
+            return None
+        source = "\n" * (first - 2) + "if 1:\n" + segment if indented else \
+            "\n" * (first - 1) + segment
+        try:
+            body = ast.parse(source, filename=self.path).body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        if indented and len(body) == 1:
+            body = getattr(body[0], "body", ())
+        node = body[0] if len(body) == 1 else None
+        is_class = isinstance(d, ClassFacts)
+        if not isinstance(node, (ast.ClassDef,) if is_class else (
+                ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != d.name or \
+                node.lineno != d._line or (node.end_lineno or node.lineno) != last or \
+                first_line(node) != first:
+            return None
+        d.attach(ClassFacts(d.name, node, self) if is_class else FuncFacts(d.name, node, self))
+        self.index.holds_tree(self)
+        return node
+
+    def _owns(self, d) -> bool:
+        """Is ``d`` one of this reading's definitions (a top-level one or a method of one)?"""
+        ref = getattr(d, "_cls", None)
+        if ref is None:
+            return self.defs.get(d.name) is d
+        cls = ref()
+        return cls is not None and self.defs.get(cls.name) is cls and cls.methods.get(d.name) is d
 
     def _scan(self, body, nested: bool = False) -> None:
         for stmt in body:

@@ -434,8 +434,9 @@ class ProjectIndex:
         return ModuleFacts(path, ast.Module(body=[], type_ignores=[]), self, "")
 
     def holds_tree(self, facts: ModuleFacts) -> None:
-        """``facts`` has its tree now: let it go after the analysis unless trees are kept."""
-        if not self.keep_trees:
+        """``facts`` has its tree (or nodes of it) now: let it go after the analysis unless
+        trees are kept."""
+        if not self.keep_trees and facts not in self._trees:
             self._trees.append(facts)
 
     def after_file(self) -> None:
