@@ -866,6 +866,62 @@ def test_the_check_looks_once_at_a_folder_watched_for_many(tmp_path, monkeypatch
     assert sorted(looked) == [str(tmp_path)]  # the parent of ``absent``, and itself
 
 
+def test_package_homes_list_each_ancestor_once_for_every_name(tmp_path, monkeypatch):
+    """Looking for an absolute import's package above the importer (``package_homes``) asks
+    each ancestor and its ``src`` for ``<name>/__init__.py``: each folder is listed once for
+    every name looked for there (most names, ``numpy``, ``cv2``, are not in it), not once per
+    name. It listed ``<ancestor>/<name>`` for each name: 1.6% of the plugin's time on the dense
+    corpus. A package found that way is still found."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    _fresh_index(monkeypatch)
+    idx = resolve.index()
+    deep = tmp_path / "a" / "b" / "c"
+    _write(tmp_path / "a", "mypkg/__init__.py", "")
+    _write(tmp_path / "a", "mypkg/util.py", "def f():\n    return 1\n")
+    importer = str(_write(deep, "script.py", "import mypkg.util\n"))
+    listed = []
+    real = resolve.os.listdir
+    monkeypatch.setattr(resolve.os, "listdir", lambda path: listed.append(path) or real(path))
+    names = [f"absent{i}" for i in range(40)]
+    for name in names:
+        assert idx._homes(importer, name + ".x") == []
+    assert len(listed) == len(set(listed)) <= 2 * roots_levels() + 2, listed
+    assert idx._homes(importer, "mypkg.util") == [str(tmp_path / "a")]
+
+
+def roots_levels():
+    from flake8_tensorcopy.semantic.index.roots import HOME_LEVELS
+
+    return HOME_LEVELS
+
+
+def test_one_analysis_asks_for_the_working_directory_once(tmp_path, monkeypatch):
+    """Roots found through the working directory hold while it does not change: one file's
+    analysis looks at it once (``begin``), not at every question about a root (one
+    ``getcwd`` per ``root_of``: 0.4% of the plugin's time on the dense corpus). A change
+    between analyses still forgets the roots."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    _fresh_index(monkeypatch)
+    idx = resolve.index()
+    importer = str(_write(tmp_path / "p", "m.py", "x = 1\n"))
+    _write(tmp_path / "p", "pyproject.toml", "")
+    asked = []
+    real = resolve.os.getcwd
+    monkeypatch.setattr(resolve.os, "getcwd", lambda: asked.append(1) or real())
+    idx.begin()
+    for _ in range(100):
+        assert idx.root_of(importer) == str(tmp_path / "p")
+    idx.end()
+    assert len(asked) <= 2
+    idx._roots[str(tmp_path / "p")] = "stale"
+    monkeypatch.setattr(resolve.os, "getcwd", lambda: str(tmp_path))  # moved
+    idx.begin()
+    assert idx.root_of(importer) == str(tmp_path / "p")
+    idx.end()
+
+
 def test_the_kept_modules_know_their_total_size():
     """``trim`` reads the kept modules' total size from ``Kept.bytes`` instead of summing every
     entry twice per file: the total stays right through every way the mapping changes."""

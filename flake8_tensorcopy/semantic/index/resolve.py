@@ -94,6 +94,9 @@ class ProjectIndex:
         #: ``load_path`` answers, given again without looking at the disk until it ends (one
         #: analysis sees one state of the project; its thousands of questions cost a stat each)
         self._asked: Optional[Dict[Tuple, object]] = None
+        #: the working directory was looked at in this analysis (``begin``): the roots found
+        #: through it hold until ``end``
+        self._cwd_seen = False
         #: when ``begin`` last looked at the kept modules on disk
         self._checked = float("-inf")
         #: keep the modules' trees with their facts (False: ``keep_facts_only``); the modules
@@ -117,6 +120,8 @@ class ProjectIndex:
         Every ``_TTL`` seconds at most, the modules kept are looked at on disk first: what was
         worked out from one that changed or went is forgotten (``_forget_worked_out``)."""
         self._asked = {}
+        self._roots_cwd_ok()
+        self._cwd_seen = True
         now = time.monotonic()
         if now - self._checked >= _TTL:
             self._checked = now
@@ -140,6 +145,7 @@ class ProjectIndex:
     def end(self) -> None:
         """The analysis is over: the next question looks at the disk again."""
         self._asked = None
+        self._cwd_seen = False
 
     def note(self, text: str) -> None:
         """Record that a limit was hit and cross-file facts may be missing (said once)."""
@@ -157,7 +163,7 @@ class ProjectIndex:
     # -- roots and files ---------------------------------------------------------------------
     def root_of(self, path: str) -> Optional[str]:
         d = os.path.dirname(os.path.abspath(path))
-        if d not in self._roots or not self._roots_cwd_ok():
+        if d not in self._roots or not (self._cwd_seen or self._roots_cwd_ok()):
             self._roots[d] = find_root(path)
         return self._roots[d]
 
@@ -204,7 +210,10 @@ class ProjectIndex:
         return self._package_init(folder, last) if last in names else None
 
     def _package_init(self, base: str, name: str) -> Optional[str]:
-        """``base/name/__init__.py`` if it is a file (the folder's listing first, then a stat)."""
+        """``base/name/__init__.py`` if it is a file (``base``'s listing first, shared by every
+        name looked for there, most of which are not in it; then the folder's, then a stat)."""
+        if name not in self._listing(base):
+            return None
         folder = os.path.join(base, name)
         if "__init__.py" not in self._listing(folder):
             return None
