@@ -969,6 +969,22 @@ _ALONE_SOURCES = {
 }
 
 
+def _read_and_let_go(tmp_path, data):
+    """An index as flake8's process keeps it, the facts of module ``data`` read and its tree
+    let go, and the whole tree ``ast`` gives for the same bytes."""
+    import ast
+
+    from flake8_tensorcopy.semantic.index import resolve
+
+    path = tmp_path / "lib.py"
+    path.write_bytes(data)
+    idx = resolve.ProjectIndex()
+    idx.keep_facts_only()
+    facts = idx.load_path(str(path))
+    idx.after_file()
+    return idx, facts, ast.parse(data)
+
+
 def _defs_with_nodes(facts, tree):
     import ast
 
@@ -991,16 +1007,7 @@ def test_a_definition_read_again_alone_is_the_node_the_whole_tree_holds(tmp_path
     end, line breaks ``ast`` does not count)."""
     import ast
 
-    from flake8_tensorcopy.semantic.index import resolve
-
-    data = _ALONE_SOURCES[name].encode("utf-8")
-    path = tmp_path / "lib.py"
-    path.write_bytes(data)
-    tree = ast.parse(data)
-    idx = resolve.ProjectIndex()
-    idx.keep_facts_only()
-    facts = idx.load_path(str(path))
-    idx.after_file()
+    idx, facts, tree = _read_and_let_go(tmp_path, _ALONE_SOURCES[name].encode("utf-8"))
     asked = 0
     for d, same in _defs_with_nodes(facts, tree):
         assert len(same) == 1, (d, same)
@@ -1015,24 +1022,17 @@ def test_a_definition_read_again_alone_is_the_node_the_whole_tree_holds(tmp_path
     assert all(d._node is None for d in facts.defs.values())
 
 
-@pytest.mark.parametrize("head", [b"# -*- coding: latin-1 -*-\n", b"#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n",
-                                  b"\xef\xbb\xbf"])
+@pytest.mark.parametrize("head", [
+    b"# -*- coding: latin-1 -*-\n", b"#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\n",
+    b"\xef\xbb\xbf"])
 def test_a_definition_whose_text_may_not_be_its_bytes_is_read_with_the_whole_tree(tmp_path, head):
     """Where the UTF-8 text may not stand for what ``ast`` reads from the bytes (an encoding
     declaration, a byte order mark), a definition is read again with the whole tree: the
     same node either way."""
     import ast
 
-    from flake8_tensorcopy.semantic.index import resolve
-
-    data = head + b"def f():\n    return 'caf\xc3\xa9'\n\n\nclass C:\n    def m(self):\n        return 1\n"
-    path = tmp_path / "lib.py"
-    path.write_bytes(data)
-    tree = ast.parse(data)
-    idx = resolve.ProjectIndex()
-    idx.keep_facts_only()
-    facts = idx.load_path(str(path))
-    idx.after_file()
+    _, facts, tree = _read_and_let_go(tmp_path, head + b"def f():\n    return 'caf\xc3\xa9'\n\n\n"
+                                      b"class C:\n    def m(self):\n        return 1\n")
     for d, same in _defs_with_nodes(facts, tree):
         assert ast.dump(facts.node_of(d), include_attributes=True) == \
             ast.dump(same[0], include_attributes=True), d
