@@ -7,6 +7,7 @@ work, ``resolve`` finds and caches the modules.
 from __future__ import annotations
 
 import ast
+import codecs
 import os
 import re
 from typing import Dict, List, Optional, Tuple
@@ -21,9 +22,11 @@ from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, called
 # ---- facts of one module ------------------------------------------------------------------
 
 _UNSET = object()
-#: a PEP 263 encoding declaration on one of the first two lines: the bytes may then be read in
-#: another encoding than the UTF-8 text (``ModuleFacts._read_alone`` leaves such a module whole)
-_CODING = re.compile(r"(?:[^\r\n]*(?:\r\n|\r|\n))?[ \t\f]*#[^\r\n]*?coding[:=]")
+#: a PEP 263 encoding declaration (looked for on the first two lines): unless it says UTF-8,
+#: ``ast`` may read the bytes in another encoding than the UTF-8 text (``_read_alone`` then
+#: leaves the module whole)
+_CODING = re.compile(r"#[^\r\n]*?coding[:=][ \t]*([-\w.]*)")
+_FIRST_TWO_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?[^\r\n]*")
 
 
 class ModuleFacts(ProjectModule):
@@ -136,7 +139,7 @@ class ModuleFacts(ProjectModule):
         holds; it is checked to be (kind, name, first, own and last line), else None."""
         text = self.text
         if text is None or self.data is None or text.startswith("\ufeff") or \
-                not self._owns(d) or _CODING.match(text) is not None:
+                not self._owns(d) or not _declares_utf8_or_nothing(text):
             return None
         if self._starts is None:
             self._starts = line_starts(text)
@@ -375,6 +378,19 @@ class ModuleFacts(ProjectModule):
         if isinstance(node, ast.Subscript):  # Generic[T], NamedTuple subscripts
             return self.resolve_expr(node.value, _depth)
         return None
+
+
+def _declares_utf8_or_nothing(text: str) -> bool:
+    """Does every encoding declaration on the first two lines of ``text`` name UTF-8 (or is
+    there none)? Then ``ast`` reads the bytes as the UTF-8 text they were decoded into."""
+    head = _FIRST_TWO_LINES.match(text).group(0)  # type: ignore[union-attr]
+    for m in _CODING.finditer(head):
+        try:
+            if codecs.lookup(m.group(1)).name != "utf-8":
+                return False
+        except LookupError:
+            return False
+    return True
 
 
 def _assign_kind(value: ast.expr) -> str:
