@@ -189,7 +189,7 @@ class FuncFacts(ProjectFunction):
 
 
 class ClassFacts(ProjectClass):
-    __slots__ = ("name", "_node", "_line", "_last", "_first", "_home", "_bases", "_nbases",
+    __slots__ = ("name", "_node", "_line", "_first", "_last", "_home", "_bases", "_nbases",
                  "_base_shapes",
                  "methods", "_attr_exprs", "_buffers", "fields", "_own_data", "_data_attr",
                  "is_dataclass", "_category", "_attrs", "_busy", "__weakref__")
