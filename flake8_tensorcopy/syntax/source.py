@@ -30,11 +30,17 @@ class DecodedSource:
         return (b"\xef\xbb\xbf" + data) if self.bom else data
 
 
+def encoding_of(data: bytes) -> str:
+    """The encoding Python reads file bytes in: ``utf-8-sig`` after a BOM, else the coding
+    cookie's, else ``utf-8`` (raises SyntaxError or LookupError for a cookie it refuses)."""
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+
+
 def decode(data: bytes) -> DecodedSource:
     """Decode file bytes the way Python would: BOM, then coding cookie, else UTF-8."""
     bom = data.startswith(b"\xef\xbb\xbf")
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = encoding_of(data)
     except (SyntaxError, LookupError) as exc:
         raise SourceError(f"cannot determine encoding: {exc}") from None
     if encoding == "utf-8-sig":

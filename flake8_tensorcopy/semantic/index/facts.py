@@ -9,11 +9,10 @@ from __future__ import annotations
 import ast
 import codecs
 import os
-import re
 from typing import Dict, List, Optional, Tuple
 
 from ...syntax.prefilter import dotted, statements
-from ...syntax.source import line_numbers, line_starts, occurrences
+from ...syntax.source import encoding_of, line_numbers, line_starts, occurrences
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
 from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home, first_line
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, called
@@ -22,11 +21,6 @@ from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, called
 # ---- facts of one module ------------------------------------------------------------------
 
 _UNSET = object()
-#: a PEP 263 encoding declaration (looked for on the first two lines): unless it says UTF-8,
-#: ``ast`` may read the bytes in another encoding than the UTF-8 text (``_read_alone`` then
-#: leaves the module whole)
-_CODING = re.compile(r"#[^\r\n]*?coding[:=][ \t]*([-\w.]*)")
-_FIRST_TWO_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?[^\r\n]*")
 
 
 class ModuleFacts(ProjectModule):
@@ -138,8 +132,8 @@ class ModuleFacts(ProjectModule):
         them, and ``if 1:`` before an indented one), so the node is the one the whole tree
         holds; it is checked to be (kind, name, first, own and last line), else None."""
         text = self.text
-        if text is None or self.data is None or text.startswith("\ufeff") or \
-                not self._owns(d) or not _declares_utf8_or_nothing(text):
+        if text is None or self.data is None or not self._owns(d) or \
+                not _read_as_utf8(self.data):
             return None
         if self._starts is None:
             self._starts = line_starts(text)
@@ -380,17 +374,14 @@ class ModuleFacts(ProjectModule):
         return None
 
 
-def _declares_utf8_or_nothing(text: str) -> bool:
-    """Does every encoding declaration on the first two lines of ``text`` name UTF-8 (or is
-    there none)? Then ``ast`` reads the bytes as the UTF-8 text they were decoded into."""
-    head = _FIRST_TWO_LINES.match(text).group(0)  # type: ignore[union-attr]
-    for m in _CODING.finditer(head):
-        try:
-            if codecs.lookup(m.group(1)).name != "utf-8":
-                return False
-        except LookupError:
-            return False
-    return True
+def _read_as_utf8(data: bytes) -> bool:
+    """Does ``ast`` read ``data`` as UTF-8 with no BOM (no coding cookie naming another
+    encoding), so as the text the index decoded it into? (``_read_alone``: else the module is
+    read whole)"""
+    try:
+        return codecs.lookup(encoding_of(data)).name == "utf-8"  # "utf-8-sig": a BOM
+    except (SyntaxError, LookupError):
+        return False
 
 
 def _assign_kind(value: ast.expr) -> str:
