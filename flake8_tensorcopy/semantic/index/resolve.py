@@ -27,7 +27,8 @@ from ...syntax.prefilter import statements
 
 from ..kinds import Qual
 from .facts import ModuleFacts
-from .roots import Kept, digest, digest_now, find_root, mtime, package_homes, within
+from .roots import (Kept, digest, digest_now, find_root, mtime, package_homes, watched_folder,
+                    within)
 
 
 _MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
@@ -225,11 +226,11 @@ class ProjectIndex:
         found" answers are: a name created meanwhile is seen within a second. ``begin`` looks
         for changes at the folder's mtime or, for a folder that does not exist (most of those
         an import looks in: ``src/pickle`` for ``import pickle``), at its nearest existing
-        parent's, which changes when the folder is created (``_watched``)."""
+        parent's, which changes when the folder is created (``roots.watched_folder``)."""
         now = time.monotonic()
         hit = self._listings.get(folder)
         if hit is None or now - hit[1] >= _TTL:
-            watched, state = _watched(folder)  # before listing: a change after it is seen
+            watched, state = watched_folder(folder)  # before listing: a change after it is seen
             try:
                 names: frozenset = frozenset(os.listdir(folder))
             except OSError:
@@ -686,15 +687,3 @@ def dependencies(path: str) -> List[str]:
     except (OSError, RecursionError, ValueError):
         return []
 
-
-def _watched(folder: str) -> Tuple[str, Optional[int]]:
-    """``folder`` and its mtime if it exists, else its nearest existing parent and that one's
-    (creating the folder, or a parent of it, changes the mtime of the parent it is created
-    in)."""
-    path = folder
-    while True:
-        state = mtime(path)
-        parent = os.path.dirname(path)
-        if state is not None or parent == path:
-            return path, state
-        path = parent

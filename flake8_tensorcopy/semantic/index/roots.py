@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 
 _SHA256 = None
@@ -102,6 +102,19 @@ def mtime(path: str) -> Optional[int]:
 def within(path: str, root: str) -> bool:
     root = root.rstrip(os.sep) + os.sep
     return path.startswith(root)
+
+
+def watched_folder(folder: str) -> Tuple[str, Optional[int]]:
+    """``folder`` and its mtime if it exists, else its nearest existing parent and that one's
+    (creating the folder, or a parent of it, changes the mtime of the parent it is created
+    in)."""
+    path = folder
+    while True:
+        state = mtime(path)
+        parent = os.path.dirname(path)
+        if state is not None or parent == path:
+            return path, state
+        path = parent
 
 
 def digest_now(path: str) -> Optional[str]:
