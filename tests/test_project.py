@@ -516,7 +516,7 @@ def test_a_definition_outlives_its_module_and_reads_it_again(tmp_path):
 def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monkeypatch, where):
     """"Not found" answers (and the folder listings behind them) are kept for ``_TTL``, never
     longer: a module written meanwhile, in a folder that did not exist, is read after that."""
-    from flake8_tensorcopy.semantic.index import resolve
+    from flake8_tensorcopy.semantic.index import resolve, roots
 
     root = tmp_path / "p"
     _write(root, "pyproject.toml", "")
@@ -528,10 +528,10 @@ def test_a_module_created_later_is_found_once_the_answer_expires(tmp_path, monke
     _write(root, where, OWN_DATA)
     clock = [resolve.time.monotonic()]
     monkeypatch.setattr(resolve.time, "monotonic", lambda: clock[0])
-    clock[0] += resolve._TTL / 2
+    clock[0] += roots.TTL / 2
     # within the TTL the index may still answer from what it saw: either answer is allowed
     assert [d.code for d in lint_source(user, str(user_path))] in (["TEN101"], [])
-    clock[0] += resolve._TTL
+    clock[0] += roots.TTL
     assert lint_source(user, str(user_path)) == []  # Thing has its own .data: silent
 
 
@@ -559,7 +559,8 @@ def test_flake8_keeps_facts_and_no_tree_between_files(tmp_path):
     """In flake8's process the index keeps the facts of the modules it read between files,
     but no tree: once the run is over (and after each file), no ``ast`` node is held by the
     index, neither a module's nor the last linted file's, while the cross-module answer was
-    given (lib's ``Thing`` has its own ``data``: silent) and lib was read once."""
+    given (lib's ``Thing`` has its own ``data``: silent) and lib was read once. The facts of
+    the three files linted are kept too, from the trees flake8 parsed (four modules)."""
     root = tmp_path / "p"
     _write(root, "pyproject.toml", "")
     _write(root, "lib.py", OWN_DATA)
@@ -587,7 +588,7 @@ def test_flake8_keeps_facts_and_no_tree_between_files(tmp_path):
     proc = run([sys.executable, "-c", code, "--jobs", "1", "--exit-zero", "--select", "TEN",
                 "."], cwd=str(root))
     lines = proc.stdout.splitlines()
-    assert lines and lines[-1] == "kept 1 True 0 1", proc.stdout + proc.stderr
+    assert lines and lines[-1] == "kept 4 True 0 1", proc.stdout + proc.stderr
     assert not [line for line in lines if "user" in line], proc.stdout
     assert [line.split(": ")[1].split()[0] for line in lines if "z_later.py" in line] == [
         "TEN101"], proc.stdout
@@ -618,9 +619,11 @@ def test_what_a_file_read_is_freed_when_its_analysis_ends(tmp_path, monkeypatch)
         left = [o for o in gc.get_objects() if isinstance(o, ast.ClassDef)
                 and o.name == "ThingOfLib"]
         assert left == [] and idx._recent is None
-        kept = [m for m in idx._modules.values() if m[2] is not None]
-        assert [os.path.basename(m[2].path) for m in kept] == ["lib.py"]
-        assert kept[0][2]._tree is None and kept[0][2].defs["ThingOfLib"]._node is None
+        kept = {os.path.basename(m[2].path): m[2] for m in idx._modules.values()
+                if m[2] is not None}
+        assert sorted(kept) == ["lib.py", "user.py"]  # the linted file's facts stay too
+        assert kept["lib.py"]._tree is None and kept["lib.py"].defs["ThingOfLib"]._node is None
+        assert kept["user.py"]._tree is None and kept["user.py"].defs["f"]._node is None
     finally:
         if was:
             gc.enable()
@@ -776,24 +779,67 @@ def _fresh_index(monkeypatch):
     monkeypatch.setattr(resolve, "_INDEX", resolve.ProjectIndex())
 
 
+@pytest.mark.parametrize("policy", ["bounded", "keep_facts_only"])
 def test_the_index_reads_what_the_file_holds_not_the_text_last_linted_from_it(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, policy):
     """A module linted and then changed on disk, or linted from an editor's unsaved text:
-    what its importer sees is the file's bytes."""
+    what its importer sees is the file's bytes (in flake8's process too, where the linted
+    file's facts are kept for its importers while the file holds the text linted)."""
     (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
     b, a = tmp_path / "b.py", tmp_path / "a.py"
     a.write_text(_IMPORTER_A)
-    _fresh_index(monkeypatch)
+
+    def fresh():
+        _fresh_index(monkeypatch)
+        if policy == "keep_facts_only":
+            project.index().keep_facts_only()
+
+    fresh()
     # linted as a list, then changed on disk to a tensor: the importer sees the tensor
     b.write_text(_LINTED_B.format(value="[1, 2]"))
     lint_source(b.read_text(), str(b))
     b.write_text(_LINTED_B.format(value="torch.zeros(3)"))
+    os.utime(b, ns=(1, 1))  # another mtime whatever the clock's resolution
     assert [d.code for d in lint_source(a.read_text(), str(a))] == ["TEN201"]
     # an editor's unsaved text (a tensor) over a file that returns a list: the file counts
-    _fresh_index(monkeypatch)
+    fresh()
     b.write_text(_LINTED_B.format(value="[1, 2]"))
     lint_source(_LINTED_B.format(value="torch.zeros(3)"), str(b))
     assert lint_source(a.read_text(), str(a)) == []
+
+
+@pytest.mark.parametrize("first", ["imported", "importer"])
+def test_flake8s_process_reads_a_linted_module_once_for_its_importers(
+        tmp_path, monkeypatch, first):
+    """In flake8's process (``keep_facts_only``) the facts of a file being linted are the
+    index's facts of that module while the file holds the text linted: linted before its
+    importer, the module is not parsed again for it; read for its importer first, its own
+    analysis takes those facts (and what was worked out in them), with the tree it was
+    given. Either way the index parses no byte of it, and the answers are the same."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    b, a = tmp_path / "b.py", tmp_path / "a.py"
+    a.write_text(_IMPORTER_A)
+    b.write_text(_LINTED_B.format(value="torch.zeros(3)"))
+    _fresh_index(monkeypatch)
+    idx = project.index()
+    idx.keep_facts_only()
+    parsed = []
+    real = resolve.ast.parse
+
+    def counted(data, *args, **kwargs):
+        if isinstance(data, bytes) and b"def make" in data:
+            parsed.append(len(data))  # the whole module read from its bytes
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(resolve.ast, "parse", counted)
+    order = [b, a] if first == "imported" else [a, b]
+    got = {p.name: [d.code for d in lint_source(p.read_text(), str(p))] for p in order}
+    assert got == {"a.py": ["TEN201"], "b.py": ["TEN301"]}
+    assert parsed == ([] if first == "imported" else [len(b.read_bytes())])
+    kept = idx._modules[str(b)][2]
+    assert kept is not None and kept.data == b.read_bytes() and kept._tree is None
 
 
 _A_CALLS_B = "from b import g\n\n\ndef f():\n    return g()\n"
@@ -810,7 +856,7 @@ def test_what_kept_modules_worked_out_from_another_is_forgotten_when_it_changes(
     ``b`` changes on disk, or is created where ``a``'s import looks for it, an analysis that
     starts more than ``_TTL`` later sees the new ``b`` through ``a`` too, whatever the index
     keeps between files (the check's bounds, the language server's, flake8's facts)."""
-    from flake8_tensorcopy.semantic.index import resolve
+    from flake8_tensorcopy.semantic.index import resolve, roots
 
     _fresh_index(monkeypatch)
     idx = resolve.index()
@@ -839,7 +885,7 @@ def test_what_kept_modules_worked_out_from_another_is_forgotten_when_it_changes(
     else:
         _write(root, "b.py", _B_TENSOR)
         os.utime(root, ns=(root.stat().st_mtime_ns + 10**9,) * 2)
-    clock[0] += resolve._TTL + 0.1
+    clock[0] += roots.TTL + 0.1
     assert [d.code for d in lint_source(user.read_text(), str(user))] == ["TEN201"]
 
 
@@ -848,7 +894,7 @@ def test_the_check_looks_once_at_a_folder_watched_for_many(tmp_path, monkeypatch
     check between files watches the nearest existing parent for each, and looks at a folder
     watched for many once. It once stat'ed each of them: 1,766 on the dense corpus, 5 ms a
     check. Creating one of them is still seen (the test above)."""
-    from flake8_tensorcopy.semantic.index import resolve
+    from flake8_tensorcopy.semantic.index import resolve, roots
 
     _fresh_index(monkeypatch)
     idx = resolve.index()
@@ -860,7 +906,7 @@ def test_the_check_looks_once_at_a_folder_watched_for_many(tmp_path, monkeypatch
     looked = []
     real = resolve.mtime
     monkeypatch.setattr(resolve, "mtime", lambda path: looked.append(path) or real(path))
-    clock[0] += resolve._TTL + 0.1
+    clock[0] += roots.TTL + 0.1
     idx.begin()
     idx.end()
     assert sorted(looked) == [str(tmp_path)]  # the parent of ``absent``, and itself

@@ -172,7 +172,7 @@ def test_a_chain_too_deep_for_the_index_is_said_once_per_run(tmp_path):
 def _dependency_searches(tmp_path, files, monkeypatch):
     """Import searches (``_candidates``) made to list the dependencies of ``files`` scripts that
     each import the same chain of 12 package modules (each importing the next), in one run."""
-    from flake8_tensorcopy.semantic.index import resolve
+    from flake8_tensorcopy.semantic.index import resolve, roots
 
     root = tmp_path / f"p{files}"
     pkg = root / "pkg"
@@ -187,7 +187,7 @@ def _dependency_searches(tmp_path, files, monkeypatch):
         path = root / f"s{j}.py"
         path.write_text("import torch\nfrom pkg.m0 import f0\n")
         scripts.append(str(path))
-    monkeypatch.setattr(resolve, "_TTL", 3600.0)  # one window of freshness, however slow the machine
+    monkeypatch.setattr(roots, "TTL", 3600.0)  # one window of freshness, however slow the machine
     index = resolve.ProjectIndex()
     count = [0]
     candidates = index._candidates

@@ -66,10 +66,13 @@ class FileContext:
 
     def release(self) -> None:
         """The file's analysis is over: its own facts are let go (``ModuleFacts.release``), and
-        what the index keeps between files is trimmed to its bounds (``after_file``)."""
+        what the index keeps between files is trimmed to its bounds (``after_file``). Facts
+        never asked for are made now where the index keeps them (``ProjectIndex.linted``)."""
+        if self._facts is None and isinstance(self._tree, ast.Module):
+            self.index.linted(self.path, self._tree, self._source)
         self.index.end()
-        if self._facts is not None:
-            self._facts.release()
+        if self._facts is not None and self._facts.data is None:
+            self._facts.release()  # its own (the index's own stay for the files after it)
         self._facts = None
         self._tree = None
         self.index.after_file()

@@ -90,9 +90,11 @@ class ModuleFacts(ProjectModule):
         for d in self.defs.values():
             d.drop_nodes()  # type: ignore[attr-defined]
 
-    def _materialize(self) -> None:
-        """Read the tree again from the same bytes and give each definition its nodes back."""
-        tree = ast.parse(self.data, filename=self.path)  # type: ignore[arg-type]
+    def _materialize(self, tree: Optional[ast.Module] = None) -> None:
+        """Read the tree again from the same bytes (or take ``tree``, parsed from them) and
+        give each definition its nodes back."""
+        if tree is None:
+            tree = ast.parse(self.data, filename=self.path)  # type: ignore[arg-type]
         fresh = ModuleFacts(self.path, tree, self.index, self.text)
         self._tree, self._assigns = tree, fresh._assigns
         for name, d in self.defs.items():
@@ -100,6 +102,12 @@ class ModuleFacts(ProjectModule):
             if type(same) is type(d):
                 d.attach(same)  # type: ignore[attr-defined]
         self.index.holds_tree(self)
+
+    def adopt(self, tree: ast.Module) -> None:
+        """``tree`` was parsed from this module's text (the file being linted): it stands for
+        the tree let go, which is not read again."""
+        if self._tree is None:
+            self._materialize(tree)
 
     def node_of(self, d) -> ast.AST:
         """The node of definition ``d`` of this module, read again if the tree was let go: its

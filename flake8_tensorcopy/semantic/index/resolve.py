@@ -23,16 +23,14 @@ import threading
 import time
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from ...syntax.prefilter import statements
-
 from ..kinds import Qual
+from . import roots
+from .deps import Dependencies
 from .facts import ModuleFacts
-from .roots import (Kept, digest, digest_now, find_root, mtime, package_homes, watched_folder,
+from .roots import (Kept, digest, find_root, mtime, package_homes, watched_folder,
                     within)
 
 
-_MAX_FILE = 2_000_000  # bytes: larger modules are not read (generated code)
-_TTL = 1.0  # seconds a "module not found" answer is reused (see ``find_module``)
 #: modules whose facts one process keeps between linted files (least recently used go first),
 #: at most ``_MAX_MODULES`` of them and, past the most recent one, ``_MAX_KEPT_BYTES`` of their
 #: source (a module's tree is about 44 bytes of live objects a byte of source). Bounded on
@@ -57,11 +55,7 @@ FACTS_MODULES, FACTS_BYTES = 4096, 32_000_000
 
 # ---- the index -----------------------------------------------------------------------------
 
-class WholeProject(Exception):
-    """An analysis depended on every file of its project (no list of files can say what)."""
-
-
-class ProjectIndex:
+class ProjectIndex(Dependencies):
     """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
 
     def __init__(self) -> None:
@@ -118,13 +112,13 @@ class ProjectIndex:
 
     def begin(self) -> None:
         """A file's analysis starts: its questions are answered once each (see ``_asked``).
-        Every ``_TTL`` seconds at most, the modules kept are looked at on disk first: what was
+        Every ``roots.TTL`` seconds at most, the modules kept are looked at on disk first: what was
         worked out from one that changed or went is forgotten (``_forget_worked_out``)."""
         self._asked = {}
         self._roots_cwd_ok()
         self._cwd_seen = True
         now = time.monotonic()
-        if now - self._checked >= _TTL:
+        if now - self._checked >= roots.TTL:
             self._checked = now
             for path, entry in list(self._modules.items()):
                 try:
@@ -222,14 +216,14 @@ class ProjectIndex:
         return cand if os.path.isfile(cand) else None
 
     def _listing(self, folder: str) -> frozenset:
-        """The names in ``folder`` (empty if it cannot be listed), kept for ``_TTL`` as "not
+        """The names in ``folder`` (empty if it cannot be listed), kept for ``roots.TTL`` as "not
         found" answers are: a name created meanwhile is seen within a second. ``begin`` looks
         for changes at the folder's mtime or, for a folder that does not exist (most of those
         an import looks in: ``src/pickle`` for ``import pickle``), at its nearest existing
         parent's, which changes when the folder is created (``roots.watched_folder``)."""
         now = time.monotonic()
         hit = self._listings.get(folder)
-        if hit is None or now - hit[1] >= _TTL:
+        if hit is None or now - hit[1] >= roots.TTL:
             watched, state = watched_folder(folder)  # before listing: a change after it is seen
             try:
                 names: frozenset = frozenset(os.listdir(folder))
@@ -266,7 +260,7 @@ class ProjectIndex:
         now = time.monotonic()
         if hit is not None:
             found, when = hit
-            fresh = now - when < _TTL
+            fresh = now - when < roots.TTL
             if found is None:
                 if fresh:
                     return None
@@ -323,11 +317,11 @@ class ProjectIndex:
         return None
 
     def _homes(self, importer: str, dotted: str) -> List[str]:
-        """``package_homes``, kept as ``find_module``'s answers are (for ``_TTL``)."""
+        """``package_homes``, kept as ``find_module``'s answers are (for ``roots.TTL``)."""
         key = (os.path.dirname(os.path.abspath(importer)), dotted.split(".", 1)[0])
         now = time.monotonic()
         hit = self._homes_cache.get(key)
-        if hit is not None and now - hit[1] < _TTL:
+        if hit is not None and now - hit[1] < roots.TTL:
             return hit[0]
         got = package_homes(importer, dotted, self._package_init)
         self._homes_cache[key] = (got, now)
@@ -371,7 +365,11 @@ class ProjectIndex:
             return got  # type: ignore[return-value]
         return self._load_path_now(path)
 
-    def _load_path_now(self, path: str) -> Optional[ModuleFacts]:
+    def _load_path_now(self, path: str, linted: Optional[Tuple[str, ast.Module]] = None
+                       ) -> Optional[ModuleFacts]:
+        """``linted``: the text and tree of ``path`` being linted (``facts_for_source``): the
+        facts are made from that tree, or kept ones serve, only while the file holds that
+        text (None when it does not)."""
         try:
             st = os.stat(path)
         except OSError:
@@ -385,25 +383,36 @@ class ProjectIndex:
         with self.lock:
             hit = self._modules.get(path)
             if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+                if linted is not None:
+                    if hit[2] is None or hit[2].text != linted[0]:
+                        return None
+                    hit[2].adopt(linted[1])
                 self._modules.move_to_end(path)
                 return hit[2]
-            facts = None
-            if st.st_size > _MAX_FILE:
-                self.note(f"{path} is over {_MAX_FILE // 1_000_000} MB and was not read: "
-                          "what it defines is unknown")
-            if st.st_size <= _MAX_FILE:
+            data = None
+            if st.st_size <= roots.MAX_FILE:
                 try:
                     with open(path, "rb") as fh:
                         data = fh.read()
-                    self._digests[path] = digest(data)
-                    tree = ast.parse(data, filename=path)
+                except OSError:
+                    pass
+            if linted is not None and (data is None or not _holds(data, linted[0])):
+                return None
+            facts = None
+            if data is None and st.st_size > roots.MAX_FILE:
+                self.note(f"{path} is over {roots.MAX_FILE // 1_000_000} MB and was not read: "
+                          "what it defines is unknown")
+            if data is not None:
+                self._digests[path] = digest(data)
+                try:
+                    tree = linted[1] if linted is not None else ast.parse(data, filename=path)
                     try:
                         text: Optional[str] = data.decode("utf-8")
                     except UnicodeDecodeError:
                         text = None  # another encoding: no text shortcuts for this module
                     facts = ModuleFacts(path, tree, self, text, data)
                     self.holds_tree(facts)
-                except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
                     facts = None
             if hit is not None:
                 if hit[2] is not None:
@@ -486,75 +495,21 @@ class ProjectIndex:
 
     def facts_for_source(self, path: str, tree: ast.Module,
                          text: Optional[str] = None) -> ModuleFacts:
-        """Facts of the file being linted, from its own (possibly unsaved) text."""
-        return ModuleFacts(os.path.abspath(path), tree, self, text)
+        """Facts of the file being linted, from its own (possibly unsaved) text and tree: the
+        index's own (``linted``) or facts of the text alone (``data`` None), not kept."""
+        got = self.linted(path, tree, text)
+        return got if got is not None else ModuleFacts(os.path.abspath(path), tree, self, text)
 
-    def dependencies(self, path: str) -> List[str]:
-        """Absolute paths of the project files whose contents can change the analysis of
-        ``path``: its in-project imports, transitively (star imports and base classes
-        included); ``path`` itself is not listed."""
-        return self._dependencies(path)[0]
-
-    def dependency_states(self, path: str) -> List[Tuple[str, Optional[str]]]:
-        """What the analysis of ``path`` depended on, for a results cache: ``(file, SHA-256 of
-        the bytes the index read there)`` for each dependency, and ``(file, None)`` for each
-        file the imports were looked for in and not found (one created later would change the
-        answer). Asked right after the analysis, in the process that made it: the digests are
-        those of what was read then, not of what the file holds by the time it is stored.
-        Raises ``WholeProject`` when the analysis read every file of the project."""
-        if os.path.abspath(path) in self.whole_project:
-            raise WholeProject(path)
-        read = dict(self._digests)  # before the walk below reads anything again
-        found, absent = self._dependencies(path)
-        out: List[Tuple[str, Optional[str]]] = []
-        for dep in found:
-            read_as = read.get(dep) or self._digests.get(dep) or digest_now(dep)
-            if read_as is None:
-                absent.add(dep)  # gone meanwhile: it must stay gone
-            else:
-                out.append((dep, read_as))
-        out.extend((a, None) for a in sorted(absent))
-        return out
-
-    def _dependencies(self, path: str) -> Tuple[List[str], Set[str]]:
-        start = os.path.abspath(path)
-        seen: Set[str] = {start}
-        order: List[str] = []
-        absent: Set[str] = set()
-        todo = [start]
-        while todo:
-            cur = todo.pop()
-            found, searched = self._module_targets(cur)
-            targets = list(found)
-            absent.update(searched)
-            if cur == start:
-                nested = self._import_specs(cur)[1]
-                targets.extend(self._resolve_specs(cur, nested, parents=False, absent=absent))
-            for target in targets:
-                if target not in seen:
-                    seen.add(target)
-                    order.append(target)
-                    todo.append(target)
-        return sorted(order), absent - seen
-
-    def _module_targets(self, path: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
-        """The files the top-level imports of ``path`` reach and the places searched in vain,
-        kept while the file is unchanged, as ``find_module``'s answers are (for ``_TTL``):
-        every file of a run that reaches a module through its imports asks for them again."""
-        try:
-            st = os.stat(path)
-            state: Optional[Tuple[int, int]] = (st.st_mtime_ns, st.st_size)
-        except OSError:
-            state = None
-        now = time.monotonic()
-        hit = self._targets_cache.get(path)
-        if hit is not None and now - hit[2] < _TTL and hit[3] == state:
-            return hit[0], hit[1]
-        searched: Set[str] = set()
-        found = tuple(self._resolve_specs(path, self._import_specs(path)[0], absent=searched))
-        got = (found, tuple(sorted(searched)))
-        self._targets_cache[path] = got + (now, state)
-        return got
+    def linted(self, path: str, tree: ast.Module, text: Optional[str]) -> Optional[ModuleFacts]:
+        """In flake8's process (``keep_facts_only``: facts kept for a whole run, without
+        trees), the index's facts of the file being linted, made from the tree flake8 parsed,
+        while the file holds the text linted (else None): read for a file that imported it,
+        they serve its own analysis, and made now, they serve the files that import it later,
+        which do not read it again (dense corpus: 22 of 149 modules). Not elsewhere: a tree
+        kept with the facts would take one of few places."""
+        if text is None or self.keep_trees:
+            return None
+        return self._load_path_now(os.path.abspath(path), (text, tree))
 
     def note_source(self, path: str, source: Optional[str], tree: Optional[ast.Module]) -> None:
         """The text and tree of the file being linted: ``dependencies`` of that file (asked right
@@ -564,97 +519,12 @@ class ProjectIndex:
             isinstance(tree, ast.Module) else None
         self.whole_project.discard(os.path.abspath(path))  # a new analysis of it begins
 
-    def _import_specs(self, path: str) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...]]:
-        """The imports of ``path`` as (dotted, level) pairs: those its module facts bind (top
-        level, star imports included) and those inside its functions and classes. Kept per
-        (path, mtime_ns, size) for the process; small (strings), so not bounded."""
-        try:
-            st = os.stat(path)
-        except OSError:
-            return (), ()
-        with self.lock:
-            hit = self._specs.get(path)
-            if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
-                return hit[2], hit[3]
-            cached = self._modules.get(path)
-        top: List[Tuple[str, int]] = []
-        nested: List[Tuple[str, int]] = []
-        facts = None
-        if cached is not None and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
-            facts = cached[2]
-        tree = facts.tree if facts is not None else None
-        if tree is None and st.st_size <= _MAX_FILE:
-            try:
-                with open(path, "rb") as fh:
-                    data = fh.read()
-                self._digests.setdefault(path, digest(data))
-                recent = self._recent
-                if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
-                    tree = recent[2]
-                else:
-                    tree = ast.parse(data, filename=path)
-            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError,
-                    UnicodeError):
-                tree = None
-        if tree is not None:
-            if facts is None:
-                facts = ModuleFacts(path, tree, self)  # what the facts bind; not kept
-            for imp in facts.imports.values():
-                top.append((imp[1], imp[2]))
-                if imp[0] != "module":
-                    top.append((f"{imp[1]}.{imp[3]}" if imp[1] else imp[3], imp[2]))
-            top.extend(facts.stars)
-            for node in statements(tree):
-                if isinstance(node, ast.Import):
-                    nested.extend((a.name, 0) for a in node.names)
-                elif isinstance(node, ast.ImportFrom):
-                    mod = node.module or ""
-                    nested.append((mod, node.level))
-                    nested.extend((f"{mod}.{a.name}" if mod else a.name, node.level)
-                                  for a in node.names if a.name != "*")
-        result = (tuple(top), tuple(nested))
-        with self.lock:
-            self._specs[path] = (st.st_mtime_ns, st.st_size) + result
-        return result
-
-    def _searched(self, importer: str, dotted: str, level: int,
-                  found: Optional[str]) -> Tuple[str, ...]:
-        """The places an import was looked for in before its answer ``found`` (all of them for
-        no answer), absolute. Kept as ``find_module``'s answers are (for ``_TTL``): every file
-        of a run asks again for the imports of the modules they share (issue 23 item 5: this
-        search, repeated per file for each module its imports reach, was half of a first
-        ``check`` of the dense corpus)."""
-        key = (os.path.dirname(os.path.abspath(importer)), dotted, level, found)
-        now = time.monotonic()
-        hit = self._searched_cache.get(key)
-        if hit is not None and now - hit[1] < _TTL:
-            return hit[0]
-        target = os.path.abspath(found) if found else None
-        out: List[str] = []
-        for cand in self._candidates(importer, dotted, level):
-            cand = os.path.abspath(cand)
-            if cand == target:
-                break
-            out.append(cand)
-        got = tuple(out)
-        self._searched_cache[key] = (got, now)
-        return got
-
-    def _resolve_specs(self, importer: str, specs, parents: bool = True,
-                       absent: Optional[Set[str]] = None) -> Iterable[str]:
-        for dotted, level in specs:
-            found = self.find_module(importer, dotted, level)
-            if absent is not None:
-                absent.update(self._searched(importer, dotted, level, found))
-            if found:
-                yield os.path.abspath(found)
-            # parent packages' __init__ run on import and may define names
-            if parents and level == 0 and "." in dotted:
-                parts = dotted.split(".")
-                for i in range(1, len(parts)):
-                    pkg = self.find_module(importer, ".".join(parts[:i]), 0)
-                    if pkg:
-                        yield os.path.abspath(pkg)
+def _holds(data: bytes, text: str) -> bool:
+    """Are ``data`` the bytes of ``text`` (the linted text is the file's)?"""
+    try:
+        return data == text.encode("utf-8")
+    except UnicodeError:  # a lone surrogate: no bytes are that text
+        return False
 
 
 _INDEX = ProjectIndex()

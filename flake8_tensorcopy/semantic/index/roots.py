@@ -7,6 +7,12 @@ import os
 from collections import OrderedDict
 from typing import Callable, List, Optional, Tuple
 
+#: bytes: larger modules are not read (generated code)
+MAX_FILE = 2_000_000
+#: seconds a "module not found" answer (and every answer kept as it is) is reused: see
+#: ``ProjectIndex.find_module``; read at each use, so that a test may set it
+TTL = 1.0
+
 
 _SHA256 = None
 
