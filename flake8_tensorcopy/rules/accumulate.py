@@ -576,7 +576,8 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
     tree = project.module_tree() if project is not None else None
     if tree is None:
         return False
-    return _cached(ctx, "_accumulate_callers", tree, lambda: Uses(tree)).grad_on(name)
+    return _cached(ctx, "_accumulate_callers", tree,
+                   lambda: Uses(tree, ctx.source)).grad_on(name)
 
 
 def _module_call(kind) -> Optional[bool]:

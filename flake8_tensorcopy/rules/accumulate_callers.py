@@ -14,9 +14,11 @@ class body and no lambda.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..syntax.prefilter import node_fields
+from ..syntax.source import any_line_within, line_numbers, line_starts
 
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
@@ -27,86 +29,37 @@ Use = Tuple[Optional[str], bool, bool]
 
 
 class Uses:
-    """Every use and definition of each name in a module, read in one walk."""
+    """The uses and definitions of each name asked about in a module, a name's read in one walk
+    of the statements that hold it: with ``text`` (the module's source, ASCII: an identifier is
+    its own spelling there), only the nodes whose lines hold an occurrence of the name are
+    entered; without it, every node."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.uses: Dict[str, List[Use]] = {}
-        #: name -> how many times something defines or imports it; plain top-level functions
-        self.bound: Dict[str, int] = {}
-        self.plain: Set[str] = set()
-        self._calls: Set[int] = set()
-        try:
-            for stmt in tree.body:
-                self._visit(stmt, None, True, top=True)
-        except RecursionError:  # nested too deeply to read: nothing is proven
-            self.plain.clear()
+    def __init__(self, tree: ast.Module, text: Optional[str] = None) -> None:
+        self.tree = tree
+        self._starts = line_starts(text) if text is not None and text.isascii() else None
+        self._text = text
+        #: the plain top-level functions (no decorator, not ``async``)
+        self.plain: Set[str] = {s.name for s in tree.body
+                                if type(s) is ast.FunctionDef and not s.decorator_list}
+        #: name -> (its uses, how many times something defines or imports it); None: nested
+        #: too deeply to read
+        self._read: Dict[str, Optional[Tuple[List[Use], int]]] = {}
 
-    def _bind(self, name: str) -> None:
-        self.bound[name] = self.bound.get(name, 0) + 1
-
-    def _visit(self, node: ast.AST, owner: Optional[str], on: bool, top: bool = False) -> None:
-        t = type(node)
-        if t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
-            self._bind(node.name)
-            for d in node.decorator_list:
-                self._visit(d, owner, on)
-            if t is ast.ClassDef:
-                for b in node.bases + [k.value for k in node.keywords]:
-                    self._visit(b, owner, on)
-                inner: Optional[str] = _NESTED
-            else:
-                self._visit(node.args, owner, on)
-                if node.returns is not None:
-                    self._visit(node.returns, owner, on)
-                plain = top and t is ast.FunctionDef and not node.decorator_list
-                if plain:
-                    self.plain.add(node.name)
-                inner = node.name if plain else _NESTED
-            for stmt in node.body:
-                self._visit(stmt, inner, True)
-            return
-        if t is ast.Lambda:
-            self._visit(node.args, owner, on)
-            self._visit(node.body, _NESTED, on)
-            return
-        if t is ast.With or t is ast.AsyncWith:
-            changes = False
-            for item in node.items:
-                self._visit(item, owner, on)
-                changes = changes or any(
-                    any(w in (getattr(n, "id", None) or getattr(n, "attr", None) or
-                              getattr(n, "arg", None) or "")
-                        for w in _GRAD_WORDS) for n in ast.walk(item.context_expr))
-            for stmt in node.body:
-                self._visit(stmt, owner, on and not changes)
-            return
-        if t is ast.Import or t is ast.ImportFrom:
-            for alias in node.names:
-                self._bind(alias.asname or alias.name.split(".")[0])
-            return
-        if t is ast.Global or t is ast.Nonlocal:
-            for name in node.names:
-                self._bind(name)
-            return
-        bound = getattr(node, "name", None) if t is ast.ExceptHandler or \
-            t.__name__ in ("MatchAs", "MatchStar") else getattr(node, "rest", None) \
-            if t.__name__ == "MatchMapping" else None
-        if type(bound) is str:
-            self._bind(bound)  # ``except E as name``, a ``match`` capture
-        if t is ast.Call and type(node.func) is ast.Name:
-            self._calls.add(id(node.func))
-        elif t is ast.Name:
-            self.uses.setdefault(node.id, []).append((owner, on, id(node) in self._calls))
-            return
-        visit, AST = self._visit, ast.AST  # ``ast.iter_child_nodes``, without its generators
-        for name in node_fields(t):  # (names, contexts and operators hold no use)
-            value = getattr(node, name, None)
-            if type(value) is list:
-                for item in value:
-                    if isinstance(item, AST):
-                        visit(item, owner, on)
-            elif isinstance(value, AST):
-                visit(value, owner, on)
+    def of(self, name: str) -> Optional[Tuple[List[Use], int]]:
+        if name not in self._read:
+            lines = None
+            if self._starts is not None:
+                word = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+                lines = line_numbers(self._starts, (m.start() for m in word.finditer(
+                    self._text)))  # type: ignore[arg-type]
+            walk = _Walk(name, lines)
+            try:
+                for stmt in self.tree.body:
+                    walk.visit(stmt, None, True, top=True)
+                self._read[name] = (walk.uses, walk.bound)
+            except RecursionError:  # nested too deeply to read: nothing is proven
+                self._read[name] = None
+        return self._read[name]
 
     def grad_on(self, name: str) -> bool:
         """Is ``name`` a plain top-level function of the module that runs only with grad on?"""
@@ -116,11 +69,14 @@ class Uses:
             return False
 
     def _grad_on(self, name: str, seen: Set[str]) -> bool:
-        if name in seen or name not in self.plain or self.bound.get(name) != 1:
-            return False  # a cycle, or not one plain definition
+        if name in seen or name not in self.plain:
+            return False  # a cycle, or not a plain function
+        read = self.of(name)
+        if read is None or read[1] != 1:
+            return False  # unreadable, or not one definition
         seen.add(name)
         called = False
-        for owner, on, call in self.uses.get(name, ()):
+        for owner, on, call in read[0]:
             if not (on and call) or owner == _NESTED or owner == name:
                 return False
             if owner is not None and not self._grad_on(owner, seen):
@@ -129,7 +85,100 @@ class Uses:
         return called
 
 
-def grad_on_function(tree: ast.Module, name: str) -> bool:
+class _Walk:
+    """The uses and bindings of one name (``lines``: the lines it may occur on; None: any)."""
+
+    def __init__(self, name: str, lines: Optional[List[int]]) -> None:
+        self.name = name
+        self.lines = lines
+        self.uses: List[Use] = []
+        self.bound = 0
+        self._calls: Set[int] = set()
+
+    def visit(self, node: ast.AST, owner: Optional[str], on: bool, top: bool = False) -> None:
+        lines = self.lines
+        if lines is not None:
+            line = getattr(node, "lineno", None)
+            if line is not None:
+                decorators = getattr(node, "decorator_list", None)
+                if decorators:
+                    line = decorators[0].lineno  # a definition starts at its first decorator
+                if not any_line_within(lines, line, getattr(node, "end_lineno", None) or line):
+                    return  # the name is nowhere in it
+        t = type(node)
+        name = self.name
+        if t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
+            if node.name == name:
+                self.bound += 1
+            for d in node.decorator_list:
+                self.visit(d, owner, on)
+            if t is ast.ClassDef:
+                for b in node.bases + [k.value for k in node.keywords]:
+                    self.visit(b, owner, on)
+                inner: Optional[str] = _NESTED
+            else:
+                self.visit(node.args, owner, on)
+                if node.returns is not None:
+                    self.visit(node.returns, owner, on)
+                plain = top and t is ast.FunctionDef and not node.decorator_list
+                inner = node.name if plain else _NESTED
+            for stmt in node.body:
+                self.visit(stmt, inner, True)
+            return
+        if t is ast.Lambda:
+            self.visit(node.args, owner, on)
+            self.visit(node.body, _NESTED, on)
+            return
+        if t is ast.With or t is ast.AsyncWith:
+            changes = False
+            for item in node.items:
+                self.visit(item, owner, on)
+                changes = changes or any(
+                    any(w in (getattr(n, "id", None) or getattr(n, "attr", None) or
+                              getattr(n, "arg", None) or "")
+                        for w in _GRAD_WORDS) for n in ast.walk(item.context_expr))
+            for stmt in node.body:
+                self.visit(stmt, owner, on and not changes)
+            return
+        if t is ast.Import or t is ast.ImportFrom:
+            self.bound += sum((a.asname or a.name.split(".")[0]) == name for a in node.names)
+            return
+        if t is ast.Global or t is ast.Nonlocal:
+            self.bound += node.names.count(name)
+            return
+        bound = getattr(node, "name", None) if t is ast.ExceptHandler or \
+            t.__name__ in ("MatchAs", "MatchStar") else getattr(node, "rest", None) \
+            if t.__name__ == "MatchMapping" else None
+        if bound == name:
+            self.bound += 1  # ``except E as name``, a ``match`` capture
+        if t is ast.JoinedStr and lines is not None:
+            # before 3.12 the positions inside an f-string may be its own, not its parts'
+            self.lines = None
+            try:
+                for value in node.values:
+                    self.visit(value, owner, on)
+            finally:
+                self.lines = lines
+            return
+        if t is ast.Call and type(node.func) is ast.Name:
+            self._calls.add(id(node.func))
+        elif t is ast.Name:
+            if node.id == name:
+                self.uses.append((owner, on, id(node) in self._calls))
+            return
+        visit, AST = self.visit, ast.AST  # ``ast.iter_child_nodes``, without its generators
+        for field in node_fields(t):  # (names, contexts and operators hold no use)
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        visit(item, owner, on)
+            elif isinstance(value, AST):
+                visit(value, owner, on)
+
+
+def grad_on_function(tree: ast.Module, name: str, text: Optional[str] = None) -> bool:
     """Is the top-level function ``name`` of ``tree`` only ever called, within the module, where
-    grad mode is on (see the module's docstring)? False when the module cannot tell."""
-    return Uses(tree).grad_on(name)
+    grad mode is on (see the module's docstring)? False when the module cannot tell. ``text``:
+    the source ``tree`` was parsed from, when known."""
+    return Uses(tree, text).grad_on(name)

@@ -6,6 +6,7 @@ import io
 import re
 import tokenize
 from .records import record
+from functools import partial
 from itertools import accumulate
 from typing import Iterable, Iterator, List, Optional, Tuple
 
@@ -79,7 +80,7 @@ def line_starts(text: str) -> List[int]:
 
 def line_numbers(starts: List[int], offsets: Iterable[int]) -> List[int]:
     """The 1-based lines (``starts`` from ``line_starts``) of ``offsets``, in their order."""
-    return [bisect.bisect_right(starts, i) for i in offsets]
+    return list(map(partial(bisect.bisect_right, starts), offsets))
 
 
 def occurrences(text: str, word: str) -> Iterator[int]:
