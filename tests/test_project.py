@@ -312,6 +312,44 @@ def test_call_lines_hold_every_call_of_a_bare_name():
     assert checked > 1000
 
 
+def test_call_starts_are_the_calls_pattern_without_a_pattern_per_name(monkeypatch):
+    """``call_starts`` finds where a bare name may be called as the pattern of the rule would
+    (the name never after a dot or a word character, then blanks, closing parentheses, line
+    continuations or comments, then ``(``; a call found, the search goes on after it), over
+    every word of tricky texts and of this package's modules, with no pattern compiled per name
+    (one was compiled for each function asked about)."""
+    import re
+
+    import flake8_tensorcopy.semantic.index.evaluate as evaluate
+
+    def pattern(name):
+        word = re.escape(name)
+        return re.compile(word + r"(?<![\w.]" + word + r")(?=((?:[\s)]|\\\n|#[^\n]*)*))\1\(")
+
+    texts = ["f(f(f))", "ff(f (x.f( f\\\n(", "(f)(1) ( f # c ) )\n )(2) _f(3) f2(4) f", "fff(",
+             "f # f(\n(", "é f( éf( fé( f)( f))\n(", "f" * 5 + "(", "f#\n#\n(f \t\f("]
+    top = os.path.dirname(flake8_tensorcopy.__file__)
+    for folder, _, names in os.walk(top):
+        texts += [open(os.path.join(folder, n), encoding="utf-8").read()
+                  for n in sorted(names) if n.endswith(".py")]
+    compiled = [0]
+    real = re.compile
+
+    def counted(*args, **kwargs):
+        compiled[0] += 1
+        return real(*args, **kwargs)
+
+    checked = 0
+    for text in texts:
+        for name in sorted(set(re.findall(r"[^\W\d]\w*", text)))[:60]:
+            want = [m.start() for m in pattern(name).finditer(text)]
+            monkeypatch.setattr(re, "compile", counted)
+            assert list(evaluate.call_starts(name, text)) == want, (text[:60], name)
+            monkeypatch.setattr(re, "compile", real)
+            checked += 1
+    assert checked > 3000 and compiled == [0]
+
+
 def test_call_lines_leave_out_definitions_and_attribute_calls():
     import ast
 
@@ -940,6 +978,38 @@ def roots_levels():
     from flake8_tensorcopy.semantic.index.roots import HOME_LEVELS
 
     return HOME_LEVELS
+
+
+def test_project_roots_look_for_markers_only_where_a_folder_lists_them(tmp_path, monkeypatch):
+    """The root of a file is its nearest ancestor holding a project marker: the index finds it
+    in the listings it keeps, shared by every folder below (40 folders of one project: each
+    ancestor listed once, a marker stat-ed only where it is listed), with the answers of a
+    search that stats every marker of every ancestor."""
+    from flake8_tensorcopy.semantic.index import resolve, roots
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    files = []
+    for i in range(40):
+        folder = tmp_path / "src" / f"pkg{i % 4}" / f"sub{i}"
+        folder.mkdir(parents=True)
+        (folder / "m.py").write_text("x = 1\n")
+        files.append(str(folder / "m.py"))
+    (tmp_path / "src" / "pkg3" / "pyproject.toml").write_text("")
+    want = [roots.find_root(f) for f in files]
+    assert want.count(str(tmp_path / "src" / "pkg3")) == 10 and want.count(str(tmp_path)) == 30
+    stats = []
+    real = os.path.exists
+
+    def counted(path):
+        stats.append(path)
+        return real(path)
+
+    monkeypatch.setattr(roots.os.path, "exists", counted)
+    idx = resolve.ProjectIndex()
+    assert [idx.root_of(f) for f in files] == want
+    # one stat per folder asked about: the marker found (500 before, every marker of every
+    # ancestor up to the one holding one)
+    assert len(stats) == 40, stats
 
 
 def test_one_analysis_asks_for_the_working_directory_once(tmp_path, monkeypatch):

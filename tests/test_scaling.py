@@ -88,6 +88,12 @@ class _Scan:
         return self.pattern.finditer(text, *a)
 
 
+def _scanned(starts, name, text, counts):
+    """``call_starts`` counting the characters its search reads."""
+    counts["scanned"] += len(text)
+    return starts(name, text)
+
+
 def _check_counted(tmp_path, functions, calls=1):
     """``tensorcopy check`` of a generated package (in process, to count): the statements the
     index's evaluator went through, the characters its call searches read, and the modules it
@@ -104,7 +110,7 @@ def _check_counted(tmp_path, functions, calls=1):
     root.mkdir()
     pkg = make_package(str(root), functions, calls=calls)
     counts = {"statements": 0, "scanned": 0, "parses": 0}
-    real_block, real_parse, real_called = evaluate.Evaluator._block, ast.parse, facts.called
+    real_block, real_parse, real_starts = evaluate.Evaluator._block, ast.parse, facts.call_starts
 
     def counting_block(self, body, rets):
         counts["statements"] += len(body)
@@ -118,7 +124,8 @@ def _check_counted(tmp_path, functions, calls=1):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(evaluate.Evaluator, "_block", counting_block)
         mp.setattr(resolve.ast, "parse", counting_parse)
-        mp.setattr(facts, "called", lambda name: _Scan(real_called(name), counts))
+        mp.setattr(facts, "call_starts", lambda name, text: _scanned(real_starts, name, text,
+                                                                      counts))
         if hasattr(facts, "CALLED_ANY"):
             mp.setattr(facts, "CALLED_ANY", _Scan(facts.CALLED_ANY, counts))
         mp.chdir(root)

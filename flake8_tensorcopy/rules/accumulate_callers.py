@@ -14,11 +14,10 @@ class body and no lambda.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..syntax.prefilter import node_fields
-from ..syntax.source import any_line_within, line_numbers, line_starts
+from ..syntax.source import any_line_within, line_numbers, line_starts, word_starts
 
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
@@ -49,9 +48,7 @@ class Uses:
         if name not in self._read:
             lines = None
             if self._starts is not None:
-                word = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
-                lines = line_numbers(self._starts, (m.start() for m in word.finditer(
-                    self._text)))  # type: ignore[arg-type]
+                lines = line_numbers(self._starts, word_starts(self._text, name))  # type: ignore[arg-type]
             walk = _Walk(name, lines)
             try:
                 for stmt in self.tree.body:

@@ -91,6 +91,23 @@ def occurrences(text: str, word: str) -> Iterator[int]:
         i = text.find(word, i + 1)
 
 
+_WORD_CHAR = re.compile(r"\w")
+
+
+def word_starts(text: str, word: str) -> List[int]:
+    """The offsets where ``word`` occurs in ``text`` as a whole word (no word character right
+    before or after it), in order: ``str.find``, with no pattern compiled per word."""
+    out: List[int] = []
+    find, is_word = text.find, _WORD_CHAR.match
+    n = len(word)
+    i = find(word)
+    while i >= 0:
+        if (i == 0 or is_word(text, i - 1) is None) and is_word(text, i + n) is None:
+            out.append(i)
+        i = find(word, i + 1)
+    return out
+
+
 def any_line_within(lines: List[int], first: int, last: int) -> bool:
     """Does one of the sorted ``lines`` lie in ``first..last`` (inclusive)?"""
     i = bisect.bisect_left(lines, first)

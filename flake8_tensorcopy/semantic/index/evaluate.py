@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import ast
 import bisect
-import functools
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import child_nodes, dotted
 from ...syntax.source import any_line_within
@@ -192,19 +191,31 @@ class CallSites:
 CALLED_ANY = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))(?=\2\()")
 
 
-@functools.lru_cache(maxsize=1024)
-def called(name: str) -> "re.Pattern[str]":
-    """Where the bare name ``name`` may be called: followed by ``(`` (after blanks, closing
-    parentheses as in ``(name)(x)``, line continuations or comments), never after a dot. The
-    separators are matched once, inside a lookahead (atomic in Python's ``re``; possessive
-    quantifiers need 3.11): they are told apart by their first character, so giving any back
-    could never find a ``(``, and a run of comment lines cannot make the search backtrack
-    exponentially. The name comes first and the "not after a dot or a word character" test
-    after it (a look-behind over the character before the name and the name itself): ``re``
-    then scans for the name as a literal instead of trying the pattern at every position (20x
-    faster on a module's text; the same matches)."""
-    word = re.escape(name)
-    return re.compile(word + r"(?<![\w.]" + word + r")(?=((?:[\s)]|\\\n|#[^\n]*)*))\1\(")
+#: what follows a bare name where it is called (``call_starts``): blanks, closing parentheses
+#: as in ``(name)(x)``, line continuations or comments, then ``(``. The separators are matched
+#: once, inside a lookahead (atomic in Python's ``re``; possessive quantifiers need 3.11): they
+#: are told apart by their first character, so giving any back could never find a ``(``, and a
+#: run of comment lines cannot make the search backtrack exponentially.
+_CALL_AFTER = re.compile(r"(?=((?:[\s)]|\\\n|#[^\n]*)*))\1\(")
+_NAME_BEFORE = re.compile(r"[\w.]")
+
+
+def call_starts(name: str, text: str) -> Iterator[int]:
+    """Where the bare name ``name`` may be called in ``text``: followed by ``(`` (after what
+    ``_CALL_AFTER`` passes over), never after a dot or a word character; a call found, the
+    search goes on after its ``(``. The name is looked for with ``str.find`` and what is around
+    it matched there, with no pattern compiled per name (compiling one for each function asked
+    about was 1-2% of the plugin's time on the dense corpus)."""
+    find, after, before = text.find, _CALL_AFTER.match, _NAME_BEFORE.match
+    n = len(name)
+    i = find(name)
+    while i >= 0:
+        m = after(text, i + n) if i == 0 or before(text, i - 1) is None else None
+        if m is not None:
+            yield i
+            i = find(name, m.end())
+        else:
+            i = find(name, i + 1)
 
 
 class _PastLastCall(Exception):

@@ -15,7 +15,7 @@ from ...syntax.prefilter import dotted, statements
 from ...syntax.source import encoding_of, line_numbers, line_starts, occurrences
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
 from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home, first_line
-from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, called
+from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, call_starts
 
 
 # ---- facts of one module ------------------------------------------------------------------
@@ -248,9 +248,9 @@ class ModuleFacts(ProjectModule):
                 got = self._calls_by_name().get(name, [])
             else:
                 got = self._lines_of(
-                    m.start() for m in called(name).finditer(text)
+                    i for i in call_starts(name, text)
                     # ``def name(``: the definition, not a call
-                    if not DEF_BEFORE.search(text, max(0, m.start() - 16), m.start()))
+                    if not DEF_BEFORE.search(text, max(0, i - 16), i))
             self._call_lines[name] = got
         return got  # type: ignore[return-value]
 

@@ -159,7 +159,7 @@ class ProjectIndex(Dependencies):
     def root_of(self, path: str) -> Optional[str]:
         d = os.path.dirname(os.path.abspath(path))
         if d not in self._roots or not (self._cwd_seen or self._roots_cwd_ok()):
-            self._roots[d] = find_root(path)
+            self._roots[d] = find_root(path, self._listing)  # ancestors listed once for all
         return self._roots[d]
 
     def _roots_cwd_ok(self) -> bool:

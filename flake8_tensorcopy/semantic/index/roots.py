@@ -38,15 +38,19 @@ MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 OUTSIDE = ("site-packages", "dist-packages")
 
 
-def find_root(path: str) -> Optional[str]:
+def find_root(path: str, listing: Optional[Callable[[str], frozenset]] = None) -> Optional[str]:
     """The project root of ``path``: the nearest ancestor holding a project marker; without one,
     the working directory when the file is under it (the linted root: where flake8 and
     ``tensorcopy check`` run), else the outermost directory of the file's package chain (a
-    directory of loose scripts: itself)."""
+    directory of loose scripts: itself). ``listing``: the names in a folder, when the caller
+    keeps them (the index does): a marker is looked for on disk only where it is listed."""
     d = os.path.dirname(os.path.abspath(path))
     probe = d
     while True:
-        if any(os.path.exists(os.path.join(probe, m)) for m in MARKERS):
+        # (an empty listing may be a folder that cannot be listed: its markers are stat-ed)
+        names = (listing(probe) or None) if listing is not None else None
+        if any((names is None or m in names) and os.path.exists(os.path.join(probe, m))
+               for m in MARKERS):
             return probe
         parent = os.path.dirname(probe)
         if parent == probe or os.path.basename(probe) in OUTSIDE:
