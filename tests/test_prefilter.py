@@ -241,3 +241,28 @@ def test_the_text_index_asks_only_for_the_shapes_a_tree_can_hold(monkeypatch):
     assert narrow == [prefilter.plan(tree, src) for src, tree in trees]
     assert set(prefilter._TREE_SHAPE_BRANCHES) < set(prefilter._SHAPE_BRANCHES)
     assert sum(found for found, _ in narrow) > 50
+
+
+def test_the_prefilters_line_numbers_count_breaks_without_the_line_starts(monkeypatch):
+    """The pre-filter's lines of sorted offsets are counted on from one offset to the next
+    (``lines_of_sorted``), as ``line_numbers`` of the line starts gives them (random texts with
+    every line break the tokenizer counts and characters it does not), and planning a file
+    without ``\\r`` builds no list of line starts."""
+    import random
+
+    from flake8_tensorcopy.syntax import prefilter, source
+
+    rng = random.Random(1)
+    for _ in range(3000):
+        text = "".join(rng.choices(["a", "\n", "\r", "\r\n", "bc", "\f", "\x0b", "\u2028", "é"],
+                                   k=rng.randint(0, 40)))
+        offsets = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 10))))
+        assert source.lines_of_sorted(text, offsets) == source.line_numbers(
+            source.line_starts(text), offsets), (text, offsets)
+    built = []
+    for module in (source, prefilter):
+        monkeypatch.setattr(module, "line_starts", lambda text: built.append(text) or [0],
+                            raising=False)
+    text = "import torch\n\n\ndef f(p):\n    x = 1\n    return p.data.clone()\n" * 20
+    found, spans = prefilter.plan(ast.parse(text), text)
+    assert found and built == []

@@ -16,7 +16,7 @@ import re
 from collections import deque
 from typing import Iterator, List, Optional, Set, Tuple
 
-from .source import any_line_within, line_numbers, line_starts, occurrences
+from .source import any_line_within, lines_of_sorted, occurrences
 
 #: the text of the shapes ``_has_shape`` looks for in a tree (each one's text lies within the
 #: lines of the statement holding it)
@@ -495,13 +495,10 @@ class _TextIndex:
         self.source = source
         self._shape_lines: Optional[List[int]] = None
         self._word_lines: dict = {}
-        self._starts: Optional[List[int]] = None
 
     def _lines_of(self, offsets) -> List[int]:
         """1-based line numbers of sorted offsets (line breaks as ``ast`` counts them)."""
-        if self._starts is None:
-            self._starts = line_starts(self.source)
-        return line_numbers(self._starts, offsets)
+        return lines_of_sorted(self.source, offsets)
 
     def _within(self, spots: List[int], node: ast.AST) -> bool:
         span = _span(node)

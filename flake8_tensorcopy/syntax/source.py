@@ -83,6 +83,22 @@ def line_numbers(starts: List[int], offsets: Iterable[int]) -> List[int]:
     return list(map(partial(bisect.bisect_right, starts), offsets))
 
 
+def lines_of_sorted(text: str, offsets: Iterable[int]) -> List[int]:
+    """``line_numbers`` of sorted ``offsets`` in ``text``, without its line starts: the line
+    breaks before each offset counted on from the one before (``str.count``), where no ``\r``
+    makes the count differ from the tokenizer's."""
+    if "\r" in text:
+        return line_numbers(line_starts(text), offsets)
+    out: List[int] = []
+    count = text.count
+    line, last = 1, 0
+    for offset in offsets:
+        line += count("\n", last, offset)
+        last = offset
+        out.append(line)
+    return out
+
+
 def occurrences(text: str, word: str) -> Iterator[int]:
     """The offsets where ``word`` occurs in ``text``, in order."""
     i = text.find(word)
