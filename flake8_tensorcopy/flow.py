@@ -17,10 +17,12 @@ from typing import Dict, Optional
 from .semantic import kinds
 from .semantic.scope import Doubt, join_branches, proven
 from .syntax import nodes
-from .syntax.prefilter import statements
+from .syntax.prefilter import statements_on
+from .syntax.source import lines_of_sorted
 
 #: the text of a ``global``/``nonlocal`` statement (a superset: comments and strings match too)
 _SHARED = re.compile(r"\b(?:global|nonlocal)[\s\\]+\w")
+_START = re.Match.start
 
 
 class FlowWalker:
@@ -311,10 +313,15 @@ def note_shared_writes(inference, tree: ast.Module, source: str) -> None:
     ``set_default_device`` anywhere (the default device may differ anywhere after it)."""
     inference.sets_default_device = "set_default_device" in source
     inference.module_tree = tree
-    if ("global" not in source and "nonlocal" not in source) or _SHARED.search(source) is None:
+    if "global" not in source and "nonlocal" not in source:
+        return
+    # the lines where such a statement may start (its keyword's): only the statements holding
+    # one are entered (``global``/``nonlocal`` are statements: expressions are skipped)
+    lines = lines_of_sorted(source, map(_START, _SHARED.finditer(source)))
+    if not lines:
         return
     shared: Dict[str, set] = {"module": set(), "function": set()}
-    for a in statements(tree):  # ``global``/``nonlocal`` are statements: expressions are skipped
+    for a in statements_on(tree, lines):
         t = type(a)
         if t is ast.Global:
             shared["module"].update(a.names)

@@ -266,3 +266,46 @@ def test_the_prefilters_line_numbers_count_breaks_without_the_line_starts(monkey
     text = "import torch\n\n\ndef f(p):\n    x = 1\n    return p.data.clone()\n" * 20
     found, spans = prefilter.plan(ast.parse(text), text)
     assert found and built == []
+
+
+def test_statements_on_lines_find_every_statement_starting_there():
+    """``statements_on`` enters only the statements whose lines hold one of the lines asked
+    about, and finds every statement that starts on one (``global``/``nonlocal`` found from
+    their keyword's lines): over this package's modules and sources with decorators, handlers,
+    ``match`` cases and one-line blocks, for random sets of lines."""
+    import random
+
+    from flake8_tensorcopy.syntax.prefilter import statements, statements_on
+
+    import flake8_tensorcopy
+
+    texts = [
+        "@dec(\n  1)\ndef f():\n    global a\n    def g():\n        nonlocal b\n",
+        "try:\n    pass\nexcept E:\n    if x: global c\nfinally:\n    x = 1; global d\n",
+        "class C:\n    @property\n    def p(self):\n        global e\n",
+    ]
+    if sys.version_info >= (3, 10):
+        texts.append("match v:\n    case [a]:\n        global f\n    case _:\n        pass\n")
+    top = os.path.dirname(flake8_tensorcopy.__file__)
+    for folder, _, names in os.walk(top):
+        texts += [open(os.path.join(folder, n), encoding="utf-8").read()
+                  for n in sorted(names) if n.endswith(".py")]
+    rng = random.Random(2)
+    checked = 0
+    for text in texts:
+        tree = ast.parse(text)
+        every = list(statements(tree))
+        count = text.count("\n") + 1
+        for lines in (sorted(rng.sample(range(1, count + 1), min(count, 3))),
+                      sorted({s.lineno for s in every if isinstance(s, (ast.Global, ast.Nonlocal))})):
+            found = list(statements_on(tree, lines))
+            assert found[0] is tree and len({id(s) for s in found}) == len(found)
+            starting = [s for s in every if getattr(s, "lineno", None) in lines]
+            assert {id(s) for s in starting} <= {id(s) for s in found}, (text[:60], lines)
+            for s in found[1:]:
+                end = getattr(s, "end_lineno", None)
+                if end is not None:
+                    first = min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])])
+                    assert any(first <= line <= end for line in lines), (text[:60], lines)
+            checked += 1
+    assert checked > 150

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 from collections import deque
 from typing import Iterator, List, Optional, Set, Tuple
 
-from .source import any_line_within, lines_of_sorted, occurrences
+from .source import lines_of_sorted, occurrences
 
 #: the text of the shapes ``_has_shape`` looks for in a tree (each one's text lies within the
 #: lines of the statement holding it)
@@ -414,6 +415,33 @@ def statements(root: ast.AST) -> Iterator[ast.AST]:
                 extend(value)
 
 
+def statements_on(root: ast.AST, lines: List[int]) -> Iterator[ast.AST]:
+    """The statements under ``root`` (as ``statements``, in another order) whose lines hold one
+    of the sorted ``lines``, entering only those: a statement starting on one of them is found
+    without walking the rest of the module. A node without lines (a ``case``) is entered."""
+    todo = [root]
+    pop, extend = todo.pop, todo.extend
+    table = _BLOCK_FIELDS
+    while todo:
+        node = pop()
+        end = getattr(node, "end_lineno", None)
+        if end is not None and node is not root:
+            decorators = getattr(node, "decorator_list", None)
+            start = min(node.lineno, decorators[0].lineno) if decorators else node.lineno
+            i = bisect_left(lines, start)
+            if i == len(lines) or lines[i] > end:
+                continue
+        yield node
+        t = type(node)
+        fields = table.get(t)
+        if fields is None:
+            fields = table[t] = tuple(f for f in getattr(t, "_fields", ()) if f in _BLOCK_NAMES)
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list and value and isinstance(value[0], _BLOCK_HOLDERS):
+                extend(value)
+
+
 def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
     """Does ``fn`` assign ``self.x`` or call ``register_buffer``/``register_parameter``?
 
@@ -438,11 +466,12 @@ def _calls_register(fn: ast.AST) -> bool:
 
 
 def _span(node: ast.stmt) -> Optional[Tuple[int, int]]:
+    """The lines of ``node``, from its first decorator's (decorators come in source order)."""
     end = getattr(node, "end_lineno", None)
     if end is None:
         return None
-    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-    return start, end
+    decorators = getattr(node, "decorator_list", None)
+    return (min(node.lineno, decorators[0].lineno) if decorators else node.lineno), end
 
 
 _LITERAL_VALUES = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
@@ -501,8 +530,13 @@ class _TextIndex:
         return lines_of_sorted(self.source, offsets)
 
     def _within(self, spots: List[int], node: ast.AST) -> bool:
-        span = _span(node)
-        return span is None or any_line_within(spots, span[0], span[1])
+        end = getattr(node, "end_lineno", None)
+        if end is None:
+            return True
+        decorators = getattr(node, "decorator_list", None)  # ``_span``, inline: once a statement
+        start = min(node.lineno, decorators[0].lineno) if decorators else node.lineno
+        i = bisect_left(spots, start)
+        return i < len(spots) and spots[i] <= end
 
     def contains(self, node: ast.AST, word: str) -> bool:
         """Does the text of ``node``'s lines hold ``word``? (a call spelled ``x.word(...)``
