@@ -66,10 +66,10 @@ class FileContext:
 
     def release(self) -> None:
         """The file's analysis is over: its own facts are let go (``ModuleFacts.release``), and
-        what the index keeps between files is trimmed to its bounds (``after_file``). Facts
-        never asked for are made now where the index keeps them (``ProjectIndex.linted``)."""
-        if self._facts is None and isinstance(self._tree, ast.Module):
-            self.index.linted(self.path, self._tree, self._source)
+        what the index keeps between files is trimmed to its bounds (``after_file``). Facts the
+        analysis never asked for are not made for the files after it (on the dense corpus,
+        every module a later file imported had its facts asked; making them for every file
+        cost more than the reads it would save)."""
         self.index.end()
         if self._facts is not None and self._facts.data is None:
             self._facts.release()  # its own (the index's own stay for the files after it)
