@@ -17,7 +17,7 @@ from typing import Dict, Optional
 from .semantic import kinds
 from .semantic.scope import Doubt, join_branches, proven
 from .syntax import nodes
-from .syntax.prefilter import statements_on
+from .syntax.prefilter import statements
 from .syntax.source import lines_of_sorted
 
 #: the text of a ``global``/``nonlocal`` statement (a superset: comments and strings match too)
@@ -321,7 +321,7 @@ def note_shared_writes(inference, tree: ast.Module, source: str) -> None:
     if not lines:
         return
     shared: Dict[str, set] = {"module": set(), "function": set()}
-    for a in statements_on(tree, lines):
+    for a in statements(tree, lines):
         t = type(a)
         if t is ast.Global:
             shared["module"].update(a.names)

@@ -269,13 +269,13 @@ def test_the_prefilters_line_numbers_count_breaks_without_the_line_starts(monkey
 
 
 def test_statements_on_lines_find_every_statement_starting_there():
-    """``statements_on`` enters only the statements whose lines hold one of the lines asked
+    """``statements(tree, lines)`` enters only the statements whose lines hold one of the lines asked
     about, and finds every statement that starts on one (``global``/``nonlocal`` found from
     their keyword's lines): over this package's modules and sources with decorators, handlers,
     ``match`` cases and one-line blocks, for random sets of lines."""
     import random
 
-    from flake8_tensorcopy.syntax.prefilter import statements, statements_on
+    from flake8_tensorcopy.syntax.prefilter import statements
 
     import flake8_tensorcopy
 
@@ -298,7 +298,7 @@ def test_statements_on_lines_find_every_statement_starting_there():
         count = text.count("\n") + 1
         for lines in (sorted(rng.sample(range(1, count + 1), min(count, 3))),
                       sorted({s.lineno for s in every if isinstance(s, (ast.Global, ast.Nonlocal))})):
-            found = list(statements_on(tree, lines))
+            found = list(statements(tree, lines))
             assert found[0] is tree and len({id(s) for s in found}) == len(found)
             starting = [s for s in every if getattr(s, "lineno", None) in lines]
             assert {id(s) for s in starting} <= {id(s) for s in found}, (text[:60], lines)

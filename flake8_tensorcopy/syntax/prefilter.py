@@ -394,43 +394,26 @@ _BLOCK_FIELDS: dict = {}
 _BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def statements(root: ast.AST) -> Iterator[ast.AST]:
+def statements(root: ast.AST, lines: Optional[List[int]] = None) -> Iterator[ast.AST]:
     """The statements under ``root`` (``root`` too, and the ``except``/``case`` clauses that hold
     blocks), in ``ast.walk``'s order: breadth first over the same edges, leaving out expressions
     (which never hold a statement). Only the fields that may hold a block are read
-    (``_BLOCK_FIELDS``)."""
+    (``_BLOCK_FIELDS``). With ``lines`` (sorted), only the statements whose lines hold one of
+    them, entering only those: a statement starting on one is found without walking the rest
+    (a clause without lines, a ``case``, is entered)."""
     todo = deque([root])
     pop, extend = todo.popleft, todo.extend
     table = _BLOCK_FIELDS
     while todo:
         node = pop()
-        yield node
-        t = type(node)
-        fields = table.get(t)
-        if fields is None:
-            fields = table[t] = tuple(f for f in getattr(t, "_fields", ()) if f in _BLOCK_NAMES)
-        for name in fields:
-            value = getattr(node, name, None)
-            if type(value) is list and value and isinstance(value[0], _BLOCK_HOLDERS):
-                extend(value)
-
-
-def statements_on(root: ast.AST, lines: List[int]) -> Iterator[ast.AST]:
-    """The statements under ``root`` (as ``statements``, in another order) whose lines hold one
-    of the sorted ``lines``, entering only those: a statement starting on one of them is found
-    without walking the rest of the module. A node without lines (a ``case``) is entered."""
-    todo = [root]
-    pop, extend = todo.pop, todo.extend
-    table = _BLOCK_FIELDS
-    while todo:
-        node = pop()
-        end = getattr(node, "end_lineno", None)
-        if end is not None and node is not root:
-            decorators = getattr(node, "decorator_list", None)
-            start = min(node.lineno, decorators[0].lineno) if decorators else node.lineno
-            i = bisect_left(lines, start)
-            if i == len(lines) or lines[i] > end:
-                continue
+        if lines is not None and node is not root:
+            end = getattr(node, "end_lineno", None)
+            if end is not None:
+                decorators = getattr(node, "decorator_list", None)
+                start = min(node.lineno, decorators[0].lineno) if decorators else node.lineno
+                i = bisect_left(lines, start)
+                if i == len(lines) or lines[i] > end:
+                    continue
         yield node
         t = type(node)
         fields = table.get(t)
