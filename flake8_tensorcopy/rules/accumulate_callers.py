@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..syntax.prefilter import node_fields
-from ..syntax.source import any_line_within, line_numbers, line_starts, word_starts
+from ..syntax.prefilter import node_fields, on_lines
+from ..syntax.source import line_numbers, line_starts, word_starts
 
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
@@ -94,14 +94,8 @@ class _Walk:
 
     def visit(self, node: ast.AST, owner: Optional[str], on: bool, top: bool = False) -> None:
         lines = self.lines
-        if lines is not None:
-            line = getattr(node, "lineno", None)
-            if line is not None:
-                decorators = getattr(node, "decorator_list", None)
-                if decorators:
-                    line = decorators[0].lineno  # a definition starts at its first decorator
-                if not any_line_within(lines, line, getattr(node, "end_lineno", None) or line):
-                    return  # the name is nowhere in it
+        if lines is not None and not on_lines(lines, node):
+            return  # the name is nowhere in it
         t = type(node)
         name = self.name
         if t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:

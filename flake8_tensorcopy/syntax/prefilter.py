@@ -406,14 +406,8 @@ def statements(root: ast.AST, lines: Optional[List[int]] = None) -> Iterator[ast
     table = _BLOCK_FIELDS
     while todo:
         node = pop()
-        if lines is not None and node is not root:
-            end = getattr(node, "end_lineno", None)
-            if end is not None:
-                decorators = getattr(node, "decorator_list", None)
-                start = min(node.lineno, decorators[0].lineno) if decorators else node.lineno
-                i = bisect_left(lines, start)
-                if i == len(lines) or lines[i] > end:
-                    continue
+        if lines is not None and node is not root and not on_lines(lines, node):
+            continue
         yield node
         t = type(node)
         fields = table.get(t)
@@ -455,6 +449,17 @@ def _span(node: ast.stmt) -> Optional[Tuple[int, int]]:
         return None
     decorators = getattr(node, "decorator_list", None)
     return (min(node.lineno, decorators[0].lineno) if decorators else node.lineno), end
+
+
+def on_lines(lines: List[int], node: ast.AST) -> bool:
+    """Does one of the sorted ``lines`` lie within ``node``'s lines (``_span``'s, from its first
+    decorator's)? True for a node without lines (a ``case``, an ``arguments``)."""
+    end = getattr(node, "end_lineno", None)
+    if end is None:
+        return True
+    decorators = getattr(node, "decorator_list", None)
+    i = bisect_left(lines, min(node.lineno, decorators[0].lineno) if decorators else node.lineno)
+    return i < len(lines) and lines[i] <= end
 
 
 _LITERAL_VALUES = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
@@ -513,13 +518,7 @@ class _TextIndex:
         return lines_of_sorted(self.source, offsets)
 
     def _within(self, spots: List[int], node: ast.AST) -> bool:
-        end = getattr(node, "end_lineno", None)
-        if end is None:
-            return True
-        decorators = getattr(node, "decorator_list", None)  # ``_span``, inline: once a statement
-        start = min(node.lineno, decorators[0].lineno) if decorators else node.lineno
-        i = bisect_left(spots, start)
-        return i < len(spots) and spots[i] <= end
+        return on_lines(spots, node)
 
     def contains(self, node: ast.AST, word: str) -> bool:
         """Does the text of ``node``'s lines hold ``word``? (a call spelled ``x.word(...)``
