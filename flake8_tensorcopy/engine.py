@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import edits
 from .flow import FlowWalker, grad_mode, note_shared_writes
+from .later import LaterWalker
 from .config import DEFAULT_SETTINGS, Settings
 from .diagnostics import NOT_ANALYSED, Diagnostic
 from .rules import ALL_RULES
@@ -98,13 +99,15 @@ def _takes_data(q: str, i: int, arg: nodes.Arg) -> bool:
     return arg.keyword is not None or i in positions
 
 
-class Walker(FlowWalker):
+class Walker(FlowWalker, LaterWalker):
     """The single pass: keeps inference state in step with source order and calls rule hooks."""
 
     def __init__(self, ctx: Context, rules: Sequence[Rule]) -> None:
         self.ctx = ctx
         self.inf = ctx.inf
         self.reports: List[Report] = []
+        self._with_pending = []
+        self.inf.later = self.walk_pending
         #: per node type, the rules that want every node of it, in the rules' order
         self.hooks: Dict[type, List[Rule]] = {}
         #: per node type where a rule wants some names only (``Rule.hook_names``): per such
@@ -392,6 +395,17 @@ class Walker(FlowWalker):
                       if any(p.annotation is None for p in _all_params(params)) else {})
         inf.set(node.name.value, inf.function_kind(node))
         cls = inf.scope.cls if inf.scope.kind == "class" else None
+        if type(node.body) is nodes.LaterBlock:
+            if cls is not None:
+                self._later(node, cls, no_grad, is_static)
+                return
+            build.build_later(node)
+        self._function_body(node, cls, no_grad, is_static, from_calls)
+
+    def _function_body(self, node: nodes.FunctionDef, cls, no_grad: bool, is_static: bool,
+                       from_calls: Dict[str, kinds.Kind]) -> None:
+        inf = self.inf
+        params = node.params
         inf.push("function", cls=cls, no_grad=no_grad)
         outer_scope, self.ctx.scope_node = self.ctx.scope_node, node
         first = True
@@ -613,6 +627,8 @@ def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
             walker.walk(module)
         except RecursionError:
             raise LintError("source is nested too deeply to analyse") from None
+        finally:
+            walker.drop_pending()
         if not walker.reports:
             return []
         return _resolve(module, source, ctx, walker.reports)

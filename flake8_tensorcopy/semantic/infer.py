@@ -251,6 +251,8 @@ class Inference(Bindings):
         """``x.attr`` for ``x`` of kind ``rk`` (not a tensor, not a qualified name)."""
         if type(rk) is Instance:
             cls = rk.cls
+            if cls.pending:
+                self.later(cls, attr)
             k = cls.attrs.get(attr)
             if k is not None:
                 return k
@@ -425,6 +427,8 @@ class Inference(Bindings):
         m = func.attr.value
         recv = func.value
         rk = self.infer(recv)
+        if type(rk) is Instance and rk.cls.pending:
+            self.later(rk.cls, m)
         if type(rk) is Instance and rk.cls.facts is not None and m not in rk.cls.attrs:
             meth = rk.cls.facts.method(m)
             if meth is not None:

@@ -112,7 +112,8 @@ class Qual(Kind):
 
 
 class ClassInfo(Kind):
-    __slots__ = ("cls_name", "is_module", "attrs", "data_property", "facts", "category")
+    __slots__ = ("cls_name", "is_module", "attrs", "data_property", "facts", "category",
+                 "pending")
 
     def __init__(self, cls_name: str, is_module: bool, facts=None) -> None:
         super().__init__("class")
@@ -125,6 +126,8 @@ class ClassInfo(Kind):
         self.category = facts.category() if facts is not None else None
         if self.category == "module":
             self.is_module = True
+        #: methods of the linted class whose walk waits until ``attrs`` is asked (``later``)
+        self.pending: Optional[list] = None
 
 
 class Func(Kind):

@@ -93,6 +93,9 @@ class Bindings:
         #: the bindings the walk is observing (a loop's or a ``try``'s body): for each, the scope
         #: and {name: every binding of it there so far was a proven tensor}
         self._observers: List[Tuple[Scope, Dict[str, bool]]] = []
+        #: walks the methods of a class that wait (``ClassInfo.pending``; set by the engine):
+        #: called with a class and an attribute before that attribute is read, or bound (True)
+        self.later = None
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -480,6 +483,8 @@ class Bindings:
             return
         attr = target.attr.value
         kind = kind if kind is not None else UNKNOWN
+        if self.later is not None:
+            self.later(info, attr, True)
         old = info.attrs.get(attr)
         if old is None:
             info.attrs[attr] = kind
@@ -527,6 +532,8 @@ class Bindings:
             name = key.evaluated_value
             if isinstance(name, str):
                 k = self.infer(node.args[1].value)
+                if self.later is not None:
+                    self.later(info, name, True)
                 info.attrs[name] = TENSOR if is_tensor(k) else UNKNOWN
 
     def apply(self, names: Dict[str, Kind]) -> List[Tuple[str, Optional[Kind], Kind]]:

@@ -13,7 +13,7 @@ from .nodes import (
     DictComp, DictElement, Dot, Element, Ellipsis, Else, ExceptHandler, Expr, Finally,
     Float, For, FormattedString, FormattedStringExpression, FormattedStringText, From,
     FunctionDef, GeneratorExp, Global, If, IfExp, Imaginary, Import, ImportAlias,
-    ImportFrom, ImportStar, IndentedBlock, Index, Integer, Lambda, List, ListComp, Match,
+    ImportFrom, ImportStar, IndentedBlock, Index, LaterBlock, Integer, Lambda, List, ListComp, Match,
     MatchCase, MatchPattern, Module, Name, NameItem, NamedExpr, Nonlocal, Param, Parameters,
     Pass, Raise, Return, Set, SetComp, SimpleStatementLine, SimpleStatementSuite,
     SimpleString, Slice, StarredDictElement, StarredElement, Subscript, SubscriptElement,
@@ -21,6 +21,7 @@ from .nodes import (
     ONE_STRING,
 )
 from .positions import Text
+from .prefilter import DEFER
 from .source import split_lines
 
 _SMALL = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Delete,
@@ -101,6 +102,10 @@ class Builder:
                 for d in getattr(a, "decorator_list", ()):
                     first = min(first, d.lineno)
                 stand_in = skip.get(first)
+                if stand_in is DEFER:
+                    out.append(self._funcdef(a, later=True))
+                    line = None
+                    continue
                 if stand_in is not None:
                     out.append(SimpleStatementLine(None, [self._stand_in(a, first, stand_in)]))
                     line = None
@@ -239,11 +244,13 @@ class Builder:
             [param(p, d) for p, d in zip(args.kwonlyargs, args.kw_defaults)],
             param(args.kwarg, None, "**") if args.kwarg else None, made[:n])
 
-    def _funcdef(self, a):
+    def _funcdef(self, a, later: bool = False):
+        """``later``: the body waits, unbuilt, until the walk asks for it (``build_later``)."""
         decorators = [Decorator(d, self.ex(d)) for d in a.decorator_list]
         params = self._params(a.args)
         returns = Annotation(a.returns, self.ex(a.returns)) if a.returns is not None else None
-        return FunctionDef(a, Name(None, a.name), params, self.block(a.body), decorators,
+        body = LaterBlock(None, a.body, self) if later else self.block(a.body)
+        return FunctionDef(a, Name(None, a.name), params, body, decorators,
                            returns, type(a) is ast.AsyncFunctionDef)
 
     def _classdef(self, a):
@@ -510,6 +517,12 @@ def parse_expression(text: str) -> Node:
         raise TypeError("not a str")
     a = ast.parse(text, mode="eval")
     return Builder(text, Text(text)).ex(a.body)
+
+
+def build_later(node: Node) -> None:
+    """Build the body of ``node`` (a ``FunctionDef`` whose body is a ``LaterBlock``) now."""
+    later = node.body
+    node.body = later.builder.block(later.body)
 
 
 def build(tree: ast.Module, source: str, text: Text, skip: Optional[_t.Dict[int, str]] = None):

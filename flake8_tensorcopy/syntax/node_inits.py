@@ -16,6 +16,12 @@ def init__body(self, _a, body):
     self.body = body
 
 
+def init__body__builder(self, _a, body, builder):
+    self._a = _a
+    self.body = body
+    self.builder = builder
+
+
 def init__body__handlers__orelse__finalbody(self, _a, body, handlers, orelse, finalbody):
     self._a = _a
     self.body = body

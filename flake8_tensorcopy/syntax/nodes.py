@@ -114,6 +114,9 @@ Module = _make("Module", ("body", "text"), ("body",))
 SimpleStatementLine = _make("SimpleStatementLine", ("body",))
 SimpleStatementSuite = _make("SimpleStatementSuite", ("body",))
 IndentedBlock = _make("IndentedBlock", ("body",))
+#: a method body the walk reads only when asked (``prefilter.DEFER``): its ``ast`` statements and
+#: the ``build.Builder`` that builds them (``build``), walked into by nothing until then
+LaterBlock = _make("LaterBlock", ("body", "builder"), ())
 Expr = _make("Expr", ("value",))
 Assign = _make("Assign", ("targets", "value"))
 AssignTarget = _make("AssignTarget", ("target",))

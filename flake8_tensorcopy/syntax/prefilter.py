@@ -486,6 +486,10 @@ def _literal_binding(stmt: ast.stmt) -> Optional[str]:
 
 Span = Tuple[int, int, str]
 
+#: the stand-in of a method kept only for the ``self`` attributes it binds: the engine builds its
+#: header, and its body when a rule first asks about the class's attributes
+DEFER = "<defer>"
+
 
 def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Span]]:
     """(any candidate at all, spans the tree can leave out: 1-based inclusive lines and the statement
@@ -603,6 +607,12 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 span = _span(stmt)
                 if span:
                     skip.append(span + ("pass",))
+            elif text is not None:
+                # kept for the ``self`` attributes it binds, which a rule may never ask about:
+                # its body is built and walked when one is first asked (``later``)
+                span = _span(stmt)
+                if span:
+                    skip.append(span + (DEFER,))
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
