@@ -17,7 +17,7 @@ from .later import LaterWalker
 from .config import DEFAULT_SETTINGS, Settings
 from .diagnostics import NOT_ANALYSED, Diagnostic
 from .rules import ALL_RULES
-from .rules.base import Report, Rule
+from .rules.base import Report, Rule, hook_tables
 from .rules.context import UNASKED, Context
 from .semantic import kinds, torch_api
 from .semantic.infer import Inference
@@ -108,21 +108,13 @@ class Walker(FlowWalker, LaterWalker):
         self.reports: List[Report] = []
         self._with_pending = []
         self.inf.later = self.walk_pending
-        #: per node type, the rules that want every node of it, in the rules' order
-        self.hooks: Dict[type, List[Rule]] = {}
-        #: per node type where a rule wants some names only (``Rule.hook_names``): per such
-        #: name, the rules that want it, in order (any other name: ``hooks``)
-        self.named: Dict[type, Dict[str, List[Rule]]] = {}
-        wanted: Dict[type, List[Tuple[Rule, Optional[frozenset]]]] = {}
-        for rule in rules:
-            for t in rule.hooks:
-                wanted.setdefault(t, []).append((rule, rule.hook_names.get(t)))
-        for t, pairs in wanted.items():
-            self.hooks[t] = [rule for rule, only in pairs if only is None]
-            names = {name for _, only in pairs if only is not None for name in only}
-            if names:
-                self.named[t] = {name: [rule for rule, only in pairs
-                                        if only is None or name in only] for name in names}
+        #: per node type, the rules that want every node of it; per node type and name, those
+        #: that want it; per qualified name of a callee, those that want its calls only
+        #: (``rules.base.hook_tables``); ``_with_quals`` caches, per list of rules a call's name
+        #: picks and qualified name, that list and those rules in the rules' order
+        self.hooks, self.named, self.by_qual = hook_tables(rules)
+        self._with_quals: Dict[Tuple[int, str], List[Rule]] = {}
+        self._order = list(rules)
         #: the node types ``dispatch`` has work for (notes on calls, ``.data`` uses, or a rule's
         #: hook); the walk passes every other node (names, constants, operators: most of a
         #: tree) straight to its children
@@ -171,6 +163,16 @@ class Walker(FlowWalker, LaterWalker):
                 func = node.func
                 name = func.attr.value if type(func) is nodes.Attribute else None
             rules = named.get(name) or self.hooks.get(t)
+        if t is nodes.Call and self.by_qual:
+            q = ctx.qualname(node.func)
+            extra = self.by_qual.get(q) if q is not None else None
+            if extra:
+                key = (id(rules), q)
+                picked = self._with_quals.get(key)
+                if picked is None:
+                    both = list(rules or ()) + extra
+                    picked = self._with_quals[key] = [r for r in self._order if r in both]
+                rules = picked
         if rules:
             reports = self.reports
             for rule in rules:

@@ -180,6 +180,11 @@ class Rule:
     #: attribute is not wanted). The engine then calls ``check`` only for those (a rule whose
     #: ``check`` returns at once on any other name says so here; most nodes are other names)
     hook_names: ClassVar[Dict[Type[nodes.CSTNode], FrozenSet[str]]] = {}
+    #: for a hooked ``Call``, the only qualified names of the callee the rule wants
+    #: (``torch.tensor``): the engine, which asks the callee's qualified name once per call,
+    #: calls ``check`` only for those (a rule whose ``check`` returns at once on any other says
+    #: so here)
+    hook_quals: ClassVar[Dict[Type[nodes.CSTNode], FrozenSet[str]]] = {}
     #: ``safe``, ``unsafe``, ``sometimes`` or ``None`` (no fix)
     fix_safety: ClassVar[Optional[str]] = None
 
@@ -203,3 +208,33 @@ class Rule:
 
     def report(self, node: nodes.CSTNode, plan: Optional[FixPlan] = None, **fields: str) -> Report:
         return Report(self.code, node, self.message.format(**fields), plan)
+
+
+def hook_tables(rules: Sequence[Rule]) -> Tuple[Dict[type, List[Rule]],
+                                                Dict[type, Dict[str, List[Rule]]],
+                                                Dict[str, List[Rule]]]:
+    """How the engine's walk picks the rules to call for a node, each list in the rules' order:
+    per node type, the rules that want every node of it (``hooks``); per node type where a rule
+    wants some names only (``hook_names``), per such name, the rules that want it (any other
+    name: the first table); per qualified name of a callee, the rules that want calls of it
+    only (``hook_quals``: never picked by a node's type or name)."""
+    every: Dict[type, List[Rule]] = {}
+    named: Dict[type, Dict[str, List[Rule]]] = {}
+    by_qual: Dict[str, List[Rule]] = {}
+    wanted: Dict[type, List[Tuple[Rule, Optional[FrozenSet[str]]]]] = {}
+    for rule in rules:
+        for t in rule.hooks:
+            quals = rule.hook_quals.get(t)
+            if quals is not None:
+                for q in sorted(quals):
+                    by_qual.setdefault(q, []).append(rule)
+                wanted.setdefault(t, []).append((rule, frozenset()))
+            else:
+                wanted.setdefault(t, []).append((rule, rule.hook_names.get(t)))
+    for t, pairs in wanted.items():
+        every[t] = [rule for rule, only in pairs if only is None]
+        names = {name for _, only in pairs if only is not None for name in only}
+        if names:
+            named[t] = {name: [rule for rule, only in pairs if only is None or name in only]
+                        for name in names}
+    return every, named, by_qual

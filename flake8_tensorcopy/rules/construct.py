@@ -300,6 +300,7 @@ class TensorOfTensor(Rule):
     name = "tensor-of-tensor"
     message = "`torch.tensor({src})` on a tensor copies it with a UserWarning; use `{fix}`"
     hooks = (nodes.Call,)
+    hook_quals = {nodes.Call: frozenset({"torch.tensor"})}
     fix_safety = "sometimes"
     what = "Flags `torch.tensor(t)` where `t` is already a tensor."
     why = (
@@ -411,8 +412,6 @@ class TensorOfTensor(Rule):
         fix = FixPlan(f"replace with `{_short(text)}`", safety, edits) if text and safety else None
         yield self.report(node, fix, src=ctx.snippet(src, 30),
                           fix=_short(text) if text else "t.detach().clone()")
-
-
 
 
 class NewTensorOfTensor(Rule):
@@ -533,14 +532,13 @@ class NewTensorOfTensor(Rule):
         yield self.report(node, fix, recv=r, src=s, fix=shown)
 
 
-
-
 class LegacyConstructorAlias(Rule):
     code = "TEN203"
     name = "legacy-constructor-alias"
     message = ("`{ctor}({src})` on a tensor is not a copy: it aliases `{src}` (shared memory, "
                "graph kept) or raises on a dtype mismatch; use `{src}` or `{src}.detach().clone()`")
     hooks = (nodes.Call,)
+    hook_quals = {nodes.Call: frozenset(LEGACY_CONSTRUCTORS)}
     fix_safety = None
     what = "Flags the legacy constructors `torch.Tensor(t)`, `torch.FloatTensor(t)`... given a tensor."
     why = (
@@ -583,14 +581,13 @@ class LegacyConstructorAlias(Rule):
         yield self.report(node, None, ctor=ctx.snippet(node.func, 30), src=ctx.snippet(src, 30))
 
 
-
-
 class TensorOfTensorList(Rule):
     code = "TEN204"
     name = "tensor-of-tensor-list"
     message = ("`torch.tensor([...])` of tensors drops their autograd graph and reads each one "
                "back as a Python number; use `torch.stack([...])`")
     hooks = (nodes.Call,)
+    hook_quals = {nodes.Call: frozenset({"torch.tensor"})}
     fix_safety = UNSAFE
     what = "Flags `torch.tensor([a, b, ...])` or `torch.tensor(list_of_tensors)`."
     why = (

@@ -1,0 +1,76 @@
+"""How the walk picks the rules to call for a node (``rules.base.hook_tables``): a rule that
+declares the callees it wants (``hook_quals``) is called for their calls only, and nothing it
+reports changes."""
+import glob
+import os
+
+from flake8_tensorcopy import engine
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.rules import ALL_RULES
+from flake8_tensorcopy.rules.base import hook_tables
+from flake8_tensorcopy.syntax import nodes
+
+from .conftest import FIXTURES, ROOT
+
+
+def _sources():
+    for rule in ALL_RULES:
+        for ex in rule.invalid:
+            yield ex.before
+        yield from rule.valid
+    for path in sorted(glob.glob(os.path.join(FIXTURES, "*.py")) +
+                       glob.glob(os.path.join(ROOT, "examples", "*.py"))):
+        with open(path, encoding="utf-8") as fh:
+            yield fh.read()
+
+
+def test_rules_picked_by_callee_report_what_they_report_when_called_for_every_call(monkeypatch):
+    sources = list(_sources())
+    picked = []
+    for src in sources:
+        try:
+            picked.append(analyze(src))
+        except Exception as exc:  # a source the engine refuses is refused the same way
+            picked.append(type(exc))
+    with_quals = [r for r in ALL_RULES if r.hook_quals]
+    assert len(with_quals) >= 3
+    for rule in with_quals:
+        monkeypatch.setattr(type(rule), "hook_quals", {})
+    every = []
+    for src in sources:
+        try:
+            every.append(analyze(src))
+        except Exception as exc:
+            every.append(type(exc))
+    assert picked == every
+    assert sum(1 for d in picked if isinstance(d, list) and d) > 30
+
+
+def test_a_rule_picked_by_callee_is_called_for_its_calls_only(monkeypatch):
+    (rule,) = [r for r in ALL_RULES if r.code == "TEN201"]
+    calls = []
+    check = type(rule).check
+
+    def counted(self, node, ctx):
+        calls.append(node)
+        return check(self, node, ctx)
+
+    monkeypatch.setattr(type(rule), "check", counted)
+    src = "import torch\n\n\ndef f(x: torch.Tensor):\n" + "".join(
+        f"    y{i} = x.float().abs().sum(dim={i})\n" for i in range(50)) + \
+        "    return torch.tensor(x)\n"
+    (d,) = [d for d in analyze(src) if d.code == "TEN201"]
+    assert d.line == 55 and len(calls) == 1
+
+
+def test_hook_tables_keep_the_rules_order():
+    every, named, by_qual = hook_tables(ALL_RULES)
+    order = {id(r): i for i, r in enumerate(ALL_RULES)}
+    for table in [every, by_qual] + list(named.values()):
+        for rules in table.values():
+            assert [order[id(r)] for r in rules] == sorted(order[id(r)] for r in rules)
+    assert not any(r.hook_quals for r in every.get(nodes.Call, ()))
+    assert {r.code for r in by_qual["torch.tensor"]} == {"TEN201", "TEN204"}
+    # the walk merges a call's rules picked by name with those picked by its callee in order
+    walker_order = [r.code for r in engine.ALL_RULES]
+    assert walker_order == [r.code for r in ALL_RULES]
