@@ -74,3 +74,25 @@ def test_hook_tables_keep_the_rules_order():
     # the walk merges a call's rules picked by name with those picked by its callee in order
     walker_order = [r.code for r in engine.ALL_RULES]
     assert walker_order == [r.code for r in ALL_RULES]
+
+
+def test_a_constant_accumulated_in_a_loop_reads_nothing_of_the_loop(monkeypatch):
+    """``steps += 1`` in a loop: TEN501 cannot fire on it (no carrier, no call that may hold a
+    graph), so that loop's facts are not gathered for it; ``total += loss`` still is reported."""
+    from flake8_tensorcopy.rules import accumulate
+
+    made = []
+    init = accumulate._LoopFacts.__init__
+
+    def counted(self, loop, ctx):
+        made.append(loop)
+        init(self, loop, ctx)
+
+    monkeypatch.setattr(accumulate._LoopFacts, "__init__", counted)
+    src = ("import torch\n\n\ndef train(model, opt, data):\n    steps = total = 0\n"
+           "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
+           "        opt.step()\n        total += loss\n"
+           "    for i in range(3):\n        steps += 1\n        steps = steps + 2\n")
+    (d,) = analyze(src)
+    assert d.code == "TEN501" and d.line == 10
+    assert len(made) == 1  # the first loop's, for ``total += loss``

@@ -170,6 +170,8 @@ class GraphKeepingAccumulator(Rule):
         if found is None:
             return
         acc, value, form = found
+        if not _operands(value):  # ``steps += 1``: no carrier, no call that may hold a graph
+            return
         line = ctx.stmt_line
         if line is None or (form != "append" and ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing
@@ -296,6 +298,16 @@ def _carriers(value, out: dict) -> None:
         _carriers(value.right, out)
     elif t is nodes.UnaryOperation:
         _carriers(value.expression, out)
+
+
+def _operands(value) -> bool:
+    """A name, attribute or call in ``value``, through arithmetic and subscripts (``_graph``)?"""
+    t = type(value)
+    if t is nodes.BinaryOperation:
+        return _operands(value.left) or _operands(value.right)
+    if t is nodes.UnaryOperation or t is nodes.Subscript:
+        return _operands(value.expression if t is nodes.UnaryOperation else value.value)
+    return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
 
 
 def _innermost_loop(scope, line):
