@@ -24,7 +24,7 @@ def _sources():
             yield fh.read()
 
 
-def test_rules_picked_by_callee_report_what_they_report_when_called_for_every_call(monkeypatch):
+def test_rules_skipped_by_callee_or_state_report_what_they_report_when_always_asked(monkeypatch):
     sources = list(_sources())
     picked = []
     for src in sources:
@@ -36,6 +36,8 @@ def test_rules_picked_by_callee_report_what_they_report_when_called_for_every_ca
     assert len(with_quals) >= 3
     for rule in with_quals:
         monkeypatch.setattr(type(rule), "hook_quals", {})
+    (alias,) = [r for r in ALL_RULES if r.code == "TEN401"]
+    monkeypatch.setattr(type(alias), "check", type(alias)._check)  # asked even before an alias
     every = []
     for src in sources:
         try:
@@ -96,3 +98,27 @@ def test_a_constant_accumulated_in_a_loop_reads_nothing_of_the_loop(monkeypatch)
     (d,) = analyze(src)
     assert d.code == "TEN501" and d.line == 10
     assert len(made) == 1  # the first loop's, for ``total += loss``
+
+
+def test_no_write_is_followed_until_a_name_holds_an_alias(monkeypatch):
+    """TEN401 follows a write to its alias only once some name holds one (``y = x.detach()``,
+    ``y = x.data``, doubted or not): before, its checks return at once."""
+    (rule,) = [r for r in ALL_RULES if r.code == "TEN401"]
+    asked = []
+    check = type(rule)._check
+
+    def counted(self, node, ctx):
+        asked.append(node)
+        return check(self, node, ctx)
+
+    monkeypatch.setattr(type(rule), "_check", counted)
+    body = "".join(f"    x.add_({i})\n    x[{i}] = 0\n" for i in range(30))
+    src = "import torch\n\n\ndef f(x: torch.Tensor):\n" + body + "    return x.detach()\n"
+    assert analyze(src) == [] and asked == []
+    for alias in ("x.detach()", "x.data"):
+        for bind in ("    y = {}\n", "    for _ in range(2):\n        y = {}\n"):
+            del asked[:]
+            src2 = src.replace("    return x.detach()\n", bind.format(alias) + "    y.zero_()\n"
+                               "    return x\n")
+            assert "TEN401" in [d.code for d in analyze(src2)], src2  # (``.data``: TEN101 too)
+            assert len(asked) == 1  # only the write after the binding

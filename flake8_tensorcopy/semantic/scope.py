@@ -96,6 +96,8 @@ class Bindings:
         #: walks the methods of a class that wait (``ClassInfo.pending``; set by the engine):
         #: called with a class and an attribute before that attribute is read, or bound (True)
         self.later = None
+        #: some name was bound to an ``Alias`` (``y = x.detach()``): until then none holds one
+        self.aliased = False
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -308,6 +310,8 @@ class Bindings:
         if type(kind) is Doubt:
             kind = kind.kind
             doubt = True
+        if type(kind) is Alias:
+            self.aliased = True
         if not doubt and self.written_elsewhere:
             doubt = name in self.written_elsewhere.get(scope.kind, ())
         if doubt and is_tensor(kind):
