@@ -24,6 +24,19 @@ def _sources():
             yield fh.read()
 
 
+def _counted(monkeypatch, owner, name):
+    """The first arguments (after ``self``) of each call of ``owner.name`` from now on."""
+    calls = []
+    real = getattr(owner, name)
+
+    def counted(self, first, *rest):
+        calls.append(first)
+        return real(self, first, *rest)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
 def test_rules_skipped_by_callee_or_state_report_what_they_report_when_always_asked(monkeypatch):
     sources = list(_sources())
     picked = []
@@ -50,14 +63,7 @@ def test_rules_skipped_by_callee_or_state_report_what_they_report_when_always_as
 
 def test_a_rule_picked_by_callee_is_called_for_its_calls_only(monkeypatch):
     (rule,) = [r for r in ALL_RULES if r.code == "TEN201"]
-    calls = []
-    check = type(rule).check
-
-    def counted(self, node, ctx):
-        calls.append(node)
-        return check(self, node, ctx)
-
-    monkeypatch.setattr(type(rule), "check", counted)
+    calls = _counted(monkeypatch, type(rule), "check")
     src = "import torch\n\n\ndef f(x: torch.Tensor):\n" + "".join(
         f"    y{i} = x.float().abs().sum(dim={i})\n" for i in range(50)) + \
         "    return torch.tensor(x)\n"
@@ -83,14 +89,7 @@ def test_a_constant_accumulated_in_a_loop_reads_nothing_of_the_loop(monkeypatch)
     graph), so that loop's facts are not gathered for it; ``total += loss`` still is reported."""
     from flake8_tensorcopy.rules import accumulate
 
-    made = []
-    init = accumulate._LoopFacts.__init__
-
-    def counted(self, loop, ctx):
-        made.append(loop)
-        init(self, loop, ctx)
-
-    monkeypatch.setattr(accumulate._LoopFacts, "__init__", counted)
+    made = _counted(monkeypatch, accumulate._LoopFacts, "__init__")
     src = ("import torch\n\n\ndef train(model, opt, data):\n    steps = total = 0\n"
            "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
            "        opt.step()\n        total += loss\n"
@@ -104,14 +103,7 @@ def test_no_write_is_followed_until_a_name_holds_an_alias(monkeypatch):
     """TEN401 follows a write to its alias only once some name holds one (``y = x.detach()``,
     ``y = x.data``, doubted or not): before, its checks return at once."""
     (rule,) = [r for r in ALL_RULES if r.code == "TEN401"]
-    asked = []
-    check = type(rule)._check
-
-    def counted(self, node, ctx):
-        asked.append(node)
-        return check(self, node, ctx)
-
-    monkeypatch.setattr(type(rule), "_check", counted)
+    asked = _counted(monkeypatch, type(rule), "_check")
     body = "".join(f"    x.add_({i})\n    x[{i}] = 0\n" for i in range(30))
     src = "import torch\n\n\ndef f(x: torch.Tensor):\n" + body + "    return x.detach()\n"
     assert analyze(src) == [] and asked == []
