@@ -25,7 +25,7 @@ from typing import List, Optional, Tuple
 from .semantic.kinds import EMPTY_LIST, TENSORS, ClassInfo
 from .semantic.scope import Scope
 from .syntax import build, nodes
-from .syntax.prefilter import walk_nodes
+from .syntax.prefilter import first_line, walk_nodes
 
 
 _REGISTERS = ("register_buffer", "register_parameter")
@@ -55,17 +55,17 @@ def _attributes(fn: ast.AST) -> Tuple[Optional[frozenset], Optional[frozenset]]:
 class _Later:
     """A method whose walk waits, with the state at its ``def``."""
 
-    __slots__ = ("line", "node", "cls", "no_grad", "is_static", "scope", "chain",
+    __slots__ = ("line", "node", "cls", "no_grad", "is_static", "chain",
                  "type_checking", "imports_torch", "stmt_line", "scope_node", "_attrs")
 
     def __init__(self, line: int, node: nodes.CSTNode, cls: ClassInfo, no_grad: bool,
-                 is_static: bool, scope: Scope, chain: Tuple[Tuple[Scope, dict, bool, bool], ...],
+                 is_static: bool, chain: Tuple[Tuple[Scope, dict, bool, bool], ...],
                  type_checking: int, imports_torch: bool, stmt_line: Optional[nodes.CSTNode],
                  scope_node: nodes.CSTNode) -> None:
         self.line = line  # the method's first line (its first decorator's)
         self.node, self.cls, self.no_grad, self.is_static = node, cls, no_grad, is_static
-        self.scope = scope  # the class's scope
-        #: every scope up to the module's: (scope, its names then, no_grad, device)
+        #: every scope from the class's up to the module's: (scope, its names then, no_grad,
+        #: device)
         self.chain = chain
         self.type_checking, self.imports_torch = type_checking, imports_torch
         self.stmt_line, self.scope_node = stmt_line, scope_node
@@ -131,11 +131,11 @@ class LaterWalker:
             build.build_later(node)
             self._function_body(node, cls, no_grad, is_static, {})  # type: ignore[attr-defined]
             return
-        line = min([a.lineno] + [d.lineno for d in a.decorator_list])
+        line = first_line(a)
         if cls.pending is None:
             cls.pending = []
             self._with_pending.append(cls)
-        cls.pending.append(_Later(line, node, cls, no_grad, is_static, inf.scope, tuple(chain),
+        cls.pending.append(_Later(line, node, cls, no_grad, is_static, tuple(chain),
                                   inf.type_checking, inf.imports_torch, ctx.stmt_line,
                                   ctx.scope_node))
 
@@ -178,7 +178,7 @@ class LaterWalker:
             for s, names, no_grad, device in entry.chain:
                 s.names, s.no_grad, s.device = names, no_grad, device
             inf.scope, inf.type_checking, inf.imports_torch = (
-                entry.scope, entry.type_checking, entry.imports_torch)
+                entry.chain[0][0], entry.type_checking, entry.imports_torch)
             inf.doubt_seen, inf._observers = False, []
             ctx.stmt_line, ctx.scope_node = entry.stmt_line, entry.scope_node
             self._horizon = entry.line

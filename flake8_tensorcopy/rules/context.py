@@ -12,6 +12,7 @@ from ..semantic.kinds import is_tensor
 from ..semantic.infer import Inference
 from ..syntax import nodes
 from ..syntax.positions import Text, Tok
+from ..syntax.prefilter import first_line
 from ..syntax.source import split_lines
 from .base import NodeEdit, Src
 
@@ -193,8 +194,7 @@ def _dedent(tree: ast.Module, text: Text, start: int, code: str) -> str:
     body = tree.body
     while body:
         for a in body:
-            lo = min([a.lineno] + [d.lineno for d in getattr(a, "decorator_list", ())])
-            if lo <= first <= a.end_lineno:
+            if first_line(a) <= first <= a.end_lineno:
                 stmt = a
                 body = [s for f in ("body", "orelse", "finalbody") for s in getattr(a, f, ())
                         if isinstance(s, ast.stmt)]

@@ -442,13 +442,19 @@ def _calls_register(fn: ast.AST) -> bool:
     return False
 
 
+def first_line(node: ast.stmt) -> int:
+    """The first line of a statement: its first decorator's for a ``def`` or ``class``
+    (decorators come in source order), else its own."""
+    decorators = getattr(node, "decorator_list", None)
+    return min(node.lineno, decorators[0].lineno) if decorators else node.lineno
+
+
 def _span(node: ast.stmt) -> Optional[Tuple[int, int]]:
-    """The lines of ``node``, from its first decorator's (decorators come in source order)."""
+    """The lines of ``node``, from its ``first_line``."""
     end = getattr(node, "end_lineno", None)
     if end is None:
         return None
-    decorators = getattr(node, "decorator_list", None)
-    return (min(node.lineno, decorators[0].lineno) if decorators else node.lineno), end
+    return first_line(node), end
 
 
 def on_lines(lines: List[int], node: ast.AST) -> bool:

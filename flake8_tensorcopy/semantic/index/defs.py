@@ -11,19 +11,13 @@ import ast
 import weakref
 from typing import Dict, List, Optional, Set, Tuple
 
-from ...syntax.prefilter import dotted, statements, walk_nodes
+from ...syntax.prefilter import dotted, first_line, statements, walk_nodes
 from .. import torch_api
 from ..kinds import (
     PARAMETER_SUBCLASSES, TENSOR, NamedTupleClass, ProjectClass, ProjectFunction, ProjectModule,
     Qual, join_alternatives,
 )
 from .evaluate import TOO_DEEP, Evaluator, lines_hold
-
-
-def first_line(node) -> int:
-    """The first line of a ``def`` or ``class`` statement: its first decorator's, else its own."""
-    decorators = node.decorator_list
-    return decorators[0].lineno if decorators else node.lineno
 
 
 class Home:

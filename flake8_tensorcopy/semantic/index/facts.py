@@ -11,10 +11,10 @@ import codecs
 import os
 from typing import Dict, List, Optional, Tuple
 
-from ...syntax.prefilter import dotted, statements
+from ...syntax.prefilter import dotted, first_line, statements
 from ...syntax.source import encoding_of, line_numbers, line_starts, occurrences
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
-from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home, first_line
+from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, call_starts
 
 
