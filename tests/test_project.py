@@ -1187,3 +1187,74 @@ def test_every_definition_of_this_package_reads_alone_as_in_the_whole_tree(tmp_p
             assert facts._tree is None
             idx.after_file()
     assert compared > 1000
+
+
+_ATTRS_SOURCE = (
+    "import torch\n\n\n"
+    "class Net(torch.nn.Module):\n"
+    "    def __init__(self, n):\n"
+    "        self.a = torch.zeros(n)\n"
+    "        self.register_buffer('buf', torch.ones(n))\n"
+    "        self.register_buffer('empty', None)\n"
+    "        self.count = 0\n\n"
+    "    def reset(self):\n"
+    "        self.b = torch.ones(2)\n"
+    "        self.count = 1\n\n"
+    "    def grow(me):\n"
+    "        me.b = [me.a]\n"
+    "        if me.count:\n"
+    "            me.data = me.a.clone()\n\n"
+    "    def forward(self, x):\n"
+    "        return x * self.a\n")
+
+
+@pytest.mark.parametrize("first", ["a", "buf", "none"])
+def test_an_attribute_asked_after_the_tree_was_let_go_reads_only_the_methods_binding_it(
+        tmp_path, first):
+    """Once a class's methods were scanned for ``self.x = ...`` and the tree let go, the
+    class keeps which methods bind which attribute and what each buffer is: an attribute
+    asked in a later file reads again only the methods binding it (none for a buffer or an
+    attribute no method binds), and its shape is the one a fresh index gives."""
+    from flake8_tensorcopy.semantic.index import facts as facts_mod
+    from flake8_tensorcopy.semantic.index import resolve
+
+    def shapes(cls):
+        return {name: cls.attr(name) for name in ("a", "b", "count", "buf", "empty", "data",
+                                                  "zz")}
+
+    fresh_idx = resolve.ProjectIndex()
+    (tmp_path / "lib.py").write_text(_ATTRS_SOURCE)
+    expected = shapes(fresh_idx.load_path(str(tmp_path / "lib.py")).defs["Net"])
+
+    idx, facts, _ = _read_and_let_go(tmp_path, _ATTRS_SOURCE.encode())
+    net = facts.defs["Net"]
+    if first != "none":
+        net.attr(first)  # a first file asks one attribute: every method is scanned
+    net.base_shape(0)  # (what the base is stays known too: an attribute no method binds asks it)
+    idx.after_file()
+    read = []
+    real = facts_mod.ModuleFacts._read_alone
+
+    def counted(self, d):
+        read.append(d.name)
+        return real(self, d)
+
+    facts_mod.ModuleFacts._read_alone = counted
+    try:
+        net._attrs = {}  # the shapes worked out are forgotten (the scan's findings are not)
+        got = {}
+        for name in ("zz", "buf", "empty", "a", "count", "data", "b"):
+            del read[:]
+            got[name] = net.attr(name)
+            if first == "none":
+                continue
+            want = {"zz": [], "buf": [], "empty": [], "b": ["reset", "grow"],
+                    "data": ["grow"], "a": ["__init__"], "count": ["__init__", "reset"]}[name]
+            assert read == want, (name, read)
+            idx.after_file()
+        assert net.own_data
+    finally:
+        facts_mod.ModuleFacts._read_alone = real
+    assert got == expected
+    assert {k: str(v) for k, v in expected.items()}["buf"] != "None"
+    assert expected["empty"] is None and expected["zz"] is None

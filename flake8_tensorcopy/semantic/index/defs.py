@@ -185,7 +185,8 @@ class FuncFacts(ProjectFunction):
 class ClassFacts(ProjectClass):
     __slots__ = ("name", "_node", "_line", "_first", "_last", "_home", "_bases", "_nbases",
                  "_base_shapes",
-                 "methods", "_attr_exprs", "_buffers", "fields", "_own_data", "_data_attr",
+                 "methods", "_attr_exprs", "_attr_where", "_buffers", "fields", "_own_data",
+                 "_data_attr",
                  "is_dataclass", "_category", "_attrs", "_busy", "__weakref__")
 
     def __init__(self, name: str, node: ast.ClassDef, module: ProjectModule) -> None:
@@ -201,7 +202,13 @@ class ClassFacts(ProjectClass):
         self.methods: Dict[str, FuncFacts] = {}
         # method bodies are scanned for ``self.x = ...`` only when an attribute is asked for
         self._attr_exprs: Optional[Dict[str, List[Tuple[str, ast.expr]]]] = None
-        self._buffers: Dict[str, Optional[ast.expr]] = {}
+        #: once the methods were scanned: attr -> the methods binding it, in the scan's order,
+        #: kept when the tree is let go so that an attribute asked later costs the methods
+        #: binding it, not every method read again (none at all for one no method binds)
+        self._attr_where: Optional[Dict[str, Tuple[str, ...]]] = None
+        #: ``register_buffer``/``register_parameter`` names -> the value; without the tree,
+        #: None (not a tensor) or True (a tensor)
+        self._buffers: Dict[str, object] = {}
         #: names bound in the class body (fields of a NamedTuple/dataclass, class attributes)
         self.fields: Set[str] = set()
         self._own_data = False
@@ -250,9 +257,15 @@ class ClassFacts(ProjectClass):
         return got
 
     def drop_nodes(self) -> None:
-        """Let go of the tree (``ModuleFacts.drop_tree``); what was worked out stays."""
+        """Let go of the tree (``ModuleFacts.drop_tree``); what was worked out stays: which
+        methods bind which attributes and what each buffer is (``_attr_where``)."""
+        exprs = self._attr_exprs
+        if exprs is not None:
+            self._attr_where = {attr: tuple(dict.fromkeys(m for m, _ in found))
+                                for attr, found in exprs.items()}
+            self._buffers = {name: None if _none_value(value) else True
+                             for name, value in self._buffers.items()}
         self._node = self._bases = self._attr_exprs = None
-        self._buffers = {}
         for f in self.methods.values():
             f.drop_nodes()
 
@@ -269,15 +282,32 @@ class ClassFacts(ProjectClass):
         """``self.x = <expr>`` in any method: attr -> [(method name, expr)]."""
         if self._attr_exprs is None:
             self._attr_exprs = {}
+            self._buffers = {}
             for f in self.methods.values():
                 self._scan_method(f.node)
         return self._attr_exprs
 
     @property
-    def buffers(self) -> Dict[str, Optional[ast.expr]]:
-        """``register_buffer``/``register_parameter`` names -> the value (None: not a tensor)."""
-        self.attr_exprs  # noqa: B018 - scans the methods once
+    def buffers(self) -> Dict[str, object]:
+        """``register_buffer``/``register_parameter`` names -> the value (None: not a tensor;
+        True: a tensor, after the tree was let go)."""
+        if self._attr_where is None:
+            self.attr_exprs  # noqa: B018 - scans the methods once
         return self._buffers
+
+    def _exprs_of(self, name: str) -> Optional[List[Tuple[str, ast.expr]]]:
+        """``attr_exprs.get(name)``; after the tree was let go, from the methods binding
+        ``name`` alone (``_attr_where``), read again in the same order."""
+        where = self._attr_where
+        if self._attr_exprs is not None or where is None:
+            return self.attr_exprs.get(name)
+        methods = where.get(name)
+        if not methods:
+            return None
+        found: Dict[str, List[Tuple[str, ast.expr]]] = {}
+        for m in methods:
+            _self_assigns(self.methods[m].node, found, name)
+        return found.get(name)
 
     @property
     def own_data(self) -> bool:
@@ -285,22 +315,14 @@ class ClassFacts(ProjectClass):
         if self._own_data:
             return True
         if self._data_attr is None:
-            self._data_attr = "data" in self.attr_exprs
+            where = self._attr_where
+            self._data_attr = "data" in (self.attr_exprs if where is None else where)
         return self._data_attr
 
     def _scan_method(self, fn: ast.AST) -> None:
-        args = fn.args.posonlyargs + fn.args.args  # type: ignore[attr-defined]
-        if not args:
+        me = _self_assigns(fn, self._attr_exprs)  # type: ignore[arg-type]
+        if me is None:
             return
-        me = args[0].arg
-        # assignments are statements: walking statements alone finds them all, in ast.walk's order
-        for node in statements(fn):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
-                            and t.value.id == me and node.value is not None:
-                        self._attr_exprs.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[union-attr,attr-defined]
         spots = self.module.word_lines("register_")
         if spots is not None and not lines_hold(spots, fn):
             return
@@ -374,12 +396,10 @@ class ClassFacts(ProjectClass):
         return shape
 
     def _attr(self, name: str, seen: Set[int]):
-        if name in self.buffers:
-            value = self.buffers[name]
-            if value is None or (isinstance(value, ast.Constant) and value.value is None):
-                return None
-            return TENSOR
-        exprs = self.attr_exprs.get(name)
+        buffers = self.buffers
+        if name in buffers:
+            return None if _none_value(buffers[name]) else TENSOR
+        exprs = self._exprs_of(name)
         if exprs:
             shapes = []
             for m, e in exprs:
@@ -418,6 +438,32 @@ class ClassFacts(ProjectClass):
 
 
 _UNSET = object()
+
+
+def _self_assigns(fn: ast.AST, into: Dict[str, List[Tuple[str, ast.expr]]],
+                  only: Optional[str] = None) -> Optional[str]:
+    """Add the ``self.x = <expr>`` of method ``fn`` (only those of attribute ``only`` when
+    given) to ``into`` as attr -> [(method name, expr)], in ``ast.walk``'s order; the name of
+    its first parameter (None: it has none, nothing is bound)."""
+    args = fn.args.posonlyargs + fn.args.args  # type: ignore[attr-defined]
+    if not args:
+        return None
+    me = args[0].arg
+    # assignments are statements: walking statements alone finds them all, in ast.walk's order
+    for node in statements(fn):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+                        and t.value.id == me and node.value is not None \
+                        and (only is None or t.attr == only):
+                    into.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[attr-defined]
+    return me
+
+
+def _none_value(value: object) -> bool:
+    """A buffer registered with no tensor (``register_buffer("b", None)``)."""
+    return value is None or (isinstance(value, ast.Constant) and value.value is None)
 
 
 def category_of(shape) -> Optional[str]:
