@@ -304,3 +304,46 @@ def test_nested_loops_reach_a_fixed_point_quickly(tmp_path):
     codes = _codes(path, tmp_path)
     assert time.monotonic() - start < 30
     assert codes == [("TEN201", "unsafe")] * depth, codes
+
+
+def test_the_shared_write_patterns_find_what_one_alternation_behind_a_word_boundary_finds():
+    """``flow._SHARED`` (one literal-first pattern per keyword) finds the statement starts that
+    ``\\b(?:global|nonlocal)[\\s\\\\]+\\w`` finds, on this package's source and on the edges
+    (a keyword inside a longer word, before a backslash, at the start or end of the text), and
+    more only where a keyword starts inside another's match (``nonlocal\\nglobal x``), whose
+    lines are then looked at too: the statements found are the same."""
+    import os
+    import random
+    import re
+
+    import flake8_tensorcopy
+    from flake8_tensorcopy import flow
+
+    old = re.compile(r"\b(?:global|nonlocal)[\s\\]+\w")
+
+    def new(text):
+        return sorted(m.start() for p in flow._SHARED for m in p.finditer(text))
+
+    texts = ["global x", "xglobal y", "_nonlocal z", "nonlocal\\\n  a", "a.global b",
+             "é global c", "eglobal\tglobal d", "global", "global  ", "nonlocalnonlocal e",
+             "# global g\n    nonlocal h, i\n\tglobal\\\nj"]
+    rng = random.Random(5)
+    pieces = ["global", "nonlocal", " ", "\\", "\n", "x", "_", "é", "(", "1"]
+    texts += ["".join(rng.choice(pieces) for _ in range(12)) for _ in range(3000)]
+    package = os.path.dirname(flake8_tensorcopy.__file__)
+    for folder, _, names in os.walk(package):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                    texts.append(fh.read())
+    found = 0
+    extra = 0
+    for text in texts:
+        matches = list(old.finditer(text))
+        got = new(text)
+        assert set(got) >= {m.start() for m in matches}, text
+        for start in set(got) - {m.start() for m in matches}:
+            assert any(m.start() < start < m.end() for m in matches), (text, start)
+            extra += 1
+        found += len(matches)
+    assert found > 500 and extra > 0
