@@ -221,3 +221,43 @@ def test_split_lines_splits_where_the_tokenizer_does_on_every_path():
         assert split_lines(text) == [line.rstrip("\r\n") for line in want], repr(text)
         checked += 1
     assert checked == len(pieces) ** 3
+
+
+def test_one_string_says_what_the_one_literal_pattern_says():
+    """``nodes.one_string`` (a shortcut before ``ONE_STRING.fullmatch``) gives the pattern's
+    answer for every string constant of this package and of generated literals and implicit
+    concatenations (prefixes, escaped quotes, empty and triple-quoted strings)."""
+    import ast
+    import itertools
+    import os
+
+    import flake8_tensorcopy
+    from flake8_tensorcopy.syntax.nodes import ONE_STRING, one_string
+
+    texts = []
+    bodies = ["", "a", "it\\'s", 'say \\"hi\\"', "\\\\", "a\\\nb", "'", '"', "''", "\\'\\'\\'"]
+    for prefix, quote, body in itertools.product(["", "r", "b", "rb", "Rb", "f", "u"],
+                                                 ["'", '"', "'''", '"""'], bodies):
+        texts.append(prefix + quote + body + quote)
+    texts += [a + sep + b for a, b in itertools.product(texts[:40], texts[40:80])
+              for sep in ("", " ", "\n")]
+    package = os.path.dirname(flake8_tensorcopy.__file__)
+    for folder, _, names in os.walk(package):
+        for name in sorted(n for n in names if n.endswith(".py")):
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                src = fh.read()
+            for node in ast.walk(ast.parse(src)):
+                if isinstance(node, (ast.Constant, ast.JoinedStr)) and \
+                        isinstance(getattr(node, "value", ""), (str, bytes, list)):
+                    text = ast.get_source_segment(src, node)
+                    if text:
+                        texts.append(text)
+    valid = 0
+    for text in texts:
+        try:
+            ast.parse(text, mode="eval")
+        except SyntaxError:
+            continue  # ``one_string`` is asked about real literals only
+        valid += 1
+        assert one_string(text) == (ONE_STRING.fullmatch(text) is not None), text
+    assert valid > 3000 and any(not one_string(t) for t in texts[280:])

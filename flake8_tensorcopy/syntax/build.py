@@ -19,7 +19,7 @@ from .nodes import (
     Pass, Raise, Return, Set, SetComp, SimpleStatementLine, SimpleStatementSuite,
     SimpleString, Slice, StarredDictElement, StarredElement, Subscript, SubscriptElement,
     Try, TryStar, Tuple, UnaryOperation, While, With, WithItem, Yield, Node, OPERATORS,
-    ONE_STRING,
+    one_string,
 )
 from .positions import Text
 from .prefilter import DEFER
@@ -327,7 +327,7 @@ class Builder:
         t = type(value)
         if t is str or t is bytes:
             text = self._text(a)
-            if ONE_STRING.fullmatch(text):
+            if one_string(text):
                 return SimpleString(a, text, value)
             return ConcatenatedString(a, None, None)
         if value is None or t is bool:
@@ -342,7 +342,7 @@ class Builder:
 
     def _joinedstr(self, a):
         parts = self._fparts(a.values)
-        if ONE_STRING.fullmatch(self._text(a)):
+        if one_string(self._text(a)):
             return FormattedString(a, parts)
         return ConcatenatedString(a, None, FormattedString(None, parts))
 
