@@ -61,6 +61,9 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         self.dispatched = frozenset(self.hooks) | {nodes.Call, nodes.Attribute, nodes.Subscript}
         #: the wrappers ``children`` walks straight through: those no rule is dispatched on
         self._through = {t: t._fields[0] for t in _WRAPPERS if t not in self.dispatched}
+        #: an attribute's rules, by its name (``_attribute``)
+        self._attr_named = self.named.get(nodes.Attribute, {})
+        self._attr_every = self.hooks.get(nodes.Attribute)
 
     # -- generic ---------------------------------------------------------------------------
     def walk(self, node: nodes.CSTNode) -> None:
@@ -120,6 +123,24 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
             for rule in rules:
                 reports.extend(rule.check(node, ctx))
         ctx._callee = None
+
+    def _attribute(self, node: nodes.Attribute) -> None:
+        """``dispatch`` and ``children`` of an attribute (a third of the nodes dispatched),
+        without the tests for the other types: notes an ``X.data.attr``, calls the rules
+        wanting that attribute, walks what it is read on."""
+        value = node.value
+        name = node.attr.value
+        ctx = self.ctx
+        if type(value) is nodes.Attribute and value.attr.value == "data":
+            ctx.data_use.setdefault(id(value), ("attr", name))
+        rules = self._attr_named.get(name) or self._attr_every
+        if rules:
+            reports = self.reports
+            for rule in rules:
+                reports.extend(rule.check(node, ctx))
+        ctx._callee = None
+        if type(value) not in _NOTHING:
+            self.walk(value)
 
     def children(self, node: nodes.CSTNode) -> None:
         """Walk the nodes under ``node`` (its ``_fields`` hold a node, None or a list of
@@ -414,6 +435,7 @@ _SPECIAL = {
     nodes.NamedExpr: Walker._named_expr,
     nodes.IfExp: Walker._if_exp,
     nodes.BooleanOperation: Walker._bool_op,
+    nodes.Attribute: Walker._attribute,
     nodes.Global: Walker._skip,
     nodes.Nonlocal: Walker._skip,
     nodes.Name: Walker._skip,
