@@ -54,6 +54,7 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         #: picks and qualified name, that list and those rules in the rules' order
         self.hooks, self.named, self.by_qual = hook_tables(rules)
         self._with_quals: Dict[Tuple[int, str], List[Rule]] = {}
+        self._qual_lasts = frozenset(q.rpartition(".")[2] for q in self.by_qual)
         self._order = list(rules)
         #: the node types ``dispatch`` has work for (notes on calls, ``.data`` uses, or a rule's
         #: hook); the walk passes every other node (names, constants, operators: most of a
@@ -108,7 +109,10 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
                 func = node.func
                 name = func.attr.value if type(func) is nodes.Attribute else None
             rules = named.get(name) or self.hooks.get(t)
-        if t is nodes.Call and self.by_qual:
+        if t is nodes.Call and self.by_qual and (type(node.func) is not nodes.Attribute or
+                                                 node.func.attr.value in self._qual_lasts):
+            # (an attribute is spelled as written: one whose name ends no wanted callee's is
+            # none of them; a bare name may be an alias of one and is asked)
             q = ctx.qualname(node.func)
             extra = self.by_qual.get(q) if q is not None else None
             if extra:

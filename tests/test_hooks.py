@@ -147,3 +147,20 @@ def test_the_walk_passes_over_leaves_and_wrappers_and_reports_the_same(monkeypat
     # (what is still walked of these: a value a statement's own method walks, ``x = y``)
     assert few_passed < 0.25 * sum(1 for n in walked if type(n) in passed)
     assert few < 0.7 * len(walked)
+
+
+def test_a_call_of_a_method_no_picked_callee_ends_with_is_not_resolved(monkeypatch):
+    """The callees that pick rules (``hook_quals``) end with names an attribute call must
+    spell: ``x.float()`` is not resolved for them; a bare name (maybe an alias) still is."""
+    from flake8_tensorcopy.rules.context import Context
+
+    asked = _counted(monkeypatch, Context, "qualname")
+    src = "import torch\nfrom torch import tensor as T\n\n\ndef f(x: torch.Tensor):\n" + "".join(
+        f"    y{i} = x.float().abs().sum(dim={i})\n" for i in range(20)) + \
+        "    z = T(x)\n    return torch.tensor(x)\n"
+    found = [(d.code, d.line) for d in analyze(src) if d.code == "TEN201"]
+    assert found == [("TEN201", 26), ("TEN201", 27)]
+    names = [n.attr.value if isinstance(n, nodes.Attribute) else getattr(n, "value", None)
+             for n in asked]
+    assert not {"float", "abs", "sum"} & set(names)
+    assert "T" in names and "tensor" in names
