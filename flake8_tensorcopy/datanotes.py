@@ -36,6 +36,11 @@ def _data_under_tensor_methods(call: nodes.Call) -> Optional[nodes.Attribute]:
     """The ``X.data`` under ``X.data.view(-1).narrow(0, i, n)``: a chain of tensor methods that
     each give a tensor (None: the chain starts elsewhere, or has another call in it)."""
     inner: nodes.BaseExpression = call
+    while type(inner) is nodes.Call and type(inner.func) is nodes.Attribute:
+        inner = inner.func.value  # where the chain starts, first: rarely at an ``X.data``
+    if type(inner) is not nodes.Attribute or inner.attr.value != "data":
+        return None
+    inner = call
     while type(inner) is nodes.Call:
         func = inner.func
         if type(func) is not nodes.Attribute:

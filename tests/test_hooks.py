@@ -164,3 +164,25 @@ def test_a_call_of_a_method_no_picked_callee_ends_with_is_not_resolved(monkeypat
              for n in asked]
     assert not {"float", "abs", "sum"} & set(names)
     assert "T" in names and "tensor" in names
+
+
+def test_a_call_argument_is_looked_up_in_the_torch_table_only_when_its_chain_starts_at_data(
+        monkeypatch):
+    """``f(x.view(-1).abs())`` starts at no ``X.data``: its methods are not looked up for the
+    notes on ``.data`` uses (``datanotes._data_under_tensor_methods``); ``f(x.data.view(-1))``
+    still is, and noted."""
+    from flake8_tensorcopy import datanotes
+
+    asked = []
+    real = datanotes.torch_api.method_return
+
+    def counted(*args):
+        asked.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(datanotes.torch_api, "method_return", counted)
+    src = "import torch\n\n\ndef f(x: torch.Tensor, g):\n" + "".join(
+        f"    g(x.view(-1).abs().add({i}))\n" for i in range(20)) + \
+        "    y = torch.zeros(3)\n    y.copy_(x.data.view(-1))\n"
+    found = [d.code for d in analyze(src)]
+    assert asked == ["view"] and {"TEN101", "TEN102"} & set(found), (asked, found)
