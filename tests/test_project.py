@@ -1258,3 +1258,32 @@ def test_an_attribute_asked_after_the_tree_was_let_go_reads_only_the_methods_bin
     assert got == expected
     assert {k: str(v) for k, v in expected.items()}["buf"] != "None"
     assert expected["empty"] is None and expected["zz"] is None
+
+
+def test_the_folder_of_the_file_whose_imports_are_resolved_is_worked_out_once(tmp_path,
+                                                                              monkeypatch):
+    """Each import of a file asks where the file is (its absolute folder: where absolute
+    imports are looked for first, its root, its package homes): worked out once per analysis
+    (``ProjectIndex.folder_of``), not once per import and question."""
+    (tmp_path / "helpers.py").write_text("import torch\n\n\ndef make():\n"
+                                         "    return torch.zeros(2)\n")
+    src = "".join(f"import mod{i}\n" for i in range(30)) + (
+        "import torch\nfrom helpers import make\n\n\ndef f(w: torch.Tensor):\n"
+        + "".join(f"    a{i} = mod{i}.run(w.data)\n" for i in range(30))
+        + "    t = make()\n    return torch.tensor(t)\n")
+    path = tmp_path / "main.py"
+    path.write_text(src)
+    import posixpath
+
+    real = posixpath.abspath
+    asked = []
+
+    def counted(p):
+        if os.fspath(p).endswith("main.py"):
+            asked.append(p)
+        return real(p)
+
+    monkeypatch.setattr(os.path, "abspath", counted)
+    found = lint_source(src, str(path))
+    assert "TEN201" in {d.code for d in found}
+    assert 0 < len(asked) <= 10, len(asked)  # 30 imports: 129 before

@@ -63,6 +63,9 @@ class ProjectIndex(Dependencies):
         #: while one file is analysed, so one file's analysis sees one object per module)
         self._modules: Kept = Kept()
         self._roots: Dict[str, Optional[str]] = {}
+        #: path -> the absolute folder holding it (``folder_of``), while the working directory
+        #: stays the one ``begin`` saw
+        self._folders: Dict[str, str] = {}
         self._cwd: Optional[str] = None
         self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
         self._searched_cache: Dict[Tuple, Tuple[Tuple[str, ...], float]] = {}
@@ -156,8 +159,18 @@ class ProjectIndex(Dependencies):
             return out
 
     # -- roots and files ---------------------------------------------------------------------
+    def folder_of(self, path: str) -> str:
+        """``os.path.dirname(os.path.abspath(path))``: asked again and again of the file whose
+        imports are resolved, kept during an analysis (the working directory checked)."""
+        if not self._cwd_seen:
+            return os.path.dirname(os.path.abspath(path))
+        got = self._folders.get(path)
+        if got is None:
+            got = self._folders[path] = os.path.dirname(os.path.abspath(path))
+        return got
+
     def root_of(self, path: str) -> Optional[str]:
-        d = os.path.dirname(os.path.abspath(path))
+        d = self.folder_of(path)
         if d not in self._roots or not (self._cwd_seen or self._roots_cwd_ok()):
             self._roots[d] = find_root(path, self._listing)  # ancestors listed once for all
         return self._roots[d]
@@ -171,6 +184,7 @@ class ProjectIndex(Dependencies):
         if cwd != self._cwd:
             self._cwd = cwd
             self._roots.clear()
+            self._folders.clear()
             self._resolve_cache.clear()
             self._searched_cache.clear()
             self._targets_cache.clear()
@@ -282,7 +296,7 @@ class ProjectIndex(Dependencies):
 
     def _bases(self, importer: str, dotted: str) -> List[str]:
         """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order."""
-        bases: List[str] = [os.path.dirname(os.path.abspath(importer))]
+        bases: List[str] = [self.folder_of(importer)]
         root = self.root_of(importer)
         if root:
             bases.append(root)
@@ -296,7 +310,7 @@ class ProjectIndex(Dependencies):
 
     def _find_module(self, importer: str, dotted: str, level: int) -> Optional[str]:
         if level:
-            base = os.path.dirname(os.path.abspath(importer))
+            base = self.folder_of(importer)
             for _ in range(level - 1):
                 base = os.path.dirname(base)
             if not dotted:
@@ -318,19 +332,20 @@ class ProjectIndex(Dependencies):
 
     def _homes(self, importer: str, dotted: str) -> List[str]:
         """``package_homes``, kept as ``find_module``'s answers are (for ``roots.TTL``)."""
-        key = (os.path.dirname(os.path.abspath(importer)), dotted.split(".", 1)[0])
+        folder = self.folder_of(importer)
+        key = (folder, dotted.split(".", 1)[0])
         now = time.monotonic()
         hit = self._homes_cache.get(key)
         if hit is not None and now - hit[1] < roots.TTL:
             return hit[0]
-        got = package_homes(importer, dotted, self._package_init)
+        got = package_homes(folder, dotted, self._package_init)
         self._homes_cache[key] = (got, now)
         return got
 
     def _candidates(self, importer: str, dotted: str, level: int) -> List[str]:
         """Every file ``_find_module`` may answer for this import, in its search order."""
         if level:
-            base = os.path.dirname(os.path.abspath(importer))
+            base = self.folder_of(importer)
             for _ in range(level - 1):
                 base = os.path.dirname(base)
             bases = [base]

@@ -78,17 +78,18 @@ def find_root(path: str, listing: Optional[Callable[[str], frozenset]] = None) -
 HOME_LEVELS = 4
 
 
-def package_homes(importer: str, dotted: str,
+def package_homes(folder: str, dotted: str,
                   package_init: Callable[[str, str], Optional[str]]) -> List[str]:
-    """Ancestors of ``importer`` (and their ``src``) that hold ``dotted``'s top-level package as
-    a directory with an ``__init__.py``: a project's tests or scripts importing the project
+    """Ancestors of ``folder`` (the importing file's absolute folder), and their ``src``, that
+    hold ``dotted``'s top-level package as a directory with an ``__init__.py``: a project's
+    tests or scripts importing the project
     (``tests/geometry/test_boxes.py``: ``from kornia.geometry.boxes import Boxes3D``) when no
     project marker says where the project starts. Never above site-packages.
     ``package_init(base, name)``: ``base/name/__init__.py`` if it is a file
     (``ProjectIndex._package_init``)."""
     top = dotted.split(".", 1)[0]
     homes: List[str] = []
-    d = os.path.dirname(os.path.abspath(importer))
+    d = folder
     for _ in range(HOME_LEVELS):
         parent = os.path.dirname(d)
         if parent == d or os.path.basename(d) in OUTSIDE:
