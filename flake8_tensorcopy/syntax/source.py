@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bisect
 import io
+import operator
 import re
 import tokenize
 from .records import record
@@ -13,6 +14,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 _LINE_END = re.compile(r"\r\n|\r|\n")
 #: n -> n + 1, without a Python-level call
 _PLUS_ONE = (1).__add__
+_LAST_CHAR = operator.itemgetter(-1)
 
 
 class SourceError(Exception):
@@ -76,6 +78,22 @@ def line_starts(text: str) -> List[int]:
             starts.append(m.end())
     _LAST_STARTS = (text, starts)
     return starts
+
+
+def know_line_starts(text: str, lines: List[str]) -> None:
+    """``text`` is ``"".join(lines)``, split by its reader (flake8 hands both): where every line
+    but the last ends with its one ``\n`` (no ``\r`` anywhere), ``line_starts(text)`` is
+    ``lines``' lengths added up, without splitting ``text`` again; the next ``line_starts`` of
+    ``text`` is given that. Lines split otherwise (``str.splitlines`` at a form feed, say)
+    are left to ``line_starts``."""
+    global _LAST_STARTS
+    if not lines or "\r" in text:
+        return
+    body = lines[:-1]
+    ends = lines[-1][-1:] == "\n"
+    if text.count("\n") != len(body) + ends or (body and set(map(_LAST_CHAR, body)) != {"\n"}):
+        return
+    _LAST_STARTS = (text, list(accumulate(map(len, lines if ends else body), initial=0)))
 
 
 def line_numbers(starts: List[int], offsets: Iterable[int]) -> List[int]:
