@@ -52,9 +52,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         #: that want it; per qualified name of a callee, those that want its calls only
         #: (``rules.base.hook_tables``); ``_with_quals`` caches, per list of rules a call's name
         #: picks and qualified name, that list and those rules in the rules' order
-        self.hooks, self.named, self.by_qual = hook_tables(rules)
+        self.hooks, self.named, self.by_qual, self._qual_lasts = _hook_tables(rules)
         self._with_quals: Dict[Tuple[int, str], List[Rule]] = {}
-        self._qual_lasts = frozenset(q.rpartition(".")[2] for q in self.by_qual)
         self._order = list(rules)
         #: the node types ``dispatch`` has work for (notes on calls, ``.data`` uses, or a rule's
         #: hook); the walk passes every other node (names, constants, operators: most of a
@@ -457,6 +456,24 @@ _WRAPPERS = (nodes.Arg, nodes.Element, nodes.StarredElement, nodes.SubscriptElem
              nodes.Index, nodes.ComparisonTarget, nodes.CompIf, nodes.StarredDictElement,
              nodes.Annotation, nodes.Decorator)
 assert not set(_WRAPPERS) & set(_SPECIAL) and all(len(t._fields) == 1 for t in _WRAPPERS)
+
+
+#: ``hook_tables`` and the last names of the callees that pick rules, per list of rules and
+#: the hooks they declare (made once, not for each file: the same rules are asked of every
+#: one); each entry holds the declarations it was made from, so that their ids in its key
+#: stay theirs
+_HOOK_TABLES: Dict[tuple, tuple] = {}
+
+
+def _hook_tables(rules: Sequence[Rule]) -> tuple:
+    key = tuple((rule, rule.hooks, id(rule.hook_names), id(rule.hook_quals)) for rule in rules)
+    got = _HOOK_TABLES.get(key)
+    if got is None:
+        hooks, named, by_qual = hook_tables(rules)
+        got = _HOOK_TABLES[key] = (hooks, named, by_qual,
+                                   frozenset(q.rpartition(".")[2] for q in by_qual),
+                                   [(rule.hook_names, rule.hook_quals) for rule in rules])
+    return got[:4]
 
 
 def not_analysed(reason: str) -> Diagnostic:

@@ -186,3 +186,24 @@ def test_a_call_argument_is_looked_up_in_the_torch_table_only_when_its_chain_sta
         "    y = torch.zeros(3)\n    y.copy_(x.data.view(-1))\n"
     found = [d.code for d in analyze(src)]
     assert asked == ["view"] and {"TEN101", "TEN102"} & set(found), (asked, found)
+
+
+def test_the_hook_tables_are_made_once_for_the_same_rules_and_again_when_they_change(
+        monkeypatch):
+    """``engine._hook_tables``: the walk of every file asks the same rules, whose tables are
+    made once; a rule whose declared hooks change gets new ones (never stale)."""
+    made = []
+    real = engine.hook_tables
+    monkeypatch.setattr(engine, "hook_tables", lambda rules: made.append(1) or real(rules))
+    monkeypatch.setattr(engine, "_HOOK_TABLES", {})
+    src = "import torch\n\n\ndef f(x: torch.Tensor):\n    return torch.tensor(x)\n"
+    for _ in range(5):
+        assert [d.code for d in analyze(src)] == ["TEN201"]
+    assert len(made) == 1
+    (rule,) = [r for r in ALL_RULES if r.code == "TEN201"]
+    monkeypatch.setattr(type(rule), "hook_quals", {})
+    assert rule in engine._HOOK_TABLES[next(iter(engine._HOOK_TABLES))][2]["torch.tensor"]
+    assert [d.code for d in analyze(src)] == ["TEN201"]  # asked of every call now
+    assert len(made) == 2
+    assert rule not in engine._hook_tables(ALL_RULES)[2].get("torch.tensor", [])
+    assert len(made) == 2
