@@ -1287,3 +1287,29 @@ def test_the_folder_of_the_file_whose_imports_are_resolved_is_worked_out_once(tm
     found = lint_source(src, str(path))
     assert "TEN201" in {d.code for d in found}
     assert 0 < len(asked) <= 10, len(asked)  # 30 imports: 129 before
+
+
+def test_collecting_call_sites_does_not_evaluate_what_the_callers_return(tmp_path,
+                                                                          monkeypatch):
+    """A caller walked for the calls it makes (``Evaluator.collect``) is not asked what it
+    returns or yields: those values are not evaluated; the sites are the same."""
+    from flake8_tensorcopy.semantic.index import evaluate, resolve
+
+    src = ("import torch\n\n\ndef train(model):\n    return model\n\n\n"
+           "def main(flag):\n    model = torch.nn.Linear(2, 2)\n    if flag:\n"
+           "        return torch.zeros(3).sum().item() + len([1, 2])\n    train(model)\n\n\n"
+           "def gen():\n    yield torch.ones(2).abs()\n    train(torch.nn.Linear(1, 1))\n")
+    path = tmp_path / "m.py"
+    path.write_text(src)
+    evaluated = []
+    real = evaluate.Evaluator.eval
+
+    def counted(self, node):
+        evaluated.append(node)
+        return real(self, node)
+
+    monkeypatch.setattr(evaluate.Evaluator, "eval", counted)
+    facts = resolve.ProjectIndex().load_path(str(path))
+    assert set(facts.param_shapes("train")) == {"model"}
+    lines = {getattr(n, "lineno", None) for n in evaluated}
+    assert 11 not in lines and 16 not in lines and 12 in lines and 17 in lines, sorted(lines)

@@ -344,7 +344,8 @@ class Evaluator:
                     self.spots is None or lines_hold(self.spots, stmt)):
                 self._record_calls(stmt)
             if t is ast.Return:
-                rets.append(self.eval(stmt.value) if stmt.value is not None else NOT_TENSOR)
+                if self.collect is None:  # (collecting calls, what the body returns is unasked)
+                    rets.append(self.eval(stmt.value) if stmt.value is not None else NOT_TENSOR)
             elif t is ast.Assign:
                 shape = self.eval(stmt.value)
                 for target in stmt.targets:
@@ -375,7 +376,8 @@ class Evaluator:
                 self._block(stmt.finalbody, rets)
             elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 self.env[stmt.name] = None
-            elif t is ast.Expr and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
+            elif t is ast.Expr and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)) and \
+                    self.collect is None:
                 value = stmt.value.value
                 got = None if value is None else self.eval(value)
                 if isinstance(stmt.value, ast.YieldFrom):
