@@ -207,3 +207,22 @@ def test_the_hook_tables_are_made_once_for_the_same_rules_and_again_when_they_ch
     assert len(made) == 2
     assert rule not in engine._hook_tables(ALL_RULES)[2].get("torch.tensor", [])
     assert len(made) == 2
+
+
+def test_statement_rules_make_no_generator_for_a_statement_they_cannot_report(monkeypatch):
+    """TEN402, TEN403 and TEN501 are asked of every assignment: a plain ``check`` answers
+    ``()`` for one that binds no state dict, writes no subscript from another or accumulates
+    nothing, and their generators (``_check``) run only for the others, which still report."""
+    codes = ("TEN402", "TEN403", "TEN501")
+    asked = {code: _counted(monkeypatch, type(rule), "_check")
+             for rule in ALL_RULES for code in codes if rule.code == code}
+    src = ("import torch\n\n\ndef f(model, x: torch.Tensor, opt):\n" + "".join(
+        f"    y{i} = x.abs() * {i}\n" for i in range(40)) +
+        "    x[1:] = x[:-1]\n    best = model.state_dict()\n    opt.step()\n"
+        "    model.load_state_dict(best)\n    total = 0\n    for i in range(3):\n"
+        "        loss = model(x).sum()\n        loss.backward()\n        total += loss\n"
+        "    return total\n")
+    found = {d.code for d in analyze(src)}
+    assert set(codes) <= found, found
+    assert all(0 < len(calls) <= 3 for calls in asked.values()), \
+        {code: len(calls) for code, calls in asked.items()}

@@ -1,7 +1,7 @@
 """TEN501: an accumulator that keeps every iteration's autograd graph alive."""
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Iterable, Iterator, List, Optional, Set, Tuple
 
 from ..semantic import kinds, torch_api
 from ..syntax import nodes
@@ -165,13 +165,13 @@ class GraphKeepingAccumulator(Rule):
               "accumulating `.detach()` holds (about) none of it", memory_grows_per_step),
     )
 
-    def check(self, node, ctx) -> Iterator[Report]:
+    def check(self, node, ctx) -> Iterable[Report]:
+        """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = _accumulation(node)
-        if found is None:
-            return
+        return () if found is None or not _operands(found[1]) else self._check(node, ctx, found)
+
+    def _check(self, node, ctx, found) -> Iterator[Report]:
         acc, value, form = found
-        if not _operands(value):  # ``steps += 1``: no carrier, no call that may hold a graph
-            return
         line = ctx.stmt_line
         if line is None or (form != "append" and ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing

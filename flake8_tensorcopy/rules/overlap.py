@@ -1,7 +1,7 @@
 """TEN403: a slice write that reads the memory it writes."""
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
 
@@ -173,11 +173,14 @@ class OverlappingSliceWrite(Rule):
               "dimension; the cloned write does not", _first_dim_shift_raises),
     )
 
-    def check(self, node, ctx) -> Iterator[Report]:
+    def check(self, node, ctx) -> Iterable[Report]:
+        """A plain function in front of ``_check``: a statement that is no write of one
+        subscript into another (nearly every one) returns at once, without making a
+        generator."""
         t = type(node)
         if t is nodes.Assign:
             if len(node.targets) != 1:
-                return
+                return ()
             dst, src = node.targets[0].target, node.value
         elif t is nodes.AugAssign:
             dst, src = node.target, node.value
@@ -185,10 +188,13 @@ class OverlappingSliceWrite(Rule):
             func = node.func
             if type(func) is not nodes.Attribute or func.attr.value != "copy_" or \
                     len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
-                return
+                return ()
             dst, src = func.value, node.args[0].value
         if type(dst) is not nodes.Subscript or type(src) is not nodes.Subscript:
-            return
+            return ()
+        return self._check(node, ctx, dst, src)
+
+    def _check(self, node, ctx, dst, src) -> Iterator[Report]:
         base = dotted_name(dst.value)
         if base is None or base != dotted_name(src.value):
             return

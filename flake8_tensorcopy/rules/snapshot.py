@@ -1,7 +1,7 @@
 """TEN402: a ``state_dict()`` kept as a snapshot across training is the live tensors."""
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
 
@@ -228,25 +228,30 @@ class StateDictSnapshot(Rule):
               "its `param_groups` are a fresh copy", _optimizer_state_follows_step),
     )
 
-    def check(self, node, ctx) -> Iterator[Report]:
+    def check(self, node, ctx) -> Iterable[Report]:
+        """A plain function in front of ``_check``: a statement that binds or appends no
+        state dict (nearly every one) returns at once, without making a generator."""
         t = type(node)
         if t is nodes.Assign:
             if len(node.targets) != 1:
-                return
+                return ()
             target, value = node.targets[0].target, node.value
         elif t is nodes.AnnAssign:
             if node.value is None:
-                return
+                return ()
             target, value = node.target, node.value
         else:  # ``history.append(model.state_dict())``
             call = node.value
             if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
                     call.func.attr.value != "append" or len(call.args) != 1:
-                return
+                return ()
             target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
         if snap is None:
-            return
+            return ()
+        return self._check(node, ctx, target, value, snap)
+
+    def _check(self, node, ctx, target, value, snap) -> Iterator[Report]:
         receiver, shallow = snap
         tracked = _tracked_name(target)
         if tracked is None:
