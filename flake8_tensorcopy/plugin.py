@@ -13,7 +13,7 @@ from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
 from .lint import candidates, keep_facts_only, load_engine
-from .syntax.source import know_line_starts
+from .syntax.source import know_lines
 
 
 def _split(value: Any) -> List[str]:
@@ -94,7 +94,7 @@ class TensorCopyChecker:
         from .lint import diagnose  # only now: the engine's import is most of ours
 
         _load_engine()
-        know_line_starts(source, self.lines)  # the engine's positions need them: from the lines
+        know_lines(source, self.lines)  # the engine's positions need them: from the lines
 
         cls = type(self)
         if cls.config is None:

@@ -263,33 +263,45 @@ def test_one_string_says_what_the_one_literal_pattern_says():
     assert valid > 3000 and any(not one_string(t) for t in texts[280:])
 
 
-def test_line_starts_known_from_the_lines_are_the_ones_the_text_gives(monkeypatch):
-    """``source.know_line_starts``: where the reader's lines each end with their one ``\\n``
-    (flake8's), the starts are their lengths added up and equal ``line_starts`` of the text;
-    other splits (at a form feed, ``\\r``, lines joined wrongly) are left to ``line_starts``.
-    The flake8 plugin gives its lines: the analysed file is not split again."""
+def test_lines_and_line_starts_known_from_the_reader_are_the_ones_the_text_gives(monkeypatch):
+    """``source.know_lines``: where the reader's lines each end with their one ``\\n``
+    (flake8's), they are ``split_lines`` of the text and their lengths added up its
+    ``line_starts``; other splits (at a form feed, ``\\r``, lines joined wrongly) are left to
+    those. The flake8 plugin gives its lines: the analysed file is not split again."""
     import ast
     import io
 
     from flake8_tensorcopy.plugin import TensorCopyChecker
     from flake8_tensorcopy.syntax import source
 
-    texts = ["", "a", "a\n", "a\nb", "a\n\nb\n", "\n\n", "x = 1\x0cy = 2\n", "a\r\nb\n",
+    texts = ["", "a", "a\n", "a\nb", "a\n\nb\n", "\n\n", "a\n\n", "x = 1\x0cy = 2\n", "a\r\nb\n",
              "a\rb", "s = 'a\u2028b'\nc\n", "a\x0bb\nc"]
     for text in texts:
         for lines in (io.StringIO(text, newline="").readlines(), text.splitlines(True),
                       [text], [text[:1], text[1:]]):
             if "".join(lines) != text:
                 continue
-            fresh = source.line_starts("".join(list(text)) + "")
-            source.know_line_starts(text, lines)
+            copy = "".join(list(text)) + ""
+            fresh, fresh_lines = source.line_starts(copy), source.split_lines(copy, True)
+            source.know_lines(text, lines)
             assert source.line_starts(text) == fresh, (text, lines)
+            assert source.split_lines(text, True) == fresh_lines, (text, lines)
 
     calls = []
     real = source._PLUS_ONE
     monkeypatch.setattr(source, "_PLUS_ONE", lambda n: calls.append(n) or real(n))
     text = "import torch\n\n\ndef f(w: torch.Tensor):\n    w.data.zero_()\n    return w\n"
+    from flake8_tensorcopy.syntax import build
+
+    served = []
+    real_split = build.split_lines
+
+    def split(t, keepends=False):
+        served.append(keepends and source._LAST_LINES[0] is t)
+        return real_split(t, keepends)
+
+    monkeypatch.setattr(build, "split_lines", split)
     found = list(TensorCopyChecker(ast.parse(text), io.StringIO(text).readlines()).run())
-    assert found and not calls
+    assert found and not calls and served and all(served)
     found = list(TensorCopyChecker(ast.parse(text), [text]).run())
     assert found and calls

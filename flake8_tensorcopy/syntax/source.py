@@ -61,6 +61,8 @@ def decode(data: bytes) -> DecodedSource:
 #: the last text ``line_starts`` was asked about and its answer: the pre-filter, the engine's
 #: positions and the project index each ask about the same text object of the file analysed
 _LAST_STARTS: Tuple[Optional[str], List[int]] = (None, [])
+#: the last text ``know_lines`` was given and its lines
+_LAST_LINES: Tuple[Optional[str], List[str]] = (None, [])
 
 
 def line_starts(text: str) -> List[int]:
@@ -80,20 +82,21 @@ def line_starts(text: str) -> List[int]:
     return starts
 
 
-def know_line_starts(text: str, lines: List[str]) -> None:
+def know_lines(text: str, lines: List[str]) -> None:
     """``text`` is ``"".join(lines)``, split by its reader (flake8 hands both): where every line
-    but the last ends with its one ``\n`` (no ``\r`` anywhere), ``line_starts(text)`` is
-    ``lines``' lengths added up, without splitting ``text`` again; the next ``line_starts`` of
-    ``text`` is given that. Lines split otherwise (``str.splitlines`` at a form feed, say)
-    are left to ``line_starts``."""
-    global _LAST_STARTS
-    if not lines or "\r" in text:
+    but the last ends with its one ``\n`` (no ``\r`` anywhere, no empty last line), they are
+    ``split_lines(text, keepends=True)`` and their lengths added up are ``line_starts(text)``:
+    the next of each asked about ``text`` is given from them, without splitting ``text``
+    again. Lines split otherwise (``str.splitlines`` at a form feed, say) are left alone."""
+    global _LAST_STARTS, _LAST_LINES
+    if not lines or not lines[-1] or "\r" in text:
         return
     body = lines[:-1]
     ends = lines[-1][-1:] == "\n"
     if text.count("\n") != len(body) + ends or (body and set(map(_LAST_CHAR, body)) != {"\n"}):
         return
     _LAST_STARTS = (text, list(accumulate(map(len, lines if ends else body), initial=0)))
+    _LAST_LINES = (text, lines)
 
 
 def line_numbers(starts: List[int], offsets: Iterable[int]) -> List[int]:
@@ -162,6 +165,8 @@ def split_lines(text: str, keepends: bool = False) -> List[str]:
     ``str.splitlines`` also splits on \\f, \\v, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029, which
     would shift every later line number against flake8's and the tokenizer's.
     """
+    if keepends and _LAST_LINES[0] is text:
+        return list(_LAST_LINES[1])  # ``know_lines``
     if "\r" not in text:  # the common case: ``str.split`` at each \n, 3-6 times faster
         lines = text.split("\n")
         last = lines.pop()
