@@ -226,3 +226,39 @@ def test_statement_rules_make_no_generator_for_a_statement_they_cannot_report(mo
     assert set(codes) <= found, found
     assert all(0 < len(calls) <= 3 for calls in asked.values()), \
         {code: len(calls) for code, calls in asked.items()}
+
+
+def test_within_gives_the_nodes_children_give_in_the_same_order():
+    """``nodes.within`` (kids pushed last first, lists expanded off the stack) yields what the
+    recursive walk over ``Node.children`` yields, in the same order, stopping at the same
+    definitions, over every statement of the rules' examples, fixtures and examples."""
+    from flake8_tensorcopy.syntax import build
+    from flake8_tensorcopy.syntax.positions import Text
+
+    def old(node, stop):
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            if type(n) is list:
+                todo.extend(reversed(n))
+                continue
+            if n is not node and type(n) in stop:
+                continue
+            yield n
+            todo.extend(reversed([c for c in n.children if c is not None]))
+
+    import ast
+
+    stop = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+    compared = 0
+    for src in _sources():
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            continue
+        module = build.build(tree, src, Text(src), None)
+        for root in [module] + list(nodes.within(module)):
+            for s in ((), stop):
+                assert [id(n) for n in nodes.within(root, s)] == [id(n) for n in old(root, s)]
+            compared += 1
+    assert compared > 15000

@@ -338,16 +338,7 @@ def _same(a: list, b: list) -> bool:
 
 def _walk(node):
     """Every node under ``node`` in source order, not entering definitions or lambdas."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if type(n) is list:
-            todo.extend(reversed(n))
-            continue
-        if n is not node and type(n) in _DEFS:
-            continue
-        yield n
-        todo.extend(reversed([c for c in n.children if c is not None]))
+    return nodes.within(node, _DEFS)
 
 
 def _prefixes(node, out: Set[str]) -> Set[str]:

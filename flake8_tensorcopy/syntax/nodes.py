@@ -259,6 +259,30 @@ GeneratorExp._place = "genexp"
 AssignTarget._place = "target"
 BooleanOperation._place = "boolop"
 OPERATORS = {t: cls(None) for t, cls in OPERATORS.items()}  # one shared instance per operator class
+#: each node class's ``_kids``, last first (``within``); a value that is no node has no entry
+_KIDS_REVERSED = {cls: tuple(reversed(cls._kids)) for cls in _ALL}
+
+
+def within(node: Node, stop: tuple = ()) -> _t.Iterator[Node]:
+    """``node`` and every node under it (``children``'s, recursively) in source order, not
+    entering a node of a type in ``stop`` (other than ``node``): kids are pushed on a stack
+    last first, and a list of them is expanded as it comes off it."""
+    todo: list = [node]
+    pop, push, extend, kids_of = todo.pop, todo.append, todo.extend, _KIDS_REVERSED
+    while todo:
+        n = pop()
+        t = type(n)
+        if t is list:
+            extend(reversed(n))
+            continue
+        kids = kids_of.get(t)
+        if kids is None or (t in stop and n is not node):
+            continue
+        yield n
+        for name in kids:
+            value = getattr(n, name)
+            if value is not None:
+                push(value)
 
 
 #: one string literal (with its prefix), as opposed to an implicit concatenation of several
