@@ -1313,3 +1313,27 @@ def test_collecting_call_sites_does_not_evaluate_what_the_callers_return(tmp_pat
     assert set(facts.param_shapes("train")) == {"model"}
     lines = {getattr(n, "lineno", None) for n in evaluated}
     assert 11 not in lines and 16 not in lines and 12 in lines and 17 in lines, sorted(lines)
+
+
+def test_flake8s_index_makes_no_digest_and_refuses_dependency_states(tmp_path, monkeypatch):
+    """In flake8's process (``keep_facts_only``) nothing asks what an analysis depended on:
+    no SHA-256 of what the index reads is made, and ``dependency_states`` says it cannot
+    answer instead of answering from the disk now; the results cache's index still makes
+    them."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    (tmp_path / "lib.py").write_text("import torch\n\n\ndef make():\n    return torch.zeros(2)\n")
+    made = []
+    real = resolve.digest
+    monkeypatch.setattr(resolve, "digest", lambda data: made.append(len(data)) or real(data))
+    for only_facts in (True, False):
+        idx = resolve.ProjectIndex()
+        if only_facts:
+            idx.keep_facts_only()
+        assert idx.load_path(str(tmp_path / "lib.py")) is not None
+        if only_facts:
+            assert not made
+            with pytest.raises(RuntimeError):
+                idx.dependency_states(str(tmp_path / "lib.py"))
+        else:
+            assert made

@@ -35,6 +35,8 @@ class Dependencies:
         answer). Asked right after the analysis, in the process that made it: the digests are
         those of what was read then, not of what the file holds by the time it is stored.
         Raises ``WholeProject`` when the analysis read every file of the project."""
+        if not self.keep_digests:
+            raise RuntimeError("an index keeping facts only (flake8's) makes no digests")
         if os.path.abspath(path) in self.whole_project:
             raise WholeProject(path)
         read = dict(self._digests)  # before the walk below reads anything again
@@ -112,7 +114,8 @@ class Dependencies:
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                self._digests.setdefault(path, digest(data))
+                if self.keep_digests:
+                    self._digests.setdefault(path, digest(data))
                 recent = self._recent
                 if recent is not None and recent[0] == path and recent[1].encode("utf-8") == data:
                     tree = recent[2]
