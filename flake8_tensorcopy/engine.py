@@ -154,25 +154,15 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         walk, nothing, through = self.walk, _NOTHING, self._through
         for name in node._fields:
             value = getattr(node, name)
-            t = type(value)
-            if t is list or t is tuple:
-                for item in value:
-                    t = type(item)
-                    field = through.get(t)
-                    while field is not None:
-                        item = getattr(item, field)
-                        t = type(item)
-                        field = through.get(t)
-                    if t not in nothing:
-                        walk(item)
-            else:
+            for item in value if type(value) is list or type(value) is tuple else (value,):
+                t = type(item)
                 field = through.get(t)
                 while field is not None:
-                    value = getattr(value, field)
-                    t = type(value)
+                    item = getattr(item, field)
+                    t = type(item)
                     field = through.get(t)
                 if t not in nothing:
-                    walk(value)
+                    walk(item)
 
     def block(self, body) -> None:
         """An IndentedBlock / SimpleStatementSuite / Module body."""

@@ -24,6 +24,17 @@ def _sources():
             yield fh.read()
 
 
+def _analyze_all(sources):
+    """Each source's diagnostics, or the type of the exception the engine refuses it with."""
+    out = []
+    for src in sources:
+        try:
+            out.append(analyze(src))
+        except Exception as exc:  # a source the engine refuses is refused the same way
+            out.append(type(exc))
+    return out
+
+
 def _counted(monkeypatch, owner, name):
     """The first arguments (after ``self``) of each call of ``owner.name`` from now on."""
     calls = []
@@ -39,24 +50,14 @@ def _counted(monkeypatch, owner, name):
 
 def test_rules_skipped_by_callee_or_state_report_what_they_report_when_always_asked(monkeypatch):
     sources = list(_sources())
-    picked = []
-    for src in sources:
-        try:
-            picked.append(analyze(src))
-        except Exception as exc:  # a source the engine refuses is refused the same way
-            picked.append(type(exc))
+    picked = _analyze_all(sources)
     with_quals = [r for r in ALL_RULES if r.hook_quals]
     assert len(with_quals) >= 3
     for rule in with_quals:
         monkeypatch.setattr(type(rule), "hook_quals", {})
     (alias,) = [r for r in ALL_RULES if r.code == "TEN401"]
     monkeypatch.setattr(type(alias), "check", type(alias)._check)  # asked even before an alias
-    every = []
-    for src in sources:
-        try:
-            every.append(analyze(src))
-        except Exception as exc:
-            every.append(type(exc))
+    every = _analyze_all(sources)
     assert picked == every
     assert sum(1 for d in picked if isinstance(d, list) and d) > 30
 
@@ -122,18 +123,8 @@ def test_the_walk_passes_over_leaves_and_wrappers_and_reports_the_same(monkeypat
     walked by its own method: a file's diagnostics are the ones of the generic walk that visits
     every node, with far fewer visits."""
     sources = list(_sources())
-
-    def run():
-        out = []
-        for src in sources:
-            try:
-                out.append(analyze(src))
-            except Exception as exc:
-                out.append(type(exc))
-        return out
-
     walked = _counted(monkeypatch, engine.Walker, "walk")
-    short = run()
+    short = _analyze_all(sources)
     passed = {nodes.Name, nodes.Integer, nodes.SimpleString, nodes.Arg, nodes.Element,
               nodes.Index, nodes.SubscriptElement}
     few, few_passed = len(walked), sum(1 for n in walked if type(n) in passed)
@@ -141,7 +132,7 @@ def test_the_walk_passes_over_leaves_and_wrappers_and_reports_the_same(monkeypat
     monkeypatch.setattr(engine, "_NOTHING", frozenset({type(None)}))
     monkeypatch.setattr(engine, "_WRAPPERS", ())
     monkeypatch.delitem(engine._SPECIAL, nodes.Attribute)  # ``dispatch`` then ``children``
-    every = run()
+    every = _analyze_all(sources)
     assert every == short
     assert sum(1 for d in short if isinstance(d, list) and d) > 30
     # (what is still walked of these: a value a statement's own method walks, ``x = y``)
