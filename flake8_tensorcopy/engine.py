@@ -58,7 +58,7 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         #: the node types ``dispatch`` has work for (notes on calls, ``.data`` uses, or a rule's
         #: hook); the walk passes every other node (names, constants, operators: most of a
         #: tree) straight to its children
-        self.dispatched = frozenset(self.hooks) | {nodes.Call, nodes.Attribute, nodes.Subscript}
+        self.dispatched = frozenset(self.hooks) | {nodes.Call, nodes.Subscript}
         #: the wrappers ``children`` walks straight through: those no rule is dispatched on
         self._through = {t: t._fields[0] for t in _WRAPPERS if t not in self.dispatched}
         #: an attribute's rules, by its name (``_attribute``)
@@ -85,10 +85,6 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
                 else None
             ctx._callee_qual = UNASKED
             self._note_call(node)
-        elif t is nodes.Attribute:
-            value = node.value
-            if type(value) is nodes.Attribute and value.attr.value == "data":
-                ctx.data_use.setdefault(id(value), ("attr", node.attr.value))
         elif t is nodes.Subscript:
             value = node.value
             if type(value) is nodes.Attribute and value.attr.value == "data":
@@ -101,12 +97,9 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         named = self.named.get(t)
         if named is None:
             rules = self.hooks.get(t)
-        else:  # an Attribute or a Call (``Rule.hook_names``)
-            if t is nodes.Attribute:
-                name = node.attr.value
-            else:
-                func = node.func
-                name = func.attr.value if type(func) is nodes.Attribute else None
+        else:  # a Call (``Rule.hook_names``; an attribute's: ``_attribute``)
+            func = node.func
+            name = func.attr.value if type(func) is nodes.Attribute else None
             rules = named.get(name) or self.hooks.get(t)
         if t is nodes.Call and self.by_qual and (type(node.func) is not nodes.Attribute or
                                                  node.func.attr.value in self._qual_lasts):
@@ -128,9 +121,9 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         ctx._callee = None
 
     def _attribute(self, node: nodes.Attribute) -> None:
-        """``dispatch`` and ``children`` of an attribute (a third of the nodes dispatched),
-        without the tests for the other types: notes an ``X.data.attr``, calls the rules
-        wanting that attribute, walks what it is read on."""
+        """An attribute (a third of the nodes the rules are asked about), dispatched and walked
+        here rather than by ``dispatch`` and ``children``: notes an ``X.data.attr``, calls the
+        rules wanting that attribute's name (``Rule.hook_names``), walks what it is read on."""
         value = node.value
         name = node.attr.value
         ctx = self.ctx

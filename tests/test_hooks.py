@@ -119,9 +119,8 @@ def test_no_write_is_followed_until_a_name_holds_an_alias(monkeypatch):
 
 def test_the_walk_passes_over_leaves_and_wrappers_and_reports_the_same(monkeypatch):
     """``Walker.children`` does not walk names, numbers, strings or None, and walks an
-    ``Arg``, ``Element``, ``Index``... as the node it holds; an attribute is dispatched and
-    walked by its own method: a file's diagnostics are the ones of the generic walk that visits
-    every node, with far fewer visits."""
+    ``Arg``, ``Element``, ``Index``... as the node it holds: a file's diagnostics are the ones
+    of the walk that visits every node, with far fewer visits."""
     sources = list(_sources())
     walked = _counted(monkeypatch, engine.Walker, "walk")
     short = _analyze_all(sources)
@@ -131,7 +130,6 @@ def test_the_walk_passes_over_leaves_and_wrappers_and_reports_the_same(monkeypat
     del walked[:]
     monkeypatch.setattr(engine, "_NOTHING", frozenset({type(None)}))
     monkeypatch.setattr(engine, "_WRAPPERS", ())
-    monkeypatch.delitem(engine._SPECIAL, nodes.Attribute)  # ``dispatch`` then ``children``
     every = _analyze_all(sources)
     assert every == short
     assert sum(1 for d in short if isinstance(d, list) and d) > 30
