@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, List, Optional, Tuple
 
+from ..semantic import regions
+from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
-
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
 
@@ -190,117 +191,68 @@ class OverlappingSliceWrite(Rule):
                     len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
                 return ()
             dst, src = func.value, node.args[0].value
-        if type(dst) is not nodes.Subscript or type(src) is not nodes.Subscript:
+        td, ts = type(dst), type(src)
+        if td is nodes.Subscript:
+            if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):
+                return self._check(node, ctx, ((dst, src),))
             return ()
-        return self._check(node, ctx, dst, src)
+        if td is nodes.Tuple and ts is nodes.Tuple and t is nodes.Assign:
+            # ``a[:, :-1], b[:, :-1] = a[:, 1:], b[:, 1:]``: each target from its own value
+            pairs = _pairs(dst, src)
+            if pairs:
+                return self._check(node, ctx, pairs)
+        return ()
 
-    def _check(self, node, ctx, dst, src) -> Iterator[Report]:
-        base = dotted_name(dst.value)
-        if base is None or base != dotted_name(src.value):
-            return
-        if not overlapping(ctx, dst, src) or not ctx.is_tensor(dst.value):
-            return
-        plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
-                       [NodeEdit("replace", src, (Src(src), ".clone()"))])
-        yield self.report(node, plan, dst=ctx.snippet(dst), src=ctx.snippet(src))
+    def _check(self, node, ctx, pairs) -> Iterator[Report]:
+        # a tuple's pairs are each reported at their own target (one report per place)
+        tuple_write = type(node) is nodes.Assign and type(node.targets[0].target) is nodes.Tuple
+        for dst, src in pairs:
+            if not overlapping(ctx, dst, src):
+                continue
+            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
+                           [NodeEdit("replace", src, (Src(src), ".clone()"))])
+            yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
+                              src=ctx.snippet(src))
 
 
-# ---- static overlap of two basic-slice subscripts of the same tensor -------------------------
-#: a bound of a range over a dimension of unknown length n: (k, c) stands for k * n + c
-Bound = Tuple[int, int]
-_ALL = ("slice", (0, 0), (1, 0))
+def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression]]:
+    """The (target, value) pairs of a tuple assignment that write a subscript from a subscript
+    or a name; none where either side has a starred item or the lengths differ."""
+    if len(dst.elements) != len(src.elements) or any(
+            type(e) is not nodes.Element for e in dst.elements + src.elements):
+        return []
+    return [(d.value, s.value) for d, s in zip(dst.elements, src.elements)
+            if type(d.value) is nodes.Subscript and type(s.value) in (nodes.Subscript, nodes.Name)]
 
 
-def _int(node) -> Optional[int]:
-    if node is None:
+# ---- the storage of both sides, asked of the semantic core (``semantic/regions.py``) -----------
+def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Region]]:
+    """(base, region) of a basic-slice view: a subscript of a name or attribute chain, or a name
+    bound to such a view (of a plain name) that nothing rebound since."""
+    if type(node) is nodes.Name:
+        view = regions.view_of(ctx.inf, node.value)
+        return (view.base, view.region) if view is not None else None
+    base = dotted_name(node.value)
+    if base is None:
         return None
-    if type(node) is nodes.Integer:
-        try:
-            return int(node.value, 0)
-        except ValueError:
-            return None
-    if type(node) is nodes.UnaryOperation and type(node.operator) is nodes.Minus:
-        inner = _int(node.expression)
-        return -inner if inner is not None else None
-    return None
+    r = regions.region(node, lambda n: _may_be_int(ctx, n))
+    return (base, r) if r is not None else None
 
 
-def _dims(ctx, sub: nodes.Subscript) -> Optional[Tuple[list, Optional[list]]]:
-    """(dims before ``...``, dims after it or None without one); each dim is ``("slice", lo,
-    hi)`` (bounds in n), ``("int", i)`` or ``("expr", text)``; None: not a basic slice we read."""
-    before: List[tuple] = []
-    after: Optional[List[tuple]] = None
-    for el in sub.slice:
-        s = el.slice
-        out = after if after is not None else before
-        if type(s) is nodes.Slice:
-            if s.step is not None and _int(s.step) != 1:
-                return None
-            lo = _bound(s.lower, lower=True)
-            hi = _bound(s.upper, lower=False)
-            if lo is None or hi is None:
-                return None
-            out.append(("slice", lo, hi))
-            continue
-        value = s.value
-        if type(value) is nodes.Ellipsis:
-            if after is not None:
-                return None
-            after = []
-            continue
-        i = _int(value)
-        if i is not None:
-            out.append(("int", i))
-        elif type(value) in (nodes.Name, nodes.Attribute) and dotted_name(value) not in (None, "None"):
-            out.append(("expr", dotted_name(value)))
-        else:
-            return None  # advanced indexing, ``None``, a computed index: not read here
-    return before, after
+def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
+    """May ``node``, read as an index, be an integer? Not a tensor nor a list of them
+    (advanced indexing copies: no view is read)."""
+    k = ctx.infer(node)
+    return not (is_tensor(k) or k is TENSORS or k is EMPTY_LIST or type(k) in (Seq, Iter))
 
 
-def _bound(node, lower: bool) -> Optional[Bound]:
-    if node is None:
-        return (0, 0) if lower else (1, 0)
-    c = _int(node)
-    if c is None:
-        return None
-    return (1, c) if c < 0 else (0, c)
-
-
-def _meet(a: tuple, b: tuple) -> Optional[bool]:
-    """Do two dims select common indices (for a long enough dimension)? None: cannot say."""
-    if a[0] == "slice" and b[0] == "slice":
-        lo = max(a[1], b[1])
-        hi = min(a[2], b[2])
-        return lo < hi and a[1] < a[2] and b[1] < b[2]
-    if a[0] == b[0]:
-        return a[1] == b[1]
-    return None  # an index against a slice: the views have different shapes
-
-
-def overlapping(ctx, dst: nodes.Subscript, src: nodes.Subscript) -> bool:
-    """Do two basic-slice subscripts of one tensor share elements without being the same view?"""
-    a, b = _dims(ctx, dst), _dims(ctx, src)
-    if a is None or b is None:
+def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
+    """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
+    without being the same view, for every value of the bounds' symbols but the trivial ones?"""
+    a = _storage(ctx, dst)
+    if a is None:
         return False
-    (a0, a1), (b0, b1) = a, b
-    if (a1 is None) != (b1 is None):
+    b = _storage(ctx, src)
+    if b is None or a[0] != b[0]:
         return False
-    if a1 is None:
-        n = max(len(a0), len(b0))
-        a0 = a0 + [_ALL] * (n - len(a0))
-        b0 = b0 + [_ALL] * (n - len(b0))
-        pairs = list(zip(a0, b0))
-    else:
-        if len(a0) != len(b0) or len(a1) != len(b1):
-            return False
-        pairs = list(zip(a0, b0)) + list(zip(a1, b1))
-    same = True
-    for x, y in pairs:
-        if x[0] != y[0] and "slice" in (x[0], y[0]):
-            return False
-        meet = _meet(x, y)
-        if not meet:
-            return False
-        same = same and x == y
-    return not same
+    return regions.compare(a[1], b[1]) == regions.OVERLAP and ctx.is_tensor(dst.value)
