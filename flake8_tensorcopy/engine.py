@@ -192,9 +192,13 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         kind, doubt = self.inf.infer_flow(node.value)
         for t in node.targets:
             self.inf.bind_target(t.target, kind, doubt)
+        target = node.targets[0].target
         if type(node.value) is nodes.Subscript and len(node.targets) == 1 and \
-                type(node.targets[0].target) is nodes.Name:
-            regions.bind_view(self.inf, node.targets[0].target.value, node.value)
+                type(target) is nodes.Name:
+            regions.bind_view(self.inf, target.value, node.value)
+        elif type(target) is nodes.Attribute and target.attr.value == "data" and \
+                type(target.value) is nodes.Name:  # ``x.data = y``: x has other storage now
+            regions.rebound_in_place(self.inf, target.value.value)
 
     def _ann_assign(self, node: nodes.AnnAssign) -> None:
         self._note_store(node.target, False)

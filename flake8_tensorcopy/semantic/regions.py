@@ -310,17 +310,16 @@ def compare_dim(a: Dim, b: Dim) -> str:
         return DISJOINT
     if a.step != b.step:
         return UNKNOWN
-    if a.step == ONE:
-        if a.stop == b.stop:
-            return SAME
-        return OVERLAP if meet else UNKNOWN
-    if a.step.terms or a.start[0] != b.start[0]:
-        return UNKNOWN
-    shift = a.start[1].plus(b.start[1], -1)
-    if shift.terms:
-        return UNKNOWN
-    if shift.const % a.step.const:
-        return DISJOINT  # ``x[0::2]`` and ``x[1::2]``: other residues
+    if a.step != ONE:
+        if a.step.terms or a.start[0] != b.start[0]:
+            return UNKNOWN
+        shift = a.start[1].plus(b.start[1], -1)
+        if shift.terms:
+            return UNKNOWN
+        if shift.const % a.step.const:
+            return DISJOINT  # ``x[0::2]`` and ``x[1::2]``: other residues
+    if a.stop == b.stop:
+        return SAME  # equal lengths up to one stop: the same indices
     return OVERLAP if meet else UNKNOWN
 
 
@@ -434,7 +433,7 @@ def view_of(inference, name: str) -> Optional[View]:
 
 
 def rebound_in_place(inference, name: str) -> None:
-    """``name += ...``: a symbol's value changes (a tensor's storage would not, but which it is
-    need not be known to end the views that read it)."""
+    """``name += ...`` (a symbol's value changes; a tensor's storage would not, but which it is
+    need not be known to end the views that read it) or ``name.data = ...`` (other storage)."""
     if inference.viewed:
         drop_views(inference.scope.names, name)
