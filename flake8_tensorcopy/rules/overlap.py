@@ -90,11 +90,18 @@ class OverlappingSliceWrite(Rule):
     fix_safety = SAFE
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
-        "...`, `x[:, 1:].copy_(...)`) whose source is an overlapping basic-slice view of the "
-        "same tensor (`x[:, :-1]`), with no copy in between. The tensor must be known to be a "
-        "torch tensor (NumPy arrays and lists handle the same line correctly); slices whose "
-        "ranges are disjoint, advanced indexing (which copies) and sources computed from the "
-        "slice (`x[:, :-1] * 2`) are not flagged."
+        "...`, `x[:, 1:].copy_(...)`, each item of a tuple assignment) whose source is an "
+        "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
+        "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] = "
+        "buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
+        "(`f[1::2, :-s] = f[1::2, s:]`), and the source may be a view bound to a name first "
+        "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in the "
+        "bounds is bound again, on every path). The views must overlap for every value of the "
+        "names but the trivial shift by 0, on a long enough dimension; where that depends on how "
+        "the names compare (`x[:, i:i + 2] = x[:, j:j + 2]`) nothing is flagged. The tensor must "
+        "be known to be a torch tensor (NumPy arrays and lists handle the same line correctly); "
+        "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced indexing (which "
+        "copies) and sources computed from the slice (`x[:, :-1] * 2`) are not flagged."
     )
     why = (
         "The write reads memory it has already overwritten. PyTorch copies element by element "
@@ -139,6 +146,20 @@ class OverlappingSliceWrite(Rule):
                 "import torch\nx = torch.ones(3, 5)\nx[:, 1:] += x[:, :-1].clone()\n"),
         Example("import torch\nx = torch.ones(3, 5)\nx[:, :-1].copy_(x[:, 1:])\n",
                 "import torch\nx = torch.ones(3, 5)\nx[:, :-1].copy_(x[:, 1:].clone())\n"),
+        # an RL frame stack shifted by its channel count
+        Example("import torch\nc = 3\nframes = torch.zeros(2, 4 * c, 8, 8)\n"
+                "frames[:, c:] = frames[:, :-c]\n",
+                "import torch\nc = 3\nframes = torch.zeros(2, 4 * c, 8, 8)\n"
+                "frames[:, c:] = frames[:, :-c].clone()\n"),
+        # the source view bound to a name first: the copy is made where it is read
+        Example("import torch\nx = torch.arange(15.0).reshape(3, 5)\nprev = x[:, :-1]\n"
+                "x[:, 1:] = prev\n",
+                "import torch\nx = torch.arange(15.0).reshape(3, 5)\nprev = x[:, :-1]\n"
+                "x[:, 1:] = prev.clone()\n"),
+        Example("import torch\ns = 2\nf = torch.arange(40.0).reshape(4, 10)\n"
+                "f[1::2, s:] = f[1::2, :-s]\n",
+                "import torch\ns = 2\nf = torch.arange(40.0).reshape(4, 10)\n"
+                "f[1::2, s:] = f[1::2, :-s].clone()\n"),
     )
     valid = (
         "import torch\nx = torch.ones(3, 5)\nx[:, 1:] = x[:, :-1].clone()\n",
@@ -148,6 +169,9 @@ class OverlappingSliceWrite(Rule):
         "import torch\nx = torch.ones(3, 5)\ny = torch.ones(3, 5)\nx[:, 1:] = y[:, :-1]\n",
         "import torch\nx = torch.ones(3, 5)\nx[0, 1:] = x[1, :-1]\n",
         "import torch\nx = torch.ones(3, 5)\nx[:, [1, 2]] = x[:, [0, 1]]\n",
+        "import torch\nk = 2\nx = torch.ones(3, 6)\nx[:, :k] = x[:, k:2 * k]\n",
+        "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1].clone()\nx[:, 1:] = prev\n",
+        "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1]\nx = x * 2\nx[:, 1:] = prev\n",
     )
     fix_cases = (
         # the views cannot overlap at run time (at most 2 columns): the fix changes nothing
