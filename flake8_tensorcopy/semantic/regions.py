@@ -20,6 +20,7 @@ bounds read is bound again; joins keep it only where every path holds the same o
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Dict, FrozenSet, Optional, Tuple
 
 from ..syntax import nodes
@@ -167,6 +168,15 @@ def _symbol(node: nodes.BaseExpression) -> Optional[str]:
                 type(arg) is nodes.Integer:
             owner = dotted_name(func.value)
             return f"{owner}.shape[{int(arg.value, 0)}]" if owner is not None else None
+    if t is nodes.Call and node.args and all(
+            a.keyword is None and not a.star and type(a.value) in _PLAIN for a in node.args):
+        # ``abs(s)``, ``np.abs(s)``, ``int(k)``: one value wherever the same call is spelled
+        func = dotted_name(node.func)
+        if func is not None:
+            parts = [dotted_name(a.value) if type(a.value) is not nodes.Integer else
+                     str(int(a.value.value, 0)) for a in node.args]
+            if None not in parts:
+                return f"{func}({', '.join(parts)})"  # type: ignore[arg-type]
     if t is nodes.Subscript and type(node.value) is nodes.Attribute and \
             node.value.attr.value == "shape" and len(node.slice) == 1:
         index = node.slice[0].slice
@@ -174,6 +184,9 @@ def _symbol(node: nodes.BaseExpression) -> Optional[str]:
         if type(index) is nodes.Index and type(index.value) is nodes.Integer and owner:
             return f"{owner}.shape[{int(index.value.value, 0)}]"
     return None
+
+
+_PLAIN = (nodes.Name, nodes.Attribute, nodes.Integer)
 
 
 def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Affine]:
@@ -358,6 +371,10 @@ def symbols(r: Region) -> FrozenSet[str]:
     return frozenset(out)
 
 
+_LEN = re.compile(r"len\(\w+\)")
+_SHAPE = re.compile(r"\w+\.shape\[-?\d+\]")
+
+
 def _root(symbol: str) -> str:
     head = symbol[4:-1] if symbol.startswith("len(") else symbol
     return head.split(".", 1)[0].split("[", 1)[0]
@@ -395,8 +412,8 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
     if r is None:
         return None
     syms = symbols(r)
-    if any("." in s and not s.startswith("len(") and ".shape[" not in s for s in syms):
-        return None  # an attribute: what rebinds it is not seen here
+    if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) for s in syms):
+        return None  # an attribute or a call: what changes it is not seen here
     needs = frozenset({base} | {_root(s) for s in syms})
     if name in needs:
         return None
