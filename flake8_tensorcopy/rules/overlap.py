@@ -180,6 +180,13 @@ class OverlappingSliceWrite(Rule):
         FixCase("y = t.detach().reshape(2, -1).clone()\n    y[:, 1:] = y[:, :-1]\n    return y",
                 differs=("values",), kinds=("leaf", "plain", "float64", "int64",
                                             "channels_last")),
+        # a shift by a name, and a named source view: the same two outcomes
+        FixCase("k = 1\n    y = t.reshape(1, -1)[:, :2].clone()\n    y[:, k:] = y[:, :-k]\n"
+                "    return y"),
+        FixCase("k = 1\n    y = t.detach().reshape(2, -1).clone()\n    prev = y[:, :-k]\n"
+                "    y[:, k:] = prev\n    return y",
+                differs=("values",), kinds=("leaf", "plain", "float64", "int64",
+                                            "channels_last")),
     )
     claims = (
         Claim("column-shift-silently-wrong", "semantics",
