@@ -286,4 +286,66 @@ def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
     b = _storage(ctx, src)
     if b is None or a[0] != b[0]:
         return False
-    return regions.compare(a[1], b[1]) == regions.OVERLAP and ctx.is_tensor(dst.value)
+    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(dst.value):
+        return False
+    names = regions.symbols(a[1]) | regions.symbols(b[1])
+    return not names or not _not_positive_here(ctx.scope_node, dst, names)
+
+
+# ---- a branch taken only where a shift is not positive ----------------------------------------
+#: comparisons ``s OP c`` that leave ``s <= 0`` for an integer ``s``: c at most this
+_AT_MOST = {nodes.LessThan: 1, nodes.LessThanEqual: 0, nodes.Equal: 0}
+#: and those whose negation does (``else`` of ``if s > 0``)
+_NOT_AT_MOST = {nodes.GreaterThan: 0, nodes.GreaterThanEqual: 1, nodes.NotEqual: 0}
+_FLIPPED = {nodes.LessThan: nodes.GreaterThan, nodes.GreaterThan: nodes.LessThan,
+            nodes.LessThanEqual: nodes.GreaterThanEqual,
+            nodes.GreaterThanEqual: nodes.LessThanEqual, nodes.Equal: nodes.Equal,
+            nodes.NotEqual: nodes.NotEqual}
+
+
+def _not_positive_here(scope: nodes.CSTNode, target: nodes.CSTNode, names) -> bool:
+    """Is ``target`` in a branch taken only where a symbol of ``names`` is 0 or less (``if k <
+    0:``, the ``else`` of ``if k > 0:``)? The regions were compared for positive symbols: a
+    shift written for a negative one (``x[:, :-k]`` is then ``x[:, :|k|]``) is another write.
+    Walked only for a write about to be reported."""
+    path = _branches(scope, target)
+    return path is not None and any(_says_not_positive(test, holds, names)
+                                    for test, holds in path)
+
+
+def _branches(node, target, depth: int = 0):
+    """The (test, taken) of each ``if`` around ``target`` under ``node``, or None."""
+    if node is target:
+        return []
+    if depth > 200 or not isinstance(node, nodes.Node):
+        return None
+    if type(node) is nodes.If:
+        for branch, holds in ((node.body, True), (node.orelse, False)):
+            if branch is not None:
+                inner = _branches(branch, target, depth + 1)
+                if inner is not None:
+                    return [(node.test, holds)] + inner
+        return None
+    for child in node.children:
+        inner = _branches(child, target, depth + 1)
+        if inner is not None:
+            return inner
+    return None
+
+
+def _says_not_positive(test, holds: bool, names) -> bool:
+    if type(test) is nodes.UnaryOperation and type(test.operator) is nodes.Not:
+        return _says_not_positive(test.expression, not holds, names)
+    if dotted_name(test) in names:
+        return not holds  # ``if k: ... else:`` (here k == 0)
+    if type(test) is not nodes.Comparison or len(test.comparisons) != 1:
+        return False
+    op = type(test.comparisons[0].operator)
+    left, right = test.left, test.comparisons[0].comparator
+    if dotted_name(right) in names and op in _FLIPPED:
+        left, right, op = right, left, _FLIPPED[op]
+    bound = regions.affine(right)
+    if dotted_name(left) not in names or bound is None or bound.terms:
+        return False
+    table = _AT_MOST if holds else _NOT_AT_MOST
+    return op in table and bound.const <= table[op]
