@@ -25,6 +25,7 @@ from typing import Callable, Dict, FrozenSet, Optional, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
+from ..syntax.records import record
 from .kinds import Kind, is_tensor
 
 OVERLAP = "overlap"
@@ -33,20 +34,12 @@ DISJOINT = "disjoint"
 UNKNOWN = "unknown"
 
 
+@record(frozen=True)
 class Affine:
     """``const + sum(coef * symbol)``: ``terms`` is a sorted tuple of (symbol, coef), coef != 0."""
 
-    __slots__ = ("const", "terms")
-
-    def __init__(self, const: int = 0, terms: Tuple[Tuple[str, int], ...] = ()) -> None:
-        self.const = const
-        self.terms = terms
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Affine and self.const == other.const and self.terms == other.terms
-
-    def __hash__(self) -> int:
-        return hash((self.const, self.terms))
+    const: int = 0
+    terms: Tuple[Tuple[str, int], ...] = ()
 
     def __repr__(self) -> str:
         parts = [f"{c}*{s}" if c != 1 else s for s, c in self.terms]
@@ -91,23 +84,13 @@ def _compare(a: Bound, b: Bound) -> Optional[int]:
     return a[1].plus(b[1], -1).sign()
 
 
+@record(frozen=True)
 class Dim:
     """One dimension of a view: an index (``stop`` is None) or a slice (start, stop, step)."""
 
-    __slots__ = ("start", "stop", "step")
-
-    def __init__(self, start: Bound, stop: Optional[Bound] = None,
-                 step: Affine = ONE) -> None:
-        self.start = start
-        self.stop = stop
-        self.step = step
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Dim and self.start == other.start and self.stop == other.stop \
-            and self.step == other.step
-
-    def __hash__(self) -> int:
-        return hash((self.start, self.stop, self.step))
+    start: Bound
+    stop: Optional[Bound] = None
+    step: Affine = ONE
 
     def __repr__(self) -> str:
         if self.stop is None:
@@ -122,22 +105,14 @@ def _show(b: Bound) -> str:
 FULL = Dim((0, ZERO), (1, ZERO))
 
 
+@record(frozen=True)
 class Region:
     """The dimensions a view selects: ``lead`` from the first on; with an Ellipsis, ``tail``
     holds the dimensions after it, counted from the last (``tail`` None: no Ellipsis, and the
     dimensions after ``lead`` are whole)."""
 
-    __slots__ = ("lead", "tail")
-
-    def __init__(self, lead: Tuple[Dim, ...], tail: Optional[Tuple[Dim, ...]] = None) -> None:
-        self.lead = lead
-        self.tail = tail
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Region and self.lead == other.lead and self.tail == other.tail
-
-    def __hash__(self) -> int:
-        return hash((self.lead, self.tail))
+    lead: Tuple[Dim, ...]
+    tail: Optional[Tuple[Dim, ...]] = None
 
     def __repr__(self) -> str:
         return f"Region({list(self.lead)}, {None if self.tail is None else list(self.tail)})"
