@@ -171,6 +171,16 @@ def test_named_views_flow(body, lines):
     assert ten403_lines(body) == lines
 
 
+def test_a_view_whose_name_or_base_another_scope_writes_is_no_view():
+    base = ("import torch\nx = torch.ones(3, 5)\ny = torch.ones(3, 5)\nprev = x[:, :-1]\n\n\n"
+            "def g():\n    global {}\n    {} = y\n\n\ng()\nx[:, 1:] = prev\n")
+    assert [d.line for d in lint_source(base.format("z", "z"), "t.py")
+            if d.code == "TEN403"] == [13]
+    for name in ("prev", "x"):
+        assert [d for d in lint_source(base.format(name, name), "t.py")
+                if d.code == "TEN403"] == []
+
+
 def test_a_named_view_of_an_array_or_an_unknown_value_is_no_view():
     src = ("import numpy as np\nimport torch\n\n\ndef f(a, k):\n    b = np.zeros((3, 5))\n"
            "    tmp = b[:, :-1]\n    b[:, 1:] = tmp\n    t = a[:, :-1]\n    a[:, 1:] = t\n")
@@ -185,3 +195,23 @@ def test_drop_views_ends_exactly_the_views_that_read_the_name():
     assert set(names) == {"w[", "v"}
     regions.drop_views(names, "w")
     assert set(names) == {"v"}
+
+
+# ---- the pre-filter sees the shapes a named view or a tuple makes ---------------------------------
+def test_prefilter_keeps_a_definition_with_a_named_view_write_or_a_tuple_write():
+    import ast
+
+    from flake8_tensorcopy.syntax.prefilter import plan
+
+    def kept(body):
+        src = "import torch\n\n\ndef f(x, y):\n" + "".join(f"    {s}\n" for s in body.splitlines())
+        return plan(ast.parse(src), src)[0], plan(ast.parse(src))[0]
+
+    assert kept("prev = x[:, :-1]\nprint(prev)\nx[:, 1:] = prev") == (True, True)
+    assert kept("prev = x[:, :-1]\nx[:, 1:].copy_(prev)") == (True, True)
+    assert kept("x[:, :-1], y[:, :-1] = x[:, 1:], y[:, 1:]") == (True, True)
+    assert kept("prev = y[:, :-1]\nx[:, 1:] = prev") == (False, False)
+    assert kept("prev = x.sum()\nx[:, 1:] = prev") == (False, False)
+    assert kept("x[:, :-1], y = y, x") == (False, False)
+    src = "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1]\nx[:, 1:] = prev\n"
+    assert plan(ast.parse(src), src)[0] and plan(ast.parse(src))[0]

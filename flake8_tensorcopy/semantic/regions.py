@@ -393,8 +393,8 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
     if name in needs:
         return None
     shared = inference.written_elsewhere
-    if shared and any(n in names for names in shared.values() for n in needs):
-        return None
+    if shared and any(n in names for names in shared.values() for n in needs | {name}):
+        return None  # another scope's ``global``/``nonlocal`` may bind one of them
     return View(base, r, needs)
 
 
