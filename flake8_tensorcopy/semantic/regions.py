@@ -3,8 +3,9 @@ that are affine expressions over symbols, and whether two views of one base meet
 
 A view ``x[a:b, i, ...]`` selects, per dimension of ``x``, a basic slice (start, stop, step) or
 one index. Each bound is an ``Affine`` expression: an integer plus integer multiples of symbols
-(names, attributes such as ``self.n_frames``, ``len(x)``, ``x.shape[1]``/``x.size(1)``), and a
-bound counted from the end (``-1``, ``-k``) is ``n`` (the dimension's unknown length) plus it.
+(names, attributes such as ``self.n_frames``, ``len(x)``, ``x.shape[1]``/``x.size(1)``, a call
+of a dotted name on names and integers such as ``abs(s)``), and a bound counted from the end
+(``-1``, ``-k``) is ``n`` (the dimension's unknown length) plus it.
 
 Two regions of one base are compared as the symbols take large values (a shift ``k`` is at least
 one, never the trivial shift by 0) and the dimension is long enough for every bound to fall
