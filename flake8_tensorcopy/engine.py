@@ -20,7 +20,7 @@ from .diagnostics import NOT_ANALYSED, Diagnostic
 from .rules import ALL_RULES
 from .rules.base import Report, Rule, hook_tables
 from .rules.context import UNASKED, Context
-from .semantic import kinds
+from .semantic import kinds, regions
 from .semantic.infer import Inference
 from .semantic.kinds import Instance
 from .syntax import build, nodes
@@ -192,6 +192,13 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         kind, doubt = self.inf.infer_flow(node.value)
         for t in node.targets:
             self.inf.bind_target(t.target, kind, doubt)
+        target = node.targets[0].target
+        if type(node.value) is nodes.Subscript and len(node.targets) == 1 and \
+                type(target) is nodes.Name:
+            regions.bind_view(self.inf, target.value, node.value)
+        elif type(target) is nodes.Attribute and target.attr.value == "data" and \
+                type(target.value) is nodes.Name:  # ``x.data = y``: x has other storage now
+            regions.rebound_in_place(self.inf, target.value.value)
 
     def _ann_assign(self, node: nodes.AnnAssign) -> None:
         self._note_store(node.target, False)
@@ -211,6 +218,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         self.dispatch(node)
         self._walk_target(node.target)
         self.walk(node.value)
+        if type(node.target) is nodes.Name:
+            regions.rebound_in_place(self.inf, node.target.value)
 
     def _walk_target(self, target: nodes.BaseExpression) -> None:
         t = type(target)

@@ -56,7 +56,8 @@ CORPUS = _corpus()
 COUNTS = {"positions": 0, "offsets": 0, "nodes": 0}
 #: the node a diagnostic of each code family is reported on
 REPORTED = {"TEN1": (cst.Attribute,), "TEN2": (cst.Call,), "TEN3": (cst.Call,),
-            "TEN4": (cst.Call, cst.Assign, cst.AugAssign),
+            "TEN4": (cst.Call, cst.Assign, cst.AugAssign,
+                     cst.Subscript),  # TEN403: each item of a tuple write, at its target
             "TEN5": (cst.Expr, cst.Assign, cst.AugAssign)}
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, List, Optional, Tuple
 
+from ..semantic import regions
+from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
-
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
 
@@ -89,11 +90,18 @@ class OverlappingSliceWrite(Rule):
     fix_safety = SAFE
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
-        "...`, `x[:, 1:].copy_(...)`) whose source is an overlapping basic-slice view of the "
-        "same tensor (`x[:, :-1]`), with no copy in between. The tensor must be known to be a "
-        "torch tensor (NumPy arrays and lists handle the same line correctly); slices whose "
-        "ranges are disjoint, advanced indexing (which copies) and sources computed from the "
-        "slice (`x[:, :-1] * 2`) are not flagged."
+        "...`, `x[:, 1:].copy_(...)`, each item of a tuple assignment) whose source is an "
+        "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
+        "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] = "
+        "buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
+        "(`f[1::2, :-s] = f[1::2, s:]`), and the source may be a view bound to a name first "
+        "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in the "
+        "bounds is bound again, on every path). The views must overlap for every value of the "
+        "names but the trivial shift by 0, on a long enough dimension; where that depends on how "
+        "the names compare (`x[:, i:i + 2] = x[:, j:j + 2]`) nothing is flagged. The tensor must "
+        "be known to be a torch tensor (NumPy arrays and lists handle the same line correctly); "
+        "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced indexing (which "
+        "copies) and sources computed from the slice (`x[:, :-1] * 2`) are not flagged."
     )
     why = (
         "The write reads memory it has already overwritten. PyTorch copies element by element "
@@ -138,6 +146,20 @@ class OverlappingSliceWrite(Rule):
                 "import torch\nx = torch.ones(3, 5)\nx[:, 1:] += x[:, :-1].clone()\n"),
         Example("import torch\nx = torch.ones(3, 5)\nx[:, :-1].copy_(x[:, 1:])\n",
                 "import torch\nx = torch.ones(3, 5)\nx[:, :-1].copy_(x[:, 1:].clone())\n"),
+        # an RL frame stack shifted by its channel count
+        Example("import torch\nc = 3\nframes = torch.zeros(2, 4 * c, 8, 8)\n"
+                "frames[:, c:] = frames[:, :-c]\n",
+                "import torch\nc = 3\nframes = torch.zeros(2, 4 * c, 8, 8)\n"
+                "frames[:, c:] = frames[:, :-c].clone()\n"),
+        # the source view bound to a name first: the copy is made where it is read
+        Example("import torch\nx = torch.arange(15.0).reshape(3, 5)\nprev = x[:, :-1]\n"
+                "x[:, 1:] = prev\n",
+                "import torch\nx = torch.arange(15.0).reshape(3, 5)\nprev = x[:, :-1]\n"
+                "x[:, 1:] = prev.clone()\n"),
+        Example("import torch\ns = 2\nf = torch.arange(40.0).reshape(4, 10)\n"
+                "f[1::2, s:] = f[1::2, :-s]\n",
+                "import torch\ns = 2\nf = torch.arange(40.0).reshape(4, 10)\n"
+                "f[1::2, s:] = f[1::2, :-s].clone()\n"),
     )
     valid = (
         "import torch\nx = torch.ones(3, 5)\nx[:, 1:] = x[:, :-1].clone()\n",
@@ -147,12 +169,22 @@ class OverlappingSliceWrite(Rule):
         "import torch\nx = torch.ones(3, 5)\ny = torch.ones(3, 5)\nx[:, 1:] = y[:, :-1]\n",
         "import torch\nx = torch.ones(3, 5)\nx[0, 1:] = x[1, :-1]\n",
         "import torch\nx = torch.ones(3, 5)\nx[:, [1, 2]] = x[:, [0, 1]]\n",
+        "import torch\nk = 2\nx = torch.ones(3, 6)\nx[:, :k] = x[:, k:2 * k]\n",
+        "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1].clone()\nx[:, 1:] = prev\n",
+        "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1]\nx = x * 2\nx[:, 1:] = prev\n",
     )
     fix_cases = (
         # the views cannot overlap at run time (at most 2 columns): the fix changes nothing
         FixCase("y = t.reshape(1, -1)[:, :2].clone()\n    y[:, 1:] = y[:, :-1]\n    return y"),
         # they overlap: the fixed write is the intended shift, the original is undefined
         FixCase("y = t.detach().reshape(2, -1).clone()\n    y[:, 1:] = y[:, :-1]\n    return y",
+                differs=("values",), kinds=("leaf", "plain", "float64", "int64",
+                                            "channels_last")),
+        # a shift by a name, and a named source view: the same two outcomes
+        FixCase("k = 1\n    y = t.reshape(1, -1)[:, :2].clone()\n    y[:, k:] = y[:, :-k]\n"
+                "    return y"),
+        FixCase("k = 1\n    y = t.detach().reshape(2, -1).clone()\n    prev = y[:, :-k]\n"
+                "    y[:, k:] = prev\n    return y",
                 differs=("values",), kinds=("leaf", "plain", "float64", "int64",
                                             "channels_last")),
     )
@@ -190,117 +222,130 @@ class OverlappingSliceWrite(Rule):
                     len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
                 return ()
             dst, src = func.value, node.args[0].value
-        if type(dst) is not nodes.Subscript or type(src) is not nodes.Subscript:
+        td, ts = type(dst), type(src)
+        if td is nodes.Subscript:
+            if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):
+                return self._check(node, ctx, ((dst, src),))
             return ()
-        return self._check(node, ctx, dst, src)
+        if td is nodes.Tuple and ts is nodes.Tuple and t is nodes.Assign:
+            # ``a[:, :-1], b[:, :-1] = a[:, 1:], b[:, 1:]``: each target from its own value
+            pairs = _pairs(dst, src)
+            if pairs:
+                return self._check(node, ctx, pairs)
+        return ()
 
-    def _check(self, node, ctx, dst, src) -> Iterator[Report]:
-        base = dotted_name(dst.value)
-        if base is None or base != dotted_name(src.value):
-            return
-        if not overlapping(ctx, dst, src) or not ctx.is_tensor(dst.value):
-            return
-        plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
-                       [NodeEdit("replace", src, (Src(src), ".clone()"))])
-        yield self.report(node, plan, dst=ctx.snippet(dst), src=ctx.snippet(src))
+    def _check(self, node, ctx, pairs) -> Iterator[Report]:
+        # a tuple's pairs are each reported at their own target (one report per place)
+        tuple_write = type(node) is nodes.Assign and type(node.targets[0].target) is nodes.Tuple
+        for dst, src in pairs:
+            if not overlapping(ctx, dst, src):
+                continue
+            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
+                           [NodeEdit("replace", src, (Src(src), ".clone()"))])
+            yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
+                              src=ctx.snippet(src))
 
 
-# ---- static overlap of two basic-slice subscripts of the same tensor -------------------------
-#: a bound of a range over a dimension of unknown length n: (k, c) stands for k * n + c
-Bound = Tuple[int, int]
-_ALL = ("slice", (0, 0), (1, 0))
+def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression]]:
+    """The (target, value) pairs of a tuple assignment that write a subscript from a subscript
+    or a name; none where either side has a starred item or the lengths differ."""
+    if len(dst.elements) != len(src.elements) or any(
+            type(e) is not nodes.Element for e in dst.elements + src.elements):
+        return []
+    return [(d.value, s.value) for d, s in zip(dst.elements, src.elements)
+            if type(d.value) is nodes.Subscript and type(s.value) in (nodes.Subscript, nodes.Name)]
 
 
-def _int(node) -> Optional[int]:
-    if node is None:
+# ---- the storage of both sides, asked of the semantic core (``semantic/regions.py``) -----------
+def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Region]]:
+    """(base, region) of a basic-slice view: a subscript of a name or attribute chain, or a name
+    bound to such a view (of a plain name) that nothing rebound since."""
+    if type(node) is nodes.Name:
+        view = regions.view_of(ctx.inf, node.value)
+        return (view.base, view.region) if view is not None else None
+    base = dotted_name(node.value)
+    if base is None:
         return None
-    if type(node) is nodes.Integer:
-        try:
-            return int(node.value, 0)
-        except ValueError:
-            return None
-    if type(node) is nodes.UnaryOperation and type(node.operator) is nodes.Minus:
-        inner = _int(node.expression)
-        return -inner if inner is not None else None
+    r = regions.region(node, lambda n: _may_be_int(ctx, n))
+    return (base, r) if r is not None else None
+
+
+def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
+    """May ``node``, read as an index, be an integer? Not a tensor nor a list of them
+    (advanced indexing copies: no view is read)."""
+    k = ctx.infer(node)
+    return not (is_tensor(k) or k is TENSORS or k is EMPTY_LIST or type(k) in (Seq, Iter))
+
+
+def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
+    """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
+    without being the same view, for every value of the bounds' symbols but the trivial ones?"""
+    a = _storage(ctx, dst)
+    if a is None:
+        return False
+    b = _storage(ctx, src)
+    if b is None or a[0] != b[0]:
+        return False
+    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(dst.value):
+        return False
+    names = regions.symbols(a[1]) | regions.symbols(b[1])
+    return not names or not _not_positive_here(ctx.scope_node, dst, names)
+
+
+# ---- a branch taken only where a shift is not positive ----------------------------------------
+#: comparisons ``s OP c`` that leave ``s <= 0`` for an integer ``s``: c at most this
+_AT_MOST = {nodes.LessThan: 1, nodes.LessThanEqual: 0, nodes.Equal: 0}
+#: and those whose negation does (``else`` of ``if s > 0``)
+_NOT_AT_MOST = {nodes.GreaterThan: 0, nodes.GreaterThanEqual: 1, nodes.NotEqual: 0}
+_FLIPPED = {nodes.LessThan: nodes.GreaterThan, nodes.GreaterThan: nodes.LessThan,
+            nodes.LessThanEqual: nodes.GreaterThanEqual,
+            nodes.GreaterThanEqual: nodes.LessThanEqual, nodes.Equal: nodes.Equal,
+            nodes.NotEqual: nodes.NotEqual}
+
+
+def _not_positive_here(scope: nodes.CSTNode, target: nodes.CSTNode, names) -> bool:
+    """Is ``target`` in a branch taken only where a symbol of ``names`` is 0 or less (``if k <
+    0:``, the ``else`` of ``if k > 0:``)? The regions were compared for positive symbols: a
+    shift written for a negative one (``x[:, :-k]`` is then ``x[:, :|k|]``) is another write.
+    Walked only for a write about to be reported."""
+    path = _branches(scope, target)
+    return path is not None and any(_says_not_positive(test, holds, names)
+                                    for test, holds in path)
+
+
+def _branches(node, target, depth: int = 0):
+    """The (test, taken) of each ``if`` around ``target`` under ``node``, or None."""
+    if node is target:
+        return []
+    if depth > 200 or not isinstance(node, nodes.Node):
+        return None
+    if type(node) is nodes.If:
+        for branch, holds in ((node.body, True), (node.orelse, False)):
+            if branch is not None:
+                inner = _branches(branch, target, depth + 1)
+                if inner is not None:
+                    return [(node.test, holds)] + inner
+        return None
+    for child in node.children:
+        inner = _branches(child, target, depth + 1)
+        if inner is not None:
+            return inner
     return None
 
 
-def _dims(ctx, sub: nodes.Subscript) -> Optional[Tuple[list, Optional[list]]]:
-    """(dims before ``...``, dims after it or None without one); each dim is ``("slice", lo,
-    hi)`` (bounds in n), ``("int", i)`` or ``("expr", text)``; None: not a basic slice we read."""
-    before: List[tuple] = []
-    after: Optional[List[tuple]] = None
-    for el in sub.slice:
-        s = el.slice
-        out = after if after is not None else before
-        if type(s) is nodes.Slice:
-            if s.step is not None and _int(s.step) != 1:
-                return None
-            lo = _bound(s.lower, lower=True)
-            hi = _bound(s.upper, lower=False)
-            if lo is None or hi is None:
-                return None
-            out.append(("slice", lo, hi))
-            continue
-        value = s.value
-        if type(value) is nodes.Ellipsis:
-            if after is not None:
-                return None
-            after = []
-            continue
-        i = _int(value)
-        if i is not None:
-            out.append(("int", i))
-        elif type(value) in (nodes.Name, nodes.Attribute) and dotted_name(value) not in (None, "None"):
-            out.append(("expr", dotted_name(value)))
-        else:
-            return None  # advanced indexing, ``None``, a computed index: not read here
-    return before, after
-
-
-def _bound(node, lower: bool) -> Optional[Bound]:
-    if node is None:
-        return (0, 0) if lower else (1, 0)
-    c = _int(node)
-    if c is None:
-        return None
-    return (1, c) if c < 0 else (0, c)
-
-
-def _meet(a: tuple, b: tuple) -> Optional[bool]:
-    """Do two dims select common indices (for a long enough dimension)? None: cannot say."""
-    if a[0] == "slice" and b[0] == "slice":
-        lo = max(a[1], b[1])
-        hi = min(a[2], b[2])
-        return lo < hi and a[1] < a[2] and b[1] < b[2]
-    if a[0] == b[0]:
-        return a[1] == b[1]
-    return None  # an index against a slice: the views have different shapes
-
-
-def overlapping(ctx, dst: nodes.Subscript, src: nodes.Subscript) -> bool:
-    """Do two basic-slice subscripts of one tensor share elements without being the same view?"""
-    a, b = _dims(ctx, dst), _dims(ctx, src)
-    if a is None or b is None:
+def _says_not_positive(test, holds: bool, names) -> bool:
+    if type(test) is nodes.UnaryOperation and type(test.operator) is nodes.Not:
+        return _says_not_positive(test.expression, not holds, names)
+    if dotted_name(test) in names:
+        return not holds  # ``if k: ... else:`` (here k == 0)
+    if type(test) is not nodes.Comparison or len(test.comparisons) != 1:
         return False
-    (a0, a1), (b0, b1) = a, b
-    if (a1 is None) != (b1 is None):
+    op = type(test.comparisons[0].operator)
+    left, right = test.left, test.comparisons[0].comparator
+    if dotted_name(right) in names and op in _FLIPPED:
+        left, right, op = right, left, _FLIPPED[op]
+    bound = regions.affine(right)
+    if dotted_name(left) not in names or bound is None or bound.terms:
         return False
-    if a1 is None:
-        n = max(len(a0), len(b0))
-        a0 = a0 + [_ALL] * (n - len(a0))
-        b0 = b0 + [_ALL] * (n - len(b0))
-        pairs = list(zip(a0, b0))
-    else:
-        if len(a0) != len(b0) or len(a1) != len(b1):
-            return False
-        pairs = list(zip(a0, b0)) + list(zip(a1, b1))
-    same = True
-    for x, y in pairs:
-        if x[0] != y[0] and "slice" in (x[0], y[0]):
-            return False
-        meet = _meet(x, y)
-        if not meet:
-            return False
-        same = same and x == y
-    return not same
+    table = _AT_MOST if holds else _NOT_AT_MOST
+    return op in table and bound.const <= table[op]

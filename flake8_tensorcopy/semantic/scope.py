@@ -8,6 +8,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from . import torch_api
+from .regions import View, drop_views
 from .kinds import (
     BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
@@ -98,6 +99,8 @@ class Bindings:
         self.later = None
         #: some name was bound to an ``Alias`` (``y = x.detach()``): until then none holds one
         self.aliased = False
+        #: some name was bound to a view (``regions.View``): until then no binding ends one
+        self.viewed = False
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -317,6 +320,8 @@ class Bindings:
         if doubt and is_tensor(kind):
             kind = Doubt(kind)
         scope.names[name] = kind
+        if self.viewed:
+            drop_views(scope.names, name)
         if self._observers:
             ok = is_tensor(kind)
             for where, bound in self._observers:
@@ -578,6 +583,10 @@ def join_branches(a: Dict[str, Kind], a_ends: bool, b: Dict[str, Kind],
     out = {}
     for key in a.keys() | b.keys():
         x, y = a.get(key), b.get(key)
+        if type(x) is View or type(y) is View:
+            if x is y:  # a view only where every path holds it
+                out[key] = x
+            continue
         if x is not y and (type(x) is Doubt or type(y) is Doubt):
             # joined as what they show; a doubt on either path stays
             x, y = unwrap(x), unwrap(y)

@@ -127,14 +127,27 @@ def dotted(node: ast.expr) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
-def _same_subscripted(a: ast.expr, b: ast.expr) -> bool:
-    """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read)."""
-    if not isinstance(a, ast.Subscript) or not isinstance(b, ast.Subscript):
+def _slice_write(a: ast.expr) -> bool:
+    """``x[..:..]``: a write into a basic-slice view (the only writes TEN403 reads)."""
+    if not isinstance(a, ast.Subscript):
         return False
     sl = a.slice
-    if not isinstance(sl, ast.Slice) and not (isinstance(sl, ast.Tuple) and any(
-            isinstance(e, ast.Slice) for e in sl.elts)):
-        return False  # the rule reads writes into a basic-slice view only
+    return isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
+        isinstance(e, ast.Slice) for e in sl.elts))
+
+
+def _same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
+    """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read); a
+    tuple of them pairwise; ``x[..:..] = v`` of a name ``v`` is noted in ``named`` as (x, v),
+    a shape once ``v = x[...]`` is bound too."""
+    if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
+        return any(_same_subscripted(x, y, named) for x, y in zip(a.elts, b.elts))
+    if not _slice_write(a):
+        return False
+    if isinstance(b, ast.Name) and named is not None:
+        named.add((dotted(a.value), b.id))
+    if not isinstance(b, ast.Subscript):
+        return False
     return dotted(a.value) is not None and dotted(a.value) == dotted(b.value)
 
 
@@ -222,9 +235,21 @@ def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
                     yield item
 
 
-def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
+def _binds_view(root: ast.AST, named: Set) -> bool:
+    """Does ``root`` bind ``v = x[...]`` for a write ``x[..:..] = v`` noted in ``named``?"""
+    return any(type(n) is ast.Assign and type(n.value) is ast.Subscript and
+               type(n.targets[0]) is ast.Name and (dotted(n.value.value), n.targets[0].id) in named
+               for n in _nodes(root))
+
+
+def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) -> bool:
+    """Does ``root`` hold a shape? Writes ``x[..:..] = v`` of a name go to ``named`` when given
+    (the caller looks for ``v = x[...]`` in the rest of the definition: ``_binds_view``)."""
     star = "*" in aliases
     two_step = False
+    mine = named is None
+    named = set() if named is None else named  # ``x[..:..] = v``: (x, v)
+    views: Set[Tuple[Optional[str], str]] = set()  # ``v = x[...]``: (x, v)
     for node in _nodes(root):
         t = type(node)
         if t is ast.Attribute:
@@ -251,7 +276,7 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     return True  # TEN402: a snapshot kept on ``self`` restored in another method
                 elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
                     return True  # TEN402
-                elif attr == "copy_" and args and _same_subscripted(func.value, args[0]):
+                elif attr == "copy_" and args and _same_subscripted(func.value, args[0], named):
                     return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func
@@ -273,18 +298,23 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
             value = node.value
             if value is not None and _snapshot_shape(value):
                 return True  # TEN402
-            if t is ast.Assign and isinstance(value, ast.Subscript) and any(
-                    _same_subscripted(target, value) for target in node.targets):
+            if t is ast.Assign and any(_same_subscripted(target, value, named)
+                                       for target in node.targets):
                 return True  # TEN403
+            if t is ast.Assign and isinstance(value, ast.Subscript) and \
+                    isinstance(node.targets[0], ast.Name):
+                views.add((dotted(value.value), node.targets[0].id))
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
-        elif t is ast.AugAssign and _same_subscripted(node.target, node.value):
+        elif t is ast.AugAssign and _same_subscripted(node.target, node.value, named):
             return True  # TEN403
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
             more = _torch_aliases([node]) - aliases
             if more:
                 return True  # a local import of a constructor alias: let the walk look
+    if mine and named and not named.isdisjoint(views):
+        return True  # TEN403: ``v = x[...]`` and ``x[..:..] = v``
     return two_step and any(_two_step_copy(block) for block in _blocks(root))
 
 
@@ -553,6 +583,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
             if part is not None and _has_shape(part, aliases):
                 return True
     todo = [fn.body]
+    named: Set = set()
     while todo:
         block = todo.pop()
         if _two_step_copy(block):
@@ -562,7 +593,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                 continue
             bodies = [getattr(stmt, f) for f in _SUB_BODIES if type(getattr(stmt, f, None)) is list]
             if not bodies and not getattr(stmt, "handlers", None) and not getattr(stmt, "cases", None):
-                if _has_shape(stmt, aliases):
+                if _has_shape(stmt, aliases, named):
                     return True
                 continue
             # a compound statement: its own expressions, then its blocks
@@ -588,13 +619,14 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                         if isinstance(part, ast.AST) and _has_shape(part, aliases):
                             return True
             todo.extend(bodies)
-    return False
+    return bool(named) and _binds_view(fn, named)
 
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
     found = _two_step_copy(body)
+    named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
@@ -635,7 +667,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 found |= _plan_body(handler.body, aliases, skip, in_class, False, text)
             found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text)
             found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text)
-        elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases):
+        elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named):
             found = True
         elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(stmt):
             found = True  # TEN501: an accumulation in a script-level loop
@@ -644,7 +676,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if name is not None:
                 # still binds the name to a container: what inference knew of it stays true
                 skip.append((stmt.lineno, stmt.end_lineno, f"{name} = []"))
-    return found
+    return found or (bool(named) and any(_binds_view(stmt, named) for stmt in body
+                                         if not isinstance(stmt, _FUNCS + (ast.ClassDef,))))
 
 
 def has_candidates(tree: ast.AST) -> bool:

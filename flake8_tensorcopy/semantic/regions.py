@@ -1,0 +1,432 @@
+"""Storage regions: which elements of its base tensor a basic-slice view selects, with bounds
+that are affine expressions over symbols, and whether two views of one base meet.
+
+A view ``x[a:b, i, ...]`` selects, per dimension of ``x``, a basic slice (start, stop, step) or
+one index. Each bound is an ``Affine`` expression: an integer plus integer multiples of symbols
+(names, attributes such as ``self.n_frames``, ``len(x)``, ``x.shape[1]``/``x.size(1)``, a call
+of a dotted name on names and integers such as ``abs(s)``), and a bound counted from the end
+(``-1``, ``-k``) is ``n`` (the dimension's unknown length) plus it.
+
+Two regions of one base are compared as the symbols take large values (a shift ``k`` is at least
+one, never the trivial shift by 0) and the dimension is long enough for every bound to fall
+inside it (``n`` larger than any bound over the symbols): ``OVERLAP`` (they share elements and are
+not the same view), ``SAME``, ``DISJOINT`` or ``UNKNOWN`` (nothing can be said: a rule stays
+silent). A program whose write runs has views of equal length in each dimension (or the source
+broadcasts a length of one); so views that start (or, with a unit step, stop) at the same bound
+select the same indices there, whatever their other bound looks like.
+
+A view bound to a name (``tmp = x[:, :-1]``) is a ``View`` kept in the binding state next to the
+name (under ``name + "["``, which no identifier spells) until the name, its base or a name its
+bounds read is bound again; joins keep it only where every path holds the same one.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Dict, FrozenSet, Optional, Tuple
+
+from ..syntax import nodes
+from ..syntax.nodes import dotted_name
+from ..syntax.records import record
+from .kinds import Kind, is_tensor
+
+OVERLAP = "overlap"
+SAME = "same"
+DISJOINT = "disjoint"
+UNKNOWN = "unknown"
+
+
+@record(frozen=True)
+class Affine:
+    """``const + sum(coef * symbol)``: ``terms`` is a sorted tuple of (symbol, coef), coef != 0."""
+
+    const: int = 0
+    terms: Tuple[Tuple[str, int], ...] = ()
+
+    def __repr__(self) -> str:
+        parts = [f"{c}*{s}" if c != 1 else s for s, c in self.terms]
+        if self.const or not parts:
+            parts.append(str(self.const))
+        return " + ".join(parts)
+
+    def plus(self, other: "Affine", times: int = 1) -> "Affine":
+        coefs: Dict[str, int] = dict(self.terms)
+        for s, c in other.terms:
+            coefs[s] = coefs.get(s, 0) + times * c
+        return Affine(self.const + times * other.const,
+                      tuple(sorted((s, c) for s, c in coefs.items() if c)))
+
+    def scaled(self, k: int) -> "Affine":
+        if k == 0:
+            return ZERO
+        return Affine(self.const * k, tuple((s, c * k) for s, c in self.terms))
+
+    def sign(self) -> Optional[int]:
+        """The sign the expression takes once its symbols are large (1, 0 or -1), or None
+        where it depends on how they compare (``k - j``)."""
+        if not self.terms:
+            return (self.const > 0) - (self.const < 0)
+        first = self.terms[0][1] > 0
+        if all((c > 0) == first for _, c in self.terms):
+            return 1 if first else -1
+        return None
+
+
+ZERO = Affine()
+ONE = Affine(1)
+
+#: a bound: (1 if counted from the end else 0, the affine part): its value is ``k * n + affine``
+Bound = Tuple[int, Affine]
+
+
+def _compare(a: Bound, b: Bound) -> Optional[int]:
+    """The sign of ``a - b`` for large symbols and a longer dimension, or None."""
+    if a[0] != b[0]:
+        return a[0] - b[0]
+    return a[1].plus(b[1], -1).sign()
+
+
+@record(frozen=True)
+class Dim:
+    """One dimension of a view: an index (``stop`` is None) or a slice (start, stop, step)."""
+
+    start: Bound
+    stop: Optional[Bound] = None
+    step: Affine = ONE
+
+    def __repr__(self) -> str:
+        if self.stop is None:
+            return f"[{_show(self.start)}]"
+        return f"[{_show(self.start)}:{_show(self.stop)}:{self.step!r}]"
+
+
+def _show(b: Bound) -> str:
+    return ("n + " if b[0] else "") + repr(b[1])
+
+
+FULL = Dim((0, ZERO), (1, ZERO))
+
+
+@record(frozen=True)
+class Region:
+    """The dimensions a view selects: ``lead`` from the first on; with an Ellipsis, ``tail``
+    holds the dimensions after it, counted from the last (``tail`` None: no Ellipsis, and the
+    dimensions after ``lead`` are whole)."""
+
+    lead: Tuple[Dim, ...]
+    tail: Optional[Tuple[Dim, ...]] = None
+
+    def __repr__(self) -> str:
+        return f"Region({list(self.lead)}, {None if self.tail is None else list(self.tail)})"
+
+
+# ---- reading regions from the syntax --------------------------------------------------------
+#: what the caller says of a name read in an index position (``x[i]``): may it hold an
+#: integer? (a tensor or a list there is advanced indexing: a copy, no view)
+IndexCheck = Callable[[nodes.BaseExpression], bool]
+
+
+def _symbol(node: nodes.BaseExpression) -> Optional[str]:
+    """The symbol a leaf expression stands for: ``k``, ``self.n``, ``len(x)``, ``x.shape[1]``
+    (also ``x.size(1)``); None for anything else."""
+    t = type(node)
+    if t is nodes.Name:
+        return None if node.value in ("None", "True", "False") else node.value
+    if t is nodes.Attribute:
+        return dotted_name(node)
+    if t is nodes.Call and len(node.args) == 1 and node.args[0].keyword is None and \
+            not node.args[0].star:
+        arg = node.args[0].value
+        func = node.func
+        if type(func) is nodes.Name and func.value == "len":
+            inner = dotted_name(arg)
+            return f"len({inner})" if inner is not None else None
+        if type(func) is nodes.Attribute and func.attr.value == "size" and \
+                type(arg) is nodes.Integer:
+            owner = dotted_name(func.value)
+            return f"{owner}.shape[{int(arg.value, 0)}]" if owner is not None else None
+    if t is nodes.Call and node.args and all(
+            a.keyword is None and not a.star and type(a.value) in _PLAIN for a in node.args):
+        # ``abs(s)``, ``np.abs(s)``, ``int(k)``: one value wherever the same call is spelled
+        func = dotted_name(node.func)
+        if func is not None:
+            parts = [dotted_name(a.value) if type(a.value) is not nodes.Integer else
+                     str(int(a.value.value, 0)) for a in node.args]
+            if None not in parts:
+                return f"{func}({', '.join(parts)})"  # type: ignore[arg-type]
+    if t is nodes.Subscript and type(node.value) is nodes.Attribute and \
+            node.value.attr.value == "shape" and len(node.slice) == 1:
+        index = node.slice[0].slice
+        owner = dotted_name(node.value.value)
+        if type(index) is nodes.Index and type(index.value) is nodes.Integer and owner:
+            return f"{owner}.shape[{int(index.value.value, 0)}]"
+    return None
+
+
+_PLAIN = (nodes.Name, nodes.Attribute, nodes.Integer)
+
+
+def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Affine]:
+    """The affine expression ``node`` spells (integer literals, symbols, ``+``, ``-``, a
+    multiple by an integer literal), or None."""
+    if node is None or depth > 20:
+        return None
+    t = type(node)
+    if t is nodes.Integer:
+        try:
+            return Affine(int(node.value, 0))
+        except ValueError:
+            return None
+    if t is nodes.UnaryOperation:
+        inner = affine(node.expression, depth + 1)
+        op = type(node.operator)
+        if inner is None or op not in (nodes.Minus, nodes.Plus):
+            return None
+        return inner.scaled(-1) if op is nodes.Minus else inner
+    if t is nodes.BinaryOperation:
+        op = type(node.operator)
+        if op is nodes.Add or op is nodes.Subtract:
+            left, right = affine(node.left, depth + 1), affine(node.right, depth + 1)
+            if left is None or right is None:
+                return None
+            return left.plus(right, 1 if op is nodes.Add else -1)
+        if op is nodes.Multiply:
+            left, right = affine(node.left, depth + 1), affine(node.right, depth + 1)
+            if left is None or right is None:
+                return None
+            if not left.terms:
+                return right.scaled(left.const)
+            if not right.terms:
+                return left.scaled(right.const)
+        return None
+    sym = _symbol(node)
+    return Affine(0, ((sym, 1),)) if sym is not None else None
+
+
+def _bound(node: Optional[nodes.BaseExpression], default: Bound) -> Optional[Bound]:
+    if node is None or (type(node) is nodes.Name and node.value == "None"):
+        return default
+    a = affine(node)
+    if a is None:
+        return None
+    sign = a.sign()
+    if sign is None:
+        return None  # from the start or from the end: depends on the symbols
+    return (1, a) if sign < 0 else (0, a)
+
+
+def _dim(el: nodes.BaseExpression, index_ok: Optional[IndexCheck]) -> Optional[Dim]:
+    if type(el) is nodes.Slice:
+        start = _bound(el.lower, (0, ZERO))
+        stop = _bound(el.upper, (1, ZERO))
+        step = ONE if el.step is None or (type(el.step) is nodes.Name and el.step.value == "None") \
+            else affine(el.step)
+        if start is None or stop is None or step is None or step.sign() != 1:
+            return None
+        return Dim(start, stop, step)
+    value = el.value
+    a = affine(value)
+    if a is None:
+        return None
+    if index_ok is not None and any(type(n) in (nodes.Name, nodes.Attribute) and not index_ok(n)
+                                    for n in _leaves(value)):
+        return None
+    sign = a.sign()
+    if sign is None:
+        return None
+    return Dim((1, a) if sign < 0 else (0, a))
+
+
+def _leaves(node: nodes.BaseExpression):
+    t = type(node)
+    if t is nodes.BinaryOperation:
+        yield from _leaves(node.left)
+        yield from _leaves(node.right)
+    elif t is nodes.UnaryOperation:
+        yield from _leaves(node.expression)
+    else:
+        yield node
+
+
+def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None) -> Optional[Region]:
+    """The region of its base that the basic-slice subscript ``sub`` selects, or None (advanced
+    indexing, ``None``, a computed bound, two Ellipses, a step that is not a positive
+    expression)."""
+    lead: list = []
+    tail: Optional[list] = None
+    for element in sub.slice:
+        s = element.slice
+        out = tail if tail is not None else lead
+        if type(s) is nodes.Index and type(s.value) is nodes.Ellipsis:
+            if tail is not None:
+                return None
+            tail = []
+            continue
+        d = _dim(s, index_ok)
+        if d is None:
+            return None
+        out.append(d)
+    return Region(tuple(lead), tuple(tail) if tail is not None else None)
+
+
+# ---- comparing regions ----------------------------------------------------------------------
+def _meet(a: Dim, b: Dim) -> Optional[bool]:
+    """Do the ranges [a.start, a.stop) and [b.start, b.stop) share a point (large symbols, a
+    long dimension)? None: cannot say."""
+    x, y = _compare(b.stop, a.start), _compare(a.stop, b.start)  # type: ignore[arg-type]
+    if x is None or y is None:
+        if (x is not None and x <= 0) or (y is not None and y <= 0):
+            return False
+        return None
+    return x > 0 and y > 0
+
+
+def compare_dim(a: Dim, b: Dim) -> str:
+    """How two dimensions of views of one base compare: SAME, OVERLAP, DISJOINT, UNKNOWN."""
+    if (a.stop is None) != (b.stop is None):
+        return UNKNOWN  # an index against a slice: the views differ in shape
+    if a.stop is None:
+        d = _compare(a.start, b.start)
+        return UNKNOWN if d is None else SAME if d == 0 else DISJOINT
+    if a == b:
+        return SAME
+    if a.step == b.step and a.start == b.start:
+        return SAME  # equal lengths (the write runs) from one start: the same indices
+    for d in (a, b):
+        if _compare(d.stop, d.start) != 1:  # type: ignore[arg-type]
+            return UNKNOWN  # not known to select anything
+    meet = _meet(a, b)
+    if meet is False:
+        return DISJOINT
+    if a.step != b.step:
+        return UNKNOWN
+    if a.step != ONE:
+        if a.step.terms or a.start[0] != b.start[0]:
+            return UNKNOWN
+        shift = a.start[1].plus(b.start[1], -1)
+        if shift.terms:
+            return UNKNOWN
+        if shift.const % a.step.const:
+            return DISJOINT  # ``x[0::2]`` and ``x[1::2]``: other residues
+    if a.stop == b.stop:
+        return SAME  # equal lengths up to one stop: the same indices
+    return OVERLAP if meet else UNKNOWN
+
+
+def _pairs(a: Region, b: Region) -> Optional[list]:
+    if (a.tail is None) != (b.tail is None):
+        return None
+    if a.tail is None:
+        n = max(len(a.lead), len(b.lead))
+        return list(zip(a.lead + (FULL,) * (n - len(a.lead)),
+                        b.lead + (FULL,) * (n - len(b.lead))))
+    if len(a.lead) != len(b.lead) or len(a.tail) != len(b.tail):  # type: ignore[arg-type]
+        return None
+    return list(zip(a.lead, b.lead)) + list(zip(a.tail, b.tail))  # type: ignore[arg-type]
+
+
+def compare(a: Region, b: Region) -> str:
+    """How two regions of one base compare: OVERLAP (shared elements, not the same view) for
+    every large value of the symbols, SAME, DISJOINT, or UNKNOWN."""
+    pairs = _pairs(a, b)
+    if pairs is None:
+        return UNKNOWN
+    verdicts = [compare_dim(x, y) for x, y in pairs]
+    if DISJOINT in verdicts:
+        return DISJOINT
+    if UNKNOWN in verdicts:
+        return UNKNOWN
+    return OVERLAP if OVERLAP in verdicts else SAME
+
+
+def symbols(r: Region) -> FrozenSet[str]:
+    """The symbols a region's bounds read."""
+    out = set()
+    for d in r.lead + (r.tail or ()):
+        for part in (d.start[1], d.stop[1] if d.stop else ZERO, d.step):
+            out.update(s for s, _ in part.terms)
+    return frozenset(out)
+
+
+_LEN = re.compile(r"len\(\w+\)")
+_SHAPE = re.compile(r"\w+\.shape\[-?\d+\]")
+
+
+def _root(symbol: str) -> str:
+    head = symbol[4:-1] if symbol.startswith("len(") else symbol
+    return head.split(".", 1)[0].split("[", 1)[0]
+
+
+# ---- views bound to names -------------------------------------------------------------------
+class View(Kind):
+    """What a name bound to a basic-slice view holds besides its tensor kind: the base (a
+    plain name), the region, and the names whose rebinding ends it."""
+
+    __slots__ = ("base", "region", "needs")
+
+    def __init__(self, base: str, region: Region, needs: FrozenSet[str]) -> None:
+        super().__init__("view")
+        self.base = base
+        self.region = region
+        self.needs = needs
+
+
+def key(name: str) -> str:
+    """Where the binding state keeps the view a name holds."""
+    return name + "["
+
+
+def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View]:
+    """The view ``name = value`` binds, or None: ``value`` is a basic-slice subscript of a plain
+    name known to be a tensor, whose bounds read only plain names, none of them (nor the base)
+    ``name`` itself or written by another scope."""
+    if type(value) is not nodes.Subscript or type(value.value) is not nodes.Name:
+        return None
+    base = value.value.value
+    if base == name or not is_tensor(inference.lookup(base)):
+        return None
+    r = region(value, lambda n: not is_tensor(inference.infer(n)))
+    if r is None:
+        return None
+    syms = symbols(r)
+    if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) for s in syms):
+        return None  # an attribute or a call: what changes it is not seen here
+    needs = frozenset({base} | {_root(s) for s in syms})
+    if name in needs:
+        return None
+    shared = inference.written_elsewhere
+    if shared and any(n in names for names in shared.values() for n in needs | {name}):
+        return None  # another scope's ``global``/``nonlocal`` may bind one of them
+    return View(base, r, needs)
+
+
+def drop_views(names: Dict[str, Kind], name: str) -> None:
+    """``name`` is bound again: the views that read it (or that it holds) end."""
+    stale = [k for k, v in names.items() if type(v) is View and (name in v.needs or k == key(name))]
+    for k in stale:
+        del names[k]
+
+
+def bind_view(inference, name: str, value: nodes.BaseExpression) -> None:
+    """``name = value`` was bound: keep the view it holds, if it is one."""
+    view = view_for(name, value, inference)
+    if view is not None:
+        inference.scope.names[key(name)] = view
+        inference.viewed = True
+
+
+def view_of(inference, name: str) -> Optional[View]:
+    """The view the name holds at this point of the walk, on every path that reaches it."""
+    if not inference.viewed:
+        return None
+    names = inference.scope.names
+    v = names.get(key(name))
+    # the name itself a tensor on every path here (a doubted one is not: a loop's back edge
+    # may bring another value)
+    return v if type(v) is View and is_tensor(names.get(name)) else None
+
+
+def rebound_in_place(inference, name: str) -> None:
+    """``name += ...`` (a symbol's value changes; a tensor's storage would not, but which it is
+    need not be known to end the views that read it) or ``name.data = ...`` (other storage)."""
+    if inference.viewed:
+        drop_views(inference.scope.names, name)

@@ -1,0 +1,217 @@
+"""``semantic/regions.py``: the region of its base a basic-slice view selects, with affine
+bounds over symbols, how two regions of one base compare, and views bound to names as the walk
+sees them (through ``lint_source``, the way users run it)."""
+import pytest
+
+from flake8_tensorcopy import lint_source
+from flake8_tensorcopy.semantic import regions
+from flake8_tensorcopy.semantic.regions import DISJOINT, OVERLAP, SAME, UNKNOWN, Affine
+from flake8_tensorcopy.syntax import build
+
+
+def region(text):
+    return regions.region(build.parse_expression(text))
+
+
+def verdict(a, b):
+    ra, rb = region(a), region(b)
+    if ra is None or rb is None:
+        return None
+    return regions.compare(ra, rb)
+
+
+def aff(text):
+    return regions.affine(build.parse_expression(text))
+
+
+# ---- affine expressions -------------------------------------------------------------------------
+@pytest.mark.parametrize("text, const, terms", [
+    ("3", 3, ()),
+    ("-k", 0, (("k", -1),)),
+    ("n - 1", -1, (("n", 1),)),
+    ("2 * c + 1", 1, (("c", 2),)),
+    ("c * 2 - c", 0, (("c", 1),)),
+    ("k - k", 0, ()),
+    ("self.n_frames", 0, (("self.n_frames", 1),)),
+    ("len(xs) - 1", -1, (("len(xs)", 1),)),
+    ("x.shape[1] - 1", -1, (("x.shape[1]", 1),)),
+    ("x.size(1) + a", 0, (("a", 1), ("x.shape[1]", 1))),
+    ("-(k + 1)", -1, (("k", -1),)),
+    ("abs(s) + 1", 1, (("abs(s)", 1),)),
+    ("-np.abs(b)", 0, (("np.abs(b)", -1),)),
+])
+def test_affine_reads_sums_differences_and_integer_multiples(text, const, terms):
+    assert aff(text) == Affine(const, terms)
+
+
+@pytest.mark.parametrize("text", ["k * j", "n // 2", "f(g(k))", "f(k=1)", "f(*k)", "k / 2", "x[0]",
+                                  "1.5", "True"])
+def test_affine_refuses_what_is_not_affine(text):
+    assert aff(text) is None
+
+
+@pytest.mark.parametrize("text, sign", [
+    ("0", 0), ("3", 1), ("-2", -1), ("k", 1), ("k - 5", 1), ("-k + 5", -1), ("a + 2 * b", 1),
+    ("a - b", None),
+])
+def test_sign_for_large_symbols(text, sign):
+    assert aff(text).sign() == sign
+
+
+# ---- regions ------------------------------------------------------------------------------------
+def test_a_negative_bound_counts_from_the_end_and_missing_bounds_are_the_whole_dimension():
+    r = region("x[:, :-k]")
+    assert r.tail is None and len(r.lead) == 2
+    assert r.lead[0] == regions.FULL
+    assert r.lead[1].start == (0, Affine()) and r.lead[1].stop == (1, Affine(0, (("k", -1),)))
+    assert region("x[..., 1:]").tail is not None
+
+
+@pytest.mark.parametrize("text", [
+    "x[idx + 1.0]", "x[None, 1:]", "x[..., 1:, ...]", "x[:, a - b:]", "x[::-1]", "x[::k - j]",
+    "x[:, f(g(k)):]", "x[n // 2:]",
+])
+def test_no_region_where_a_bound_cannot_be_read(text):
+    assert region(text) is None
+
+
+def test_an_index_the_caller_says_is_no_integer_gives_no_region():
+    sub = build.parse_expression("x[mask, 1:]")
+    assert regions.region(sub) is not None
+    assert regions.region(sub, lambda n: False) is None
+    assert regions.region(build.parse_expression("x[:, 1:k]"), lambda n: False) is not None
+
+
+# ---- comparing regions -------------------------------------------------------------------------
+@pytest.mark.parametrize("dst, src, want", [
+    # the literal shapes the rule read before
+    ("x[:, 1:]", "x[:, :-1]", OVERLAP),
+    ("x[:, :-1]", "x[:, 1:]", OVERLAP),
+    ("x[1:]", "x[:-1]", OVERLAP),
+    ("x[:, 3:]", "x[:, :3]", DISJOINT),
+    ("x[:, 1:]", "x[:, 1:]", SAME),
+    ("x[0, 1:]", "x[1, :-1]", DISJOINT),
+    ("x[0, 1:]", "x[0, :-1]", OVERLAP),
+    ("x[:, :, 2:5]", "x[:, :, 1:4]", OVERLAP),
+    # symbols: a shift by a name, by n - 1, by a multiple
+    ("x[:, :-k]", "x[:, k:]", OVERLAP),
+    ("x[:, k:]", "x[:, :-k]", OVERLAP),
+    ("buf[:, 1:n]", "buf[:, 0:n - 1]", OVERLAP),
+    ("x[:, :k]", "x[:, k:2 * k]", DISJOINT),
+    ("x[:, -k:]", "x[:, :k]", DISJOINT),
+    ("x[:, k:k + 1]", "x[:, k + 1:k + 2]", DISJOINT),
+    ("x[:, i:]", "x[:, j:]", SAME),  # one start each: equal lengths only if i == j
+    ("x[:, i:i + 2]", "x[:, j:j + 2]", UNKNOWN),
+    ("x[i]", "x[i + 1]", DISJOINT),
+    ("x[i]", "x[j]", UNKNOWN),
+    ("x[i, 1:]", "x[i, :-1]", OVERLAP),
+    ("x[:, len(p):]", "x[:, :-len(p)]", OVERLAP),
+    ("x[:, abs(s):]", "x[:, :-abs(s)]", OVERLAP),
+    ("x[:, abs(s):]", "x[:, :-abs(t)]", OVERLAP),  # equal lengths: s == t
+    ("x[:, abs(s):abs(s) + 1]", "x[:, abs(t):abs(t) + 1]", UNKNOWN),
+    # steps
+    ("f[1::2, :-s]", "f[1::2, s:]", OVERLAP),
+    ("f[0::2, :-s]", "f[1::2, s:]", DISJOINT),
+    ("f[::2]", "f[1::2]", DISJOINT),
+    ("f[:-2:2]", "f[2::2]", OVERLAP),
+    ("f[::2]", "f[2::2]", SAME),  # unequal lengths: the write raises, nothing silent
+    ("f[::2]", "f[:]", UNKNOWN),
+    ("f[::k]", "f[::k]", SAME),
+    ("f[::k]", "f[1::k]", UNKNOWN),
+    # Ellipsis and missing trailing dimensions
+    ("x[..., 1:]", "x[..., :-1]", OVERLAP),
+    ("x[..., :-k]", "x[..., k:]", OVERLAP),
+    ("x[..., 1:]", "x[:, :-1]", UNKNOWN),
+    ("x[1:]", "x[:-1, :]", OVERLAP),
+    ("x[0]", "x[:, 0]", UNKNOWN),  # an index against a slice
+    ("x[:, 0]", "x[:, 1]", DISJOINT),
+    ("x[-1]", "x[4]", DISJOINT),
+])
+def test_compare(dst, src, want):
+    assert verdict(dst, src) == want
+    assert verdict(src, dst) == want
+
+
+# ---- views bound to names (the binding state of the walk) ---------------------------------------
+HEAD = "import torch\n\n\ndef f(x: torch.Tensor, y: torch.Tensor, k: int, flag: bool):\n"
+
+
+def ten403_lines(body):
+    src = HEAD + "".join(f"    {line}\n" for line in body.splitlines())
+    return [d.line - 4 for d in lint_source(src, "t.py") if d.code == "TEN403"]
+
+
+@pytest.mark.parametrize("body, lines", [
+    ("tmp = x[:, :-1]\nx[:, 1:] = tmp", [2]),
+    ("tmp = x[:, :-1]\nx[:, 1:] += tmp", [2]),
+    ("tmp = x[:, :-1]\nx[:, 1:].copy_(tmp)", [2]),
+    ("tmp = x[:, :-k]\nprint(tmp)\nx[:, k:] = tmp", [3]),
+    # the view ends where its name, its base or a name its bounds read is bound again
+    ("tmp = x[:, :-1]\ntmp = y\nx[:, 1:] = tmp", []),
+    ("tmp = x[:, :-1]\nx = y.clone()\nx[:, 1:] = tmp", []),
+    ("tmp = x[:, :-k]\nk = k + 1\nx[:, k:] = tmp", []),
+    ("tmp = x[:, :-k]\nk += 1\nx[:, k:] = tmp", []),
+    ("tmp = x[:, :-1]\nx.data = y\nx[:, 1:] = tmp", []),
+    ("tmp = x[:, :-abs(k)]\nx[:, abs(k):] = tmp", []),  # a call: what changes it is not seen
+    ("tmp = x[:, :-k]\nfor k in range(3):\n    pass\nx[:, k:] = tmp", []),
+    # only where every path holds it
+    ("tmp = x[:, :-1]\nif flag:\n    tmp = y\nx[:, 1:] = tmp", []),
+    ("if flag:\n    tmp = x[:, :-1]\nelse:\n    tmp = x[:, :-1].clone()\nx[:, 1:] = tmp", []),
+    ("tmp = x[:, :-1]\nif flag:\n    print(k)\nx[:, 1:] = tmp", [4]),
+    ("tmp = x[:, :-1]\nfor _ in range(k):\n    x[:, 1:] = tmp\n    tmp = 0", []),
+    # not a view
+    ("tmp = x[:, :-1].clone()\nx[:, 1:] = tmp", []),
+    ("tmp = x[:, :-1] + 0\nx[:, 1:] = tmp", []),
+    ("tmp = x[:, [0, 1]]\nx[:, 1:3] = tmp", []),
+    ("tmp = x[:, :k]\nx[:, k:2 * k] = tmp", []),
+    ("tmp = y[:, :-1]\nx[:, 1:] = tmp", []),
+    ("x = x[:, 1:]\nx[:, 1:] = x", []),
+])
+def test_named_views_flow(body, lines):
+    assert ten403_lines(body) == lines
+
+
+def test_a_view_whose_name_or_base_another_scope_writes_is_no_view():
+    base = ("import torch\nx = torch.ones(3, 5)\ny = torch.ones(3, 5)\nprev = x[:, :-1]\n\n\n"
+            "def g():\n    global {}\n    {} = y\n\n\ng()\nx[:, 1:] = prev\n")
+    assert [d.line for d in lint_source(base.format("z", "z"), "t.py")
+            if d.code == "TEN403"] == [13]
+    for name in ("prev", "x"):
+        assert [d for d in lint_source(base.format(name, name), "t.py")
+                if d.code == "TEN403"] == []
+
+
+def test_a_named_view_of_an_array_or_an_unknown_value_is_no_view():
+    src = ("import numpy as np\nimport torch\n\n\ndef f(a, k):\n    b = np.zeros((3, 5))\n"
+           "    tmp = b[:, :-1]\n    b[:, 1:] = tmp\n    t = a[:, :-1]\n    a[:, 1:] = t\n")
+    assert [d for d in lint_source(src, "t.py") if d.code == "TEN403"] == []
+
+
+def test_drop_views_ends_exactly_the_views_that_read_the_name():
+    r = region("x[:, :-k]")
+    names = {"v[": regions.View("x", r, frozenset({"x", "k"})),
+             "w[": regions.View("y", r, frozenset({"y"})), "v": None}
+    regions.drop_views(names, "k")
+    assert set(names) == {"w[", "v"}
+    regions.drop_views(names, "w")
+    assert set(names) == {"v"}
+
+
+# ---- the pre-filter sees the shapes a named view or a tuple makes ---------------------------------
+def test_prefilter_keeps_a_definition_with_a_named_view_write_or_a_tuple_write():
+    import ast
+
+    from flake8_tensorcopy.syntax.prefilter import plan
+
+    def kept(body):
+        src = "import torch\n\n\ndef f(x, y):\n" + "".join(f"    {s}\n" for s in body.splitlines())
+        return plan(ast.parse(src), src)[0], plan(ast.parse(src))[0]
+
+    assert kept("prev = x[:, :-1]\nprint(prev)\nx[:, 1:] = prev") == (True, True)
+    assert kept("prev = x[:, :-1]\nx[:, 1:].copy_(prev)") == (True, True)
+    assert kept("x[:, :-1], y[:, :-1] = x[:, 1:], y[:, 1:]") == (True, True)
+    assert kept("prev = y[:, :-1]\nx[:, 1:] = prev") == (False, False)
+    assert kept("prev = x.sum()\nx[:, 1:] = prev") == (False, False)
+    assert kept("x[:, :-1], y = y, x") == (False, False)
+    src = "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1]\nx[:, 1:] = prev\n"
+    assert plan(ast.parse(src), src)[0] and plan(ast.parse(src))[0]
