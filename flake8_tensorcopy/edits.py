@@ -72,11 +72,26 @@ def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
     return begin, stop + 1
 
 
+def _enclosing(pieces, start: int, end: int, positions: Text) -> Tuple[int, int]:
+    """The span a replace must cover so that its text keeps every other byte once: a piece
+    that copies source text enclosing ``[start, end)`` (the node with its own parentheses and
+    the comments inside them) replaces that whole text, not only the node's span; replacing
+    the inner span would write the enclosing bytes twice."""
+    for p in pieces:
+        if type(p) is not str:
+            s, e = _span(p, positions)
+            if s <= start and end <= e:
+                start, end = s, e
+    return start, end
+
+
 def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) -> Optional[Fix]:
     edits = []
     for e in plan.edits:
         if e.kind == "replace":
             start, end = _span(e, text)
+            if type(e.text) is not str:
+                start, end = _enclosing(e.text, start, end, text)
             if e.eat_line:
                 start, end = _eat_line(source, start, end)
             edits.append(Edit(start, end, _text(e.text, source, text)))

@@ -187,7 +187,8 @@ def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = 
 def dependency_states(path: str) -> List[Tuple[str, Optional[str]]]:
     """What the analysis of ``path`` just made in this process depended on, through the project
     index: ``(file, SHA-256 of the bytes read there)``, ``(file, None)`` for a file an import was
-    looked for in and not found (what a cached result of ``path`` depends on)."""
+    looked for in and not found, ``(path, files.PRESENT)`` for a project marker that decided
+    where an importer's project starts (what a cached result of ``path`` depends on)."""
     from .semantic.index import dependency_states as read_for
 
     return read_for(path)
