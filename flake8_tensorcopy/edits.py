@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 from .diagnostics import Edit, Fix
 from .syntax import nodes
 from .syntax.positions import Text
-from .syntax.source import line_starts
+from .syntax.source import line_starts, tokens
 
 if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
     from .rules.base import FixPlan
@@ -19,13 +19,12 @@ if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
 
 def _comments(source: str) -> List[Tuple[int, str]]:
     """(offset, text) of every comment of ``source``."""
-    import io
     import tokenize
 
     out = []
     text = Text(source)
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        for tok in tokens(source):
             if tok.type == tokenize.COMMENT:
                 line, col = tok.start
                 out.append((text.starts[line - 1] + col, tok.string))

@@ -90,3 +90,84 @@ def test_cache_sees_a_nested_git_repository_created_after_a_cached_run(tmp_path)
     shutil.rmtree(str(tmp_path / "app" / ".git"))  # and back: the project's root again
     third = _check(tmp_path, "app")
     assert "user.py:7:12: TEN201" in third.stdout, third.stdout + third.stderr
+
+
+# -- flake8 reads tensorcopy-source-roots as relative to its configuration file -------------------
+
+@pytest.mark.parametrize("roots", ["lib", "./lib", "lib/"])
+def test_flake8_source_roots_in_setup_cfg_are_relative_to_its_folder(tmp_path, roots):
+    (tmp_path / "setup.cfg").write_text(f"[flake8]\ntensorcopy-source-roots = {roots}\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "models.py").write_text(MODELS)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "user.py").write_text(USER)
+    at_top = flake8("--select", "TEN", ".", cwd=str(tmp_path))
+    assert "user.py:7:12: TEN201" in at_top.stdout, at_top.stdout + at_top.stderr
+    below = flake8("--select", "TEN", ".", cwd=str(tmp_path / "app"))
+    assert below.stdout.strip() == "./user.py:7:12: TEN201 " + at_top.stdout.split(" TEN201 ")[1].strip()
+
+
+def test_flake8_source_roots_on_the_command_line_are_relative_to_the_working_directory(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "models.py").write_text(MODELS)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "user.py").write_text(USER)
+    found = flake8("--select", "TEN", "--tensorcopy-source-roots", "../lib", ".",
+                   cwd=str(tmp_path / "app"))
+    assert "user.py:7:12: TEN201" in found.stdout, found.stdout + found.stderr
+
+
+# -- # noqa and # flake8: noqa, read as flake8 reads them -----------------------------------------
+
+def _same_as_flake8(tmp_path, name, data):
+    """``check`` and flake8 report the same lines of the file ``name`` (bytes ``data``)."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    by_flake8 = flake8("--select", "TEN", name, cwd=str(tmp_path))
+    by_check = tensorcopy("check", "--no-cache", "--output-format", "concise", name,
+                          cwd=str(tmp_path))
+    lines = sorted(line.split(" ")[0] for line in by_flake8.stdout.splitlines())
+    assert sorted(line.split(" ")[0] for line in by_check.stdout.splitlines()) == lines, \
+        (by_flake8.stdout, by_check.stdout, by_check.stderr)
+    return lines
+
+
+@pytest.mark.parametrize("newline", ["\r", "\n", "\r\n"])
+def test_noqa_after_a_multiline_string_in_any_line_endings(tmp_path, newline):
+    src = newline.join(["import torch", "t = torch.ones(3)",
+                        'c = torch.tensor(t); doc = """a', 'b"""  # noqa',
+                        "d = torch.tensor(t)", ""])
+    assert _same_as_flake8(tmp_path, "m.py", src.encode()) == ["m.py:5:5:"]
+
+
+def test_noqa_after_a_backslash_continuation_with_cr_line_endings(tmp_path):
+    src = "import torch\rt = torch.ones(3)\rc = torch.tensor(t) + \\\r    1  # noqa\r"
+    assert _same_as_flake8(tmp_path, "m.py", src.encode()) == []
+
+
+FILE_WIDE = "import torch\nt = torch.ones(3)\n{line}\nc = torch.tensor(t)\n"
+
+
+@pytest.mark.parametrize("line,skipped", [
+    ("# flake8: noqa", True),
+    ("   # FLAKE8: NOQA", True),
+    ("# flake8=noqa", True),
+    ("# flake8: noqa: TEN201", True),  # flake8 skips the file whatever codes follow
+    ("# flake8: noqa: E501", True),
+    ("x = 1  # flake8: noqa", False),  # after code: not a file-wide comment, and no ``# noqa``
+    ("#flake8: noqa", False),
+])
+def test_a_flake8_noqa_line_skips_the_file_in_every_front_end(tmp_path, line, skipped):
+    src = FILE_WIDE.format(line=line)
+    assert _same_as_flake8(tmp_path, "m.py", src.encode()) == ([] if skipped else ["m.py:4:5:"])
+    fixed = tensorcopy("fix", "--no-cache", "m.py", cwd=str(tmp_path))
+    assert fixed.returncode == 0, fixed.stderr
+    after = (tmp_path / "m.py").read_text()
+    assert (after == src) is skipped, after
+
+
+def test_a_file_flake8_skips_is_not_analysed_so_a_syntax_error_is_not_reported(tmp_path):
+    (tmp_path / "m.py").write_text("# flake8: noqa\nimport torch\ndef f(:\n")
+    assert flake8("--select", "TEN,E999", "m.py", cwd=str(tmp_path)).stdout == ""
+    done = tensorcopy("check", "--no-cache", "m.py", cwd=str(tmp_path))
+    assert done.returncode == 0 and "m.py" not in done.stdout, done.stdout + done.stderr
