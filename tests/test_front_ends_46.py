@@ -171,3 +171,31 @@ def test_a_file_flake8_skips_is_not_analysed_so_a_syntax_error_is_not_reported(t
     assert flake8("--select", "TEN,E999", "m.py", cwd=str(tmp_path)).stdout == ""
     done = tensorcopy("check", "--no-cache", "m.py", cwd=str(tmp_path))
     assert done.returncode == 0 and "m.py" not in done.stdout, done.stdout + done.stderr
+
+
+# -- --diff applies with patch -p1 and git apply, whatever the file's name ------------------------
+
+NAMES = ["my file.py", "sub dir/m.py", "tab\there.py", 'quo"te.py', "back\\slash.py",
+         "caf\u00e9 x.py", "plain.py"]
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs the patch program")
+@pytest.mark.parametrize("name", NAMES)
+def test_diff_of_a_file_with_blanks_or_quotes_in_its_name_applies_with_patch(tmp_path, name):
+    src = "import torch\nt = torch.ones(3)\nc = torch.tensor(t)\n"
+    for tool in ("patch", "git"):
+        if tool == "git" and shutil.which("git") is None:
+            continue
+        work = tmp_path / tool
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(src)
+        diff = tensorcopy("fix", "--no-cache", "--diff", name, cwd=str(work))
+        assert diff.returncode == 1 and diff.stdout.startswith("--- "), diff.stdout + diff.stderr
+        if tool == "patch":
+            applied = run(["patch", "-p1", "--batch", "--forward"], input=diff.stdout,
+                          cwd=str(work))
+        else:
+            subprocess.run(["git", "init", "-q", "."], cwd=str(work), check=True)
+            applied = run(["git", "apply", "-"], input=diff.stdout, cwd=str(work))
+        assert applied.returncode == 0, (tool, diff.stdout, applied.stdout, applied.stderr)
+        assert (work / name).read_text() == src.replace("torch.tensor(t)", "t.detach().clone()")
