@@ -199,3 +199,31 @@ def test_diff_of_a_file_with_blanks_or_quotes_in_its_name_applies_with_patch(tmp
             applied = run(["git", "apply", "-"], input=diff.stdout, cwd=str(work))
         assert applied.returncode == 0, (tool, diff.stdout, applied.stdout, applied.stderr)
         assert (work / name).read_text() == src.replace("torch.tensor(t)", "t.detach().clone()")
+
+
+# -- the benchmarks name no folder of one machine -------------------------------------------------
+
+BENCH = os.path.join(ROOT, "benchmarks")
+SCORE25 = os.path.join(BENCH, "precision", "score_issue25.py")
+
+
+def test_no_benchmark_script_or_manifest_names_this_machines_folders():
+    named = []
+    for dirpath, _, files in os.walk(BENCH):
+        for f in files:
+            if f.endswith((".py", ".toml", ".cfg", ".sh", ".json")):
+                with open(os.path.join(dirpath, f), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+                if "/work/" in text or "'/work'" in text or '"/work"' in text:
+                    named.append(os.path.relpath(os.path.join(dirpath, f), ROOT))
+    assert named == []
+
+
+def test_score_issue25_takes_its_roots_as_arguments_or_from_the_environment(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TENSORCOPY_CORPORA"}
+    bare = run([sys.executable, SCORE25], env=env)
+    assert bare.returncode == 2 and "TENSORCOPY_CORPORA" in bare.stderr, bare.stderr
+    env["TENSORCOPY_CORPORA"] = str(tmp_path / "absent")
+    from_env = run([sys.executable, SCORE25], env=env)
+    assert from_env.returncode == 1, from_env.stderr
+    assert from_env.stderr.strip() == f"score_issue25.py: {tmp_path / 'absent'} is not a folder"
