@@ -227,3 +227,48 @@ def test_score_issue25_takes_its_roots_as_arguments_or_from_the_environment(tmp_
     from_env = run([sys.executable, SCORE25], env=env)
     assert from_env.returncode == 1, from_env.stderr
     assert from_env.stderr.strip() == f"score_issue25.py: {tmp_path / 'absent'} is not a folder"
+
+
+# -- no .data fix on a lazy layer's parameter, and the message says why ---------------------------
+
+LAZY = (
+    "import torch\nfrom torch import nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.net = nn.{layer}\n"
+    "        self.norm = nn.Linear(3, 4)\n\n"
+    "    def reset(self):\n"
+    "        self.net.bias.data.fill_(0)\n"
+    "        nn.init.zeros_(self.net.weight.data)\n"
+    "        self.norm.bias.data.fill_(0)\n"
+    "        return self.net.weight.data.numel()\n\n\n"
+    "print(Net().reset())\n"
+)
+
+
+@pytest.mark.parametrize("layer", ["LazyLinear(4)", "LazyConv2d(4, 3)", "LazyBatchNorm1d()"])
+def test_no_data_fix_on_a_lazy_layers_parameter(tmp_path, layer):
+    """The original runs (``.data`` of an ``UninitializedParameter`` is an empty tensor); a fix
+    without ``.data`` would raise ``ValueError``: none is offered, the message says why, and the
+    ordinary layer's parameter beside it is still fixed; the fixed program runs as before."""
+    pytest.importorskip("torch")
+    src = LAZY.format(layer=layer)
+    path = tmp_path / "net.py"
+    path.write_text(src)
+    before = run([sys.executable, str(path)], cwd=str(tmp_path))
+    assert before.returncode == 0 and before.stdout == "0\n", before.stderr
+    check = tensorcopy("check", "--no-cache", str(path))
+    lines = [line for line in check.stdout.splitlines() if "TEN" in line]
+    lazy = [line for line in lines if "`self.net." in line]
+    assert [line.split(" ")[1] for line in lazy] == ["TEN102", "TEN102", "TEN101"], check.stdout
+    for line in lazy:
+        assert "no fix: `self.net` is a lazy module" in line and "UninitializedParameter" in line
+        assert "[" not in line.rsplit("`", 1)[1], line  # no fix tag
+    assert any("`self.norm.bias.data`" in line and "[unsafe fix]" in line for line in lines)
+    fixed = tensorcopy("fix", "--no-cache", "--unsafe-fixes", str(path))
+    assert fixed.returncode == 1, fixed.stderr  # the lazy diagnostics remain
+    out = path.read_text()
+    assert out.count(".data") == 3 and "self.norm.bias.fill_(0)" in out, out
+    after = run([sys.executable, str(path)], cwd=str(tmp_path))
+    assert after.returncode == 0 and after.stdout == before.stdout, after.stderr
