@@ -272,3 +272,14 @@ def test_no_data_fix_on_a_lazy_layers_parameter(tmp_path, layer):
     assert out.count(".data") == 3 and "self.norm.bias.fill_(0)" in out, out
     after = run([sys.executable, str(path)], cwd=str(tmp_path))
     assert after.returncode == 0 and after.stdout == before.stdout, after.stderr
+
+
+# -- examples/: every rule fires there, as README's quick start says -------------------------------
+
+def test_every_rule_fires_on_the_examples_through_flake8():
+    from flake8_tensorcopy.rules import ALL_RULES
+
+    done = flake8("--select", "TEN", "examples/", cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    fired = {line.split(" ")[1] for line in done.stdout.splitlines()}
+    assert fired == {r.code for r in ALL_RULES}, done.stdout
