@@ -487,6 +487,10 @@ def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
     here = os.path.dirname(os.path.dirname(interpreter))
     relative = os.path.relpath(interpreter, here)
     assert not os.path.isabs(relative) and not os.path.exists(os.path.join(str(proj), relative))
+    # the same environment (a link outside a venv runs the base interpreter: another prefix)
+    prefix = subprocess.run([relative, "-c", "import sys; print(sys.prefix)"], cwd=here,
+                            capture_output=True, text=True, timeout=60)
+    assert prefix.stdout.strip() == sys.prefix, prefix.stderr
     got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
                           "--in-flake8", relative, "--runs", "1"],
                          capture_output=True, text=True, timeout=300, cwd=here)
