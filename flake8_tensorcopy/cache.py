@@ -13,9 +13,12 @@ An entry holds the path, the SHA-256 of the file's bytes, the project-index depe
 file and the result. A dependency is a project module the analysis read, with the SHA-256 of the
 bytes it read (taken when it read them, in the process that analysed the file: a module saved
 during the run, or replaced by one with the same mtime and size, is a miss next time), or a file
-an import was looked for in and not found (it must still not exist). A hit needs the same path,
-the same bytes and every dependency as it was. Settings that change what the index resolves
-(source roots) are part of the folder's name; a result with a note (a refused write, a file that
+an import was looked for in and not found (it must still not exist: also the root's ``src/``
+where there is none yet), or a path whose existence decided where an importer's project starts
+(the project markers looked for, ``.git`` included: ``git init app`` moves ``app/``'s root; it
+must still exist, or still not). A hit needs the same path, the same bytes and every dependency
+as it was. Settings that change what the index resolves (source roots, the working directory:
+a file's root where no marker is) are part of the folder's name; a result with a note (a refused write, a file that
 changed on disk) is never stored, so the next run tries again.
 
 Writes go through a temporary file and ``os.replace``, so parallel runs and workers never see a
@@ -37,14 +40,16 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, Fix
+from .files import PRESENT
 from .writes import named_temporary, remove_orphans
 
 DIRNAME = ".tensorcopy_cache"
-FORMAT = 2
+FORMAT = 3
 
 
-#: ``path -> [(file, SHA-256 of what was read there, or None: looked for, not found)]``, the
-#: door's ``lint.dependency_states``; replaced in tests; resolved on first use (the project index
+#: ``path -> [(file, SHA-256 of what was read there, or None: looked for, not found, or
+#: files.PRESENT: must exist)]``, the door's ``lint.dependency_states``; replaced in tests;
+#: resolved on first use (the project index
 #: is not imported for a cache hit)
 dependencies: Optional[Callable[[str], List[Tuple[str, Optional[str]]]]] = None
 
@@ -163,6 +168,7 @@ class Cache:
         self.warning: Optional[str] = None
         self._ready = False
         self._hashes: Dict[str, str] = {}
+        self._there: Dict[str, bool] = {}
 
     # -- reading --------------------------------------------------------------------------------
     def _entry(self, path: str) -> str:
@@ -215,10 +221,23 @@ class Cache:
         except ValueError:
             self._corrupt(apath)
             return None
-        for dep, dep_digest in entry["deps"]:
-            if self._hash(dep) != dep_digest:  # None for None: still not there
+        for dep, state in entry["deps"]:
+            if state is None or state == PRESENT:
+                if self._exists(dep) != (state == PRESENT):  # created, or gone
+                    return None
+            elif self._hash(dep) != state:
                 return None
         return result
+
+    def _exists(self, path: str) -> bool:
+        """Is there anything at ``path`` (a file, a folder, a link), once per run?"""
+        got = self._there.get(path)
+        if got is None:
+            try:
+                got = self._there[path] = os.path.lexists(path)
+            except ValueError:  # a stored path with a NUL in it
+                got = self._there[path] = False
+        return got
 
     # -- writing --------------------------------------------------------------------------------
     def put(self, path: str, result: dict, deps: Optional[List[List[Any]]]) -> None:
@@ -288,5 +307,14 @@ def for_run(args, cfg, mode: str, select: Sequence[str], ignore: Sequence[str],
                 "tensor_factories": sorted(cfg.tensor_factories), "unsafe": bool(unsafe),
                 # what the project index resolves imports under
                 "source_roots": sorted(os.path.normpath(os.path.join(cfg.root, r))
-                                       for r in cfg.source_roots)}
+                                       for r in cfg.source_roots),
+                # where no project marker is, the working directory is a file's project root
+                "cwd": _cwd()}
     return Cache(cfg.root, mode, settings)
+
+
+def _cwd() -> Optional[str]:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 from .diagnostics import Edit, Fix
 from .syntax import nodes
 from .syntax.positions import Text
-from .syntax.source import line_starts
+from .syntax.source import line_starts, tokens
 
 if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
     from .rules.base import FixPlan
@@ -19,13 +19,12 @@ if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
 
 def _comments(source: str) -> List[Tuple[int, str]]:
     """(offset, text) of every comment of ``source``."""
-    import io
     import tokenize
 
     out = []
     text = Text(source)
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        for tok in tokens(source):
             if tok.type == tokenize.COMMENT:
                 line, col = tok.start
                 out.append((text.starts[line - 1] + col, tok.string))
@@ -72,11 +71,26 @@ def _eat_line(source: str, start: int, end: int) -> Tuple[int, int]:
     return begin, stop + 1
 
 
+def _enclosing(pieces, start: int, end: int, positions: Text) -> Tuple[int, int]:
+    """The span a replace must cover so that its text keeps every other byte once: a piece
+    that copies source text enclosing ``[start, end)`` (the node with its own parentheses and
+    the comments inside them) replaces that whole text, not only the node's span; replacing
+    the inner span would write the enclosing bytes twice."""
+    for p in pieces:
+        if type(p) is not str:
+            s, e = _span(p, positions)
+            if s <= start and end <= e:
+                start, end = s, e
+    return start, end
+
+
 def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) -> Optional[Fix]:
     edits = []
     for e in plan.edits:
         if e.kind == "replace":
             start, end = _span(e, text)
+            if type(e.text) is not str:
+                start, end = _enclosing(e.text, start, end, text)
             if e.eat_line:
                 start, end = _eat_line(source, start, end)
             edits.append(Edit(start, end, _text(e.text, source, text)))

@@ -13,6 +13,10 @@ DEFAULT_EXCLUDES = (
     "*.egg-info", ".ipynb_checkpoints",
 )
 SOURCE_SUFFIXES = (".py", ".pyi")
+#: a path's state among what an analysis depended on (the project index's ``find_root``
+#: evidence, the results cache's entries): it exists, whatever it holds (a ``.git`` folder);
+#: ``None`` there: it does not exist; any other state is the SHA-256 of the file's bytes
+PRESENT = "present"
 
 
 def _read_gitignore(directory: str) -> List[Tuple[str, bool]]:

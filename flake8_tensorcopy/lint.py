@@ -163,10 +163,16 @@ def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = 
     ``for_fix``: the fixer's view, every definition built (the lint view skips those with no
     candidate). Codes are kept when selected by ``select`` (default: ``config.select``) and
     ignored by neither ``ignore`` (default: ``config.ignore``) nor ``config``'s per-file-ignores
-    for ``path``; then ``# noqa`` is honoured. ``raw``: none of that (flake8 selects and reads
+    for ``path``; then ``# noqa`` is honoured (a ``# flake8: noqa`` line: nothing is analysed).
+    ``raw``: none of that (flake8 selects and reads
     ``# noqa`` itself): every code, unless ``select``/``ignore`` are given. ``tree`` and
     ``planned`` are the ``ast`` module and the pre-filter's plan when the caller has them.
     """
+    if not raw:
+        from .noqa import skips_file
+
+        if skips_file(text):  # flake8 skips the whole file: no analysis, not even its syntax
+            return []
     from .engine import analyze  # the engine: only when a file is analysed
 
     diags = analyze(text, config.settings(), tree=tree, planned=planned, mask=not for_fix,
@@ -187,7 +193,8 @@ def diagnose(text: str, path: Optional[str], config: Config, *, for_fix: bool = 
 def dependency_states(path: str) -> List[Tuple[str, Optional[str]]]:
     """What the analysis of ``path`` just made in this process depended on, through the project
     index: ``(file, SHA-256 of the bytes read there)``, ``(file, None)`` for a file an import was
-    looked for in and not found (what a cached result of ``path`` depends on)."""
+    looked for in and not found, ``(path, files.PRESENT)`` for a project marker that decided
+    where an importer's project starts (what a cached result of ``path`` depends on)."""
     from .semantic.index import dependency_states as read_for
 
     return read_for(path)

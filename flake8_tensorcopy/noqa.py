@@ -12,20 +12,34 @@ flake8's rules, measured against flake8 7 on the same files (``tests/test_noqa.p
   (``# noqa:ten101`` silences nothing);
 - the line searched is the reported line, widened to every physical line of the same token run
   (a string over several lines, a backslash continuation): a ``# noqa`` at the end of a
-  statement continued by ``\\`` covers its first line too.
+  statement continued by ``\\`` covers its first line too; lines are counted as the tokenizer
+  counts them whatever the line endings (``\\r`` alone included);
+- a physical line that starts (after blanks) with ``# flake8: noqa`` (or ``# flake8=noqa``, any
+  case, codes after it or not) makes flake8 skip the whole file (``skips_file``); after code on
+  the same line it is no ``# noqa`` at all.
 """
 from __future__ import annotations
 
-import io
 import re
 import tokenize
 from typing import Dict, List, Optional, Sequence
 
 from .diagnostics import Diagnostic
-from .syntax.source import split_lines
+from .syntax.source import split_lines, tokens
 
 NOQA = re.compile(r"# noqa(?::\s?(?P<codes>(?:[A-Z]+[0-9]+[,\s]*)+))?", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,\s]")
+
+
+#: flake8's ``NOQA_FILE``, matched at the start of each physical line
+FILE_NOQA = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
+_FLAKE8 = re.compile("flake8", re.IGNORECASE)
+
+
+def skips_file(source: str) -> bool:
+    """Does flake8 skip the whole file (a line that is a ``# flake8: noqa`` comment)?"""
+    return _FLAKE8.search(source) is not None and any(
+        FILE_NOQA.match(line) for line in split_lines(source))
 
 
 def codes_of(match: "re.Match[str]") -> Optional[List[str]]:
@@ -53,7 +67,7 @@ def noqa_lines(source: str) -> Dict[int, str]:
     out: Dict[int, str] = {}
     lo, hi = len(lines) + 2, -1
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        for tok in tokens(source):
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
             lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
@@ -68,7 +82,8 @@ def noqa_lines(source: str) -> Dict[int, str]:
 
 
 def filter_noqa(diags: Sequence[Diagnostic], source: str) -> List[Diagnostic]:
-    """Drop the diagnostics a ``# noqa`` silences, as flake8 would."""
+    """Drop the diagnostics a ``# noqa`` silences, as flake8 would (a file flake8 skips is not
+    analysed at all: ``skips_file``, asked first by ``lint.diagnose``)."""
     if not diags or "noqa" not in source.lower():
         return list(diags)
     lines = split_lines(source)

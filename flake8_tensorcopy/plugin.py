@@ -29,6 +29,21 @@ def _split(value: Any) -> List[str]:
     return out
 
 
+def _in_config_folder(normalize: Any) -> Any:
+    """``normalize`` of an option holding folders, taking each one read from a configuration
+    file as relative to that file's folder: flake8 calls an option's ``normalize(value,
+    cfg_dir)`` for a configuration file's value only, and by itself makes absolute only paths
+    with a separator in them (``lib`` would stay relative, then be taken from the working
+    directory: ``flake8 .`` in a subfolder would look in the wrong place). A value from the
+    command line is relative to the working directory (``parse_options``)."""
+    def normalized(value: Any, *args: str) -> Any:
+        value = normalize(value, *args)
+        if args and isinstance(args[0], str):
+            return [os.path.join(args[0], v) for v in _split(value)]
+        return value
+    return normalized
+
+
 def _load_engine() -> None:
     """Import the engine (once a process), then move what exists at that point (the engine's
     classes, functions and tables, flake8's own options and plugins) out of the cyclic
@@ -76,8 +91,12 @@ class TensorCopyChecker:
         parser.add_option(
             "--tensorcopy-source-roots", default="", parse_from_config=True,
             comma_separated_list=True,
-            help="Extra directories the project's absolute imports resolve under; comma separated.",
+            help="Extra directories the project's absolute imports resolve under; comma separated "
+                 "(in a configuration file: relative to its folder).",
         )
+        option = getattr(parser, "config_options_dict", {}).get("tensorcopy_source_roots")
+        if option is not None and callable(getattr(option, "normalize", None)):
+            option.normalize = _in_config_folder(option.normalize)
 
     @classmethod
     def parse_options(cls, options: Any) -> None:

@@ -480,13 +480,20 @@ def test_own_cost_in_flake8_runs_flake8_with_and_without_the_index(tmp_path):
     plugin included: the test checks the runs, not the ratios.)"""
     proj = _two_module_project(tmp_path)
     # the interpreter given as a relative path, as typed from a checkout (flake8 itself runs
-    # from the corpus's folder)
-    here = tmp_path / "elsewhere"
-    (here / "bin").mkdir(parents=True)
-    os.symlink(sys.executable, str(here / "bin" / "python"))
+    # from the corpus's folder): this interpreter's own path, relative to the folder above its
+    # ``bin`` (a link to it elsewhere would leave a virtual environment: no pyvenv.cfg beside
+    # the link, so no flake8)
+    interpreter = os.path.abspath(sys.executable)
+    here = os.path.dirname(os.path.dirname(interpreter))
+    relative = os.path.relpath(interpreter, here)
+    assert not os.path.isabs(relative) and not os.path.exists(os.path.join(str(proj), relative))
+    # the same environment (a link outside a venv runs the base interpreter: another prefix)
+    prefix = subprocess.run([relative, "-c", "import sys; print(sys.prefix)"], cwd=here,
+                            capture_output=True, text=True, timeout=60)
+    assert prefix.stdout.strip() == sys.prefix, prefix.stderr
     got = subprocess.run([sys.executable, os.path.join(BENCH, "own_cost.py"), str(proj),
-                          "--in-flake8", os.path.join("bin", "python"), "--runs", "1"],
-                         capture_output=True, text=True, timeout=300, cwd=str(here))
+                          "--in-flake8", relative, "--runs", "1"],
+                         capture_output=True, text=True, timeout=300, cwd=here)
     assert got.returncode == 0, got.stderr
     lines = got.stdout.splitlines()
     assert [line.split(": median")[0] for line in lines[:3]] == [

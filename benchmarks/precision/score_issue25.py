@@ -2,8 +2,10 @@
 
     python benchmarks/precision/score_issue25.py [--codes TEN402,TEN403] [--labels CSV] ROOT...
 
-Each ROOT holds materialised repositories (``<owner>+<name>/``; ``torch/`` for torch's own
-source). The linter runs once per labeled repository (``check --select CODES``), with whatever
+Each ROOT holds materialised repositories (``<owner>+<name>/``, as ``python
+benchmarks/corpora.py materialise ROOT`` writes them, with ``--manifest
+benchmarks/corpora_issue25.toml`` for that manifest's; ``torch/`` for torch's own source). Without ROOT, the folders listed in $TENSORCOPY_CORPORA
+(separated by ``os.pathsep``) are used. The linter runs once per labeled repository (``check --select CODES``), with whatever
 flake8_tensorcopy the interpreter imports (PYTHONPATH picks a worktree); a code the linter does
 not know is left out with a note. A diagnostic on a labeled line is a hit when the label expects
 its code, a false alarm otherwise; an unlabeled diagnostic is listed (it must be labeled before
@@ -44,8 +46,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--codes", default=",".join(CODES))
     ap.add_argument("--labels", default=os.path.join(HERE, "labels_issue25.csv"))
-    ap.add_argument("roots", nargs="*", default=["/work/corpora"])
+    ap.add_argument("roots", nargs="*", metavar="ROOT",
+                    help="folders of materialised repositories (default: $TENSORCOPY_CORPORA)")
     args = ap.parse_args(argv)
+    if not args.roots:
+        args.roots = [r for r in os.environ.get("TENSORCOPY_CORPORA", "").split(os.pathsep) if r]
+    if not args.roots:
+        ap.error("give ROOT, a folder of materialised repositories (benchmarks/corpora.py "
+                 "materialise ROOT), or set TENSORCOPY_CORPORA")
     for root in args.roots:
         if not os.path.isdir(root):
             print(f"score_issue25.py: {root} is not a folder", file=sys.stderr)

@@ -88,13 +88,31 @@ def unified_diff(before: bytes, after: bytes, name: str) -> bytes:
     the file's own bytes split at ``\\n`` only, as those tools split them (a CR stays inside
     its line), and a last line without a newline is marked ``\\ No newline at end of file``."""
     out = []
-    label = os.fsencode(name)
+    label = os.fsencode(name.replace(os.sep, "/") if os.sep != "/" else name)
     for line in difflib.diff_bytes(difflib.unified_diff, _lines(before), _lines(after),
-                                   b"a/" + label, b"b/" + label, lineterm=b"\n"):
+                                   _header_name(b"a/" + label), _header_name(b"b/" + label),
+                                   lineterm=b"\n"):
         if line[:1] in b" +-" and not line.endswith(b"\n"):
             line += b"\n\\ No newline at end of file\n"
         out.append(line)
     return b"".join(out)
+
+
+#: bytes a header name writes as a C escape (git's ``quote_c_style``; ``patch`` reads it back)
+_ESCAPES = {0x22: b'\\"', 0x5C: b"\\\\", 0x09: b"\\t", 0x0A: b"\\n", 0x0D: b"\\r"}
+
+
+def _header_name(name: bytes) -> bytes:
+    """``name`` as the ``---``/``+++`` line writes it so that ``patch`` and ``git apply`` both
+    read it back whole: a name with a blank ends with a tab (the ``diff -u`` convention, where
+    the tab starts the timestamp; without it ``patch`` stops at the blank); a name with a
+    quote, a backslash or a control character is quoted with C escapes, as git writes it."""
+    if any(b < 0x20 or b == 0x7F or b in (0x22, 0x5C) for b in name):
+        return b'"' + b"".join(_ESCAPES.get(b) or (b"\\%03o" % b if b < 0x20 or b == 0x7F
+                                                   else bytes((b,))) for b in name) + b'"'
+    if any(b in b" \f\v" for b in name):
+        return name + b"\t"
+    return name
 
 
 def _lines(data: bytes) -> List[bytes]:

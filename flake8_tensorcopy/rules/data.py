@@ -11,7 +11,8 @@ from typing import Iterator, Optional, Tuple
 from ..syntax import nodes
 
 from ..semantic import torch_api
-from ..semantic.kinds import FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, signalled
+from ..semantic.kinds import (FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, lazy_module,
+                              signalled)
 from ..syntax.nodes import last_name, root_name
 from .base import (TENSOR_ANNOTATION, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
@@ -117,6 +118,20 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
         # a bare name bound to some unknown value is not enough; a parameter or an attribute is
         return not (type(recv) is nodes.Name and kind is UNKNOWN)
     return False
+
+
+def lazy_parameter(ctx, node: nodes.Attribute) -> bool:
+    """Is the receiver of ``node`` (an ``X.data``) a parameter or buffer of a lazy layer the
+    code shows (``self.net = nn.LazyLinear(4)``; ``self.net.bias.data``)? It may be an
+    ``UninitializedParameter`` where it runs: every rewrite without ``.data`` may raise
+    ``ValueError`` where the original ran (``kinds.lazy_module``), so no fix is offered."""
+    recv = node.value
+    return type(recv) is nodes.Attribute and lazy_module(ctx.inf.infer(recv.value))
+
+
+#: what a ``.data`` rule's message says where ``lazy_parameter`` withholds its fix
+LAZY_NOTE = ("no fix: `{owner}` is a lazy module; until its first forward its parameters are "
+             "`UninitializedParameter`s, on which the same without `.data` raises `ValueError`")
 
 
 def _tensor_only(method: str) -> bool:
@@ -254,7 +269,11 @@ class DataRead(Rule):
         "method after `.data`) the fix is **unsafe**: a NumPy masked array or a plain object "
         "has a `.data` too. Elsewhere it is **unsafe** as well: the result now shares the "
         "version counter, so code that silently used stale values starts raising. `.cpu()` "
-        "counts as unsafe: on a CPU tensor it returns the alias itself."
+        "counts as unsafe: on a CPU tensor it returns the alias itself. No fix where `t` is a "
+        "parameter or buffer of a lazy layer the code shows (`nn.LazyLinear`, `nn.LazyConv2d`, "
+        "...): until the layer's first forward it is an `UninitializedParameter`, on which "
+        "`detach()`, `.shape` and nearly every operation raise, while `.data` works; the message "
+        "says so."
     )
     unsafe_changes = ("raises", "output")
     references = (
@@ -280,6 +299,8 @@ class DataRead(Rule):
         Example("import torch\n\ndef norm(layer):\n    return layer.weight.data.norm()\n",
                 "import torch\n\ndef norm(layer):\n    return layer.weight.detach().norm()\n",
                 unsafe=True, run=False),
+        # a lazy layer's parameter may be uninitialized here: ``.shape``, ``detach()`` raise
+        Example("import torch\nfrom torch import nn\nlayer = nn.LazyLinear(4)\nn = layer.weight.data.numel()\n"),
     )
     valid = (
         "import torch.utils.data\nloader = torch.utils.data.DataLoader([])\n",
@@ -347,7 +368,11 @@ class DataRead(Rule):
             safe = use in ("method", "attr") and detail in SAFE_CONSUMERS
         fix = FixPlan(desc, SAFE if safe and evidence == SAFE else UNSAFE, edits) \
             if evidence else None
-        yield self.report(node, fix, src=src, instead=instead)
+        report = self.report(node, fix, src=src, instead=instead)
+        if lazy_parameter(ctx, node):
+            note = LAZY_NOTE.format(owner=ctx.snippet(node.value.value, 30))
+            report = Report(self.code, node, f"{report.message} ({note})", None)
+        yield report
 
 
 
@@ -387,7 +412,11 @@ class DataInplace(Rule):
         "bound to torch where the statement runs (`th` after `import torch as th`, in that "
         "function only); `import torch` is added where none is (an import under `if "
         "TYPE_CHECKING:` or `from torch import *` does not bind `torch`), and no fix is offered "
-        "where `torch` names something else there (a parameter or local called `torch`)."
+        "where `torch` names something else there (a parameter or local called `torch`). No "
+        "fix where the tensor is a parameter or buffer of a lazy layer the code shows "
+        "(`nn.LazyLinear`, `nn.LazyConv2d`, ...): until the layer's first forward it is an "
+        "`UninitializedParameter`, on which the write without `.data` (and `nn.init.*_`) raises "
+        "`ValueError` where the original wrote into an empty tensor; the message says so."
     )
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
@@ -410,6 +439,8 @@ class DataInplace(Rule):
         Example("import torch\np = torch.nn.Parameter(torch.ones(3))\np.data -= 0.1 * torch.ones(3)\n",
                 "import torch\np = torch.nn.Parameter(torch.ones(3))\nwith torch.no_grad():\n    p -= 0.1 * torch.ones(3)\n",
                 unsafe=True),
+        # a lazy layer's parameter may be uninitialized here: the rewrite would raise
+        Example("import torch\nfrom torch import nn\nlayer = nn.LazyLinear(4)\nlayer.bias.data.fill_(0)\n"),
     )
     valid = (
         "import torch\n\ndef f(batch):\n    batch.data.update({'a': 1})\n",
@@ -475,6 +506,9 @@ class DataInplace(Rule):
                 edits.append(NodeEdit("no_grad", ctx.lone_statement(), torch))
         if not alone:
             edits = None  # the statement uses the write's result: no rewrite keeps it
+        if lazy_parameter(ctx, node):
+            edits = None
+            instead += "; " + LAZY_NOTE.format(owner=ctx.snippet(node.value.value, 30))
         fix = FixPlan(desc, UNSAFE, edits) if edits else None
         yield self.report(node, fix, src=src, instead=instead)
 

@@ -272,6 +272,17 @@ def tensor_like(*kinds: Optional[Kind]) -> Kind:
     return _BY_EVIDENCE[weakest]
 
 
+def lazy_module(kind: Optional[Kind]) -> bool:
+    """An instance of a torch lazy layer (``nn.LazyLinear``, ``nn.LazyConv2d``,
+    ``nn.LazyBatchNorm1d``...): until its first forward its parameters and buffers are
+    ``UninitializedParameter``/``UninitializedBuffer``s, on which almost every tensor operation
+    (``detach()``, ``fill_``, ``nn.init.*_``, even ``.shape``) raises, while the same through
+    ``.data`` runs on an empty tensor."""
+    return type(kind) is ModuleOf and any(
+        q.startswith("torch.nn.") and q.rsplit(".", 1)[1].startswith("Lazy")
+        for q in kind.quals)  # type: ignore[attr-defined]
+
+
 def is_module(kind: Optional[Kind]) -> bool:
     return kind is MODULE or type(kind) is ModuleOf or (
         type(kind) is Instance and kind.cls.is_module)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import io
 import os
 import tokenize
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from ..files import excluded
 from ..fixes import apply_edits, fix_source
 from ..lint import FileResult, LintError, diagnose, lint_text
 from ..noqa import NOQA, silences
-from ..syntax.source import line_starts
+from ..syntax.source import line_starts, tokens
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
@@ -224,7 +223,7 @@ def line_layout(text: str, index: Optional["TextIndex"] = None) -> Optional[Line
     comments: List[Tuple[int, int]] = []
     lo, hi = None, None
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokens(text):
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
             lo = tok.start[0] if lo is None else min(lo, tok.start[0])

@@ -181,6 +181,20 @@ def split_lines(text: str, keepends: bool = False) -> List[str]:
     return [line.rstrip("\r\n") for line in lines]
 
 
+def tokens(text: str) -> Iterator[tokenize.TokenInfo]:
+    """Python's tokens of ``text``, numbered in lines as ``split_lines`` (and flake8, which reads
+    a file with universal newlines) number them, whatever the line endings: a line ending in a
+    lone \r (an old Mac file) is given to the tokenizer ending in \n. Given as it is,
+    ``io.StringIO`` reads such a file as one line and the tokenizer finds no line break in it:
+    every token on line 1, a ``# noqa`` after a string over several lines not found. Rows and
+    columns are those of ``text``; the generator raises what ``tokenize`` raises."""
+    if "\r" not in text:
+        return tokenize.generate_tokens(io.StringIO(text).readline)
+    lines = iter([line.rstrip("\r\n") + "\n" if line.endswith(("\r", "\n")) else line
+                  for line in split_lines(text, keepends=True)])
+    return tokenize.generate_tokens(lambda: next(lines, ""))
+
+
 #: CPython's own tokenizer refuses 200 levels of brackets ("too many nested parentheses"), so no
 #: program Python accepts is lost by this limit. (It was first set for libcst 1.0.1's native
 #: parser, which the linter no longer uses and which overflowed its stack, SIGSEGV with no
@@ -199,7 +213,7 @@ def nesting_depth(text: str) -> int:
     consumed = 0
     starts = line_starts(text)
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokens(text):
             if tok.type == tokenize.OP:
                 if tok.string in _OPEN:
                     depth += 1

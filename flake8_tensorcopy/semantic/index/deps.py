@@ -12,6 +12,7 @@ from typing import Iterable, List, Optional, Set, Tuple
 from ...syntax.prefilter import statements
 from .facts import ModuleFacts
 from . import roots
+from ...files import PRESENT
 from .roots import digest, digest_now
 
 
@@ -32,7 +33,9 @@ class Dependencies:
         """What the analysis of ``path`` depended on, for a results cache: ``(file, SHA-256 of
         the bytes the index read there)`` for each dependency, and ``(file, None)`` for each
         file the imports were looked for in and not found (one created later would change the
-        answer). Asked right after the analysis, in the process that made it: the digests are
+        answer), ``(path, files.PRESENT)`` for a path that must still exist (the project
+        marker that decided an importer's root: ``root_evidence``). Asked right after the
+        analysis, in the process that made it: the digests are
         those of what was read then, not of what the file holds by the time it is stored.
         Raises ``WholeProject`` when the analysis read every file of the project."""
         if not self.keep_digests:
@@ -48,6 +51,12 @@ class Dependencies:
                 absent.add(dep)  # gone meanwhile: it must stay gone
             else:
                 out.append((dep, read_as))
+        present: Set[str] = set()
+        for importer in [os.path.abspath(path)] + found:
+            # where each importer's project starts decides where its imports lead
+            for marker, state in self.root_evidence(importer):
+                (absent if state is None else present).add(marker)
+        out.extend((p, PRESENT) for p in sorted(present - absent))
         out.extend((a, None) for a in sorted(absent))
         return out
 

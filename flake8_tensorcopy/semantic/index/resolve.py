@@ -63,6 +63,8 @@ class ProjectIndex(Dependencies):
         #: while one file is analysed, so one file's analysis sees one object per module)
         self._modules: Kept = Kept()
         self._roots: Dict[str, Optional[str]] = {}
+        #: folder -> what decided its root (``find_root``'s evidence), for ``dependency_states``
+        self._root_evidence: Dict[str, Tuple[Tuple[str, Optional[str]], ...]] = {}
         #: path -> the absolute folder holding it (``folder_of``), while the working directory
         #: stays the one ``begin`` saw
         self._folders: Dict[str, str] = {}
@@ -174,8 +176,21 @@ class ProjectIndex(Dependencies):
     def root_of(self, path: str) -> Optional[str]:
         d = self.folder_of(path)
         if d not in self._roots or not (self._cwd_seen or self._roots_cwd_ok()):
-            self._roots[d] = find_root(path, self._listing)  # ancestors listed once for all
+            evidence: List[Tuple[str, Optional[str]]] = []
+            # ancestors listed once for all
+            self._roots[d] = find_root(path, self._listing, evidence)
+            self._root_evidence[d] = tuple(evidence)
         return self._roots[d]
+
+    def root_evidence(self, path: str) -> Tuple[Tuple[str, Optional[str]], ...]:
+        """What decided ``root_of(path)`` (``find_root``'s evidence): paths that must still
+        exist (``roots.PRESENT``) or still not exist (None) for the root to be the same."""
+        d = self.folder_of(path)
+        got = self._root_evidence.get(d)
+        if got is None:
+            self.root_of(path)
+            got = self._root_evidence.get(d, ())
+        return got
 
     def _roots_cwd_ok(self) -> bool:
         """Roots found through the working directory hold while it does not change."""
@@ -186,6 +201,7 @@ class ProjectIndex(Dependencies):
         if cwd != self._cwd:
             self._cwd = cwd
             self._roots.clear()
+            self._root_evidence.clear()
             self._folders.clear()
             self._resolve_cache.clear()
             self._searched_cache.clear()
@@ -296,8 +312,10 @@ class ProjectIndex(Dependencies):
             if entry[2] is not None:
                 entry[2].release()
 
-    def _bases(self, importer: str, dotted: str) -> List[str]:
-        """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order."""
+    def _bases(self, importer: str, dotted: str, every: bool = False) -> List[str]:
+        """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order;
+        with ``every``, also the root's ``src`` folder where there is none yet (a module created
+        there would be found: ``_candidates``)."""
         bases: List[str] = [self.folder_of(importer)]
         root = self.root_of(importer)
         if root:
@@ -305,7 +323,7 @@ class ProjectIndex(Dependencies):
             if os.path.basename(root) == dotted.split(".", 1)[0]:
                 bases.append(os.path.dirname(root))  # a package without a project marker
             src = os.path.join(root, "src")
-            if "src" in self._listing(root) and os.path.isdir(src):
+            if every or ("src" in self._listing(root) and os.path.isdir(src)):
                 bases.append(src)
         bases.extend(os.path.abspath(r) for r in self.source_roots)
         return bases
@@ -357,7 +375,7 @@ class ProjectIndex(Dependencies):
         elif not dotted or dotted == "torch" or dotted.startswith("torch."):
             return []
         else:
-            bases = self._bases(importer, dotted)
+            bases = self._bases(importer, dotted, every=True)
         rel = dotted.replace(".", os.sep)
         found = [c for base in bases
                  for c in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py"))

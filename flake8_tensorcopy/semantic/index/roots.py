@@ -7,6 +7,8 @@ import os
 from collections import OrderedDict
 from typing import Callable, List, Optional, Tuple
 
+from ...files import PRESENT
+
 #: bytes: larger modules are not read (generated code)
 MAX_FILE = 2_000_000
 #: seconds a "module not found" answer (and every answer kept as it is) is reused: see
@@ -38,20 +40,30 @@ MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 OUTSIDE = ("site-packages", "dist-packages")
 
 
-def find_root(path: str, listing: Optional[Callable[[str], frozenset]] = None) -> Optional[str]:
+def find_root(path: str, listing: Optional[Callable[[str], frozenset]] = None,
+              evidence: Optional[List[Tuple[str, Optional[str]]]] = None) -> Optional[str]:
     """The project root of ``path``: the nearest ancestor holding a project marker; without one,
     the working directory when the file is under it (the linted root: where flake8 and
     ``tensorcopy check`` run), else the outermost directory of the file's package chain (a
     directory of loose scripts: itself). ``listing``: the names in a folder, when the caller
-    keeps them (the index does): a marker is looked for on disk only where it is listed."""
+    keeps them (the index does): a marker is looked for on disk only where it is listed.
+    ``evidence``: gets ``(path, PRESENT or None)`` for each path whose existence decided the
+    answer (the markers looked for below the root and the one found there, the package chain's
+    ``__init__.py`` files): creating or removing any of them may move the root (``git init``
+    in a subfolder). The working directory, which decides it where no marker does, is not in
+    it: a results cache keys on it."""
+    note = evidence.append if evidence is not None else (lambda _: None)
     d = os.path.dirname(os.path.abspath(path))
     probe = d
     while True:
         # (an empty listing may be a folder that cannot be listed: its markers are stat-ed)
         names = (listing(probe) or None) if listing is not None else None
-        if any((names is None or m in names) and os.path.exists(os.path.join(probe, m))
-               for m in MARKERS):
-            return probe
+        for m in MARKERS:
+            marker = os.path.join(probe, m)
+            if (names is None or m in names) and os.path.exists(marker):
+                note((marker, PRESENT))
+                return probe
+            note((marker, None))
         parent = os.path.dirname(probe)
         if parent == probe or os.path.basename(probe) in OUTSIDE:
             break
@@ -64,11 +76,17 @@ def find_root(path: str, listing: Optional[Callable[[str], frozenset]] = None) -
             part in OUTSIDE for part in d[len(cwd):].split(os.sep)):
         return cwd
     top = d
-    while os.path.isfile(os.path.join(top, "__init__.py")):
+    while True:
+        init = os.path.join(top, "__init__.py")
+        if not os.path.isfile(init):
+            note((init, None))
+            break
+        note((init, PRESENT))
         parent = os.path.dirname(top)
         if parent == top or os.path.basename(parent) in OUTSIDE:
             break
         if not os.path.isfile(os.path.join(parent, "__init__.py")):
+            note((os.path.join(parent, "__init__.py"), None))
             break
         top = parent
     return top
