@@ -5,7 +5,7 @@
 CORPUS holds the repositories of ``benchmarks/corpora.toml`` (``python benchmarks/corpora.py
 materialise CORPUS``); EXTRA receives the other labeled repositories at their labeled commits
 (every *.py file of the tree, from local mirrors ROOT/<owner>+<name>/repo; default
-$TENSORCOPY_MIRROR, else /work/.mirror). The linter runs once per tree (``check --select
+$TENSORCOPY_MIRROR). The linter runs once per tree (``check --select
 TEN404,TEN405,TEN406 --output-format json``, with whatever flake8_tensorcopy the interpreter
 imports). A labeled site counts as reported when a diagnostic of its expected code stands on its
 binding line or on its write line (the rules may report either); a diagnostic on a site labeled
@@ -65,10 +65,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("corpus")
     ap.add_argument("extra")
-    ap.add_argument("--mirror", default=os.environ.get("TENSORCOPY_MIRROR", "/work/.mirror"))
+    ap.add_argument("--mirror", default=os.environ.get("TENSORCOPY_MIRROR"))
     ap.add_argument("--labels", default=LABELS)
     ap.add_argument("--write", default="")
     args = ap.parse_args(argv)
+    if not args.mirror:
+        ap.error("needs --mirror ROOT (or $TENSORCOPY_MIRROR) for the repositories outside CORPUS")
     with open(args.labels, newline="") as fh:
         labels = list(csv.DictReader(fh))
     corpus_repos = set(os.listdir(args.corpus))

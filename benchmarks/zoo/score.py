@@ -12,7 +12,7 @@ the code alone) and note. Labels were written by reading the code before the lin
 
 `materialise` writes every *.py file of each (repo, commit) under DIR/<owner>+<name>@<commit12>/
 (the whole tree, so the project index sees the project) from local bare mirrors
-ROOT/<owner>+<name>/repo (default $TENSORCOPY_MIRROR, else /work/.mirror). Nothing fetched is
+ROOT/<owner>+<name>/repo (default $TENSORCOPY_MIRROR). Nothing fetched is
 committed. `score` runs `python -m flake8_tensorcopy check --output-format json --select CODES`
 once per tree (with whatever flake8_tensorcopy the interpreter imports; PYTHONPATH picks a
 checkout) and prints, per rule, recall (bugs reported / bugs) and precision (reports on labeled
@@ -151,7 +151,7 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     m = sub.add_parser("materialise")
     m.add_argument("dest")
-    m.add_argument("--mirror", default=os.environ.get("TENSORCOPY_MIRROR", "/work/.mirror"))
+    m.add_argument("--mirror", default=os.environ.get("TENSORCOPY_MIRROR"))
     m.add_argument("--zoo", default=ZOO)
     s = sub.add_parser("score")
     s.add_argument("dest")
@@ -160,6 +160,8 @@ def main(argv=None) -> int:
     s.add_argument("--write", default="")
     args = ap.parse_args(argv)
     if args.cmd == "materialise":
+        if not args.mirror:
+            ap.error("materialise needs --mirror ROOT (or $TENSORCOPY_MIRROR)")
         materialise(args.dest, args.mirror, args.zoo)
         return 0
     return score(args.dest, tuple(args.codes.split(",")), args.zoo, args.write)
