@@ -85,7 +85,7 @@ def report(args, prover, wall: float) -> str:
         if len(f["changed"]) > SHOWN:
             out.append(f"      ... and {len(f['changed']) - SHOWN} more")
     kept = data["not_exercised_applied"]
-    out.append(f"Not exercised (CMD never ran the fixed line; "
+    out.append("Not exercised (CMD never ran the fixed line; "
                + ("applied, --keep-unexercised" if kept else
                   "left out, --keep-unexercised applies them") + f"): "
                f"{len(data['not_exercised'])}")
