@@ -372,3 +372,17 @@ def test_each_rewrite_moves_the_mtime_on_by_whole_seconds(tmp_path):
         now = int(os.stat(path).st_mtime)
         assert now not in seen
         seen.add(now)
+
+
+def test_a_command_that_hides_the_probe_is_refused_with_the_reason(tmp_path):
+    """CMD replacing PYTHONPATH (or ``python -I``) keeps the probe out: nothing could be seen
+    to run, which is said at once rather than calling every fix not exercised."""
+    root = project(tmp_path, {"pkg/mod.py": MOD, "run.py": SCRIPT})
+    r = prove(root, f"PYTHONPATH=. {sys.executable} run.py", "--unsafe-fixes")
+    assert r.returncode == 2
+    assert "the probe did not start in any Python process of CMD" in r.stderr
+    assert "PYTHONPATH=DIR:$PYTHONPATH" in r.stderr
+    assert (root / "pkg" / "mod.py").read_text() == MOD
+    r = prove(root, f"PYTHONPATH=.:$PYTHONPATH {sys.executable} run.py", "--unsafe-fixes")
+    assert r.returncode == 1 and "Proven (applied; CMD ran the fixed line, outcomes " \
+        "unchanged): 1" in r.stdout, r.stderr

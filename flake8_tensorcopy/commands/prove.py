@@ -131,6 +131,7 @@ class Outcome:
     digest: str
     hits: Set[Tuple[str, int]]
     seconds: float
+    probed: bool  # the probe ran in at least one of CMD's processes
 
 
 class ProveError(Exception):
@@ -364,6 +365,13 @@ class Prover:
             tail = self.tail("stderr")
             raise ProveError(f"CMD did not start (exit status {outcome.status}"
                              + (f": {tail}" if tail else "") + ")")
+        if not outcome.probed:
+            tail = self.tail("stderr")
+            raise ProveError(
+                "the probe did not start in any Python process of CMD, so no fixed line could "
+                "be seen to run (does CMD set PYTHONPATH? extend it: PYTHONPATH=DIR:$PYTHONPATH;"
+                " does it run Python with -I, -E or -S, or no Python at all?)"
+                + (f"; CMD's last line on stderr: {tail}" if tail else ""))
 
     # ---- one run ----------------------------------------------------------------------------
 
@@ -564,7 +572,8 @@ def end_group(proc: subprocess.Popen) -> None:
 def read_outcome(out: str, status: int, seconds: float) -> Outcome:
     tests: Dict[str, str] = {}
     found = False
-    for name in sorted(os.listdir(out)):
+    names = sorted(os.listdir(out))
+    for name in names:
         if name.startswith("pytest-") and name.endswith(".json"):
             try:
                 with open(os.path.join(out, name), encoding="utf-8") as fh:
@@ -588,7 +597,7 @@ def read_outcome(out: str, status: int, seconds: float) -> Outcome:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             digest.update(chunk)
     return Outcome("pytest" if found else "exit", tests, status, digest.hexdigest(), hits,
-                   seconds)
+                   seconds, any(n.startswith("probe-") for n in names))
 
 
 def describe(o: Outcome) -> str:

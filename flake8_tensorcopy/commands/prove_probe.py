@@ -6,6 +6,7 @@ runs the ``sitecustomize`` it hides, if any); it is also named in ``PYTEST_PLUGI
 runs in every Python process CMD starts (with whichever interpreter: the standard library
 only, Python 3.9 and later), with nothing in CMD changed. Two jobs:
 
+- Saying that it runs: an empty file ``$TENSORCOPY_PROVE_OUT/probe-<pid>`` per process.
 - Line coverage of the fixed lines: the lines listed in the JSON file ``$TENSORCOPY_PROVE_LINES``
   (``{real path: [line, ...]}``) that run are appended, as ``path<TAB>line``, to
   ``$TENSORCOPY_PROVE_OUT/hits`` the first time each runs in a process (written at once, so a
@@ -72,8 +73,13 @@ def start():
         return
     _started = True
     name = os.environ.get(LINES_ENV)
-    if not name or not os.environ.get(OUT_ENV):
+    out = os.environ.get(OUT_ENV)
+    if not name or not out:
         return
+    try:  # tells --prove that the probe runs in CMD's processes
+        open(os.path.join(out, "probe-%d" % os.getpid()), "w").close()
+    except OSError:
+        pass
     try:
         with open(name, encoding="utf-8") as fh:
             listed = json.load(fh)
