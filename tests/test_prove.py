@@ -190,8 +190,10 @@ print(log)
 
 def test_a_command_that_is_not_pytest_is_judged_by_exit_status_and_output(tmp_path):
     root = project(tmp_path, {"pkg/mod.py": MOD, "run.py": SCRIPT})
-    r = prove(root, f"{sys.executable} run.py", "--unsafe-fixes", "--output-format", "json")
+    r = prove(root, f"{sys.executable} run.py", "--unsafe-fixes", "--output-format", "json",
+              "--progress")
     data = json.loads(r.stdout)
+    assert "3/3 fixes settled" in r.stderr  # --progress: on stderr, never in the report
     assert data["baseline"]["kind"] == "exit"
     assert where(data["proven"]) == [(os.path.join("pkg", "mod.py"), 2)]
     assert where(data["rejected"]) == [(os.path.join("pkg", "mod.py"), 6)]

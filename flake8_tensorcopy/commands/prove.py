@@ -258,6 +258,7 @@ class Prover:
         self.final: Set[int] = set()
         self.bar = Progress(len(cands), "fixes settled", args.progress, min_items=1)
         self.tmp = ""
+        self.started: List[subprocess.Popen] = []  # CMD's runs (ended again on abort)
 
     # ---- set-up and tear-down -------------------------------------------------------------
 
@@ -388,7 +389,7 @@ class Prover:
         env = dict(self.env, **{prove_probe.LINES_ENV: lines_file, prove_probe.OUT_ENV: out})
         self.out = out
         start = time.monotonic()
-        status = execute(self.cmd, env, out, self.limit, self.runs, label)
+        status = execute(self.cmd, env, out, self.limit, self.runs, label, self.started)
         seconds = time.monotonic() - start
         return read_outcome(out, status, seconds)
 
@@ -427,6 +428,9 @@ class Prover:
         self.bar.close()
         for s in SIGNALS:  # the files are restored whatever arrives now
             signal.signal(s, signal.SIG_IGN)
+        for proc in self.started:  # a signal cut ending this one short (not reaped: its pid
+            if proc.returncode is None:  # and group are still its own)
+                end_group(proc)
         left = self.restore()
         print(f"tensorcopy: error: --prove: {why}; "
               + ("every file was written back as it was" if not left else
@@ -528,9 +532,11 @@ def moved_on(src: Source) -> None:
     src.stamp = seconds
 
 
-def execute(cmd: str, env, out: str, limit: Optional[float], number: int, label: str) -> int:
-    """Run ``cmd`` in a shell in a session of its own, its output in ``out``; its exit status.
-    ProveError if it runs past ``limit``; its processes are ended however this returns."""
+def execute(cmd: str, env, out: str, limit: Optional[float], number: int, label: str,
+            started: List[subprocess.Popen]) -> int:
+    """Run ``cmd`` in a shell in a session of its own (added to ``started``), its output in
+    ``out``; its exit status. ProveError if it runs past ``limit``; its processes are ended
+    however this returns."""
     with open(os.path.join(out, "stdout"), "wb") as so, \
             open(os.path.join(out, "stderr"), "wb") as se:
         try:
@@ -538,6 +544,7 @@ def execute(cmd: str, env, out: str, limit: Optional[float], number: int, label:
                                     stderr=se, env=env, start_new_session=True)
         except OSError as exc:
             raise ProveError(f"cannot start CMD: {exc}") from None
+        started.append(proc)
         try:
             return proc.wait(limit)
         except subprocess.TimeoutExpired:
