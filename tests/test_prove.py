@@ -334,6 +334,16 @@ def test_outside_git_it_is_refused_unless_allowed(tmp_path):
     assert (tmp_path / "pkg" / "mod.py").read_text() == MOD
 
 
+def test_nothing_to_prove_runs_nothing(tmp_path):
+    root = project(tmp_path, {"pkg/mod.py": "def f(t):\n    return t.detach().clone()\n"})
+    r = prove(root, "touch ran", "--unsafe-fixes")
+    assert (r.returncode, r.stdout) == (0, "No fixes to prove: CMD was not run.\n"), r.stderr
+    r = prove(root, "touch ran", "--output-format", "json")
+    data = json.loads(r.stdout)
+    assert (data["candidates"], data["runs"], data["proven"]) == (0, 0, [])
+    assert not (root / "ran").exists()
+
+
 def test_prove_options_need_prove(tmp_path):
     root = project(tmp_path, {"pkg/mod.py": MOD})
     r = subprocess.run([sys.executable, "-m", "flake8_tensorcopy", "fix", "--allow-dirty",

@@ -141,7 +141,7 @@ class ProveError(Exception):
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=False)
-    dirty = None if args.allow_dirty else uncommitted(files or args.paths)
+    dirty = None if args.allow_dirty else uncommitted(args.paths)
     if dirty:
         print(f"tensorcopy: error: {dirty}; commit or stash first, or pass --allow-dirty "
               "(--prove rewrites the files many times)", file=sys.stderr)
