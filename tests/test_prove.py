@@ -334,6 +334,18 @@ def test_outside_git_it_is_refused_unless_allowed(tmp_path):
     assert (tmp_path / "pkg" / "mod.py").read_text() == MOD
 
 
+def test_a_file_fix_leaves_alone_is_not_tried(tmp_path):
+    root = project(tmp_path, {"pkg/mod.py": MOD, "pkg/other.py": MOD, "run.py": SCRIPT})
+    os.chmod(root / "pkg" / "other.py", 0o444)
+    r = prove(root, f"{sys.executable} run.py", "--unsafe-fixes", "--output-format", "json")
+    assert "tensorcopy: warning: pkg/other.py: is read-only; left unchanged; its 3 fix(es) " \
+           "not tried" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["candidates"] == 3 and {f["path"] for f in data["not_exercised"]} == {
+        os.path.join("pkg", "mod.py")}
+    assert (root / "pkg" / "other.py").read_text() == MOD
+
+
 def test_nothing_to_prove_runs_nothing(tmp_path):
     root = project(tmp_path, {"pkg/mod.py": "def f(t):\n    return t.detach().clone()\n"})
     r = prove(root, "touch ran", "--unsafe-fixes")

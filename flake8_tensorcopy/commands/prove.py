@@ -48,7 +48,7 @@ from ..fixes import apply_fixes, fix_candidates
 from ..lint import LintError, read_source
 from ..progress import Progress
 from ..syntax.source import line_starts
-from ..writes import Unchanged, atomic_write, write_fixed
+from ..writes import Unchanged, atomic_write, writable, write_fixed
 from . import prove_probe
 from .common import Terminated, options, print_errors, timeout, tree_roots
 from .prove_report import Change, report
@@ -146,7 +146,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"tensorcopy: error: {dirty}; commit or stash first, or pass --allow-dirty "
               "(--prove rewrites the files many times)", file=sys.stderr)
         return 2
-    sources, cands = plan(files, cfg, select, ignore, unsafe, results)
+    bar = Progress(len(files), "files planned", args.progress)
+    try:
+        sources, cands = plan(files, cfg, select, ignore, unsafe, results,
+                              tree_roots(args.paths), bar)
+    finally:
+        bar.close()
     status = print_errors(results, fixing=True)
     prover = Prover(args, sources, cands, tree_roots(args.paths))
     try:
@@ -165,12 +170,16 @@ def run(args: argparse.Namespace) -> int:
     return 1 if left else 0
 
 
-def plan(files, cfg, select, ignore, unsafe, results) -> Tuple[List[Source], List[Candidate]]:
-    """The files with candidate fixes, and the candidates in file and position order."""
+def plan(files, cfg, select, ignore, unsafe, results, roots, bar: Progress
+         ) -> Tuple[List[Source], List[Candidate]]:
+    """The files with candidate fixes, and the candidates in file and position order; a file
+    that ``fix`` would leave alone (read-only, a link out of the tree...) is left out, with a
+    warning in ``results``."""
     from ..lint import FileResult
 
     sources, cands = [], []
-    for path in files:
+    for done, path in enumerate(files, 1):
+        bar.update(done, path)
         if path.endswith(".ipynb"):
             continue
         decoded, error = read_source(path)
@@ -184,6 +193,12 @@ def plan(files, cfg, select, ignore, unsafe, results) -> Tuple[List[Source], Lis
             results.append(FileResult(path, syntax_error=str(exc)))
             continue
         if not fixes:
+            continue
+        try:
+            writable(path, roots)
+        except Unchanged as exc:
+            results.append(FileResult(path, notes=[f"{exc}; its {len(fixes)} fix(es) not "
+                                                   "tried"]))
             continue
         real = os.path.realpath(path)
         src = Source(path, real, decoded, current=decoded.raw)  # type: ignore[union-attr]
