@@ -44,7 +44,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..fixes import apply_fixes, fix_candidates
 from ..lint import LintError, read_source
 from ..progress import Progress
 from ..syntax.source import line_starts
@@ -175,6 +174,7 @@ def plan(files, cfg, select, ignore, unsafe, results, roots, bar: Progress
     """The files with candidate fixes, and the candidates in file and position order; a file
     that ``fix`` would leave alone (read-only, a link out of the tree...) is left out, with a
     warning in ``results``."""
+    from ..fixes import fix_candidates  # the engine: only when --prove runs
     from ..lint import FileResult
 
     sources, cands = [], []
@@ -411,6 +411,8 @@ class Prover:
     def write(self, applied: Set[int]) -> Dict[str, List[int]]:
         """Put the files in the state with the fixes ``applied``; the fixed lines by real path
         (``self.lines``: each applied fix's ``(real path, line)`` pairs)."""
+        from ..fixes import apply_fixes
+
         listed: Dict[str, List[int]] = {}
         self.lines: Dict[int, Set[Tuple[str, int]]] = {c.index: set() for c in self.cands}
         for src in self.sources:
