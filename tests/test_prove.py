@@ -410,3 +410,13 @@ def test_a_command_that_hides_the_probe_is_refused_with_the_reason(tmp_path):
     r = prove(root, f"PYTHONPATH=.:$PYTHONPATH {sys.executable} run.py", "--unsafe-fixes")
     assert r.returncode == 1 and "Proven (applied; CMD ran the fixed line, outcomes " \
         "unchanged): 1" in r.stdout, r.stderr
+
+
+def test_building_the_cli_loads_no_engine_for_prove():
+    """--prove's options are declared with fix's, but the door (and the engine) loads only when
+    it runs, as for fix itself."""
+    code = ("import sys\nfrom flake8_tensorcopy.cli import build_parser\nbuild_parser()\n"
+            "print(sorted(m for m in ('flake8_tensorcopy.fixes', 'flake8_tensorcopy.engine',"
+            " 'flake8_tensorcopy.commands.prove') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env())
+    assert r.stdout.strip() == "['flake8_tensorcopy.commands.prove']", r.stderr
