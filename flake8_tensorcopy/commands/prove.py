@@ -16,8 +16,8 @@ change nothing, and only those that it ran.
 4. Each run records which of the fixed lines (in the files as fixed for that run) ran, by the
    probe that a ``sitecustomize`` on ``PYTHONPATH`` starts in every Python process CMD makes
    (``sys.monitoring`` on 3.12+, ``sys.settrace`` before; see ``prove_probe``). A kept fix whose
-   lines ran in a kept run is proven; the others are "not exercised" and reverted unless
-   ``--keep-unexercised`` (then CMD runs once more on what stays, which must still match).
+   lines ran in a kept run is proven; the others are "not exercised" and reverted, CMD then
+   running once more on what stays, which must still match (``--keep-unexercised``: kept).
 5. A CMD that cannot start, runs past ``--prove-timeout``, or a run stopped by SIGINT, SIGTERM
    or SIGHUP: CMD's process group is ended and every file is written back byte for byte
    (a file someone else changed meanwhile is left as it is, and named). A git working tree with
