@@ -123,6 +123,9 @@ def test_a_breaking_fix_is_isolated_and_reverted_an_unexercised_one_left_out(tmp
     # 2 baseline runs, all 3, the first half (kept), the second half's first fix (rejected),
     # its last fix (kept: not run by the tests), the tree as it stays (confirming)
     assert data["runs"] == 7
+    assert [t["run"] for t in data["run_times"]] == [
+        "baseline 1/2", "baseline 2/2", "3 fix(es)", "1 fix(es)", "1 fix(es)", "1 fix(es)",
+        "confirming"]
     lines = (root / "pkg" / "mod.py").read_text().splitlines()
     assert FIXED in lines[1] and FIXED not in lines[5] and FIXED not in lines[9]
     assert data["wall_time_s"] > 0

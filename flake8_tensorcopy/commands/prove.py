@@ -274,6 +274,7 @@ class Prover:
         self.bar = Progress(len(cands), "fixes settled", args.progress, min_items=1)
         self.tmp = ""
         self.started: List[subprocess.Popen] = []  # CMD's runs (ended again on abort)
+        self.timings: List[Tuple[str, float]] = []  # each run's label and seconds
 
     # ---- set-up and tear-down -------------------------------------------------------------
 
@@ -406,6 +407,7 @@ class Prover:
         start = time.monotonic()
         status = execute(self.cmd, env, out, self.limit, self.runs, label, self.started)
         seconds = time.monotonic() - start
+        self.timings.append((label, seconds))
         return read_outcome(out, status, seconds)
 
     def write(self, applied: Set[int]) -> Dict[str, List[int]]:

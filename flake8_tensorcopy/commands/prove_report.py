@@ -40,6 +40,7 @@ def facts(prover, wall: float) -> Dict:
         "candidates": len(cands),
         "runs": prover.runs,
         "wall_time_s": round(wall, 3),
+        "run_times": [{"run": label, "seconds": round(t, 3)} for label, t in prover.timings],
         "baseline": None if base is None else {
             "kind": base.kind, "tests": len(base.tests), "exit_status": base.status,
             "flaky": prover.flaky},
