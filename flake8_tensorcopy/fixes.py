@@ -29,6 +29,9 @@ class FixResult:
     remaining: List[Diagnostic] = field(default_factory=list)
     #: diagnostics whose fix was not applied because the fixed code would not parse
     refused: List[Diagnostic] = field(default_factory=list)
+    #: the diagnostics whose fixes were applied, each round's in that round's text (with
+    #: ``rounds=1``: all of them in ``source``'s offsets, see ``fix_candidates``)
+    fixed: List[Diagnostic] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -45,7 +48,7 @@ def _parses(text: str) -> bool:
 
 def fix_source(source: str, config: Optional[Config] = None, path: Optional[str] = None, *,
                unsafe: bool = False, select: Optional[Sequence[str]] = None,
-               ignore: Optional[Sequence[str]] = None) -> FixResult:
+               ignore: Optional[Sequence[str]] = None, rounds: int = MAX_ROUNDS) -> FixResult:
     """Fix ``source``; raises LintError if it does not parse. The result always parses.
 
     Only the diagnostics that ``check`` reports on ``source`` are fixed, and a fix run never
@@ -63,14 +66,15 @@ def fix_source(source: str, config: Optional[Config] = None, path: Optional[str]
     if paused:
         gc.disable()
     try:
-        return _fix_source(source, config, path, unsafe, select, ignore)
+        return _fix_source(source, config, path, unsafe, select, ignore, rounds)
     finally:
         if paused:
             gc.enable()
 
 
 def _fix_source(source: str, config: Optional[Config], path: Optional[str], unsafe: bool,
-                select: Optional[Sequence[str]], ignore: Optional[Sequence[str]]) -> FixResult:
+                select: Optional[Sequence[str]], ignore: Optional[Sequence[str]],
+                max_rounds: int = MAX_ROUNDS) -> FixResult:
     python_ast(source)  # a file that does not parse is never touched
     result = FixResult(source)
 
@@ -103,7 +107,7 @@ def _fix_source(source: str, config: Optional[Config], path: Optional[str], unsa
             return None
         return text, found
 
-    for _ in range(MAX_ROUNDS):
+    for _ in range(max_rounds):
         chosen: List[Edit] = []
         taken = EditSet()  # ``chosen``, sorted: a fix is compared with its neighbours only
         groups = []
@@ -141,12 +145,32 @@ def _fix_source(source: str, config: Optional[Config], path: Optional[str], unsa
         rounds.append(_Round(chosen))
         current, diags = outcome
         result.applied.update(d.code for d, _ in groups)
+        result.fixed.extend(d for d, _ in groups)
     result.remaining = diags
     lines = _Lines(current)
     result.refused = [d for d in diags if d.fix is not None
                       and _origin(d, lines, rounds, first) in broken]
     result.source = current
     return result
+
+
+def fix_candidates(source: str, config: Optional[Config] = None, path: Optional[str] = None, *,
+                   unsafe: bool = False, select: Optional[Sequence[str]] = None,
+                   ignore: Optional[Sequence[str]] = None) -> List[Diagnostic]:
+    """The fixes one round of ``fix_source`` applies to ``source`` (in its offsets): those of
+    the diagnostics ``check`` reports, not overlapping, that together parse and show no new
+    diagnostic. Each may be applied alone or with any others of them (``apply_fixes``): what
+    ``fix --prove`` tries against the user's tests. Raises LintError as ``fix_source``."""
+    return fix_source(source, config, path, unsafe=unsafe, select=select, ignore=ignore,
+                      rounds=1).fixed
+
+
+def apply_fixes(source: str, fixes: Sequence[Diagnostic]) -> str:
+    """``source`` with the fixes of ``fixes`` (from ``fix_candidates`` on it) applied; raises
+    LintError if the result would not parse (it is never returned then)."""
+    text = apply_edits(source, [e for d in fixes if d.fix is not None for e in d.fix.edits])
+    python_ast(text)
+    return text
 
 
 class _Lines:

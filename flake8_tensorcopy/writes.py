@@ -50,6 +50,17 @@ def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = 
     file's owner, group and mode, and are renamed over it (atomic: readers see the old or the new
     file).
     """
+    path, st = writable(path, roots)
+    try:
+        atomic_write(path, data, st, expect=original)
+    except OSError as exc:
+        raise Unchanged(f"cannot write: {exc.strerror or exc}; left unchanged",
+                        failed=True) from None
+
+
+def writable(path: str, roots: Sequence[str] = ()) -> Tuple[str, os.stat_result]:
+    """The file that a rewrite of ``path`` replaces (a symbolic link's target) and its
+    ``lstat``, or Unchanged saying why ``write_fixed`` leaves it alone (see there)."""
     try:
         st = os.lstat(path)
     except OSError as exc:
@@ -70,11 +81,7 @@ def write_fixed(path: str, data: bytes, original: bytes, roots: Sequence[str] = 
                         "(a rewrite would split them)")
     if not st.st_mode & _WRITE_BITS or not os.access(path, os.W_OK):
         raise Unchanged("is read-only; left unchanged")
-    try:
-        atomic_write(path, data, st, expect=original)
-    except OSError as exc:
-        raise Unchanged(f"cannot write: {exc.strerror or exc}; left unchanged",
-                        failed=True) from None
+    return path, st
 
 
 def atomic_write(path: str, data: bytes, st: Optional[os.stat_result] = None,

@@ -15,6 +15,7 @@ from ..cache import for_run
 from ..lint import FileResult, LintError, lint_path, lint_text, read_source, stdin_bytes
 from ..progress import Progress
 from ..writes import Unchanged, remove_orphans, write_fixed
+from . import prove
 from .common import (Terminated, add_path_options, options, print_errors, run_all,
                      stopping_on_signals, terminated, tree_roots)
 
@@ -31,6 +32,7 @@ def add_parser(sub) -> None:
                    help="exit 0 even when diagnostics remain (errors still exit 2)")
     p.add_argument("--stdin-filename", metavar="PATH",
                    help="name to report for `-`, whose per-file ignores and project apply")
+    prove.add_options(p)
     p.set_defaults(func=run)
 
 
@@ -132,6 +134,12 @@ def notebook_path(path: str, cfg: Config, select, ignore, unsafe: bool, diff: bo
 
 
 def run(args: argparse.Namespace) -> int:
+    wrong = prove.misuse(args)
+    if wrong:
+        print(f"tensorcopy fix: error: {wrong}", file=sys.stderr)
+        return 2
+    if args.prove is not None:
+        return prove.run(args)
     cfg, select, ignore, unsafe, files, results = options(args, notebooks=False)
     roots = tree_roots(args.paths)
     tasks = [(notebook_path if p.endswith(".ipynb") else fix_path, p, args.timeout, cfg, select,
