@@ -5,7 +5,8 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
 
-from ..semantic.kinds import Qual
+from ..semantic.kinds import TENSOR_DICT, Qual
+from ..semantic.statedicts import Live, live_state_dict, reads_keys_only
 from ..syntax.nodes import dotted_name, last_name
 from .context import statement_blocks, statement_list
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
@@ -95,7 +96,7 @@ def _optimizer_state_follows_step(v):
 class StateDictSnapshot(Rule):
     code = "TEN402"
     name = "state-dict-snapshot"
-    message = ("`{target}` keeps `{expr}`: the live tensors, not a copy; after {change} it is "
+    message = ("`{target}` keeps `{expr}`: {live}; after {change} it is "
                "read again and holds the new values; {advice}")
     hooks = (nodes.Assign, nodes.AnnAssign, nodes.Expr)
     fix_safety = UNSAFE
@@ -251,90 +252,51 @@ class StateDictSnapshot(Rule):
             return ()
         return self._check(node, ctx, target, value, snap)
 
-    def _check(self, node, ctx, target, value, snap) -> Iterator[Report]:
-        receiver, shallow = snap
+    def _check(self, node, ctx, target, value, snap: Live) -> Iterator[Report]:
+        receiver = snap.receiver
         tracked = _tracked_name(target)
         if tracked is None:
             return
-        found = _read_after_change(ctx, node, tracked, dotted_name(receiver) or "")
+        owner = dotted_name(receiver) or "" if receiver is not None else ""
+        found = _read_after_change(ctx, node, tracked, owner)
         if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \
-                and not _fresh_optimizer(ctx, receiver):
+                and not (receiver is not None and _fresh_optimizer(ctx, receiver)):
             found = _restored_elsewhere(ctx, node, tracked)
         if found is None:
             return
         change = found[0]
-        fix = self._fix(ctx, value, receiver)
-        advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None
-                  else "take a deep copy for a snapshot")
+        fix = self._fix(ctx, value, snap)
+        if snap.where:
+            live = (f"{snap.where} the live tensors themselves, not a copy (a copy only on a "
+                    f"GPU)")
+            advice = "clone them for a snapshot (`v.detach().cpu().clone()`)"
+        else:
+            live = "the live tensors, not a copy"
+            advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None
+                      else "take a deep copy for a snapshot")
         yield self.report(node, fix, target=ctx.snippet(target, 30), expr=ctx.snippet(value, 40),
-                          change=change, advice=advice)
+                          live=live, change=change, advice=advice)
 
-    def _fix(self, ctx, value, receiver) -> Optional[FixPlan]:
+    def _fix(self, ctx, value, snap: Live) -> Optional[FixPlan]:
+        if snap.where:
+            return None  # a deep copy would keep GPU tensors on the GPU: the user's call
         edits: List[NodeEdit] = []
         bound = ctx.inf.lookup("copy")
         if bound is None:
             edits.append(NodeEdit("import", None, "copy"))
         elif not (type(bound) is Qual and bound.qual == "copy"):
             return None
-        edits.insert(0, NodeEdit("replace", value,
-                                 f"copy.deepcopy({ctx.operand(receiver)}.state_dict())"))
+        inner = (f"{ctx.operand(snap.receiver)}.state_dict()" if snap.receiver is not None
+                 else snap.source)
+        edits.insert(0, NodeEdit("replace", value, f"copy.deepcopy({inner})"))
         return FixPlan("take `copy.deepcopy(...)` of the state dict", UNSAFE, edits)
 
 
 # ---- what a snapshot is -----------------------------------------------------------------------
-_SKIP_RECEIVERS = ("sched", "scaler", "sampler", "loader", "dataset", "tokenizer", "env")
-_DICT_COPIES = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "copy.copy"})
-
-
-def _state_dict_call(node) -> Optional[nodes.BaseExpression]:
-    """``X.state_dict()`` (no arguments): X, else None."""
-    if type(node) is not nodes.Call or node.args:
-        return None
-    func = node.func
-    if type(func) is not nodes.Attribute or func.attr.value != "state_dict":
-        return None
-    name = (last_name(func.value) or "").lower()
-    if any(s in name for s in _SKIP_RECEIVERS):
-        return None
-    return func.value
-
-
-def snapshot(ctx, node) -> Optional[Tuple[nodes.BaseExpression, bool]]:
-    """(receiver, shallow copy?) when ``node`` is a state dict or a shallow copy of one."""
-    recv = _state_dict_call(node)
-    if recv is not None:
-        return recv, False
-    t = type(node)
-    if t is nodes.Call:
-        func = node.func
-        if type(func) is nodes.Attribute and func.attr.value == "copy" and not node.args:
-            recv = _state_dict_call(func.value)
-        elif dotted_name(func) in _DICT_COPIES and len(node.args) == 1 and \
-                node.args[0].keyword is None and not node.args[0].star:
-            recv = _state_dict_call(node.args[0].value)
-        return (recv, True) if recv is not None else None
-    if t is nodes.DictComp:
-        comp = node.for_in
-        if comp.inner_for_in is not None or type(comp.target) is not nodes.Tuple:
-            return None
-        elems = comp.target.elements
-        if len(elems) != 2 or any(type(e.value) is not nodes.Name for e in elems):
-            return None
-        k, v = elems[0].value.value, elems[1].value.value
-        it = comp.iter
-        if type(it) is not nodes.Call or it.args or type(it.func) is not nodes.Attribute or \
-                it.func.attr.value != "items":
-            return None
-        recv = _state_dict_call(it.func.value)
-        if recv is None or type(node.key) is not nodes.Name or node.key.value != k:
-            return None
-        val = node.value
-        if type(val) is nodes.Call and not val.args and type(val.func) is nodes.Attribute and \
-                val.func.attr.value == "detach":
-            val = val.func.value
-        if type(val) is nodes.Name and val.value == v:
-            return recv, True
-    return None
+def snapshot(ctx, node) -> Optional[Live]:
+    """``node`` when it holds a module's live tensors (``statedicts.live_state_dict``); a name
+    counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``)."""
+    return live_state_dict(node, lambda name: ctx.inf.lookup(name) is TENSOR_DICT)
 
 
 def _tracked_name(target) -> Optional[str]:
@@ -372,6 +334,9 @@ def _mentions(node, name: str, skip=None) -> Optional[nodes.CSTNode]:
         if n is skip:
             continue
         t = type(n)
+        if t is nodes.Call or t is nodes.Comparison:
+            if reads_keys_only(n, name):
+                continue  # ``len(sd)``, ``k in sd``: the keys, never the tensors
         if t is nodes.Name or t is nodes.Attribute:
             if dotted_name(n) == name:
                 return n
@@ -533,25 +498,108 @@ def _fresh_optimizer(ctx, receiver) -> bool:
 
 
 def _restored_elsewhere(ctx, bind, name: str):
-    """``self.best = ...`` in one method, ``X.load_state_dict(self.best)`` in another."""
+    """``self.best = ...`` in one method, ``X.load_state_dict(self.best)`` in another method of
+    the class or of a class of the file related to it by inheritance (the same object), or in
+    the same method where a later call reaches the load before the binding (the load precedes
+    it, or sits in another branch of an ``if``)."""
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef:
         return None
     cls = _owner_class(ctx.module, scope)
     if cls is None:
         return None
-    for stmt in statement_list(cls.body):
-        if type(stmt) is not nodes.FunctionDef or stmt is scope:
-            continue
-        todo = [stmt.body]
-        while todo:
-            n = todo.pop()
-            if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
-                hit = _mentions(n.args[0], name)
+    for owner in _related_classes(ctx.module, cls):
+        for stmt in statement_list(owner.body):
+            if type(stmt) is not nodes.FunctionDef:
+                continue
+            if stmt is scope:
+                hit = _restored_on_later_call(stmt, ctx.stmt_line, name)
                 if hit is not None:
-                    return f"later calls of other methods (`{stmt.name.value}()`)", hit
-            todo.extend(c for c in n.children if c is not None)
+                    return f"a later call of `{stmt.name.value}()`", hit
+                continue
+            hit = _load_of(stmt.body, name)
+            if hit is not None:
+                where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
+                return f"later calls of {where} (`{stmt.name.value}()`)", hit
     return None
+
+
+def _load_of(node, name: str):
+    """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
+            hit = _mentions(n.args[0], name)
+            if hit is not None:
+                return hit
+        todo.extend(c for c in n.children if c is not None)
+    return None
+
+
+def _lines_with_chain(stmts: list, chain: list):
+    """Each simple statement line under ``stmts`` with its chain (``_locate``'s)."""
+    for i, s in enumerate(stmts):
+        chain.append((stmts, i))
+        if type(s) is nodes.SimpleStatementLine:
+            yield s, list(chain)
+        elif type(s) not in _DEFS:
+            for block in statement_blocks(s):
+                yield from _lines_with_chain(block, chain)
+        chain.pop()
+
+
+def _restored_on_later_call(method, bind, name: str):
+    """A load of ``name`` in ``method`` that a later call of it reaches without passing the
+    binding's statement line ``bind`` first: it comes before the binding, or in another branch of an ``if``."""
+    body = statement_list(method.body)
+    at: list = []
+    if bind is None or not _locate(body, bind, at):
+        return None
+    for line, chain in _lines_with_chain(body, []):
+        hit = _load_of(line, name)
+        if hit is not None and _order(at, chain) in ("before", "apart"):
+            return hit
+    return None
+
+
+def _order(a: list, b: list) -> str:
+    """Where statement chain ``b`` lies against ``a``: "after", "before", "apart" (another
+    branch of one ``if``), or "unknown"."""
+    for d in range(min(len(a), len(b))):
+        (sa, ia), (sb, ib) = a[d], b[d]
+        if sa[0] is not sb[0]:  # other blocks of the compound statement one level up
+            up = a[d - 1][0][a[d - 1][1]] if d else None
+            return "apart" if type(up) is nodes.If else "unknown"
+        if ia != ib:
+            return "after" if ib > ia else "before"
+    return "unknown"
+
+
+def _related_classes(module, cls) -> list:
+    """``cls`` first, then the classes of the file that derive from it or that it derives from
+    (by name, transitively): a method of any of them may run on the same ``self``."""
+    classes = []
+    todo = [module]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.ClassDef:
+            classes.append(n)
+        if type(n) in (nodes.Module, nodes.ClassDef, nodes.If, nodes.Try, nodes.IndentedBlock,
+                       nodes.Else):
+            todo.extend(c for c in n.children if c is not None)
+    bases = {c.name.value: {last_name(b.value) for b in c.bases} for c in classes}
+    related = {cls.name.value}
+    grew = True
+    while grew:
+        grew = False
+        for c in classes:
+            n = c.name.value
+            if n not in related and (bases[n] & related or any(
+                    n in bases[r] for r in related if r in bases)):
+                related.add(n)
+                grew = True
+    return [cls] + [c for c in classes if c is not cls and c.name.value in related]
 
 
 def _owner_class(module, fn):
