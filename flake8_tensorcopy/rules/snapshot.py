@@ -6,7 +6,8 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from ..syntax import nodes
 
 from ..semantic.kinds import TENSOR_DICT, Qual
-from ..semantic.statedicts import Live, live_state_dict, reads_keys_only
+from ..semantic.index.statedict_summaries import returned_live_state_dict, weight_change
+from ..semantic.statedicts import Live, live_state_dict, reads_keys_only, same_storage
 from ..syntax.nodes import dotted_name, last_name
 from .context import statement_blocks, statement_list
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
@@ -248,11 +249,19 @@ class StateDictSnapshot(Rule):
                 return ()
             target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
+        via = None
         if snap is None:
-            return ()
-        return self._check(node, ctx, target, value, snap)
+            # ``best = trainer.get_weights()``: a project function that returns a live state
+            # dict (asked only in a file that loads one somewhere)
+            if type(value) is not nodes.Call or "load_state_dict" not in ctx.source:
+                return ()
+            via = returned_live_state_dict(ctx.inf, value)
+            if via is None:
+                return ()
+            snap = Live(None, None, False, "")
+        return self._check(node, ctx, target, value, snap, via)
 
-    def _check(self, node, ctx, target, value, snap: Live) -> Iterator[Report]:
+    def _check(self, node, ctx, target, value, snap: Live, via) -> Iterator[Report]:
         receiver = snap.receiver
         tracked = _tracked_name(target)
         if tracked is None:
@@ -270,6 +279,10 @@ class StateDictSnapshot(Rule):
             live = (f"{snap.where} the live tensors themselves, not a copy (a copy only on a "
                     f"GPU)")
             advice = "clone them for a snapshot (`v.detach().cpu().clone()`)"
+        elif via is not None:
+            live = f"the live tensors (`{via[0]}()` returns `{via[1][:40]}`), not a copy"
+            advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None
+                      else "take a deep copy for a snapshot")
         else:
             live = "the live tensors, not a copy"
             advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None
@@ -286,8 +299,10 @@ class StateDictSnapshot(Rule):
             edits.append(NodeEdit("import", None, "copy"))
         elif not (type(bound) is Qual and bound.qual == "copy"):
             return None
-        inner = (f"{ctx.operand(snap.receiver)}.state_dict()" if snap.receiver is not None
-                 else snap.source)
+        if snap.receiver is not None:
+            inner = f"{ctx.operand(snap.receiver)}.state_dict()"
+        else:
+            inner = snap.source or ctx.code(value)
         edits.insert(0, NodeEdit("replace", value, f"copy.deepcopy({inner})"))
         return FixPlan("take `copy.deepcopy(...)` of the state dict", UNSAFE, edits)
 
@@ -364,6 +379,9 @@ def _change(ctx, node, receiver: str) -> Optional[str]:
             what = _changing_call(n, receiver)
             if what:
                 return what
+            why = weight_change(ctx.inf, n, receiver)
+            if why:
+                return f"`{ctx_name(n.func)}()` ({why})"
         todo.extend(c for c in n.children if c is not None)
     return None
 
@@ -397,7 +415,7 @@ def ctx_name(func) -> str:
 
 
 class _Scan:
-    __slots__ = ("bind", "name", "receiver", "ctx", "changed")
+    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped")
 
     def __init__(self, ctx, bind, name: str, receiver: str) -> None:
         self.ctx = ctx
@@ -405,6 +423,8 @@ class _Scan:
         self.name = name
         self.receiver = receiver
         self.changed: Optional[str] = None
+        #: a ``setattr(obj, k, v)`` that let the snapshot's tensors escape (``_escape``)
+        self.escaped: Optional[nodes.CSTNode] = None
 
     def run(self, items) -> Optional[Tuple[str, nodes.CSTNode]]:
         for stmt in items:
@@ -423,6 +443,8 @@ class _Scan:
                 if r is not None:
                     return r
             return None
+        if t is nodes.For and self.escaped is None:
+            self.escaped = _escape(stmt, self.name)
         # a compound statement: its own expressions, then its blocks (each may not run)
         for field in ("test", "iter", "items", "subject"):
             part = getattr(stmt, field, None)
@@ -455,12 +477,52 @@ class _Scan:
         change = _change(self.ctx, node, self.receiver) if rebinds is None else None
         if change is not None:
             self.changed = change
+            if self.escaped is not None:  # the kept tensors now hold what the change wrote
+                return f"{change} (its tensors were kept by `setattr(...)` before)", self.escaped
         if node is self.bind:
             if not cond and rebinds is not None:
                 self.changed = None  # taken again: fresh (a container keeps the old one too)
         elif rebinds is not None and not cond:
             return "stop"
         return None
+
+
+def _escape(loop, name: str) -> Optional[nodes.CSTNode]:
+    """``for k, v in name.items(): setattr(obj, k, v)`` (also ``.values()``, ``v.detach()``,
+    ``for k in name: setattr(obj, k, name[k])``): the ``setattr`` call that keeps the dict's
+    tensors elsewhere, else None."""
+    it = loop.iter
+    target = loop.target
+    value = None  # the loop's name for each tensor, or None: ``name[k]``
+    key = None
+    if type(it) is nodes.Call and not it.args and type(it.func) is nodes.Attribute and \
+            dotted_name(it.func.value) == name:
+        m = it.func.attr.value
+        if m == "values" and type(target) is nodes.Name:
+            value = target.value
+        elif m == "items" and type(target) is nodes.Tuple and len(target.elements) == 2 and \
+                type(target.elements[1].value) is nodes.Name:
+            value = target.elements[1].value.value
+        else:
+            return None
+    elif dotted_name(it) == name and type(target) is nodes.Name:
+        key = target.value
+    else:
+        return None
+    todo = list(statement_list(loop.body))
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and type(n.func) is nodes.Name and n.func.value == "setattr" \
+                and len(n.args) == 3:
+            v = n.args[2].value
+            if value is not None and same_storage(v, value) is not None:
+                return n
+            if key is not None and type(v) is nodes.Subscript and dotted_name(v.value) == name \
+                    and len(v.slice) == 1 and dotted_name(v.slice[0].slice.value) == key:
+                return n
+        if type(n) not in _DEFS and type(n) is not nodes.Lambda:
+            todo.extend(c for c in n.children if c is not None)
+    return None
 
 
 def _read_after_change(ctx, bind, name: str, receiver: str):

@@ -6,7 +6,8 @@ the references; ``v.detach()`` shares the storage; ``v.cpu()`` is the same tenso
 on the CPU (a copy on a GPU). ``live_state_dict`` tells, for one expression of the syntax tree,
 whether it holds such tensors; a name's own storage fact (bound to a live state dict on every
 path reaching it) comes from the caller (``holds_live``), which asks the flow-sensitive binding
-state. What a project function returns or writes is ``index.statedict_summaries``'s.
+state. What a project function returns or writes is ``index.statedict_summaries``'s, which
+reads its ``return`` values with ``live_state_dict``.
 
 Reads that see only a dict's keys (``len(sd)``, ``sd.keys()``, ``k in sd``) read no storage:
 ``reads_keys_only`` tells them apart from reads of the tensors.
@@ -151,3 +152,4 @@ def reads_keys_only(node, name: str) -> bool:
         if op is nodes.In or op is nodes.NotIn:
             return dotted_name(node.comparisons[0].comparator) == name
     return False
+

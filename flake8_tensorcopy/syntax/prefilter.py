@@ -29,7 +29,7 @@ _TREE_SHAPE_BRANCHES = (
     r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
     r"state_dict\s*\(\s*\)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
-    r"load_state_dict\s*\(\s*self\b",
+    r"load_state_dict\s*\(\s*[A-Za-z_]",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
 )
@@ -246,9 +246,13 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     inner = func.value.func
                     if isinstance(inner, ast.Attribute) and inner.attr == "clone":
                         return True
-                elif attr == "load_state_dict" and args and isinstance(args[0], ast.Attribute) \
-                        and isinstance(args[0].value, ast.Name) and args[0].value.id == "self":
-                    return True  # TEN402: a snapshot kept on ``self`` restored in another method
+                elif attr == "load_state_dict" and args and (isinstance(args[0], ast.Name) or (
+                        isinstance(args[0], ast.Attribute) and isinstance(args[0].value, ast.Name)
+                        and args[0].value.id == "self")):
+                    # TEN402: a snapshot kept on ``self`` restored in another method, or a name
+                    # restored that a project function's call may have bound to a live state
+                    # dict (``best = trainer.get_weights()``)
+                    return True
                 elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
                     return True  # TEN402
                 elif attr == "copy_" and args and _same_subscripted(func.value, args[0]):
