@@ -123,11 +123,11 @@ def summary(fn) -> Summary:
         module = fn.module
         table: Dict[int, Tuple[object, Summary]] = _BY_MODULE.setdefault(module, {})
     except TypeError:  # not weak-referable: not kept
-        return _summarize(fn.node)
+        return summarize_function(fn.node)
     got = table.get(id(fn))
     if got is None or got[0] is not fn:
         try:
-            s = _summarize(fn.node)
+            s = summarize_function(fn.node)
         except (RecursionError, SyntaxError, ValueError, MemoryError):
             s = _NOTHING
         got = table[id(fn)] = (fn, s)
@@ -146,7 +146,8 @@ def _own_nodes(fn: ast.AST):
                 todo.append(child)
 
 
-def _summarize(fn: ast.AST) -> Summary:
+def summarize_function(fn: ast.AST) -> Summary:
+    """The summary of one ``def`` (an ``ast`` node), worked out now (``summary`` keeps it)."""
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return _NOTHING
     args = fn.args
@@ -158,7 +159,7 @@ def _summarize(fn: ast.AST) -> Summary:
     for n in _own_nodes(fn):
         t = type(n)
         if t is ast.Return:
-            returns.append(n.value)
+            returns.append((n.lineno, n.col_offset, n.value))
         elif t is ast.Call and isinstance(n.func, ast.Attribute):
             m = n.func.attr
             owner = dotted(n.func.value) or ""
@@ -174,8 +175,9 @@ def _summarize(fn: ast.AST) -> Summary:
             if module is not None and _writes_loop_target(n):
                 written.add(module)
     live, text = None, ""
-    if returns and all(r is not None for r in returns):
-        texts = [ast.unparse(r) for r in returns]
+    values = [r[2] for r in sorted(returns, key=lambda r: r[:2])]  # in source order
+    if values and all(r is not None for r in values):
+        texts = [ast.unparse(r) for r in values]
         if all("state_dict" in s for s in texts):
             shapes = [live_state_dict(parse_expression(s)) for s in texts]
             if all(s is not None and s.receiver is not None for s in shapes):
