@@ -54,6 +54,18 @@ def _shallow_snapshots_follow_step(v):
     return ok, measured
 
 
+def _cpu_snapshot_is_the_tensors_on_cpu(v):
+    """``{k: v.cpu() ...}`` follows the step where the module is on the CPU (``.cpu()`` of a
+    CPU tensor returns it), and keeps the old weights where it is not (a copy)."""
+    torch = v.torch
+    m, snap, before = _trained(v, lambda m: {k: t.cpu() for k, t in m.state_dict().items()})
+    follows = bool(torch.equal(snap["weight"], m.weight.detach().cpu())) and \
+        not bool(torch.equal(snap["weight"], before.cpu()))
+    on_cpu = m.weight.device.type == "cpu"
+    return follows == on_cpu, {"device": m.weight.device.type,
+                               "snapshot": "follows the step" if follows else "kept the old weights"}
+
+
 def _deep_snapshots_keep_old_weights(v):
     import copy
     torch = v.torch
@@ -104,13 +116,20 @@ class StateDictSnapshot(Rule):
     what = (
         "Flags a binding (to a name, an attribute, or into a container) of `X.state_dict()` or "
         "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
-        "`{k: v for k, v in ....items()}`, `{k: v.detach() ...}`), also `optimizer.state_dict()`, "
-        "when the binding is read after a point where the module or optimizer can change: an "
-        "optimizer step, a `backward()`, a training call (a callee named `train...`/`fit`, or "
-        "one handed an optimizer), a `load_state_dict` into the same object, or a loop's next "
-        "turn around one of them; or when an attribute binding (`self.best = "
-        "model.state_dict()`) is handed to `load_state_dict` in another method of the class (an "
-        "`EarlyStopping` helper)."
+        "`{k: v for k, v in ....items()}`, `{k: v.detach() ...}`, `{k: v.cpu() ...}`; also of a "
+        "name holding a live state dict: `sd.copy()`), of a project function's result when "
+        "every `return` of it is one (`trainer.get_weights()` returning "
+        "`self.model.state_dict()`), also `optimizer.state_dict()`, when the binding is read "
+        "after a point where the module or optimizer can change: an optimizer step, a "
+        "`backward()`, a training call (a callee named `train...`/`fit`, one handed an "
+        "optimizer, or a project function that steps an optimizer), a `load_state_dict` into "
+        "the same object, a project function that writes the module's parameters in place (an "
+        "EMA helper's `copy_to(model)`), or a loop's next turn around one of them; when its "
+        "tensors were handed to `setattr` before such a point; or when an attribute binding "
+        "(`self.best = model.state_dict()`) is handed to `load_state_dict` in another method of "
+        "the class or of a class of the file related to it by inheritance, or in the same "
+        "method where a later call reaches the load first (an `EarlyStopping` helper). Reads "
+        "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors."
     )
     why = (
         "`state_dict()` returns references to the parameters and buffers, not copies; a "
@@ -176,6 +195,12 @@ class StateDictSnapshot(Rule):
                 "        self.best = copy.deepcopy(model.state_dict())\n\n"
                 "    def restore(self, model):\n        model.load_state_dict(self.best)\n",
                 unsafe=True, run=False),
+        # the same tensors on CPU: no fix (a deep copy would keep GPU tensors on the GPU)
+        Example("import torch\nmodel = torch.nn.Linear(3, 1)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                "start = {k: v.cpu() for k, v in model.state_dict().items()}\n"
+                "model(torch.ones(2, 3)).sum().backward()\nopt.step()\n"
+                "model.load_state_dict(start)\n"),
     )
     valid = (
         # saved or loaded at once
@@ -191,6 +216,10 @@ class StateDictSnapshot(Rule):
         "import torch\nmodel = torch.nn.Linear(3, 1)\nother = torch.nn.Linear(3, 1)\n"
         "sd = model.state_dict()\nsd = {k.replace('a', 'b'): v for k, v in sd.items()}\n"
         "other.load_state_dict(sd)\n",
+        # remapped and loaded at once, then only measured (issue 46)
+        "import torch\nmodel = torch.nn.Linear(3, 1)\nsd = model.state_dict()\n"
+        "model.load_state_dict({k.replace('module.', ''): v for k, v in sd.items()})\n"
+        "print(len(sd), 'weight' in sd)\n",
         # deliberate write-through (nanoGPT's from_pretrained)
         "import torch\nmodel = torch.nn.Linear(3, 1)\nsd_hf = {'weight': torch.ones(1, 3)}\n"
         "sd = model.state_dict()\nwith torch.no_grad():\n    sd['weight'].copy_(sd_hf['weight'])\n",
@@ -221,6 +250,10 @@ class StateDictSnapshot(Rule):
               "after one `SGD.step()`, a snapshot made by `state_dict()`, `.copy()`, `dict()`, "
               "`OrderedDict()`, `copy.copy()`, `{k: v}` or `{k: v.detach()}` equals the new "
               "weights", _shallow_snapshots_follow_step),
+        Claim("cpu-snapshot-is-the-tensors-on-cpu", "semantics",
+              "`{k: v.cpu() ...}` of a module on the CPU equals the new weights after one "
+              "`SGD.step()`: the same tensors (from a GPU, `.cpu()` copies)",
+              _cpu_snapshot_is_the_tensors_on_cpu, devices=("cpu",)),
         Claim("deep-snapshots-keep-old-weights", "semantics",
               "`copy.deepcopy(state_dict())` and `{k: v.detach().clone()}` keep the weights of "
               "the moment they were taken, and loading the deep copy restores them",
