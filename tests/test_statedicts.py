@@ -235,3 +235,82 @@ def test_issue46_remapped_loaded_and_measured_through_flake8(tmp_path):
     proc = flake8("--select", "TEN402", "load.py", cwd=str(tmp_path))
     got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
     assert got == {(12, "TEN402")}, proc.stdout
+
+
+CALLBACKS = """\
+import copy
+
+
+class EarlyStopping:
+    def __init__(self, patience=5):
+        self.patience = patience
+        self.best_score = None
+        self.counter = 0
+        self.best_state = None
+
+    def step(self, score, model):
+        if self.best_score is None:
+            self.best_score = score
+            self.best_state = model.state_dict()
+        elif score < self.best_score:
+            self.counter += 1
+            if self.counter >= self.patience:
+                return True
+        else:
+            self.best_score = score
+            self.best_state = model.state_dict()
+            self.counter = 0
+        return False
+
+
+class EarlyStoppingFixed:
+    def __init__(self):
+        self.best_state = None
+
+    def step(self, score, model):
+        self.best_state = copy.deepcopy(model.state_dict())
+        return False
+"""
+
+FIT = """\
+from callbacks import EarlyStopping, EarlyStoppingFixed
+
+
+def fit(model, opt, loader, evaluate, epochs):
+    es = EarlyStopping()
+    for epoch in range(epochs):
+        for x in loader:
+            opt.zero_grad()
+            model(x).sum().backward()
+            opt.step()
+        if es.step(evaluate(model), model):
+            break
+    model.load_state_dict(es.best_state)
+
+
+def fit_fixed(model, opt, loader, evaluate, epochs):
+    es = EarlyStoppingFixed()
+    for epoch in range(epochs):
+        model(loader).sum().backward()
+        opt.step()
+        es.step(evaluate(model), model)
+    model.load_state_dict(es.best_state)
+
+
+def evaluate_only(model, loader, evaluate):
+    es = EarlyStopping()
+    for x in loader:
+        es.step(evaluate(model), model)
+    model.load_state_dict(es.best_state)
+"""
+
+
+def test_a_callback_of_another_module_keeps_the_live_state_dict(tmp_path):
+    """The class binds ``self.best_state = model.state_dict()`` and never loads it; the caller,
+    in another file, trains in the loop that calls it and loads ``es.best_state`` afterwards."""
+    (tmp_path / "callbacks.py").write_text(CALLBACKS)
+    (tmp_path / "fit.py").write_text(FIT)
+    proc = flake8("--select", "TEN402", "fit.py", "callbacks.py", cwd=str(tmp_path))
+    got = {(m["path"], int(m["line"])) for m in LINE.finditer(proc.stdout)}
+    assert got == {("fit.py", 13)}, proc.stdout
+    assert "kept by `EarlyStopping.step()`" in proc.stdout

@@ -6,7 +6,9 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from ..syntax import nodes
 
 from ..semantic.kinds import TENSOR_DICT, Qual
-from ..semantic.index.statedict_summaries import returned_live_state_dict, weight_change
+from ..semantic.index.statedict_summaries import (
+    kept_on_instance, returned_live_state_dict, weight_change,
+)
 from ..semantic.statedicts import Live, live_state_dict, reads_keys_only, same_storage
 from ..syntax.nodes import dotted_name, last_name
 from .context import statement_blocks, statement_list
@@ -188,8 +190,12 @@ class StateDictSnapshot(Rule):
             target, value = node.target, node.value
         else:  # ``history.append(model.state_dict())``
             call = node.value
-            if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-                    call.func.attr.value != "append" or len(call.args) != 1:
+            if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute:
+                return ()
+            if call.func.attr.value == "load_state_dict" and call.args and \
+                    type(call.args[0].value) is nodes.Attribute:
+                return self._restored_from_instance(node, ctx, call.args[0].value)
+            if call.func.attr.value != "append" or len(call.args) != 1:
                 return ()
             target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
@@ -233,6 +239,23 @@ class StateDictSnapshot(Rule):
                       else "take a deep copy for a snapshot")
         yield self.report(node, fix, target=ctx.snippet(target, 30), expr=ctx.snippet(value, 40),
                           live=live, change=change, advice=advice)
+
+    def _restored_from_instance(self, node, ctx, arg) -> Iterator[Report]:
+        """``model.load_state_dict(es.best_state)`` where ``es``'s class binds ``best_state``
+        to a live state dict (``EarlyStopping.step()``), called in a loop that also trains: the
+        snapshot of an earlier turn holds the weights of the last one. Reported at the load (the
+        binding is in another function, maybe another file)."""
+        kept = kept_on_instance(ctx.inf, arg)
+        if kept is None:
+            return
+        cls_name, method, text = kept
+        change = _trained_after_keeping(ctx, f"{arg.value.value}.{method}")
+        if change is None:
+            return
+        yield self.report(node, None, target=ctx.snippet(arg, 30), expr=text[:40],
+                          live=f"the live tensors (kept by `{cls_name}.{method}()`), not a copy",
+                          change=change,
+                          advice=f"take a deep copy for a snapshot in `{cls_name}.{method}()`")
 
     def _fix(self, ctx, value, snap: Live) -> Optional[FixPlan]:
         if snap.where:
@@ -486,6 +509,44 @@ def _read_after_change(ctx, bind, name: str, receiver: str):
             if type(compound) in _LOOPS and stmts is not None and _is_body(compound, stmts):
                 items.extend(stmts)  # the next turn
     return _Scan(ctx, bind, name, receiver).run(items)
+
+
+def _trained_after_keeping(ctx, keeper: str) -> Optional[str]:
+    """A loop before the current statement or around it that calls ``keeper`` (``es.step``)
+    and also changes the weights: what changes them (``_change``), else None."""
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    if ctx.stmt_line is None or not _locate(body, ctx.stmt_line, chain):
+        return None
+    loops = []
+    for depth, (stmts, i) in enumerate(chain):
+        if depth and type(chain[depth - 1][0][chain[depth - 1][1]]) in _LOOPS:
+            loops.append(chain[depth - 1][0][chain[depth - 1][1]])  # around the load
+        todo = list(stmts[:i])
+        while todo:  # before it
+            n = todo.pop()
+            if type(n) in _LOOPS:
+                loops.append(n)
+            elif type(n) not in _DEFS:
+                todo.extend(s for block in statement_blocks(n) for s in block)
+    for loop in loops:
+        if _calls(loop, keeper):
+            change = _change(ctx, loop, "")
+            if change is not None:
+                return change
+    return None
+
+
+def _calls(node, dotted: str) -> bool:
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and dotted_name(n.func) == dotted:
+            return True
+        if type(n) not in _DEFS and type(n) is not nodes.Lambda:
+            todo.extend(c for c in n.children if c is not None)
+    return False
 
 
 def _is_body(compound, stmts) -> bool:

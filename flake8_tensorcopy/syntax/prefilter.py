@@ -69,7 +69,7 @@ class _ShapeText:
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
 #: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302, TEN403), a write into
 #: a basic slice (``x[..:..] = ``, ``x[..:..] += ``: TEN403; a slice the rule reads holds no
-#: bracket), ``state_dict()`` or ``load_state_dict(self`` (TEN402), ``backward(`` or a loop at
+#: bracket), ``state_dict()`` or ``load_state_dict(name`` (TEN402), ``backward(`` or a loop at
 #: the start of a line (TEN501: an accumulation in a loop that calls backward, or in a
 #: script-level loop), script-level code calling a function (TEN501: a loop in a function its
 #: file runs with grad on), or an import of a constructor alias.
@@ -247,11 +247,11 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
                     if isinstance(inner, ast.Attribute) and inner.attr == "clone":
                         return True
                 elif attr == "load_state_dict" and args and (isinstance(args[0], ast.Name) or (
-                        isinstance(args[0], ast.Attribute) and isinstance(args[0].value, ast.Name)
-                        and args[0].value.id == "self")):
-                    # TEN402: a snapshot kept on ``self`` restored in another method, or a name
+                        isinstance(args[0], ast.Attribute) and isinstance(args[0].value, ast.Name))):
+                    # TEN402: a snapshot kept on ``self`` restored in another method, a name
                     # restored that a project function's call may have bound to a live state
-                    # dict (``best = trainer.get_weights()``)
+                    # dict (``best = trainer.get_weights()``), or an instance's attribute that
+                    # its class's methods bind to one (``es.best_state``)
                     return True
                 elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
                     return True  # TEN402

@@ -33,9 +33,13 @@ class Summary(NamedTuple):
     #: what it calls that trains whatever module it is given: ``opt.step()`` (an owner named
     #: like an optimizer or a grad scaler) or ``backward()``; "" when nothing
     trains: str
+    #: ``self.X = value`` of a method: X -> the text of a live state dict it binds there, or
+    #: "" when one of its bindings there is something else (``None`` and other constants are
+    #: not counted: the empty slot before the first snapshot)
+    binds_self: Tuple[Tuple[str, str], ...]
 
 
-_NOTHING = Summary(None, "", frozenset(), "")
+_NOTHING = Summary(None, "", frozenset(), "", ())
 #: module facts -> {id(function facts): (function facts, its summary)}; the module owns its
 #: definitions, so a summary lives exactly as long as the facts it was read from
 _BY_MODULE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -116,6 +120,29 @@ def weight_change(inf, call, receiver: str) -> Optional[str]:
     return None
 
 
+def kept_on_instance(inf, node) -> Optional[Tuple[str, str, str]]:
+    """``es.best_state`` where ``es`` is an instance of a project class whose methods bind
+    ``self.best_state`` only to live state dicts (``None`` aside): (the class's name, the method
+    that binds it, the bound value's text); None otherwise."""
+    if type(node) is not nodes.Attribute or type(node.value) is not nodes.Name or \
+            node.value.value == "self":
+        return None
+    rk = inf.infer(node.value)
+    if type(rk) is not Instance or rk.cls.facts is None:
+        return None
+    cls = rk.cls.facts
+    attr = node.attr.value
+    found = None
+    for fn in getattr(cls, "methods", {}).values():
+        for name, text in summary(fn).binds_self:
+            if name != attr:
+                continue
+            if not text:
+                return None  # some binding of it is not a live state dict
+            found = found or (cls.name, fn.name, text)
+    return found
+
+
 # ---- the summaries --------------------------------------------------------------------------
 def summary(fn) -> Summary:
     """The state-dict summary of ``fn`` (a ``FuncFacts``), worked out once."""
@@ -156,9 +183,17 @@ def summarize_function(fn: ast.AST) -> Summary:
     returns = []
     written = set()
     trains = ""
+    binds: Dict[str, str] = {}
+    me = positional[0] if positional else None
     for n in _own_nodes(fn):
         t = type(n)
-        if t is ast.Return:
+        if t is ast.Assign and me is not None:
+            for target in n.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+                        target.value.id == me and not isinstance(n.value, ast.Constant):
+                    text = _live_text(n.value)
+                    binds[target.attr] = text if binds.get(target.attr, text) == text else ""
+        elif t is ast.Return:
             returns.append((n.lineno, n.col_offset, n.value))
         elif t is ast.Call and isinstance(n.func, ast.Attribute):
             m = n.func.attr
@@ -177,11 +212,9 @@ def summarize_function(fn: ast.AST) -> Summary:
     live, text = None, ""
     values = [r[2] for r in sorted(returns, key=lambda r: r[:2])]  # in source order
     if values and all(r is not None for r in values):
-        texts = [ast.unparse(r) for r in values]
-        if all("state_dict" in s for s in texts):
-            shapes = [live_state_dict(parse_expression(s)) for s in texts]
-            if all(s is not None and s.receiver is not None for s in shapes):
-                live, text = shapes[0], texts[0]
+        texts = [_live_text(r) for r in values]
+        if all(texts):
+            live, text = live_state_dict(parse_expression(texts[0])), texts[0]
     out = set()
     for w in written:
         if w is None:
@@ -193,7 +226,17 @@ def summarize_function(fn: ast.AST) -> Summary:
                 out.add(positional.index(w))
         elif root == "self" and "self" == (positional[:1] or [""])[0]:
             out.add(w)
-    return Summary(live, text, frozenset(out), trains)
+    return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())))
+
+
+def _live_text(value: ast.expr) -> str:
+    """The text of ``value`` when it is a live state dict of a module (``live_state_dict``, on
+    the syntax tree built from its text), else ""."""
+    text = ast.unparse(value)
+    if "state_dict" not in text:
+        return ""
+    shape = live_state_dict(parse_expression(text))
+    return text if shape is not None and shape.receiver is not None else ""
 
 
 def _parameters_loop(loop: ast.AST) -> Optional[str]:
