@@ -1,6 +1,7 @@
 """TEN402: a ``state_dict()`` kept as a snapshot across training is the live tensors."""
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
@@ -202,8 +203,8 @@ class StateDictSnapshot(Rule):
         via = None
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
-            # dict (asked only in a file that loads one somewhere)
-            if type(value) is not nodes.Call or "load_state_dict" not in ctx.source:
+            # dict (asked only where the file hands the target to ``load_state_dict``)
+            if type(value) is not nodes.Call or _tracked_name(target) not in _loaded(ctx.source):
                 return ()
             via = returned_live_state_dict(ctx.inf, value)
             if via is None:
@@ -279,6 +280,20 @@ def snapshot(ctx, node) -> Optional[Live]:
     """``node`` when it holds a module's live tensors (``statedicts.live_state_dict``); a name
     counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``)."""
     return live_state_dict(node, lambda name: ctx.inf.lookup(name) is TENSOR_DICT)
+
+
+_LOADED = re.compile(r"load_state_dict\(\s*([A-Za-z_][\w.]*)\s*[,)]")
+_loaded_in: Tuple[Optional[str], frozenset] = (None, frozenset())
+
+
+def _loaded(source: str) -> frozenset:
+    """The names and attribute chains handed to ``load_state_dict(...)`` in ``source`` (one
+    pass per file: the last file's answer is kept, as one tuple read and written whole)."""
+    global _loaded_in
+    kept = _loaded_in
+    if kept[0] is not source:
+        kept = _loaded_in = (source, frozenset(_LOADED.findall(source)))
+    return kept[1]
 
 
 def _tracked_name(target) -> Optional[str]:
