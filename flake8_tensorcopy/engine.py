@@ -208,8 +208,11 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
             self.walk(node.value)
         kind = self.inf.kind_of_annotation(node.annotation.annotation)
         doubt = False
-        if kind is None and node.value is not None:
-            kind, doubt = self.inf.infer_flow(node.value)
+        if node.value is not None and (kind is None or kind is kinds.MODULE):
+            # ``model: nn.Module = GPT(...)``: the value tells which module (its attributes)
+            got, got_doubt = self.inf.infer_flow(node.value)
+            if kind is None or kinds.is_module(got):
+                kind, doubt = got, got_doubt
         if node.value is not None or kind is not None:
             self.inf.bind_target(node.target, kind, doubt)
 

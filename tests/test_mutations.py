@@ -75,6 +75,11 @@ def state_dict_returns_copies(mp):
                lambda self, *a, **k: copy.deepcopy(orig(self, *a, **k)))
 
 
+def cpu_returns_copy(mp):
+    orig = torch.Tensor.cpu
+    mp.setattr(torch.Tensor, "cpu", lambda self, *a, **k: orig(self, *a, **k).clone())
+
+
 def optimizer_state_dict_deepcopies(mp):
     import copy
     orig = torch.optim.Optimizer.state_dict
@@ -361,7 +366,9 @@ MUTATIONS = (
         "TEN202 fix-2", "TEN302 fix-1,fix-2,fix-3", "TEN401 detach-write-reaches-source",
         "TEN403 column-shift-silently-wrong,augmented-shift-silently-wrong,first-dim-shift-raises")),
     Mutation("state-dict-returns-copies", state_dict_returns_copies, _k(
-        "TEN402 shallow-snapshots-follow-step")),
+        "TEN402 shallow-snapshots-follow-step,cpu-snapshot-is-the-tensors-on-cpu")),
+    Mutation("cpu-returns-copy", cpu_returns_copy, _k(
+        "TEN402 cpu-snapshot-is-the-tensors-on-cpu"), devices=("cpu",)),
     Mutation("optimizer-state-dict-deepcopies", optimizer_state_dict_deepcopies, _k(
         "TEN402 optimizer-state-follows-step")),
     Mutation("tensor-deepcopy-shares", tensor_deepcopy_shares, _k(

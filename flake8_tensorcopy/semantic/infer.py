@@ -409,6 +409,10 @@ class Inference(Bindings):
             return loader_batches(*_arg_shape(node), unbatched=_unbatched(node)) or UNKNOWN
         if q in PRIVATE_RETURNS:
             return _return_kind(PRIVATE_RETURNS[q])
+        if q == "torch.compile" and node.args and not node.args[0].star:
+            k = self.infer(node.args[0].value)  # the wrapper forwards attributes to the module
+            if is_module(k):
+                return k
         if ns in _TABLE_NAMESPACES:
             return _return_kind(torch_api.function_return(q, *_arg_shape(node)))
         if torch_api.is_layer(q):

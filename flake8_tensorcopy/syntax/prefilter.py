@@ -29,7 +29,7 @@ _TREE_SHAPE_BRANCHES = (
     r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
     r"state_dict\s*\(\s*\)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
-    r"load_state_dict\s*\(\s*self\b",
+    r"load_state_dict\s*\(\s*[A-Za-z_]",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
 )
@@ -69,7 +69,7 @@ class _ShapeText:
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/
 #: ``...Tensor(`` call, ``detach(`` (TEN301, TEN401), ``copy_(`` (TEN302, TEN403), a write into
 #: a basic slice (``x[..:..] = ``, ``x[..:..] += ``: TEN403; a slice the rule reads holds no
-#: bracket), ``state_dict()`` or ``load_state_dict(self`` (TEN402), ``backward(`` or a loop at
+#: bracket), ``state_dict()`` or ``load_state_dict(name`` (TEN402), ``backward(`` or a loop at
 #: the start of a line (TEN501: an accumulation in a loop that calls backward, or in a
 #: script-level loop), script-level code calling a function (TEN501: a loop in a function its
 #: file runs with grad on), or an import of a constructor alias.
@@ -271,9 +271,13 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) ->
                     inner = func.value.func
                     if isinstance(inner, ast.Attribute) and inner.attr == "clone":
                         return True
-                elif attr == "load_state_dict" and args and isinstance(args[0], ast.Attribute) \
-                        and isinstance(args[0].value, ast.Name) and args[0].value.id == "self":
-                    return True  # TEN402: a snapshot kept on ``self`` restored in another method
+                elif attr == "load_state_dict" and args and (isinstance(args[0], ast.Name) or (
+                        isinstance(args[0], ast.Attribute) and isinstance(args[0].value, ast.Name))):
+                    # TEN402: a snapshot kept on ``self`` restored in another method, a name
+                    # restored that a project function's call may have bound to a live state
+                    # dict (``best = trainer.get_weights()``), or an instance's attribute that
+                    # its class's methods bind to one (``es.best_state``)
+                    return True
                 elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
                     return True  # TEN402
                 elif attr == "copy_" and args and _same_subscripted(func.value, args[0], named):

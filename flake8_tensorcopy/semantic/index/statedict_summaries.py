@@ -1,0 +1,288 @@
+"""Per-function state-dict summaries of the project's functions, and the questions TEN402 asks
+of them at a call (``returned_live_state_dict``, ``writes_parameters_of``): does a function return a live state dict (``return
+self.model.state_dict()``), and whose module parameters does it write in place (an EMA helper's
+``p.data.copy_(s)`` over ``model.parameters()``, a ``load_state_dict`` into its argument)?
+
+A summary is worked out once per function, from its ``ast``, when the analysis of a linted file
+first asks, and kept with the function's module (``summary``): a caller's question is a
+dictionary look-up, so the cost stays linear in the functions asked about.
+"""
+from __future__ import annotations
+
+import ast
+import weakref
+from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
+
+from ...syntax import nodes
+from ...syntax.build import parse_expression
+from ...syntax.nodes import dotted_name
+from ...syntax.prefilter import dotted, walk_nodes
+from ..kinds import FUNCTION, Instance, Proj, ProjectFunction
+from ..statedicts import Live, live_state_dict
+
+
+class Summary(NamedTuple):
+    #: what every ``return`` of the function gives when each is a live state dict (the first
+    #: one's shape: ``Live``); None otherwise
+    returns_live: Optional[Live]
+    #: the text of that return value (``self.model.state_dict()``), for messages
+    returns_text: str
+    #: whose module parameters it writes in place: parameter names and positions (``self``
+    #: counted), and ``self.X`` attribute chains
+    writes_params: FrozenSet[object]
+    #: what it calls that trains whatever module it is given: ``opt.step()`` (an owner named
+    #: like an optimizer or a grad scaler) or ``backward()``; "" when nothing
+    trains: str
+    #: ``self.X = value`` of a method: X -> the text of a live state dict it binds there, or
+    #: "" when one of its bindings there is something else (``None`` and other constants are
+    #: not counted: the empty slot before the first snapshot)
+    binds_self: Tuple[Tuple[str, str], ...]
+
+
+_NOTHING = Summary(None, "", frozenset(), "", ())
+#: module facts -> {id(function facts): (function facts, its summary)}; the module owns its
+#: definitions, so a summary lives exactly as long as the facts it was read from
+_BY_MODULE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+#: in-place methods that are not writes of the values
+_NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "retain_grad", "detach_"})
+_PARAM_ITERS = frozenset({"parameters", "named_parameters"})
+
+
+# ---- the questions a rule asks at a call: entry points
+def called_function(inf, call) -> Optional[Tuple[object, bool]]:
+    """The project function a call runs (its ``FuncFacts``) and whether it is called as a bound
+    method (``obj.m(...)``: ``self`` is not among the call's arguments), or None when unknown:
+    a method of an instance of a project class, a function of the project bound at module
+    level."""
+    func = call.func
+    t = type(func)
+    if t is nodes.Attribute:
+        rk = inf.infer(func.value)
+        m = func.attr.value
+        if type(rk) is Instance and rk.cls.facts is not None and m not in rk.cls.attrs:
+            fn = rk.cls.facts.method(m)
+            return (fn, True) if isinstance(fn, ProjectFunction) else None
+        return None
+    if t is not nodes.Name:
+        return None
+    name = func.value
+    bound = inf.lookup(name)
+    if type(bound) is Proj and isinstance(bound.obj, ProjectFunction):
+        return bound.obj, False
+    if bound is FUNCTION and inf.project is not None and \
+            inf.binding_scope(name) is inf.module_scope:
+        fn = inf.project.current_function(name)
+        return (fn, False) if fn is not None else None
+    return None
+
+
+def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
+    """When ``call`` runs a project function every ``return`` of which is a live state dict:
+    the function's name and what it returns (``self.model.state_dict()``)."""
+    found = called_function(inf, call)
+    if found is None:
+        return None
+    s = summary(found[0])
+    if s.returns_live is None:
+        return None
+    return found[0].name, s.returns_text  # type: ignore[attr-defined]
+
+
+def weight_change(inf, call, receiver: str) -> Optional[str]:
+    """When ``call`` runs a project function after which the weights of the module named
+    ``receiver`` may have changed, why: it runs an optimizer step or ``backward()`` (any
+    module's, as the call itself would be), or it writes ``receiver``'s parameters in place
+    (``receiver`` is the argument it writes through, or the same ``self.X`` of a method called
+    on ``self``). None otherwise, and when the callee is unknown."""
+    found = called_function(inf, call)
+    if found is None:
+        return None
+    fn, bound = found
+    s = summary(fn)
+    if s.trains:
+        return f"it calls `{s.trains}`"
+    written = s.writes_params
+    if not written or not receiver:
+        return None
+    shift = 1 if bound else 0  # ``self`` is position 0 of a method called bound
+    for i, a in enumerate(call.args):
+        if a.star:
+            return None  # positions unknown from here on
+        if dotted_name(a.value) != receiver:
+            continue
+        if (a.keyword is None and i + shift in written) or (
+                a.keyword is not None and a.keyword.value in written):
+            return f"it writes `{receiver}`'s parameters in place"
+    func = call.func
+    if bound and type(func) is nodes.Attribute and dotted_name(func.value) == "self" and \
+            receiver.startswith("self.") and receiver in written:
+        return f"it writes `{receiver}`'s parameters in place"
+    return None
+
+
+def kept_on_instance(inf, node) -> Optional[Tuple[str, str, str]]:
+    """``es.best_state`` where ``es`` is an instance of a project class whose methods bind
+    ``self.best_state`` only to live state dicts (``None`` aside): (the class's name, the method
+    that binds it, the bound value's text); None otherwise."""
+    if type(node) is not nodes.Attribute or type(node.value) is not nodes.Name or \
+            node.value.value == "self":
+        return None
+    rk = inf.infer(node.value)
+    if type(rk) is not Instance or rk.cls.facts is None:
+        return None
+    cls = rk.cls.facts
+    attr = node.attr.value
+    found = None
+    for fn in getattr(cls, "methods", {}).values():
+        for name, text in summary(fn).binds_self:
+            if name != attr:
+                continue
+            if not text:
+                return None  # some binding of it is not a live state dict
+            found = found or (cls.name, fn.name, text)
+    return found
+
+
+# ---- the summaries --------------------------------------------------------------------------
+def summary(fn) -> Summary:
+    """The state-dict summary of ``fn`` (a ``FuncFacts``), worked out once."""
+    try:
+        module = fn.module
+        table: Dict[int, Tuple[object, Summary]] = _BY_MODULE.setdefault(module, {})
+    except TypeError:  # not weak-referable: not kept
+        return summarize_function(fn.node)
+    got = table.get(id(fn))
+    if got is None or got[0] is not fn:
+        try:
+            s = summarize_function(fn.node)
+        except (RecursionError, SyntaxError, ValueError, MemoryError):
+            s = _NOTHING
+        got = table[id(fn)] = (fn, s)
+    return got[1]
+
+
+def _own_nodes(fn: ast.AST):
+    """The nodes of ``fn``'s body, not those of functions, lambdas or classes inside it."""
+    todo = list(getattr(fn, "body", ()))
+    while todo:
+        n = todo.pop()
+        yield n
+        for child in ast.iter_child_nodes(n):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)):
+                todo.append(child)
+
+
+def summarize_function(fn: ast.AST) -> Summary:
+    """The summary of one ``def`` (an ``ast`` node), worked out now (``summary`` keeps it)."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return _NOTHING
+    args = fn.args
+    positional = [a.arg for a in args.posonlyargs + args.args]
+    params = set(positional) | {a.arg for a in args.kwonlyargs}
+    returns = []
+    written = set()
+    trains = ""
+    binds: Dict[str, str] = {}
+    me = positional[0] if positional else None
+    for n in _own_nodes(fn):
+        t = type(n)
+        if t is ast.Assign and me is not None:
+            for target in n.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+                        target.value.id == me and not isinstance(n.value, ast.Constant):
+                    text = _live_text(n.value)
+                    binds[target.attr] = text if binds.get(target.attr, text) == text else ""
+        elif t is ast.Return:
+            returns.append((n.lineno, n.col_offset, n.value))
+        elif t is ast.Call and isinstance(n.func, ast.Attribute):
+            m = n.func.attr
+            owner = dotted(n.func.value) or ""
+            if m == "load_state_dict":
+                written.add(owner or None)  # copies into the module's own tensors
+            elif not trains and m == "backward":
+                trains = "backward()"
+            elif not trains and m == "step" and any(
+                    w in owner.rsplit(".", 1)[-1].lower() for w in ("opt", "scaler")):
+                trains = f"{owner}.step()"
+        elif t is ast.For or t is ast.AsyncFor:
+            module = _parameters_loop(n)
+            if module is not None and _writes_loop_target(n):
+                written.add(module)
+    live, text = None, ""
+    values = [r[2] for r in sorted(returns, key=lambda r: r[:2])]  # in source order
+    if values and all(r is not None for r in values):
+        texts = [_live_text(r) for r in values]
+        if all(texts):
+            live, text = live_state_dict(parse_expression(texts[0])), texts[0]
+    out = set()
+    for w in written:
+        if w is None:
+            continue
+        root = w.split(".", 1)[0]
+        if w in params:
+            out.add(w)
+            if w in positional:
+                out.add(positional.index(w))
+        elif root == "self" and "self" == (positional[:1] or [""])[0]:
+            out.add(w)
+    return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())))
+
+
+def _live_text(value: ast.expr) -> str:
+    """The text of ``value`` when it is a live state dict of a module (``live_state_dict``, on
+    the syntax tree built from its text), else ""."""
+    text = ast.unparse(value)
+    if "state_dict" not in text:
+        return ""
+    shape = live_state_dict(parse_expression(text))
+    return text if shape is not None and shape.receiver is not None else ""
+
+
+def _parameters_loop(loop: ast.AST) -> Optional[str]:
+    """``X`` of ``for p in X.parameters()``, ``for n, p in X.named_parameters()`` or
+    ``for p, s in zip(X.parameters(), ...)`` (its first iterable); None for any other loop."""
+    it = loop.iter  # type: ignore[attr-defined]
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip" and \
+            it.args:
+        it = it.args[0]
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+            it.func.attr in _PARAM_ITERS:
+        return dotted(it.func.value)
+    return None
+
+
+def _loop_parameter(loop: ast.AST) -> Optional[str]:
+    """The name the loop binds each parameter to (``p`` of ``p``, ``(n, p)``, ``(p, s)``)."""
+    target = loop.target  # type: ignore[attr-defined]
+    it = loop.iter  # type: ignore[attr-defined]
+    zipped = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip"
+    if isinstance(target, ast.Name):
+        return None if zipped else target.id
+    if isinstance(target, ast.Tuple) and len(target.elts) >= 2:
+        named = not zipped and it.func.attr == "named_parameters"  # type: ignore[attr-defined]
+        pick = target.elts[1] if named else target.elts[0]
+        if isinstance(pick, ast.Name):
+            return pick.id
+    return None
+
+
+def _writes_loop_target(loop: ast.AST) -> bool:
+    """Does the loop's body write the parameter in place: ``p.copy_(s)``, ``p.data.mul_(d)``,
+    ``p.data = s``?"""
+    name = _loop_parameter(loop)
+    if name is None:
+        return False
+    for n in walk_nodes(ast.Module(body=list(loop.body), type_ignores=[])):  # type: ignore[attr-defined]
+        target = None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            m = n.func.attr
+            if len(m) > 1 and m.endswith("_") and not m.startswith("_") and m not in _NOT_WRITES:
+                target = n.func.value
+        elif isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Attribute) and t.attr == "data":
+                    target = t
+        if target is not None and dotted(target) in (name, name + ".data"):
+            return True
+    return False

@@ -1,0 +1,155 @@
+"""Storage facts of state dicts: which values hold a module's live tensors (TEN402 asks).
+
+``X.state_dict()`` returns references to the parameters and buffers; a shallow copy of the
+dict (``.copy()``, ``dict(...)``, ``copy.copy(...)``, a comprehension over ``.items()``) copies
+the references; ``v.detach()`` shares the storage; ``v.cpu()`` is the same tensor where ``v`` is
+on the CPU (a copy on a GPU). ``live_state_dict`` tells, for one expression of the syntax tree,
+whether it holds such tensors; a name's own storage fact (bound to a live state dict on every
+path reaching it) comes from the caller (``holds_live``), which asks the flow-sensitive binding
+state. What a project function returns or writes is ``index.statedict_summaries``'s, which
+reads its ``return`` values with ``live_state_dict``.
+
+Reads that see only a dict's keys (``len(sd)``, ``sd.keys()``, ``k in sd``) read no storage:
+``reads_keys_only`` tells them apart from reads of the tensors.
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Optional
+
+from ..syntax import nodes
+from ..syntax.nodes import dotted_name, last_name
+
+#: conversions that return the SAME tensor (not a copy) in the conditions named, measured on
+#: torch 2.13 (shared/FACTS.md section 7): ``t.cpu()`` and ``t.to("cpu")`` of a CPU tensor return
+#: ``t`` itself, ``detach()`` always shares the storage. The general table of such conversions
+#: (``.float()``, ``.contiguous()``, ``as_tensor``...) belongs in ``semantic/storage.py``; this
+#: one is the part state dicts need until that module exists.
+SAME_STORAGE = {"detach": "", "cpu": "on CPU"}
+#: ``t.to(<one of these>)`` is ``t.cpu()``
+_CPU_DEVICES = frozenset({"'cpu'", '"cpu"'})
+
+#: receivers whose ``state_dict()`` holds no module's tensors (plain numbers or strings)
+SKIP_RECEIVERS = ("sched", "scaler", "sampler", "loader", "dataset", "tokenizer", "env")
+#: callables that make a shallow copy of a dict
+DICT_COPIES = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "copy.copy"})
+#: calls that see only a dict's keys
+_KEY_READERS = frozenset({"len", "list", "set", "sorted", "tuple", "frozenset"})
+_KEY_METHODS = frozenset({"keys", "__len__", "__contains__"})
+
+
+class Live(NamedTuple):
+    """An expression that holds a module's live tensors."""
+    #: ``X`` of ``X.state_dict()``; None when the expression copies a name's live dict
+    receiver: Optional[nodes.BaseExpression]
+    #: the name whose live dict is copied (``sd.copy()``), when ``receiver`` is None
+    source: Optional[str]
+    #: a shallow copy (not the state dict itself)
+    shallow: bool
+    #: where the tensors are the same: "" (everywhere) or "on CPU" (a copy elsewhere)
+    where: str
+
+
+def state_dict_receiver(node) -> Optional[nodes.BaseExpression]:
+    """``X.state_dict()`` (no arguments): X, else None."""
+    if type(node) is not nodes.Call or node.args:
+        return None
+    func = node.func
+    if type(func) is not nodes.Attribute or func.attr.value != "state_dict":
+        return None
+    name = (last_name(func.value) or "").lower()
+    if any(s in name for s in SKIP_RECEIVERS):
+        return None
+    return func.value
+
+
+def _dict_source(node, holds_live: Callable[[str], bool]):
+    """A state dict call (receiver, None) or a name holding a live one (None, name)."""
+    recv = state_dict_receiver(node)
+    if recv is not None:
+        return recv, None
+    if type(node) is nodes.Name and holds_live(node.value):
+        return None, node.value
+    return None
+
+
+def same_storage(node, name: str) -> Optional[str]:
+    """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
+    conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
+    ``v.to("cpu")``): "" (everywhere) or "on CPU"; None when it may be a copy."""
+    where = ""
+    while type(node) is nodes.Call and type(node.func) is nodes.Attribute:
+        m = node.func.attr.value
+        if m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
+                type(node.args[0].value) is nodes.SimpleString and \
+                node.args[0].value.value in _CPU_DEVICES:
+            cond = "on CPU"
+        elif m in SAME_STORAGE and not node.args:
+            cond = SAME_STORAGE[m]
+        else:
+            return None
+        where = where or cond
+        node = node.func.value
+    if type(node) is nodes.Name and node.value == name:
+        return where
+    return None
+
+
+def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
+                    ) -> Optional[Live]:
+    """``node`` when it holds a module's live tensors: ``X.state_dict()``, a shallow copy of it
+    or of a name that ``holds_live`` says holds one (``.copy()``, ``dict(...)``,
+    ``OrderedDict(...)``, ``copy.copy(...)``), or ``{k: v ... for k, v in <one>.items()}`` with
+    ``v`` kept, detached or moved to the CPU (``same_storage``)."""
+    recv = state_dict_receiver(node)
+    if recv is not None:
+        return Live(recv, None, False, "")
+    t = type(node)
+    if t is nodes.Call:
+        func = node.func
+        src = None
+        if type(func) is nodes.Attribute and func.attr.value == "copy" and not node.args:
+            src = _dict_source(func.value, holds_live)
+        elif dotted_name(func) in DICT_COPIES and len(node.args) == 1 and \
+                node.args[0].keyword is None and not node.args[0].star:
+            src = _dict_source(node.args[0].value, holds_live)
+        return Live(src[0], src[1], True, "") if src is not None else None
+    if t is nodes.DictComp:
+        comp = node.for_in
+        if comp.inner_for_in is not None or comp.ifs or type(comp.target) is not nodes.Tuple:
+            return None
+        elems = comp.target.elements
+        if len(elems) != 2 or any(type(e.value) is not nodes.Name for e in elems):
+            return None
+        k, v = elems[0].value.value, elems[1].value.value
+        it = comp.iter
+        if type(it) is not nodes.Call or it.args or type(it.func) is not nodes.Attribute or \
+                it.func.attr.value != "items":
+            return None
+        src = _dict_source(it.func.value, holds_live)
+        if src is None or type(node.key) is not nodes.Name or node.key.value != k:
+            return None
+        where = same_storage(node.value, v)
+        if where is not None:
+            return Live(src[0], src[1], True, where)
+    return None
+
+
+def reads_keys_only(node, name: str) -> bool:
+    """Does ``node`` read the dict named ``name`` only for its keys: ``len(name)``,
+    ``list(name)``, ``name.keys()``, ``k in name``, ``k not in name``? Such a read sees no
+    tensor, so what the tensors hold by then does not matter."""
+    t = type(node)
+    if t is nodes.Call:
+        func = node.func
+        if len(node.args) == 1 and not node.args[0].star and node.args[0].keyword is None and \
+                type(func) is nodes.Name and func.value in _KEY_READERS:
+            return dotted_name(node.args[0].value) == name
+        if not node.args and type(func) is nodes.Attribute and func.attr.value in _KEY_METHODS:
+            return dotted_name(func.value) == name
+        return False
+    if t is nodes.Comparison and len(node.comparisons) == 1:
+        op = type(node.comparisons[0].operator)
+        if op is nodes.In or op is nodes.NotIn:
+            return dotted_name(node.comparisons[0].comparator) == name
+    return False
+

@@ -1,0 +1,316 @@
+"""State-dict storage facts (semantic/statedicts.py) and the per-function summaries of the project
+index (semantic/index/statedict_summaries.py) that TEN402 reads across methods, calls and files
+(issue 43), and the key-only reads that are no read of the tensors (issue 46)."""
+import ast
+import re
+import textwrap
+
+import pytest
+
+from flake8_tensorcopy.semantic.index import FileContext
+from flake8_tensorcopy.semantic.index.statedict_summaries import summarize_function, summary
+from flake8_tensorcopy.semantic.statedicts import (
+    live_state_dict, reads_keys_only, same_storage,
+)
+from flake8_tensorcopy.syntax.build import parse_expression
+
+from .conftest import flake8
+
+LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<code>TEN\d{3})", re.M)
+
+
+def live(text, named=()):
+    return live_state_dict(parse_expression(text), lambda name: name in named)
+
+
+# ---- which expressions hold a module's live tensors -----------------------------------------
+@pytest.mark.parametrize("text, shallow, where", [
+    ("model.state_dict()", False, ""),
+    ("model.state_dict().copy()", True, ""),
+    ("dict(model.state_dict())", True, ""),
+    ("collections.OrderedDict(self.net.state_dict())", True, ""),
+    ("copy.copy(model.state_dict())", True, ""),
+    ("{k: v for k, v in model.state_dict().items()}", True, ""),
+    ("{k: v.detach() for k, v in model.state_dict().items()}", True, ""),
+    ("{k: v.cpu() for k, v in model.state_dict().items()}", True, "on CPU"),
+    ("{k: v.detach().cpu() for k, v in model.state_dict().items()}", True, "on CPU"),
+    ("{k: v.to('cpu') for k, v in model.state_dict().items()}", True, "on CPU"),
+])
+def test_live_state_dicts(text, shallow, where):
+    got = live(text)
+    assert got is not None and got.shallow is shallow and got.where == where
+    assert got.receiver is not None and got.source is None
+
+
+@pytest.mark.parametrize("text", [
+    "copy.deepcopy(model.state_dict())",
+    "{k: v.clone() for k, v in model.state_dict().items()}",
+    "{k: v.cpu().clone() for k, v in model.state_dict().items()}",
+    "{k: v.detach().cpu().clone() for k, v in model.state_dict().items()}",
+    "{k: v.to('cuda') for k, v in model.state_dict().items()}",
+    "{k: v.cpu().numpy() for k, v in model.state_dict().items()}",
+    "{k: v for k, v in model.state_dict().items() if 'bn' not in k}",
+    "{k.replace('a', 'b'): v for k, v in model.state_dict().items()}",
+    "scheduler.state_dict()",
+    "model.state_dict(prefix='x')",
+    "sd.copy()",  # a name not known to hold a live state dict
+    "dict(sd)",
+])
+def test_not_live(text):
+    assert live(text) is None
+
+
+def test_a_name_holding_a_live_state_dict_is_copied_shallowly():
+    for text in ("sd.copy()", "copy.copy(sd)", "dict(sd)", "{k: v for k, v in sd.items()}"):
+        got = live(text, named={"sd"})
+        assert got is not None and got.receiver is None and got.source == "sd", text
+    assert live("copy.deepcopy(sd)", named={"sd"}) is None
+
+
+def test_same_storage_conversions():
+    assert same_storage(parse_expression("v"), "v") == ""
+    assert same_storage(parse_expression("v.detach()"), "v") == ""
+    assert same_storage(parse_expression("v.cpu()"), "v") == "on CPU"
+    assert same_storage(parse_expression("v.cpu().detach()"), "v") == "on CPU"
+    assert same_storage(parse_expression('v.to("cpu")'), "v") == "on CPU"
+    for copy in ("v.clone()", "v.cpu().clone()", 'v.to("cpu", copy=True)', "v.double()", "w"):
+        assert same_storage(parse_expression(copy), "v") is None, copy
+
+
+@pytest.mark.parametrize("text, keys", [
+    ("len(sd)", True), ("list(sd)", True), ("sorted(sd)", True), ("sd.keys()", True),
+    ("'fc.weight' in sd", True), ("k not in sd", True),
+    ("sd['fc.weight']", False), ("sd.values()", False), ("sd.items()", False),
+    ("len(other)", False), ("sd in k", False), ("print(sd)", False),
+])
+def test_key_only_reads(text, keys):
+    assert reads_keys_only(parse_expression(text), "sd") is keys
+
+
+# ---- per-function summaries --------------------------------------------------------------
+def summarize(src):
+    return summarize_function(ast.parse(textwrap.dedent(src)).body[0])
+
+
+def test_summary_returns_a_live_state_dict():
+    s = summarize("""
+        def get_weights(self):
+            if self.ema is None:
+                return self.model.state_dict()
+            return {k: v.detach() for k, v in self.ema.state_dict().items()}
+    """)
+    assert s.returns_live is not None and s.returns_text == "self.model.state_dict()"
+    for src in ("def f(self):\n    return copy.deepcopy(self.model.state_dict())\n",
+                "def f(self):\n    if x:\n        return self.model.state_dict()\n    return None\n",
+                "def f(self):\n    return {'model': self.model.state_dict()}\n",
+                "def f(self):\n    def g():\n        return self.model.state_dict()\n    return g\n"):
+        assert summarize(src).returns_live is None, src
+
+
+def test_summary_writes_parameters_in_place():
+    forms = {
+        "for p, s in zip(model.parameters(), shadow):\n        p.data.copy_(s)": True,
+        "for p, s in zip(model.parameters(), shadow):\n        p.copy_(s)": True,
+        "for n, p in model.named_parameters():\n        p.data = shadow[n]": True,
+        "for p in model.parameters():\n        p.mul_(0.5)": True,
+        "model.load_state_dict(shadow)": True,
+        "for s, p in zip(shadow, model.parameters()):\n        s.mul_(0.9).add_(p)": False,
+        "for p in model.parameters():\n        p.requires_grad_(False)": False,
+        "for p in model.parameters():\n        total = total + p.sum()": False,
+    }
+    for body, writes in forms.items():
+        s = summarize(f"def copy_to(model, shadow):\n    {body}\n")
+        assert (s.writes_params == {"model", 0}) is writes, body
+        assert not s.writes_params or writes, body
+    s = summarize("def apply(self):\n    for p, s in zip(self.model.parameters(), self.shadow):\n"
+                  "        p.data.copy_(s)\n")
+    assert s.writes_params == {"self.model"}
+
+
+def test_summary_trains():
+    assert summarize("def step(self, x):\n    self.opt.step()\n").trains == "self.opt.step()"
+    assert summarize("def step(self, loss):\n    loss.backward()\n").trains == "backward()"
+    assert summarize("def step(self):\n    self.scheduler.step()\n").trains == ""
+    assert summarize("def step(self):\n    self.env.step(0)\n").trains == ""
+
+
+def test_summary_is_worked_out_once_per_function(tmp_path):
+    src = textwrap.dedent("""
+        class Trainer:
+            def get_weights(self):
+                return self.model.state_dict()
+    """)
+    path = tmp_path / "trainer.py"
+    path.write_text(src)
+    ctx = FileContext(str(path), ast.parse(src), src)
+    try:
+        fn = ctx.current_class("Trainer").method("get_weights")
+        first = summary(fn)
+        assert first.returns_live is not None
+        assert summary(fn) is first  # kept with the function's module: a look-up
+    finally:
+        ctx.release()
+
+
+# ---- through flake8: a wrapper and an EMA helper of another module of the project ------------
+TRAINER = """\
+import torch
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+
+    def get_weights(self):
+        return self.model.state_dict()
+
+
+class EMA:
+    def __init__(self, model):
+        self.shadow = [p.detach().clone() for p in model.parameters()]
+
+    def copy_to(self, model):
+        with torch.no_grad():
+            for p, s in zip(model.parameters(), self.shadow):
+                p.copy_(s)
+"""
+
+TRAIN = """\
+import copy
+
+import torch
+
+from helpers import EMA, Trainer
+
+
+def fit(model, opt, loader, evaluate):
+    trainer = Trainer(model)
+    ema = EMA(model)
+    best = None
+    for x in loader:
+        model(x).sum().backward()
+        opt.step()
+        if evaluate(model):
+            best = trainer.get_weights()
+    model.load_state_dict(best)
+    backup = model.state_dict()
+    ema.copy_to(model)
+    evaluate(model)
+    model.load_state_dict(backup)
+    fixed = copy.deepcopy(model.state_dict())
+    ema.copy_to(model)
+    model.load_state_dict(fixed)
+"""
+
+
+def test_summaries_reach_across_modules_through_flake8(tmp_path):
+    (tmp_path / "helpers.py").write_text(TRAINER)
+    (tmp_path / "train.py").write_text(TRAIN)
+    proc = flake8("--select", "TEN402", "train.py", cwd=str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == {(16, "TEN402"), (18, "TEN402")}, proc.stdout
+    assert "`get_weights()` returns `self.model.state_dict()`" in proc.stdout
+    assert "`ema.copy_to()` (it writes `model`'s parameters in place)" in proc.stdout
+
+
+def test_issue46_remapped_loaded_and_measured_through_flake8(tmp_path):
+    (tmp_path / "load.py").write_text(textwrap.dedent("""\
+        import torch
+
+
+        def load(model, checkpoint):
+            sd = model.state_dict()
+            model.load_state_dict({k.replace("module.", ""): v for k, v in sd.items()})
+            print(f"loaded {len(sd)} tensors", "fc.weight" in sd)
+            return sorted(sd.keys())
+
+
+        def read_after_load(model, pretrained):
+            sd = model.state_dict()
+            model.load_state_dict(pretrained)
+            print(len(sd))
+            return sd["fc.weight"]
+    """))
+    proc = flake8("--select", "TEN402", "load.py", cwd=str(tmp_path))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == {(12, "TEN402")}, proc.stdout
+
+
+CALLBACKS = """\
+import copy
+
+
+class EarlyStopping:
+    def __init__(self, patience=5):
+        self.patience = patience
+        self.best_score = None
+        self.counter = 0
+        self.best_state = None
+
+    def step(self, score, model):
+        if self.best_score is None:
+            self.best_score = score
+            self.best_state = model.state_dict()
+        elif score < self.best_score:
+            self.counter += 1
+            if self.counter >= self.patience:
+                return True
+        else:
+            self.best_score = score
+            self.best_state = model.state_dict()
+            self.counter = 0
+        return False
+
+
+class EarlyStoppingFixed:
+    def __init__(self):
+        self.best_state = None
+
+    def step(self, score, model):
+        self.best_state = copy.deepcopy(model.state_dict())
+        return False
+"""
+
+FIT = """\
+from callbacks import EarlyStopping, EarlyStoppingFixed
+
+
+def fit(model, opt, loader, evaluate, epochs):
+    es = EarlyStopping()
+    for epoch in range(epochs):
+        for x in loader:
+            opt.zero_grad()
+            model(x).sum().backward()
+            opt.step()
+        if es.step(evaluate(model), model):
+            break
+    model.load_state_dict(es.best_state)
+
+
+def fit_fixed(model, opt, loader, evaluate, epochs):
+    es = EarlyStoppingFixed()
+    for epoch in range(epochs):
+        model(loader).sum().backward()
+        opt.step()
+        es.step(evaluate(model), model)
+    model.load_state_dict(es.best_state)
+
+
+def evaluate_only(model, loader, evaluate):
+    es = EarlyStopping()
+    for x in loader:
+        es.step(evaluate(model), model)
+    model.load_state_dict(es.best_state)
+"""
+
+
+def test_a_callback_of_another_module_keeps_the_live_state_dict(tmp_path):
+    """The class binds ``self.best_state = model.state_dict()`` and never loads it; the caller,
+    in another file, trains in the loop that calls it and loads ``es.best_state`` afterwards."""
+    (tmp_path / "callbacks.py").write_text(CALLBACKS)
+    (tmp_path / "fit.py").write_text(FIT)
+    proc = flake8("--select", "TEN402", "fit.py", "callbacks.py", cwd=str(tmp_path))
+    got = {(m["path"], int(m["line"])) for m in LINE.finditer(proc.stdout)}
+    assert got == {("fit.py", 13)}, proc.stdout
+    assert "kept by `EarlyStopping.step()`" in proc.stdout
