@@ -76,7 +76,7 @@ class ConversionAlias(Rule):
                "for a copy on every device, dtype and layout")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE
-    unsafe_changes = ("values",)
+    unsafe_changes = ("values", "stops_raising")
     what = (
         "Flags `y = x.<conversion>(...)` where the conversion returns `x` itself when there is "
         "nothing to convert (`.cpu()`, `.cuda()`, `.to(device or dtype)`, `.float()`/`.double()`/"
@@ -108,8 +108,11 @@ class ConversionAlias(Rule):
         "appended. Where the conversion copied anyway (another device or dtype) nothing "
         "changes but one more copy; where it returned `x` itself the values the program "
         "computes change: that is the fix, and a behaviour change if the write into `x` was "
-        "meant. No fix is safe: the rule flags only where the two sides are seen to "
-        "differ."
+        "meant. Where `x` is a leaf that requires grad, the original raises at the in-place "
+        "write (\"a leaf Variable that requires grad is being used in an in-place operation\") "
+        "and the copy does not. No fix is safe: closed-world, a copy is behaviour-preserving "
+        "only where the conversion is proven to copy already, and there the rule does not "
+        "fire."
     )
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.to.html",
                   "https://pytorch.org/docs/stable/generated/torch.Tensor.cpu.html")
@@ -141,13 +144,13 @@ class ConversionAlias(Rule):
     fix_cases = (
         FixCase("y = t.float()\n    y.mul_(2)\n    return t",
                 differs=("input_values", "values", "input_version"),
-                kinds=("plain", "transposed", "float64", "int64", "zero_dim", "channels_last")),
+                kinds=("plain", "float64", "int64")),
         FixCase("prev = t.cpu()\n    t.mul_(2)\n    return prev",
                 differs=("values", "is_input", "shares_memory", "vc_shared"),
-                kinds=("plain", "transposed", "float64", "int64")),
+                kinds=("plain", "int64")),
         FixCase("y = t.to(torch.float32)\n    y.add_(1)\n    return t",
                 differs=("input_values", "values", "input_version"),
-                kinds=("plain", "transposed", "float64", "int64", "zero_dim")),
+                kinds=("plain", "float64", "int64")),
     )
     claims = claims_of.TEN404
 

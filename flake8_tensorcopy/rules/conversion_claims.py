@@ -163,10 +163,11 @@ def _expand_row_write_is_silent(v):
         e.add_(1)
         raised = "no error"
     except RuntimeError as exc:
-        raised = str(exc).split("\n")[0][:90]
+        raised = str(exc).split("\n")[0]
     holds = rows == [[1.0, 2.0, 3.0]] * 2 and base.tolist() == [[1.0, 2.0, 3.0]] and \
         "single memory location" in raised
-    return holds, {"rows": rows, "add_": raised}
+    raised = raised[:90]
+    return holds, {"row_values": rows, "add_": raised}
 
 
 TEN406 = (
