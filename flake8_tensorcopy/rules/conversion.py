@@ -59,12 +59,41 @@ def _sides(ctx, node, name: str, share: Share):
     write = first_write(scope, node, frozenset({name}), frozenset({base}),
                         array=share.value_array)
     if write is not None and "." not in base and \
-            read_after(scope, write, base, values=True):
+            read_after(scope, write, base, values=True) and \
+            not _written_back(scope, write, base, name):
         return write, name, base
     write = first_write(scope, node, frozenset({base}), frozenset({name}),
                         array=share.base_array)
     if write is not None and read_after(scope, write, name, values=True):
         return write, base, name
+    return None
+
+
+def _written_back(scope, write, base: str, name: str) -> bool:
+    """Is ``base`` written from ``name`` after ``write`` (``p32 = p.data.float(); p32.add_(u);
+    p.data.copy_(p32)``, the fp16 master-weight step)? Then the change is meant to reach
+    ``base``, and where the conversion returned ``base`` itself it already has."""
+    back = first_write(scope, write, frozenset({base, base + ".data"}))
+    if back is None and write is not None:
+        back = _data_assigned(scope, write, base)
+    return back is not None and _mentions_name(back, name)
+
+
+def _data_assigned(scope, write, base: str):
+    """``base.data = ...`` after ``write``: the statement, else None."""
+    after = False
+    todo = [scope]
+    target = base + ".data"
+    while todo:  # in source order: children pushed reversed
+        node = todo.pop()
+        if node is write:
+            after = True
+            continue
+        if after and type(node) is nodes.Assign and any(
+                type(a.target) is nodes.Attribute and nodes.dotted_name(a.target) == target
+                for a in node.targets):
+            return node
+        todo.extend(reversed([c for c in node.children if c is not None]))
     return None
 
 
@@ -80,9 +109,9 @@ class ConversionAlias(Rule):
     unsafe_changes = ("values", "stops_raising")
     what = (
         "Flags `y = x.<conversion>(...)` where the conversion returns `x` itself when there is "
-        "nothing to convert (`.cpu()`, `.cuda()`, `.to(device or dtype)`, `.float()`/`.double()`/"
+        "nothing to convert (`.cpu()`, `.to(device or dtype)`, `.float()`/`.double()`/"
         "`.half()`..., `.type(dtype)`, `.contiguous()`, `torch.as_tensor(x)`, "
-        "`.requires_grad_()`, also after `.detach()`), `x` is known to be a tensor, and then "
+        "`.requires_grad_(False)`, also after `.detach()`), `x` is known to be a tensor, and then "
         "one side is written in place (`y.mul_(255)`, `y[i] = v`, `x.add_(...)`) while the "
         "other side is read afterwards in the same function (`prev = w.cpu()` ... "
         "`w.add_(...)` ... `compare(prev, w)`). Reads of what no write changes (`x.shape`, "

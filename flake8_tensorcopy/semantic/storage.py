@@ -42,7 +42,7 @@ DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doubl
           "int8": "int8", "uint8": "uint8", "bool": "bool", "complex64": "complex64",
           "complex128": "complex128", "cfloat": "complex64", "cdouble": "complex128"}
 #: the methods ``share_of`` reads as conversions (the engine's pre-filter looks for these)
-CONVERSION_METHODS = frozenset(DTYPE_METHODS) | {"cpu", "cuda", "to", "type", "contiguous",
+CONVERSION_METHODS = frozenset(DTYPE_METHODS) | {"cpu", "to", "type", "contiguous",
                                                  "requires_grad_"}
 EXPAND_METHODS = frozenset({"expand", "expand_as", "broadcast_to"})
 #: factories whose result is float32 (the default dtype) on the default device, contiguous
@@ -365,10 +365,8 @@ def _conversion_condition(call, m: str, recv, inf, binding) -> Optional[str]:
     run (the code shows nothing to convert), None where it never does (the code shows it
     converts, ``copy=True``) or where this is not a conversion it reads."""
     place = placement(recv, inf, binding)
-    if m in ("cpu", "cuda"):
-        if call.args:
-            return None if m == "cpu" else _device_condition(place, "cuda", "on a CUDA device")
-        return _device_condition(place, m, "on the CPU" if m == "cpu" else "on a CUDA device")
+    if m == "cpu":
+        return None if call.args else _device_condition(place, "cpu", "on the CPU")
     if m in DTYPE_METHODS:
         if call.args:
             return None  # ``t.float(memory_format=...)``: not read
@@ -384,7 +382,10 @@ def _conversion_condition(call, m: str, recv, inf, binding) -> Optional[str]:
             return ""
         return "when it is already contiguous"
     if m == "requires_grad_":
-        return ""  # always returns its receiver
+        pos = _positional(call)
+        # always its receiver; read only as ``requires_grad_(False)``, the conversion-like use
+        return "" if len(call.args) == 1 and len(pos) == 1 and type(pos[0]) is nodes.Name \
+            and pos[0].value == "False" else None
     if m == "to":
         target = _to_target(call, inf)
         if target is None:

@@ -18,6 +18,7 @@ from collections import deque
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .source import lines_of_sorted, occurrences
+from .storage_shapes import storage_shape
 
 #: the text of the shapes ``_has_shape`` looks for in a tree (each one's text lies within the
 #: lines of the statement holding it)
@@ -33,7 +34,7 @@ _TREE_SHAPE_BRANCHES = (
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
     # TEN404-406: a binding made by a conversion, a NumPy bridge, an expansion or a repetition
-    r"\.\s*(?:cpu|cuda|to|float|double|half|bfloat16|long|int|short|bool|byte|char|type"
+    r"\.\s*(?:cpu|to|float|double|half|bfloat16|long|int|short|bool|byte|char|type"
     r"|contiguous|requires_grad_|numpy|expand|broadcast_to)\s*\(",
     r"from_numpy\s*\(", r"as_tensor\s*\(", r"asarray\s*\(", r"broadcast_to\s*\(",
     r"\]\s*\*", r"\*\s*\[", r"\[\s*\w+\s+for\b",
@@ -284,7 +285,7 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
-            if t is ast.Assign and len(node.targets) == 1 and _storage_shape(node.targets[0], value):
+            if t is ast.Assign and len(node.targets) == 1 and storage_shape(node.targets[0], value):
                 return True  # TEN404-406
         elif t is ast.AugAssign and _same_subscripted(node.target, node.value):
             return True  # TEN403
@@ -293,46 +294,6 @@ def _has_shape(root: ast.AST, aliases: Set[str]) -> bool:
             if more:
                 return True  # a local import of a constructor alias: let the walk look
     return two_step and any(_two_step_copy(block) for block in _blocks(root))
-
-
-#: what ``semantic/storage.py`` reads as a conversion (TEN404), a bridge (TEN405) or an expansion
-_STORAGE_METHODS = frozenset({"cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long",
-                              "int", "short", "bool", "byte", "char", "cfloat", "cdouble", "type",
-                              "contiguous", "requires_grad_", "numpy", "expand", "broadcast_to"})
-_STORAGE_FUNCS = frozenset({"from_numpy", "as_tensor", "asarray", "broadcast_to"})
-
-
-def _storage_shape(target: ast.expr, value: ast.expr) -> bool:
-    """``y = x.cpu()`` (a name bound to a conversion, a bridge or an expansion of another named
-    value), ``l = [t] * n``, ``l = [t for _ in range(n)]``: a binding TEN404-406 may follow."""
-    if not isinstance(target, ast.Name):
-        return False
-    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
-        return any(isinstance(side, ast.List) and len(side.elts) == 1
-                   for side in (value.left, value.right))
-    if isinstance(value, ast.ListComp):
-        return isinstance(value.elt, ast.Name)
-    if not isinstance(value, ast.Call):
-        return False
-    func = value.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    if name in _STORAGE_FUNCS:
-        return True
-    if name not in _STORAGE_METHODS or not isinstance(func, ast.Attribute):
-        return False
-    node = func.value
-    while True:  # down the chain of sharing steps to what they start from
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            node = node.func.value
-        elif isinstance(node, ast.Attribute) and node.attr == "data":
-            node = node.value
-        elif isinstance(node, ast.Subscript) and name in ("expand", "broadcast_to"):
-            node = node.value
-        else:
-            break
-    if name in ("expand", "broadcast_to"):
-        return True
-    return isinstance(node, (ast.Name, ast.Attribute)) and dotted(node) != target.id
 
 
 def _like_call(node: ast.expr) -> bool:
