@@ -93,6 +93,10 @@ def test_numpy_bridges():
     assert (s.how, s.base_array, s.value_array) == (storage.BRIDGE, True, False)
     s = share("def f(t: torch.Tensor):\n    n = t.numpy()\n", "n")
     assert (s.how, s.value_array, s.base_name) == (storage.BRIDGE, True, "t")
+    s = share("def f(t: torch.Tensor):\n    n = t.detach().cpu().numpy()\n", "n")
+    assert (s.how, s.value_array, s.conditions) == (storage.BRIDGE, True,
+                                                    ("when it is already on the CPU",))
+    assert share("def f(t: torch.Tensor):\n    n = t.cuda().cpu().numpy()\n", "n") is None
     s = share("def f(t: torch.Tensor):\n    n = np.asarray(t)\n", "n")
     assert s.value_array
     s = share("a = np.ones(3, dtype=np.float32)\nx = torch.as_tensor(a)\n", "x")

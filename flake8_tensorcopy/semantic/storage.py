@@ -325,11 +325,12 @@ def _chain(expr, inf, binding) -> Optional[Share]:
                 steps.append("numpy()")
                 node = recv
                 continue
-            if m in CONVERSION_METHODS and how in (None, CONVERSION):
+            if m in CONVERSION_METHODS and (how in (None, CONVERSION) or value_array):
+                # ``t.cpu().numpy()``: the bridge shares with ``t`` where ``.cpu()`` returned it
                 cond = _conversion_condition(node, m, recv, inf, binding)
                 if cond is None:
                     return None  # a copy on every run, or not a conversion this reads
-                how = CONVERSION
+                how = how or CONVERSION
                 steps.append(_step_text(node, m))
                 if cond:
                     conditions.append(cond)
