@@ -73,6 +73,9 @@ def test_placement_the_code_shows_decides():
     assert share("w = torch.zeros(3).cuda()\ny = w.cpu()\n", "y") is None
     assert share("w = torch.zeros(3)\ny = w.to('cpu', copy=True)\n", "y") is None
     assert share("w = torch.zeros(3)\ny = w.double()\n", "y") is None
+    # a true division is floating: ``.long()`` of it copies, ``.float()`` may not
+    assert share("def f(a: torch.Tensor, b):\n    w = a / b\n    y = w.long()\n", "y") is None
+    assert share("def f(a: torch.Tensor, b):\n    w = a / b\n    y = w.float()\n", "y") is not None
     # a name bound twice: its placement is not shown
     s = share("w = torch.zeros(3)\nw = w.cuda()\ny = w.cpu()\n", "y")
     assert s is None or not s.always

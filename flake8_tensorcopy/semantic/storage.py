@@ -41,6 +41,10 @@ DTYPES = {"float32": "float32", "float": "float32", "float64": "float64", "doubl
           "long": "int64", "int32": "int32", "int": "int32", "int16": "int16", "short": "int16",
           "int8": "int8", "uint8": "uint8", "bool": "bool", "complex64": "complex64",
           "complex128": "complex128", "cfloat": "complex64", "cdouble": "complex128"}
+#: a dtype the code shows only as floating (the result of a true division)
+FLOATING = "floating"
+FLOATING_DTYPES = frozenset({"float32", "float64", "float16", "bfloat16", "complex64",
+                             "complex128"})
 #: the methods ``share_of`` reads as conversions (the engine's pre-filter looks for these)
 CONVERSION_METHODS = frozenset(DTYPE_METHODS) | {"cpu", "to", "type", "contiguous",
                                                  "requires_grad_"}
@@ -176,6 +180,8 @@ def placement(expr, inf, binding=None) -> Place:
                 return Place()
             expr = bound
             continue
+        if t is nodes.BinaryOperation and type(expr.operator) is nodes.Divide:
+            return Place(dtype=FLOATING)  # true division: a floating dtype, whatever it divides
         if t is not nodes.Call:
             return Place()
         func = expr.func
@@ -416,8 +422,10 @@ def _device_condition(place: Place, device: str, words: str) -> Optional[str]:
 
 
 def _dtype_condition(place: Place, dtype: str) -> Optional[str]:
-    if place.dtype is None:
+    if place.dtype is None or (place.dtype == FLOATING and dtype in FLOATING_DTYPES):
         return f"when it is already {dtype}"
+    if place.dtype == FLOATING:
+        return None  # a floating value converted to an integer or bool dtype: a copy
     return "" if place.dtype == dtype else None
 
 
