@@ -39,9 +39,28 @@ def _last_call_name(value) -> Optional[str]:
     return None
 
 
-def _fact(ctx, node, value) -> Optional[Share]:
+def _fact(ctx, node, value, name: str, how: str):
+    """The storage fact of ``value`` bound to ``name`` and the write and read that make it a
+    mistake: (share, (write, written side, read side)), or None. The flow is asked first with
+    what the expression itself shows, and only where it finds a write and a read are the
+    placements the code shows of plain names (``sole_binding``: a walk of the scope) asked."""
     scope = ctx.scope_node
-    return storage.share_of(value, ctx.inf, lambda name: sole_binding(scope, name, node))
+    binding = lambda n: sole_binding(scope, n, node)  # noqa: E731
+    share = storage.share_of(value, ctx.inf)
+    # ``torch.as_tensor(a)``: only ``a``'s binding shows an array
+    refined = share is None and _last_call_name(value) in ("as_tensor", "asarray")
+    if refined:
+        share = storage.share_of(value, ctx.inf, binding)
+    if share is None or share.how != how or share.base_name == name:
+        return None
+    found = _sides(ctx, node, name, share)
+    if found is None:
+        return None
+    if not refined:
+        share = storage.share_of(value, ctx.inf, binding)
+        if share is None or share.how != how:
+            return None  # the code shows it copies
+    return share, found
 
 
 def _where(share: Share) -> str:
@@ -188,15 +207,12 @@ class ConversionAlias(Rule):
         bound = _bound(node)
         if bound is None or _last_call_name(bound[1]) not in _CONVERSION_CALLS:
             return ()
-        share = _fact(ctx, node, bound[1])
-        if share is None or share.how != CONVERSION or share.base_name == bound[0].value:
+        fact = _fact(ctx, node, bound[1], bound[0].value, CONVERSION)
+        if fact is None:
             return ()
-        return self._check(node, ctx, bound[0].value, share)
+        return self._check(node, ctx, bound[0].value, *fact)
 
-    def _check(self, node, ctx, name: str, share: Share) -> Iterator[Report]:
-        found = _sides(ctx, node, name, share)
-        if found is None:
-            return
+    def _check(self, node, ctx, name: str, share: Share, found) -> Iterator[Report]:
         write, _, other = found
         call = share.call
         if _last_call_name(call) == "to":
@@ -282,15 +298,12 @@ class NumpyBridgeAlias(Rule):
         bound = _bound(node)
         if bound is None or _last_call_name(bound[1]) not in _BRIDGE_CALLS:
             return ()
-        share = _fact(ctx, node, bound[1])
-        if share is None or share.how != BRIDGE or share.base_name == bound[0].value:
+        fact = _fact(ctx, node, bound[1], bound[0].value, BRIDGE)
+        if fact is None:
             return ()
-        return self._check(node, ctx, bound[0].value, share)
+        return self._check(node, ctx, bound[0].value, *fact)
 
-    def _check(self, node, ctx, name: str, share: Share) -> Iterator[Report]:
-        found = _sides(ctx, node, name, share)
-        if found is None:
-            return
+    def _check(self, node, ctx, name: str, share: Share, found) -> Iterator[Report]:
         write, _, other = found
         call = share.call
         edits = []
