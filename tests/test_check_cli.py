@@ -77,7 +77,7 @@ def test_statistics(write):
 def test_rules_and_explain():
     res = tensorcopy("rules")
     from flake8_tensorcopy.rules import ALL_RULES
-    assert res.returncode == 0 and res.stdout.count("TEN") == len(ALL_RULES) == 13
+    assert res.returncode == 0 and res.stdout.count("TEN") == len(ALL_RULES) == 16
     data = json.loads(tensorcopy("rules", "--format", "json").stdout)
     assert {d["code"] for d in data} >= {"TEN101", "TEN401"} and all(d["url"] for d in data)
     res = tensorcopy("explain", "ten101")

@@ -311,6 +311,58 @@ def fix_writes_rejected(mp):
     mp.setattr(equivalence, "fixed_source", fixed_source)
 
 
+def conversions_always_copy(mp):
+    """``.cpu()``, ``.float()``, ``.to()``, ``.type()``, ``.contiguous()`` copy even when there
+    is nothing to convert."""
+    for name in ("cpu", "float", "to", "type", "contiguous"):
+        orig = getattr(torch.Tensor, name)
+        mp.setattr(torch.Tensor, name,
+                   (lambda o: lambda self, *a, **k: o(self, *a, **k).clone())(orig))
+
+
+def to_ignores_copy(mp):
+    orig = torch.Tensor.to
+
+    def to(self, *a, copy=False, **k):
+        return orig(self, *a, **k)
+    mp.setattr(torch.Tensor, "to", to)
+
+
+def cpu_returns_self(mp):
+    """``.cpu()`` of a CUDA tensor returns it (as on CPU)."""
+    mp.setattr(torch.Tensor, "cpu", lambda self, *a, **k: self)
+
+
+def bridge_copies(mp):
+    orig_from, orig_numpy = torch.from_numpy, torch.Tensor.numpy
+    orig_as = torch.as_tensor
+    mp.setattr(torch, "from_numpy", lambda a: orig_from(a.copy()))
+    mp.setattr(torch, "as_tensor", lambda a, *r, **k: orig_as(
+        a.copy() if hasattr(a, "__array_interface__") else a, *r, **k))
+    mp.setattr(torch.Tensor, "numpy", lambda self, *a, **k: orig_numpy(self, *a, **k).copy())
+    import numpy as np
+    orig_asarray = np.asarray
+    mp.setattr(np, "asarray", lambda a, *r, **k: orig_asarray(a, *r, **k).copy()
+               if isinstance(a, torch.Tensor) else orig_asarray(a, *r, **k))
+
+
+def tensor_of_array_shares(mp):
+    """``torch.tensor(a)`` of an array shares its memory like ``as_tensor``."""
+    orig = torch.tensor
+    mp.setattr(torch, "tensor", lambda data, *a, **k: torch.as_tensor(data, *a, **k)
+               if hasattr(data, "__array_interface__") else orig(data, *a, **k))
+
+
+def expand_copies(mp):
+    orig = torch.Tensor.expand
+    mp.setattr(torch.Tensor, "expand", lambda self, *a, **k: orig(self, *a, **k).clone())
+
+
+def add_out_of_place(mp):
+    """``t.add_(v)`` computes ``t + v`` and leaves ``t`` as it was."""
+    mp.setattr(torch.Tensor, "add_", lambda self, *a, **k: self.add(*a, **k))
+
+
 def _fix_cases(fixed: bool):
     """(code, fix-N) of the fix cases that do (``fixed``) or do not offer a fix."""
     return frozenset((r.code, f"fix-{i}") for r in ALL_RULES
@@ -416,6 +468,19 @@ MUTATIONS = (
         "TEN301 fix-1,fix-2,fix-3,fix-4", "TEN302 fix-1,fix-2,fix-3", "TEN401 fix-1")),
     Mutation("fix-copies-array", fix_copies_array, _k("TEN101 fix-5"), devices=("cpu",)),
     Mutation("fix-drops-no-grad", fix_drops_no_grad, _k("TEN102 fix-1,fix-2,fix-3")),
+    Mutation("conversions-always-copy", conversions_always_copy, _k(
+        "TEN404 no-op-conversions-return-self-on-cpu,write-through-conversion-reaches-source")),
+    Mutation("to-ignores-copy", to_ignores_copy, _k(
+        "TEN404 conversions-copy-when-something-converts")),
+    Mutation("cpu-returns-self", cpu_returns_self, _k("TEN404 cpu-copies-from-cuda"),
+             devices=("cuda",)),
+    Mutation("bridge-copies", bridge_copies, _k("TEN405 bridge-shares-memory"),
+             devices=("cpu",)),
+    Mutation("tensor-of-array-shares", tensor_of_array_shares, _k("TEN405 bridge-copies"),
+             devices=("cpu",)),
+    Mutation("expand-copies", expand_copies, _k("TEN406 expand-row-write-is-silent")),
+    Mutation("add-out-of-place", add_out_of_place, _k(
+        "TEN406 repeated-list-is-one-tensor", "TEN404 write-through-conversion-reaches-source")),
     Mutation("fix-not-applied", fix_not_applied, _fix_cases(True)),
     Mutation("fix-writes-rejected", fix_writes_rejected, _fix_cases(False)),
     Mutation("timer-times-b-for-a", timer_times_b_for_a, SPEED, timer=True),

@@ -33,7 +33,7 @@ def test_valid_example_is_not_flagged(code, i, source):
 def test_codes_are_fixed_and_unique():
     assert list(RULES_BY_CODE) == ["TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203",
                                    "TEN204", "TEN301", "TEN302", "TEN401", "TEN402", "TEN403",
-                                   "TEN501"]
+                                   "TEN404", "TEN405", "TEN406", "TEN501"]
     assert len({r.name for r in ALL_RULES}) == len(ALL_RULES)
 
 

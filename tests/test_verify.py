@@ -289,7 +289,7 @@ def test_no_grad_rows_time_only_the_statement(monkeypatch):
 def test_claims_run_with_the_device_as_a_parameter():
     """The CUDA-only claims' code paths run on the CPU device too (except those whose subject
     is a CUDA behaviour: the sync probe, where ``torch.tensor`` puts CUDA scalars, the
-    nondeterministic overlapping shifts)."""
+    nondeterministic overlapping shifts, ``.cpu()`` copying from CUDA)."""
     from flake8_tensorcopy.verify.helper import Helper
 
     v = Helper(torch, "cpu", quick=True)
@@ -297,7 +297,8 @@ def test_claims_run_with_the_device_as_a_parameter():
         for claim in rule.claims:
             if claim.kind == "speed" or claim.id in ("tensor-list-syncs-per-element",
                                                      "tensor-list-lands-on-cpu",
-                                                     "cuda-shifts-differ"):
+                                                     "cuda-shifts-differ",
+                                                     "cpu-copies-from-cuda"):
                 continue
             holds, measured = claim.check(v)
             assert holds, (rule.code, claim.id, measured)
@@ -369,6 +370,15 @@ def test_verify_plot_option_embeds_the_plots(tmp_path):
     assert (tmp_path / image.group(1)).read_bytes()[:4] == b"\x89PNG"
 
 
+#: CUDA rows of rules added in a task that was lent no GPU: listed *not run* in
+#: docs/verification-cuda.md until a lent GPU runs them (the report says so); nothing else may be
+AWAITING_GPU = frozenset(
+    {("TEN404", i) for i in ("cpu-copies-from-cuda", "conversions-copy-when-something-converts",
+                             "write-through-conversion-reaches-source", "fix-1", "fix-2", "fix-3")}
+    | {("TEN406", i) for i in ("repeated-list-is-one-tensor", "expand-row-write-is-silent",
+                               "fix-1", "fix-2")})
+
+
 def test_committed_cuda_report_agrees_with_the_rules():
     """docs/verification-cuda.md (a run on a lent GPU) lists every CUDA claim and fix case of the
     current rules; each semantic and fix claim holds there, a speed claim holds or is not shown."""
@@ -383,8 +393,11 @@ def test_committed_cuda_report_agrees_with_the_rules():
                             r"([\w ]+) \|", text)
             assert row, f"{rule.code} {claim.id} missing from the CUDA report"
             allowed = ("yes", "not shown") if claim.kind == "speed" else ("yes",)
+            if (rule.code, claim.id) in AWAITING_GPU:
+                allowed = ("not run",)
             assert row.group(1).strip() in allowed, (rule.code, claim.id, row.group(1))
         for i, case in enumerate(rule.fix_cases, 1):
             if "cuda" in case.devices:
-                assert re.search(rf"\| {rule.code} \| `fix-{i}` \| fix \| cuda \| yes \|", text), (
-                    rule.code, i)
+                status = "not run" if (rule.code, f"fix-{i}") in AWAITING_GPU else "yes"
+                assert re.search(rf"\| {rule.code} \| `fix-{i}` \| fix \| cuda \| {status} \|",
+                                 text), (rule.code, i)

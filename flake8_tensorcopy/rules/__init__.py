@@ -5,7 +5,7 @@
 | TEN1xx `.data` | ``rules/data.py`` |
 | TEN2xx copy construction | ``rules/construct.py`` |
 | TEN3xx copy order and waste | ``rules/order.py`` |
-| TEN4xx aliasing mistaken for copying | ``rules/alias.py``, ``rules/snapshot.py`` (TEN402), ``rules/overlap.py`` (TEN403) |
+| TEN4xx aliasing mistaken for copying | ``rules/alias.py``, ``rules/snapshot.py`` (TEN402), ``rules/overlap.py`` (TEN403), ``rules/conversion.py`` (TEN404-406) |
 | TEN5xx graph lifetime | ``rules/accumulate.py`` (TEN501) |
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .accumulate import GraphKeepingAccumulator
 from .alias import AliasWrite
 from ..diagnostics import selected
 from .base import Rule
+from .conversion import ConversionAlias, NumpyBridgeAlias, RepeatedTensorWrite
 from .construct import LegacyConstructorAlias, NewTensorOfTensor, TensorOfTensor, TensorOfTensorList
 from .data import DataAssign, DataInplace, DataRead
 from .order import CloneDetach, LikeThenCopy
@@ -27,6 +28,7 @@ RULE_CLASSES: Tuple[type, ...] = (
     TensorOfTensor, NewTensorOfTensor, LegacyConstructorAlias, TensorOfTensorList,
     CloneDetach, LikeThenCopy,
     AliasWrite, StateDictSnapshot, OverlappingSliceWrite,
+    ConversionAlias, NumpyBridgeAlias, RepeatedTensorWrite,
     GraphKeepingAccumulator,
 )
 ALL_RULES: List[Rule] = [cls() for cls in RULE_CLASSES]

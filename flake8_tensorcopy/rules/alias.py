@@ -6,6 +6,7 @@ from typing import Iterable, Iterator, Optional
 from ..syntax import nodes
 
 from ..semantic.kinds import Alias, is_value_write
+from ..semantic.storage_flow import original_used_after, read_after, swapped_between
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
@@ -156,14 +157,14 @@ class AliasWrite(Rule):
         kind = ctx.inf.lookup(target.value)
         if type(kind) is not Alias or kind.node is None:
             return
-        if _swapped_between(ctx.scope_node, kind.node, node, kind.source):
+        if swapped_between(ctx.scope_node, kind.node, node, kind.source):
             # ``bak = p.data; p.data = p.data.float(); ...; bak.copy_(p.data)``: ``p`` got other
             # storage after the alias was taken; the write goes to the old one, not to ``p``
             return
         fields = dict(name=target.value, source=kind.source, via=_via(kind.via))
         alias_read = read_after(ctx.scope_node, node, target.value)
         if kind.via == "detach" and not alias_read and "." not in kind.source and \
-                not _swapped_between(ctx.scope_node, kind.node, node, kind.source, rebound=True) and \
+                not swapped_between(ctx.scope_node, kind.node, node, kind.source, rebound=True) and \
                 original_used_after(ctx.scope_node, node, kind.source, kind.node):
             # the alias is never read, but the original is, or autograd saved it for a backward
             # that follows (``c = out.detach(); c.zero_(); out.sum().backward()``): the write
@@ -200,195 +201,3 @@ class AliasWrite(Rule):
 
 def _via(via: str) -> str:
     return "detach()" if via == "detach" else "data"
-
-
-_LOOPS = (nodes.For, nodes.While)
-
-
-def _swapped_between(scope: nodes.CSTNode, start: Optional[nodes.CSTNode], end: nodes.CSTNode,
-                     source: str, rebound: bool = False) -> bool:
-    """Is ``source.data`` assigned (``p.data = other``) after ``start`` and before ``end``?
-    With ``rebound``, also: is the name ``source`` itself bound again there?"""
-    if start is None:
-        return False
-    walk = _Swap(start, end, source)
-    walk.rebound = rebound
-    walk.visit(scope)
-    return walk.swapped
-
-
-class _Swap:
-    __slots__ = ("start", "end", "source", "state", "swapped", "rebound")
-
-    def __init__(self, start, end, source: str) -> None:
-        self.start, self.end, self.source = start, end, source
-        self.state = 0  # 0: before start, 1: between, 2: past the end
-        self.swapped = False
-
-    def visit(self, node: nodes.CSTNode) -> None:
-        if self.state == 2:
-            return
-        if node is self.end:
-            self.state = 2
-            return
-        if self.state == 1 and type(node) is nodes.Assign and any(
-                (type(a.target) is nodes.Attribute and a.target.attr.value == "data"
-                 and nodes.dotted_name(a.target.value) == self.source)
-                or (self.rebound and type(a.target) is nodes.Name and a.target.value == self.source)
-                for a in node.targets):
-            self.swapped = True
-            self.state = 2
-            return
-        if node is self.start:
-            self.state = 1
-            return
-        for child in node.children:
-            self.visit(child)
-
-
-def original_used_after(scope: nodes.CSTNode, write: nodes.CSTNode, source: str,
-                        alias_expr: Optional[nodes.CSTNode]) -> bool:
-    """Is the aliased ``source`` (a plain name) used after ``write``: read again, or saved by
-    autograd for a backward that follows? The latter is approximated as a ``.backward()`` /
-    ``torch.autograd.grad`` call after the write while ``source`` took part in a computation
-    before it (a mention other than its own binding and the alias's ``source.detach()``)."""
-    if read_after(scope, write, source):
-        return True
-    walk = _Mentions(write, source, alias_expr)
-    walk.visit(scope, [])
-    return walk.used_before and walk.backward_after
-
-
-_BACKWARD_FUNCS = frozenset({"grad", "backward"})
-
-
-class _Mentions:
-    """One walk in source order: is ``name`` used in a computation before ``write``, and is a
-    backward run after it (or anywhere in a loop that holds it)?"""
-
-    __slots__ = ("write", "name", "alias_expr", "seen", "used_before", "backward_after", "loops")
-
-    def __init__(self, write, name: str, alias_expr) -> None:
-        self.write = write
-        self.name = name
-        self.alias_expr = alias_expr
-        self.seen = False
-        self.used_before = False
-        self.backward_after = False
-        self.loops: list = []
-
-    def visit(self, node: nodes.CSTNode, stack: list) -> None:
-        if node is self.write:
-            self.seen = True
-            self.loops = [n for n in stack if type(n) in _LOOPS]
-        t = type(node)
-        if node is self.alias_expr:
-            return
-        if t is nodes.Name and node.value == self.name and not self.seen:
-            parent = stack[-1] if stack else None
-            if not (type(parent) is nodes.AssignTarget or (
-                    type(parent) is nodes.For and parent.target is node)):
-                self.used_before = True
-        if t is nodes.Call and type(node.func) is nodes.Attribute and \
-                node.func.attr.value in _BACKWARD_FUNCS and (
-                    self.seen or any(n in stack for n in self.loops)):
-            self.backward_after = True
-        if t in (nodes.FunctionDef, nodes.ClassDef) and stack:
-            return  # another scope
-        stack.append(node)
-        try:
-            for child in node.children:
-                self.visit(child, stack)
-        finally:
-            stack.pop()
-
-
-def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str,
-               writes: bool = False) -> bool:
-    """Is ``name`` read as a value after ``write`` in ``scope`` (a function or the module)?
-
-    In source order after the write, until ``name`` is rebound; in a loop that holds the write,
-    also from the top of the loop down to the write (the next turn). Being the receiver of
-    another in-place write statement (``y.add_(1)``, ``y[i] = v``, ``y += v``) is not a read; any
-    other mention is, including one in a nested function. With ``writes``, every mention counts
-    (``p.copy_(p32)`` uses ``p`` too).
-    """
-    walk = _ReadAfter(write, name, writes)
-    if walk.visit(scope, []):
-        return True
-    walk.loop = True
-    for loop in walk.loops:
-        if type(loop) is nodes.For and _mentions(loop.target, name):
-            continue  # the next turn rebinds ``name``: what it reads is a new value
-        if walk.visit(loop.body, [loop]):
-            return True
-    return False
-
-
-class _ReadAfter:
-    """``read_after``'s walk (an object, not a recursive closure: a closure that calls itself
-    is a reference cycle, and would keep the whole tree for the garbage collector)."""
-
-    __slots__ = ("write", "name", "loops", "found", "loop", "writes")
-
-    def __init__(self, write: nodes.CSTNode, name: str, writes: bool = False) -> None:
-        self.write = write
-        self.name = name
-        #: count the receiver of an in-place write as a use too
-        self.writes = writes
-        #: the loops that hold the write (found on the way down to it)
-        self.loops: list = []
-        self.found = False
-        #: walking a loop's body again from its top (the next turn)
-        self.loop = False
-
-    def visit(self, node: nodes.CSTNode, stack: list) -> Optional[bool]:
-        if node is self.write:
-            if self.loop:
-                return False  # back at the write: the turn read nothing
-            self.found = True
-            self.loops.extend(n for n in stack if type(n) in _LOOPS)
-            return None
-        if self.found:
-            t = type(node)
-            name = self.name
-            if t is nodes.Assign and any(type(a.target) is nodes.Name and a.target.value == name
-                                       for a in node.targets):
-                return _mentions(node.value, name)  # rebound: later reads are of a new value
-            if t is nodes.For and _mentions(node.target, name):
-                return _mentions(node.iter, name)  # each turn binds a new value
-            if t is nodes.Name and node.value == name:
-                return None if not self.writes and _write_receiver(node, stack) else True
-        stack.append(node)
-        try:
-            for child in node.children:
-                r = self.visit(child, stack)
-                if r is not None:
-                    return r
-        finally:
-            stack.pop()
-        return None
-
-
-def _mentions(expr: nodes.CSTNode, name: str) -> bool:
-    if type(expr) is nodes.Name:
-        return expr.value == name
-    return any(_mentions(child, name) for child in expr.children)
-
-
-def _write_receiver(node: nodes.Name, stack: list) -> bool:
-    """``node`` is the target of an in-place write statement (``y.add_(..)``, ``y[i] = v``,
-    ``y += v``, ``y[i] += v``) whose result nothing uses."""
-    if not stack:
-        return False
-    parent = stack[-1]
-    if type(parent) is nodes.AugAssign:
-        return parent.target is node
-    grand = stack[-2] if len(stack) > 1 else None
-    if type(parent) is nodes.Attribute and parent.value is node and is_value_write(parent.attr.value):
-        top = stack[-3] if len(stack) > 2 else None
-        return type(grand) is nodes.Call and grand.func is parent and type(top) is nodes.Expr
-    if type(parent) is nodes.Subscript and parent.value is node:
-        return (type(grand) is nodes.AssignTarget and grand.target is parent) or (
-            type(grand) is nodes.AugAssign and grand.target is parent)
-    return False

@@ -22,14 +22,14 @@ from .kinds import (
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
     MODULE_OUT, TENSORISH, EMPTY_LIST, TENSOR_SIGNAL, TENSOR_SUBCLASS, BATCH, DATA_LOADERS, DictOf,
     loader_batches, container_item, LIST_CONTAINERS, PARAM_CONTAINERS, PARAMETER_SUBCLASSES,
-    PRIVATE_RETURNS, Alias, Qual, ClassInfo, Func, ModuleOf, Proj,
+    PRIVATE_RETURNS, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
     SIGNAL, evidence, tensor_like,
 )
 
-from . import torch_api
+from . import storage, torch_api
 
 
 _SEQ_GENERICS = frozenset(
@@ -236,10 +236,8 @@ class Inference(Bindings):
         rk = self.infer(value)
         if is_tensor(rk):
             if attr == "data":
-                src = dotted_name(value)
-                if type(value) in (nodes.Name, nodes.Attribute) and src is not None:
-                    return Alias(src, "data", node, value, evidence(rk))
-                return tensor_like(rk)
+                alias = storage.data_alias(value, node, evidence(rk))
+                return alias if alias is not None else tensor_like(rk)
             if attr in TENSOR_ATTRS:
                 return tensor_like(rk)
             if attr in NON_TENSOR_ATTRS:
@@ -450,11 +448,9 @@ class Inference(Bindings):
                 return called
         if m == "detach":
             # only tensors answer .detach() in practice; a named receiver makes it an alias
-            if type(recv) in (nodes.Name, nodes.Attribute):
-                src = dotted_name(recv)
-                if src is not None and not node.args:
-                    return Alias(src, "detach", node, recv,
-                                 evidence(rk) if is_tensor(rk) else SIGNAL)
+            alias = storage.detach_alias(recv, node, evidence(rk) if is_tensor(rk) else SIGNAL)
+            if alias is not None:
+                return alias
             return tensor_like(rk) if is_tensor(rk) else TENSOR_SIGNAL
         if rk is MODULE_OUT and m not in _NOT_ON_MODULE_OUTPUT and torch_api.is_tensor_method(m):
             rk = TENSOR_SIGNAL  # a module's output that answers a tensor method is a tensor

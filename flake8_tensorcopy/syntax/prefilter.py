@@ -18,6 +18,7 @@ from collections import deque
 from typing import Iterator, List, Optional, Set, Tuple
 
 from .source import lines_of_sorted, occurrences
+from .storage_shapes import storage_shape
 
 #: the text of the shapes ``_has_shape`` looks for in a tree (each one's text lies within the
 #: lines of the statement holding it)
@@ -32,6 +33,11 @@ _TREE_SHAPE_BRANCHES = (
     r"load_state_dict\s*\(\s*[A-Za-z_]",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
+    # TEN404-406: a binding made by a conversion, a NumPy bridge, an expansion or a repetition
+    r"\.\s*(?:cpu|to|float|double|half|bfloat16|long|int|short|bool|byte|char|type"
+    r"|contiguous|requires_grad_|numpy|expand|broadcast_to)\s*\(",
+    r"from_numpy\s*\(", r"as_tensor\s*\(", r"asarray\s*\(", r"broadcast_to\s*\(",
+    r"\]\s*\*", r"\*\s*\[", r"\[\s*\w+\s+for\b",
 )
 _SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
     r"for(?<![^\n]for)\b", r"while(?<![^\n]while)\b",  # at the start of a line
@@ -311,6 +317,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) ->
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
+            if t is ast.Assign and len(node.targets) == 1 and storage_shape(node.targets[0], value):
+                return True  # TEN404-406
         elif t is ast.AugAssign and _same_subscripted(node.target, node.value, named):
             return True  # TEN403
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):

@@ -1,0 +1,399 @@
+"""Flow queries over storage facts: after a value was bound to something that shares storage
+with a base (``semantic/storage.py``), is one side written in place, and is the other read
+after that? One walk in source order per question, in the function (or module) that holds
+both; a side that is bound again stops it (what it holds then is a new value). TEN401 asks
+``read_after``/``original_used_after``/``swapped_between``; TEN404-406 ask ``first_write``."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..syntax import nodes
+from .kinds import NON_TENSOR_ATTRS, is_value_write
+
+_LOOPS = (nodes.For, nodes.While)
+
+
+def swapped_between(scope: nodes.CSTNode, start: Optional[nodes.CSTNode], end: nodes.CSTNode,
+                     source: str, rebound: bool = False) -> bool:
+    """Is ``source.data`` assigned (``p.data = other``) after ``start`` and before ``end``?
+    With ``rebound``, also: is the name ``source`` itself bound again there?"""
+    if start is None:
+        return False
+    walk = _Swap(start, end, source)
+    walk.rebound = rebound
+    walk.visit(scope)
+    return walk.swapped
+
+
+class _Swap:
+    __slots__ = ("start", "end", "source", "state", "swapped", "rebound")
+
+    def __init__(self, start, end, source: str) -> None:
+        self.start, self.end, self.source = start, end, source
+        self.state = 0  # 0: before start, 1: between, 2: past the end
+        self.swapped = False
+
+    def visit(self, node: nodes.CSTNode) -> None:
+        if self.state == 2:
+            return
+        if node is self.end:
+            self.state = 2
+            return
+        if self.state == 1 and type(node) is nodes.Assign and any(
+                (type(a.target) is nodes.Attribute and a.target.attr.value == "data"
+                 and nodes.dotted_name(a.target.value) == self.source)
+                or (self.rebound and type(a.target) is nodes.Name and a.target.value == self.source)
+                for a in node.targets):
+            self.swapped = True
+            self.state = 2
+            return
+        if node is self.start:
+            self.state = 1
+            return
+        for child in node.children:
+            self.visit(child)
+
+
+def original_used_after(scope: nodes.CSTNode, write: nodes.CSTNode, source: str,
+                        alias_expr: Optional[nodes.CSTNode]) -> bool:
+    """Is the aliased ``source`` (a plain name) used after ``write``: read again, or saved by
+    autograd for a backward that follows? The latter is approximated as a ``.backward()`` /
+    ``torch.autograd.grad`` call after the write while ``source`` took part in a computation
+    before it (a mention other than its own binding and the alias's ``source.detach()``)."""
+    if read_after(scope, write, source):
+        return True
+    walk = _Mentions(write, source, alias_expr)
+    walk.visit(scope, [])
+    return walk.used_before and walk.backward_after
+
+
+_BACKWARD_FUNCS = frozenset({"grad", "backward"})
+
+
+class _Mentions:
+    """One walk in source order: is ``name`` used in a computation before ``write``, and is a
+    backward run after it (or anywhere in a loop that holds it)?"""
+
+    __slots__ = ("write", "name", "alias_expr", "seen", "used_before", "backward_after", "loops")
+
+    def __init__(self, write, name: str, alias_expr) -> None:
+        self.write = write
+        self.name = name
+        self.alias_expr = alias_expr
+        self.seen = False
+        self.used_before = False
+        self.backward_after = False
+        self.loops: list = []
+
+    def visit(self, node: nodes.CSTNode, stack: list) -> None:
+        if node is self.write:
+            self.seen = True
+            self.loops = [n for n in stack if type(n) in _LOOPS]
+        t = type(node)
+        if node is self.alias_expr:
+            return
+        if t is nodes.Name and node.value == self.name and not self.seen:
+            parent = stack[-1] if stack else None
+            if not (type(parent) is nodes.AssignTarget or (
+                    type(parent) is nodes.For and parent.target is node)):
+                self.used_before = True
+        if t is nodes.Call and type(node.func) is nodes.Attribute and \
+                node.func.attr.value in _BACKWARD_FUNCS and (
+                    self.seen or any(n in stack for n in self.loops)):
+            self.backward_after = True
+        if t in (nodes.FunctionDef, nodes.ClassDef) and stack:
+            return  # another scope
+        stack.append(node)
+        try:
+            for child in node.children:
+                self.visit(child, stack)
+        finally:
+            stack.pop()
+
+
+def read_after(scope: nodes.CSTNode, write: nodes.CSTNode, name: str,
+               writes: bool = False, values: bool = False) -> bool:
+    """Is ``name`` read as a value after ``write`` in ``scope`` (a function or the module)?
+
+    In source order after the write, until ``name`` is rebound; in a loop that holds the write,
+    also from the top of the loop down to the write (the next turn). Being the receiver of
+    another in-place write statement (``y.add_(1)``, ``y[i] = v``, ``y += v``) is not a read; any
+    other mention is, including one in a nested function. With ``writes``, every mention counts
+    (``p.copy_(p32)`` uses ``p`` too). With ``values``, a read of what the write cannot change
+    (``x.shape``, ``x.size()``, ``x.dtype``, ``len(x)``...) is not counted.
+    """
+    walk = _ReadAfter(write, name, writes)
+    walk.values = values
+    if walk.visit(scope, []):
+        return True
+    walk.loop = True
+    for loop in walk.loops:
+        if type(loop) is nodes.For and _mentions(loop.target, name):
+            continue  # the next turn rebinds ``name``: what it reads is a new value
+        if walk.visit(loop.body, [loop]):
+            return True
+    return False
+
+
+class _ReadAfter:
+    """``read_after``'s walk (an object, not a recursive closure: a closure that calls itself
+    is a reference cycle, and would keep the whole tree for the garbage collector)."""
+
+    __slots__ = ("write", "name", "loops", "found", "loop", "writes", "values")
+
+    def __init__(self, write: nodes.CSTNode, name: str, writes: bool = False) -> None:
+        self.write = write
+        self.name = name
+        #: count the receiver of an in-place write as a use too
+        self.writes = writes
+        #: count only reads of the values (not ``x.shape``, ``len(x)``)
+        self.values = False
+        #: the loops that hold the write (found on the way down to it)
+        self.loops: list = []
+        self.found = False
+        #: walking a loop's body again from its top (the next turn)
+        self.loop = False
+
+    def visit(self, node: nodes.CSTNode, stack: list) -> Optional[bool]:
+        if node is self.write:
+            if self.loop:
+                return False  # back at the write: the turn read nothing
+            self.found = True
+            self.loops.extend(n for n in stack if type(n) in _LOOPS)
+            return None
+        if self.found:
+            t = type(node)
+            name = self.name
+            if t is nodes.Assign and any(type(a.target) is nodes.Name and a.target.value == name
+                                       for a in node.targets):
+                return _mentions(node.value, name)  # rebound: later reads are of a new value
+            if t is nodes.For and _mentions(node.target, name):
+                return _mentions(node.iter, name)  # each turn binds a new value
+            if t is nodes.Name and node.value == name:
+                if self.values and _metadata_read(node, stack):
+                    return None
+                return None if not self.writes and _write_receiver(node, stack) else True
+        stack.append(node)
+        try:
+            for child in node.children:
+                r = self.visit(child, stack)
+                if r is not None:
+                    return r
+        finally:
+            stack.pop()
+        return None
+
+
+#: what a read of does not depend on the values (an in-place write cannot change it)
+_METADATA = NON_TENSOR_ATTRS | {"size", "dim", "numel", "nelement", "element_size", "stride",
+                                "is_contiguous", "data_ptr", "is_floating_point", "type",
+                                "storage_offset", "get_device"}
+
+
+def _metadata_read(node: nodes.Name, stack: list) -> bool:
+    """``x.shape``, ``x.size(0)``, ``len(x)``, ``x.device``: a read of ``x`` that no in-place
+    write of its values changes."""
+    if not stack:
+        return False
+    parent = stack[-1]
+    if type(parent) is nodes.Attribute and parent.value is node:
+        return parent.attr.value in _METADATA
+    if type(parent) is nodes.Arg and len(stack) > 1:
+        call = stack[-2]
+        return type(call) is nodes.Call and type(call.func) is nodes.Name and \
+            call.func.value in ("len", "id", "type", "isinstance") and len(call.args) <= 2
+    return False
+
+
+def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode):
+    """The value of the one ``name = value`` statement of ``scope`` (not counting nested
+    scopes), when it comes before ``before`` and nothing else binds ``name`` there (no
+    parameter, loop target, ``with ... as``, augmented or tuple assignment, ``global``); else
+    None."""
+    if type(scope) is nodes.FunctionDef:
+        params = scope.params
+        for group in (params.params, params.kwonly_params, getattr(params, "posonly_params", ())):
+            if any(p.name.value == name for p in group or ()):
+                return None
+        for p in (params.star_arg, params.star_kwarg):
+            if type(p) is nodes.Param and p.name.value == name:
+                return None
+    found = []
+    seen = [False]
+    todo = [scope]
+    # in source order: a stack of children reversed
+    while todo:
+        node = todo.pop()
+        if node is before:
+            seen[0] = True
+            continue
+        t = type(node)
+        if node is not scope and t in (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda):
+            if t is not nodes.Lambda and node.name.value == name:
+                return None
+            continue
+        if t is nodes.Assign:
+            if any(type(a.target) is nodes.Name and a.target.value == name for a in node.targets):
+                if len(node.targets) != 1:
+                    return None
+                found.append((node.value, seen[0]))
+            elif any(_mentions(a.target, name) for a in node.targets):
+                return None
+        elif t in (nodes.AugAssign, nodes.AnnAssign, nodes.For, nodes.WithItem,
+                   nodes.NamedExpr, nodes.CompFor):
+            target = getattr(node, "target", None) if t is not nodes.WithItem else node.asname
+            if target is not None and _mentions(target, name):
+                return None
+        elif t in (nodes.Global, nodes.Nonlocal) or (t is nodes.ExceptHandler and node.name):
+            if _mentions(node, name):
+                return None
+        todo.extend(reversed([c for c in node.children if c is not None]))
+    if len(found) != 1 or found[0][1]:
+        return None
+    return found[0][0]
+
+
+def _mentions(expr: nodes.CSTNode, name: str) -> bool:
+    if type(expr) is nodes.Name:
+        return expr.value == name
+    return any(_mentions(child, name) for child in expr.children)
+
+
+def _write_receiver(node: nodes.Name, stack: list) -> bool:
+    """``node`` is the target of an in-place write statement (``y.add_(..)``, ``y[i] = v``,
+    ``y += v``, ``y[i] += v``) whose result nothing uses."""
+    if not stack:
+        return False
+    parent = stack[-1]
+    if type(parent) is nodes.AugAssign:
+        return parent.target is node
+    grand = stack[-2] if len(stack) > 1 else None
+    if type(parent) is nodes.Attribute and parent.value is node and is_value_write(parent.attr.value):
+        top = stack[-3] if len(stack) > 2 else None
+        return type(grand) is nodes.Call and grand.func is parent and type(top) is nodes.Expr
+    if type(parent) is nodes.Subscript and parent.value is node:
+        return (type(grand) is nodes.AssignTarget and grand.target is parent) or (
+            type(grand) is nodes.AugAssign and grand.target is parent)
+    return False
+
+
+#: NumPy array methods that write the array in place
+ARRAY_WRITES = frozenset({"fill", "sort", "put", "partition", "itemset", "resize"})
+
+
+def first_write(scope: nodes.CSTNode, start: nodes.CSTNode, writers: frozenset,
+                stop: frozenset = frozenset(), items: bool = False,
+                array: bool = False, gathers: bool = False) -> Optional[nodes.CSTNode]:
+    """The first in-place write, in source order after the statement ``start``, into a value
+    named in ``writers`` (dotted names): ``w.add_(..)``, ``w[i] = v``, ``w += v``,
+    ``nn.init.*_(w)``, ``f(.., out=w)``; with ``array``, also ``a.fill(..)``, ``a.sort()``,
+    ``np.copyto(a, ..)``; with ``items``, a write into an item instead (``l[i].add_(..)``,
+    ``l[i][j] = v``, ``l[i] += v``) and, with ``gathers``, a call ``X.all_gather(l, ...)``
+    (which fills the items of ``l``; the caller checks what ``X`` is). None when there is none before a name of ``writers`` or
+    ``stop`` is bound again (it then holds a new value), or in another scope."""
+    walk = _FirstWrite(start, writers, writers | stop, items, array)
+    walk.gathers = gathers
+    walk.visit(scope)
+    return walk.found
+
+
+class _FirstWrite:
+    __slots__ = ("start", "writers", "stop", "items", "array", "state", "found", "gathers")
+
+    def __init__(self, start, writers, stop, items: bool, array: bool) -> None:
+        self.start, self.writers, self.stop = start, writers, stop
+        self.items, self.array = items, array
+        self.state = 0  # 0: before start, 1: after it, 2: done
+        self.found: Optional[nodes.CSTNode] = None
+        self.gathers = False
+
+    def _receiver(self, expr) -> bool:
+        """Is ``expr`` what a write into a watched value goes through?"""
+        if self.items:
+            if type(expr) is not nodes.Subscript or len(expr.slice) != 1 or \
+                    type(expr.slice[0].slice) is not nodes.Index:
+                return False
+            expr = expr.value
+        return _dotted(expr) in self.writers
+
+    def _is_write(self, node) -> bool:
+        t = type(node)
+        if t is nodes.Call:
+            func = node.func
+            if type(func) is nodes.Attribute:
+                m = func.attr.value
+                if self.gathers and m == "all_gather" and node.args and \
+                        _dotted(node.args[0].value) in self.writers:
+                    return True
+                if (is_value_write(m) or (self.array and m in ARRAY_WRITES)) and \
+                        self._receiver(func.value):
+                    return True
+            name = _dotted(func) or ""
+            first = node.args[0].value if node.args and node.args[0].keyword is None else None
+            if first is not None and ((".init." in name and name.endswith("_"))
+                                      or (self.array and name.endswith("copyto"))) and \
+                    self._receiver(first):
+                return True
+            return any(a.keyword is not None and a.keyword.value == "out" and
+                       self._receiver(a.value) for a in node.args)
+        if t is nodes.AugAssign:
+            target = node.target
+            if self._receiver(target):
+                return True
+            return type(target) is nodes.Subscript and self._receiver(target.value)
+        if t is nodes.Assign:
+            return any(type(a.target) is nodes.Subscript and self._receiver(a.target.value)
+                       for a in node.targets)
+        return False
+
+    def _rebinds(self, node) -> bool:
+        t = type(node)
+        if t is nodes.Assign:
+            return any(_binds_any(a.target, self.stop) for a in node.targets)
+        if t in (nodes.For, nodes.AnnAssign):
+            return _binds_any(node.target, self.stop)
+        if t is nodes.NamedExpr:
+            return _dotted(node.target) in self.stop
+        return False
+
+    def visit(self, node: nodes.CSTNode) -> None:
+        if self.state == 2:
+            return
+        if node is self.start:
+            self.state = 1
+            return
+        t = type(node)
+        if self.state == 1:
+            if t in (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda):
+                return  # another scope
+            if self._is_write(node):
+                self.found = node
+                self.state = 2
+                return
+            if t is nodes.Assign:
+                self.visit(node.value)
+                if self.state == 1 and self._rebinds(node):
+                    self.state = 2
+                return
+            if self._rebinds(node):
+                self.state = 2
+                return
+        for child in node.children:
+            self.visit(child)
+            if self.state == 2:
+                return
+
+
+def _dotted(expr) -> Optional[str]:
+    return nodes.dotted_name(expr) if type(expr) in (nodes.Name, nodes.Attribute) else None
+
+
+def _binds_any(target, names: frozenset) -> bool:
+    t = type(target)
+    if t is nodes.Name or t is nodes.Attribute:
+        return _dotted(target) in names
+    if t in (nodes.Tuple, nodes.List):
+        return any(_binds_any(e.value, names) for e in target.elements)
+    if t is nodes.StarredElement:
+        return _binds_any(target.value, names)
+    return False

@@ -1,0 +1,164 @@
+"""The storage facts of the semantic core (``semantic/storage.py``) and their flow queries
+(``semantic/storage_flow.py``), asked the way a rule asks them: at a binding, during the
+engine's one walk, with the binding state of that point."""
+import ast
+
+from flake8_tensorcopy.engine import Walker
+from flake8_tensorcopy.flow import note_shared_writes
+from flake8_tensorcopy.rules.base import Rule
+from flake8_tensorcopy.rules.context import Context
+from flake8_tensorcopy.semantic import storage
+from flake8_tensorcopy.semantic.infer import Inference
+from flake8_tensorcopy.semantic.storage_flow import first_write, sole_binding
+from flake8_tensorcopy.syntax import build, nodes
+from flake8_tensorcopy.syntax.positions import Text
+from flake8_tensorcopy.syntax.prefilter import has_candidates
+
+
+class _Probe(Rule):
+    """Records, at the first ``name = value`` of each name, the storage fact of ``value``, the
+    first in-place write into ``name`` after it, and whether its rows are one row of memory."""
+
+    code = "TEN999"
+    hooks = (nodes.Assign,)
+
+    def __init__(self):
+        self.seen = {}
+
+    def check(self, node, ctx):
+        target = node.targets[0].target
+        if type(target) is nodes.Name:
+            scope = ctx.scope_node
+            share = storage.share_of(node.value, ctx.inf,
+                                     lambda name: sole_binding(scope, name, node))
+            rows = storage.expanded_rows(node.value, ctx.inf,
+                                         lambda name: sole_binding(scope, name, node))
+            write = first_write(scope, node, frozenset({target.value}))
+            self.seen.setdefault(target.value, (
+                share, ctx.snippet(write) if write is not None else None, rows))
+        return ()
+
+
+def facts(src):
+    tree = ast.parse(src)
+    text = Text(src)
+    module = build.build(tree, src, text, {})
+    inf = Inference((), (), None)
+    note_shared_writes(inf, tree, src)
+    probe = _Probe()
+    Walker(Context(module, inf, src, text), [probe]).walk(module)
+    return probe.seen
+
+
+def share(src, name):
+    return facts("import numpy as np\nimport torch\n" + src)[name][0]
+
+
+def test_conversion_of_unknown_placement_shares_under_a_condition():
+    s = share("def f(w: torch.Tensor):\n    y = w.cpu()\n", "y")
+    assert (s.how, s.base_name, s.conditions) == (storage.CONVERSION, "w", ("when it is already on the CPU",))
+    s = share("def f(w: torch.Tensor):\n    y = w.float()\n", "y")
+    assert s.conditions == ("when it is already float32",)
+    s = share("def f(w: torch.Tensor, d):\n    y = w.detach().to(d)\n", "y")
+    assert (s.base_name, s.steps, s.conditions) == ("w", ("detach()", "to(...)"), ("when it already matches `d`",))
+
+
+def test_placement_the_code_shows_decides():
+    # a CPU float32 factory outside a default-device context: nothing to convert, on every run
+    s = share("w = torch.zeros(3)\ny = w.cpu()\nz = w.float()\n", "y")
+    assert s.always
+    assert share("w = torch.zeros(3)\nz = w.float()\n", "z").always
+    # shown to convert: no sharing at all
+    assert share("w = torch.zeros(3, dtype=torch.uint8)\nz = w.float()\n", "z") is None
+    assert share("w = torch.zeros(3).cuda()\ny = w.cpu()\n", "y") is None
+    assert share("w = torch.zeros(3)\ny = w.to('cpu', copy=True)\n", "y") is None
+    assert share("w = torch.zeros(3)\ny = w.double()\n", "y") is None
+    # a true division is floating: ``.long()`` of it copies, ``.float()`` may not
+    assert share("def f(a: torch.Tensor, b):\n    w = a / b\n    y = w.long()\n", "y") is None
+    assert share("def f(a: torch.Tensor, b):\n    w = a / b\n    y = w.float()\n", "y") is not None
+    # a name bound twice: its placement is not shown
+    s = share("w = torch.zeros(3)\nw = w.cuda()\ny = w.cpu()\n", "y")
+    assert s is None or not s.always
+    # a default dtype set somewhere in the file: float32 is not shown
+    s = share("torch.set_default_dtype(torch.float64)\nw = torch.zeros(3)\nz = w.float()\n", "z")
+    assert s is not None and not s.always
+
+
+def test_unknown_stays_unknown():
+    assert share("def f(cfg):\n    y = cfg.to('cpu')\n", "y") is None  # not known to be a tensor
+    assert share("def f(w: torch.Tensor):\n    y = w.clone().cpu()\n", "y") is None  # a copy first
+    assert share("def f(w: torch.Tensor):\n    y = w.type()\n", "y") is None  # a string
+    assert share("def f(w: torch.Tensor):\n    y = w.requires_grad_()\n", "y") is None
+
+
+def test_numpy_bridges():
+    s = share("def f(a):\n    t = torch.from_numpy(a)\n", "t")
+    assert (s.how, s.base_array, s.value_array) == (storage.BRIDGE, True, False)
+    s = share("def f(t: torch.Tensor):\n    n = t.numpy()\n", "n")
+    assert (s.how, s.value_array, s.base_name) == (storage.BRIDGE, True, "t")
+    s = share("def f(t: torch.Tensor):\n    n = t.detach().cpu().numpy()\n", "n")
+    assert (s.how, s.value_array, s.conditions) == (storage.BRIDGE, True,
+                                                    ("when it is already on the CPU",))
+    assert share("def f(t: torch.Tensor):\n    n = t.cuda().cpu().numpy()\n", "n") is None
+    s = share("def f(t: torch.Tensor):\n    n = np.asarray(t)\n", "n")
+    assert s.value_array
+    s = share("a = np.ones(3, dtype=np.float32)\nx = torch.as_tensor(a)\n", "x")
+    assert (s.how, s.base_array, s.always) == (storage.BRIDGE, True, True)
+    # copies, and arrays no tensor touches
+    assert share("def f(t: torch.Tensor):\n    n = np.array(t)\n", "n") is None
+    assert share("def f(a):\n    t = torch.tensor(a)\n", "t") is None
+    assert share("a = np.ones(3)\nb = np.asarray(a)\n", "b") is None
+    assert share("def f(values):\n    x = torch.as_tensor(values)\n", "x") is None
+
+
+def test_repeated_and_expanded():
+    s = share("def f(x: torch.Tensor):\n    l = [torch.zeros_like(x)] * 4\n", "l")
+    assert s.how == storage.REPEATED
+    assert share("def f(x: torch.Tensor, n):\n    l = [x for _ in range(n)]\n", "l").how == \
+        storage.REPEATED
+    assert share("def f(xs):\n    l = [x for x in xs]\n", "l") is None
+    assert share("l = [0] * 4\n", "l") is None
+    assert share("def f(x: torch.Tensor):\n    l = [x] * 1\n", "l") is None
+    rows = facts("import torch\nrow = torch.zeros(3)\ne = row.unsqueeze(0).expand(4, -1)\n"
+                 "g = torch.zeros(1, 3).expand(4, 3)\n"
+                 "def f(x: torch.Tensor, n):\n    h = x.expand(n, -1)\n"
+                 "    k = torch.zeros(1, 1).expand(4, 3)\n    m = x[None].expand(1, -1)\n")
+    assert rows["e"][2].how == storage.EXPANDED and rows["e"][2].base_name == "row"
+    assert rows["g"][2].how == storage.EXPANDED
+    # an expanded view all the same (a storage fact), but its rows are not shown to repeat one
+    assert rows["h"][0].how == storage.EXPANDED and rows["h"][2] is None
+    assert rows["k"][2] is None  # dimension 1 is expanded too: a row write raises
+    assert rows["m"][2] is None  # one row: nothing repeats
+
+
+def test_first_write_stops_at_a_new_binding():
+    seen = facts("import torch\ndef f(w: torch.Tensor):\n    y = w.cpu()\n    y = y * 2\n"
+                 "    y.add_(1)\n")
+    assert seen["y"][1] is None  # the write is into the new value
+    seen = facts("import torch\ndef f(w: torch.Tensor):\n    y = w.cpu()\n    print(y)\n"
+                 "    y[0] = 1\n")
+    assert seen["y"][1] == "y[0] = 1"
+    seen = facts("import torch\ndef f(w: torch.Tensor):\n    y = w.cpu()\n    def g():\n"
+                 "        y.add_(1)\n    y += 1\n")
+    assert seen["y"][1] == "y += 1"  # a nested function is another scope
+
+
+def test_sole_binding_refuses_what_is_bound_more_than_once():
+    src = "def f(a, w):\n    x = 1\n    for x in a:\n        pass\n    y = w\n    return y\n"
+    fn = build.build(ast.parse(src), src, Text(src), {}).body[0]
+    ret = fn.body.body[-1]
+    assert sole_binding(fn, "x", ret) is None
+    assert sole_binding(fn, "a", ret) is None  # a parameter
+    assert type(sole_binding(fn, "y", ret)) is nodes.Name
+
+
+def test_prefilter_keeps_storage_bindings_and_skips_look_alikes():
+    assert has_candidates(ast.parse("prev = w.cpu()\n"))
+    assert has_candidates(ast.parse("t = torch.from_numpy(a)\n"))
+    assert has_candidates(ast.parse("g = [torch.zeros_like(x)] * n\n"))
+    assert has_candidates(ast.parse("g = [x for _ in range(n)]\n"))
+    assert has_candidates(ast.parse("e = x.unsqueeze(0).expand(n, -1)\n"))
+    # nothing these rules read: the file stays free
+    for src in ("x = x.float()\n", "l = [0] * n\n", "l = [x for x in xs]\n",
+                "y = w.requires_grad_()\n", "y = w.cuda()\n", "y = f(w)\nz = y + 1\n"):
+        assert not has_candidates(ast.parse(src)), src
