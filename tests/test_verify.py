@@ -376,7 +376,8 @@ AWAITING_GPU = frozenset(
     {("TEN404", i) for i in ("cpu-copies-from-cuda", "conversions-copy-when-something-converts",
                              "write-through-conversion-reaches-source", "fix-1", "fix-2", "fix-3")}
     | {("TEN406", i) for i in ("repeated-list-is-one-tensor", "expand-row-write-is-silent",
-                               "fix-1", "fix-2")})
+                               "fix-1", "fix-2")}
+    | {("TEN403", "fix-3"), ("TEN403", "fix-4")})
 
 
 def test_committed_cuda_report_agrees_with_the_rules():
