@@ -315,9 +315,11 @@ _NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy"
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def _accumulated(node: ast.AST) -> Optional[ast.expr]:
-    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)`` when ``v`` may be a
-    tensor (TEN501): not a literal, not ``v.item()``/``v.detach()``/``float(v)``."""
+def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
+    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc = torch.cat((acc,
+    v))`` when ``v`` may be a tensor or hold one (TEN501): not a literal, not
+    ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first argument of a
+    method call statement (``meter.update(v)``: a tracker that may keep it)."""
     t = type(node)
     if t is ast.AugAssign and isinstance(node.op, ast.Add):
         value = node.value
@@ -325,18 +327,35 @@ def _accumulated(node: ast.AST) -> Optional[ast.expr]:
             and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
             dotted(node.targets[0]) in (dotted(node.value.left), dotted(node.value.right)):
         value = node.value
+    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _CONCAT and \
+            node.value.args and isinstance(node.value.args[0], (ast.Tuple, ast.List)) and \
+            dotted(node.targets[0]) is not None and len(node.value.args[0].elts) == 2:
+        items = node.value.args[0].elts
+        names = [dotted(e) for e in items]
+        if names.count(dotted(node.targets[0])) != 1:
+            return None
+        value = items[1 - names.index(dotted(node.targets[0]))]
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-            and node.value.func.attr == "append" and len(node.value.args) == 1:
+            and (node.value.func.attr == "append" or methods) and node.value.args:
+        if node.value.func.attr != "append" and not isinstance(node.value.args[0], ast.Name):
+            return None
         value = node.value.args[0]
     else:
         return None
-    if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)):
+    if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
+        return value if any(not isinstance(e, ast.Constant) for e in (
+            value.values if isinstance(value, ast.Dict) else value.elts)) else None
+    if isinstance(value, (ast.Constant, ast.JoinedStr)):
         return None
     if isinstance(value, ast.Call):
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         return None if name in _NUMBERS else value
     return value
+
+
+_CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
 
 
 def _names(node: ast.AST) -> Set[str]:
@@ -346,7 +365,8 @@ def _names(node: ast.AST) -> Set[str]:
 
 def _backward_names(loop: ast.AST) -> Set[str]:
     """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
-    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``)."""
+    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``),
+    and the names the loop computes those from (``loss = rec + kl``: the loss's terms)."""
     out: Set[str] = set()
     for n in _nodes(loop):  # every call ``ast.walk`` meets; the answer is a set
         if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
@@ -355,26 +375,32 @@ def _backward_names(loop: ast.AST) -> Set[str]:
                 out |= _names(n.func.value)
             if n.args:
                 out |= _names(n.args[0])
+    if out:
+        for s in statements(loop):
+            if isinstance(s, ast.Assign) and any(_names(t) & out for t in s.targets):
+                out |= _names(s.value)
     return out
 
 
 def _accumulates(root: ast.AST, backward: bool = False) -> bool:
     """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates):
-    a value whose name a ``backward`` call in the loop differentiates or, unless ``backward``
-    (a script-level loop), a value a call computed."""
+    a value whose name a ``backward`` call in the loop differentiates (or a term of it; also
+    given to a method: a tracker's ``update``) or, unless ``backward`` (a script-level loop, a
+    function of a file that calls backward), a value a call computed."""
     for loop in statements(root):
         if not isinstance(loop, _LOOPS):
             continue
-        values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+        values = [v for s in statements(loop) for v in (_accumulated(s, True),) if v is not None]
         if not values:
             continue
         names = _backward_names(loop)
         if names and any(_names(v) & names for v in values):
             return True
         if not backward:
-            # a script-level loop: a value computed by a call (``model(x)``) in the loop
+            # a value computed by a call (``model(x)``, ``train_step(batch)``) in the loop
+            values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
             called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
-                s.value, ast.Call) for t in s.targets for d in _names(t)}
+                s.value, (ast.Call, ast.BinOp)) for t in s.targets for d in _names(t)}
             if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
                 return True
     return False
@@ -604,10 +630,12 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 found = True
             elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt, True):
                 found = True  # TEN501: an accumulation in a loop of a function that calls backward
-            elif top and (text is None or text.source.count(stmt.name + "(") > 1) and \
-                    _accumulates(stmt):
+            elif ((top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
+                    text is not None and "backward(" in text.source)) and _accumulates(stmt):
                 # TEN501: a top-level function the file itself calls (the rule may prove grad on
-                # in it from its callers) accumulating a value a call computed in a loop
+                # in it from its callers), or a function of a file that calls backward (a
+                # called function may return the loss it differentiated), accumulating a value
+                # a call computed in a loop
                 found = True
             elif not keep:
                 span = _span(stmt)
