@@ -363,9 +363,14 @@ class ScopeGraph:
             self._mark_expr(expr.func.value, fact, depth + 1)
             if expr.func.attr == "scale" and len(expr.args) == 1:
                 self._mark_expr(expr.args[0], fact, depth + 1)
-        elif t is ast.BinOp and type(expr.op) in (ast.Div, ast.Mult):
+        elif t is ast.BinOp and type(expr.op) is ast.Div:
+            if plain_number(expr.right):  # ``loss / k``: the numerator
+                self._mark_expr(expr.left, fact, depth + 1)
+        elif t is ast.BinOp and type(expr.op) is ast.Mult:
+            # ``loss * 0.5``, ``w.k * loss``: the side whose other is a constant or a setting;
+            # of two plain names either may be the tensor
             for side, other in ((expr.left, expr.right), (expr.right, expr.left)):
-                if plain_number(other):
+                if type(other) in (ast.Constant, ast.Attribute):
                     self._mark_expr(side, fact, depth + 1)
         elif t is ast.UnaryOp and type(expr.op) is ast.USub:
             self._mark_expr(expr.operand, fact, depth + 1)
