@@ -26,12 +26,20 @@ class GraphKeepingAccumulator(Rule):
     fix_safety = UNSAFE
     what = (
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
-        "`losses.append(loss)`, `hist[\"loss\"].append(loss)`) of a graph-attached tensor into an "
-        "accumulator that outlives the iteration, in two shapes, each with its own message: "
-        "**after backward**, the accumulated value is the one `backward()` is called on in the "
-        "same iteration (`loss.backward()`, `scaler.scale(loss).backward()`, "
-        "`accelerator.backward(loss)`); **no backward**, a model's output (or a loss computed "
-        "from it) accumulated in a loop that never calls `backward()`, where grad mode is "
+        "`losses.append(loss)`, `hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, "
+        "and a tracker's method that adds what it is given into an attribute of `self`: "
+        "`meter.update(loss)` with `self.sum += val`) of a graph-attached value into an "
+        "accumulator that outlives the iteration. A value is graph-attached by the semantic "
+        "core's graph facts (`semantic/graph.py`: flow-sensitive, every binding that reaches the "
+        "read must be attached; function summaries in the project index carry it across calls "
+        "and files), in two shapes, each with its own message: **after backward**, the value "
+        "had a graph because backward ran through it: the value `backward()` is called on "
+        "(`loss.backward()`, `scaler.scale(loss / k).backward()`, `accelerator.backward(loss)`, "
+        "`out[\"loss\"].backward()`), a term of that loss bound to a computed value "
+        "(`loss = rec + kl` ... `total_rec += rec`), the loss a called function differentiated "
+        "and returns (`loss = train_step(batch)`), or a dict, tuple or list holding one; **no "
+        "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
+        "never calls `backward()`, where grad mode is "
         "provably on (no `torch.no_grad()`/`inference_mode()` block around it, no "
         "`set_grad_enabled`, no parameter frozen in the file): in script-level code, or in a "
         "plain top-level function whose every caller is visible and runs it with grad on (each "
@@ -41,8 +49,11 @@ class GraphKeepingAccumulator(Rule):
         "naming it, or one by a computed name, keeps the function silent). Not flagged: an "
         "accumulator that is itself differentiated (`acc = acc + loss / k` ... "
         "`acc.backward()`, `torch.stack(losses).sum().backward()`), one reset inside the loop, "
-        "and `.item()`, `.detach()` or `float(loss)` accumulations; a function of a library, "
-        "passed as a value or called under `no_grad` (its callers may run it without grad).\n\n"
+        "and `.item()`, `.detach()` or `float(loss)` accumulations (a tracker method given "
+        "`loss.item()`, or one that takes `val.item()` itself); a term of the loss that is a "
+        "Python number; a function of a library, passed as a value or called under `no_grad` "
+        "(its callers may run it without grad). A dict or tuple holding the value gets no fix "
+        "(detach the tensor inside it).\n\n"
         "This rule has no runtime twin: `tensorcopy trace` sees torch calls, but the accumulation "
         "is Python's own (`list.append`, rebinding a name to `total + loss`), and telling one "
         "iteration from the next needs the loop, which a torch hook does not see; no sound, "
@@ -112,6 +123,16 @@ class GraphKeepingAccumulator(Rule):
                 "torch.nn.ReLU(), torch.nn.Linear(8, 1))\nmodel.eval()\npreds = []\n"
                 "for batch in torch.ones(4, 2, 3):\n    out = model(batch)\n"
                 "    preds.append(out.detach())\n", unsafe=True),
+        # a term of the differentiated loss: it has a graph too
+        Example("import torch\nmodel = torch.nn.Linear(3, 2)\ntotal_rec = 0.0\n"
+                "for step in range(3):\n    out = model(torch.ones(2, 3))\n"
+                "    rec = out.pow(2).mean()\n    kl = out.abs().mean()\n    loss = rec + kl\n"
+                "    loss.backward()\n    total_rec += rec\nprint(total_rec)\n",
+                "import torch\nmodel = torch.nn.Linear(3, 2)\ntotal_rec = 0.0\n"
+                "for step in range(3):\n    out = model(torch.ones(2, 3))\n"
+                "    rec = out.pow(2).mean()\n    kl = out.abs().mean()\n    loss = rec + kl\n"
+                "    loss.backward()\n    total_rec += rec.detach()\nprint(total_rec)\n",
+                unsafe=True),
         # the accumulator stays in the function and is read only as a number: a safe fix
         Example("import torch\nimport torch.nn.functional as F\n\n\ndef f(model, batches):\n"
                 "    total = 0.0\n    for x, y in batches:\n"
@@ -133,6 +154,10 @@ class GraphKeepingAccumulator(Rule):
         "    if step % 4 == 3:\n        acc.backward()\n        acc = 0.0\n",
         "import torch\nmodel = torch.nn.Linear(3, 1)\nlosses = []\nfor step in range(4):\n"
         "    losses.append(model(torch.ones(2, 3)).sum())\ntorch.stack(losses).sum().backward()\n",
+        # a term of the loss that is a Python number
+        "import torch\nmodel = torch.nn.Linear(3, 1)\npen = 0.0\nfor i in range(3):\n"
+        "    x = torch.ones(2, 3)\n    reg = len(x) * 0.1\n    loss = model(x).sum() + reg\n"
+        "    loss.backward()\n    pen += reg\n",
         # an evaluation loop under no_grad
         "import torch\nmodel = torch.nn.Linear(3, 1)\npreds = []\nwith torch.no_grad():\n"
         "    for batch in torch.ones(4, 2, 3):\n        preds.append(model(batch))\n",
