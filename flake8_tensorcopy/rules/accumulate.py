@@ -290,7 +290,8 @@ def _how(form, fact) -> str:
 # ---- the accumulation ---------------------------------------------------------------------------
 def _accumulation(node):
     """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``), ``acc.append(v)`` and ``acc = torch.cat((acc, v))``; None otherwise."""
+    ``v + acc``), ``acc.append(v)``, ``acc.add_(v)`` and ``acc = torch.cat((acc, v))``; None
+    otherwise."""
     t = type(node)
     if t is nodes.AugAssign:
         if type(node.operator) is not nodes.Add or type(node.target) not in _TARGETS:
@@ -315,13 +316,15 @@ def _accumulation(node):
         return None
     call = node.value
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value != "append" or len(call.args) != 1 or call.args[0].keyword \
-            is not None or call.args[0].star:
+            call.func.attr.value not in ("append", "add_") or len(call.args) != 1 or \
+            call.args[0].keyword is not None or call.args[0].star:
         return None
     acc = call.func.value
     if type(acc) not in _TARGETS:
         return None
-    return acc, call.args[0].value, "append"
+    # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
+    form = "append" if call.func.attr.value == "append" else "aug"
+    return acc, call.args[0].value, form
 
 
 def _concatenation(acc, name: str, call):
