@@ -105,6 +105,8 @@ class ScopeGraph:
         self.differentiated: List[Tuple[ast.AST, ast.stmt]] = []
         #: (return value, statement)
         self.returns: List[Tuple[ast.AST, ast.stmt]] = []
+        #: the expression statements, once each
+        self.expr_stmts: List[ast.Expr] = []
         #: roots whose paths (``out["loss"]``) are written somewhere: path facts do not hold
         self.path_written: set = set()
         self._opaque: set = set()
@@ -167,6 +169,8 @@ class ScopeGraph:
                 self._written_path(s.target)
             return new
         if t is ast.Expr or t is ast.Return:
+            if t is ast.Expr and self._once(s):
+                self.expr_stmts.append(s)
             if s.value is not None:
                 self._reads(s.value, env, s)
                 if t is ast.Return and self._once(s):
@@ -327,7 +331,7 @@ class ScopeGraph:
         computed from (operands through ``loss / k``; the terms of a differentiated sum)."""
         for expr, stmt in self.differentiated:
             self._mark_expr(expr, Fact(DIFFERENTIATED, stmt.lineno), 0)
-        for expr, stmt in _calls_in(self.bindings, self.returns, self.differentiated):
+        for expr, stmt in _calls_in(self.expr_stmts):
             summary = self.summary(expr)
             if summary is None:
                 continue
@@ -527,33 +531,14 @@ def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:
     return needs[0] if needs else min(real, key=lambda f: _ORDER[f.why])
 
 
-def _calls_in(bindings, returns, differentiated) -> Iterable[Tuple[ast.Call, ast.AST]]:
-    """The calls the scope's statements make (once each)."""
-    seen = set()
-    stmts = [b.stmt for b in bindings if b.stmt is not None]
-    stmts += [s for _, s in returns] + [s for _, s in differentiated]
-    for s in stmts:
-        if id(s) in seen or not isinstance(s, ast.stmt):
-            continue
-        seen.add(id(s))
-        for n in _own_nodes(s):
-            if type(n) is ast.Call:
-                yield n, s
-
-
-def _own_nodes(stmt) -> Iterable[ast.AST]:
-    """The expression nodes of a simple statement (not entering nested blocks or lambdas)."""
-    t = type(stmt)
-    if t in (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try,
-             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-        return ()
-    out = []
-    todo = [stmt]
-    while todo:
-        n = todo.pop()
-        out.append(n)
-        todo.extend(c for c in ast.iter_child_nodes(n) if type(c) is not ast.Lambda)
-    return out
+def _calls_in(expr_stmts) -> Iterable[Tuple[ast.Call, ast.AST]]:
+    """The calls made as statements of their own (``backward_step(loss)``: what a function that
+    differentiates its argument returns is seldom used) with a plain name among their
+    arguments, once each: the only calls whose summary may mark an argument."""
+    for s in expr_stmts:
+        n = s.value
+        if type(n) is ast.Call and any(type(a) is ast.Name for a in n.args):
+            yield n, s
 
 
 def function_params(fn) -> List[str]:
