@@ -277,7 +277,8 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         value = items[1 - names.index(dotted(node.targets[0]))]
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
             and (node.value.func.attr == "append" or methods) and node.value.args:
-        if node.value.func.attr != "append" and not isinstance(node.value.args[0], ast.Name):
+        if node.value.func.attr != "append" and not isinstance(
+                node.value.args[0], (ast.Name, ast.Subscript, ast.Attribute)):
             return None
         value = node.value.args[0]
     else:
