@@ -29,7 +29,8 @@ def module_call(kind) -> Optional[bool]:
 
 def callee(ctx, func) -> Optional[object]:
     """The project function (``FuncFacts``) a call of ``func`` runs, as the inference knows it:
-    a function of the project by name, a method of a project class's instance."""
+    a function of the project by name, a method of a project class's instance, the ``forward``
+    of a project module's instance."""
     t = type(func)
     try:
         if t is nodes.Name:
@@ -40,6 +41,9 @@ def callee(ctx, func) -> Optional[object]:
             if k is kinds.FUNCTION or type(k) is kinds.Func:
                 project = ctx.inf.project
                 return project.current_function(func.value) if project is not None else None
+            if type(k) is kinds.Instance and k.cls.is_module and k.cls.facts is not None:
+                fn = k.cls.facts.method("forward")  # calling a project module runs ``forward``
+                return fn if hasattr(fn, "graph_summary") else None
             return None
         if t is nodes.Attribute:
             rk = ctx.infer(func.value)
@@ -87,7 +91,8 @@ class LintOracle(graph.Oracle):
         q = ctx.inf.qualname(n)
         return "through" if q is not None and graph.keeps_graph_function(q) else None
 
-    def summary(self, node: ast.Call):
+    def summary(self, node: ast.Call, local: bool = False):
+        # the inference knows what a name bound in the scope is at the checked statement
         n = self.by_ast.get(id(node.func))
         ctx = self.ctx
         return summary(ctx, n) if n is not None and ctx is not None else None

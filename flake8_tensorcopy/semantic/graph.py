@@ -30,8 +30,8 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
-    dotted, grad_effect, indexes_tensor, keeps_graph_function, literal, path_of, plain_number,
-    terms,
+    dotted, grad_effect, indexes_tensor, is_sum, keeps_graph_function, literal, path_of,
+    plain_number, terms,
 )
 
 #: the reasons a value is attached, strongest first
@@ -70,7 +70,7 @@ class Oracle:
             d = "torch.nn.functional." + d[2:]
         return "through" if d is not None and keeps_graph_function(d) else None
 
-    def summary(self, node: ast.Call):
+    def summary(self, node: ast.Call, local: bool = False):
         return None
 
 
@@ -356,6 +356,8 @@ class ScopeGraph:
                     self._marked[b] = fact
                     if bd.kind == "assign":
                         self._mark_value(bd.value, fact, depth + 1)
+                    elif bd.kind == "unpack":
+                        self._mark_unpacked(bd, fact)
             return
         p = path_of(expr)
         if p is not None and p[0] not in self.path_written:
@@ -382,10 +384,10 @@ class ScopeGraph:
     def _mark_value(self, value, fact: Fact, depth: int) -> None:
         """The value of a differentiated binding: its terms when a sum (siblings), else as
         ``_mark_expr``."""
-        parts = terms(value)
-        if len(parts) < 2:
+        if not is_sum(value):
             self._mark_expr(value, fact, depth)
             return
+        parts = terms(value)
         sib = Fact(SIBLING, fact.line, detail=fact.detail)
         for term in parts:
             if type(term) is ast.Name:
@@ -395,6 +397,38 @@ class ScopeGraph:
                         self._marked[b] = sib
             elif path_of(term) is not None:
                 self._mark_expr(term, sib, depth + 1)
+
+    def sum_of(self, expr) -> Optional[ast.AST]:
+        """The sum ``expr`` is (``c + r``), or the sum its one reaching binding holds."""
+        if is_sum(expr):
+            return expr
+        if type(expr) is ast.Name:
+            reach = self.uses.get(id(expr))
+            if reach is not None and len(reach) == 1:
+                bd = self.bindings[next(iter(reach))]
+                if bd.kind == "assign" and is_sum(bd.value):
+                    return bd.value
+        return None
+
+    def computed_read(self, name: ast.Name) -> bool:
+        """Is every binding reaching the read of ``name`` a computed value (``computed``)?"""
+        reach = self.uses.get(id(name))
+        return bool(reach) and all(self.bindings[b].kind == "assign" and
+                                   computed(self.bindings[b].value) for b in reach)
+
+    def _mark_unpacked(self, bd: _Binding, fact: Fact) -> None:
+        """A differentiated item unpacked from a call whose summary says which other items are
+        terms of its sum (``loss, c, r = focal(...)``; ``loss.backward()``): those too."""
+        summary = self.summary(bd.value) if type(bd.value) is ast.Call else None
+        if summary is None:
+            return
+        sibling_items = summary.terms.get(bd.index, ())
+        if not sibling_items:
+            return
+        sib = Fact(SIBLING, fact.line, detail=fact.detail)
+        for b, other in enumerate(self.bindings):
+            if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
+                self._marked.setdefault(b, sib)
 
     def binding_fact(self, b: int) -> Optional[Fact]:
         got = self._marked.get(b)
@@ -466,12 +500,11 @@ class ScopeGraph:
         return None
 
     def summary(self, node: ast.Call):
-        """The graph summary of the project function ``node`` calls, if the oracle knows it (a
-        name bound in this scope is not the project's function of that name)."""
-        if id(node.func) in self.uses or (type(node.func) is ast.Name and
-                                          node.func.id in self._opaque):
-            return None
-        return self.oracle.summary(node)
+        """The graph summary of the project function ``node`` calls, if the oracle knows it
+        (``local``: the callee's name is bound in this scope, so a lookup by name is not it)."""
+        f = node.func
+        local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
+        return self.oracle.summary(node, local)
 
     def _call(self, node: ast.Call) -> Optional[Fact]:
         f = node.func

@@ -135,20 +135,21 @@ def computed(value) -> bool:
     return type(f) is ast.Attribute and f.attr not in DETACHING
 
 
+def is_sum(value) -> bool:
+    return type(value) is ast.BinOp and type(value.op) in (ast.Add, ast.Sub)
+
+
 def terms(value) -> List[ast.AST]:
-    """The terms of a sum (``rec + beta * kl`` -> ``rec``, ``kl``: weights are stripped)."""
+    """The terms of a sum with their weights' factors (``rec + beta * kl`` -> ``rec``,
+    ``beta``, ``kl``; ``ce * alpha + mse * (1 - alpha)`` -> ``ce``, ``alpha``, ``mse``,
+    ``1``, ``alpha``): which of them hold a graph the caller tells from their bindings."""
     t = type(value)
-    if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub):
+    if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult):
         return terms(value.left) + terms(value.right)
-    if t is ast.BinOp and type(value.op) in (ast.Mult, ast.Div):
-        if plain_number(value.left) and not plain_number(value.right):
-            return [value.right]
-        if plain_number(value.right) and not plain_number(value.left):
-            return [value.left]
-        if type(value.right) is ast.Constant:
-            return [value.left]
-        if type(value.left) is ast.Constant:
-            return [value.right]
+    if t is ast.BinOp and type(value.op) is ast.Div:
+        return terms(value.left)
+    if t is ast.UnaryOp and type(value.op) is ast.USub:
+        return terms(value.operand)
     return [value]
 
 

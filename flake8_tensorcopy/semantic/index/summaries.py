@@ -24,16 +24,21 @@ _BUSY = object()
 
 
 class GraphSummary:
-    __slots__ = ("name", "returns", "items", "differentiated", "accumulates")
+    __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
-                 accumulates: Optional[Dict[int, str]] = None) -> None:
+                 accumulates: Optional[Dict[int, str]] = None,
+                 terms: Optional[Dict[int, FrozenSet[int]]] = None) -> None:
         self.name = name
         self.returns = returns
         self.items = items
         self.differentiated = differentiated
         self.accumulates: Dict[int, str] = accumulates or {}
+        #: returned tuple item -> the items that are computed terms of its sum in every
+        #: return (``loss = c + r; return loss, c, r``: 0 -> {1, 2}): when the caller
+        #: differentiates the item, those are the loss's terms too
+        self.terms: Dict[int, FrozenSet[int]] = terms or {}
 
     def returns_item(self, i: Optional[int]) -> bool:
         """Does a call's value (``i`` None) or its item ``i`` hold a differentiated graph?"""
@@ -74,8 +79,10 @@ class IndexOracle(graph.Oracle):
         self.module = module
         self.cls = cls
 
-    def summary(self, node: ast.Call):
+    def summary(self, node: ast.Call, local: bool = False):
         f = node.func
+        if local and type(f) is ast.Name:
+            return None  # a name this function binds: not the module's function of that name
         target = None
         try:
             if type(f) is ast.Name:
@@ -99,7 +106,7 @@ def _summarise(fn) -> GraphSummary:
     returns, items = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset) if method else {}
-    return GraphSummary(fn.name, returns, items, differentiated, accumulates)
+    return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g))
 
 
 def _static(node) -> bool:
@@ -122,6 +129,30 @@ def _returns(g: graph.ScopeGraph):
             whole = whole and _proven(g.attached(value))
             items = set()
     return whole, frozenset(items or ())
+
+
+def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
+    """Returned tuple item -> the other items that are computed terms of its sum, agreed by
+    every return (``return c + r, c, r``; ``loss = c + r`` ... ``return loss, c, r``)."""
+    out: Optional[Dict[int, FrozenSet[int]]] = None
+    for value, _ in g.returns:
+        if type(value) is not ast.Tuple:
+            return {}
+        here: Dict[int, FrozenSet[int]] = {}
+        elts = value.elts
+        for j, e in enumerate(elts):
+            total = g.sum_of(e)
+            if total is None:
+                continue
+            reach = [g.uses.get(id(t)) for t in graph.terms(total) if type(t) is ast.Name]
+            found = frozenset(i for i, x in enumerate(elts) if i != j and type(x) is ast.Name
+                              and g.uses.get(id(x)) and g.uses.get(id(x)) in reach
+                              and g.computed_read(x))
+            if found:
+                here[j] = found
+        out = here if out is None else {j: out[j] & here[j] for j in out.keys() & here.keys()
+                                        if out[j] & here[j]}
+    return out or {}
 
 
 def _proven(fact) -> bool:
