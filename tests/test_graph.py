@@ -378,3 +378,21 @@ def test_summaries_reach_across_files(tmp_path):
     assert "`update()` adds it into `self.sum`" in got[1][2]
     proc = flake8("--select", "TEN501", "trainer.py", cwd=str(root))
     assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
+
+
+def test_a_long_chain_of_bindings_is_unknown_not_an_error():
+    lines = ["def f(model, x, opt):", "    total = 0", "    for b in x:", "        h = model(b)"]
+    lines += ["        h = h + 1"] * 400
+    lines += ["        h.backward()", "        total += h", "        g = model(b)"]
+    lines += ["        g = g * 2"] * 400
+    lines += ["        total += g"]
+    _, fn = _function("\n".join(lines) + "\n")
+    g = graph.scope_graph(fn, _Forward())
+    acc = [s for s in ast.walk(fn) if isinstance(s, ast.AugAssign)]
+    # the differentiated binding is marked whatever the chain; the other is too long to follow
+    assert g.attached(acc[0].value).why == graph.DIFFERENTIATED
+    assert g.attached(acc[1].value) is None
+    # and through flake8's door the file is analysed, not skipped as too deep
+    from flake8_tensorcopy import lint_source
+    src = "import torch\n" + "\n".join(lines) + "\n"
+    assert [d.line for d in lint_source(src, "long.py") if d.code == "TEN501"] == [407]

@@ -218,7 +218,10 @@ class GraphKeepingAccumulator(Rule):
         facts = _loop_facts(ctx, loop)
         if _reset_in(facts, acc, acc_code, node, ctx):
             return
-        fact = scope_graph(ctx).attached(value._a) if isinstance(value._a, ast.AST) else None
+        try:
+            fact = scope_graph(ctx).attached(value._a) if isinstance(value._a, ast.AST) else None
+        except RecursionError:  # an expression too deep to read: nothing is known
+            fact = None
         if fact is None:
             return
         container = type(value) in _CONTAINERS

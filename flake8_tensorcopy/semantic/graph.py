@@ -74,6 +74,11 @@ class Oracle:
         return None
 
 
+#: bindings followed through one another (``h = f(h)`` line after line) before the answer is
+#: "unknown": a long script's chain would otherwise exhaust Python's recursion limit
+_MAX_CHAIN = 64
+
+
 class _Binding:
     __slots__ = ("key", "value", "stmt", "kind", "index")
 
@@ -436,8 +441,8 @@ class ScopeGraph:
             return got
         if b in self._facts:
             return self._facts[b]
-        if b in self._busy:
-            return None
+        if b in self._busy or len(self._busy) > _MAX_CHAIN:
+            return None  # a loop-carried binding, or a chain too long to follow: unknown
         self._busy.add(b)
         bd = self.bindings[b]
         fact = None
