@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from ..syntax.walk import dotted
+
 #: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
 DETACHING = frozenset({
     "detach", "item", "tolist", "numpy", "argmax", "argmin", "size", "dim", "numel", "nonzero",
@@ -45,17 +47,6 @@ DIFFERENTIATING = frozenset({"backward", "manual_backward"})
 #: what a ``with`` item does to grad mode, by the called name's last part
 GRAD_OFF = frozenset({"no_grad", "inference_mode"})
 GRAD_ON = frozenset({"enable_grad"})
-
-
-def dotted(node: ast.AST) -> Optional[str]:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def path_of(node: ast.AST) -> Optional[Tuple[str, str]]:
