@@ -198,7 +198,7 @@ def test_the_prefilter_walks_meet_every_expression_and_statement():
     """``_nodes`` reads only the fields ``node_fields`` names: it meets every node ``ast.walk``
     meets but the contexts, operators, import aliases and type-ignore comments (which hold
     nothing a shape is made of); ``statements`` gives ``ast.walk``'s statements in its order."""
-    from flake8_tensorcopy.syntax.prefilter import _BLOCK_HOLDERS, _nodes, statements
+    from flake8_tensorcopy.syntax.walk import _BLOCK_HOLDERS, statements, walk_nodes as _nodes
 
     holding_nothing = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
                        ast.alias, ast.type_ignore)

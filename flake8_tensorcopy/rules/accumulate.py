@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, List, Optional, Set, Tuple
 
-from ..semantic import kinds, torch_api
+import ast
+
+from ..semantic import graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .accumulate_callers import Uses
+from .accumulate_graph import method_accumulation, scope_graph
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
 from .context import statement_blocks, statement_list
@@ -23,12 +26,20 @@ class GraphKeepingAccumulator(Rule):
     fix_safety = UNSAFE
     what = (
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
-        "`losses.append(loss)`, `hist[\"loss\"].append(loss)`) of a graph-attached tensor into an "
-        "accumulator that outlives the iteration, in two shapes, each with its own message: "
-        "**after backward**, the accumulated value is the one `backward()` is called on in the "
-        "same iteration (`loss.backward()`, `scaler.scale(loss).backward()`, "
-        "`accelerator.backward(loss)`); **no backward**, a model's output (or a loss computed "
-        "from it) accumulated in a loop that never calls `backward()`, where grad mode is "
+        "`losses.append(loss)`, `hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, "
+        "and a tracker's method that adds what it is given into an attribute of `self`: "
+        "`meter.update(loss)` with `self.sum += val`) of a graph-attached value into an "
+        "accumulator that outlives the iteration. A value is graph-attached by the semantic "
+        "core's graph facts (`semantic/graph.py`: flow-sensitive, every binding that reaches the "
+        "read must be attached; function summaries in the project index carry it across calls "
+        "and files), in two shapes, each with its own message: **after backward**, the value "
+        "had a graph because backward ran through it: the value `backward()` is called on "
+        "(`loss.backward()`, `scaler.scale(loss / k).backward()`, `accelerator.backward(loss)`, "
+        "`out[\"loss\"].backward()`), a term of that loss bound to a computed value "
+        "(`loss = rec + kl` ... `total_rec += rec`), the loss a called function differentiated "
+        "and returns (`loss = train_step(batch)`), or a dict, tuple or list holding one; **no "
+        "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
+        "never calls `backward()`, where grad mode is "
         "provably on (no `torch.no_grad()`/`inference_mode()` block around it, no "
         "`set_grad_enabled`, no parameter frozen in the file): in script-level code, or in a "
         "plain top-level function whose every caller is visible and runs it with grad on (each "
@@ -38,8 +49,11 @@ class GraphKeepingAccumulator(Rule):
         "naming it, or one by a computed name, keeps the function silent). Not flagged: an "
         "accumulator that is itself differentiated (`acc = acc + loss / k` ... "
         "`acc.backward()`, `torch.stack(losses).sum().backward()`), one reset inside the loop, "
-        "and `.item()`, `.detach()` or `float(loss)` accumulations; a function of a library, "
-        "passed as a value or called under `no_grad` (its callers may run it without grad).\n\n"
+        "and `.item()`, `.detach()` or `float(loss)` accumulations (a tracker method given "
+        "`loss.item()`, or one that takes `val.item()` itself); a term of the loss that is a "
+        "Python number; a function of a library, passed as a value or called under `no_grad` "
+        "(its callers may run it without grad). A dict or tuple holding the value gets no fix "
+        "(detach the tensor inside it).\n\n"
         "This rule has no runtime twin: `tensorcopy trace` sees torch calls, but the accumulation "
         "is Python's own (`list.append`, rebinding a name to `total + loss`), and telling one "
         "iteration from the next needs the loop, which a torch hook does not see; no sound, "
@@ -109,6 +123,16 @@ class GraphKeepingAccumulator(Rule):
                 "torch.nn.ReLU(), torch.nn.Linear(8, 1))\nmodel.eval()\npreds = []\n"
                 "for batch in torch.ones(4, 2, 3):\n    out = model(batch)\n"
                 "    preds.append(out.detach())\n", unsafe=True),
+        # a term of the differentiated loss: it has a graph too
+        Example("import torch\nmodel = torch.nn.Linear(3, 2)\ntotal_rec = 0.0\n"
+                "for step in range(3):\n    out = model(torch.ones(2, 3))\n"
+                "    rec = out.pow(2).mean()\n    kl = out.abs().mean()\n    loss = rec + kl\n"
+                "    loss.backward()\n    total_rec += rec\nprint(total_rec)\n",
+                "import torch\nmodel = torch.nn.Linear(3, 2)\ntotal_rec = 0.0\n"
+                "for step in range(3):\n    out = model(torch.ones(2, 3))\n"
+                "    rec = out.pow(2).mean()\n    kl = out.abs().mean()\n    loss = rec + kl\n"
+                "    loss.backward()\n    total_rec += rec.detach()\nprint(total_rec)\n",
+                unsafe=True),
         # the accumulator stays in the function and is read only as a number: a safe fix
         Example("import torch\nimport torch.nn.functional as F\n\n\ndef f(model, batches):\n"
                 "    total = 0.0\n    for x, y in batches:\n"
@@ -130,6 +154,10 @@ class GraphKeepingAccumulator(Rule):
         "    if step % 4 == 3:\n        acc.backward()\n        acc = 0.0\n",
         "import torch\nmodel = torch.nn.Linear(3, 1)\nlosses = []\nfor step in range(4):\n"
         "    losses.append(model(torch.ones(2, 3)).sum())\ntorch.stack(losses).sum().backward()\n",
+        # a term of the loss that is a Python number
+        "import torch\nmodel = torch.nn.Linear(3, 1)\npen = 0.0\nfor i in range(3):\n"
+        "    x = torch.ones(2, 3)\n    reg = len(x) * 0.1\n    loss = model(x).sum() + reg\n"
+        "    loss.backward()\n    pen += reg\n",
         # an evaluation loop under no_grad
         "import torch\nmodel = torch.nn.Linear(3, 1)\npreds = []\nwith torch.no_grad():\n"
         "    for batch in torch.ones(4, 2, 3):\n        preds.append(model(batch))\n",
@@ -168,14 +196,17 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = _accumulation(node)
+        if found is None and type(node) is nodes.Expr:
+            found = method_accumulation(node, ctx)
         return () if found is None or not _operands(found[1]) else self._check(node, ctx, found)
 
     def _check(self, node, ctx, found) -> Iterator[Report]:
         acc, value, form = found
         line = ctx.stmt_line
-        if line is None or (form != "append" and ctx.inf.in_no_grad):
+        if line is None or (form in ("aug", "add", "cat") and ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing
-        if ctx.inf.torch_alias() is None:
+        if ctx.inf.torch_alias() is None or (form == "cat" and not (
+                ctx.inf.qualname(node.value.func) or "").startswith("torch.")):
             return
         loop = _innermost_loop(ctx.scope_node, line)
         if loop is None:
@@ -184,56 +215,53 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
             return
-        if "backward" not in ctx.source and (_grad_off_text(ctx) or (
-                type(ctx.scope_node) is not nodes.Module and not _plain_top(ctx))):
-            return  # neither shape can hold: no ``backward`` call, no loop grad may be on in
         facts = _loop_facts(ctx, loop)
         if _reset_in(facts, acc, acc_code, node, ctx):
             return
-        carriers = {}
-        _carriers(value, carriers)
-        shape, callers = None, False
-        bw = _backward_of(facts, set(carriers)) if carriers else None
-        if bw is not None:
-            name, call = bw
-            carrier = carriers[name]
-            ev = ctx.evidence(carrier)
-            if ev == kinds.NOT or _rebound_between(loop, name, call, node, ctx):
+        try:
+            fact = scope_graph(ctx).attached(value._a) if isinstance(value._a, ast.AST) else None
+        except RecursionError:  # an expression too deep to read: nothing is known
+            fact = None
+        if fact is None:
+            return
+        container = type(value) in _CONTAINERS
+        ev = kinds.signalled(ctx.evidence(value)) if not container else kinds.OPEN
+        callers = False
+        if not fact.needs_grad:
+            if not container and ctx.evidence(value) == kinds.NOT:
                 return
-            shape = "after"
-            ev = kinds.signalled(ev)
         elif _script_grad_on(ctx, facts) or _called_grad_on(ctx, facts):
             callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
-            graph = _graph_names(ctx, loop, node)
-            if not any(n in graph for n in carriers) and not _graph(ctx, value, graph):
-                return
-            shape = "none"
-            ev = kinds.signalled(ctx.evidence(value) if type(value) is not nodes.BinaryOperation
-                                 else kinds.OPEN)
+            if type(value) is nodes.BinaryOperation:
+                ev = kinds.OPEN
         else:
             return
         # last, the one question asked of the whole scope (most candidates never get here)
         scope = _scope_facts(ctx)
         if _differentiated(scope, root) or root in scope.in_place_roots:
             return
-        if shape == "none" and callers and ctx.inf.project.imported_elsewhere():
+        if callers and ctx.inf.project.imported_elsewhere():
             # asked last: the answer makes the file's analysis depend on every project file
             # (no cache keeps it), so only where everything else already holds
             return
         fields = dict(acc=ctx.snippet(acc, 30), value=ctx.snippet(value, 30),
                       fixed=ctx.snippet(value, 30) + ".detach()"
                       if ctx.operand(value) == ctx.code(value) else
-                      f"({ctx.snippet(value, 28)}).detach()")
-        if shape == "after":
-            fields.update(shape=" after its `backward()`: every iteration's autograd graph stays "
-                                "reachable (memory grows each step; a later backward through it "
-                                "fails)", also="")
+                      f"({ctx.snippet(value, 28)}).detach()", also="")
+        if container:
+            fields["fixed"] = "each tensor in it `.detach()`-ed"
+        how = _how(form, fact)
+        if not fact.needs_grad:
+            fields.update(shape=how + ": every iteration's autograd graph stays reachable "
+                                      "(memory grows each step; a later backward through it "
+                                      "fails)")
         else:
-            fields.update(shape=", a model output made with grad enabled in a loop without "
-                                "`backward()`: every step's graph and activations stay alive "
-                                "(megabytes per step: the out-of-memory case)",
+            fields.update(shape=how + ", a model output made with grad enabled in a loop "
+                                      "without `backward()`: every step's graph and "
+                                      "activations stay alive (megabytes per step: the "
+                                      "out-of-memory case)",
                           also=" or run the loop under `torch.no_grad()`")
-        plan = self._fix(ctx, node, value, acc, root, ev)
+        plan = None if container else self._fix(ctx, node, value, acc, root, ev)
         yield self.report(node, plan, **fields)
 
     def _fix(self, ctx, node, value, acc, root: str, ev: str) -> Optional[FixPlan]:
@@ -246,24 +274,44 @@ class GraphKeepingAccumulator(Rule):
                        [NodeEdit("replace", value, (*ctx.operand_parts(value), ".detach()"))])
 
 
+def _how(form, fact) -> str:
+    """Where the graph is kept and why the value has one, for the message."""
+    out = ""
+    if type(form) is tuple:
+        out = f" (its `{form[0]}()` adds it into `{form[1]}`)"
+    if fact.why == graph.DIFFERENTIATED and fact.detail:
+        return out + f" after `{fact.detail}()` called `backward()` on it"
+    if fact.why == graph.DIFFERENTIATED:
+        return out + " after its `backward()`"
+    if fact.why == graph.SIBLING:
+        return out + f" (a term of the loss differentiated on line {fact.line})"
+    if fact.why == graph.RETURNED:
+        return out + f" (a loss `{fact.detail}()` differentiated and returns)"
+    return out
+
+
 # ---- the accumulation ---------------------------------------------------------------------------
 def _accumulation(node):
     """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``) and ``acc.append(v)``; None otherwise."""
+    ``v + acc``), ``acc.append(v)``, ``acc.add_(v)`` and ``acc = torch.cat((acc, v))``; None
+    otherwise."""
     t = type(node)
     if t is nodes.AugAssign:
         if type(node.operator) is not nodes.Add or type(node.target) not in _TARGETS:
             return None
         return node.target, node.value, "aug"
     if t is nodes.Assign:
-        if len(node.targets) != 1 or type(node.value) is not nodes.BinaryOperation or \
-                type(node.value.operator) is not nodes.Add:
+        if len(node.targets) != 1:
             return None
         acc = node.targets[0].target
         name = dotted_name(acc)
         if name is None:
             return None
         op = node.value
+        if type(op) is nodes.Call:
+            return _concatenation(acc, name, op)
+        if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
+            return None
         if dotted_name(op.left) == name:
             return acc, op.right, "add"
         if dotted_name(op.right) == name:
@@ -271,38 +319,47 @@ def _accumulation(node):
         return None
     call = node.value
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value != "append" or len(call.args) != 1 or call.args[0].keyword \
-            is not None or call.args[0].star:
+            call.func.attr.value not in ("append", "add_") or len(call.args) != 1 or \
+            call.args[0].keyword is not None or call.args[0].star:
         return None
     acc = call.func.value
     if type(acc) not in _TARGETS:
         return None
-    return acc, call.args[0].value, "append"
+    # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
+    form = "append" if call.func.attr.value == "append" else "aug"
+    return acc, call.args[0].value, form
 
 
+def _concatenation(acc, name: str, call):
+    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too)."""
+    if last_name(call.func) not in _CONCAT or not call.args or call.args[0].keyword is not None \
+            or type(call.args[0].value) not in (nodes.Tuple, nodes.List) or \
+            any(a.keyword is None for a in call.args[1:]):
+        return None
+    elements = call.args[0].value.elements
+    if len(elements) != 2 or any(type(e) is not nodes.Element for e in elements):
+        return None
+    items = [e.value for e in elements]
+    names = [dotted_name(e) for e in items]
+    if names.count(name) != 1:
+        return None
+    return acc, items[1 - names.index(name)], "cat"
+
+
+_CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
+_CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict)
 _TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
 _LOOPS = (nodes.For, nodes.While)
 _DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 
 
-def _carriers(value, out: dict) -> None:
-    """The names (and attribute chains) that are the accumulated value or a direct operand of
-    arithmetic forming it: ``loss``, ``loss * n``; not ``loss.item()``, ``float(loss)``."""
-    t = type(value)
-    if t is nodes.Name or t is nodes.Attribute:
-        name = dotted_name(value)
-        if name is not None:
-            out.setdefault(name, value)
-    elif t is nodes.BinaryOperation:
-        _carriers(value.left, out)
-        _carriers(value.right, out)
-    elif t is nodes.UnaryOperation:
-        _carriers(value.expression, out)
-
-
 def _operands(value) -> bool:
-    """A name, attribute or call in ``value``, through arithmetic and subscripts (``_graph``)?"""
+    """A name, attribute or call in ``value``, through arithmetic, subscripts and containers?"""
     t = type(value)
+    if t is nodes.Tuple or t is nodes.List:
+        return any(_operands(e.value) for e in value.elements if type(e) is nodes.Element)
+    if t is nodes.Dict:
+        return any(_operands(e.value) for e in value.elements if type(e) is nodes.DictElement)
     if t is nodes.BinaryOperation:
         return _operands(value.left) or _operands(value.right)
     if t is nodes.UnaryOperation or t is nodes.Subscript:
@@ -464,36 +521,6 @@ def _root_name(node) -> Optional[str]:
 _BACKWARD_FUNCS = frozenset({"backward", "manual_backward"})
 
 
-def _loss_expr(node, names: Set[str]) -> Optional[str]:
-    """The carrier ``node`` differentiates: ``loss``, ``loss / k``, ``scaler.scale(loss)``."""
-    t = type(node)
-    if t is nodes.Name or t is nodes.Attribute:
-        d = dotted_name(node)
-        return d if d in names else None
-    if t is nodes.BinaryOperation:
-        return _loss_expr(node.left, names) or _loss_expr(node.right, names)
-    if t is nodes.UnaryOperation:
-        return _loss_expr(node.expression, names)
-    if t is nodes.Call and last_name(node.func) == "scale" and len(node.args) == 1:
-        return _loss_expr(node.args[0].value, names)
-    return None
-
-
-def _backward_of(facts: _LoopFacts, names: Set[str]) -> Optional[Tuple[str, nodes.Call]]:
-    """A ``backward`` call in the loop's body on one of ``names``: ``loss.backward()``,
-    ``scaler.scale(loss).backward()``, ``accelerator.backward(loss)``."""
-    for n in facts.backwards:
-        if last_name(n.func) == "backward" and type(n.func) is nodes.Attribute:
-            hit = _loss_expr(n.func.value, names)
-            if hit:
-                return hit, n
-        if n.args and n.args[0].keyword is None:
-            hit = _loss_expr(n.args[0].value, names)
-            if hit:
-                return hit, n
-    return None
-
-
 def _differentiated(scope: _ScopeFacts, root: str) -> bool:
     """Is the accumulator, or a name computed from it, differentiated anywhere in the scope
     (``acc.backward()``, ``torch.stack(losses).sum().backward()``, ``autograd.grad(acc, ...)``)?"""
@@ -513,31 +540,9 @@ def _differentiated(scope: _ScopeFacts, root: str) -> bool:
     return any(_meets(read, names) for read in scope.differentiating)
 
 
-def _rebound_between(loop, name: str, call, stmt, ctx) -> bool:
-    """Is ``name`` bound again between its ``backward()`` and the accumulation?"""
-    a, b = ctx.text.span(call)[0], ctx.text.span(stmt)[0]
-    lo, hi = min(a, b), max(a, b)
-    for n in _walk(loop.body):
-        t = type(n)
-        if t is nodes.Assign or t is nodes.AnnAssign or t is nodes.AugAssign:
-            targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-            for tgt in targets:
-                for sub in _walk(tgt):
-                    if type(sub) in (nodes.Name, nodes.Attribute) and dotted_name(sub) == name \
-                            and lo < ctx.text.span(n)[0] < hi:
-                        return True
-    return False
-
-
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
 _GRAD_OFF_TEXT = ("set_grad_enabled", "requires_grad_(False)", "requires_grad = False",
                   "requires_grad=False", "inference_mode", "_set_grad_enabled")
-#: tensor methods whose result keeps the receiver's graph
-_KEEPS_GRAPH = frozenset({
-    "cpu", "cuda", "to", "float", "double", "half", "squeeze", "unsqueeze", "view", "reshape",
-    "flatten", "sigmoid", "softmax", "log_softmax", "exp", "log", "mean", "sum", "abs", "clone",
-    "contiguous", "permute", "transpose", "t", "tanh", "relu"})
-
 
 def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file turns grad off or freezes a
@@ -581,63 +586,6 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
         return False
     return _cached(ctx, "_accumulate_callers", tree,
                    lambda: Uses(tree, ctx.source)).grad_on(name)
-
-
-def _module_call(kind) -> Optional[bool]:
-    """Calling a value of ``kind``: True for a module with parameters, False for one without
-    (a loss, an activation: its output has a graph only through its inputs), None for no module."""
-    t = type(kind)
-    if t is kinds.ModuleOf:  # a container holds the parameters of what it holds
-        return any(q.endswith("Sequential") or (torch_api.layer(q) or {}).get("params")
-                   for q in kind.quals)
-    if kind is kinds.MODULE or (t is kinds.Instance and kind.cls.is_module):
-        return True
-    return None
-
-
-def _graph(ctx, expr, graph: Set[str]) -> bool:
-    t = type(expr)
-    if t is nodes.Name or t is nodes.Attribute:
-        return dotted_name(expr) in graph
-    if t is nodes.BinaryOperation:
-        return _graph(ctx, expr.left, graph) or _graph(ctx, expr.right, graph)
-    if t is nodes.UnaryOperation:
-        return _graph(ctx, expr.expression, graph)
-    if t is nodes.Subscript:
-        return _graph(ctx, expr.value, graph)
-    if t is not nodes.Call:
-        return False
-    func = expr.func
-    module = _module_call(ctx.infer(func)) if type(func) in (nodes.Name, nodes.Attribute) else None
-    if module:
-        return True
-    args = [a.value for a in expr.args if a.keyword is None and not a.star]
-    q = ctx.qualname(func) if type(func) in (nodes.Name, nodes.Attribute) else None
-    if module is False or (q is not None and q.startswith("torch.nn.functional.")):
-        return any(_graph(ctx, a, graph) for a in args)
-    if type(func) is nodes.Attribute and func.attr.value in _KEEPS_GRAPH:
-        return _graph(ctx, func.value, graph)
-    return False
-
-
-def _graph_names(ctx, loop, stmt) -> Set[str]:
-    """Names bound in the loop's body, before ``stmt``, to a value with a graph made by a model
-    call (``out = model(x)``, ``loss = criterion(out, y)``)."""
-    graph: Set[str] = set()
-    end = ctx.text.span(stmt)[0]
-    for n in _walk(loop.body):
-        if type(n) is not nodes.Assign or ctx.text.span(n)[0] >= end:
-            continue
-        has = _graph(ctx, n.value, graph)
-        for tgt in n.targets:
-            target = tgt.target
-            whole = type(target) is nodes.Name
-            for sub in _walk(target):
-                if type(sub) is nodes.Name:
-                    # unpacked (``out, _, ratio = model(data)``): which items carry the graph is
-                    # unknown (``ratio`` may be a Python float), so none is taken to
-                    (graph.add if has and whole else graph.discard)(sub.value)
-    return graph
 
 
 # ---- fix safety -------------------------------------------------------------------------------

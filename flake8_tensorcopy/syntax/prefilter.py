@@ -13,12 +13,26 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
-from collections import deque
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from .source import lines_of_sorted, occurrences
+# the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .storage_shapes import storage_shape
+from .walk import (  # noqa: F401
+    child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
+)
+
+_nodes = walk_nodes
+
+#: the first part of modules that are not the project's own (a name imported from elsewhere may
+#: be a project function whose summary says it returns the loss it differentiated)
+_LIBRARY_WORDS = frozenset("""torch numpy np os sys typing collections math random time json re
+    itertools functools pathlib dataclasses tqdm transformers sklearn scipy pandas matplotlib PIL
+    cv2 logging argparse copy abc einops timm torchvision torchaudio lightning pytorch_lightning
+    datasets wandb tensorboard tensorboardX accelerate omegaconf hydra yaml pickle glob shutil
+    warnings contextlib enum inspect io string subprocess threading multiprocessing queue
+    statistics operator types traceback csv gc __future__""".split())
+
 
 #: the text of the shapes ``_has_shape`` looks for in a tree (each one's text lies within the
 #: lines of the statement holding it)
@@ -45,6 +59,9 @@ _SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
     # bound or not) at the start of a line
     r"if(?<![^\n]if)[ \t]+__name__\b",
     r"\n(?:[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*)?[a-z_][\w.]*[ \t]*\(",
+    # a name imported from a module that may be the project's own (TEN501: its function may
+    # return the loss it differentiated, or keep what it is given: ``_project_imports``)
+    r"from(?<![^\n]from)[ \t]+(?!(?:" + "|".join(sorted(_LIBRARY_WORDS)) + r")\b)[\w.]+[ \t]+import\b",
 )
 
 
@@ -92,8 +109,6 @@ _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.Joi
 _CTOR_ATTRS = frozenset({"tensor", "new_tensor"})
 _LIKE = frozenset({"empty_like", "zeros_like", "ones_like"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: list fields made of these hold statements (``match`` exists from Python 3.10)
-_BLOCK_HOLDERS = (ast.stmt, ast.excepthandler) + ((ast.match_case,) if hasattr(ast, "match_case") else ())
 
 
 def _legacy_name(name: str) -> bool:
@@ -118,19 +133,6 @@ def _torch_aliases(nodes) -> Set[str]:
                 if alias.name in _CTOR_ATTRS or _legacy_name(alias.name) or alias.name == "*":
                     aliases.add(alias.asname or alias.name)
     return aliases
-
-
-def dotted(node: ast.expr) -> Optional[str]:
-    """``a.b.c`` for an ``ast`` name or attribute chain, else None (the pre-filter's and the
-    project index's one spelling of it)."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _slice_write(a: ast.expr) -> bool:
@@ -176,69 +178,6 @@ def _snapshot_shape(node: ast.expr) -> bool:
         return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
             it.func.attr == "items" and _state_dict_call(it.func.value)
     return False
-
-
-#: ``ast`` fields that never hold an expression or a statement: names and other scalars, the
-#: load/store context and operator singletons, an import's ``alias`` list
-_NO_SHAPE_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "names", "arg", "module",
-                              "level", "type_comment", "kind", "is_async", "conversion", "simple",
-                              "asname", "kwd_attrs", "type_ignores", "tag"})
-#: per node class, the fields ``node_fields`` gives (filled as classes are met)
-_DESCEND: dict = {}
-
-
-def node_fields(t: type) -> tuple:
-    """The fields of ``ast`` node class ``t`` that may hold an expression or a statement, in
-    ``_fields`` order: a walk that reads only these meets every expression and statement
-    ``ast.walk`` meets, without the contexts, operators, import aliases and scalars."""
-    fields = _DESCEND.get(t)
-    if fields is None:
-        fields = _DESCEND[t] = tuple(f for f in getattr(t, "_fields", ())
-                                     if f not in _NO_SHAPE_FIELDS and not (
-                                         t is ast.Constant and f == "value"))
-    return fields
-
-
-def _nodes(root: ast.AST) -> Iterator[ast.AST]:
-    """Every node under ``root`` (``root`` too) that a shape can be made of, depth first:
-    ``ast.walk``'s nodes in another order, less the contexts, operators and import aliases
-    (which hold nothing; the answers below do not depend on the order), each node class's
-    fields read from a table (``_DESCEND``) instead of tested one by one."""
-    todo = [root]
-    pop, push, extend = todo.pop, todo.append, todo.extend
-    table = _DESCEND
-    while todo:
-        node = pop()
-        t = type(node)
-        fields = table.get(t)
-        if fields is None:
-            if not isinstance(node, ast.AST):
-                continue  # None for ``**d`` in a dict's keys; a pattern's constant
-            fields = node_fields(t)
-        yield node
-        for name in fields:
-            value = getattr(node, name, None)
-            if type(value) is list:
-                extend(value)
-            elif value is not None:
-                push(value)
-
-
-#: ``_nodes`` for the project index's answers that do not depend on the order (sets)
-walk_nodes = _nodes
-
-
-def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """``ast.iter_child_nodes(node)`` less the contexts, operators, import aliases and scalars:
-    the children that may hold an expression or a statement, in the same order."""
-    for name in node_fields(type(node)):
-        value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            yield value
-        elif type(value) is list:
-            for item in value:
-                if isinstance(item, ast.AST):
-                    yield item
 
 
 def _binds_view(root: ast.AST, named: Set) -> bool:
@@ -357,9 +296,11 @@ _NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy"
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def _accumulated(node: ast.AST) -> Optional[ast.expr]:
-    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)`` when ``v`` may be a
-    tensor (TEN501): not a literal, not ``v.item()``/``v.detach()``/``float(v)``."""
+def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
+    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc = torch.cat((acc,
+    v))`` when ``v`` may be a tensor or hold one (TEN501): not a literal, not
+    ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first argument of a
+    method call statement (``meter.update(v)``: a tracker that may keep it)."""
     t = type(node)
     if t is ast.AugAssign and isinstance(node.op, ast.Add):
         value = node.value
@@ -367,18 +308,36 @@ def _accumulated(node: ast.AST) -> Optional[ast.expr]:
             and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
             dotted(node.targets[0]) in (dotted(node.value.left), dotted(node.value.right)):
         value = node.value
+    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _CONCAT and \
+            node.value.args and isinstance(node.value.args[0], (ast.Tuple, ast.List)) and \
+            dotted(node.targets[0]) is not None and len(node.value.args[0].elts) == 2:
+        items = node.value.args[0].elts
+        names = [dotted(e) for e in items]
+        if names.count(dotted(node.targets[0])) != 1:
+            return None
+        value = items[1 - names.index(dotted(node.targets[0]))]
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-            and node.value.func.attr == "append" and len(node.value.args) == 1:
+            and (node.value.func.attr == "append" or methods) and node.value.args:
+        if node.value.func.attr != "append" and not isinstance(
+                node.value.args[0], (ast.Name, ast.Subscript, ast.Attribute)):
+            return None
         value = node.value.args[0]
     else:
         return None
-    if isinstance(value, (ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)):
+    if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
+        return value if any(not isinstance(e, ast.Constant) for e in (
+            value.values if isinstance(value, ast.Dict) else value.elts)) else None
+    if isinstance(value, (ast.Constant, ast.JoinedStr)):
         return None
     if isinstance(value, ast.Call):
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         return None if name in _NUMBERS else value
     return value
+
+
+_CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
 
 
 def _names(node: ast.AST) -> Set[str]:
@@ -388,7 +347,8 @@ def _names(node: ast.AST) -> Set[str]:
 
 def _backward_names(loop: ast.AST) -> Set[str]:
     """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
-    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``)."""
+    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``),
+    and the names the loop computes those from (``loss = rec + kl``: the loss's terms)."""
     out: Set[str] = set()
     for n in _nodes(loop):  # every call ``ast.walk`` meets; the answer is a set
         if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
@@ -397,29 +357,60 @@ def _backward_names(loop: ast.AST) -> Set[str]:
                 out |= _names(n.func.value)
             if n.args:
                 out |= _names(n.args[0])
+    if out:
+        for s in statements(loop):
+            if isinstance(s, ast.Assign) and any(_names(t) & out for t in s.targets):
+                out |= _names(s.value)
     return out
 
 
-def _accumulates(root: ast.AST, backward: bool = False) -> bool:
+def _accumulates(root: ast.AST, backward: bool = False,
+                  calls: Optional[FrozenSet[str]] = None) -> bool:
     """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates):
-    a value whose name a ``backward`` call in the loop differentiates or, unless ``backward``
-    (a script-level loop), a value a call computed."""
+    a value whose name a ``backward`` call in the loop differentiates (or a term of it; also
+    given to a method: a tracker's ``update``) or, unless ``backward`` (a script-level loop, a
+    function of a file that calls backward), a value a call computed; with ``calls``, only a
+    value a call of one of those names computed (given to a method too: ``meter.update(v)``)."""
     for loop in statements(root):
         if not isinstance(loop, _LOOPS):
             continue
-        values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+        values = [v for s in statements(loop) for v in (_accumulated(s, True),) if v is not None]
         if not values:
             continue
         names = _backward_names(loop)
         if names and any(_names(v) & names for v in values):
             return True
-        if not backward:
-            # a script-level loop: a value computed by a call (``model(x)``) in the loop
+        if calls is not None:
+            # a value a call of one of ``calls`` computed (``loss = train_step(batch)``)
             called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
-                s.value, ast.Call) for t in s.targets for d in _names(t)}
+                s.value, ast.Call) and _callee_name(s.value) in calls
+                for t in s.targets for d in _names(t)}
+            if called and any(_names(v) & called for v in values):
+                return True
+        elif not backward:
+            # a value computed by a call (``model(x)``, ``train_step(batch)``) in the loop
+            values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+            called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
+                s.value, (ast.Call, ast.BinOp)) for t in s.targets for d in _names(t)}
             if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
                 return True
     return False
+
+
+def _callee_name(call: ast.Call) -> Optional[str]:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else None
+
+
+def _project_imports(body) -> FrozenSet[str]:
+    """Names a module's top-level ``from M import name`` binds from a module that may be the
+    project's own (relative, or not a well-known library)."""
+    out = set()
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and (stmt.level or (
+                stmt.module or "").partition(".")[0] not in _LIBRARY_WORDS):
+            out.update(a.asname or a.name for a in stmt.names if a.name != "*")
+    return frozenset(out)
 
 
 def _blocks(root: ast.AST) -> Iterator[list]:
@@ -429,36 +420,6 @@ def _blocks(root: ast.AST) -> Iterator[list]:
             value = getattr(node, name, None)
             if type(value) is list and value and isinstance(value[0], ast.stmt):
                 yield value
-
-
-#: per node class, its fields that may hold a block (filled as classes are met)
-_BLOCK_FIELDS: dict = {}
-_BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def statements(root: ast.AST, lines: Optional[List[int]] = None) -> Iterator[ast.AST]:
-    """The statements under ``root`` (``root`` too, and the ``except``/``case`` clauses that hold
-    blocks), in ``ast.walk``'s order: breadth first over the same edges, leaving out expressions
-    (which never hold a statement). Only the fields that may hold a block are read
-    (``_BLOCK_FIELDS``). With ``lines`` (sorted), only the statements whose lines hold one of
-    them, entering only those: a statement starting on one is found without walking the rest
-    (a clause without lines, a ``case``, is entered)."""
-    todo = deque([root])
-    pop, extend = todo.popleft, todo.extend
-    table = _BLOCK_FIELDS
-    while todo:
-        node = pop()
-        if lines is not None and node is not root and not on_lines(lines, node):
-            continue
-        yield node
-        t = type(node)
-        fields = table.get(t)
-        if fields is None:
-            fields = table[t] = tuple(f for f in getattr(t, "_fields", ()) if f in _BLOCK_NAMES)
-        for name in fields:
-            value = getattr(node, name, None)
-            if type(value) is list and value and isinstance(value[0], _BLOCK_HOLDERS):
-                extend(value)
 
 
 def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
@@ -484,30 +445,12 @@ def _calls_register(fn: ast.AST) -> bool:
     return False
 
 
-def first_line(node: ast.stmt) -> int:
-    """The first line of a statement: its first decorator's for a ``def`` or ``class``
-    (decorators come in source order), else its own."""
-    decorators = getattr(node, "decorator_list", None)
-    return min(node.lineno, decorators[0].lineno) if decorators else node.lineno
-
-
 def _span(node: ast.stmt) -> Optional[Tuple[int, int]]:
     """The lines of ``node``, from its ``first_line``."""
     end = getattr(node, "end_lineno", None)
     if end is None:
         return None
     return first_line(node), end
-
-
-def on_lines(lines: List[int], node: ast.AST) -> bool:
-    """Does one of the sorted ``lines`` lie within ``node``'s lines (``_span``'s, from its first
-    decorator's)? True for a node without lines (a ``case``, an ``arguments``)."""
-    end = getattr(node, "end_lineno", None)
-    if end is None:
-        return True
-    decorators = getattr(node, "decorator_list", None)
-    i = bisect_left(lines, min(node.lineno, decorators[0].lineno) if decorators else node.lineno)
-    return i < len(lines) and lines[i] <= end
 
 
 _LITERAL_VALUES = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
@@ -549,7 +492,8 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # a call through an alias (``T(x)`` after ``from torch import tensor as T``) has no textual
     # shape of its own: with aliases only the tree can tell
     text = _TextIndex(source) if source is not None and not aliases else None
-    found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text)
+    found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
+                       local=_project_imports(body))
     return found, skip
 
 
@@ -631,14 +575,13 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                         if isinstance(part, ast.AST) and _has_shape(part, aliases):
                             return True
             todo.extend(bodies)
-    return bool(named) and _binds_view(fn, named)
+    return False
 
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
-               text: Optional[_TextIndex] = None) -> bool:
+               text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset()) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
     found = _two_step_copy(body)
-    named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
@@ -648,11 +591,15 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 found = True
             elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt, True):
                 found = True  # TEN501: an accumulation in a loop of a function that calls backward
-            elif top and (text is None or text.source.count(stmt.name + "(") > 1) and \
-                    _accumulates(stmt):
+            elif ((top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
+                    text is not None and "backward(" in text.source)) and _accumulates(stmt):
                 # TEN501: a top-level function the file itself calls (the rule may prove grad on
-                # in it from its callers) accumulating a value a call computed in a loop
+                # in it from its callers), or a function of a file that calls backward (a
+                # called function may return the loss it differentiated), accumulating a value
+                # a call computed in a loop
                 found = True
+            elif local and _accumulates(stmt, calls=local):
+                found = True  # TEN501: a value a function of another project module computed
             elif not keep:
                 span = _span(stmt)
                 if span:
@@ -666,19 +613,19 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, True, False, text)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, False, text)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text)
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local)
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named):
             found = True
         elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(stmt):

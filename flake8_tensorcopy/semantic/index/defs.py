@@ -18,6 +18,7 @@ from ..kinds import (
     Qual, join_alternatives,
 )
 from .evaluate import TOO_DEEP, Evaluator, lines_hold
+from .summaries import summary_of
 
 
 class Home:
@@ -53,7 +54,7 @@ class Home:
 
 class FuncFacts(ProjectFunction):
     __slots__ = ("name", "_node", "_line", "_first", "_last", "_home", "_cls", "_ret", "_busy",
-                 "_written", "_prop")
+                 "_written", "_prop", "_graph")
 
     def __init__(self, name: str, node: ast.AST, module: ProjectModule,
                  cls: Optional["ClassFacts"] = None) -> None:
@@ -70,6 +71,8 @@ class FuncFacts(ProjectFunction):
         self._busy = False
         self._written: Optional[frozenset] = None
         self._prop: Optional[bool] = None
+        #: what it does to autograd graphs (``summaries.GraphSummary``), made when first asked
+        self._graph: object = None
 
     @property
     def node(self) -> ast.AST:
@@ -159,6 +162,10 @@ class FuncFacts(ProjectFunction):
             self._busy = False
         return self._ret
 
+    def graph_summary(self):
+        """What this function does to autograd graphs (``summaries.summary_of``)."""
+        return summary_of(self)
+
     def is_property(self) -> bool:
         """Is it read as an attribute (``@property``, ``@functools.cached_property``)?"""
         if self._prop is None:
@@ -175,8 +182,9 @@ class FuncFacts(ProjectFunction):
         self._node = fresh._node
 
     def release(self) -> None:
-        """Forget the return shape worked out (see ``ModuleFacts.release``)."""
+        """Forget the return shape and graph summary worked out (see ``ModuleFacts.release``)."""
         self._ret = _UNSET
+        self._graph = None
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"<func {self._home.path}:{self.name}>"

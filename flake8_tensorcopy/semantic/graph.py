@@ -1,0 +1,600 @@
+"""Graph facts: which values of a scope are attached to an autograd graph, and the grad mode a
+statement runs in. Read from Python's ``ast`` (the lint tree's nodes keep theirs), so the same
+analysis serves the linted file and the project index's function summaries (``index.summaries``).
+
+A scope (a function's body or a module's) is walked once, in order, as a code-flow graph:
+every binding of a name (assignment, augmented assignment, loop target, parameter...) gets an
+id, and every read of a name records the ids of the bindings that may reach it (branches join,
+loops run to a fixed point, ``try`` joins its paths). A binding is **attached** when
+
+- its value is derived from an attached one: arithmetic, indexing, a tensor method that keeps
+  the graph (``view``, ``sum``...), ``torch.*``/``F.*`` functions of an attached argument,
+  containers (a tuple, list or dict) holding one; not ``.detach()``, ``.item()``, ``float()``...
+- it is **differentiated**: every binding that reaches the receiver of ``.backward()`` (or the
+  argument of ``accelerator.backward(x)``, ``torch.autograd.backward/grad(x)``, a project
+  function that calls backward on that parameter) holds a graph, or the program would fail there;
+  through ``loss / k``, ``scaler.scale(loss)``, ``loss.mean()`` the operand does too, and the
+  terms of a differentiated sum bound to a computed value (``loss = rec + kl``) are the loss's
+  terms (**sibling**);
+- it is a forward pass (the caller's ``Oracle`` says which calls run a module with parameters)
+  or the value of a call whose summary returns a differentiated value.
+
+Each fact carries whether it needs grad mode on to hold: a forward pass records a graph only
+with grad on; a differentiated value had one (backward proves it). Unknown stays unknown: a read
+with no binding in the scope, a binding the walk cannot follow, is not attached.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
+
+from .graph_terms import (
+    DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
+    dotted, grad_effect, indexes_tensor, is_sum, keeps_graph_function, literal, path_of,
+    plain_number, terms,
+)
+
+#: the reasons a value is attached, strongest first
+DIFFERENTIATED = "differentiated"
+SIBLING = "sibling"
+RETURNED = "returned"
+FORWARD = "forward"
+
+
+class Fact:
+    """Why a value is attached (``why``), where (``line``: the backward call, the forward pass,
+    the call of the summarised function), and whether that holds only with grad mode on."""
+
+    __slots__ = ("why", "line", "needs_grad", "detail")
+
+    def __init__(self, why: str, line: int, needs_grad: bool = False, detail: str = "") -> None:
+        self.why = why
+        self.line = line
+        self.needs_grad = needs_grad
+        self.detail = detail
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Fact({self.why}, {self.line}, grad={self.needs_grad}, {self.detail!r})"
+
+
+class Oracle:
+    """What the caller knows of calls: ``call(node)`` answers ``"forward"`` (a module with
+    parameters runs: its output is attached with grad on), ``"through"`` (the result is attached
+    when a tensor argument is: a loss module, a torch function), or None (unknown); ``summary``
+    gives a project function's graph summary (``index.summaries.GraphSummary``) or None. This
+    default knows only the spelling of torch's functions."""
+
+    def call(self, node: ast.Call) -> Optional[str]:
+        d = dotted(node.func)
+        if d is not None and d.startswith("F."):
+            d = "torch.nn.functional." + d[2:]
+        return "through" if d is not None and keeps_graph_function(d) else None
+
+    def summary(self, node: ast.Call, local: bool = False):
+        return None
+
+
+#: bindings followed through one another (``h = f(h)`` line after line) before the answer is
+#: "unknown": a long script's chain would otherwise exhaust Python's recursion limit
+_MAX_CHAIN = 64
+
+
+class _Binding:
+    __slots__ = ("key", "value", "stmt", "kind", "index")
+
+    def __init__(self, key: str, value, stmt, kind: str, index: int = -1) -> None:
+        self.key = key
+        self.value = value
+        self.stmt = stmt
+        self.kind = kind  # assign | aug | unpack | param | other
+        self.index = index
+
+
+Env = Dict[str, FrozenSet[int]]
+
+
+class ScopeGraph:
+    """The graph facts of one scope (``body``: its statements; ``params``: its parameter names,
+    in order), asked by statement and expression: ``attached(expr)`` for an expression read in
+    the scope, ``grad_off(stmt)`` for the grad mode a ``with`` around a statement sets."""
+
+    def __init__(self, body: List[ast.stmt], params: Iterable[str] = (),
+                 oracle: Optional[Oracle] = None, grad: Optional[str] = None) -> None:
+        self.oracle = oracle or Oracle()
+        self.bindings: List[_Binding] = []
+        #: id(Name load) -> the bindings that may reach it (absent: none in this scope)
+        self.uses: Dict[int, FrozenSet[int]] = {}
+        #: id(stmt) -> "off"/"on"/"unknown" from the innermost ``with`` about grad around it
+        self.grad: Dict[int, str] = {}
+        #: differentiating reads: (expression, statement)
+        self.differentiated: List[Tuple[ast.AST, ast.stmt]] = []
+        #: (return value, statement)
+        self.returns: List[Tuple[ast.AST, ast.stmt]] = []
+        #: the expression statements, once each
+        self.expr_stmts: List[ast.Expr] = []
+        #: roots whose paths (``out["loss"]``) are written somewhere: path facts do not hold
+        self.path_written: set = set()
+        self._opaque: set = set()
+        self._facts: Dict[int, Optional[Fact]] = {}
+        self._busy: set = set()
+        self._marked: Dict[int, Fact] = {}
+        self._paths: Dict[Tuple[int, str], Fact] = {}
+        self._ids: Dict[tuple, int] = {}
+        self._seen: set = set()
+        #: parameter positions a differentiating read reaches (the summary's "calls backward on
+        #: its parameter k")
+        self.differentiated_params: set = set()
+        env: Env = {}
+        for i, p in enumerate(params):
+            env[p] = frozenset({self._bind(p, None, None, "param", i)})
+        self._block(body, env, grad)
+        self._mark()
+
+    # ---- the walk ------------------------------------------------------------------------
+    def _bind(self, key: str, value, stmt, kind: str, index: int = -1) -> int:
+        """One id per (statement, name, position): a loop's body walked again binds the same."""
+        memo = (id(stmt), key, index) if stmt is not None else None
+        if memo is not None:
+            got = self._ids.get(memo)
+            if got is not None:
+                return got
+        self.bindings.append(_Binding(key, value, stmt, kind, index))
+        if memo is not None:
+            self._ids[memo] = len(self.bindings) - 1
+        return len(self.bindings) - 1
+
+    def _block(self, body, env: Env, grad: Optional[str]) -> Env:
+        for stmt in body:
+            env = self._stmt(stmt, env, grad)
+        return env
+
+    def _stmt(self, s: ast.stmt, env: Env, grad: Optional[str]) -> Env:
+        if grad is not None:
+            self.grad[id(s)] = grad
+        t = type(s)
+        if t is ast.Assign or t is ast.AnnAssign:
+            if s.value is None:
+                return env
+            self._reads(s.value, env, s)
+            targets = s.targets if t is ast.Assign else [s.target]
+            for tgt in targets:
+                self._reads_in_target(tgt, env, s)
+            new = dict(env)
+            for tgt in targets:
+                self._assign(tgt, s.value, s, new, "assign")
+            return new
+        if t is ast.AugAssign:
+            self._reads(s.value, env, s)
+            self._reads(s.target, env, s) if type(s.target) is not ast.Name else \
+                self._read_name(s.target, env)
+            new = dict(env)
+            if type(s.target) is ast.Name:
+                new[s.target.id] = frozenset({self._bind(s.target.id, s, s, "aug")})
+            else:
+                self._written_path(s.target)
+            return new
+        if t is ast.Expr or t is ast.Return:
+            if t is ast.Expr and self._once(s):
+                self.expr_stmts.append(s)
+            if s.value is not None:
+                self._reads(s.value, env, s)
+                if t is ast.Return and self._once(s):
+                    self.returns.append((s.value, s))
+            return env
+        if t is ast.If:
+            self._reads(s.test, env, s)
+            a = self._block(s.body, dict(env), grad)
+            b = self._block(s.orelse, dict(env), grad)
+            return _join(a, b)
+        if t is ast.For or t is ast.AsyncFor:
+            self._reads(s.iter, env, s)
+            return self._loop(s, env, grad, s.target)
+        if t is ast.While:
+            self._reads(s.test, env, s)
+            return self._loop(s, env, grad, None)
+        if t is ast.With or t is ast.AsyncWith:
+            inner = grad
+            new = dict(env)
+            for item in s.items:
+                self._reads(item.context_expr, env, s)
+                eff = grad_effect(item.context_expr)
+                if eff is not None:
+                    inner = eff
+                if item.optional_vars is not None:
+                    self._assign(item.optional_vars, None, s, new, "other")
+            return self._block(s.body, new, inner)
+        if t is ast.Try or t.__name__ == "TryStar":
+            after = self._block(s.body, dict(env), grad)
+            joined = _join(env, after)
+            outs = [self._block(s.orelse, after, grad)]
+            for h in s.handlers:
+                henv = dict(joined)
+                if h.name:
+                    henv[h.name] = frozenset({self._bind(h.name, None, h, "other")})
+                outs.append(self._block(h.body, henv, grad))
+            out = outs[0]
+            for o in outs[1:]:
+                out = _join(out, o)
+            if s.finalbody:
+                out = self._block(s.finalbody, _join(out, joined), grad)
+            return out
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            new = dict(env)
+            new[s.name] = frozenset({self._bind(s.name, None, s, "other")})
+            return new
+        if t is ast.Global or t is ast.Nonlocal:
+            self._opaque.update(s.names)
+            return env
+        # anything else (``match``, ``del``, imports...): what it binds is unknown after it
+        new = dict(env)
+        for n in ast.walk(s):
+            if type(n) is ast.Name and type(n.ctx) is not ast.Load:
+                new[n.id] = frozenset({self._bind(n.id, None, s, "other")})
+            elif type(n) in (ast.alias,):
+                name = (n.asname or n.name).partition(".")[0]
+                new[name] = frozenset({self._bind(name, None, s, "other")})
+            elif type(n) is ast.Name:
+                self._read_name(n, env)
+        return new
+
+    def _once(self, node) -> bool:
+        """First time the walk meets ``node`` (a loop's body is walked more than once)?"""
+        if id(node) in self._seen:
+            return False
+        self._seen.add(id(node))
+        return True
+
+    def _loop(self, s, env: Env, grad, target) -> Env:
+        entry = dict(env)
+        for _ in range(6):
+            body_env = dict(entry)
+            if target is not None:
+                self._reads_in_target(target, body_env, s)
+                self._assign(target, None, s, body_env, "other")
+            end = self._block(s.body, body_env, grad)
+            nxt = _join(entry, end)
+            if nxt == entry:
+                break
+            entry = nxt
+        return self._block(s.orelse, entry, grad)
+
+    def _assign(self, tgt, value, stmt, env: Env, kind: str, index: int = -1) -> None:
+        t = type(tgt)
+        if t is ast.Name:
+            env[tgt.id] = frozenset({self._bind(tgt.id, value, stmt, kind, index)})
+        elif t is ast.Tuple or t is ast.List:
+            for i, e in enumerate(tgt.elts):
+                if type(e) is ast.Starred:
+                    self._assign(e.value, None, stmt, env, "other")
+                else:
+                    self._assign(e, value, stmt, env, "unpack" if value is not None else kind, i)
+        elif t is ast.Starred:
+            self._assign(tgt.value, None, stmt, env, "other")
+        else:
+            self._written_path(tgt)
+
+    def _written_path(self, tgt) -> None:
+        p = path_of(tgt)
+        if p is not None:
+            self.path_written.add(p[0])
+        elif type(tgt) in (ast.Subscript, ast.Attribute):
+            root = tgt
+            while type(root) in (ast.Subscript, ast.Attribute):
+                root = root.value
+            if type(root) is ast.Name:
+                self.path_written.add(root.id)
+
+    def _reads_in_target(self, tgt, env: Env, stmt) -> None:
+        """Reads inside a target (``x[i] = ...`` reads ``x`` and ``i``)."""
+        if type(tgt) in (ast.Subscript, ast.Attribute):
+            self._reads(tgt, env, stmt)
+        elif type(tgt) in (ast.Tuple, ast.List):
+            for e in tgt.elts:
+                self._reads_in_target(e, env, stmt)
+
+    def _read_name(self, n: ast.Name, env: Env) -> None:
+        got = env.get(n.id)
+        if got is not None and n.id not in self._opaque:
+            prev = self.uses.get(id(n))
+            self.uses[id(n)] = got if prev is None else prev | got
+
+    def _reads(self, expr, env: Env, stmt) -> None:
+        bound_here: set = set()
+        todo = [expr]
+        while todo:
+            n = todo.pop()
+            t = type(n)
+            if t is ast.Name:
+                if type(n.ctx) is ast.Load and n.id not in bound_here:
+                    self._read_name(n, env)
+                continue
+            if t in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+                for g in n.generators:
+                    for x in ast.walk(g.target):
+                        if type(x) is ast.Name:
+                            bound_here.add(x.id)
+            elif t is ast.Lambda:
+                continue  # its reads happen later, with bindings unknown here
+            elif t is ast.NamedExpr:
+                self._opaque.add(n.target.id)
+            elif t is ast.Call:
+                f = n.func
+                name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
+                if name in DIFFERENTIATING and self._once(n):
+                    if type(f) is ast.Attribute:
+                        self.differentiated.append((f.value, stmt))
+                    if n.args:
+                        self.differentiated.append((n.args[0], stmt))
+                elif name == "grad" and n.args and self._once(n) and dotted(f) in (
+                        "torch.autograd.grad", "autograd.grad"):
+                    self.differentiated.append((n.args[0], stmt))
+            todo.extend(ast.iter_child_nodes(n))
+
+    # ---- the facts ------------------------------------------------------------------------
+    def _mark(self) -> None:
+        """Bindings and paths that a differentiating read proves attached, and what they were
+        computed from (operands through ``loss / k``; the terms of a differentiated sum)."""
+        for expr, stmt in self.differentiated:
+            self._mark_expr(expr, Fact(DIFFERENTIATED, stmt.lineno), 0)
+        for expr, stmt in _calls_in(self.expr_stmts):
+            summary = self.summary(expr)
+            if summary is None:
+                continue
+            for k, arg in enumerate(expr.args):
+                if summary.differentiates(k):
+                    self._mark_expr(arg, Fact(DIFFERENTIATED, expr.lineno,
+                                              detail=summary.name), 0)
+
+    def _mark_expr(self, expr, fact: Fact, depth: int) -> None:
+        if depth > 8:
+            return
+        t = type(expr)
+        if t is ast.Name:
+            for b in self.uses.get(id(expr), ()):
+                bd = self.bindings[b]
+                if bd.kind == "param":
+                    self.differentiated_params.add(bd.index)
+                    continue
+                if bd.kind == "assign" and literal(bd.value):
+                    continue
+                if b not in self._marked:
+                    self._marked[b] = fact
+                    if bd.kind == "assign":
+                        self._mark_value(bd.value, fact, depth + 1)
+                    elif bd.kind == "unpack":
+                        self._mark_unpacked(bd, fact)
+            return
+        p = path_of(expr)
+        if p is not None and p[0] not in self.path_written:
+            for b in self.uses.get(id(_root(expr)), ()):
+                self._paths.setdefault((b, p[1]), fact)
+            return
+        if t is ast.Call and type(expr.func) is ast.Attribute and \
+                expr.func.attr in THROUGH_DIFF:
+            self._mark_expr(expr.func.value, fact, depth + 1)
+            if expr.func.attr == "scale" and len(expr.args) == 1:
+                self._mark_expr(expr.args[0], fact, depth + 1)
+        elif t is ast.BinOp and type(expr.op) is ast.Div:
+            if plain_number(expr.right):  # ``loss / k``: the numerator
+                self._mark_expr(expr.left, fact, depth + 1)
+        elif t is ast.BinOp and type(expr.op) is ast.Mult:
+            # ``loss * 0.5``, ``w.k * loss``: the side whose other is a constant or a setting;
+            # of two plain names either may be the tensor
+            for side, other in ((expr.left, expr.right), (expr.right, expr.left)):
+                if type(other) in (ast.Constant, ast.Attribute):
+                    self._mark_expr(side, fact, depth + 1)
+        elif t is ast.UnaryOp and type(expr.op) is ast.USub:
+            self._mark_expr(expr.operand, fact, depth + 1)
+
+    def _mark_value(self, value, fact: Fact, depth: int) -> None:
+        """The value of a differentiated binding: its terms when a sum (siblings), else as
+        ``_mark_expr``."""
+        if not is_sum(value):
+            self._mark_expr(value, fact, depth)
+            return
+        parts = terms(value)
+        sib = Fact(SIBLING, fact.line, detail=fact.detail)
+        for term in parts:
+            if type(term) is ast.Name:
+                for b in self.uses.get(id(term), ()):
+                    bd = self.bindings[b]
+                    if bd.kind == "assign" and computed(bd.value) and b not in self._marked:
+                        self._marked[b] = sib
+            elif path_of(term) is not None:
+                self._mark_expr(term, sib, depth + 1)
+
+    def sum_of(self, expr) -> Optional[ast.AST]:
+        """The sum ``expr`` is (``c + r``), or the sum its one reaching binding holds."""
+        if is_sum(expr):
+            return expr
+        if type(expr) is ast.Name:
+            reach = self.uses.get(id(expr))
+            if reach is not None and len(reach) == 1:
+                bd = self.bindings[next(iter(reach))]
+                if bd.kind == "assign" and is_sum(bd.value):
+                    return bd.value
+        return None
+
+    def computed_read(self, name: ast.Name) -> bool:
+        """Is every binding reaching the read of ``name`` a computed value (``computed``)?"""
+        reach = self.uses.get(id(name))
+        return bool(reach) and all(self.bindings[b].kind == "assign" and
+                                   computed(self.bindings[b].value) for b in reach)
+
+    def _mark_unpacked(self, bd: _Binding, fact: Fact) -> None:
+        """A differentiated item unpacked from a call whose summary says which other items are
+        terms of its sum (``loss, c, r = focal(...)``; ``loss.backward()``): those too."""
+        summary = self.summary(bd.value) if type(bd.value) is ast.Call else None
+        if summary is None:
+            return
+        sibling_items = summary.terms.get(bd.index, ())
+        if not sibling_items:
+            return
+        sib = Fact(SIBLING, fact.line, detail=fact.detail)
+        for b, other in enumerate(self.bindings):
+            if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
+                self._marked.setdefault(b, sib)
+
+    def binding_fact(self, b: int) -> Optional[Fact]:
+        got = self._marked.get(b)
+        if got is not None:
+            return got
+        if b in self._facts:
+            return self._facts[b]
+        if b in self._busy or len(self._busy) > _MAX_CHAIN:
+            return None  # a loop-carried binding, or a chain too long to follow: unknown
+        self._busy.add(b)
+        bd = self.bindings[b]
+        fact = None
+        try:
+            if bd.kind == "assign":
+                fact = self.attached(bd.value)
+            elif bd.kind == "aug":
+                fact = self.attached(bd.value.value) or self.attached(bd.value.target)
+            elif bd.kind == "unpack":
+                fact = self._unpacked(bd.value, bd.index)
+        finally:
+            self._busy.discard(b)
+        self._facts[b] = fact
+        return fact
+
+    def _unpacked(self, value, i: int) -> Optional[Fact]:
+        if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
+            return self.attached(value.elts[i])
+        if type(value) is ast.Call:
+            summary = self.summary(value)
+            if summary is not None and summary.returns_item(i):
+                return Fact(RETURNED, value.lineno, detail=summary.name)
+        return None
+
+    def attached(self, expr) -> Optional[Fact]:
+        """Why ``expr`` (an expression of this scope) is attached, or None: not known to be."""
+        t = type(expr)
+        if t is ast.Name:
+            reach = self.uses.get(id(expr))
+            if not reach:
+                return None
+            facts = [self.binding_fact(b) for b in reach]
+            if any(f is None for f in facts):
+                return None
+            return _strongest(facts)
+        p = path_of(expr)
+        if p is not None:
+            reach = self.uses.get(id(_root(expr)))
+            if reach and p[0] not in self.path_written:
+                facts = [self._paths.get((b, p[1])) for b in reach]
+                if all(f is not None for f in facts):
+                    return _strongest(facts)
+        if t is ast.Subscript:
+            return self.attached(expr.value) if indexes_tensor(expr) else None
+        if t is ast.BinOp:
+            if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
+                return self.attached(expr.left) or self.attached(expr.right)
+            return None
+        if t is ast.UnaryOp:
+            return self.attached(expr.operand) if type(expr.op) in (ast.USub, ast.UAdd) else None
+        if t in (ast.Tuple, ast.List):
+            return _first(self.attached(e) for e in expr.elts if type(e) is not ast.Starred)
+        if t is ast.Dict:
+            return _first(self.attached(v) for v in expr.values)
+        if t is ast.IfExp:
+            a, b = self.attached(expr.body), self.attached(expr.orelse)
+            return _strongest([a, b]) if a is not None and b is not None else None
+        if t is ast.Call:
+            return self._call(expr)
+        return None
+
+    def summary(self, node: ast.Call):
+        """The graph summary of the project function ``node`` calls, if the oracle knows it
+        (``local``: the callee's name is bound in this scope, so a lookup by name is not it)."""
+        f = node.func
+        local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
+        return self.oracle.summary(node, local)
+
+    def _call(self, node: ast.Call) -> Optional[Fact]:
+        f = node.func
+        if type(f) is ast.Name and f.id in NUMBERS:
+            return None
+        if type(f) is ast.Attribute:
+            if f.attr in DETACHING:
+                return None
+        kind = self.oracle.call(node)
+        if kind == "forward":
+            return Fact(FORWARD, node.lineno, needs_grad=True)
+        if kind == "through":
+            args = [a for a in node.args if type(a) is not ast.Starred]
+            return _first(self.attached(a) for a in args)
+        summary = self.summary(node)
+        if summary is not None and summary.returns_item(None):
+            return Fact(RETURNED, node.lineno, detail=summary.name)
+        if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
+            return self.attached(f.value)
+        return None
+
+    def grad_mode(self, stmt: ast.stmt) -> Optional[str]:
+        """"off"/"on"/"unknown" from the innermost ``with`` about grad around ``stmt`` (or the
+        scope's own, given when made); None: no ``with`` about grad."""
+        return self.grad.get(id(stmt))
+
+def _root(expr):
+    while type(expr) in (ast.Attribute, ast.Subscript):
+        expr = expr.value
+    return expr
+
+
+def _join(a: Env, b: Env) -> Env:
+    out = dict(a)
+    for k, v in b.items():
+        got = out.get(k)
+        out[k] = v if got is None else got | v
+    return out
+
+
+def _first(facts) -> Optional[Fact]:
+    for f in facts:
+        if f is not None:
+            return f
+    return None
+
+
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, RETURNED: 2, FORWARD: 3}
+
+
+def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:
+    """Facts that all hold: the weakest decides whether grad is needed."""
+    real = [f for f in facts if f is not None]
+    if not real:
+        return None
+    needs = [f for f in real if f.needs_grad]
+    return needs[0] if needs else min(real, key=lambda f: _ORDER[f.why])
+
+
+def _calls_in(expr_stmts) -> Iterable[Tuple[ast.Call, ast.AST]]:
+    """The calls made as statements of their own (``backward_step(loss)``: what a function that
+    differentiates its argument returns is seldom used) with a plain name among their
+    arguments, once each: the only calls whose summary may mark an argument."""
+    for s in expr_stmts:
+        n = s.value
+        if type(n) is ast.Call and any(type(a) is ast.Name for a in n.args):
+            yield n, s
+
+
+def function_params(fn) -> List[str]:
+    a = fn.args
+    names = [x.arg for x in a.posonlyargs + a.args]
+    if a.vararg is not None:
+        names.append(a.vararg.arg)
+    names += [x.arg for x in a.kwonlyargs]
+    if a.kwarg is not None:
+        names.append(a.kwarg.arg)
+    return names
+
+
+def scope_graph(scope, oracle: Optional[Oracle] = None) -> ScopeGraph:
+    """The graph facts of a function (``ast.FunctionDef``) or a module (``ast.Module``)."""
+    if type(scope) is ast.Module:
+        return ScopeGraph(scope.body, (), oracle)
+    grad = decorated_grad(scope)
+    return ScopeGraph(scope.body, function_params(scope), oracle,
+                      None if grad is None else grad)
+

@@ -1,0 +1,151 @@
+"""The words of the graph facts (``semantic.graph``): which calls and methods keep, drop or
+differentiate a graph, which ``with`` items and decorators set grad mode, and the small readings
+of expressions the facts are built from (dotted names, constant-key paths, the terms of a sum).
+Read from Python's ``ast``; no torch."""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional, Tuple
+
+from ..syntax.walk import dotted
+
+#: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
+DETACHING = frozenset({
+    "detach", "item", "tolist", "numpy", "argmax", "argmin", "size", "dim", "numel", "nonzero",
+    "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "long", "int", "bool",
+    "requires_grad_", "data_ptr", "element_size", "type", "__len__"})
+#: builtins whose result is a number or a string
+NUMBERS = frozenset({"float", "int", "len", "str", "bool", "round", "abs_", "repr", "format"})
+#: tensor methods whose result keeps the receiver's graph
+KEEPS_GRAPH = frozenset({
+    "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "squeeze", "unsqueeze", "view",
+    "view_as", "reshape", "flatten", "sigmoid", "softmax", "log_softmax", "exp", "log", "mean",
+    "sum", "abs", "clone", "contiguous", "permute", "transpose", "t", "tanh", "relu", "pow",
+    "sqrt", "norm", "expand", "expand_as", "repeat", "chunk", "split", "select", "index_select",
+    "gather", "masked_select", "narrow", "max", "min", "prod", "std", "var", "neg", "mul", "div",
+    "add", "sub", "matmul", "mm", "bmm", "clamp", "squeeze_", "unsqueeze_"})
+#: through these a differentiated value's operand holds the graph too
+THROUGH_DIFF = frozenset({"mean", "sum", "float", "double", "half", "to", "scale", "squeeze",
+                           "view", "reshape", "mul", "div", "clone", "contiguous", "cpu", "cuda"})
+#: torch functions whose result is attached when a tensor argument is
+TORCH_KEEPS = frozenset({
+    "cat", "concat", "concatenate", "stack", "hstack", "vstack", "sum", "mean", "matmul", "mm",
+    "bmm", "einsum", "exp", "log", "softmax", "log_softmax", "sigmoid", "tanh", "relu", "where",
+    "clamp", "abs", "sqrt", "pow", "flatten", "reshape", "squeeze", "unsqueeze", "cumsum",
+    "mul", "add", "sub", "div", "norm", "max", "min", "logsumexp", "square", "transpose"})
+
+
+def keeps_graph_function(qualname: str) -> bool:
+    """Is ``qualname`` a torch function whose result keeps its tensor arguments' graph?"""
+    if qualname.startswith("torch.nn.functional."):
+        return qualname != "torch.nn.functional.one_hot"
+    head, _, last = qualname.rpartition(".")
+    return head == "torch" and last in TORCH_KEEPS
+
+
+DIFFERENTIATING = frozenset({"backward", "manual_backward"})
+#: what a ``with`` item does to grad mode, by the called name's last part
+GRAD_OFF = frozenset({"no_grad", "inference_mode"})
+GRAD_ON = frozenset({"enable_grad"})
+
+
+def path_of(node: ast.AST) -> Optional[Tuple[str, str]]:
+    """(root name, path) of ``out["loss"]``, ``out.loss``, ``out[0]``: constant keys only."""
+    path = []
+    while True:
+        t = type(node)
+        if t is ast.Attribute:
+            path.append("." + node.attr)
+            node = node.value
+        elif t is ast.Subscript and type(node.slice) is ast.Constant and \
+                type(node.slice.value) in (str, int):
+            path.append(f"[{node.slice.value!r}]")
+            node = node.value
+        else:
+            break
+    if type(node) is not ast.Name or not path:
+        return None
+    return node.id, "".join(reversed(path))
+
+
+def grad_effect(expr: ast.AST) -> Optional[str]:
+    """What ``with expr:`` does to grad mode: "off", "on", "unknown" (``set_grad_enabled(flag)``)
+    or None (nothing known about grad)."""
+    if type(expr) is not ast.Call:
+        return None
+    name = dotted(expr.func) or ""
+    last = name.rpartition(".")[2]
+    if last in GRAD_OFF:
+        if last == "inference_mode" and expr.args and type(expr.args[0]) is ast.Constant:
+            return "off" if expr.args[0].value else "on"
+        return "off" if not expr.args else "unknown"
+    if last in GRAD_ON:
+        return "on"
+    if last == "set_grad_enabled":
+        arg = expr.args[0] if expr.args else None
+        if type(arg) is ast.Constant and type(arg.value) is bool:
+            return "on" if arg.value else "off"
+        return "unknown"
+    return None
+
+
+def decorated_grad(fn: ast.AST) -> Optional[str]:
+    """The grad mode a decorator puts the function in ("off", "on", "unknown"), or None: no
+    decorator about grad (any other decorator: "unknown", it may wrap the function)."""
+    out = None
+    for d in getattr(fn, "decorator_list", ()):
+        eff = grad_effect(d) if type(d) is ast.Call else grad_effect(ast.Call(d, [], []))
+        if eff is None:
+            return "unknown"
+        out = eff
+    return out
+
+
+def literal(value) -> bool:
+    return type(value) in (ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.JoinedStr)
+
+
+def plain_number(node) -> bool:
+    """A constant, or a plain name (a step count, a weight: not known attached)."""
+    return type(node) is ast.Constant or type(node) is ast.Name or (
+        type(node) is ast.Attribute and type(node.value) is ast.Name)
+
+
+def computed(value) -> bool:
+    """A binding's value computed by a call (not a number or detached), or indexing one."""
+    t = type(value)
+    if t is ast.Subscript:
+        return computed(value.value) or type(value.value) is ast.Name
+    if t is ast.BinOp:
+        return computed(value.left) or computed(value.right)
+    if t is not ast.Call:
+        return False
+    f = value.func
+    if type(f) is ast.Name:
+        return f.id not in NUMBERS
+    return type(f) is ast.Attribute and f.attr not in DETACHING
+
+
+def is_sum(value) -> bool:
+    return type(value) is ast.BinOp and type(value.op) in (ast.Add, ast.Sub)
+
+
+def terms(value) -> List[ast.AST]:
+    """The terms of a sum with their weights' factors (``rec + beta * kl`` -> ``rec``,
+    ``beta``, ``kl``; ``ce * alpha + mse * (1 - alpha)`` -> ``ce``, ``alpha``, ``mse``,
+    ``1``, ``alpha``): which of them hold a graph the caller tells from their bindings."""
+    t = type(value)
+    if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult):
+        return terms(value.left) + terms(value.right)
+    if t is ast.BinOp and type(value.op) is ast.Div:
+        return terms(value.left)
+    if t is ast.UnaryOp and type(value.op) is ast.USub:
+        return terms(value.operand)
+    return [value]
+
+
+def indexes_tensor(node: ast.Subscript) -> bool:
+    """Indexing that keeps a tensor (a slice, an integer, a tuple of those); a string key picks
+    an entry of a dict, whose other entries may be numbers."""
+    s = node.slice
+    return not (type(s) is ast.Constant and type(s.value) is str)

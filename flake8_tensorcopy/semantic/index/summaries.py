@@ -1,0 +1,214 @@
+"""Graph summaries of the project's functions (``FuncFacts.graph_summary``): what a function does
+to autograd graphs, read once from its ``ast`` with ``semantic.graph`` and kept with its facts,
+so that a caller asks a dictionary, not the callee's body (the cost stays linear):
+
+- ``returns``: it returns a value it differentiated (``loss.backward(); return loss``), or a
+  tuple whose items at ``items`` are such values (``return loss, acc``);
+- ``differentiates``: positions of the parameters it calls backward on (``def step(loss):
+  loss.backward()``), counted as its callers pass them (a method's ``self`` is not counted);
+- ``accumulates``: call positions of the parameters a method adds into an attribute of
+  ``self`` that outlives the call (``def update(self, val, n=1): self.sum += val * n``) ->
+  that attribute (``self.sum``), when no ``with`` turns grad off around it.
+
+A function calling another reads the callee's summary (project functions by name, methods of
+``self`` through the class); a cycle of calls reads nothing for the call that closes it.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, FrozenSet, Optional
+
+from .. import graph
+
+_BUSY = object()
+
+
+class GraphSummary:
+    __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms")
+
+    def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
+                 differentiated: FrozenSet[int] = frozenset(),
+                 accumulates: Optional[Dict[int, str]] = None,
+                 terms: Optional[Dict[int, FrozenSet[int]]] = None) -> None:
+        self.name = name
+        self.returns = returns
+        self.items = items
+        self.differentiated = differentiated
+        self.accumulates: Dict[int, str] = accumulates or {}
+        #: returned tuple item -> the items that are computed terms of its sum in every
+        #: return (``loss = c + r; return loss, c, r``: 0 -> {1, 2}): when the caller
+        #: differentiates the item, those are the loss's terms too
+        self.terms: Dict[int, FrozenSet[int]] = terms or {}
+
+    def returns_item(self, i: Optional[int]) -> bool:
+        """Does a call's value (``i`` None) or its item ``i`` hold a differentiated graph?"""
+        return self.returns if i is None else i in self.items
+
+    def differentiates(self, k: int) -> bool:
+        return k in self.differentiated
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return (f"GraphSummary({self.name}, returns={self.returns}, items={set(self.items)}, "
+                f"differentiates={set(self.differentiated)}, accumulates={self.accumulates})")
+
+
+EMPTY = GraphSummary("")
+
+
+def summary_of(fn) -> GraphSummary:
+    """The summary of ``fn`` (a ``FuncFacts``), made once and kept on it."""
+    got = fn._graph if hasattr(fn, "_graph") else None
+    if got is _BUSY:
+        return EMPTY  # a cycle of calls: the call that closes it reads nothing
+    if got is not None:
+        return got
+    fn._graph = _BUSY
+    try:
+        made = _summarise(fn)
+    except RecursionError:
+        made = EMPTY
+    fn._graph = made
+    return made
+
+
+class IndexOracle(graph.Oracle):
+    """Calls as a project module's own text shows them: ``name(...)`` of a function the module
+    defines or imports from the project, ``self.m(...)`` of a method of the class."""
+
+    def __init__(self, module, cls) -> None:
+        self.module = module
+        self.cls = cls
+
+    def summary(self, node: ast.Call, local: bool = False):
+        f = node.func
+        if local and type(f) is ast.Name:
+            return None  # a name this function binds: not the module's function of that name
+        target = None
+        try:
+            if type(f) is ast.Name:
+                target = self.module.lookup(f.id)
+            elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                    f.value.id == "self" and self.cls is not None:
+                target = self.cls.method(f.attr)
+        except (OSError, ValueError, RecursionError):
+            return None
+        if target is None or not hasattr(target, "graph_summary"):
+            return None
+        return target.graph_summary()
+
+
+def _summarise(fn) -> GraphSummary:
+    node = fn.node
+    cls = fn.cls
+    method = cls is not None and not _static(node)
+    offset = 1 if method else 0
+    g = graph.scope_graph(node, IndexOracle(fn.module, cls))
+    returns, items = _returns(g)
+    differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
+    accumulates = _accumulates(g, node, offset) if method else {}
+    return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g))
+
+
+def _static(node) -> bool:
+    return any(graph.dotted(d) in ("staticmethod", "classmethod")
+               for d in getattr(node, "decorator_list", ()))
+
+
+def _returns(g: graph.ScopeGraph):
+    """(every return is a differentiated value, the tuple items every return agrees are)."""
+    if not g.returns:
+        return False, frozenset()
+    whole = True
+    items: Optional[set] = None
+    for value, _ in g.returns:
+        if type(value) is ast.Tuple:
+            whole = False
+            here = {i for i, e in enumerate(value.elts) if _proven(g.attached(e))}
+            items = here if items is None else items & here
+        else:
+            whole = whole and _proven(g.attached(value))
+            items = set()
+    return whole, frozenset(items or ())
+
+
+def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
+    """Returned tuple item -> the other items that are computed terms of its sum, agreed by
+    every return (``return c + r, c, r``; ``loss = c + r`` ... ``return loss, c, r``)."""
+    out: Optional[Dict[int, FrozenSet[int]]] = None
+    for value, _ in g.returns:
+        if type(value) is not ast.Tuple:
+            return {}
+        here: Dict[int, FrozenSet[int]] = {}
+        elts = value.elts
+        for j, e in enumerate(elts):
+            total = g.sum_of(e)
+            if total is None:
+                continue
+            reach = [g.uses.get(id(t)) for t in graph.terms(total) if type(t) is ast.Name]
+            found = frozenset(i for i, x in enumerate(elts) if i != j and type(x) is ast.Name
+                              and g.uses.get(id(x)) and g.uses.get(id(x)) in reach
+                              and g.computed_read(x))
+            if found:
+                here[j] = found
+        out = here if out is None else {j: out[j] & here[j] for j in out.keys() & here.keys()
+                                        if out[j] & here[j]}
+    return out or {}
+
+
+def _proven(fact) -> bool:
+    """Attached whatever grad mode the caller runs in (backward proved it)."""
+    return fact is not None and not fact.needs_grad
+
+
+def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
+    """Call position of a parameter -> the ``self`` attribute the method adds it into."""
+    params = {i: name for i, name in enumerate(graph.function_params(fn))}
+    targets: Dict[str, int] = {}  # attribute -> how many statements bind it
+    found: Dict[int, str] = {}
+    for stmt in ast.walk(fn):
+        t = type(stmt)
+        attr, value = None, None
+        if t is ast.AugAssign and type(stmt.op) is ast.Add:
+            attr, value = _self_attr(stmt.target), stmt.value
+        elif t is ast.Assign and len(stmt.targets) == 1:
+            attr = _self_attr(stmt.targets[0])
+            v = stmt.value
+            if attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
+                    attr in (_self_attr(v.left), _self_attr(v.right)):
+                value = v.right if _self_attr(v.left) == attr else v.left
+            elif attr is not None:
+                targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
+                continue
+        elif t is ast.Expr and type(stmt.value) is ast.Call and \
+                type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
+                len(stmt.value.args) == 1:
+            attr, value = _self_attr(stmt.value.func.value), stmt.value.args[0]
+        if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
+            continue
+        for name in _operands(value):
+            reach = g.uses.get(id(name))
+            if not reach or len(reach) != 1:
+                continue
+            b = g.bindings[next(iter(reach))]
+            if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
+                found[b.index - offset] = attr
+    return {k: a for k, a in found.items() if not targets.get(a)}
+
+
+def _self_attr(node) -> Optional[str]:
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+        return "self." + node.attr
+    return None
+
+
+def _operands(value):
+    """The names that are the value or a direct operand of arithmetic forming it (``val``,
+    ``val * n``; not ``val.item()``, ``float(val)``)."""
+    t = type(value)
+    if t is ast.Name:
+        return [value]
+    if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+        return _operands(value.left) + _operands(value.right)
+    if t is ast.UnaryOp:
+        return _operands(value.operand)
+    return []

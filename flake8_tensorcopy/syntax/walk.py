@@ -1,0 +1,134 @@
+"""Walks of Python's ``ast`` shared by the pre-filter and the project index: every node that may
+hold an expression or a statement (``walk_nodes``, ``child_nodes``), the statements under a node
+(``statements``), a dotted name's spelling, a statement's first line and whether it holds one of
+some lines."""
+from __future__ import annotations
+
+import ast
+from bisect import bisect_left
+from collections import deque
+from typing import Iterator, List, Optional
+
+#: list fields made of these hold statements (``match`` exists from Python 3.10)
+_BLOCK_HOLDERS = (ast.stmt, ast.excepthandler) + ((ast.match_case,) if hasattr(ast, "match_case") else ())
+
+
+def dotted(node: ast.expr) -> Optional[str]:
+    """``a.b.c`` for an ``ast`` name or attribute chain, else None (the pre-filter's and the
+    project index's one spelling of it)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+#: ``ast`` fields that never hold an expression or a statement: names and other scalars, the
+#: load/store context and operator singletons, an import's ``alias`` list
+_NO_SHAPE_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "names", "arg", "module",
+                              "level", "type_comment", "kind", "is_async", "conversion", "simple",
+                              "asname", "kwd_attrs", "type_ignores", "tag"})
+#: per node class, the fields ``node_fields`` gives (filled as classes are met)
+_DESCEND: dict = {}
+
+
+def node_fields(t: type) -> tuple:
+    """The fields of ``ast`` node class ``t`` that may hold an expression or a statement, in
+    ``_fields`` order: a walk that reads only these meets every expression and statement
+    ``ast.walk`` meets, without the contexts, operators, import aliases and scalars."""
+    fields = _DESCEND.get(t)
+    if fields is None:
+        fields = _DESCEND[t] = tuple(f for f in getattr(t, "_fields", ())
+                                     if f not in _NO_SHAPE_FIELDS and not (
+                                         t is ast.Constant and f == "value"))
+    return fields
+
+
+def walk_nodes(root: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``root`` (``root`` too) that a shape can be made of, depth first:
+    ``ast.walk``'s nodes in another order, less the contexts, operators and import aliases
+    (which hold nothing; the answers below do not depend on the order), each node class's
+    fields read from a table (``_DESCEND``) instead of tested one by one. The project index
+    reads it for answers that do not depend on the order (sets)."""
+    todo = [root]
+    pop, push, extend = todo.pop, todo.append, todo.extend
+    table = _DESCEND
+    while todo:
+        node = pop()
+        t = type(node)
+        fields = table.get(t)
+        if fields is None:
+            if not isinstance(node, ast.AST):
+                continue  # None for ``**d`` in a dict's keys; a pattern's constant
+            fields = node_fields(t)
+        yield node
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                extend(value)
+            elif value is not None:
+                push(value)
+
+
+def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.iter_child_nodes(node)`` less the contexts, operators, import aliases and scalars:
+    the children that may hold an expression or a statement, in the same order."""
+    for name in node_fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif type(value) is list:
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+
+
+#: per node class, its fields that may hold a block (filled as classes are met)
+_BLOCK_FIELDS: dict = {}
+_BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(root: ast.AST, lines: Optional[List[int]] = None) -> Iterator[ast.AST]:
+    """The statements under ``root`` (``root`` too, and the ``except``/``case`` clauses that hold
+    blocks), in ``ast.walk``'s order: breadth first over the same edges, leaving out expressions
+    (which never hold a statement). Only the fields that may hold a block are read
+    (``_BLOCK_FIELDS``). With ``lines`` (sorted), only the statements whose lines hold one of
+    them, entering only those: a statement starting on one is found without walking the rest
+    (a clause without lines, a ``case``, is entered)."""
+    todo = deque([root])
+    pop, extend = todo.popleft, todo.extend
+    table = _BLOCK_FIELDS
+    while todo:
+        node = pop()
+        if lines is not None and node is not root and not on_lines(lines, node):
+            continue
+        yield node
+        t = type(node)
+        fields = table.get(t)
+        if fields is None:
+            fields = table[t] = tuple(f for f in getattr(t, "_fields", ()) if f in _BLOCK_NAMES)
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list and value and isinstance(value[0], _BLOCK_HOLDERS):
+                extend(value)
+
+
+def first_line(node: ast.stmt) -> int:
+    """The first line of a statement: its first decorator's for a ``def`` or ``class``
+    (decorators come in source order), else its own."""
+    decorators = getattr(node, "decorator_list", None)
+    return min(node.lineno, decorators[0].lineno) if decorators else node.lineno
+
+
+def on_lines(lines: List[int], node: ast.AST) -> bool:
+    """Does one of the sorted ``lines`` lie within ``node``'s lines (``_span``'s, from its first
+    decorator's)? True for a node without lines (a ``case``, an ``arguments``)."""
+    end = getattr(node, "end_lineno", None)
+    if end is None:
+        return True
+    decorators = getattr(node, "decorator_list", None)
+    i = bisect_left(lines, min(node.lineno, decorators[0].lineno) if decorators else node.lineno)
+    return i < len(lines) and lines[i] <= end

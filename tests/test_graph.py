@@ -1,0 +1,398 @@
+"""The graph facts of the semantic core (``semantic.graph``) and the project index's graph
+summaries (``semantic.index.summaries``), asked directly; and the TEN501 shapes built on them
+through flake8 and the CLI, across the files of a project."""
+import ast
+import json
+import os
+import textwrap
+
+import pytest
+
+from flake8_tensorcopy.semantic import graph
+from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect
+from flake8_tensorcopy.semantic.index import FileContext
+
+from .conftest import flake8, tensorcopy
+
+
+def _function(src):
+    tree = ast.parse(textwrap.dedent(src))
+    return tree, tree.body[0]
+
+
+def _value_at(fn, line):
+    """The accumulated (or appended) value of the statement on ``line``."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.stmt) and node.lineno == line:
+            if isinstance(node, ast.AugAssign):
+                return node.value
+            if isinstance(node, ast.Expr):
+                return node.value.args[0]
+            if isinstance(node, ast.Assign):
+                return node.value
+    raise AssertionError(f"no statement on line {line}")
+
+
+def _why(src, line, oracle=None):
+    _, fn = _function(src)
+    fact = graph.scope_graph(fn, oracle).attached(_value_at(fn, line))
+    return None if fact is None else (fact.why, fact.needs_grad)
+
+
+TRAIN = """\
+def train(model, loader, opt):
+    total = 0.0
+    for x, y in loader:
+        out = model(x)
+        rec = F.mse_loss(out, y)
+        kl = torch.sum(out.pow(2))
+        n = len(x) * 0.5
+        loss = rec + 0.1 * kl + n
+        loss.backward()
+        total += loss
+        total += rec
+        total += kl
+        total += n
+        total += loss.item()
+        total += loss.detach()
+        total += float(loss)
+        hist.append({"loss": loss, "n": 1})
+        hist.append((loss, 3))
+        hist.append([loss.item(), 3])
+        loss = loss.item()
+        total += loss
+"""
+
+
+@pytest.mark.parametrize("line, why", [
+    (10, graph.DIFFERENTIATED),  # the differentiated value itself
+    (11, graph.SIBLING), (12, graph.SIBLING),  # its terms, bound to computed values
+    (13, None),  # a term that is a Python number
+    (14, None), (15, None), (16, None),  # item(), detach(), float()
+    (17, graph.DIFFERENTIATED), (18, graph.DIFFERENTIATED),  # containers holding it
+    (19, None),  # a container of numbers
+    (21, None),  # rebound to a number before the read
+])
+def test_attached_values_after_backward(line, why):
+    got = _why(TRAIN, line)
+    assert (got[0] if got else None) == why
+    if got:
+        assert got[1] is False  # backward proves the graph whatever the grad mode
+
+
+def test_backward_after_the_accumulation_and_through_scaling():
+    src = """\
+    def f(model, loader, scaler, acc):
+        running = 0.0
+        for x in loader:
+            loss = model(x).mean()
+            running += loss
+            scaler.scale(loss / 4).backward()
+            out = model(x)
+            acc.backward(out["loss"])
+            running += out["loss"]
+            running += out["other"]
+    """
+    assert _why(src, 5) == (graph.DIFFERENTIATED, False)
+    assert _why(src, 9) == (graph.DIFFERENTIATED, False)
+    assert _why(src, 10) is None  # another entry of the dict: nothing known
+
+
+def test_a_path_written_after_is_not_a_fact():
+    src = """\
+    def f(model, loader):
+        total = 0
+        for x in loader:
+            out = model(x)
+            out["loss"].backward()
+            out["loss"] = out["loss"].item()
+            total += out["loss"]
+    """
+    assert _why(src, 7) is None
+
+
+def test_reaching_bindings_join_over_branches_and_loops():
+    src = """\
+    def f(model, loader, flag):
+        total = 0
+        for x in loader:
+            loss = model(x).sum()
+            if flag:
+                loss = 0.0
+            total += loss
+            loss.backward()
+    """
+    # ``loss = 0.0`` reaches the read too: a literal is never attached, so not every binding is
+    assert _why(src, 7) is None
+    src2 = """\
+    def f(model, loader, flag):
+        total = 0
+        for x in loader:
+            if flag:
+                loss = model(x).sum()
+            else:
+                loss = model(x).mean()
+            loss.backward()
+            total += loss
+    """
+    assert _why(src2, 9) == (graph.DIFFERENTIATED, False)
+
+
+class _Forward(graph.Oracle):
+    """``model(...)`` runs a module with parameters; ``crit(...)`` a loss module."""
+
+    def call(self, node):
+        name = graph.dotted(node.func)
+        if name == "model":
+            return "forward"
+        if name == "crit":
+            return "through"
+        return super().call(node)
+
+
+def test_forward_values_need_grad_on():
+    src = """\
+    def f(model, crit, loader):
+        outs = []
+        for x, y in loader:
+            out = model(x)
+            outs.append(out)
+            outs.append(crit(out, y))
+            outs.append(out.softmax(-1))
+            outs.append(torch.cat((out, out)))
+            outs.append(out.argmax(1))
+            outs.append(helper(out))
+    """
+    for line in (5, 6, 7, 8):
+        assert _why(src, line, _Forward()) == (graph.FORWARD, True), line
+    assert _why(src, 9, _Forward()) is None  # an index tensor
+    assert _why(src, 10, _Forward()) is None  # an unknown function may return a number
+    assert _why(src, 5) is None  # without the oracle nothing is known of ``model``
+
+
+def test_grad_mode_of_with_blocks_and_decorators():
+    src = """\
+    @torch.no_grad()
+    def f(model, x):
+        with torch.enable_grad():
+            a = model(x)
+        b = model(x)
+        with torch.set_grad_enabled(flag):
+            c = model(x)
+    """
+    tree, fn = _function(src)
+    g = graph.scope_graph(fn)
+    stmts = {s.lineno: s for s in ast.walk(fn) if isinstance(s, ast.Assign)}
+    assert g.grad_mode(stmts[4]) == "on"
+    assert g.grad_mode(stmts[5]) == "off"
+    assert g.grad_mode(stmts[7]) == "unknown"
+    assert decorated_grad(fn) == "off"
+    parse = lambda s: ast.parse(s, mode="eval").body  # noqa: E731
+    assert grad_effect(parse("torch.inference_mode()")) == "off"
+    assert grad_effect(parse("torch.inference_mode(False)")) == "on"
+    assert grad_effect(parse("torch.set_grad_enabled(False)")) == "off"
+    assert grad_effect(parse("torch.autocast('cuda')")) is None
+    assert decorated_grad(ast.parse("@functools.wraps(g)\ndef h(): pass").body[0]) == "unknown"
+
+
+SUMMARIES = """\
+import torch
+
+
+def train_step(model, batch, opt):
+    loss = model(batch).sum()
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def train_pair(model, batch):
+    loss = model(batch).sum()
+    loss.backward()
+    return loss, loss.item()
+
+
+def step_number(model, batch):
+    loss = model(batch).sum()
+    loss.backward()
+    return loss.item()
+
+
+def backward_of(loss, scale=1.0):
+    (loss / scale).backward()
+
+
+def backward_of_product(a, b):
+    (a * b).backward()
+
+
+def calls_step(model, batch, opt):
+    return train_step(model, batch, opt)
+
+
+def forward_only(model, batch):
+    return model(batch)
+
+
+class Meter:
+    def update(self, val, n=1):
+        self.val = val
+        self.sum += val * n
+        self.count += n
+
+    def add(self, val):
+        self.values.append(val)
+
+    def reset_then_add(self, val):
+        self.values = []
+        self.values.append(val)
+
+    def numbers(self, val):
+        self.sum += val.item()
+
+    def quiet(self, val):
+        with torch.no_grad():
+            self.sum += val
+"""
+
+
+@pytest.fixture
+def summaries(tmp_path):
+    path = tmp_path / "mod.py"
+    path.write_text(SUMMARIES)
+    ctx = FileContext(str(path), ast.parse(SUMMARIES), SUMMARIES)
+    facts = ctx.facts()
+    yield facts
+    ctx.release()
+
+
+def test_function_summaries(summaries):
+    get = lambda name: summaries.defs[name].graph_summary()  # noqa: E731
+    assert get("train_step").returns_item(None)
+    assert not get("train_step").differentiates(0)
+    pair = get("train_pair")
+    assert not pair.returns_item(None) and pair.returns_item(0) and not pair.returns_item(1)
+    assert not get("step_number").returns_item(None)
+    assert get("backward_of").differentiates(0) and not get("backward_of").differentiates(1)
+    # of two plain names either may be the tensor: neither is proven
+    assert not get("backward_of_product").differentiates(0)
+    assert not get("backward_of_product").differentiates(1)
+    assert get("calls_step").returns_item(None)  # through the callee's summary
+    assert not get("forward_only").returns_item(None)  # attached only if grad is on: not proven
+
+
+def test_method_summaries(summaries):
+    meter = summaries.defs["Meter"]
+    assert meter.method("update").graph_summary().accumulates == {0: "self.sum", 1: "self.count"}
+    assert meter.method("add").graph_summary().accumulates == {0: "self.values"}
+    for quiet in ("reset_then_add", "numbers", "quiet"):
+        assert meter.method(quiet).graph_summary().accumulates == {}, quiet
+
+
+def test_summaries_are_made_once(summaries, monkeypatch):
+    fn = summaries.defs["train_step"]
+    first = fn.graph_summary()
+    from flake8_tensorcopy.semantic.index import summaries as module
+    monkeypatch.setattr(module, "_summarise", lambda f: pytest.fail("made twice"))
+    assert fn.graph_summary() is first
+
+
+def test_a_cycle_of_calls_reads_nothing_for_the_call_that_closes_it(tmp_path):
+    src = textwrap.dedent("""\
+        def a(model, x):
+            return b(model, x)
+
+
+        def b(model, x):
+            if x is None:
+                return a(model, x)
+            loss = model(x).sum()
+            loss.backward()
+            return loss
+        """)
+    path = tmp_path / "cyc.py"
+    path.write_text(src)
+    ctx = FileContext(str(path), ast.parse(src), src)
+    try:
+        # ``a`` asks ``b``, which asks ``a`` back: that call reads nothing (unknown stays
+        # unknown), so ``b`` is not proven to return a differentiated value, nor ``a``
+        assert not ctx.facts().defs["a"].graph_summary().returns_item(None)
+        assert not ctx.facts().defs["b"].graph_summary().returns_item(None)
+    finally:
+        ctx.release()
+
+
+# ---- through flake8 and the CLI, across files ----------------------------------------------
+STEPS = """\
+import torch
+
+
+def train_step(model, batch, optimizer):
+    optimizer.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(batch[0]), batch[1])
+    loss.backward()
+    optimizer.step()
+    return loss
+
+
+class Meter:
+    def __init__(self):
+        self.sum = 0.0
+        self.count = 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+"""
+TRAINER = """\
+import torch
+
+from steps import Meter, train_step
+
+
+def fit(model, loader, optimizer):
+    total = 0.0
+    meter = Meter()
+    for batch in loader:
+        loss = train_step(model, batch, optimizer)
+        total += loss
+        meter.update(loss, len(batch))
+        total += loss.item()
+    return total
+"""
+
+
+def test_summaries_reach_across_files(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "steps.py").write_text(STEPS)
+    (root / "trainer.py").write_text(TRAINER)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((os.path.basename(d["filename"]), d["location"]["row"], d["message"])
+                 for d in json.loads(proc.stdout))
+    assert [(f, r) for f, r, _ in got] == [("trainer.py", 11), ("trainer.py", 12)]
+    assert "`train_step()`" in got[0][2]
+    assert "`update()` adds it into `self.sum`" in got[1][2]
+    proc = flake8("--select", "TEN501", "trainer.py", cwd=str(root))
+    assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
+
+
+def test_a_long_chain_of_bindings_is_unknown_not_an_error():
+    lines = ["def f(model, x, opt):", "    total = 0", "    for b in x:", "        h = model(b)"]
+    lines += ["        h = h + 1"] * 400
+    lines += ["        h.backward()", "        total += h", "        g = model(b)"]
+    lines += ["        g = g * 2"] * 400
+    lines += ["        total += g"]
+    _, fn = _function("\n".join(lines) + "\n")
+    g = graph.scope_graph(fn, _Forward())
+    acc = [s for s in ast.walk(fn) if isinstance(s, ast.AugAssign)]
+    # the differentiated binding is marked whatever the chain; the other is too long to follow
+    assert g.attached(acc[0].value).why == graph.DIFFERENTIATED
+    assert g.attached(acc[1].value) is None
+    # and through flake8's door the file is analysed, not skipped as too deep
+    from flake8_tensorcopy import lint_source
+    src = "import torch\n" + "\n".join(lines) + "\n"
+    assert [d.line for d in lint_source(src, "long.py") if d.code == "TEN501"] == [407]
