@@ -575,13 +575,14 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                         if isinstance(part, ast.AST) and _has_shape(part, aliases):
                             return True
             todo.extend(bodies)
-    return False
+    return bool(named) and _binds_view(fn, named)
 
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset()) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
     found = _two_step_copy(body)
+    named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
         if isinstance(stmt, _FUNCS):
             keep = in_class and (stmt.name == "__init__" or _assigns_self_attr(
