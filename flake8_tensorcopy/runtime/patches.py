@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 import types
 from typing import Callable, List
 
@@ -215,3 +216,41 @@ def _function(watcher, kind: int, orig, handle, reads, settle):
             return orig(*args, **kwargs)
         return handle(kind, orig, args, kwargs)
     return call
+
+
+# ---- the mode in threads started while it runs (``--mode``) ---------------------------------
+class _PopAtThreadEnd:
+    """Held in a thread-local slot of a thread the mode was pushed in: freed as the thread ends
+    (in that thread), it pops the mode, so that no Python object is left on torch's C++
+    thread-local stack, whose destructor would run after the interpreter is gone (an abort at
+    exit, "terminate called without an active exception")."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self, mode) -> None:
+        self.mode = mode
+
+    def __del__(self) -> None:
+        try:
+            n = torch._C._len_torch_function_stack()
+            if n and torch._C._get_function_stack_at(n - 1) is self.mode:
+                torch._C._pop_torch_function_stack()
+        except Exception:  # pragma: no cover - never raise at a thread's end
+            pass
+
+
+_THREAD = threading.local()
+
+
+def thread_start(watcher):
+    """A ``threading.setprofile`` hook: push the watcher in each new thread, then step aside."""
+
+    def hook(frame, event, arg):
+        sys.setprofile(None)
+        if watcher._active and watcher.enabled:
+            try:
+                torch._C._push_on_torch_function_stack(watcher)
+                _THREAD.pop = _PopAtThreadEnd(watcher)
+            except Exception as exc:  # pragma: no cover
+                watcher._fail(exc)
+    return hook

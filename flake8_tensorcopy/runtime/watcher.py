@@ -26,10 +26,8 @@ on stderr.
 from __future__ import annotations
 
 import inspect
-import linecache
 import os
 import sys
-import sysconfig
 import threading
 import types
 import weakref
@@ -42,6 +40,7 @@ from ..noqa import silences
 from . import patches
 from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in
 from .compiled import traced_from
+from .places import OWN_DIR, NoqaText, library_dirs, torch_dir
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
@@ -64,21 +63,8 @@ _LIKE_NAMES = frozenset({"empty_like", "zeros_like", "ones_like"})
 # tracked results
 _T_DATA, _T_DETACH, _T_CLONE, _T_LIKE = range(4)
 
-TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+TORCH_DIR = torch_dir()
 _OVERRIDES = os.path.join(TORCH_DIR, "overrides.py")
-OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def library_dirs() -> Tuple[str, ...]:
-    dirs = set()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        p = sysconfig.get_paths().get(key)
-        if p:
-            dirs.add(os.path.abspath(p) + os.sep)
-    for p in sys.path:
-        if p and os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"):
-            dirs.add(os.path.abspath(p) + os.sep)
-    return tuple(sorted(dirs))
 
 
 #: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
@@ -131,6 +117,7 @@ class Watcher(TorchFunctionMode):
         self._frames: Dict[Any, int] = {}
         self._positions: Dict[Any, list] = {}
         self._noqa: Dict[tuple, bool] = {}
+        self._noqa_text = NoqaText()
         self._compiled: Dict[tuple, tuple] = {}
         self._compiled_set: set = set()
         self._tracked: Dict[int, tuple] = {}
@@ -183,24 +170,24 @@ class Watcher(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
-        if _dynamo_compiling():  # first: see ``patches.dynamo_compiling``
+        k = _PASS
+        if not _dynamo_compiling():  # first: see ``patches.dynamo_compiling``
+            try:
+                k = self._kinds.get(func)
+            except TypeError:  # unhashable callable
+                k = _PASS
+            if self._pending:  # an alias written through: is it read again? (TEN401)
+                self._read_after_write(args)
+            if k != _PASS and (patches.compiler._is_compiling_flag or not self.enabled):
+                # while torch.compile compiles the mode is a plain pass-through: dynamo cannot
+                # trace frame inspection, and compiled regions are not watched (documented)
+                k = _PASS
+            elif k is None:
+                k = self._classify(func)
+        if k == _PASS:
+            # the one line every passed-through call is made from: torch.jit.trace records the
+            # innermost Python line of each op and its sanity check compares two traces
             return func(*args, **kwargs)
-        try:
-            k = self._kinds.get(func)
-        except TypeError:  # unhashable callable
-            k = _PASS
-        if self._pending:  # an alias written through: is it read again? (TEN401)
-            self._read_after_write(args)
-        if k == _PASS:  # the common case: one dict lookup, then the call
-            return func(*args, **kwargs)
-        if patches.compiler._is_compiling_flag or not self.enabled:
-            # while torch.compile compiles the mode is a plain pass-through: dynamo cannot
-            # trace frame inspection, and compiled regions are not watched (documented)
-            return func(*args, **kwargs)
-        if k is None:
-            k = self._classify(func)
-            if k == _PASS:
-                return func(*args, **kwargs)
         return self.handle(k, func, args, kwargs)
 
     def handle(self, k: int, func, args, kwargs):
@@ -459,7 +446,7 @@ class Watcher(TorchFunctionMode):
         hit = self._noqa.get(key)
         if hit is None:
             # ``# noqa`` read exactly as the linter reads it (``noqa.py`` imports no libcst)
-            hit = self._noqa[key] = silences(linecache.getline(filename, line), code)
+            hit = self._noqa[key] = silences(self._noqa_text(filename, line), code)
         return hit
 
     # ------------------------------------------------------------------ tracked results
@@ -658,7 +645,7 @@ class Watcher(TorchFunctionMode):
             return  # the hooks are on the class: every thread is watched
         try:
             if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
-                threading.setprofile(_thread_start(self))
+                threading.setprofile(patches.thread_start(self))
                 self._patched.append((threading, "setprofile", None))
         except Exception:  # pragma: no cover
             pass
@@ -685,16 +672,3 @@ class Watcher(TorchFunctionMode):
     def findings(self) -> List[Site]:
         return sorted((s for s in self.sites.values() if s.count > 0),
                       key=lambda s: (s.filename, s.line, s.column, s.code))
-
-
-def _thread_start(watcher: Watcher):
-    """A ``threading.setprofile`` hook: push the watcher in each new thread, then step aside."""
-
-    def hook(frame, event, arg):
-        sys.setprofile(None)
-        if watcher._active and watcher.enabled:
-            try:
-                torch._C._push_on_torch_function_stack(watcher)
-            except Exception as exc:  # pragma: no cover
-                watcher._fail(exc)
-    return hook
