@@ -130,7 +130,9 @@ class _Session:
     threads joined, its own ``atexit`` handlers run), as coverage.py saves its data."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        from ..runtime import parts
+        # imported now, before the program's folder is first on sys.path: a module of the
+        # program's named like one of the standard library's is not picked up at exit
+        from ..runtime import parts, report  # noqa: F401
 
         self.args = args
         self.select, self.ignore = codes(args.select), codes(args.ignore)
@@ -173,8 +175,13 @@ class _Session:
     def at_exit(self) -> None:
         if os.getpid() != self.pid:  # a forked child of the program: nothing to report
             return
-        self._stop()
-        n = self._report()
+        try:
+            self._stop()
+            n = self._report()
+        except Exception as exc:  # pragma: no cover - never a traceback at the program's exit
+            print(f"tensorcopy: error: the trace report failed ({type(exc).__name__}: {exc})",
+                  file=sys.stderr)
+            n = 0
         outcome, args = self.outcome, self.args
         try:
             sys.stdout.flush()

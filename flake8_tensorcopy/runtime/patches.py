@@ -36,7 +36,7 @@ from torch.overrides import TorchFunctionMode
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 #: in-place operators (``x += y``); ``__ipow__`` is torch's own Python and calls ``pow_``
-_INPLACE_OPERATORS = ("__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
+INPLACE_OPERATORS = ("__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
                       "__ifloordiv__", "__imod__", "__iand__", "__ior__", "__ixor__",
                       "__ilshift__", "__irshift__")
 MODULE_FUNCTIONS = ("tensor", "clone", "empty_like", "zeros_like", "ones_like")
@@ -72,20 +72,24 @@ class _Method:
     the call (torch's own code, an optimizer's ``addcdiv_``, on a tensor no rule tracks: every
     rule asks about a call made by the user's code, or about a tracked tensor)."""
 
-    __slots__ = ("cls_value", "call", "pending", "reads", "tracked", "frames", "internal")
+    __slots__ = ("cls_value", "call", "pending", "reads", "tracked", "frames", "internal",
+                 "quiet")
 
-    def __init__(self, cls_value, call, watcher, reads) -> None:
+    def __init__(self, cls_value, call, watcher, reads, everywhere: bool = False,
+                 quiet=None) -> None:
+        self.quiet = quiet
         self.cls_value = cls_value
         self.call = call
         self.pending, self.reads = watcher.pending, reads
         self.tracked, self.frames, self.internal = watcher.tracked, watcher.frames, \
-            watcher.INTERNAL
+            -1 if everywhere else watcher.INTERNAL  # -1: no frame class
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.cls_value
-        if not self.pending and not self.reads.on and id(obj) not in self.tracked \
-                and self.frames.get(_getframe(1).f_code) == self.internal:
+        if not self.pending and not self.reads.on and id(obj) not in self.tracked and \
+                (self.frames.get(_getframe(1).f_code) == self.internal
+                 or (self.quiet is not None and self.quiet(obj))):
             return self.cls_value.__get__(obj, cls)
         return types.MethodType(self.call, obj)
 
@@ -146,9 +150,9 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     read mode is on (TEN401's read, popping the read mode when nothing is pending)."""
     saved: List[tuple] = []
     tensor = torch.Tensor
-    names = ["detach", "clone", "copy_", "new_tensor", "__setitem__"]
+    names = ["detach", "clone", "copy_", "new_tensor", "__setitem__", "backward"]
     names += sorted(n for n in dir(tensor) if n.endswith("_") and not n.startswith("_"))
-    names += [n for n in _INPLACE_OPERATORS if hasattr(tensor, n)]
+    names += [n for n in INPLACE_OPERATORS if hasattr(tensor, n)]
     for name in dict.fromkeys(names):
         cls_value = getattr(tensor, name, None)
         if cls_value is None or not callable(cls_value):
@@ -158,7 +162,9 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
             continue
         saved.append((tensor, name, tensor.__dict__.get(name)))
         call = _method(watcher, kind, cls_value, handle, reads, settle)
-        setattr(tensor, name, _Method(cls_value, call, watcher, reads))
+        # ``backward()`` is watched from every caller (a library's ``accelerator.backward``)
+        quiet = watcher.quiet_write(kind, name)
+        setattr(tensor, name, _Method(cls_value, call, watcher, reads, name == "backward", quiet))
 
     pending = watcher.pending
     data_get = kind_of(_DATA.__get__, "__get__")

@@ -38,17 +38,19 @@ from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
 from . import patches
-from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in
+from .accumulate import ADDS, Accumulators
+from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in, \
+    unshared_write
 from .compiled import traced_from
 from .places import OWN_DIR, NoqaText, library_dirs, torch_dir
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
-         "TEN302", "TEN401", "TEN402", "TEN403")
+         "TEN302", "TEN401", "TEN402", "TEN403", "TEN501")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
-    _INPLACE_KW = range(11)
+    _INPLACE_KW, _BACKWARD = range(12)
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 _QUIET = torch._C.DisableTorchFunction
@@ -102,7 +104,7 @@ class Watcher(TorchFunctionMode):
 
     INTERNAL = _INTERNAL  # the class of a frame in torch's (or a library's) code
 
-    def __init__(self, include_libraries: bool = False, fast: bool = False) -> None:
+    def __init__(self, include_libraries: bool = False, fast: bool = True) -> None:
         super().__init__()
         self.enabled = True
         #: the mechanism: False, this ``TorchFunctionMode`` (every torch call enters it); True,
@@ -118,6 +120,7 @@ class Watcher(TorchFunctionMode):
         self._positions: Dict[Any, list] = {}
         self._noqa: Dict[tuple, bool] = {}
         self._noqa_text = NoqaText()
+        self.accumulators = Accumulators()
         self._compiled: Dict[tuple, tuple] = {}
         self._compiled_set: set = set()
         self._tracked: Dict[int, tuple] = {}
@@ -250,6 +253,12 @@ class Watcher(TorchFunctionMode):
             return _INPLACE
         return self._classify(func)
 
+    def quiet_write(self, k: int, name: str):
+        """The hooks' test for an in-place write no rule can ask about (``aliasing``)."""
+        if k != _INPLACE and k != _COPY:
+            return None
+        return unshared_write(self.accumulators, name in ADDS)
+
     def settle(self, args) -> None:
         """The fast mechanism, before each watched call: is a written alias read again (TEN401),
         and may the read mode go now that nothing is pending?"""
@@ -269,6 +278,8 @@ class Watcher(TorchFunctionMode):
                 k = _DATA_SET
             elif name == "detach":
                 k = _DETACH
+            elif name == "backward":
+                k = _BACKWARD
             elif name == "clone":
                 k = _CLONE
             elif name in _LIKE_NAMES:
@@ -279,7 +290,8 @@ class Watcher(TorchFunctionMode):
                 k = _TENSOR
             elif name == "new_tensor":
                 k = _NEW_TENSOR
-            elif name == "__setitem__" or (name.endswith("_") and not name.startswith("_")
+            elif name == "__setitem__" or name in patches.INPLACE_OPERATORS or \
+                    (name.endswith("_") and not name.startswith("_")
                                            and name not in _NOT_WRITES):
                 k = _INPLACE
             elif callable(func) and hasattr(func, "__code__"):
@@ -310,9 +322,17 @@ class Watcher(TorchFunctionMode):
                 self._write(args[0], func, args, kwargs, k)
                 # TEN403 is reported for writes made directly by the user's code: ask that
                 # first (cheap), then compare the operands' memory
-                if k != _INPLACE_KW and len(args) > 1 and self._direct() \
-                        and overlapping_write(getattr(func, "__name__", ""), args):
-                    self._overlap(args[0])
+                if k != _INPLACE_KW and len(args) > 1 and self._direct():
+                    name = getattr(func, "__name__", "")
+                    if overlapping_write(name, args):
+                        self._overlap(args[0])
+                    if self.accumulators.grows(name, args):  # TEN501
+                        where = self._user_position()
+                        if where is not None:
+                            self._record("TEN501", where, describe(args[0]))
+            return False
+        if k == _BACKWARD:
+            self.accumulators.backward(args[0] if args else kwargs.get("tensors"))
             return False
         if k == _DATA_SET:
             self._data_set(args)
