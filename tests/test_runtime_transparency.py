@@ -327,3 +327,16 @@ def test_a_suite_under_pytest_tensorcopy_strict(tmp_path, flags):
     summary = res.stdout.split("short test summary")[-1]
     assert "test_unsilenced_finding_fails_under_strict" in summary
     assert "TEN101" not in res.stdout
+
+
+def test_pytest_tensorcopy_loads_no_torch_for_a_suite_that_never_imports_it(tmp_path):
+    """The watcher starts after the session's own first ``import torch``; a suite without torch
+    never loads it (the plugin imported it when the session started)."""
+    (tmp_path / "test_plain.py").write_text(
+        "import sys\n\n\ndef test_no_torch():\n    assert 'torch' not in sys.modules\n")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTEST_ADDOPTS", None)
+    res = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tensorcopy"],
+              cwd=str(tmp_path), env=env, timeout=300)
+    assert res.returncode == 0 and "1 passed" in res.stdout, res.stdout[-2000:]
+    assert "tensorcopy: 0 site(s)" in res.stdout

@@ -3,8 +3,9 @@ accumulator that keeps its graph, at least twice into the same accumulator (impo
 
 The one shape that is sound and cheap to see from torch calls: ``total += loss`` (or
 ``total.add_(loss)``) written by the user's code, with grad mode on, where ``loss`` is a tensor
-whose ``backward()`` already ran (the watcher sees every ``Tensor.backward`` and
-``torch.autograd.backward``, from any caller, and keeps a weak reference to each root) and
+whose ``backward()`` already ran (the watcher keeps a weak reference to each root: the mode sees
+every ``Tensor.backward`` and ``torch.autograd.backward`` call; the hooks see ``t.backward`` read
+from a tensor, by any caller, and leave the call itself to the original) and
 ``total`` has a ``grad_fn``: its graph holds the graph of an earlier iteration, and now of this
 one. It is reported from the second such write into the same accumulator on (the first may be
 the only one). ``total = total + loss`` and ``losses.append(loss)`` are Python's own operations
@@ -42,6 +43,15 @@ class Accumulators:
                 roots[id(t)] = weakref.ref(t)
         if len(roots) > 4096:
             _forget_dead(roots)
+
+    def mark(self, t) -> None:
+        """The hooks: ``t.backward`` was read from ``t``, to be called."""
+        try:
+            self.roots[id(t)] = weakref.ref(t)
+            if len(self.roots) > 4096:
+                _forget_dead(self.roots)
+        except TypeError:  # pragma: no cover - a tensor without weak references
+            pass
 
     def grows(self, name: str, args) -> bool:
         """Does this in-place write (made directly by the user's code) add a backpropagated

@@ -73,25 +73,45 @@ class _Method:
     rule asks about a call made by the user's code, or about a tracked tensor)."""
 
     __slots__ = ("cls_value", "call", "pending", "reads", "tracked", "frames", "internal",
-                 "quiet")
+                 "quiet", "classify")
 
-    def __init__(self, cls_value, call, watcher, reads, everywhere: bool = False,
-                 quiet=None) -> None:
-        self.quiet = quiet
+    def __init__(self, cls_value, call, watcher, reads, quiet=None) -> None:
+        self.quiet, self.classify = quiet, watcher.frame_class
         self.cls_value = cls_value
         self.call = call
         self.pending, self.reads = watcher.pending, reads
         self.tracked, self.frames, self.internal = watcher.tracked, watcher.frames, \
-            -1 if everywhere else watcher.INTERNAL  # -1: no frame class
+            watcher.INTERNAL
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.cls_value
-        if not self.pending and not self.reads.on and id(obj) not in self.tracked and \
-                (self.frames.get(_getframe(1).f_code) == self.internal
-                 or (self.quiet is not None and self.quiet(obj))):
-            return self.cls_value.__get__(obj, cls)
+        if not self.pending and not self.reads.on and id(obj) not in self.tracked:
+            code = _getframe(1).f_code
+            c = self.frames.get(code)
+            if c is None:  # a caller not met yet: classified once
+                c = self.classify(code)
+            if c == self.internal or (self.quiet is not None and self.quiet(obj)):
+                return self.cls_value.__get__(obj, cls)
         return types.MethodType(self.call, obj)
+
+
+class _Backward:
+    """``Tensor.backward`` while the watcher runs: the original from the class and, bound, from a
+    tensor, which is marked first as a root ``backward()`` runs on (TEN501; no watcher frame is
+    between the program and the call)."""
+
+    __slots__ = ("cls_value", "mark")
+
+    def __init__(self, cls_value, mark) -> None:
+        self.cls_value, self.mark = cls_value, mark
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.cls_value
+        if not dynamo_compiling():
+            self.mark(obj)
+        return self.cls_value.__get__(obj, cls)
 
 
 class _Data:
@@ -150,7 +170,7 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     read mode is on (TEN401's read, popping the read mode when nothing is pending)."""
     saved: List[tuple] = []
     tensor = torch.Tensor
-    names = ["detach", "clone", "copy_", "new_tensor", "__setitem__", "backward"]
+    names = ["detach", "clone", "copy_", "new_tensor", "__setitem__"]
     names += sorted(n for n in dir(tensor) if n.endswith("_") and not n.startswith("_"))
     names += [n for n in INPLACE_OPERATORS if hasattr(tensor, n)]
     for name in dict.fromkeys(names):
@@ -162,9 +182,12 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
             continue
         saved.append((tensor, name, tensor.__dict__.get(name)))
         call = _method(watcher, kind, cls_value, handle, reads, settle)
-        # ``backward()`` is watched from every caller (a library's ``accelerator.backward``)
         quiet = watcher.quiet_write(kind, name)
-        setattr(tensor, name, _Method(cls_value, call, watcher, reads, name == "backward", quiet))
+        setattr(tensor, name, _Method(cls_value, call, watcher, reads, quiet))
+    # TEN501's roots: ``t.backward`` read from a tensor, by any caller (a library's
+    # ``accelerator.backward(loss)`` too), marks ``t``; the call itself is the original's
+    saved.append((tensor, "backward", tensor.__dict__.get("backward")))
+    tensor.backward = _Backward(tensor.backward, watcher.accumulators.mark)
 
     pending = watcher.pending
     data_get = kind_of(_DATA.__get__, "__get__")

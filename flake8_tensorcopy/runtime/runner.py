@@ -97,7 +97,7 @@ class Target:
         ended it (already handed to ``sys.excepthook``, except ``SystemExit``)."""
         sys.modules["__main__"] = self.main
         sys.argv = self.argv
-        if not sys.flags.safe_path:
+        if not getattr(sys.flags, "safe_path", False):  # python -P: no path entry
             if sys.path:
                 sys.path[0] = self.path0
             else:

@@ -366,7 +366,7 @@ class Watcher(TorchFunctionMode):
     def _user_file(self, fn: str) -> bool:
         return self._file_class(fn) == _USER
 
-    def _frame_class(self, code) -> int:
+    def frame_class(self, code) -> int:
         try:
             return self._frames[code]
         except KeyError:
@@ -391,7 +391,7 @@ class Watcher(TorchFunctionMode):
         while f is not None:
             c = classes.get(f.f_code)
             if c is None:
-                c = self._frame_class(f.f_code)
+                c = self.frame_class(f.f_code)
             if c != _SKIP:
                 return c == _USER
             f = f.f_back
@@ -406,7 +406,7 @@ class Watcher(TorchFunctionMode):
             code = f.f_code
             c = classes.get(code)
             if c is None:
-                c = self._frame_class(code)
+                c = self.frame_class(code)
             if c == _USER and code is not own_code:
                 return (direct is None), f
             if c == _INTERNAL and code is not own_code and direct is None:
@@ -441,7 +441,7 @@ class Watcher(TorchFunctionMode):
             if where is None:
                 f = frame.f_back
                 while f is not None and (f.f_code.co_filename.startswith(_GENERATED)
-                                         or self._frame_class(f.f_code) != _USER):
+                                         or self.frame_class(f.f_code) != _USER):
                     f = f.f_back
                 fc = frame.f_code
                 where = self._position(f) if f is not None else \
