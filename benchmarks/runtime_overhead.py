@@ -200,8 +200,8 @@ def mechanisms(name: str, rounds: int, steps: int) -> dict:
     mechanism, in a rotating order): medians and the 25-75% range of each ratio over rounds."""
     step = make(name, "cpu")
     kinds = {"plain": None, "null TorchFunctionMode": NullMode,
-             "watcher, mode (tensorcopy trace)": Watcher,
-             "watcher, fast (tensorcopy trace --fast)": lambda: Watcher(fast=True),
+             "watcher, mode (tensorcopy trace --mode)": lambda: Watcher(fast=False),
+             "watcher, hooks (tensorcopy trace, the default)": lambda: Watcher(fast=True),
              "patched methods, no checks (PatchProbe)": PatchProbe}
     for _ in range(10):
         step()

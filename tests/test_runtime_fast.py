@@ -1,5 +1,6 @@
-"""The runtime twin's fast mechanism (``tensorcopy trace --fast``, ``pytest --tensorcopy-fast``):
-the same findings as the default ``TorchFunctionMode`` mechanism, and what the watched program
+"""The runtime twin's hooks, its default mechanism since issue 46 (``--fast`` and
+``pytest --tensorcopy-fast`` name it; ``--mode``/``--tensorcopy-mode`` is the other one):
+the same findings as the ``TorchFunctionMode`` mechanism, and what the watched program
 can observe of it (issue 23 item 4).
 
 Everything runs torch for real: the rules' examples under both mechanisms in this process, and
@@ -108,8 +109,8 @@ def test_the_mlp_case_gives_the_same_findings_and_output_under_both_mechanisms(t
     script = tmp_path / "mlp.py"
     script.write_text(MLP)
     plain = run([sys.executable, str(script)], cwd=str(tmp_path), timeout=300)
-    mode, mode_found = _trace(tmp_path, script)
-    fast, fast_found = _trace(tmp_path, script, "--fast")
+    mode, mode_found = _trace(tmp_path, script, "--mode")
+    fast, fast_found = _trace(tmp_path, script)
     codes = {c for c, *_ in mode_found}
     assert codes == {"TEN101", "TEN102", "TEN201", "TEN301", "TEN302", "TEN401", "TEN402",
                      "TEN403"}, mode_found
@@ -122,7 +123,7 @@ def test_pytest_fast_reports_what_pytest_tensorcopy_reports(tmp_path):
     body = "\n".join("    " + line for line in MLP.replace("sys.exit(3)", "").splitlines())
     (tmp_path / "test_mlp.py").write_text("def test_mlp():\n" + body + "\n")
     found = []
-    for flag in ("--tensorcopy", "--tensorcopy-fast"):
+    for flag in ("--tensorcopy-mode", "--tensorcopy", "--tensorcopy-fast"):
         report = tmp_path / f"{flag}.json"
         res = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", flag,
                    "--tensorcopy-report", str(report), "test_mlp.py"], cwd=str(tmp_path),
@@ -130,7 +131,7 @@ def test_pytest_fast_reports_what_pytest_tensorcopy_reports(tmp_path):
         assert res.returncode == 0, res.stdout + res.stderr
         found.append(sorted((d["code"], d["location"]["row"], d["count"])
                             for d in json.loads(report.read_text())))
-    assert found[0] == found[1] and len(found[0]) == 8
+    assert found[0] == found[1] == found[2] and len(found[0]) == 8
 
 
 #: what a program can observe of torch while it runs; printed, so runs can be compared
@@ -183,7 +184,7 @@ OBSERVE = textwrap.dedent("""\
 """)
 
 
-@pytest.mark.parametrize("flags", [[], ["--fast"]], ids=["mode", "fast"])
+@pytest.mark.parametrize("flags", [["--mode"], []], ids=["mode", "hooks"])
 def test_what_the_watched_program_observes_is_unchanged(tmp_path, flags):
     """Identity of ``torch.Tensor``'s methods and ``data`` (captured in the program), what a
     subclass's ``__torch_function__`` receives (a table keyed by them; the watcher's own reads
@@ -220,7 +221,7 @@ COMPILED = textwrap.dedent("""\
 """)
 
 
-@pytest.mark.parametrize("flags", [[], ["--fast"]], ids=["mode", "fast"])
+@pytest.mark.parametrize("flags", [["--mode"], []], ids=["mode", "hooks"])
 def test_compiled_functions_are_compiled_once_under_the_watcher(tmp_path, flags):
     """What dynamo traces of the mode and the hooks reads nothing of the watcher's state: no
     guard on it, so no second compile. Before, each mechanism read something first (the mode its

@@ -85,8 +85,9 @@ def test_trace_exits_with_pythons_own_status(write, code):
     traced = tensorcopy("trace", str(path))
     assert traced.returncode == plain.returncode, (code, plain.returncode, traced.stderr)
     assert "TEN301" in traced.stderr and "Traceback" not in traced.stderr
-    if plain.stderr:  # the message Python prints for a non-integer code
-        assert traced.stderr.endswith(plain.stderr)
+    if plain.stderr:  # the message Python prints for a non-integer code, before its atexit
+        # handlers run: the report is written from one, once the program is over (issue 46)
+        assert traced.stderr.startswith(plain.stderr)
 
 
 FORKS = textwrap.dedent("""\

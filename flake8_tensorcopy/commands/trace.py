@@ -2,6 +2,12 @@
 watcher, like ``python -m cProfile``, then report the rules' patterns it showed, one entry per
 site with its count, to stderr (the program owns stdout) or to ``--output``.
 
+The program runs as ``__main__`` exactly as ``python`` runs it (``runtime/runner.py``: path,
+``-m``, ``sys.argv``, ``sys.excepthook``, ``atexit``, threads, signals), and the watcher starts
+only when the program imports torch itself. The report is written from an ``atexit`` handler
+registered before the program's, so once the program is over (its threads joined, its own
+handlers run), as coverage.py saves its data.
+
 Exit status: the program's own, exactly as Python would give it without the watcher (a
 ``SystemExit`` is raised again for Python to turn into the status; forked children of the program
 end as they would have, and report nothing); with ``--fail-on-findings``, 1 when the program
@@ -13,11 +19,12 @@ module does not import torch.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import signal
 import sys
 import time
-import traceback
+from typing import Optional
 
 from ..diagnostics import selected
 from .common import add_code_options, codes
@@ -46,36 +53,20 @@ def add_parser(sub) -> None:
     p.add_argument("--fail-on-findings", action="store_true",
                    help="exit 1 when the program succeeds but showed a finding (default: the "
                         "program's own exit status, whatever was found)")
+    p.add_argument("--mode", action="store_true",
+                   help="watch through a TorchFunctionMode that every torch call enters, instead "
+                        "of the default hooks on only the calls the rules need (slower on short "
+                        "steps, and visible to the program: its frame in tracebacks and "
+                        "profiles; see docs/runtime-overhead.md)")
     p.add_argument("--fast", action="store_true",
-                   help="watch through hooks on only the calls the rules need instead of a "
-                        "TorchFunctionMode (far cheaper on short steps; while the program runs, "
-                        "torch.tensor, torch.clone and torch.*_like are wrappers, and a "
-                        "detach() alias's read-after-write is seen only when no other "
-                        "TorchFunctionMode is active: see docs/runtime-overhead.md)")
+                   help="the default mechanism (hooks on only the calls the rules need); kept "
+                        "for scripts written when it was not the default")
     p.add_argument("--include-libraries", action="store_true",
                    help="also report patterns in installed packages and the standard library")
     p.add_argument("-m", dest="module", metavar="MODULE", help="run a library module as a script")
     p.add_argument("argv", nargs=argparse.REMAINDER, metavar="script.py [args ...]",
                    help="the script and its arguments")
     p.set_defaults(func=run)
-
-
-def _print_exception(exc: BaseException) -> None:
-    """The traceback as python prints it, without this tool's and runpy's frames."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-    def ours(fs) -> bool:
-        return fs.filename.startswith(here) or fs.filename.endswith("runpy.py") or \
-            fs.filename.startswith("<frozen runpy")
-
-    te = traceback.TracebackException(type(exc), exc, exc.__traceback__)
-    seen = set()
-    node = te
-    while node is not None and id(node) not in seen:
-        seen.add(id(node))
-        node.stack = traceback.StackSummary.from_list([fs for fs in node.stack if not ours(fs)])
-        node = node.__cause__ or node.__context__
-    sys.stderr.write("".join(te.format()))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,77 +102,166 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             print(f"tensorcopy: error: {args.output}: cannot write: {problem}", file=sys.stderr)
             return 2
-    select, ignore = codes(args.select), codes(args.ignore)
-    try:
-        from ..runtime.watcher import Watcher, library_dirs, OWN_DIR, TORCH_DIR
-    except ImportError as exc:  # pragma: no cover - torch missing
-        print(f"tensorcopy: error: trace needs torch: {exc}", file=sys.stderr)
-        return 2
-    from ..runtime import parts, report
+    from ..runtime.places import torch_dir
+    from ..runtime.runner import Target, after_import, excepthook
 
-    job = parts.job_from_env()
-    started = time.time()
-    index = report.StaticIndex(select, ignore) if args.compare else None
-    tracer = None
-    if index is not None:
-        skip = (TORCH_DIR, OWN_DIR) + (() if args.include_libraries else library_dirs())
-        tracer = report.LineTracer(index, skip)
-    watcher = Watcher(args.include_libraries, fast=args.fast)
-    pid = os.getpid()
-    outcome, traced = _execute(args.module, target, script_argv, watcher, tracer)
-    if os.getpid() != pid:  # a forked child of the program ends as it would without the watcher
-        return _finish(outcome)
-    sites = watcher.findings()
-    lines = []
-    if job is not None:
-        folder, part, expected = parts.plan(job, args.output)
-        payload = {"rank": job.rank, "job": job.key, "started": started,
-                   "sites": [s.to_dict() for s in sites], "error": watcher.error}
-        try:
-            parts.write_part(folder, part, payload)
-        except OSError as exc:
-            print(f"tensorcopy: warning: rank {job.rank}: cannot write the report part: "
-                  f"{exc}", file=sys.stderr)
-        if part != 0:
-            n = sum(1 for s in sites if selected(s.code, select, ignore))
-            return _finish(outcome, args.fail_on_findings and n > 0)
-        got, missing = parts.collect(folder, expected, started, job.key)
-        if part not in got:  # our own part could not be written: report what we saw
-            got[part] = payload
-        sites = report.merge((p.get("rank"), p.get("sites") or []) for _, p in
-                             sorted(got.items()))
-        lines.append(f"tensorcopy trace: one report for {len(got)} of {expected} rank(s)"
-                     + (f"; no report from part(s) {', '.join(map(str, missing))} (not "
-                        f"finished within the wait)" if missing else ""))
-    results = report.build(sites, select, ignore)
-    if index is not None:
-        results = report.compare(results, index, tracer.ran if traced else None)
-    text = report.render(args.output_format, results, compared=index is not None,
-                         traced_lines=traced)
-    n = sum(len(r.diagnostics) for r in results)
-    if args.output_format == "text":
-        occ = sum(s.count for r in results for s in r.sites)
-        tail = (f"tensorcopy trace: {n} site(s), {occ} occurrence(s)" if n
-                else "tensorcopy trace: no findings")
-        text = "\n".join([text] * bool(text) + lines + [tail])
-    elif lines:  # the merge's own note, beside a report in another format
-        print("\n".join(lines), file=sys.stderr)
-    if watcher.error:
-        note = f"tensorcopy trace: the watcher stopped early ({watcher.error})"
-        if args.output_format == "text":
-            text += "\n" + note
-        else:  # keep the report parseable
-            print(note, file=sys.stderr)
+    if not torch_dir():  # pragma: no cover - torch missing
+        print("tensorcopy: error: trace needs torch, which is not installed", file=sys.stderr)
+        return 2
+    program = Target(args.module, None if args.module else target, script_argv)
     try:
-        sys.stdout.flush()
-    except Exception:  # pragma: no cover
-        pass
-    if args.output:
-        report.write_report(args.output, text + "\n")
-    else:
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-    return _finish(outcome, args.fail_on_findings and n > 0)
+        program.prepare()
+    except (ImportError, SyntaxError, OSError, ValueError) as exc:  # as python reports them
+        exc.__traceback__ = None
+        excepthook(exc)
+        return 1
+    session = _Session(args)
+    atexit.register(session.at_exit)  # before the program's own: runs after them
+    session.start_tracer()
+    session.hook = after_import("torch", session.start_watcher)
+    outcome = program.run()
+    session.outcome = outcome
+    return _finish(outcome)
+
+
+class _Session:
+    """One traced run: starts the watcher when the program imports torch, and reports from an
+    ``atexit`` handler registered before the program's, so once the program is over (its
+    threads joined, its own ``atexit`` handlers run), as coverage.py saves its data."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        # imported now, before the program's folder is first on sys.path: a module of the
+        # program's named like one of the standard library's is not picked up at exit
+        from ..runtime import parts, report  # noqa: F401
+
+        self.args = args
+        self.select, self.ignore = codes(args.select), codes(args.ignore)
+        self.job = parts.job_from_env()
+        self.started = time.time()
+        self.pid = os.getpid()
+        self.watcher = None
+        self.hook = None
+        self.tracer = None
+        self.traced = False
+        self.index = None
+        self.outcome: Optional[BaseException] = None
+
+    def start_tracer(self) -> None:
+        if not self.args.compare:
+            return
+        from ..runtime import report
+        from ..runtime.places import OWN_DIR, library_dirs, torch_dir
+
+        self.index = report.StaticIndex(self.select, self.ignore)
+        skip = (torch_dir(), OWN_DIR) + (() if self.args.include_libraries else library_dirs())
+        self.tracer = report.LineTracer(self.index, skip)
+        self.traced = self.tracer.start()
+
+    def start_watcher(self) -> None:
+        """Called right after the program's own ``import torch``."""
+        from ..runtime.watcher import Watcher
+
+        self.watcher = Watcher(self.args.include_libraries, fast=not self.args.mode)
+        self.watcher.start()
+
+    def _stop(self) -> None:
+        if self.hook is not None:
+            self.hook.remove()
+        if self.tracer is not None:
+            self.tracer.stop()
+        if self.watcher is not None:
+            self.watcher.stop()
+
+    def at_exit(self) -> None:
+        if os.getpid() != self.pid:  # a forked child of the program: nothing to report
+            return
+        try:
+            self._stop()
+            n = self._report()
+        except Exception as exc:  # pragma: no cover - never a traceback at the program's exit
+            print(f"tensorcopy: error: the trace report failed ({type(exc).__name__}: {exc})",
+                  file=sys.stderr)
+            n = 0
+        outcome, args = self.outcome, self.args
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # pragma: no cover
+            pass
+        if args.fail_on_findings and n > 0 and _succeeded(outcome):
+            os._exit(1)
+        if isinstance(outcome, KeyboardInterrupt) and hasattr(signal, "SIGINT") \
+                and hasattr(os, "kill"):
+            # python ends a program stopped by Ctrl-C by SIGINT, after its atexit handlers
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def _report(self) -> int:
+        """Write the report; the number of sites reported."""
+        from ..runtime import parts, report
+
+        args, job, watcher = self.args, self.job, self.watcher
+        sites = watcher.findings() if watcher is not None else []
+        error = watcher.error if watcher is not None else None
+        lines = []
+        if job is not None:
+            folder, part, expected = parts.plan(job, args.output)
+            payload = {"rank": job.rank, "job": job.key, "started": self.started,
+                       "sites": [s.to_dict() for s in sites], "error": error}
+            try:
+                parts.write_part(folder, part, payload)
+            except OSError as exc:
+                print(f"tensorcopy: warning: rank {job.rank}: cannot write the report part: "
+                      f"{exc}", file=sys.stderr)
+            if part != 0:
+                return sum(1 for s in sites if selected(s.code, self.select, self.ignore))
+            got, missing = parts.collect(folder, expected, self.started, job.key)
+            if part not in got:  # our own part could not be written: report what we saw
+                got[part] = payload
+            sites = report.merge((p.get("rank"), p.get("sites") or []) for _, p in
+                                 sorted(got.items()))
+            lines.append(f"tensorcopy trace: one report for {len(got)} of {expected} rank(s)"
+                         + (f"; no report from part(s) {', '.join(map(str, missing))} (not "
+                            f"finished within the wait)" if missing else ""))
+        results = report.build(sites, self.select, self.ignore)
+        if self.index is not None:
+            results = report.compare(results, self.index,
+                                     self.tracer.ran if self.traced else None)
+        text = report.render(args.output_format, results, compared=self.index is not None,
+                             traced_lines=self.traced)
+        n = sum(len(r.diagnostics) for r in results)
+        if args.output_format == "text":
+            occ = sum(s.count for r in results for s in r.sites)
+            tail = (f"tensorcopy trace: {n} site(s), {occ} occurrence(s)" if n
+                    else "tensorcopy trace: no findings")
+            text = "\n".join([text] * bool(text) + lines + [tail])
+        elif lines:  # the merge's own note, beside a report in another format
+            print("\n".join(lines), file=sys.stderr)
+        if error:
+            note = f"tensorcopy trace: the watcher stopped early ({error})"
+            if args.output_format == "text":
+                text += "\n" + note
+            else:  # keep the report parseable
+                print(note, file=sys.stderr)
+        try:
+            sys.stdout.flush()
+        except Exception:  # pragma: no cover
+            pass
+        if args.output:
+            report.write_report(args.output, text + "\n")
+        else:
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+        return n
+
+
+def _succeeded(outcome) -> bool:
+    if outcome is None:
+        return True
+    if isinstance(outcome, SystemExit):
+        code = outcome.code
+        return code is None or (isinstance(code, int) and code == 0)
+    return False
 
 
 def _unwritable(path: str) -> str:
@@ -197,67 +277,12 @@ def _unwritable(path: str) -> str:
     return "" if os.access(folder, os.W_OK | os.X_OK) else "permission denied"
 
 
-def _finish(outcome, fail: bool = False) -> int:
-    """The exit status the program would have had without the watcher (``fail``: 1 instead of
-    a success, for ``--fail-on-findings``). A ``SystemExit`` is raised again, so that Python
-    itself turns its code into the status (None, out-of-range ints, strings printed...); an
-    unhandled ``KeyboardInterrupt`` ends the process by SIGINT, as Python does."""
+def _finish(outcome) -> int:
+    """The exit status the program would have had without the watcher. A ``SystemExit`` is
+    raised again, so that Python itself turns its code into the status (None, out-of-range
+    ints, strings printed...); an unhandled exception (already handed to ``sys.excepthook``) is
+    1, and a ``KeyboardInterrupt`` ends the process by SIGINT after the ``atexit`` handlers
+    (``_Session.at_exit``), as Python does."""
     if isinstance(outcome, SystemExit):
-        code = outcome.code
-        if fail and (code is None or (isinstance(code, int) and code == 0)):
-            return 1
         raise outcome.with_traceback(None)
-    if isinstance(outcome, KeyboardInterrupt):
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except Exception:  # pragma: no cover
-            pass
-        if hasattr(signal, "SIGINT") and hasattr(os, "kill"):
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGINT)
-        return 130  # pragma: no cover - the signal ended the process
-    if outcome is not None:
-        return 1
-    return 1 if fail else 0
-
-
-def _execute(module, target, script_argv, watcher, tracer):
-    """Run the program as ``__main__`` under the watcher; (how it ended: None, or the exception
-    that ended it, lines traced?)."""
-    import runpy
-
-    old_argv, old_path0 = sys.argv, sys.path[0] if sys.path else None
-    sys.argv = list(script_argv)
-    if module:
-        sys.path.insert(0, os.getcwd())
-    else:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
-    outcome, traced = None, False
-    watcher.start()
-    if tracer is not None:
-        traced = tracer.start()
-    try:
-        if module:
-            runpy.run_module(module, run_name="__main__", alter_sys=True)
-        else:
-            runpy.run_path(target, run_name="__main__")
-    except SystemExit as exc:
-        outcome = exc
-    except KeyboardInterrupt as exc:
-        _print_exception(exc)
-        outcome = exc
-    except BaseException as exc:  # the script's own failure: report it as python would
-        _print_exception(exc)
-        outcome = exc
-    finally:
-        if tracer is not None:
-            tracer.stop()
-        watcher.stop()
-        sys.argv = old_argv
-        if sys.path and old_path0 is not None:
-            try:
-                sys.path.pop(0)
-            except IndexError:  # pragma: no cover
-                pass
-    return outcome, traced
+    return 0 if outcome is None else 1

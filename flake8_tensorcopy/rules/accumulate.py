@@ -19,7 +19,7 @@ from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Repo
 
 class GraphKeepingAccumulator(Rule):
     code = "TEN501"
-    runtime_twin = False
+    runtime_twin = True
     name = "graph-keeping-accumulator"
     message = "`{acc}` accumulates `{value}`{shape}; accumulate `{fixed}`{also}"
     hooks = (nodes.AugAssign, nodes.Assign, nodes.Expr)
@@ -54,10 +54,12 @@ class GraphKeepingAccumulator(Rule):
         "Python number; a function of a library, passed as a value or called under `no_grad` "
         "(its callers may run it without grad). A dict or tuple holding the value gets no fix "
         "(detach the tensor inside it).\n\n"
-        "This rule has no runtime twin: `tensorcopy trace` sees torch calls, but the accumulation "
-        "is Python's own (`list.append`, rebinding a name to `total + loss`), and telling one "
-        "iteration from the next needs the loop, which a torch hook does not see; no sound, "
-        "cheap way to report it at run time was found."
+                "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): the after-backward shape "
+        "written in place, `total += loss` or `total.add_(loss)` in the user's code with grad "
+        "mode on, where `backward()` already ran on `loss` and `total` holds a graph; reported "
+        "from the second such write into the same accumulator on. `total = total + loss` and "
+        "`losses.append(loss)` are Python's own operations on new objects or a list, which no "
+        "torch hook sees, and the no-backward shape needs the loop: those stay static only."
     )
     why = (
         "An accumulated tensor keeps its `grad_fn`, and through it every node of the graph that "

@@ -12,6 +12,7 @@ from typing import Optional
 
 import torch
 
+_QUIET = torch._C.DisableTorchFunction
 #: storages larger than this (elements) are not marked: the write is not reported
 _MAX_MARK = 1 << 26
 
@@ -181,3 +182,33 @@ def snapshot_hooks(record, locate) -> list:
     torch.save = save
     return [(module, "state_dict", orig_sd), (module, "load_state_dict", orig_load),
             (torch, "save", orig_save)]
+
+
+# ---- writes no rule can ask about, told from the target alone -------------------------------
+_use_count = getattr(torch._C, "_storage_Use_Count", None)
+
+
+def unshared_write(accumulators, adds: bool):
+    """For the hooks: a predicate on an in-place write's target, true when no rule can ask about
+    the write whatever its arguments (the target is not tracked: the caller checks that), so
+    that the original bound method is called with no watcher frame between it and the program
+    (a traceback raised inside it, and the cost, are python's own). It is not, when the target
+    is a view or its storage has another user (TEN403 compares the source's memory with it:
+    ``x[1:] = x[:-1]``), or when it holds a graph while a ``backward()`` root is alive and the
+    write adds (TEN501). None when torch has no storage use count (every write is watched)."""
+    if _use_count is None:
+        return None
+    roots = accumulators.roots
+
+    def quiet(obj) -> bool:
+        try:
+            with _QUIET():
+                if adds and roots and obj.grad_fn is not None:
+                    return False
+                if obj._base is not None or obj.layout != torch.strided:
+                    return False
+                # the storage's own Python object holds one count, the tensor one
+                return _use_count(obj.untyped_storage()._cdata) <= 2
+        except Exception:
+            return False
+    return quiet

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 import types
 from typing import Callable, List
 
@@ -35,7 +36,7 @@ from torch.overrides import TorchFunctionMode
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 #: in-place operators (``x += y``); ``__ipow__`` is torch's own Python and calls ``pow_``
-_INPLACE_OPERATORS = ("__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
+INPLACE_OPERATORS = ("__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
                       "__ifloordiv__", "__imod__", "__iand__", "__ior__", "__ixor__",
                       "__ilshift__", "__irshift__")
 MODULE_FUNCTIONS = ("tensor", "clone", "empty_like", "zeros_like", "ones_like")
@@ -71,9 +72,11 @@ class _Method:
     the call (torch's own code, an optimizer's ``addcdiv_``, on a tensor no rule tracks: every
     rule asks about a call made by the user's code, or about a tracked tensor)."""
 
-    __slots__ = ("cls_value", "call", "pending", "reads", "tracked", "frames", "internal")
+    __slots__ = ("cls_value", "call", "pending", "reads", "tracked", "frames", "internal",
+                 "quiet", "classify")
 
-    def __init__(self, cls_value, call, watcher, reads) -> None:
+    def __init__(self, cls_value, call, watcher, reads, quiet=None) -> None:
+        self.quiet, self.classify = quiet, watcher.frame_class
         self.cls_value = cls_value
         self.call = call
         self.pending, self.reads = watcher.pending, reads
@@ -83,10 +86,32 @@ class _Method:
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.cls_value
-        if not self.pending and not self.reads.on and id(obj) not in self.tracked \
-                and self.frames.get(_getframe(1).f_code) == self.internal:
-            return self.cls_value.__get__(obj, cls)
+        if not self.pending and not self.reads.on and id(obj) not in self.tracked:
+            code = _getframe(1).f_code
+            c = self.frames.get(code)
+            if c is None:  # a caller not met yet: classified once
+                c = self.classify(code)
+            if c == self.internal or (self.quiet is not None and self.quiet(obj)):
+                return self.cls_value.__get__(obj, cls)
         return types.MethodType(self.call, obj)
+
+
+class _Backward:
+    """``Tensor.backward`` while the watcher runs: the original from the class and, bound, from a
+    tensor, which is marked first as a root ``backward()`` runs on (TEN501; no watcher frame is
+    between the program and the call)."""
+
+    __slots__ = ("cls_value", "mark")
+
+    def __init__(self, cls_value, mark) -> None:
+        self.cls_value, self.mark = cls_value, mark
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.cls_value
+        if not dynamo_compiling():
+            self.mark(obj)
+        return self.cls_value.__get__(obj, cls)
 
 
 class _Data:
@@ -147,7 +172,7 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     tensor = torch.Tensor
     names = ["detach", "clone", "copy_", "new_tensor", "__setitem__"]
     names += sorted(n for n in dir(tensor) if n.endswith("_") and not n.startswith("_"))
-    names += [n for n in _INPLACE_OPERATORS if hasattr(tensor, n)]
+    names += [n for n in INPLACE_OPERATORS if hasattr(tensor, n)]
     for name in dict.fromkeys(names):
         cls_value = getattr(tensor, name, None)
         if cls_value is None or not callable(cls_value):
@@ -157,7 +182,12 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
             continue
         saved.append((tensor, name, tensor.__dict__.get(name)))
         call = _method(watcher, kind, cls_value, handle, reads, settle)
-        setattr(tensor, name, _Method(cls_value, call, watcher, reads))
+        quiet = watcher.quiet_write(kind, name)
+        setattr(tensor, name, _Method(cls_value, call, watcher, reads, quiet))
+    # TEN501's roots: ``t.backward`` read from a tensor, by any caller (a library's
+    # ``accelerator.backward(loss)`` too), marks ``t``; the call itself is the original's
+    saved.append((tensor, "backward", tensor.__dict__.get("backward")))
+    tensor.backward = _Backward(tensor.backward, watcher.accumulators.mark)
 
     pending = watcher.pending
     data_get = kind_of(_DATA.__get__, "__get__")
@@ -215,3 +245,41 @@ def _function(watcher, kind: int, orig, handle, reads, settle):
             return orig(*args, **kwargs)
         return handle(kind, orig, args, kwargs)
     return call
+
+
+# ---- the mode in threads started while it runs (``--mode``) ---------------------------------
+class _PopAtThreadEnd:
+    """Held in a thread-local slot of a thread the mode was pushed in: freed as the thread ends
+    (in that thread), it pops the mode, so that no Python object is left on torch's C++
+    thread-local stack, whose destructor would run after the interpreter is gone (an abort at
+    exit, "terminate called without an active exception")."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self, mode) -> None:
+        self.mode = mode
+
+    def __del__(self) -> None:
+        try:
+            n = torch._C._len_torch_function_stack()
+            if n and torch._C._get_function_stack_at(n - 1) is self.mode:
+                torch._C._pop_torch_function_stack()
+        except Exception:  # pragma: no cover - never raise at a thread's end
+            pass
+
+
+_THREAD = threading.local()
+
+
+def thread_start(watcher):
+    """A ``threading.setprofile`` hook: push the watcher in each new thread, then step aside."""
+
+    def hook(frame, event, arg):
+        sys.setprofile(None)
+        if watcher._active and watcher.enabled:
+            try:
+                torch._C._push_on_torch_function_stack(watcher)
+                _THREAD.pop = _PopAtThreadEnd(watcher)
+            except Exception as exc:  # pragma: no cover
+                watcher._fail(exc)
+    return hook

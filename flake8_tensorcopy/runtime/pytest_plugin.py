@@ -6,15 +6,17 @@
 - ``--tensorcopy-strict``: a test that triggers a finding fails (implies ``--tensorcopy``).
 - ``--tensorcopy-report PATH``: write the findings as json (``tensorcopy trace``'s schema, with
   the tests that triggered each site; implies ``--tensorcopy``).
-- ``--tensorcopy-fast``: the watcher's fast mechanism (hooks on only the calls the rules need,
-  not a ``TorchFunctionMode``; see ``runtime/patches.py``; implies ``--tensorcopy``).
+- ``--tensorcopy-mode``: watch through a ``TorchFunctionMode`` that every torch call enters instead
+  of the default hooks on only the calls the rules need (``runtime/patches.py``); slower on short
+  steps (implies ``--tensorcopy``). ``--tensorcopy-fast`` names the default and is kept.
 - ``--tensorcopy-compare``: also trace which lines ran, to list static diagnostics on lines that
   ran without showing the pattern (uses ``sys.settrace``; off when coverage or a debugger holds it).
 
 A report path that cannot be written is a usage error before any test runs. Under pytest-xdist
 (``-n N``) each worker watches its own tests and the controller merges their sites into the one
-summary and report. Nothing here imports torch unless one of these options is given (nor, under
-xdist, in the controller).
+summary and report. Nothing here imports torch: the watcher starts right after the session's own
+first ``import torch`` (``runner.after_import``), so torch reads the environment a conftest set
+up first, and a session that never imports torch never loads it.
 """
 from __future__ import annotations
 
@@ -32,9 +34,13 @@ def pytest_addoption(parser) -> None:
     group.addoption("--tensorcopy-report", metavar="PATH", default=None,
                     help="write the findings as json (implies --tensorcopy)")
     group.addoption("--tensorcopy-fast", action="store_true", default=False,
-                    help="watch through hooks on only the calls the rules need instead of a "
-                         "TorchFunctionMode (far cheaper on short steps; see "
-                         "docs/runtime-overhead.md for what it changes; implies --tensorcopy)")
+                    help="the default mechanism: hooks on only the calls the rules need (kept "
+                         "for configurations written before it was the default; implies "
+                         "--tensorcopy)")
+    group.addoption("--tensorcopy-mode", action="store_true", default=False,
+                    help="watch through a TorchFunctionMode that every torch call enters "
+                         "instead of the default hooks (slower on short steps; see "
+                         "docs/runtime-overhead.md; implies --tensorcopy)")
     group.addoption("--tensorcopy-compare", action="store_true", default=False,
                     help="also list static diagnostics on lines that ran without the pattern "
                          "(traces executed lines; implies --tensorcopy)")
@@ -43,7 +49,7 @@ def pytest_addoption(parser) -> None:
 def pytest_configure(config) -> None:
     opt = config.option
     if not (opt.tensorcopy or opt.tensorcopy_strict or opt.tensorcopy_report
-            or opt.tensorcopy_compare or opt.tensorcopy_fast):
+            or opt.tensorcopy_compare or opt.tensorcopy_fast or opt.tensorcopy_mode):
         return
     if opt.tensorcopy_report and not hasattr(config, "workerinput"):
         _check_writable(opt.tensorcopy_report)
@@ -85,19 +91,30 @@ class _Session:
         self.tracer = None
         self.traced = False
         self.watcher = None
+        self.hook = None
+        self.test: Optional[str] = None
         self.error: Optional[str] = None
         self._parts: List[dict] = []
         self._before = {}
         self._results = None
         if self.controller:
             return
-        from .watcher import Watcher, OWN_DIR, TORCH_DIR, library_dirs
+        from .places import OWN_DIR, library_dirs, torch_dir
+        from .runner import after_import
 
         if config.option.tensorcopy_compare:
-            self.tracer = LineTracer(self.index, (TORCH_DIR, OWN_DIR) + library_dirs())
+            self.tracer = LineTracer(self.index, (torch_dir(), OWN_DIR) + library_dirs())
             self.traced = self.tracer.start()
-        self.watcher = Watcher(fast=bool(config.option.tensorcopy_fast))
-        self.watcher.start()
+        self.hook = after_import("torch", self._start_watcher)
+
+    def _start_watcher(self) -> None:
+        """Right after the session's first ``import torch``."""
+        from .watcher import Watcher
+
+        watcher = Watcher(fast=not self.config.option.tensorcopy_mode)
+        watcher.current_test = self.test
+        watcher.start()
+        self.watcher = watcher
 
     # -- pytest-xdist ------------------------------------------------------------------------
     @pytest.hookimpl(optionalhook=True)
@@ -114,6 +131,7 @@ class _Session:
 
     # -- per test ---------------------------------------------------------------------------
     def pytest_runtest_setup(self, item) -> None:
+        self.test = item.nodeid
         if self.watcher is not None:
             self.watcher.current_test = item.nodeid
             self._before = self.watcher.snapshot()
@@ -148,6 +166,8 @@ class _Session:
 
     # -- end of session ---------------------------------------------------------------------
     def _stop(self) -> None:
+        if self.hook is not None:
+            self.hook.remove()
         if self.tracer is not None:
             self.tracer.stop()
         if self.watcher is not None:
@@ -171,7 +191,7 @@ class _Session:
                         ran.setdefault(path, set()).update(lines)
                 self.error = self.error or p.get("error")
         else:
-            sites = self.watcher.findings()
+            sites = self.watcher.findings() if self.watcher is not None else []
         results = build(sites)
         self._results = compare(results, self.index, ran)
         return self._results
@@ -182,9 +202,10 @@ class _Session:
 
             self._stop()
             ran = {k: sorted(v) for k, v in self.tracer.ran.items()} if self.traced else {}
+            w = self.watcher
             self.config.workeroutput["tensorcopy"] = json.dumps(
-                {"sites": [s.to_dict() for s in self.watcher.findings()],
-                 "traced": self.traced, "ran": ran, "error": self.watcher.error})
+                {"sites": [s.to_dict() for s in w.findings()] if w is not None else [],
+                 "traced": self.traced, "ran": ran, "error": w.error if w is not None else None})
             return
         results = self._finish()
         if self.report_path:

@@ -40,6 +40,9 @@ MESSAGES = {
               "the write reaches the source; bind `x.detach().clone()` for a copy",
     "TEN402": "a `state_dict()` snapshot taken here was loaded or saved after its tensors "
               "changed: it holds the new values, not a copy; take `copy.deepcopy(...)`",
+    "TEN501": "a tensor that `backward()` already ran on was added in place into an "
+              "accumulator holding an earlier iteration's graph: every iteration's graph stays "
+              "alive (memory grows each step); accumulate `loss.detach()` or `loss.item()`",
     "TEN403": "a write ran whose source overlaps its destination in memory: the result is "
               "undefined (wrong values or an error); clone the source first",
 }

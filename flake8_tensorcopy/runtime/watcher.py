@@ -26,10 +26,8 @@ on stderr.
 from __future__ import annotations
 
 import inspect
-import linecache
 import os
 import sys
-import sysconfig
 import threading
 import types
 import weakref
@@ -40,16 +38,19 @@ from torch.overrides import TorchFunctionMode
 
 from ..noqa import silences
 from . import patches
-from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in
+from .accumulate import ADDS, Accumulators
+from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in, \
+    unshared_write
 from .compiled import traced_from
+from .places import OWN_DIR, NoqaText, library_dirs, torch_dir
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
-         "TEN302", "TEN401", "TEN402", "TEN403")
+         "TEN302", "TEN401", "TEN402", "TEN403", "TEN501")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
-    _INPLACE_KW = range(11)
+    _INPLACE_KW, _BACKWARD = range(12)
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 _QUIET = torch._C.DisableTorchFunction
@@ -64,21 +65,8 @@ _LIKE_NAMES = frozenset({"empty_like", "zeros_like", "ones_like"})
 # tracked results
 _T_DATA, _T_DETACH, _T_CLONE, _T_LIKE = range(4)
 
-TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+TORCH_DIR = torch_dir()
 _OVERRIDES = os.path.join(TORCH_DIR, "overrides.py")
-OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def library_dirs() -> Tuple[str, ...]:
-    dirs = set()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        p = sysconfig.get_paths().get(key)
-        if p:
-            dirs.add(os.path.abspath(p) + os.sep)
-    for p in sys.path:
-        if p and os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"):
-            dirs.add(os.path.abspath(p) + os.sep)
-    return tuple(sorted(dirs))
 
 
 #: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
@@ -116,7 +104,7 @@ class Watcher(TorchFunctionMode):
 
     INTERNAL = _INTERNAL  # the class of a frame in torch's (or a library's) code
 
-    def __init__(self, include_libraries: bool = False, fast: bool = False) -> None:
+    def __init__(self, include_libraries: bool = False, fast: bool = True) -> None:
         super().__init__()
         self.enabled = True
         #: the mechanism: False, this ``TorchFunctionMode`` (every torch call enters it); True,
@@ -131,6 +119,8 @@ class Watcher(TorchFunctionMode):
         self._frames: Dict[Any, int] = {}
         self._positions: Dict[Any, list] = {}
         self._noqa: Dict[tuple, bool] = {}
+        self._noqa_text = NoqaText()
+        self.accumulators = Accumulators()
         self._compiled: Dict[tuple, tuple] = {}
         self._compiled_set: set = set()
         self._tracked: Dict[int, tuple] = {}
@@ -183,24 +173,24 @@ class Watcher(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
-        if _dynamo_compiling():  # first: see ``patches.dynamo_compiling``
+        k = _PASS
+        if not _dynamo_compiling():  # first: see ``patches.dynamo_compiling``
+            try:
+                k = self._kinds.get(func)
+            except TypeError:  # unhashable callable
+                k = _PASS
+            if self._pending:  # an alias written through: is it read again? (TEN401)
+                self._read_after_write(args)
+            if k != _PASS and (patches.compiler._is_compiling_flag or not self.enabled):
+                # while torch.compile compiles the mode is a plain pass-through: dynamo cannot
+                # trace frame inspection, and compiled regions are not watched (documented)
+                k = _PASS
+            elif k is None:
+                k = self._classify(func)
+        if k == _PASS:
+            # the one line every passed-through call is made from: torch.jit.trace records the
+            # innermost Python line of each op and its sanity check compares two traces
             return func(*args, **kwargs)
-        try:
-            k = self._kinds.get(func)
-        except TypeError:  # unhashable callable
-            k = _PASS
-        if self._pending:  # an alias written through: is it read again? (TEN401)
-            self._read_after_write(args)
-        if k == _PASS:  # the common case: one dict lookup, then the call
-            return func(*args, **kwargs)
-        if patches.compiler._is_compiling_flag or not self.enabled:
-            # while torch.compile compiles the mode is a plain pass-through: dynamo cannot
-            # trace frame inspection, and compiled regions are not watched (documented)
-            return func(*args, **kwargs)
-        if k is None:
-            k = self._classify(func)
-            if k == _PASS:
-                return func(*args, **kwargs)
         return self.handle(k, func, args, kwargs)
 
     def handle(self, k: int, func, args, kwargs):
@@ -263,6 +253,12 @@ class Watcher(TorchFunctionMode):
             return _INPLACE
         return self._classify(func)
 
+    def quiet_write(self, k: int, name: str):
+        """The hooks' test for an in-place write no rule can ask about (``aliasing``)."""
+        if k != _INPLACE and k != _COPY:
+            return None
+        return unshared_write(self.accumulators, name in ADDS)
+
     def settle(self, args) -> None:
         """The fast mechanism, before each watched call: is a written alias read again (TEN401),
         and may the read mode go now that nothing is pending?"""
@@ -282,6 +278,8 @@ class Watcher(TorchFunctionMode):
                 k = _DATA_SET
             elif name == "detach":
                 k = _DETACH
+            elif name == "backward":
+                k = _BACKWARD
             elif name == "clone":
                 k = _CLONE
             elif name in _LIKE_NAMES:
@@ -292,7 +290,8 @@ class Watcher(TorchFunctionMode):
                 k = _TENSOR
             elif name == "new_tensor":
                 k = _NEW_TENSOR
-            elif name == "__setitem__" or (name.endswith("_") and not name.startswith("_")
+            elif name == "__setitem__" or name in patches.INPLACE_OPERATORS or \
+                    (name.endswith("_") and not name.startswith("_")
                                            and name not in _NOT_WRITES):
                 k = _INPLACE
             elif callable(func) and hasattr(func, "__code__"):
@@ -323,9 +322,17 @@ class Watcher(TorchFunctionMode):
                 self._write(args[0], func, args, kwargs, k)
                 # TEN403 is reported for writes made directly by the user's code: ask that
                 # first (cheap), then compare the operands' memory
-                if k != _INPLACE_KW and len(args) > 1 and self._direct() \
-                        and overlapping_write(getattr(func, "__name__", ""), args):
-                    self._overlap(args[0])
+                if k != _INPLACE_KW and len(args) > 1 and self._direct():
+                    name = getattr(func, "__name__", "")
+                    if overlapping_write(name, args):
+                        self._overlap(args[0])
+                    if self.accumulators.grows(name, args):  # TEN501
+                        where = self._user_position()
+                        if where is not None:
+                            self._record("TEN501", where, describe(args[0]))
+            return False
+        if k == _BACKWARD:
+            self.accumulators.backward(args[0] if args else kwargs.get("tensors"))
             return False
         if k == _DATA_SET:
             self._data_set(args)
@@ -359,7 +366,7 @@ class Watcher(TorchFunctionMode):
     def _user_file(self, fn: str) -> bool:
         return self._file_class(fn) == _USER
 
-    def _frame_class(self, code) -> int:
+    def frame_class(self, code) -> int:
         try:
             return self._frames[code]
         except KeyError:
@@ -384,7 +391,7 @@ class Watcher(TorchFunctionMode):
         while f is not None:
             c = classes.get(f.f_code)
             if c is None:
-                c = self._frame_class(f.f_code)
+                c = self.frame_class(f.f_code)
             if c != _SKIP:
                 return c == _USER
             f = f.f_back
@@ -399,7 +406,7 @@ class Watcher(TorchFunctionMode):
             code = f.f_code
             c = classes.get(code)
             if c is None:
-                c = self._frame_class(code)
+                c = self.frame_class(code)
             if c == _USER and code is not own_code:
                 return (direct is None), f
             if c == _INTERNAL and code is not own_code and direct is None:
@@ -434,7 +441,7 @@ class Watcher(TorchFunctionMode):
             if where is None:
                 f = frame.f_back
                 while f is not None and (f.f_code.co_filename.startswith(_GENERATED)
-                                         or self._frame_class(f.f_code) != _USER):
+                                         or self.frame_class(f.f_code) != _USER):
                     f = f.f_back
                 fc = frame.f_code
                 where = self._position(f) if f is not None else \
@@ -459,7 +466,7 @@ class Watcher(TorchFunctionMode):
         hit = self._noqa.get(key)
         if hit is None:
             # ``# noqa`` read exactly as the linter reads it (``noqa.py`` imports no libcst)
-            hit = self._noqa[key] = silences(linecache.getline(filename, line), code)
+            hit = self._noqa[key] = silences(self._noqa_text(filename, line), code)
         return hit
 
     # ------------------------------------------------------------------ tracked results
@@ -658,7 +665,7 @@ class Watcher(TorchFunctionMode):
             return  # the hooks are on the class: every thread is watched
         try:
             if getattr(threading, "getprofile", lambda: None)() is None:  # not a profiler's
-                threading.setprofile(_thread_start(self))
+                threading.setprofile(patches.thread_start(self))
                 self._patched.append((threading, "setprofile", None))
         except Exception:  # pragma: no cover
             pass
@@ -685,16 +692,3 @@ class Watcher(TorchFunctionMode):
     def findings(self) -> List[Site]:
         return sorted((s for s in self.sites.values() if s.count > 0),
                       key=lambda s: (s.filename, s.line, s.column, s.code))
-
-
-def _thread_start(watcher: Watcher):
-    """A ``threading.setprofile`` hook: push the watcher in each new thread, then step aside."""
-
-    def hook(frame, event, arg):
-        sys.setprofile(None)
-        if watcher._active and watcher.enabled:
-            try:
-                torch._C._push_on_torch_function_stack(watcher)
-            except Exception as exc:  # pragma: no cover
-                watcher._fail(exc)
-    return hook

@@ -1,0 +1,342 @@
+"""The runtime twin the program cannot notice (issue 46): each program below runs with plain
+``python`` and under ``tensorcopy trace`` (as a ``torchrun`` launch runs it: ``python -m
+flake8_tensorcopy trace``, the report written to a file so that standard error is the program's
+own), in subprocesses, and what the program sees and prints must be the same: standard output,
+standard error (tracebacks included) and the exit status.
+
+The anchor is coverage.py's ``run``: the target runs as ``__main__`` exactly as ``python`` runs
+it (path, ``-m``, ``sys.argv``, exit status, exceptions, ``sys.excepthook``, ``atexit``, signals,
+threads), torch is imported only when the program imports it, and the twin never appears in the
+program's frames, profiles or tracebacks.
+"""
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+from .conftest import run
+
+pytest.importorskip("torch")
+
+PROGRAMS = {
+    "caught_tracebacks": """\
+        import traceback
+        import torch
+
+        def frames(fn):
+            try:
+                fn()
+            except Exception as exc:
+                return [(f.name, f.line) for f in traceback.extract_tb(exc.__traceback__)]
+        leaf = torch.ones(2, requires_grad=True)
+        print(frames(lambda: torch.ones(2) @ torch.ones(3)))
+        print(frames(lambda: torch.ones(2).view(3)))
+        print(frames(lambda: leaf.add_(1)))
+        print(frames(lambda: torch.ones(2).copy_(torch.ones(3))))
+        print(frames(lambda: torch.ones(2).__setitem__(0, torch.ones(3))))
+    """,
+    # torch reads OMP_NUM_THREADS when it is imported: the program's own import
+    "env_before_import": """\
+        import os
+        import sys
+        os.environ["OMP_NUM_THREADS"] = "1"
+        print("torch imported before the program:", "torch" in sys.modules)
+        import torch
+        print(torch.get_num_threads())
+    """,
+    "excepthook": """\
+        import sys
+        import torch
+
+        def hook(kind, value, tb):
+            print("program's hook:", kind.__name__, value, tb.tb_frame.f_code.co_name)
+        sys.excepthook = hook
+        raise ValueError(torch.ones(2).sum().item())
+    """,
+    "uncaught_traceback": """\
+        import torch
+
+        def f(x):
+            return x @ torch.ones(3)
+        f(torch.ones(2))
+    """,
+    "ctrl_c_runs_atexit": """\
+        import atexit
+        import torch
+        atexit.register(print, "atexit ran", torch.ones(1).item())
+        raise KeyboardInterrupt
+    """,
+    "pickle_main_class_at_exit": """\
+        import atexit
+        import pickle
+        import torch
+
+        class Box:
+            def __init__(self):
+                self.t = torch.ones(2)
+
+        def save():
+            print("pickled", type(pickle.loads(pickle.dumps(Box()))).__name__)
+        atexit.register(save)
+    """,
+    "main_module": """\
+        import sys
+        import __main__
+        import torch
+        print(__main__.__dict__ is globals(), __name__, __spec__, __package__, __cached__)
+        print(os.path.basename(__file__) if (os := __import__("os")) else "")
+        print(type(__loader__).__name__, sys.argv, sorted(globals()))
+    """,
+    "jit_trace": """\
+        import torch
+        import warnings
+        warnings.simplefilter("default")
+        torch.manual_seed(0)
+        m = torch.jit.trace(torch.nn.Linear(3, 2), torch.ones(1, 3))
+        print(type(m).__name__, m(torch.ones(1, 3)).shape)
+    """,
+    "profile_hooks": """\
+        import sys
+        import threading
+        import torch
+        print(sys.getprofile(), sys.gettrace(), threading.getprofile(), threading.gettrace())
+        seen = []
+        t = threading.Thread(target=lambda: seen.append((sys.getprofile(), sys.gettrace())))
+        t.start()
+        t.join()
+        print(seen)
+    """,
+    "threads_and_signals": """\
+        import signal
+        import threading
+        import torch
+
+        def work():
+            x = torch.ones(64, 64)
+            for _ in range(20):
+                x = (x @ x) * 0.01
+        ts = [threading.Thread(target=work) for _ in range(4)]
+        for t in ts:
+            t.start()
+        print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    """,
+}
+
+#: what the hooks cannot hide yet: a watched call that a rule may ask about (an in-place write
+#: to a view or a tensor whose storage has another user, ``clone``, ``detach``, ``.data``...)
+#: runs through a Python call-through, whose frames a traceback raised inside the original
+#: shows; and a profiler lists the descriptors' ``__get__`` of every watched method (the mode,
+#: ``--mode``, shows its frame for every torch call). An in-place write to a tensor no rule can
+#: ask about calls the original directly (``caught_tracebacks`` above). Recorded as strict
+#: expected failures: they pass the day the gap closes.
+KNOWN_GAPS = {
+    "caught_tracebacks_of_watched_calls": """\
+        import traceback
+        import torch
+
+        def frames(fn):
+            try:
+                fn()
+            except Exception as exc:
+                return [(f.name, f.line) for f in traceback.extract_tb(exc.__traceback__)]
+        base = torch.ones(4)
+        print(frames(lambda: base[:2].copy_(torch.ones(3))))
+        print(frames(lambda: base.clone(memory_format=torch.channels_last)))
+    """,
+    "cprofile": """\
+        import cProfile
+        import pstats
+        import torch
+
+        def step(x):
+            y = torch.relu(x @ x)
+            y.add_(1)
+            return y.clone().sum()
+        x = torch.ones(4, 4)
+        step(x)
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(3):
+            step(x)
+        prof.disable()
+        stats = pstats.Stats(prof).stats
+        print(sorted({(os.path.basename(f), name) for f, _, name in stats}
+                     for os in [__import__("os")]))
+    """,
+}
+
+
+def _run_both(tmp_path, name, src, script_dir="."):
+    folder = tmp_path / script_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / f"{name}.py"
+    script.write_text(textwrap.dedent(src))
+    rel = os.path.relpath(script, tmp_path)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    plain = run([sys.executable, rel], cwd=str(tmp_path), env=env, timeout=300)
+    report = tmp_path / "report.json"
+    watched = run([sys.executable, "-m", "flake8_tensorcopy", "trace", "--output-format", "json",
+                   "--output", str(report), rel], cwd=str(tmp_path), env=env, timeout=300)
+    return plain, watched, report
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_program_sees_the_same_under_trace(tmp_path, name):
+    plain, watched, report = _run_both(tmp_path, name, PROGRAMS[name])
+    assert (watched.returncode, watched.stdout, watched.stderr) == \
+        (plain.returncode, plain.stdout, plain.stderr)
+    assert "terminate called" not in plain.stderr
+    assert isinstance(json.loads(report.read_text()), list)
+
+
+@pytest.mark.xfail(strict=True, reason="a watched call runs through the hooks' Python frames")
+@pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
+def test_known_gaps_of_the_hooks(tmp_path, name):
+    plain, watched, _ = _run_both(tmp_path, name, KNOWN_GAPS[name])
+    assert plain.returncode == 0 and "flake8_tensorcopy" not in plain.stdout
+    assert (watched.returncode, watched.stdout, watched.stderr) == \
+        (plain.returncode, plain.stdout, plain.stderr)
+
+
+def test_the_expected_behaviour_is_what_python_does(tmp_path):
+    """The programs above show what they are about with plain python (so that the comparison
+    cannot pass on two equally broken runs)."""
+    out = {}
+    for name in ("env_before_import", "excepthook", "ctrl_c_runs_atexit",
+                 "pickle_main_class_at_exit", "jit_trace"):
+        plain, _, _ = _run_both(tmp_path / name, name, PROGRAMS[name])
+        out[name] = plain
+    assert out["env_before_import"].stdout.splitlines() == [
+        "torch imported before the program: False", "1"]
+    assert out["excepthook"].stdout.startswith("program's hook: ValueError 2.0 <module>")
+    assert out["ctrl_c_runs_atexit"].returncode == -2
+    assert "atexit ran 1.0" in out["ctrl_c_runs_atexit"].stdout
+    assert "KeyboardInterrupt" in out["ctrl_c_runs_atexit"].stderr
+    assert out["pickle_main_class_at_exit"].stdout == "pickled Box\n"
+    assert out["jit_trace"].returncode == 0, out["jit_trace"].stderr
+
+
+def test_threads_never_abort_at_exit(tmp_path):
+    """A program whose threads ran torch code exits cleanly every time (it aborted with
+    "terminate called without an active exception", intermittently, within five runs)."""
+    src = PROGRAMS["threads_and_signals"]
+    for i in range(5):
+        plain, watched, _ = _run_both(tmp_path / str(i), "threads", src)
+        assert (watched.returncode, watched.stdout, watched.stderr) == (0, "True\n", ""), \
+            watched.stderr
+
+
+def test_a_script_in_a_folder_gets_its_folder_on_the_path(tmp_path):
+    """``python -m flake8_tensorcopy trace scripts/x.py`` (a torchrun launch) puts ``scripts/``
+    first on ``sys.path``, as ``python scripts/x.py`` does, and not the working directory."""
+    src = """\
+        import sys
+        print(sys.path)
+    """
+    plain, watched, _ = _run_both(tmp_path, "where", src, script_dir="scripts")
+    assert plain.stdout.startswith(repr([str(tmp_path / "scripts")])[:-1])
+    assert watched.stdout == plain.stdout
+
+
+def test_a_module_runs_as_python_dash_m_runs_it(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tool.py").write_text(textwrap.dedent("""\
+        import sys
+        import __main__
+        print(__name__, __spec__.name, __package__, __main__.__file__ == __file__)
+        print(sys.argv, sys.path[0])
+    """))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    plain = run([sys.executable, "-m", "pkg.tool", "a", "-b"], cwd=str(tmp_path), env=env)
+    watched = run([sys.executable, "-m", "flake8_tensorcopy", "trace", "--output",
+                   str(tmp_path / "r.txt"), "-m", "pkg.tool", "a", "-b"], cwd=str(tmp_path),
+                  env=env)
+    assert plain.returncode == 0 and "pkg/tool.py" in plain.stdout, plain.stderr
+    assert (watched.returncode, watched.stdout, watched.stderr) == \
+        (plain.returncode, plain.stdout, plain.stderr)
+
+
+def test_threads_never_abort_at_exit_under_the_mode(tmp_path):
+    """``--mode`` pushes the watcher on each new thread's torch-function stack; it is popped as
+    the thread ends (it was left there, and torch's C++ thread-local destructor aborted)."""
+    script = tmp_path / "threads.py"
+    script.write_text(textwrap.dedent(PROGRAMS["threads_and_signals"]))
+    for _ in range(5):
+        res = run([sys.executable, "-m", "flake8_tensorcopy", "trace", "--mode", "--output",
+                   str(tmp_path / "r.txt"), str(script)], cwd=str(tmp_path), timeout=300)
+        assert (res.returncode, res.stdout, res.stderr) == (0, "True\n", ""), res.stderr
+
+
+PYTEST_SUITE = '''\
+import os
+import sys
+
+os.environ["OMP_NUM_THREADS"] = "1"
+TORCH_BEFORE = "torch" in sys.modules
+
+import torch
+
+
+def test_torch_is_the_suites_own_import():
+    assert not TORCH_BEFORE
+    assert torch.get_num_threads() == 1
+
+
+def test_jit_trace_passes_its_sanity_check():
+    torch.manual_seed(0)
+    m = torch.jit.trace(torch.nn.Linear(3, 2), torch.ones(1, 3))
+    assert m(torch.ones(1, 3)).shape == (1, 2)
+
+
+def test_noqa_after_a_backslash_continuation():
+    w = torch.ones(2, requires_grad=True)
+    y = w.data \\
+        .clone()  # noqa: TEN101
+    assert y.shape == (2,)
+
+
+def test_noqa_on_a_multi_line_f_string():
+    w = torch.ones(2)
+    text = f"""{torch.tensor(w).sum().item()}
+    """  # noqa: TEN201
+    assert text.startswith("2.0")
+
+
+def test_unsilenced_finding_fails_under_strict():
+    w = torch.ones(2)
+    assert torch.tensor(w).sum().item() == 2.0
+'''
+
+
+@pytest.mark.parametrize("flags", [[], ["--tensorcopy-mode"]], ids=["hooks", "mode"])
+def test_a_suite_under_pytest_tensorcopy_strict(tmp_path, flags):
+    """The suite imports torch itself (after setting the environment), ``torch.jit.trace``'s
+    sanity check passes, and ``# noqa`` after a backslash continuation and on a multi-line
+    f-string is honoured as flake8 honours it (``noqa.py``); the one finding left fails its
+    test, so ``--tensorcopy-strict`` is live."""
+    (tmp_path / "test_suite.py").write_text(PYTEST_SUITE)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTEST_ADDOPTS", None)
+    res = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               "--tensorcopy-strict", *flags], cwd=str(tmp_path), env=env, timeout=300)
+    assert "1 failed, 4 passed" in res.stdout, res.stdout[-3000:]
+    summary = res.stdout.split("short test summary")[-1]
+    assert "test_unsilenced_finding_fails_under_strict" in summary
+    assert "TEN101" not in res.stdout
+
+
+def test_pytest_tensorcopy_loads_no_torch_for_a_suite_that_never_imports_it(tmp_path):
+    """The watcher starts after the session's own first ``import torch``; a suite without torch
+    never loads it (the plugin imported it when the session started)."""
+    (tmp_path / "test_plain.py").write_text(
+        "import sys\n\n\ndef test_no_torch():\n    assert 'torch' not in sys.modules\n")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTEST_ADDOPTS", None)
+    res = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tensorcopy"],
+              cwd=str(tmp_path), env=env, timeout=300)
+    assert res.returncode == 0 and "1 passed" in res.stdout, res.stdout[-2000:]
+    assert "tensorcopy: 0 site(s)" in res.stdout
