@@ -54,7 +54,7 @@ class GraphKeepingAccumulator(Rule):
         "Python number; a function of a library, passed as a value or called under `no_grad` "
         "(its callers may run it without grad). A dict or tuple holding the value gets no fix "
         "(detach the tensor inside it).\n\n"
-                "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): the after-backward shape "
+        "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): the after-backward shape "
         "written in place, `total += loss` or `total.add_(loss)` in the user's code with grad "
         "mode on, where `backward()` already ran on `loss` and `total` holds a graph; reported "
         "from the second such write into the same accumulator on. `total = total + loss` and "
