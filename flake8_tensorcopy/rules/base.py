@@ -8,7 +8,7 @@ from typing import (Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List, Op
 from ..syntax import nodes
 
 from ..diagnostics import SAFE, UNSAFE
-from ..semantic.kinds import NOT, OPEN, PROOF
+from ..semantic.kinds import CLOSED, NOT, OPEN
 
 __all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "FixCase", "SAFE",
            "UNSAFE", "applicability"]
@@ -17,21 +17,26 @@ __all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "
 def applicability(receivers: Sequence[str], *, same_evaluation: bool = True,
                   same_context: bool = True) -> Optional[str]:
     """The one decision of how far a fix may go, from how each rewritten receiver is known to be
-    a tensor (``semantic.kinds.evidence``: PROOF, SIGNAL, SUBCLASS, OPEN, NOT; a rule whose
-    flagged shape is itself a strong signal passes ``kinds.signalled(e)``).
+    a tensor (``semantic.kinds.evidence``: CLOSED, PROOF, SIGNAL, SUBCLASS, OPEN, NOT; a rule
+    whose flagged shape is itself a strong signal passes ``kinds.signalled(e)``).
 
-    SAFE only when every receiver is proven a plain torch tensor (on every path that reaches it:
-    ``Context.evidence`` demotes a proof that flow doubts to a signal), the rewrite evaluates the
-    same expressions the same number of times in the same order, and the context it runs in
-    cannot make the two differ (``same_context``: a default-device context, pinning); a
-    receiver known only by a signal (or a subclass instance, whose own methods may run where
-    torch's ran) makes it UNSAFE; an unknown receiver, or one known to be something else, gets no fix (None).
+    Safe means closed-world (issue 45): SAFE only when every receiver is a plain tensor made in
+    the scope that uses it (CLOSED: a torch factory's result, or a torch operation's whose
+    operands are all made there or constants, bound to a local that no closure, ``global``,
+    loop exit or exception path rebinds; ``Context.evidence`` demotes one that flow doubts, or
+    in a file using a functorch transform, to a signal), the rewrite evaluates the same
+    expressions the same number of times in the same order, and the context it runs in cannot
+    make the two differ (``same_context``: a default-device context, pinning). Everything the
+    program can reach around (an attribute, a module global, a parameter, an annotation, an
+    ``isinstance`` guard, a project-index summary: PROOF; a shape: SIGNAL; a subclass
+    instance) makes it UNSAFE; an unknown receiver, or one known to be something else, gets
+    no fix (None).
     """
     fix: Optional[str] = SAFE if same_evaluation and same_context else UNSAFE
     for e in receivers:
         if e == NOT or e == OPEN:
             return None
-        if e != PROOF:
+        if e != CLOSED:
             fix = UNSAFE
     return fix
 

@@ -6,7 +6,8 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from ..syntax import nodes
 
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
+from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
+    applicability
 
 _UNSUPPORTED = "unsupported operation"
 
@@ -200,8 +201,9 @@ class OverlappingSliceWrite(Rule):
             return
         if not overlapping(ctx, dst, src) or not ctx.is_tensor(dst.value):
             return
-        plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
-                       [NodeEdit("replace", src, (Src(src), ".clone()"))])
+        safety = applicability([ctx.evidence(src.value)])
+        plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", safety,
+                       [NodeEdit("replace", src, (Src(src), ".clone()"))]) if safety else None
         yield self.report(node, plan, dst=ctx.snippet(dst), src=ctx.snippet(src))
 
 
