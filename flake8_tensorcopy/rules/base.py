@@ -41,12 +41,17 @@ def applicability(receivers: Sequence[str], *, same_evaluation: bool = True,
     return fix
 
 
-#: what a fix's documentation names as the annotation that proves a tensor (issue 21): the
-#: annotation on a parameter or an ``isinstance`` guard admits a subclass, so it proves less
-TENSOR_ANNOTATION = (
-    "`torch.Tensor` annotation on a variable or a return with torch imported (not on a "
-    "parameter, whose callers may pass a `Tensor` subclass with its own `clone`; nor an "
-    "`isinstance` guard, which a subclass passes too)")
+#: what a fix's documentation names as closed-world evidence (issue 45), the only kind a SAFE fix
+#: rests on
+CLOSED_WORLD = (
+    "a plain tensor made in the scope that uses it: a torch factory's result, or a torch "
+    "operation's whose every operand is made there or a constant, bound to a local that no "
+    "closure, `global`, loop exit or exception path rebinds, in a file without a functorch "
+    "transform. What the program can reach around is open-world and makes the fix "
+    "**unsafe**: an attribute (another method, a subclass, a caller or a `__setattr__` may "
+    "rebind it), a module global, a parameter, an annotation, an `isinstance` guard, a "
+    "layer's parameter (a lazy module's is uninitialized), a project-index fact, a torch op "
+    "on any of those (a `Tensor` subclass comes back through `__torch_function__`)")
 
 #: what an unsafe fix may change in a program's behaviour, the words the differential fix tester
 #: (``benchmarks/fixproof.py``) classifies each change into; a rule lists in ``unsafe_changes``

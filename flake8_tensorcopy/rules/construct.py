@@ -8,7 +8,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import LEGACY_CONSTRUCTORS, NOT, TENSORS, Iter, evidence, is_tensor, signalled
 from ..syntax.nodes import dotted_name
-from .base import (TENSOR_ANNOTATION, Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
+from .base import (CLOSED_WORLD, Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
                    applicability)
 
 
@@ -316,9 +316,7 @@ class TensorOfTensor(Rule):
         "copy=True)`; with `requires_grad=True`: append `.requires_grad_(True)`."
     )
     fix_doc = (
-        "**Safe** only where `t` is proven a torch tensor (a torch function's result, a "
-        + TENSOR_ANNOTATION + ", a parameter or "
-        "buffer from the torch table, a project-index fact): then the rewrite gives equal "
+        "**Safe** only where `t` is " + CLOSED_WORLD + ". Then the rewrite gives equal "
         "values, dtype, device, strides, `requires_grad`, `is_leaf` and no memory sharing. "
         "**Unsafe** where `t` is known a tensor only by a signal (a method only tensors have, a "
         "module's output) or is an instance of a `Tensor` subclass: `torch.tensor(t)` returns "
@@ -434,9 +432,8 @@ class NewTensorOfTensor(Rule):
         "`t.detach().clone()` if `t`'s own dtype and device were meant."
     )
     fix_doc = (
-        "**Safe** only when both `x` and `t` are proven torch tensors (a torch function's "
-        "result, a " + TENSOR_ANNOTATION + ", a parameter or buffer from the torch table, a "
-        "project-index fact) and the rewrite evaluates the same things in the same order: `x` "
+        "**Safe** only when both `x` and `t` are each " + CLOSED_WORLD + "; and the rewrite "
+        "evaluates the same things in the same order: `x` "
         "is a plain name (it is now read twice, after the arguments), and the arguments hold no "
         "walrus and no call other than a torch function or a tensor's own non-in-place method, "
         "so nothing they do can rebind `x`. Then the rewrite spells out `x`'s dtype and device "

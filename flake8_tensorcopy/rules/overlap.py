@@ -6,7 +6,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 from ..syntax import nodes
 
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
+from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
     applicability
 
 _UNSUPPORTED = "unsupported operation"
@@ -122,7 +122,8 @@ class OverlappingSliceWrite(Rule):
         "at run time (a dimension too short for the ranges to meet) nothing changes: the same "
         "values are written, with the same gradients. Where they do overlap PyTorch defines no "
         "result (it is wrong or an error), so no correct program relies on it. The rule flags "
-        "only a receiver known to be a torch tensor, so `.clone()` is a tensor's own method."
+        "only a receiver known to be a torch tensor, so `.clone()` is a tensor's own method; "
+        "the fix is safe only where it is " + CLOSED_WORLD + "."
     )
     references = (
         "https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd",
