@@ -26,6 +26,9 @@ FACTORIES = frozenset({
     "torch.blackman_window", "torch.kaiser_window",
 })
 
+#: torch's own ``Tensor`` subclass made from a tensor made here: its ``__torch_function__`` is
+#: disabled, and its ``clone``/``detach`` are the plain tensor's
+_PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 #: what a constant operand is (it cannot carry ``__torch_function__``)
 _CONSTANTS = (nodes.Integer, nodes.Float, nodes.Imaginary, nodes.SimpleString,
               nodes.ConcatenatedString)
@@ -47,6 +50,7 @@ def call_kind(inf, node: nodes.Call, kind: Optional[Kind], qual: Optional[str]) 
     tensor's method's result whose operands are all made here or constants."""
     if kind is TENSOR:
         if qual is None or not (qual.startswith("torch.") and qual.count(".") == 1 or
+                                qual in _PARAMETERS or
                                 qual.startswith(("torch.nn.functional.", "torch.linalg.",
                                                  "torch.fft.", "torch.special."))):
             return kind
