@@ -51,3 +51,19 @@ def test_a_package_wins_over_a_module_of_the_same_name(tmp_path):
     res = run([sys.executable, "main.py"], cwd=tmp_path)
     assert res.returncode == 0 and "[1.0, 2.0]" in res.stdout, res.stderr
     assert _codes(tmp_path, tmp_path / "main.py") == []
+
+
+def test_a_method_replaced_at_import_time_has_no_summary(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "lib.py").write_text(
+        "import torch\n\n\nclass A:\n    def make(self):\n        return torch.ones(3)\n\n\n"
+        "def as_list(self):\n    return [1.0, 2.0]\n\n\nA.make = as_list\n")
+    (tmp_path / "main.py").write_text(
+        "import torch\nfrom lib import A\n\nprint(type(torch.tensor(A().make())).__name__)\n")
+    res = run([sys.executable, "main.py"], cwd=tmp_path)
+    assert res.returncode == 0 and "Tensor" in res.stdout, res.stderr
+    assert _codes(tmp_path, tmp_path / "main.py") == []
+    # without the replacement the summary stands: the diagnostic is there
+    (tmp_path / "lib.py").write_text(
+        "import torch\n\n\nclass A:\n    def make(self):\n        return torch.ones(3)\n")
+    assert _codes(tmp_path, tmp_path / "main.py") == ["TEN201"]
