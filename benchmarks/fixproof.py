@@ -639,7 +639,9 @@ def run_programs(paths: List[str], workdir: str, chunk: int = 200) -> Dict[str, 
 def fix_tree(folder: str, unsafe: bool) -> None:
     args = [sys.executable, "-m", "flake8_tensorcopy", "fix", "--no-cache", "--jobs", "2", folder]
     if unsafe:
-        args.insert(4, "--unsafe-fixes")
+        # TEN501 (the ``param_accumulator`` shape) is no drawn pattern: its unsafe fix's
+        # changes would be charged to the program's pattern; its safe fix is still tested
+        args[4:4] = ["--unsafe-fixes", "--ignore", "TEN501"]
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     subprocess.run(args, cwd=folder, env=env, timeout=3600, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)

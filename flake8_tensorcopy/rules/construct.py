@@ -335,7 +335,9 @@ class TensorOfTensor(Rule):
         "follows the default device, the rewrite keeps `t`'s; with `pin_memory=True` (which "
         "`torch.tensor` refuses for a tensor): the rewrite pins instead of raising."
     )
-    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method")
+    #: dtype, shape, values: under a functorch transform (``vmap``), where the two differ
+    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method", "dtype", "shape",
+                      "values")
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
     )
@@ -446,7 +448,8 @@ class NewTensorOfTensor(Rule):
         "path that reaches the call (a loop that rebinds it, a `try` that may stop early, "
         "another scope's write)."
     )
-    unsafe_changes = ("raises", "type", "subclass_method")
+    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method", "dtype", "shape",
+                      "values")
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
     invalid = (
         Example("import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\nc = x.new_tensor(t)\n",
@@ -605,7 +608,8 @@ class TensorOfTensorList(Rule):
         "`tensor-list-lands-on-cpu`, measured on an H100). No fix is offered when other "
         "arguments are given."
     )
-    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph", "device")
+    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph", "device",
+                      "shape", "values")
     references = ("https://pytorch.org/docs/stable/generated/torch.stack.html",)
     invalid = (
         Example("import torch\na = torch.tensor(1.0, requires_grad=True)\nb = a * 2\nv = torch.tensor([a, b])\n",

@@ -254,7 +254,9 @@ class DataRead(Rule):
         "version counter, so code that silently used stale values starts raising. `.cpu()` "
         "counts as unsafe: on a CPU tensor it returns the alias itself."
     )
-    unsafe_changes = ("raises", "output")
+    #: type, shape, values: on a lazy module's parameter, or under a functorch transform where
+    #: ``.data`` raises and ``.detach()`` does not (issue 45)
+    unsafe_changes = ("raises", "output", "type", "shape", "values")
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
         "https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html",
