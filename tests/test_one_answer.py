@@ -77,7 +77,8 @@ def test_check_fix_and_server_agree(tmp_path):
         json_view = by_file.get(name, set())
         safe += sum(1 for k in fixer if k[3] == "safe")
         if not (lint == fixer == json_view):
-            differ.append((name, sorted(lint ^ fixer), sorted(json_view ^ fixer)))
+            differ.append((name, sorted(lint ^ fixer, key=repr),
+                           sorted(json_view ^ fixer, key=repr)))
     assert not differ, differ
     assert safe >= 5  # the comparison covers safe fixes, not only their absence
 
