@@ -277,6 +277,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         inf.set(node.name.value, inf.function_kind(node))
         cls = inf.scope.cls if inf.scope.kind == "class" else None
         if type(node.body) is nodes.LaterBlock:
+            if node.body.builder is None:
+                return  # no candidate inside (``prefilter.BODYLESS``): only its name counts
             if cls is not None:
                 self._later(node, cls, no_grad, is_static)
                 return

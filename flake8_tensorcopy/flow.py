@@ -28,6 +28,14 @@ _SHARED = (re.compile(r"global(?<!\wglobal)[\s\\]+\w"),
            re.compile(r"nonlocal(?<!\wnonlocal)[\s\\]+\w"))
 
 
+#: a file that rebinds module globals by name (closed-world, issue 45: no module global is made
+#: here) and one that uses a functorch transform (under which ``.data`` raises, ``.detach()``
+#: does not, and an op's operands may be batched: no fix there rests on closed-world evidence)
+_REBINDS_GLOBALS = re.compile(r"\b(?:globals|vars)\s*\(|\bexec\s*\(|\bsys\.modules\b")
+_TRANSFORMS = re.compile(r"\bfunctorch\b|\btorch\.func\b|\bvmap\b|\bjacrev\b|\bjacfwd\b|"
+                         r"\bfunctional_call\b")
+
+
 class FlowWalker:
     """Statements with control flow; the engine's ``Walker`` supplies ``walk``, ``block``,
     ``dispatch``, ``inf``, ``ctx`` and ``reports``."""
@@ -79,14 +87,27 @@ class FlowWalker:
             self._walk_target(node.target)
 
         self._loop(head, node.body)
-        if node.orelse is not None:
-            self.block(node.orelse.body)
+        self._loop_else(node)
 
     def _while(self, node: nodes.While) -> None:
         self.dispatch(node)
         self._loop(lambda: self.walk(node.test), node.body)
-        if node.orelse is not None:
-            self.block(node.orelse.body)
+        self._loop_else(node)
+
+    def _loop_else(self, node) -> None:
+        """A loop's ``else`` runs only when no ``break`` left the loop: a name the body binds
+        may hold, after the loop, what it held at a ``break`` (issue 45: the ``else``'s binding
+        is not the only value after a loop that may break), so a tensor there is doubted."""
+        if node.orelse is None:
+            return
+        self.block(node.orelse.body)
+        if _ends_flow(node.orelse.body):
+            return
+        bound = _breaks(node.body)
+        names = self.inf.scope.names
+        for n in bound:
+            if proven(names.get(n)):
+                names[n] = Doubt(names[n])
 
     def _loop(self, head, body) -> None:
         """A loop's head and body walked to a fixed point: a name the body rebinds to what is
@@ -310,11 +331,42 @@ def _ends_flow(body) -> bool:
     return type(last) in (nodes.Return, nodes.Raise, nodes.Continue, nodes.Break)
 
 
+def _breaks(body) -> set:
+    """The names bound in ``body`` (not in a nested definition) when a ``break`` of this loop
+    sits in it (not in a nested loop's body); an empty set when none does."""
+    todo = [(body, True)]
+    breaks = False
+    bound = set()
+    while todo:
+        n, own = todo.pop()
+        t = type(n)
+        if t is nodes.Break:
+            breaks = breaks or own
+            continue
+        if t in (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda):
+            continue
+        if t is list or t is tuple:
+            todo.extend((c, own) for c in n)
+            continue
+        if not isinstance(n, nodes.CSTNode):
+            continue
+        if t is nodes.Name:
+            bound.add(n.value)  # every name (a superset of those bound: only doubts more)
+            continue
+        inner = own and t not in (nodes.For, nodes.While)
+        todo.extend((c, inner) for c in n.children if c is not None)
+        if t in (nodes.For, nodes.While) and n.orelse is not None:
+            todo.append((n.orelse, own))  # a nested loop's ``else`` breaks this loop
+    return bound if breaks else set()
+
+
 def note_shared_writes(inference, tree: ast.Module, source: str) -> None:
     """What other scopes may write: names some function declares ``global`` (doubted in the
     module scope) or ``nonlocal`` (doubted in function scopes), and a call of
     ``set_default_device`` anywhere (the default device may differ anywhere after it)."""
     inference.sets_default_device = "set_default_device" in source
+    inference.module_open = _REBINDS_GLOBALS.search(source) is not None
+    inference.transforms = _TRANSFORMS.search(source) is not None
     inference.module_tree = tree
     if "global" not in source and "nonlocal" not in source:
         return

@@ -15,7 +15,7 @@ from flake8_tensorcopy.cli import main
 
 from .conftest import run, tensorcopy
 
-SRC = "import torch\nt = torch.ones(3)\n\ndef f():\n    return torch.tensor(t)\n"
+SRC = "import torch\n\ndef f():\n    t = torch.ones(3)\n    return torch.tensor(t)\n"
 TAMPERED = "served from the cache"
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from .conftest import flake8, tensorcopy
 
-SRC = ("import torch\nt = torch.ones(3)\n\ndef f(model):\n    a = torch.tensor(t)\n"
+SRC = ("import torch\n\ndef f(model):\n    t = torch.ones(3)\n    a = torch.tensor(t)\n"
        "    for p in model.parameters():\n        p.data.add_(1)\n    return a\n")
 
 

@@ -77,14 +77,16 @@ def test_fixes_of_one_expression_compose(tmp_path):
     ``p.data.new_zeros(p.data.size())`` is fixed whole and metadata reads drop ``.data``
     without a detach; the program prints the same."""
     path, before = _program(tmp_path, "composed.py")
-    fixed = _fix(path)
+    original = path.read_text()
+    # a layer's parameter is open-world (a lazy module's is an ``UninitializedParameter``,
+    # whose ``shape`` raises where ``.data.shape`` did not; issue 45): no safe fix rests on it
+    assert _fix(path) == original
+    fixed = _fix(path, "--unsafe-fixes")
     assert "a = layer.weight.detach().clone()  #" in fixed
     assert "z = p.new_zeros(p.size())  #" in fixed
     assert "meta = (p.dtype, p.device, p.shape, p.size(), p.numel(),  #" in fixed
     assert "        p.dim(), p.is_cuda)  #" in fixed
     assert "e = p.detach().clone()  #" in fixed
-    assert _rerun(path) == before
-    fixed = _fix(path, "--unsafe-fixes")
     assert not re.search(r"\.data\b", fixed.split('"""')[2])
     assert ".detach().detach()" not in fixed
     assert ".detach().dtype" not in fixed and ".detach().size()" not in fixed

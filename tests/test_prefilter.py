@@ -5,7 +5,7 @@ import os
 import sys
 
 from flake8_tensorcopy.engine import analyze
-from flake8_tensorcopy.syntax.prefilter import has_candidates
+from flake8_tensorcopy.syntax.prefilter import BODYLESS, has_candidates
 from flake8_tensorcopy.rules import ALL_RULES
 
 from .conftest import FIXTURES, ROOT
@@ -88,7 +88,7 @@ def test_functions_with_a_candidate_are_kept_whole():
         "# padding\n" * 120
     found, spans = plan(ast.parse(src), src)
     h = src.splitlines().index("def h(a):") + 1
-    assert found and spans == [(h, h + 2, "pass")], spans
+    assert found and spans == [(h, h + 2, BODYLESS)], spans
     full = analyze(src, prefilter=False)
     assert {d.code for d in full} >= {"TEN401", "TEN101"}
     assert analyze(src) == full
@@ -108,7 +108,7 @@ def test_text_index_places_shapes_on_their_lines():
             "            w = (p", "                 .data)", "    return w", "", "",
             "def g(a):", "    return a", ""])
         found, spans = plan(ast.parse(src), src)
-        assert found and spans == [(12, 13, "pass")], (nl, spans)
+        assert found and spans == [(12, 13, BODYLESS)], (nl, spans)
 
 
 def test_accumulations_are_candidates_only_near_backward_or_in_script_loops():
@@ -154,7 +154,7 @@ def test_lone_copy_into_a_name_is_no_candidate():
     lone = "import torch\n\n\ndef f(a, b):\n    a.copy_(b)\n    return a\n"
     assert not has_candidates(ast.parse(lone))
     padded = lone + "# padding\n" * 120
-    assert plan(ast.parse(padded), padded) == (False, [(4, 6, "pass")])
+    assert plan(ast.parse(padded), padded) == (False, [(4, 6, BODYLESS)])
     assert analyze(padded, prefilter=False) == []
 
     forms = [

@@ -5,7 +5,7 @@ from typing import Iterable, Iterator, List, Optional, Set, Tuple
 
 import ast
 
-from ..semantic import graph, kinds
+from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .accumulate_callers import Uses
@@ -135,7 +135,8 @@ class GraphKeepingAccumulator(Rule):
                 "    rec = out.pow(2).mean()\n    kl = out.abs().mean()\n    loss = rec + kl\n"
                 "    loss.backward()\n    total_rec += rec.detach()\nprint(total_rec)\n",
                 unsafe=True),
-        # the accumulator stays in the function and is read only as a number: a safe fix
+        # the accumulator stays in the function and is read only as a number, but `loss` is
+        # computed from a module's output and a caller's batch: open-world, an unsafe fix
         Example("import torch\nimport torch.nn.functional as F\n\n\ndef f(model, batches):\n"
                 "    total = 0.0\n    for x, y in batches:\n"
                 "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n"
@@ -143,7 +144,8 @@ class GraphKeepingAccumulator(Rule):
                 "import torch\nimport torch.nn.functional as F\n\n\ndef f(model, batches):\n"
                 "    total = 0.0\n    for x, y in batches:\n"
                 "        loss = F.mse_loss(model(x), y)\n        loss.backward()\n"
-                "        total = total + loss.detach()\n    return total.item()\n", run=False),
+                "        total = total + loss.detach()\n    return total.item()\n", unsafe=True,
+                run=False),
     )
     valid = (
         # the detached value, a Python number
@@ -601,6 +603,7 @@ def _stays_local(ctx, acc, root: str) -> bool:
             "global" in ctx.source or "nonlocal" in ctx.source:
         return False
     ok: List[nodes.CSTNode] = []
+    made = False
     todo = [scope.body]
     while todo:
         n = todo.pop()
@@ -624,11 +627,15 @@ def _stays_local(ctx, acc, root: str) -> bool:
             if any(type(x) is nodes.Name and x.value == root for x in targets):
                 value = n.value
                 found = _accumulation(n)
+                if found is None and not closed.fresh(ctx.inf, value):
+                    return False  # a view of another tensor, a caller's value (issue 45)
+                made = made or found is None
                 todo.append(found[1] if found is not None else value)
                 continue
         todo.extend(c for c in n.children if c is not None)
-    # a bare read left: the only allowed ones are the ``acc`` of ``acc = acc + v``
-    return not ok
+    # a bare read left: the only allowed ones are the ``acc`` of ``acc = acc + v``; and it
+    # must be made here, not be a parameter (a caller's tensor updated in place)
+    return not ok and made
 
 
 def _mentions_anywhere(node, name: str) -> bool:

@@ -8,7 +8,7 @@ from typing import (Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List, Op
 from ..syntax import nodes
 
 from ..diagnostics import SAFE, UNSAFE
-from ..semantic.kinds import NOT, OPEN, PROOF
+from ..semantic.kinds import CLOSED, NOT, OPEN
 
 __all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "FixCase", "SAFE",
            "UNSAFE", "applicability"]
@@ -17,31 +17,41 @@ __all__ = ["Example", "Rule", "Report", "FixPlan", "NodeEdit", "Src", "Claim", "
 def applicability(receivers: Sequence[str], *, same_evaluation: bool = True,
                   same_context: bool = True) -> Optional[str]:
     """The one decision of how far a fix may go, from how each rewritten receiver is known to be
-    a tensor (``semantic.kinds.evidence``: PROOF, SIGNAL, SUBCLASS, OPEN, NOT; a rule whose
-    flagged shape is itself a strong signal passes ``kinds.signalled(e)``).
+    a tensor (``semantic.kinds.evidence``: CLOSED, PROOF, SIGNAL, SUBCLASS, OPEN, NOT; a rule
+    whose flagged shape is itself a strong signal passes ``kinds.signalled(e)``).
 
-    SAFE only when every receiver is proven a plain torch tensor (on every path that reaches it:
-    ``Context.evidence`` demotes a proof that flow doubts to a signal), the rewrite evaluates the
-    same expressions the same number of times in the same order, and the context it runs in
-    cannot make the two differ (``same_context``: a default-device context, pinning); a
-    receiver known only by a signal (or a subclass instance, whose own methods may run where
-    torch's ran) makes it UNSAFE; an unknown receiver, or one known to be something else, gets no fix (None).
+    Safe means closed-world (issue 45): SAFE only when every receiver is a plain tensor made in
+    the scope that uses it (CLOSED: a torch factory's result, or a torch operation's whose
+    operands are all made there or constants, bound to a local that no closure, ``global``,
+    loop exit or exception path rebinds; ``Context.evidence`` demotes one that flow doubts, or
+    in a file using a functorch transform, to a signal), the rewrite evaluates the same
+    expressions the same number of times in the same order, and the context it runs in cannot
+    make the two differ (``same_context``: a default-device context, pinning). Everything the
+    program can reach around (an attribute, a module global, a parameter, an annotation, an
+    ``isinstance`` guard, a project-index summary: PROOF; a shape: SIGNAL; a subclass
+    instance) makes it UNSAFE; an unknown receiver, or one known to be something else, gets
+    no fix (None).
     """
     fix: Optional[str] = SAFE if same_evaluation and same_context else UNSAFE
     for e in receivers:
         if e == NOT or e == OPEN:
             return None
-        if e != PROOF:
+        if e != CLOSED:
             fix = UNSAFE
     return fix
 
 
-#: what a fix's documentation names as the annotation that proves a tensor (issue 21): the
-#: annotation on a parameter or an ``isinstance`` guard admits a subclass, so it proves less
-TENSOR_ANNOTATION = (
-    "`torch.Tensor` annotation on a variable or a return with torch imported (not on a "
-    "parameter, whose callers may pass a `Tensor` subclass with its own `clone`; nor an "
-    "`isinstance` guard, which a subclass passes too)")
+#: what a fix's documentation names as closed-world evidence (issue 45), the only kind a SAFE fix
+#: rests on
+CLOSED_WORLD = (
+    "a plain tensor made in the scope that uses it: a torch factory's result, or a torch "
+    "operation's whose every operand is made there or a constant, bound to a local that no "
+    "closure, `global`, loop exit or exception path rebinds, in a file without a functorch "
+    "transform. What the program can reach around is open-world and makes the fix "
+    "**unsafe**: an attribute (another method, a subclass, a caller or a `__setattr__` may "
+    "rebind it), a module global, a parameter, an annotation, an `isinstance` guard, a "
+    "layer's parameter (a lazy module's is uninitialized), a project-index fact, a torch op "
+    "on any of those (a `Tensor` subclass comes back through `__torch_function__`)")
 
 #: what an unsafe fix may change in a program's behaviour, the words the differential fix tester
 #: (``benchmarks/fixproof.py``) classifies each change into; a rule lists in ``unsafe_changes``

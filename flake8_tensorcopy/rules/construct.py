@@ -8,7 +8,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import LEGACY_CONSTRUCTORS, NOT, TENSORS, Iter, evidence, is_tensor, signalled
 from ..syntax.nodes import dotted_name
-from .base import (TENSOR_ANNOTATION, Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
+from .base import (CLOSED_WORLD, Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule,
                    applicability)
 
 
@@ -316,9 +316,7 @@ class TensorOfTensor(Rule):
         "copy=True)`; with `requires_grad=True`: append `.requires_grad_(True)`."
     )
     fix_doc = (
-        "**Safe** only where `t` is proven a torch tensor (a torch function's result, a "
-        + TENSOR_ANNOTATION + ", a parameter or "
-        "buffer from the torch table, a project-index fact): then the rewrite gives equal "
+        "**Safe** only where `t` is " + CLOSED_WORLD + ". Then the rewrite gives equal "
         "values, dtype, device, strides, `requires_grad`, `is_leaf` and no memory sharing. "
         "**Unsafe** where `t` is known a tensor only by a signal (a method only tensors have, a "
         "module's output) or is an instance of a `Tensor` subclass: `torch.tensor(t)` returns "
@@ -337,7 +335,9 @@ class TensorOfTensor(Rule):
         "follows the default device, the rewrite keeps `t`'s; with `pin_memory=True` (which "
         "`torch.tensor` refuses for a tensor): the rewrite pins instead of raising."
     )
-    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method")
+    #: dtype, shape, values: under a functorch transform (``vmap``), where the two differ
+    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method", "dtype", "shape",
+                      "values")
     references = (
         "https://pytorch.org/docs/stable/generated/torch.tensor.html",
     )
@@ -434,9 +434,8 @@ class NewTensorOfTensor(Rule):
         "`t.detach().clone()` if `t`'s own dtype and device were meant."
     )
     fix_doc = (
-        "**Safe** only when both `x` and `t` are proven torch tensors (a torch function's "
-        "result, a " + TENSOR_ANNOTATION + ", a parameter or buffer from the torch table, a "
-        "project-index fact) and the rewrite evaluates the same things in the same order: `x` "
+        "**Safe** only when both `x` and `t` are each " + CLOSED_WORLD + "; and the rewrite "
+        "evaluates the same things in the same order: `x` "
         "is a plain name (it is now read twice, after the arguments), and the arguments hold no "
         "walrus and no call other than a torch function or a tensor's own non-in-place method, "
         "so nothing they do can rebind `x`. Then the rewrite spells out `x`'s dtype and device "
@@ -449,7 +448,8 @@ class NewTensorOfTensor(Rule):
         "path that reaches the call (a loop that rebinds it, a `try` that may stop early, "
         "another scope's write)."
     )
-    unsafe_changes = ("raises", "type", "subclass_method")
+    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method", "dtype", "shape",
+                      "values")
     references = ("https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html",)
     invalid = (
         Example("import torch\nx = torch.zeros(2, dtype=torch.float64)\nt = torch.randn(2)\nc = x.new_tensor(t)\n",
@@ -608,7 +608,8 @@ class TensorOfTensorList(Rule):
         "`tensor-list-lands-on-cpu`, measured on an H100). No fix is offered when other "
         "arguments are given."
     )
-    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph", "device")
+    unsafe_changes = ("raises", "stops_raising", "type", "requires_grad", "graph", "device",
+                      "shape", "values")
     references = ("https://pytorch.org/docs/stable/generated/torch.stack.html",)
     invalid = (
         Example("import torch\na = torch.tensor(1.0, requires_grad=True)\nb = a * 2\nv = torch.tensor([a, b])\n",

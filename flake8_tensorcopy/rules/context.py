@@ -147,9 +147,12 @@ class Context:
         if type(root) is nodes.Name and root.value == "super" and root is not node:
             return kinds.NOT
         known = kinds.evidence(self.inf.infer(node))
+        if known == kinds.CLOSED and (self.inf.transforms or self.doubted(node)):
+            # made here, but not every path that reaches here agrees (a loop's back edge, an
+            # exception edge, another scope's write), or a functorch transform may run this
+            # code on batched tensors: a signal, not a proof
+            return kinds.SIGNAL
         if known == kinds.PROOF and self.doubted(node):
-            # the nearest binding proves it, but not every path that reaches here agrees (a loop's
-            # back edge, an exception edge, another scope's write): a signal, not a proof
             return kinds.SIGNAL
         return known
 

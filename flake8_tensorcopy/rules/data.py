@@ -14,7 +14,7 @@ from ..semantic import torch_api
 from ..semantic.kinds import (FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, lazy_module,
                               signalled)
 from ..syntax.nodes import last_name, root_name
-from .base import (TENSOR_ANNOTATION, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+from .base import (CLOSED_WORLD, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
 
 #: last names before ``.data`` that the labeled sample showed to be tensors (74 of 76)
@@ -260,9 +260,7 @@ class DataRead(Rule):
         "`t.new_zeros(...)`. Chains are fixed whole: `t.data.clone().detach()` becomes "
         "`t.detach().clone()` (TEN301 leaves that chain to this rule) and "
         "`t.data.detach()` becomes `t.detach()`, never `t.detach().detach()`.\n\n"
-        "The fix is **safe** only where `t` is proven a torch tensor (a torch function's result, "
-        "a " + TENSOR_ANNOTATION + ", a parameter or buffer the torch table "
-        "knows, a project-index fact) and the result is consumed at once by a use that keeps no "
+        "The fix is **safe** only where `t` is " + CLOSED_WORLD + "; and the result is consumed at once by a use that keeps no "
         "tensor alias (`.item()`, `.tolist()`, `.clone()`, `.norm()`, `.sum()`, `.numpy()`, "
         "metadata, ...): results are identical. Where `t` is a tensor only by a signal (its name "
         "`weight`/`bias`/`p`, a loop over `.parameters()` of an unknown object, a tensor-only "
@@ -275,7 +273,9 @@ class DataRead(Rule):
         "`detach()`, `.shape` and nearly every operation raise, while `.data` works; the message "
         "says so."
     )
-    unsafe_changes = ("raises", "output")
+    #: type, shape, values: on a lazy module's parameter, or under a functorch transform where
+    #: ``.data`` raises and ``.detach()`` does not (issue 45)
+    unsafe_changes = ("raises", "output", "type", "shape", "values")
     references = (
         "https://github.com/pytorch/pytorch/issues/30987",
         "https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html",

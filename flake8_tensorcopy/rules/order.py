@@ -7,7 +7,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import NOT, evidence, signalled
 from ..syntax.nodes import dotted_name
-from .base import (TENSOR_ANNOTATION, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
+from .base import (CLOSED_WORLD, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
 from .data import data_evidence, drop_data, swap_clone_detach
 
@@ -103,9 +103,7 @@ class CloneDetach(Rule):
     )
     use_instead = "`t.detach().clone()` (arguments of `clone`, such as `memory_format`, move with it)."
     fix_doc = (
-        "**Safe** only where `t` is proven a torch tensor: the result of a torch function, a "
-        + TENSOR_ANNOTATION + ", a parameter or buffer the torch table "
-        "knows, or a tensor the project index knows. Then values, dtype, device, strides, "
+        "**Safe** only where `t` is " + CLOSED_WORLD + ". Then values, dtype, device, strides, "
         "`requires_grad` and `is_leaf` are equal, memory is not shared with `t` in either form, "
         "and `memory_format` behaves the same. Where the shape is the only evidence (an "
         "unannotated parameter, no torch import) the fix is **unsafe**: a class with its own "
@@ -248,9 +246,7 @@ class LikeThenCopy(Rule):
     )
     use_instead = "`t.clone()`."
     fix_doc = (
-        "**Safe** only where `t` is a plain name proven a torch tensor (a torch function's "
-        "result, a " + TENSOR_ANNOTATION + ", a parameter or buffer from the torch table, a "
-        "project-index fact): then values, dtype, device, strides, `requires_grad` and the "
+        "**Safe** only where `t` is a plain name, " + CLOSED_WORLD + ". Then values, dtype, device, strides, `requires_grad` and the "
         "gradients reaching `t` are identical; only the name of the result's `grad_fn` differs "
         "(`CopyBackwards` vs `CloneBackward0`). **Unsafe** where `t` is known only by the shape "
         "(an unannotated parameter), is an instance of a `Tensor` subclass (its own `clone` "

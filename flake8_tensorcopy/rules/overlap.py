@@ -7,7 +7,8 @@ from ..semantic import regions
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
+from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
+    applicability
 
 _UNSUPPORTED = "unsupported operation"
 
@@ -129,7 +130,8 @@ class OverlappingSliceWrite(Rule):
         "at run time (a dimension too short for the ranges to meet) nothing changes: the same "
         "values are written, with the same gradients. Where they do overlap PyTorch defines no "
         "result (it is wrong or an error), so no correct program relies on it. The rule flags "
-        "only a receiver known to be a torch tensor, so `.clone()` is a tensor's own method."
+        "only a receiver known to be a torch tensor, so `.clone()` is a tensor's own method; "
+        "the fix is safe only where it is " + CLOSED_WORLD + "."
     )
     references = (
         "https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd",
@@ -240,8 +242,11 @@ class OverlappingSliceWrite(Rule):
         for dst, src in pairs:
             if not overlapping(ctx, dst, src):
                 continue
-            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
-                           [NodeEdit("replace", src, (Src(src), ".clone()"))])
+            # the fix's receiver: the tensor the read view is taken from (a named view: itself)
+            receiver = src.value if type(src) is nodes.Subscript else src
+            safety = applicability([ctx.evidence(receiver)])
+            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", safety,
+                           [NodeEdit("replace", src, (Src(src), ".clone()"))]) if safety else None
             yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
                               src=ctx.snippet(src))
 

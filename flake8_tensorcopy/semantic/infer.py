@@ -29,7 +29,7 @@ from .kinds import (
     SIGNAL, evidence, tensor_like,
 )
 
-from . import storage, torch_api
+from . import closed, storage, torch_api
 
 
 _SEQ_GENERICS = frozenset(
@@ -154,13 +154,19 @@ class Inference(Bindings):
         if t is nodes.Attribute:
             return self._infer_attribute(node)
         if t is nodes.Call:
-            return self._infer_call(node)
+            kind = self._infer_call(node)
+            if kind is TENSOR or closed.made(kind):
+                func = node.func
+                q = self.qualname(func) if type(func) in (nodes.Name, nodes.Attribute) else None
+                return closed.call_kind(self, node, kind, q)
+            return kind
         if t is nodes.Subscript:
-            return self._infer_subscript(node)
+            return closed.subscript_closed(self, self._infer_subscript(node), node)
         if t is nodes.BinaryOperation:
             left, right = self.infer(node.left), self.infer(node.right)
             if is_tensor(left) or is_tensor(right):
-                return tensor_like(left, right)
+                return closed.operands_closed(self, tensor_like(left, right), node.left,
+                                              node.right)
             return UNKNOWN
         if t is nodes.UnaryOperation:
             if type(node.operator) is nodes.Not:
@@ -172,7 +178,8 @@ class Inference(Bindings):
                 nodes.LessThan, nodes.GreaterThan, nodes.LessThanEqual, nodes.GreaterThanEqual,
                 nodes.Equal, nodes.NotEqual,
             ) and is_tensor(self.infer(node.left)):
-                return tensor_like(self.infer(node.left))
+                return closed.operands_closed(self, tensor_like(self.infer(node.left)),
+                                              node.comparisons[0].comparator)
             return NOT_TENSOR
         if t is nodes.IfExp:
             a, b = self.infer(node.body), self.infer(node.orelse)

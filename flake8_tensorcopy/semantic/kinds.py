@@ -62,9 +62,20 @@ TENSOR_SIGNAL = Kind("tensor-by-signal")
 #: an instance of a ``Tensor`` (or ``Parameter``) subclass: a tensor, but its own ``clone``,
 #: ``detach``... may run where torch's ran, and a rewrite may keep or drop its type
 TENSOR_SUBCLASS = Kind("tensor-subclass")
+#: a plain tensor made here, closed-world (issue 45): the result of a torch factory, or of a
+#: torch op (a method, an operator, an index) whose every operand is itself one or a constant,
+#: bound to a name of the scope that reads it. Nothing outside that scope can rebind it or make
+#: it a subclass; it is the only evidence a SAFE fix may rest on (``TENSOR``, what an
+#: annotation, an attribute, a parameter or the project index says, is a proof that the
+#: program can reach around: enough for a diagnostic and an unsafe fix)
+TENSOR_MADE = Kind("tensor-made")
 
 # ---- evidence: how a value is known to be a tensor -----------------------------------------
-#: a torch tensor of the plain kind, proven
+#: a plain torch tensor made in the scope that uses it, closed-world (``TENSOR_MADE``): the
+#: only evidence for a SAFE fix
+CLOSED = "closed"
+#: a torch tensor of the plain kind by open-world facts (an annotation, an attribute, a module
+#: global, a parameter of a torch layer, the project index): a signal for fixes
 PROOF = "proof"
 #: a tensor by a strong signal only
 SIGNAL = "signal"
@@ -75,8 +86,9 @@ OPEN = "open"
 #: known not to be a plain tensor (a NumPy array, a list, an object of a class, a module)
 NOT = "not"
 
-_STRENGTH = {PROOF: 2, SIGNAL: 1, SUBCLASS: 0}
-_BY_EVIDENCE = {PROOF: TENSOR, SIGNAL: TENSOR_SIGNAL, SUBCLASS: TENSOR_SUBCLASS}
+_STRENGTH = {CLOSED: 3, PROOF: 2, SIGNAL: 1, SUBCLASS: 0}
+_BY_EVIDENCE = {CLOSED: TENSOR_MADE, PROOF: TENSOR, SIGNAL: TENSOR_SIGNAL,
+                SUBCLASS: TENSOR_SUBCLASS}
 
 
 class Alias(Kind):
@@ -213,8 +225,18 @@ class Iter(Kind):
 
 def is_tensor(kind: Optional[Kind]) -> bool:
     """A tensor kind, however it is known (proof, signal or subclass)."""
-    return kind is TENSOR or type(kind) is Alias or kind is TENSOR_SIGNAL or \
-        kind is TENSOR_SUBCLASS
+    return kind is TENSOR or kind is TENSOR_MADE or type(kind) is Alias or \
+        kind is TENSOR_SIGNAL or kind is TENSOR_SUBCLASS
+
+
+def opened(kind: Optional[Kind]) -> Optional[Kind]:
+    """``kind`` as seen from where the program can reach around it (another scope, an
+    attribute, a summary): a value made here is an open-world proof there."""
+    if kind is TENSOR_MADE:
+        return TENSOR
+    if type(kind) is Alias and kind.evidence == CLOSED:
+        return Alias(kind.source, kind.via, kind.node, kind.node_value, PROOF)
+    return kind
 
 
 
@@ -223,7 +245,7 @@ def admit_subclasses(kind: Optional[Kind]) -> Optional[Kind]:
     ``torch.Tensor`` (or ``List[Tensor]``), or a name that passed ``isinstance(x, torch.Tensor)``,
     may be a Tensor subclass with its own ``clone``/``detach``. A tensor still, so diagnostics
     stand, but no proof of a plain one (issue 21's fix tester: 50 of 10,000 programs)."""
-    if kind is TENSOR:
+    if kind is TENSOR or kind is TENSOR_MADE:
         return TENSOR_SUBCLASS
     if kind is TENSORS:
         return Iter(TENSOR_SUBCLASS)
@@ -236,6 +258,8 @@ def evidence(kind: Optional[Kind]) -> str:
     something else)."""
     if kind is TENSOR:
         return PROOF
+    if kind is TENSOR_MADE:
+        return CLOSED
     t = type(kind)
     if t is Alias:
         return kind.evidence
@@ -256,14 +280,14 @@ def signalled(e: str) -> str:
 
 
 def is_proven_tensor(kind: Optional[Kind]) -> bool:
-    return evidence(kind) == PROOF
+    return evidence(kind) in (PROOF, CLOSED)
 
 
 def tensor_like(*kinds: Optional[Kind]) -> Kind:
     """The tensor kind for a value computed from tensors of these kinds (``a + b``, ``a.sum()``,
     ``a[i]``): as weakly known as the weakest tensor among them (a subclass stays a subclass
     under ``__torch_function__``); non-tensor kinds among them do not count."""
-    weakest = PROOF
+    weakest = CLOSED
     for k in kinds:
         if is_tensor(k):
             e = evidence(k)

@@ -12,8 +12,8 @@ from .regions import View, drop_views
 from .kinds import (
     BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
-    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, evidence, is_tensor,
-    tensor_like,
+    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_MADE, TENSOR_SUBCLASS, evidence,
+    is_tensor, opened, tensor_like,
 )
 
 
@@ -101,6 +101,13 @@ class Bindings:
         self.aliased = False
         #: some name was bound to a view (``regions.View``): until then no binding ends one
         self.viewed = False
+        #: the file rebinds module globals by name (``globals().update(...)``, ``vars()``,
+        #: ``exec``, ``setattr`` on ``sys.modules[...]``): no module global is made here
+        #: (closed-world, issue 45); set by the engine
+        self.module_open = False
+        #: the file uses a functorch transform (``vmap``, ``torch.func.grad``...): a function
+        #: may run on batched or wrapped tensors, where ``.data`` raises (set by the engine)
+        self.transforms = False
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -113,14 +120,20 @@ class Bindings:
     def lookup(self, name: str) -> Optional[Kind]:
         scope: Optional[Scope] = self.scope
         first = True
+        crossed = False
         while scope is not None:
             if first or scope.kind != "class":
                 k = scope.names.get(name)
                 if k is not None:
                     if type(k) is Doubt:
                         self.doubt_seen = True
-                        return k.kind
+                        k = k.kind
+                    if (crossed or (scope is self.module_scope and self.module_open)) and \
+                            (k is TENSOR_MADE or type(k) is Alias):
+                        return opened(k)  # another scope's, or rebound by name (issue 45)
                     return k
+            if scope.kind in ("function", "lambda", "class"):
+                crossed = True
             first = False
             scope = scope.parent
         if self.project is not None:
@@ -491,7 +504,9 @@ class Bindings:
         if info is None:
             return
         attr = target.attr.value
-        kind = kind if kind is not None else UNKNOWN
+        # an attribute is written from elsewhere (another method, a subclass, a caller, a
+        # ``__setattr__``): what it holds is open-world
+        kind = opened(kind) if kind is not None else UNKNOWN
         if self.later is not None:
             self.later(info, attr, True)
         old = info.attrs.get(attr)

@@ -22,7 +22,7 @@ from .nodes import (
     one_string,
 )
 from .positions import Text
-from .prefilter import DEFER
+from .prefilter import BODYLESS, DEFER
 from .source import split_lines
 
 _SMALL = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Delete,
@@ -103,8 +103,8 @@ class Builder:
                 for d in getattr(a, "decorator_list", ()):
                     first = min(first, d.lineno)
                 stand_in = skip.get(first)
-                if stand_in is DEFER:
-                    out.append(self._funcdef(a, later=True))
+                if stand_in is DEFER or stand_in is BODYLESS:
+                    out.append(self._funcdef(a, later=True, bodyless=stand_in is BODYLESS))
                     line = None
                     continue
                 if stand_in is not None:
@@ -245,12 +245,14 @@ class Builder:
             [param(p, d) for p, d in zip(args.kwonlyargs, args.kw_defaults)],
             param(args.kwarg, None, "**") if args.kwarg else None, made[:n])
 
-    def _funcdef(self, a, later: bool = False):
-        """``later``: the body waits, unbuilt, until the walk asks for it (``build_later``)."""
+    def _funcdef(self, a, later: bool = False, bodyless: bool = False):
+        """``later``: the body waits, unbuilt, until the walk asks for it (``build_later``);
+        ``bodyless``: it is never built (a ``LaterBlock`` with no builder)."""
         decorators = [Decorator(d, self.ex(d)) for d in a.decorator_list]
         params = self._params(a.args)
         returns = Annotation(a.returns, self.ex(a.returns)) if a.returns is not None else None
-        body = LaterBlock(None, a.body, self) if later else self.block(a.body)
+        body = LaterBlock(None, a.body, None if bodyless else self) if later else \
+            self.block(a.body)
         return FunctionDef(a, Name(None, a.name), params, body, decorators,
                            returns, type(a) is ast.AsyncFunctionDef)
 

@@ -480,6 +480,11 @@ Span = Tuple[int, int, str]
 #: the stand-in of a method kept only for the ``self`` attributes it binds: the engine builds its
 #: header, and its body when a rule first asks about the class's attributes
 DEFER = "<defer>"
+#: the stand-in of a definition with no candidate: the engine builds its header (the name it
+#: binds, its decorators, its return annotation) and never its body, so that the analysis of
+#: everything around it is the one a full build gives (issue 45: one analysis, one answer;
+#: a plain ``pass`` left the name bound to what it held before the ``def``)
+BODYLESS = "<bodyless>"
 
 
 def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Span]]:
@@ -604,7 +609,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             elif not keep:
                 span = _span(stmt)
                 if span:
-                    skip.append(span + ("pass",))
+                    skip.append(span + (BODYLESS,))
             elif text is not None:
                 # kept for the ``self`` attributes it binds, which a rule may never ask about:
                 # its body is built and walked when one is first asked (``later``)

@@ -195,7 +195,7 @@ class ClassFacts(ProjectClass):
                  "_base_shapes",
                  "methods", "_attr_exprs", "_attr_where", "_buffers", "fields", "_own_data",
                  "_data_attr",
-                 "is_dataclass", "_category", "_attrs", "_busy", "__weakref__")
+                 "is_dataclass", "_category", "_attrs", "_busy", "replaced", "__weakref__")
 
     def __init__(self, name: str, node: ast.ClassDef, module: ProjectModule) -> None:
         self.name = name
@@ -227,6 +227,9 @@ class ClassFacts(ProjectClass):
         self._category: object = _UNSET
         self._attrs: Dict[str, object] = {}
         self._busy = False
+        #: methods the module replaces after the class is made (``A.make = other``): no
+        #: summary of the ``def`` holds for them (issue 45)
+        self.replaced: Set[str] = set()
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.methods[stmt.name] = FuncFacts(stmt.name, stmt, module, self)
@@ -375,6 +378,8 @@ class ClassFacts(ProjectClass):
 
     def method(self, name: str, _seen: Optional[Set[int]] = None) -> Optional[FuncFacts]:
         """A method of this class or of a project base class."""
+        if name in self.replaced:
+            return None
         f = self.methods.get(name)
         if f is not None:
             return f

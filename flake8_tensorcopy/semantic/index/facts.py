@@ -217,6 +217,28 @@ class ModuleFacts(ProjectModule):
             elif isinstance(stmt, (ast.If, ast.Try)):
                 # ``try: from apex import X / except ImportError: X = None``: take the body
                 self._scan(stmt.body, nested=True)
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)):
+                self._replaced_methods(stmt)
+
+    def _replaced_methods(self, stmt) -> None:
+        """``A.make = other`` or ``setattr(A, "make", other)`` at the top of the module: the
+        class's ``make`` is not the ``def`` any more (issue 45)."""
+        if isinstance(stmt, ast.Expr):
+            call = stmt.value
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and
+                    call.func.id == "setattr" and len(call.args) == 3 and
+                    isinstance(call.args[0], ast.Name) and
+                    isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str)):
+                return
+            pairs = [(call.args[0].id, call.args[1].value)]
+        else:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            pairs = [(t.value.id, t.attr) for t in targets
+                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)]
+        for owner, attr in pairs:
+            cls = self.defs.get(owner)
+            if isinstance(cls, ClassFacts):
+                cls.replaced.add(attr)
 
     def release(self) -> None:
         """Forget what was worked out lazily, when the index (or the linted file's analysis)

@@ -230,11 +230,16 @@ class ProjectIndex(Dependencies):
                 return None
             folder = os.path.join(folder, part)
             names = self._listing(folder)
+        # a package (``helpers/__init__.py``) wins over a module beside it (``helpers.py``), as
+        # Python's path finder decides (issue 45)
+        package = self._package_init(folder, last) if last in names else None
+        if package is not None:
+            return package
         if last + ".py" in names:
             cand = os.path.join(folder, last + ".py")
             if os.path.isfile(cand):
                 return cand
-        return self._package_init(folder, last) if last in names else None
+        return None
 
     def _package_init(self, base: str, name: str) -> Optional[str]:
         """``base/name/__init__.py`` if it is a file (``base``'s listing first, shared by every
@@ -313,10 +318,14 @@ class ProjectIndex(Dependencies):
                 entry[2].release()
 
     def _bases(self, importer: str, dotted: str, every: bool = False) -> List[str]:
-        """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order;
-        with ``every``, also the root's ``src`` folder where there is none yet (a module created
-        there would be found: ``_candidates``)."""
-        bases: List[str] = [self.folder_of(importer)]
+        """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order: the
+        importer's own folder only where it is a script's (Python 3 has no implicit relative
+        import: ``from helpers import f`` in ``pkg/mod.py`` is the top-level ``helpers``, not
+        ``pkg/helpers.py``; issue 45); with ``every``, also that folder in any case and the
+        root's ``src`` folder where there is none yet (a module created there would be found:
+        ``_candidates``)."""
+        folder = self.folder_of(importer)
+        bases: List[str] = [folder] if every or "__init__.py" not in self._listing(folder) else []
         root = self.root_of(importer)
         if root:
             bases.append(root)
@@ -378,12 +387,12 @@ class ProjectIndex(Dependencies):
             bases = self._bases(importer, dotted, every=True)
         rel = dotted.replace(".", os.sep)
         found = [c for base in bases
-                 for c in (os.path.join(base, rel + ".py"), os.path.join(base, rel, "__init__.py"))
+                 for c in (os.path.join(base, rel, "__init__.py"), os.path.join(base, rel + ".py"))
                  if self._allowed(c, importer)]
         if not level and dotted:
             found += [c for base in self._homes(importer, dotted)
-                      for c in (os.path.join(base, rel + ".py"),
-                                os.path.join(base, rel, "__init__.py"))]
+                      for c in (os.path.join(base, rel, "__init__.py"),
+                                os.path.join(base, rel + ".py"))]
         return found
 
     def load_path(self, path: Optional[str]) -> Optional[ModuleFacts]:
