@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, List, Optional, Tuple
 
-from ..semantic import regions
+from ..semantic import ints, regions
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -96,9 +96,15 @@ class OverlappingSliceWrite(Rule):
         "buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
         "(`f[1::2, :-s] = f[1::2, s:]`), and the source may be a view bound to a name first "
         "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in the "
-        "bounds is bound again, on every path). The views must overlap for every value of the "
-        "names but the trivial shift by 0, on a long enough dimension; where that depends on how "
-        "the names compare (`x[:, i:i + 2] = x[:, j:j + 2]`) nothing is flagged. The tensor must "
+        "bounds is bound again, on every path). The names in the bounds are taken to be positive "
+        "(a shift `k` of at least 1): the views must overlap for every such value, on a long "
+        "enough dimension; where that depends on how the names compare (`x[:, i:i + 2] = "
+        "x[:, j:j + 2]`) nothing is flagged, nor where a name is bound to a negative literal or "
+        "the write sits in a branch taken only where it is 0 or less (`if k < 0:`). A name used "
+        "as an index beside the slice (`x[i, 1:] = x[i, :-1]`) must hold an integer on "
+        "evidence (every binding an integer literal or arithmetic, a `range`/`enumerate` "
+        "counter, `len()`, `.size(i)`/`.shape[i]`, an `int` annotation): a mask there is "
+        "advanced indexing, which copies. The tensor must "
         "be known to be a torch tensor (NumPy arrays and lists handle the same line correctly); "
         "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced indexing (which "
         "copies) and sources computed from the slice (`x[:, :-1] * 2`) are not flagged."
@@ -289,7 +295,17 @@ def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
     if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(dst.value):
         return False
     names = regions.symbols(a[1]) | regions.symbols(b[1])
-    return not names or not _not_positive_here(ctx.scope_node, dst, names)
+    if not names:
+        return True
+    scopes = ints.scopes_at(ctx.scope_node, ctx.module)
+    # an index is one position only if it holds an integer: on evidence (a boolean mask there
+    # is advanced indexing, a copy); a name bound to a negative literal shifts the other way
+    if not all(ints.sized(s) or (s.isidentifier() and ints.holds_int(scopes, s))
+               for s in regions.index_symbols(a[1]) | regions.index_symbols(b[1])):
+        return False
+    if any(s.isidentifier() and ints.negative_literal(scopes, s) for s in names):
+        return False
+    return not _not_positive_here(ctx.scope_node, dst, names)
 
 
 # ---- a branch taken only where a shift is not positive ----------------------------------------

@@ -347,6 +347,13 @@ def symbols(r: Region) -> FrozenSet[str]:
     return frozenset(out)
 
 
+def index_symbols(r: Region) -> FrozenSet[str]:
+    """The symbols read in index positions (``x[i, 1:]``): each must hold an integer for the
+    subscript to be a view (a tensor or a list there is advanced indexing, a copy)."""
+    return frozenset(s for d in r.lead + (r.tail or ()) if d.stop is None
+                     for s, _ in d.start[1].terms)
+
+
 _LEN = re.compile(r"len\(\w+\)")
 _SHAPE = re.compile(r"\w+\.shape\[-?\d+\]")
 
