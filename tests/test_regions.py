@@ -288,3 +288,78 @@ def test_a_mask_beside_a_shifted_slice_is_no_view():
            "    x[mask, 1:] = x[mask, :-1]\n    x[row, 1:] = x[row, :-1]\n")
     assert [(d.line, d.code) for d in lint_source(src, "t.py") if d.code == "TEN403"] == \
         [(6, "TEN403")]
+
+
+# ---- views of views ---------------------------------------------------------------------------
+@pytest.mark.parametrize("outer, inner, base", [
+    ("x[:, 1:]", "v[:, :-1]", "x[:, 1:-1]"),
+    ("x[:, 1:]", "v[:]", "x[:, 1:]"),
+    ("x[:, k:]", "v[:, 1:]", "x[:, k + 1:]"),
+    ("x[0, 2:]", "v[:-1]", "x[0, 2:-1]"),
+    ("x[1:3]", "v[:, :-1]", "x[1:3, :-1]"),
+    ("x[:, 1:]", "v[0]", "x[0, 1:]"),
+])
+def test_compose_reads_a_view_of_a_view_on_the_base(outer, inner, base):
+    assert regions.compose(region(outer), region(inner)) == region(base)
+
+
+@pytest.mark.parametrize("outer, inner", [("x[:, ::2]", "v[:, 1:]"), ("x[..., 1:]", "v[:, 1:]"),
+                                          ("x[:, 1:]", "v[..., 1:]")])
+def test_compose_refuses_steps_and_ellipses(outer, inner):
+    assert regions.compose(region(outer), region(inner)) is None
+
+
+# ---- a self attribute that __init__ binds several times in straight-line code ------------------
+def _init(body):
+    import ast
+
+    from flake8_tensorcopy.semantic import straight
+    from flake8_tensorcopy.syntax import nodes
+    from flake8_tensorcopy.syntax.positions import Text
+
+    src = "class C:\n    def __init__(self, n):\n" + "".join(f"        {s}\n" for s in body.splitlines())
+    module = build.build(ast.parse(src), src, Text(src))
+    func = module.body[0].body.body[0]
+    targets = [n for n in nodes.within(func) if type(n) is nodes.AssignTarget]
+    ids = [id(t.target) for t in targets]
+    return [(ids.index(k), ids.index(v)) for k, v in straight.superseded(func).items()]
+
+
+@pytest.mark.parametrize("body, pairs", [
+    ("self.a = f()\nself.a = g(self.a)\nself.a = self.a.to(n)", [(1, 0), (2, 1)]),
+    ("self.a = f()\nself.b = 1\nz = self.b + 1\nself.a = g()", [(3, 0)]),
+    ("self.a = f()\nself.helper()\nself.a = g()", []),  # a method may read the first
+    ("self.a = f()\nsuper().setup()\nself.a = g()", []),
+    ("self.a = f()\nregister(self)\nself.a = g()", []),  # self escapes
+    ("self.a = f()\nif n:\n    pass\nself.a = g()", []),  # not straight-line
+    ("self.a = f()\nself.a = g(self)", []),
+    ("if n:\n    self.a = f()\nself.a = g()", []),
+])
+def test_superseded_bindings_of_init(body, pairs):
+    assert sorted(_init(body)) == sorted(pairs)
+
+
+def test_a_replaced_attribute_is_a_signal_and_its_fix_not_safe():
+    src = ("import numpy as np\nimport torch\n\n\nclass S:\n    def __init__(self, n):\n"
+           "        self.k = 1\n        self.b = np.zeros((2, n))\n        self.b = torch.from_numpy(self.b)\n\n"
+           "    def step(self):\n        self.b[:, :-self.k] = self.b[:, self.k:]\n")
+    [d] = [d for d in lint_source(src, "t.py") if d.code == "TEN403"]
+    assert d.line == 12 and d.fix is not None and not d.fix.is_safe
+    proven = src.replace("self.b = np.zeros((2, n))\n        ", "")
+    [d] = [d for d in lint_source(proven, "t.py") if d.code == "TEN403"]
+    assert d.fix.is_safe
+
+
+def test_prefilter_keeps_a_named_destination_and_a_view_of_a_view():
+    import ast
+
+    from flake8_tensorcopy.syntax.prefilter import plan
+
+    def kept(body):
+        src = "import torch\n\n\ndef f(x, y):\n" + "".join(f"    {s}\n" for s in body.splitlines())
+        return plan(ast.parse(src), src)[0]
+
+    assert kept("d = x[:, 1:]\nd.copy_(x[:, :-1])")
+    assert kept("d = x[:, 1:]\nd[:] = x[:, :-1]")
+    assert kept("v = x[:, 1:]\nw = v[:, :-1]\nx[:, 2:] = w")
+    assert not kept("d = y[:, 1:]\nprint(d)")

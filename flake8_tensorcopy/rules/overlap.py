@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions
-from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
+from ..semantic.kinds import EMPTY_LIST, SIGNAL, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
+from .base import Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src
 
 _UNSUPPORTED = "unsupported operation"
 
@@ -92,22 +92,28 @@ class OverlappingSliceWrite(Rule):
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
         "...`, `x[:, 1:].copy_(...)`, each item of a tuple assignment) whose source is an "
         "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
-        "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] = "
-        "buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
+        "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] "
+        "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
         "(`f[1::2, :-s] = f[1::2, s:]`), and the source may be a view bound to a name first "
-        "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in the "
-        "bounds is bound again, on every path). The names in the bounds are taken to be positive "
-        "(a shift `k` of at least 1): the views must overlap for every such value, on a long "
-        "enough dimension; where that depends on how the names compare (`x[:, i:i + 2] = "
-        "x[:, j:j + 2]`) nothing is flagged, nor where a name is bound to a negative literal or "
-        "the write sits in a branch taken only where it is 0 or less (`if k < 0:`). A name used "
-        "as an index beside the slice (`x[i, 1:] = x[i, :-1]`) must hold an integer on "
-        "evidence (every binding an integer literal or arithmetic, a `range`/`enumerate` "
-        "counter, `len()`, `.size(i)`/`.shape[i]`, an `int` annotation): a mask there is "
-        "advanced indexing, which copies. The tensor must "
-        "be known to be a torch tensor (NumPy arrays and lists handle the same line correctly); "
-        "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced indexing (which "
-        "copies) and sources computed from the slice (`x[:, :-1] * 2`) are not flagged."
+        "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in "
+        "the bounds is bound again, on every path), and so may the destination (`d = x[:, "
+        "1:]` ... `d.copy_(x[:, :-1])`), also a view of such a view (`w = prev[:, 1:]`). A "
+        "`self` attribute is a tensor where every binding of it in the class is one, not "
+        "counting a binding of `__init__` that a later one replaces in straight-line code "
+        "with nothing between that could read it (`self.buf = np.zeros(...)`, then `self.buf "
+        "= torch.from_numpy(self.buf)`): a signal, so the fix there is not marked safe. The "
+        "names in the bounds are taken to be positive (a shift `k` of at least 1): the views "
+        "must overlap for every such value, on a long enough dimension; where that depends on "
+        "how the names compare (`x[:, i:i + 2] = x[:, j:j + 2]`) nothing is flagged, nor "
+        "where a name is bound to a negative literal or the write sits in a branch taken only "
+        "where it is 0 or less (`if k < 0:`). A name used as an index beside the slice (`x[i, "
+        "1:] = x[i, :-1]`) must hold an integer on evidence (every binding an integer literal "
+        "or arithmetic, a `range`/`enumerate` counter, `len()`, `.size(i)`/`.shape[i]`, an "
+        "`int` annotation): a mask there is advanced indexing, which copies. The tensor must "
+        "be known to be a torch tensor (NumPy arrays and lists handle the same line "
+        "correctly); slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced "
+        "indexing (which copies) and sources computed from the slice (`x[:, :-1] * 2`) are "
+        "not flagged."
     )
     why = (
         "The write reads memory it has already overwritten. PyTorch copies element by element "
@@ -135,7 +141,9 @@ class OverlappingSliceWrite(Rule):
         "at run time (a dimension too short for the ranges to meet) nothing changes: the same "
         "values are written, with the same gradients. Where they do overlap PyTorch defines no "
         "result (it is wrong or an error), so no correct program relies on it. The rule flags "
-        "only a receiver known to be a torch tensor, so `.clone()` is a tensor's own method."
+        "only a receiver known to be a torch tensor, so `.clone()` is a tensor's own method; where "
+        "it is known by a signal only (a `self` attribute whose earlier `__init__` bindings "
+        "were something else, a binding not every path agrees on) the fix is unsafe."
     )
     references = (
         "https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd",
@@ -229,6 +237,8 @@ class OverlappingSliceWrite(Rule):
                 return ()
             dst, src = func.value, node.args[0].value
         td, ts = type(dst), type(src)
+        if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and ts is nodes.Subscript:
+            return self._check(node, ctx, ((dst, src),))  # ``d = x[:, 1:]; d.copy_(x[:, :-1])``
         if td is nodes.Subscript:
             if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):
                 return self._check(node, ctx, ((dst, src),))
@@ -246,7 +256,10 @@ class OverlappingSliceWrite(Rule):
         for dst, src in pairs:
             if not overlapping(ctx, dst, src):
                 continue
-            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", SAFE,
+            # a tensor known by a signal only (a ``self`` attribute whose earlier bindings a
+            # later one replaced, a binding that not every path agrees on): not a safe fix
+            safety = UNSAFE if ctx.evidence(_base(dst)) == SIGNAL else SAFE
+            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", safety,
                            [NodeEdit("replace", src, (Src(src), ".clone()"))])
             yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
                               src=ctx.snippet(src))
@@ -273,7 +286,18 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
     if base is None:
         return None
     r = regions.region(node, lambda n: _may_be_int(ctx, n))
-    return (base, r) if r is not None else None
+    if r is None:
+        return None
+    outer = regions.view_of(ctx.inf, base) if type(node.value) is nodes.Name else None
+    if outer is not None:  # ``v[:, :-1]`` of ``v = x[:, 1:]``: a region of ``x``
+        r = regions.compose(outer.region, r)
+        return (outer.base, r) if r is not None else None
+    return base, r
+
+
+def _base(dst: nodes.BaseExpression) -> nodes.BaseExpression:
+    """The tensor a write goes into: ``x`` of ``x[...]``, or the name bound to a view."""
+    return dst.value if type(dst) is nodes.Subscript else dst
 
 
 def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
@@ -283,7 +307,7 @@ def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
     return not (is_tensor(k) or k is TENSORS or k is EMPTY_LIST or type(k) in (Seq, Iter))
 
 
-def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
+def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:
     """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
     without being the same view, for every value of the bounds' symbols but the trivial ones?"""
     a = _storage(ctx, dst)
@@ -292,7 +316,7 @@ def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
     b = _storage(ctx, src)
     if b is None or a[0] != b[0]:
         return False
-    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(dst.value):
+    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(_base(dst)):
         return False
     names = regions.symbols(a[1]) | regions.symbols(b[1])
     if not names:

@@ -347,6 +347,40 @@ def symbols(r: Region) -> FrozenSet[str]:
     return frozenset(out)
 
 
+def _within(outer: Dim, b: Bound) -> Bound:
+    """A bound of a slice of the view dimension ``outer`` (unit step), on the base: counted
+    from the view's end it is ``outer.stop`` plus it, else ``outer.start`` plus it."""
+    at = outer.stop if b[0] else outer.start
+    return (at[0], at[1].plus(b[1]))  # type: ignore[index]
+
+
+def compose(outer: Region, inner: Region) -> Optional[Region]:
+    """The region of the base that ``inner``, a region of the view ``outer``, selects (a view
+    of a view: ``v = x[:, 1:]`` then ``v[:, :-1]``), or None where it cannot be said (an
+    Ellipsis, a stepped dimension of ``outer`` sliced again)."""
+    if outer.tail is not None or inner.tail is not None:
+        return None
+    dims = list(outer.lead)
+    out: list = []
+    i = 0
+    for d in inner.lead:
+        while i < len(dims) and dims[i].stop is None:
+            out.append(dims[i])  # an index of ``outer``: no dimension of the view
+            i += 1
+        o = dims[i] if i < len(dims) else FULL
+        i += 1
+        if o == FULL:
+            out.append(d)
+            continue
+        if o.step != ONE:
+            return None
+        if d.stop is None:
+            out.append(Dim(_within(o, d.start)))
+        else:
+            out.append(Dim(_within(o, d.start), _within(o, d.stop), d.step))
+    return Region(tuple(out) + tuple(dims[i:]), None)
+
+
 def index_symbols(r: Region) -> FrozenSet[str]:
     """The symbols read in index positions (``x[i, 1:]``): each must hold an integer for the
     subscript to be a view (a tensor or a list there is advanced indexing, a copy)."""
@@ -394,7 +428,17 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
     r = region(value, lambda n: not is_tensor(inference.infer(n)))
     if r is None:
         return None
-    syms = symbols(r)
+    outer = view_of(inference, base)
+    if outer is not None:  # a view of a view: of the first one's base
+        r = compose(outer.region, r)
+        if r is None:
+            return None
+        base = outer.base
+        if base == name:
+            return None
+        syms = symbols(r) | symbols(outer.region)
+    else:
+        syms = symbols(r)
     if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) for s in syms):
         return None  # an attribute or a call: what changes it is not seen here
     needs = frozenset({base} | {_root(s) for s in syms})

@@ -9,10 +9,11 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from . import torch_api
 from .regions import View, drop_views
+from .straight import AttrBindings
 from .kinds import (
     BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
-    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, evidence, is_tensor,
+    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_SUBCLASS, is_tensor,
     tensor_like,
 )
 
@@ -101,6 +102,8 @@ class Bindings:
         self.aliased = False
         #: some name was bound to a view (``regions.View``): until then no binding ends one
         self.viewed = False
+        #: how a binding of a ``self`` attribute joins the others (``__init__``'s replaced ones)
+        self.attr_bindings = AttrBindings()
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -494,13 +497,7 @@ class Bindings:
         kind = kind if kind is not None else UNKNOWN
         if self.later is not None:
             self.later(info, attr, True)
-        old = info.attrs.get(attr)
-        if old is None:
-            info.attrs[attr] = kind
-        elif old is not kind and not (is_tensor(old) and is_tensor(kind)):
-            info.attrs[attr] = UNKNOWN
-        elif old is not kind and evidence(old) != evidence(kind):
-            info.attrs[attr] = tensor_like(old, kind)  # as weakly known as the weaker binding
+        self.attr_bindings.bind(info, attr, target, kind)  # the join (``straight.py``)
 
     def _self_class(self, name: str) -> Optional[ClassInfo]:
         scope: Optional[Scope] = self.scope
