@@ -17,7 +17,10 @@ select the same indices there, whatever their other bound looks like.
 
 A view bound to a name (``tmp = x[:, :-1]``) is a ``View`` kept in the binding state next to the
 name (under ``name + "["``, which no identifier spells) until the name, its base or a name its
-bounds read is bound again; joins keep it only where every path holds the same one.
+bounds read is bound again; joins keep it only where every path holds the same one. A view of
+such a view (``w = tmp[:, 1:]``) is a region of the first one's base (``compose``). The symbols
+read in index positions (``index_symbols``) must hold integers for the subscript to be a view at
+all; a rule asks ``ints.holds_int`` for that, on evidence.
 """
 from __future__ import annotations
 
