@@ -290,6 +290,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         inf = self.inf
         params = node.params
         inf.push("function", cls=cls, no_grad=no_grad)
+        if cls is not None and node.name.value == "__init__":
+            inf.attr_bindings.enter_init(node)  # bindings the next one replaces
         outer_scope, self.ctx.scope_node = self.ctx.scope_node, node
         first = True
         for p in _all_params(params):

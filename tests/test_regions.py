@@ -215,3 +215,151 @@ def test_prefilter_keeps_a_definition_with_a_named_view_write_or_a_tuple_write()
     assert kept("x[:, :-1], y = y, x") == (False, False)
     src = "import torch\nx = torch.ones(3, 5)\nprev = x[:, :-1]\nx[:, 1:] = prev\n"
     assert plan(ast.parse(src), src)[0] and plan(ast.parse(src))[0]
+
+
+# ---- which names hold integers (``semantic/ints.py``): an index is one position on evidence ----
+def _scopes(body, params="x"):
+    import ast
+
+    from flake8_tensorcopy.semantic import ints
+    from flake8_tensorcopy.syntax.positions import Text
+
+    src = f"N = 4\nM = -1\n\n\ndef f({params}):\n" + "".join(f"    {s}\n" for s in body.splitlines())
+    module = build.build(ast.parse(src), src, Text(src))
+    func = module.body[-1]
+    return ints, ints.scopes_at(func, module)
+
+
+@pytest.mark.parametrize("params, body, name", [
+    ("x, i: int", "pass", "i"),
+    ("x", "i = 3", "i"),
+    ("x", "i = 3\ni += 1", "i"),
+    ("x", "i = N - 1", "i"),
+    ("x", "i = len(x) - 1", "i"),
+    ("x", "i = x.size(0) // 2", "i"),
+    ("x", "i = x.shape[-1] % 3", "i"),
+    ("x", "i = max(N, 2)", "i"),
+    ("x", "i = 0 if x else N", "i"),
+    ("x", "i: int = f()", "i"),
+    ("x", "for i in range(3):\n    pass", "i"),
+    ("x", "for i, v in enumerate(x):\n    pass", "i"),
+    ("x", "i = 0\nwhile True:\n    i = i + 1", "i"),
+    ("x", "pass", "N"),
+])
+def test_holds_int_on_evidence(params, body, name):
+    ints, scopes = _scopes(body, params)
+    assert ints.holds_int(scopes, name)
+
+
+@pytest.mark.parametrize("params, body, name", [
+    ("x, i", "pass", "i"),  # a parameter without an annotation: a mask may be passed
+    ("x", "i = x > 0", "i"),
+    ("x", "i = 3\ni = x > 0", "i"),  # one binding that is no integer is enough
+    ("x", "i = g()", "i"),
+    ("x", "i = x[0]", "i"),
+    ("x", "i, j = 1, 2", "i"),  # unpacking is not read
+    ("x", "for i in x:\n    pass", "i"),
+    ("x", "for i, v in enumerate(x):\n    pass", "v"),
+    ("x", "with g() as i:\n    pass", "i"),
+    ("x", "global N\nN = 3", "N"),
+    ("x", "i = 3 / 2", "i"),
+    ("x", "pass", "undefined"),
+])
+def test_no_int_without_evidence(params, body, name):
+    ints, scopes = _scopes(body, params)
+    assert not ints.holds_int(scopes, name)
+
+
+def test_negative_literal_binding():
+    ints, scopes = _scopes("k = -2\nj = 2", "x, d=-1")
+    assert ints.negative_literal(scopes, "k") and ints.negative_literal(scopes, "d")
+    assert ints.negative_literal(scopes, "M")  # read from the module
+    assert not ints.negative_literal(scopes, "j") and not ints.negative_literal(scopes, "N")
+
+
+def test_index_symbols_are_the_names_in_index_positions():
+    r = region("x[i, a:b, j + 1, ..., k]")
+    assert regions.index_symbols(r) == {"i", "j", "k"}
+    assert regions.symbols(r) == {"i", "a", "b", "j", "k"}
+
+
+def test_a_mask_beside_a_shifted_slice_is_no_view():
+    src = ("import torch\n\n\ndef f(x: torch.Tensor, mask, row: int):\n"
+           "    x[mask, 1:] = x[mask, :-1]\n    x[row, 1:] = x[row, :-1]\n")
+    assert [(d.line, d.code) for d in lint_source(src, "t.py") if d.code == "TEN403"] == \
+        [(6, "TEN403")]
+
+
+# ---- views of views ---------------------------------------------------------------------------
+@pytest.mark.parametrize("outer, inner, base", [
+    ("x[:, 1:]", "v[:, :-1]", "x[:, 1:-1]"),
+    ("x[:, 1:]", "v[:]", "x[:, 1:]"),
+    ("x[:, k:]", "v[:, 1:]", "x[:, k + 1:]"),
+    ("x[0, 2:]", "v[:-1]", "x[0, 2:-1]"),
+    ("x[1:3]", "v[:, :-1]", "x[1:3, :-1]"),
+    ("x[:, 1:]", "v[0]", "x[0, 1:]"),
+])
+def test_compose_reads_a_view_of_a_view_on_the_base(outer, inner, base):
+    assert regions.compose(region(outer), region(inner)) == region(base)
+
+
+@pytest.mark.parametrize("outer, inner", [("x[:, ::2]", "v[:, 1:]"), ("x[..., 1:]", "v[:, 1:]"),
+                                          ("x[:, 1:]", "v[..., 1:]")])
+def test_compose_refuses_steps_and_ellipses(outer, inner):
+    assert regions.compose(region(outer), region(inner)) is None
+
+
+# ---- a self attribute that __init__ binds several times in straight-line code ------------------
+def _init(body):
+    import ast
+
+    from flake8_tensorcopy.semantic import straight
+    from flake8_tensorcopy.syntax import nodes
+    from flake8_tensorcopy.syntax.positions import Text
+
+    src = "class C:\n    def __init__(self, n):\n" + "".join(f"        {s}\n" for s in body.splitlines())
+    module = build.build(ast.parse(src), src, Text(src))
+    func = module.body[0].body.body[0]
+    targets = [n for n in nodes.within(func) if type(n) is nodes.AssignTarget]
+    ids = [id(t.target) for t in targets]
+    return [(ids.index(k), ids.index(v)) for k, v in straight.superseded(func).items()]
+
+
+@pytest.mark.parametrize("body, pairs", [
+    ("self.a = f()\nself.a = g(self.a)\nself.a = self.a.to(n)", [(1, 0), (2, 1)]),
+    ("self.a = f()\nself.b = 1\nz = self.b + 1\nself.a = g()", [(3, 0)]),
+    ("self.a = f()\nself.helper()\nself.a = g()", []),  # a method may read the first
+    ("self.a = f()\nsuper().setup()\nself.a = g()", []),
+    ("self.a = f()\nregister(self)\nself.a = g()", []),  # self escapes
+    ("self.a = f()\nif n:\n    pass\nself.a = g()", []),  # not straight-line
+    ("self.a = f()\nself.a = g(self)", []),
+    ("if n:\n    self.a = f()\nself.a = g()", []),
+])
+def test_superseded_bindings_of_init(body, pairs):
+    assert sorted(_init(body)) == sorted(pairs)
+
+
+def test_a_replaced_attribute_is_a_signal_and_its_fix_not_safe():
+    src = ("import numpy as np\nimport torch\n\n\nclass S:\n    def __init__(self, n):\n"
+           "        self.k = 1\n        self.b = np.zeros((2, n))\n        self.b = torch.from_numpy(self.b)\n\n"
+           "    def step(self):\n        self.b[:, :-self.k] = self.b[:, self.k:]\n")
+    [d] = [d for d in lint_source(src, "t.py") if d.code == "TEN403"]
+    assert d.line == 12 and d.fix is not None and not d.fix.is_safe
+    proven = src.replace("self.b = np.zeros((2, n))\n        ", "")
+    [d] = [d for d in lint_source(proven, "t.py") if d.code == "TEN403"]
+    assert d.fix.is_safe
+
+
+def test_prefilter_keeps_a_named_destination_and_a_view_of_a_view():
+    import ast
+
+    from flake8_tensorcopy.syntax.prefilter import plan
+
+    def kept(body):
+        src = "import torch\n\n\ndef f(x, y):\n" + "".join(f"    {s}\n" for s in body.splitlines())
+        return plan(ast.parse(src), src)[0]
+
+    assert kept("d = x[:, 1:]\nd.copy_(x[:, :-1])")
+    assert kept("d = x[:, 1:]\nd[:] = x[:, :-1]")
+    assert kept("v = x[:, 1:]\nw = v[:, :-1]\nx[:, 2:] = w")
+    assert not kept("d = y[:, 1:]\nprint(d)")

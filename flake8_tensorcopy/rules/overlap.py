@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, List, Optional, Tuple
 
-from ..semantic import regions
+from ..semantic import ints, regions
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -93,16 +93,28 @@ class OverlappingSliceWrite(Rule):
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
         "...`, `x[:, 1:].copy_(...)`, each item of a tuple assignment) whose source is an "
         "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
-        "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] = "
-        "buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
+        "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] "
+        "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
         "(`f[1::2, :-s] = f[1::2, s:]`), and the source may be a view bound to a name first "
-        "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in the "
-        "bounds is bound again, on every path). The views must overlap for every value of the "
-        "names but the trivial shift by 0, on a long enough dimension; where that depends on how "
-        "the names compare (`x[:, i:i + 2] = x[:, j:j + 2]`) nothing is flagged. The tensor must "
-        "be known to be a torch tensor (NumPy arrays and lists handle the same line correctly); "
-        "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced indexing (which "
-        "copies) and sources computed from the slice (`x[:, :-1] * 2`) are not flagged."
+        "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in "
+        "the bounds is bound again, on every path), and so may the destination (`d = x[:, "
+        "1:]` ... `d.copy_(x[:, :-1])`), also a view of such a view (`w = prev[:, 1:]`). A "
+        "`self` attribute is a tensor where every binding of it in the class is one, not "
+        "counting a binding of `__init__` that a later one replaces in straight-line code "
+        "with nothing between that could read it (`self.buf = np.zeros(...)`, then `self.buf "
+        "= torch.from_numpy(self.buf)`): a signal, so the fix there is not marked safe. The "
+        "names in the bounds are taken to be positive (a shift `k` of at least 1): the views "
+        "must overlap for every such value, on a long enough dimension; where that depends on "
+        "how the names compare (`x[:, i:i + 2] = x[:, j:j + 2]`) nothing is flagged, nor "
+        "where a name is bound to a negative literal or the write sits in a branch taken only "
+        "where it is 0 or less (`if k < 0:`). A name used as an index beside the slice (`x[i, "
+        "1:] = x[i, :-1]`) must hold an integer on evidence (every binding an integer literal "
+        "or arithmetic, a `range`/`enumerate` counter, `len()`, `.size(i)`/`.shape[i]`, an "
+        "`int` annotation): a mask there is advanced indexing, which copies. The tensor must "
+        "be known to be a torch tensor (NumPy arrays and lists handle the same line "
+        "correctly); slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced "
+        "indexing (which copies) and sources computed from the slice (`x[:, :-1] * 2`) are "
+        "not flagged."
     )
     why = (
         "The write reads memory it has already overwritten. PyTorch copies element by element "
@@ -225,6 +237,8 @@ class OverlappingSliceWrite(Rule):
                 return ()
             dst, src = func.value, node.args[0].value
         td, ts = type(dst), type(src)
+        if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and ts is nodes.Subscript:
+            return self._check(node, ctx, ((dst, src),))  # ``d = x[:, 1:]; d.copy_(x[:, :-1])``
         if td is nodes.Subscript:
             if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):
                 return self._check(node, ctx, ((dst, src),))
@@ -272,7 +286,18 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
     if base is None:
         return None
     r = regions.region(node, lambda n: _may_be_int(ctx, n))
-    return (base, r) if r is not None else None
+    if r is None:
+        return None
+    outer = regions.view_of(ctx.inf, base) if type(node.value) is nodes.Name else None
+    if outer is not None:  # ``v[:, :-1]`` of ``v = x[:, 1:]``: a region of ``x``
+        r = regions.compose(outer.region, r)
+        return (outer.base, r) if r is not None else None
+    return base, r
+
+
+def _base(dst: nodes.BaseExpression) -> nodes.BaseExpression:
+    """The tensor a write goes into: ``x`` of ``x[...]``, or the name bound to a view."""
+    return dst.value if type(dst) is nodes.Subscript else dst
 
 
 def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
@@ -282,7 +307,7 @@ def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
     return not (is_tensor(k) or k is TENSORS or k is EMPTY_LIST or type(k) in (Seq, Iter))
 
 
-def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
+def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:
     """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
     without being the same view, for every value of the bounds' symbols but the trivial ones?"""
     a = _storage(ctx, dst)
@@ -291,10 +316,20 @@ def overlapping(ctx, dst: nodes.Subscript, src: nodes.BaseExpression) -> bool:
     b = _storage(ctx, src)
     if b is None or a[0] != b[0]:
         return False
-    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(dst.value):
+    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(_base(dst)):
         return False
     names = regions.symbols(a[1]) | regions.symbols(b[1])
-    return not names or not _not_positive_here(ctx.scope_node, dst, names)
+    if not names:
+        return True
+    scopes = ints.scopes_at(ctx.scope_node, ctx.module)
+    # an index is one position only if it holds an integer: on evidence (a boolean mask there
+    # is advanced indexing, a copy); a name bound to a negative literal shifts the other way
+    if not all(ints.sized(s) or (s.isidentifier() and ints.holds_int(scopes, s))
+               for s in regions.index_symbols(a[1]) | regions.index_symbols(b[1])):
+        return False
+    if any(s.isidentifier() and ints.negative_literal(scopes, s) for s in names):
+        return False
+    return not _not_positive_here(ctx.scope_node, dst, names)
 
 
 # ---- a branch taken only where a shift is not positive ----------------------------------------

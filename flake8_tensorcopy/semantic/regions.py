@@ -17,7 +17,10 @@ select the same indices there, whatever their other bound looks like.
 
 A view bound to a name (``tmp = x[:, :-1]``) is a ``View`` kept in the binding state next to the
 name (under ``name + "["``, which no identifier spells) until the name, its base or a name its
-bounds read is bound again; joins keep it only where every path holds the same one.
+bounds read is bound again; joins keep it only where every path holds the same one. A view of
+such a view (``w = tmp[:, 1:]``) is a region of the first one's base (``compose``). The symbols
+read in index positions (``index_symbols``) must hold integers for the subscript to be a view at
+all; a rule asks ``ints.holds_int`` for that, on evidence.
 """
 from __future__ import annotations
 
@@ -347,6 +350,47 @@ def symbols(r: Region) -> FrozenSet[str]:
     return frozenset(out)
 
 
+def _within(outer: Dim, b: Bound) -> Bound:
+    """A bound of a slice of the view dimension ``outer`` (unit step), on the base: counted
+    from the view's end it is ``outer.stop`` plus it, else ``outer.start`` plus it."""
+    at = outer.stop if b[0] else outer.start
+    return (at[0], at[1].plus(b[1]))  # type: ignore[index]
+
+
+def compose(outer: Region, inner: Region) -> Optional[Region]:
+    """The region of the base that ``inner``, a region of the view ``outer``, selects (a view
+    of a view: ``v = x[:, 1:]`` then ``v[:, :-1]``), or None where it cannot be said (an
+    Ellipsis, a stepped dimension of ``outer`` sliced again)."""
+    if outer.tail is not None or inner.tail is not None:
+        return None
+    dims = list(outer.lead)
+    out: list = []
+    i = 0
+    for d in inner.lead:
+        while i < len(dims) and dims[i].stop is None:
+            out.append(dims[i])  # an index of ``outer``: no dimension of the view
+            i += 1
+        o = dims[i] if i < len(dims) else FULL
+        i += 1
+        if o == FULL:
+            out.append(d)
+            continue
+        if o.step != ONE:
+            return None
+        if d.stop is None:
+            out.append(Dim(_within(o, d.start)))
+        else:
+            out.append(Dim(_within(o, d.start), _within(o, d.stop), d.step))
+    return Region(tuple(out) + tuple(dims[i:]), None)
+
+
+def index_symbols(r: Region) -> FrozenSet[str]:
+    """The symbols read in index positions (``x[i, 1:]``): each must hold an integer for the
+    subscript to be a view (a tensor or a list there is advanced indexing, a copy)."""
+    return frozenset(s for d in r.lead + (r.tail or ()) if d.stop is None
+                     for s, _ in d.start[1].terms)
+
+
 _LEN = re.compile(r"len\(\w+\)")
 _SHAPE = re.compile(r"\w+\.shape\[-?\d+\]")
 
@@ -387,7 +431,17 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
     r = region(value, lambda n: not is_tensor(inference.infer(n)))
     if r is None:
         return None
-    syms = symbols(r)
+    outer = view_of(inference, base)
+    if outer is not None:  # a view of a view: of the first one's base
+        r = compose(outer.region, r)
+        if r is None:
+            return None
+        base = outer.base
+        if base == name:
+            return None
+        syms = symbols(r) | symbols(outer.region)
+    else:
+        syms = symbols(r)
     if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) for s in syms):
         return None  # an attribute or a call: what changes it is not seen here
     needs = frozenset({base} | {_root(s) for s in syms})

@@ -3,17 +3,18 @@ point, and the join of two branches' binding states."""
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from . import torch_api
 from .names import names_read, rebound_names
 from .regions import View, drop_views
+from .straight import AttrBindings
 from .kinds import (
     BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
     UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
-    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_MADE, TENSOR_SUBCLASS, evidence,
+    ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_MADE, TENSOR_SUBCLASS,
     is_tensor, opened, tensor_like,
 )
 
@@ -109,6 +110,8 @@ class Bindings:
         #: the file uses a functorch transform (``vmap``, ``torch.func.grad``...): a function
         #: may run on batched or wrapped tensors, where ``.data`` raises (set by the engine)
         self.transforms = False
+        #: how a binding of a ``self`` attribute joins the others (``__init__``'s replaced ones)
+        self.attr_bindings = AttrBindings()
 
     # ---- scopes ------------------------------------------------------------------------
 
@@ -510,13 +513,7 @@ class Bindings:
         kind = opened(kind) if kind is not None else UNKNOWN
         if self.later is not None:
             self.later(info, attr, True)
-        old = info.attrs.get(attr)
-        if old is None:
-            info.attrs[attr] = kind
-        elif old is not kind and not (is_tensor(old) and is_tensor(kind)):
-            info.attrs[attr] = UNKNOWN
-        elif old is not kind and evidence(old) != evidence(kind):
-            info.attrs[attr] = tensor_like(old, kind)  # as weakly known as the weaker binding
+        self.attr_bindings.bind(info, attr, target, kind)  # the join (``straight.py``)
 
     def _self_class(self, name: str) -> Optional[ClassInfo]:
         scope: Optional[Scope] = self.scope

@@ -156,7 +156,17 @@ def _same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> 
         named.add((dotted(a.value), b.id))
     if not isinstance(b, ast.Subscript):
         return False
+    if isinstance(a.value, ast.Name) and named is not None:
+        named.add((dotted(b.value), a.value.id))  # ``v[:] = x[...]`` once ``v = x[...]``
     return dotted(a.value) is not None and dotted(a.value) == dotted(b.value)
+
+
+def _through_views(views: Set) -> Set:
+    """(base, name) of each ``name = base[...]``, and of views of views (``w = v[...]``)."""
+    out = set(views)
+    for _ in range(4):
+        out |= {(a, n) for a, b in out for b2, n in out if b == b2}
+    return out
 
 
 def _state_dict_call(node: ast.expr) -> bool:
@@ -180,11 +190,13 @@ def _snapshot_shape(node: ast.expr) -> bool:
     return False
 
 
-def _binds_view(root: ast.AST, named: Set) -> bool:
-    """Does ``root`` bind ``v = x[...]`` for a write ``x[..:..] = v`` noted in ``named``?"""
-    return any(type(n) is ast.Assign and type(n.value) is ast.Subscript and
-               type(n.targets[0]) is ast.Name and (dotted(n.value.value), n.targets[0].id) in named
-               for n in _nodes(root))
+def _binds_view(roots, named: Set) -> bool:
+    """Do ``roots`` bind ``v = x[...]`` (or a view of a view of ``x``) for a write ``x[..:..] =
+    v`` (or ``v.copy_(x[...])``) noted in ``named``?"""
+    views = {(dotted(n.value.value), n.targets[0].id) for root in roots for n in _nodes(root)
+             if type(n) is ast.Assign and type(n.value) is ast.Subscript and
+             type(n.targets[0]) is ast.Name}
+    return bool(views) and not named.isdisjoint(_through_views(views))
 
 
 def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) -> bool:
@@ -234,6 +246,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) ->
                         return True
                 elif attr == "copy_" and isinstance(func.value, ast.Name) and len(args) == 1:
                     two_step = True  # ``out.copy_(v)``: a shape only after ``out = *_like(v)``
+                    if isinstance(args[0], ast.Subscript):
+                        named.add((dotted(args[0].value), func.value.id))  # TEN403, as below
                 elif (attr in _CTOR_ATTRS or _legacy_name(attr)) and first is not None \
                         and not isinstance(first, _LITERALS):
                     if isinstance(first, (ast.List, ast.Tuple)) and all(
@@ -264,8 +278,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) ->
             more = _torch_aliases([node]) - aliases
             if more:
                 return True  # a local import of a constructor alias: let the walk look
-    if mine and named and not named.isdisjoint(views):
-        return True  # TEN403: ``v = x[...]`` and ``x[..:..] = v``
+    if mine and named and not named.isdisjoint(_through_views(views)):
+        return True  # TEN403: ``v = x[...]`` and ``x[..:..] = v`` (or ``v.copy_(x[...])``)
     return two_step and any(_two_step_copy(block) for block in _blocks(root))
 
 
@@ -580,7 +594,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                         if isinstance(part, ast.AST) and _has_shape(part, aliases):
                             return True
             todo.extend(bodies)
-    return bool(named) and _binds_view(fn, named)
+    return bool(named) and _binds_view((fn,), named)
 
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
@@ -641,8 +655,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if name is not None:
                 # still binds the name to a container: what inference knew of it stays true
                 skip.append((stmt.lineno, stmt.end_lineno, f"{name} = []"))
-    return found or (bool(named) and any(_binds_view(stmt, named) for stmt in body
-                                         if not isinstance(stmt, _FUNCS + (ast.ClassDef,))))
+    return found or (bool(named) and _binds_view(
+        [stmt for stmt in body if not isinstance(stmt, _FUNCS + (ast.ClassDef,))], named))
 
 
 def has_candidates(tree: ast.AST) -> bool:
