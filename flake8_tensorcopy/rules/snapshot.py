@@ -11,11 +11,14 @@ from ..semantic.index.statedict_summaries import kept_on_instance, returned_live
 from ..semantic.statedicts import Live, live_state_dict
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
-from .snapshot_flow import fresh_optimizer, read_after_change, trained_after_keeping
+from .snapshot_flow import (
+    constructed_fresh, fresh_optimizer, read_after_change, trained_after_keeping,
+)
 from .snapshot_methods import restored_elsewhere
 from .snapshot_claims import (
     cpu_snapshot_is_the_tensors_on_cpu, deep_snapshots_keep_old_weights,
-    optimizer_state_follows_step, shallow_snapshots_follow_step,
+    fresh_optimizer_snapshot_holds_nothing_live, optimizer_state_follows_step,
+    shallow_snapshots_follow_step,
 )
 
 
@@ -174,6 +177,11 @@ class StateDictSnapshot(Rule):
         Claim("optimizer-state-follows-step", "semantics",
               "Adam's `exp_avg` in an `optimizer.state_dict()` snapshot moves with the next step; "
               "its `param_groups` are a fresh copy", optimizer_state_follows_step),
+        Claim("fresh-optimizer-snapshot-holds-nothing-live", "semantics",
+              "`state_dict()` of a fresh `SGD`, `Adam`, `AdamW`, `RMSprop` (and the other "
+              "optimizers of `STATELESS_UNTIL_STEP`; not `Adagrad`) holds no state tensors, and "
+              "its `param_groups` stay as they were after a step and a new learning rate",
+              fresh_optimizer_snapshot_holds_nothing_live),
     )
 
     def check(self, node, ctx) -> Iterable[Report]:
@@ -216,6 +224,8 @@ class StateDictSnapshot(Rule):
         tracked = _tracked_name(target)
         if tracked is None:
             return
+        if receiver is not None and constructed_fresh(ctx, node, receiver):
+            return  # an optimizer before its first step: nothing live to keep
         owner = dotted_name(receiver) or "" if receiver is not None else ""
         found = read_after_change(ctx, node, tracked, owner)
         if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \

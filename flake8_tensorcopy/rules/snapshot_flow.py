@@ -13,6 +13,11 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .context import statement_blocks, statement_list
 
+#: ``torch.optim`` classes whose fresh instance holds no state tensors (measured on torch 2.13
+#: by the claim ``fresh-optimizer-snapshot-holds-nothing-live``; not Adagrad, whose ``sum``
+#: tensors exist from construction)
+STATELESS_UNTIL_STEP = ("ASGD", "Adadelta", "Adafactor", "Adam", "AdamW", "Adamax", "NAdam",
+                        "RAdam", "RMSprop", "Rprop", "SGD")
 
 # ---- flow: is the binding read after a point where the weights can change? ------------------
 LOOPS = (nodes.For, nodes.While)
@@ -145,11 +150,20 @@ class FlowScan:
                 r = self.small(p, cond)
                 if r is not None:
                     return r
+        # each block is a path of its own: a change point counts after the statement only on
+        # a path where the binding it follows still reaches the end (a rebind inside the block
+        # ends it); the path that skips the blocks keeps what held before, except past an
+        # ``if`` with an ``else`` (one of its blocks always runs)
+        before = self.changed
+        ends = [] if t is nodes.If and type(stmt.orelse) is nodes.Else else [before]
         for block in statement_blocks(stmt):
+            self.changed = before
             for s in block:
                 r = self.stmt(s, True)
                 if r is not None:
                     return r
+            ends.append(self.changed)
+        self.changed = next((e for e in ends if e is not None), None)
         return None
 
     def small(self, node, cond: bool):
@@ -170,11 +184,11 @@ class FlowScan:
             self.changed = change
             if self.escaped is not None:  # the kept tensors now hold what the change wrote
                 return f"{change} (its tensors were kept by `setattr(...)` before)", self.escaped
-        if node is self.bind:
-            if not cond and rebinds is not None:
-                self.changed = None  # taken again: fresh (a container keeps the old one too)
-        elif rebinds is not None and not cond:
-            return "stop"
+        if rebinds is not None:
+            if node is not self.bind and not cond:
+                return "stop"
+            # taken again: fresh on this path (a container keeps the old one too: no rebind)
+            self.changed = None
         return None
 
 
@@ -286,3 +300,72 @@ def fresh_optimizer(ctx, receiver) -> bool:
     scope = ctx.scope_node
     return type(scope) is nodes.FunctionDef and scope.name.value == "__init__" and (
         name.startswith("opt") or "optim" in name)
+
+
+def constructed_fresh(ctx, bind, receiver) -> bool:
+    """``opt = torch.optim.SGD(...)`` (a class of ``STATELESS_UNTIL_STEP``), the only binding of
+    ``opt`` in the scope, earlier in the same block as the snapshot ``bind`` with no mention of
+    ``opt`` in between: the optimizer has not stepped, so its ``state_dict()`` holds nothing
+    live (the state is empty, ``param_groups`` are copied)."""
+    if type(receiver) is not nodes.Name or ctx.stmt_line is None:
+        return False
+    name = receiver.value
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    if not locate(body, ctx.stmt_line, chain):
+        return False
+    stmts, at = chain[-1]
+    made = None
+    for i in range(at - 1, -1, -1):
+        line = stmts[i]
+        if type(line) is nodes.SimpleStatementLine and len(line.body) == 1 and \
+                type(line.body[0]) is nodes.Assign and len(line.body[0].targets) == 1 and \
+                type(line.body[0].targets[0].target) is nodes.Name and \
+                line.body[0].targets[0].target.value == name:
+            made = line.body[0]
+            break
+        if mentions(line, name) is not None:
+            return False
+    if made is None or type(made.value) is not nodes.Call:
+        return False
+    q = ctx.inf.qualname(made.value.func) or ""
+    ns, _, cls = q.rpartition(".")
+    if ns != "torch.optim" or cls not in STATELESS_UNTIL_STEP:
+        return False
+    return binding_count(scope, name) == 1
+
+
+def binding_count(scope, name: str) -> int:
+    """How many targets under ``scope`` (not nested definitions) bind ``name``; a parameter, a
+    ``global`` or a ``del`` counts too."""
+    count = 0
+    bound: set = set()
+    todo = [scope.body] if type(scope) is nodes.FunctionDef else list(scope.body)
+    if type(scope) is nodes.FunctionDef:
+        count += sum(1 for p in nodes_params(scope) if p == name)
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in DEFS or t is nodes.Lambda:
+            continue
+        for field in ("target", "targets", "names", "asname", "name"):
+            part = getattr(n, field, None)
+            if part is None or t is nodes.Attribute:
+                continue
+            for p in part if type(part) in (list, tuple) else (part,):
+                hit = mentions(p, name)
+                if hit is not None:
+                    bound.add(id(hit))  # ``Assign.targets`` and each ``AssignTarget`` both
+        todo.extend(c for c in n.children if c is not None)
+    return count + len(bound)
+
+
+def nodes_params(fn) -> list:
+    ps = fn.params
+    out = [p.name.value for p in (*(getattr(ps, "posonly_params", None) or ()), *ps.params,
+                                  *ps.kwonly_params)]
+    for star in (ps.star_arg, ps.star_kwarg):
+        if type(star) is nodes.Param:
+            out.append(star.name.value)
+    return out
