@@ -63,7 +63,7 @@ def mentions(node, name: str, skip=None) -> Optional[nodes.CSTNode]:
     return None
 
 
-def change_point(ctx, node, receiver: str) -> Optional[str]:
+def change_point(ctx, node, receiver: str, name: str = "") -> Optional[str]:
     """A call under ``node`` after which the module's or optimizer's tensors may have changed."""
     todo = [node]
     while todo:
@@ -72,7 +72,7 @@ def change_point(ctx, node, receiver: str) -> Optional[str]:
         if t in DEFS or t is nodes.Lambda:
             continue
         if t is nodes.Call:
-            what = changing_call(n, receiver)
+            what = changing_call(n, receiver, name)
             if what:
                 return what
             why = weight_change(ctx.inf, n, receiver)
@@ -82,8 +82,9 @@ def change_point(ctx, node, receiver: str) -> Optional[str]:
     return None
 
 
-def changing_call(call, receiver: str) -> Optional[str]:
+def changing_call(call, receiver: str, name: str = "") -> Optional[str]:
     func = call.func
+    kept = name
     name = last_name(func) or ""
     low = name.lower()
     owner = dotted_name(func.value) if type(func) is nodes.Attribute else None
@@ -92,7 +93,9 @@ def changing_call(call, receiver: str) -> Optional[str]:
         return f"`{owner}.step()`"
     if name == "backward":
         return "`backward()`"
-    if name == "load_state_dict" and owner is not None and owner == receiver:
+    if name == "load_state_dict" and owner is not None and owner == receiver and not (
+            kept and call.args and mentions(call.args[0].value, kept) is not None):
+        # loading the snapshot itself back into its owner writes its own values: no change
         return f"`{owner}.load_state_dict()`"
     if (low.startswith("train") or low.endswith("_train") or "train_" in low or low == "fit") \
             and not (name == "train" and owner is not None and not call.args and (
@@ -156,12 +159,17 @@ class FlowScan:
         # ``if`` with an ``else`` (one of its blocks always runs)
         before = self.changed
         ends = [] if t is nodes.If and type(stmt.orelse) is nodes.Else else [before]
-        for block in statement_blocks(stmt):
+        for k, block in enumerate(statement_blocks(stmt)):
             self.changed = before
-            for s in block:
-                r = self.stmt(s, True)
-                if r is not None:
-                    return r
+            # a loop's body runs again after its own change points: a second pass is its
+            # next turn (a reset ``model.load_state_dict(init)`` at the top of each run)
+            for _ in range(2 if k == 0 and t in LOOPS else 1):
+                for s in block:
+                    r = self.stmt(s, True)
+                    if r is not None:
+                        return r
+                if self.changed is None:
+                    break
             ends.append(self.changed)
         self.changed = next((e for e in ends if e is not None), None)
         return None
@@ -179,7 +187,8 @@ class FlowScan:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then
         # holds the new value, so the call changes nothing the name still holds
-        change = change_point(self.ctx, node, self.receiver) if rebinds is None else None
+        change = change_point(self.ctx, node, self.receiver, self.name) \
+            if rebinds is None else None
         if change is not None:
             self.changed = change
             if self.escaped is not None:  # the kept tensors now hold what the change wrote
