@@ -86,6 +86,12 @@ def optimizer_state_dict_deepcopies(mp):
     mp.setattr(torch.optim.Optimizer, "state_dict", lambda self: copy.deepcopy(orig(self)))
 
 
+def optimizer_state_dict_is_live(mp):
+    """``state_dict()`` handing out the optimizer's own state and param groups."""
+    mp.setattr(torch.optim.Optimizer, "state_dict",
+               lambda self: {"state": self.state, "param_groups": self.param_groups})
+
+
 def tensor_deepcopy_shares(mp):
     mp.setattr(torch.Tensor, "__deepcopy__", lambda self, memo: self)
 
@@ -423,6 +429,8 @@ MUTATIONS = (
         "TEN402 cpu-snapshot-is-the-tensors-on-cpu"), devices=("cpu",)),
     Mutation("optimizer-state-dict-deepcopies", optimizer_state_dict_deepcopies, _k(
         "TEN402 optimizer-state-follows-step")),
+    Mutation("optimizer-state-dict-is-live", optimizer_state_dict_is_live, _k(
+        "TEN402 fresh-optimizer-snapshot-holds-nothing-live")),
     Mutation("tensor-deepcopy-shares", tensor_deepcopy_shares, _k(
         "TEN402 deep-snapshots-keep-old-weights")),
     Mutation("setitem-buffers-overlap", setitem_buffers_overlap, _k(

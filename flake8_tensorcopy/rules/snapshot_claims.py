@@ -95,3 +95,26 @@ def optimizer_state_follows_step(v):
     moved = not bool(torch.equal(snap["state"][0]["exp_avg"], avg))
     fresh_groups = snap["param_groups"][0]["lr"] == lr
     return moved and fresh_groups, {"exp_avg_moved": moved, "param_groups_copied": fresh_groups}
+
+
+def fresh_optimizer_snapshot_holds_nothing_live(v):
+    """``opt.state_dict()`` of an optimizer of ``STATELESS_UNTIL_STEP`` taken before its first
+    step: no state tensors, and ``param_groups`` copied: a step and a new learning rate later
+    it is what it was."""
+    from .snapshot_flow import STATELESS_UNTIL_STEP
+    torch = v.torch
+    measured = {}
+    ok = True
+    for name in STATELESS_UNTIL_STEP:
+        torch.manual_seed(0)
+        p = torch.nn.Parameter(torch.ones(3, 2, device=v.device))
+        opt = getattr(torch.optim, name)([p], lr=0.1)
+        snap = opt.state_dict()  # noqa: TEN402 -- the claim measures the snapshot
+        empty = len(snap["state"]) == 0
+        (p * p).sum().backward()
+        opt.step()
+        opt.param_groups[0]["lr"] = 0.5
+        held = empty and len(snap["state"]) == 0 and snap["param_groups"][0]["lr"] == 0.1
+        measured[name] = "holds nothing live" if held else "follows the optimizer"
+        ok = ok and held
+    return ok, measured

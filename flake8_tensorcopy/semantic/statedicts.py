@@ -59,6 +59,8 @@ def state_dict_receiver(node) -> Optional[nodes.BaseExpression]:
     name = (last_name(func.value) or "").lower()
     if any(s in name for s in SKIP_RECEIVERS):
         return None
+    if type(func.value) is nodes.Call and last_name(func.value.func) == "deepcopy":
+        return None  # ``deepcopy(model).state_dict()``: the tensors of a copy no one else holds
     return func.value
 
 

@@ -1,0 +1,380 @@
+"""TEN402's flow: is a state-dict snapshot read after a point where the weights can change?
+
+The statement walk after a binding (``read_after_change``), what counts as a point of change
+(``change_point``), the ``setattr`` escape of a snapshot's tensors, and the loops that keep and
+train (``trained_after_keeping``). Split from ``rules/snapshot.py``."""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+from ..semantic.index.statedict_summaries import weight_change
+from ..semantic.statedicts import reads_keys_only, same_storage
+from ..syntax import nodes
+from ..syntax.nodes import dotted_name, last_name
+from .context import statement_blocks, statement_list
+
+#: ``torch.optim`` classes whose fresh instance holds no state tensors (measured on torch 2.13
+#: by the claim ``fresh-optimizer-snapshot-holds-nothing-live``; not Adagrad, whose ``sum``
+#: tensors exist from construction)
+STATELESS_UNTIL_STEP = ("ASGD", "Adadelta", "Adafactor", "Adam", "AdamW", "Adamax", "NAdam",
+                        "RAdam", "RMSprop", "Rprop", "SGD")
+
+# ---- flow: is the binding read after a point where the weights can change? ------------------
+LOOPS = (nodes.For, nodes.While)
+DEFS = (nodes.FunctionDef, nodes.ClassDef)
+
+
+def locate(stmts: list, line, chain: list) -> bool:
+    for i, s in enumerate(stmts):
+        if s is line:
+            chain.append((stmts, i))
+            return True
+        for block in statement_blocks(s):
+            chain.append((stmts, i))
+            if locate(block, line, chain):
+                return True
+            chain.pop()
+    return False
+
+
+def mentions(node, name: str, skip=None) -> Optional[nodes.CSTNode]:
+    """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n is skip:
+            continue
+        t = type(n)
+        if t is nodes.Call or t is nodes.Comparison:
+            if reads_keys_only(n, name):
+                continue  # ``len(sd)``, ``k in sd``: the keys, never the tensors
+        if t is nodes.Name or t is nodes.Attribute:
+            if dotted_name(n) == name:
+                return n
+            if t is nodes.Attribute:  # ``x.name``'s attribute is not a read of ``name``
+                todo.append(n.value)
+            continue
+        if t in DEFS or t is nodes.Lambda:
+            continue
+        if t is nodes.Arg:  # a keyword's name is not a read either
+            todo.append(n.value)
+            continue
+        todo.extend(reversed([c for c in n.children if c is not None]))
+    return None
+
+
+def change_point(ctx, node, receiver: str, name: str = "") -> Optional[str]:
+    """A call under ``node`` after which the module's or optimizer's tensors may have changed."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in DEFS or t is nodes.Lambda:
+            continue
+        if t is nodes.Call:
+            what = changing_call(n, receiver, name)
+            if what:
+                return what
+            why = weight_change(ctx.inf, n, receiver)
+            if why:
+                return f"`{ctx_name(n.func)}()` ({why})"
+        todo.extend(c for c in n.children if c is not None)
+    return None
+
+
+def changing_call(call, receiver: str, name: str = "") -> Optional[str]:
+    func = call.func
+    kept = name
+    name = last_name(func) or ""
+    low = name.lower()
+    owner = dotted_name(func.value) if type(func) is nodes.Attribute else None
+    owner_low = (owner or "").rsplit(".", 1)[-1].lower()
+    if name == "step" and ("opt" in owner_low or "scaler" in owner_low):
+        return f"`{owner}.step()`"
+    if name == "backward":
+        return "`backward()`"
+    if name == "load_state_dict" and owner is not None and owner == receiver and not (
+            kept and call.args and mentions(call.args[0].value, kept) is not None):
+        # loading the snapshot itself back into its owner writes its own values: no change
+        return f"`{owner}.load_state_dict()`"
+    if (low.startswith("train") or low.endswith("_train") or "train_" in low or low == "fit") \
+            and not (name == "train" and owner is not None and not call.args and (
+                owner == receiver or "model" in owner_low or "net" in owner_low)):
+        return f"`{ctx_name(func)}()`"
+    if name[:1].islower():
+        for a in call.args:
+            arg = dotted_name(a.value)
+            if arg and arg.rsplit(".", 1)[-1].lower().startswith(("opt", "optim")):
+                return f"`{ctx_name(func)}(..., {arg}, ...)`"
+    return None
+
+
+def ctx_name(func) -> str:
+    return dotted_name(func) or last_name(func) or "a call"
+
+
+class FlowScan:
+    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped")
+
+    def __init__(self, ctx, bind, name: str, receiver: str) -> None:
+        self.ctx = ctx
+        self.bind = bind
+        self.name = name
+        self.receiver = receiver
+        self.changed: Optional[str] = None
+        #: a ``setattr(obj, k, v)`` that let the snapshot's tensors escape (``setattr_escape``)
+        self.escaped: Optional[nodes.CSTNode] = None
+
+    def run(self, items) -> Optional[Tuple[str, nodes.CSTNode]]:
+        for stmt in items:
+            r = self.stmt(stmt, False)
+            if r is not None:
+                return r if r != "stop" else None
+        return None
+
+    def stmt(self, stmt, cond: bool):
+        t = type(stmt)
+        if t in DEFS:
+            return None
+        if t is nodes.SimpleStatementLine:
+            for small in stmt.body:
+                r = self.small(small, cond)
+                if r is not None:
+                    return r
+            return None
+        if t is nodes.For and self.escaped is None:
+            self.escaped = setattr_escape(stmt, self.name)
+        # a compound statement: its own expressions, then its blocks (each may not run)
+        for field in ("test", "iter", "items", "subject"):
+            part = getattr(stmt, field, None)
+            if part is None:
+                continue
+            for p in part if type(part) in (list, tuple) else (part,):
+                r = self.small(p, cond)
+                if r is not None:
+                    return r
+        # each block is a path of its own: a change point counts after the statement only on
+        # a path where the binding it follows still reaches the end (a rebind inside the block
+        # ends it); the path that skips the blocks keeps what held before, except past an
+        # ``if`` with an ``else`` (one of its blocks always runs)
+        before = self.changed
+        ends = [] if t is nodes.If and type(stmt.orelse) is nodes.Else else [before]
+        for k, block in enumerate(statement_blocks(stmt)):
+            self.changed = before
+            # a loop's body runs again after its own change points: a second pass is its
+            # next turn (a reset ``model.load_state_dict(init)`` at the top of each run)
+            for _ in range(2 if k == 0 and t in LOOPS else 1):
+                for s in block:
+                    r = self.stmt(s, True)
+                    if r is not None:
+                        return r
+                if self.changed is None:
+                    break
+            ends.append(self.changed)
+        self.changed = next((e for e in ends if e is not None), None)
+        return None
+
+    def small(self, node, cond: bool):
+        rebinds = None
+        t = type(node)
+        if t is nodes.Assign or t is nodes.AnnAssign:
+            for tgt in node.targets if t is nodes.Assign else (node,):
+                tgt = tgt.target
+                if type(tgt) in (nodes.Name, nodes.Attribute) and dotted_name(tgt) == self.name:
+                    rebinds = tgt
+        read = mentions(node, self.name, skip=rebinds)
+        if read is not None and self.changed is not None and node is not self.bind:
+            return self.changed, read
+        # a statement that rebinds the name runs its call first: on that path the name then
+        # holds the new value, so the call changes nothing the name still holds
+        change = change_point(self.ctx, node, self.receiver, self.name) \
+            if rebinds is None else None
+        if change is not None:
+            self.changed = change
+            if self.escaped is not None:  # the kept tensors now hold what the change wrote
+                return f"{change} (its tensors were kept by `setattr(...)` before)", self.escaped
+        if rebinds is not None:
+            if node is not self.bind and not cond:
+                return "stop"
+            # taken again: fresh on this path (a container keeps the old one too: no rebind)
+            self.changed = None
+        return None
+
+
+def setattr_escape(loop, name: str) -> Optional[nodes.CSTNode]:
+    """``for k, v in name.items(): setattr(obj, k, v)`` (also ``.values()``, ``v.detach()``,
+    ``for k in name: setattr(obj, k, name[k])``): the ``setattr`` call that keeps the dict's
+    tensors elsewhere, else None."""
+    it = loop.iter
+    target = loop.target
+    value = None  # the loop's name for each tensor, or None: ``name[k]``
+    key = None
+    if type(it) is nodes.Call and not it.args and type(it.func) is nodes.Attribute and \
+            dotted_name(it.func.value) == name:
+        m = it.func.attr.value
+        if m == "values" and type(target) is nodes.Name:
+            value = target.value
+        elif m == "items" and type(target) is nodes.Tuple and len(target.elements) == 2 and \
+                type(target.elements[1].value) is nodes.Name:
+            value = target.elements[1].value.value
+        else:
+            return None
+    elif dotted_name(it) == name and type(target) is nodes.Name:
+        key = target.value
+    else:
+        return None
+    todo = list(statement_list(loop.body))
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and type(n.func) is nodes.Name and n.func.value == "setattr" \
+                and len(n.args) == 3:
+            v = n.args[2].value
+            if value is not None and same_storage(v, value) is not None:
+                return n
+            if key is not None and type(v) is nodes.Subscript and dotted_name(v.value) == name \
+                    and len(v.slice) == 1 and dotted_name(v.slice[0].slice.value) == key:
+                return n
+        if type(n) not in DEFS and type(n) is not nodes.Lambda:
+            todo.extend(c for c in n.children if c is not None)
+    return None
+
+
+def read_after_change(ctx, bind, name: str, receiver: str):
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    line = ctx.stmt_line
+    chain: list = []
+    if line is None or not locate(body, line, chain):
+        return None
+    items: list = []
+    for depth in range(len(chain) - 1, -1, -1):
+        stmts, i = chain[depth]
+        items.extend(stmts[i + 1:])
+        owner = chain[depth - 1] if depth else None
+        if owner is not None:
+            compound = owner[0][owner[1]]
+            if type(compound) in LOOPS and stmts is not None and is_body(compound, stmts):
+                items.extend(stmts)  # the next turn
+    return FlowScan(ctx, bind, name, receiver).run(items)
+
+
+def trained_after_keeping(ctx, keeper: str) -> Optional[str]:
+    """A loop before the current statement or around it that calls ``keeper`` (``es.step``)
+    and also changes the weights: what changes them (``change_point``), else None."""
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    if ctx.stmt_line is None or not locate(body, ctx.stmt_line, chain):
+        return None
+    loops = []
+    for depth, (stmts, i) in enumerate(chain):
+        if depth and type(chain[depth - 1][0][chain[depth - 1][1]]) in LOOPS:
+            loops.append(chain[depth - 1][0][chain[depth - 1][1]])  # around the load
+        todo = list(stmts[:i])
+        while todo:  # before it
+            n = todo.pop()
+            if type(n) in LOOPS:
+                loops.append(n)
+            elif type(n) not in DEFS:
+                todo.extend(s for block in statement_blocks(n) for s in block)
+    for loop in loops:
+        if calls_name(loop, keeper):
+            change = change_point(ctx, loop, "")
+            if change is not None:
+                return change
+    return None
+
+
+def calls_name(node, dotted: str) -> bool:
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and dotted_name(n.func) == dotted:
+            return True
+        if type(n) not in DEFS and type(n) is not nodes.Lambda:
+            todo.extend(c for c in n.children if c is not None)
+    return False
+
+
+def is_body(compound, stmts) -> bool:
+    body = statement_list(compound.body)
+    return len(body) == len(stmts) and all(a is b for a, b in zip(body, stmts))
+
+
+def fresh_optimizer(ctx, receiver) -> bool:
+    """An optimizer's snapshot taken in ``__init__``: an optimizer has no state tensors until
+    its first step and ``param_groups`` are copied, so a construction-time snapshot holds
+    nothing live (fairseq's BMUF keeps one to reset the state)."""
+    name = (last_name(receiver) or "").lower()
+    scope = ctx.scope_node
+    return type(scope) is nodes.FunctionDef and scope.name.value == "__init__" and (
+        name.startswith("opt") or "optim" in name)
+
+
+def constructed_fresh(ctx, bind, receiver) -> bool:
+    """``opt = torch.optim.SGD(...)`` (a class of ``STATELESS_UNTIL_STEP``), the only binding of
+    ``opt`` in the scope, earlier in the same block as the snapshot ``bind`` with no mention of
+    ``opt`` in between: the optimizer has not stepped, so its ``state_dict()`` holds nothing
+    live (the state is empty, ``param_groups`` are copied)."""
+    if type(receiver) is not nodes.Name or ctx.stmt_line is None:
+        return False
+    name = receiver.value
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    if not locate(body, ctx.stmt_line, chain):
+        return False
+    stmts, at = chain[-1]
+    made = None
+    for i in range(at - 1, -1, -1):
+        line = stmts[i]
+        if type(line) is nodes.SimpleStatementLine and len(line.body) == 1 and \
+                type(line.body[0]) is nodes.Assign and len(line.body[0].targets) == 1 and \
+                type(line.body[0].targets[0].target) is nodes.Name and \
+                line.body[0].targets[0].target.value == name:
+            made = line.body[0]
+            break
+        if mentions(line, name) is not None:
+            return False
+    if made is None or type(made.value) is not nodes.Call:
+        return False
+    q = ctx.inf.qualname(made.value.func) or ""
+    ns, _, cls = q.rpartition(".")
+    if ns != "torch.optim" or cls not in STATELESS_UNTIL_STEP:
+        return False
+    return binding_count(scope, name) == 1
+
+
+def binding_count(scope, name: str) -> int:
+    """How many targets under ``scope`` (not nested definitions) bind ``name``; a parameter, a
+    ``global`` or a ``del`` counts too."""
+    count = 0
+    bound: set = set()
+    todo = [scope.body] if type(scope) is nodes.FunctionDef else list(scope.body)
+    if type(scope) is nodes.FunctionDef:
+        count += sum(1 for p in nodes_params(scope) if p == name)
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in DEFS or t is nodes.Lambda:
+            continue
+        for field in ("target", "targets", "names", "asname", "name"):
+            part = getattr(n, field, None)
+            if part is None or t is nodes.Attribute:
+                continue
+            for p in part if type(part) in (list, tuple) else (part,):
+                hit = mentions(p, name)
+                if hit is not None:
+                    bound.add(id(hit))  # ``Assign.targets`` and each ``AssignTarget`` both
+        todo.extend(c for c in n.children if c is not None)
+    return count + len(bound)
+
+
+def nodes_params(fn) -> list:
+    ps = fn.params
+    out = [p.name.value for p in (*(getattr(ps, "posonly_params", None) or ()), *ps.params,
+                                  *ps.kwonly_params)]
+    for star in (ps.star_arg, ps.star_kwarg):
+        if type(star) is nodes.Param:
+            out.append(star.name.value)
+    return out

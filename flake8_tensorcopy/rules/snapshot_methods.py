@@ -1,0 +1,126 @@
+"""TEN402 across methods: an attribute snapshot (``self.best = model.state_dict()``) loaded in
+another method of the class, of a related class of the file, or on a later call of the same
+method. Split from ``rules/snapshot.py``."""
+from __future__ import annotations
+
+from ..syntax import nodes
+from ..syntax.nodes import last_name
+from .context import statement_blocks, statement_list
+from .snapshot_flow import DEFS, locate, mentions
+
+
+def restored_elsewhere(ctx, bind, name: str):
+    """``self.best = ...`` in one method, ``X.load_state_dict(self.best)`` in another method of
+    the class or of a class of the file related to it by inheritance (the same object), or in
+    the same method where a later call reaches the load before the binding (the load precedes
+    it, or sits in another branch of an ``if``)."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef:
+        return None
+    cls = owner_class(ctx.module, scope)
+    if cls is None:
+        return None
+    for owner in related_classes(ctx.module, cls):
+        for stmt in statement_list(owner.body):
+            if type(stmt) is not nodes.FunctionDef:
+                continue
+            if stmt is scope:
+                hit = restored_on_later_call(stmt, ctx.stmt_line, name)
+                if hit is not None:
+                    return f"a later call of `{stmt.name.value}()`", hit
+                continue
+            hit = load_of(stmt.body, name)
+            if hit is not None:
+                where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
+                return f"later calls of {where} (`{stmt.name.value}()`)", hit
+    return None
+
+
+def load_of(node, name: str):
+    """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
+            hit = mentions(n.args[0], name)
+            if hit is not None:
+                return hit
+        todo.extend(c for c in n.children if c is not None)
+    return None
+
+
+def lines_with_chain(stmts: list, chain: list):
+    """Each simple statement line under ``stmts`` with its chain (``locate``'s)."""
+    for i, s in enumerate(stmts):
+        chain.append((stmts, i))
+        if type(s) is nodes.SimpleStatementLine:
+            yield s, list(chain)
+        elif type(s) not in DEFS:
+            for block in statement_blocks(s):
+                yield from lines_with_chain(block, chain)
+        chain.pop()
+
+
+def restored_on_later_call(method, bind, name: str):
+    """A load of ``name`` in ``method`` that a later call of it reaches without passing the
+    binding's statement line ``bind`` first: it comes before the binding, or in another branch of an ``if``."""
+    body = statement_list(method.body)
+    at: list = []
+    if bind is None or not locate(body, bind, at):
+        return None
+    for line, chain in lines_with_chain(body, []):
+        hit = load_of(line, name)
+        if hit is not None and statement_order(at, chain) in ("before", "apart"):
+            return hit
+    return None
+
+
+def statement_order(a: list, b: list) -> str:
+    """Where statement chain ``b`` lies against ``a``: "after", "before", "apart" (another
+    branch of one ``if``), or "unknown"."""
+    for d in range(min(len(a), len(b))):
+        (sa, ia), (sb, ib) = a[d], b[d]
+        if sa[0] is not sb[0]:  # other blocks of the compound statement one level up
+            up = a[d - 1][0][a[d - 1][1]] if d else None
+            return "apart" if type(up) is nodes.If else "unknown"
+        if ia != ib:
+            return "after" if ib > ia else "before"
+    return "unknown"
+
+
+def related_classes(module, cls) -> list:
+    """``cls`` first, then the classes of the file that derive from it or that it derives from
+    (by name, transitively): a method of any of them may run on the same ``self``."""
+    classes = []
+    todo = [module]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.ClassDef:
+            classes.append(n)
+        if type(n) in (nodes.Module, nodes.ClassDef, nodes.If, nodes.Try, nodes.IndentedBlock,
+                       nodes.Else):
+            todo.extend(c for c in n.children if c is not None)
+    bases = {c.name.value: {last_name(b.value) for b in c.bases} for c in classes}
+    related = {cls.name.value}
+    grew = True
+    while grew:
+        grew = False
+        for c in classes:
+            n = c.name.value
+            if n not in related and (bases[n] & related or any(
+                    n in bases[r] for r in related if r in bases)):
+                related.add(n)
+                grew = True
+    return [cls] + [c for c in classes if c is not cls and c.name.value in related]
+
+
+def owner_class(module, fn):
+    todo = [module]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.ClassDef and any(s is fn for s in statement_list(n.body)):
+            return n
+        if type(n) in (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.If, nodes.Try,
+                       nodes.IndentedBlock, nodes.Else, nodes.With):
+            todo.extend(c for c in n.children if c is not None)
+    return None
