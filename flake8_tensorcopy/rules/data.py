@@ -359,7 +359,7 @@ class DataRead(Rule):
                 chain[:1] == ["detach"] and not calls[0].args):
             # ``t.data.detach()`` is ``t.detach()`` but for the version counter
             instead = f"{src}.detach()"
-            desc, edits = f"drop `.data` before `.detach()`", [drop]
+            desc, edits = "drop `.data` before `.detach()`", [drop]
             safe = len(chain) > 1 and chain[1] in SAFE_CONSUMERS
         else:
             instead = f"{src}.detach()"
