@@ -345,9 +345,11 @@ def test_a_replaced_attribute_is_a_signal_and_its_fix_not_safe():
            "    def step(self):\n        self.b[:, :-self.k] = self.b[:, self.k:]\n")
     [d] = [d for d in lint_source(src, "t.py") if d.code == "TEN403"]
     assert d.line == 12 and d.fix is not None and not d.fix.is_safe
+    # without the replaced binding the attribute is still written from elsewhere (another
+    # method, a caller): open-world evidence (issue 45), so the fix stays unsafe there too
     proven = src.replace("self.b = np.zeros((2, n))\n        ", "")
     [d] = [d for d in lint_source(proven, "t.py") if d.code == "TEN403"]
-    assert d.fix.is_safe
+    assert d.fix is not None and not d.fix.is_safe
 
 
 def test_prefilter_keeps_a_named_destination_and_a_view_of_a_view():

@@ -49,7 +49,9 @@ SAMPLE = textwrap.dedent('''\
 
 #: one diagnostic of every rule (TEN101 twice: a safe and an unsafe fix)
 EVERY_RULE = textwrap.dedent('''\
+    import numpy as np
     import torch
+    import torch.distributed as dist
     from torch import nn
 
 
@@ -79,6 +81,16 @@ EVERY_RULE = textwrap.dedent('''\
             loss.backward()
             total += loss
         return a, b, c, d, e, f, n, s, alias, g, total
+
+
+    def sharing(w: torch.Tensor, a: np.ndarray, x: torch.Tensor):
+        prev = w.detach().cpu()
+        w.sub_(1)
+        t = torch.from_numpy(a)
+        t.clamp_(0, 1)
+        gathered = [torch.zeros_like(x)] * dist.get_world_size()
+        dist.all_gather(gathered, x)
+        return (w - prev).norm(), a.std(), gathered
     ''')
 
 
@@ -395,7 +407,9 @@ async def test_every_action_of_every_rule_applied_and_checked(client: LanguageCl
             version += 1
             await replace_text(client, uri, EVERY_RULE, version)
     assert ("TEN103", True, None) in kinds and ("TEN101", False, "unsafe") in kinds
-    assert len(kinds) == 26  # 14 noqa actions, 12 fixes (TEN103 and TEN203 have none)
+    # 17 noqa actions (TEN101 twice: a safe and an unsafe site), 15 fixes (TEN103 and TEN203
+    # have none); TEN404-406 joined the 13 rules of issue 26
+    assert len(kinds) == 32
 
 
 @lsp_test

@@ -377,7 +377,8 @@ AWAITING_GPU = frozenset(
                              "write-through-conversion-reaches-source", "fix-1", "fix-2", "fix-3")}
     | {("TEN406", i) for i in ("repeated-list-is-one-tensor", "expand-row-write-is-silent",
                                "fix-1", "fix-2")}
-    | {("TEN403", "fix-3"), ("TEN403", "fix-4")})
+    | {("TEN403", "fix-3"), ("TEN403", "fix-4"),
+       ("TEN402", "fresh-optimizer-snapshot-holds-nothing-live")})
 
 
 def test_committed_cuda_report_agrees_with_the_rules():
