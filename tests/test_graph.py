@@ -380,6 +380,96 @@ def test_summaries_reach_across_files(tmp_path):
     assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
 
 
+LOSSES = """\
+import torch
+
+
+class FocalLoss(torch.nn.Module):
+    def forward(self, pred, target):
+        c_loss = (pred - target).pow(2).mean()
+        r_loss = (pred - target).abs().mean()
+        loss = c_loss + r_loss
+        return loss, c_loss, r_loss
+
+
+def plain_loss(pred, target):
+    return 0.0, 0.0, 0.0
+"""
+FIT = """\
+import torch
+
+from losses import FocalLoss, plain_loss
+
+
+def fit_one_epoch(net, focal_loss, optimizer, gen):
+    total_c_loss = 0
+    total_r_loss = 0
+    for x, y in gen:
+        optimizer.zero_grad()
+        loss, c_loss, r_loss = focal_loss(net(x), y)
+        loss.backward()
+        optimizer.step()
+        total_c_loss += c_loss
+        total_r_loss += r_loss.item()
+    return total_c_loss
+
+
+def fit_mixed(net, focal_loss, optimizer, gen):
+    total_c_loss = 0
+    for x, y in gen:
+        loss, c_loss, r_loss = focal_loss(net(x), y)
+        loss.backward()
+        total_c_loss += c_loss
+    return total_c_loss
+
+
+if __name__ == "__main__":
+    net = torch.nn.Linear(3, 3)
+    crit = FocalLoss()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    fit_one_epoch(net, crit, opt, [])
+    fit_one_epoch(net, crit, opt, [])
+    fit_mixed(net, crit, opt, [])
+    fit_mixed(net, plain_loss, opt, [])
+"""
+
+
+def test_a_parameter_every_script_level_call_passes_a_project_module(tmp_path):
+    """``fit_one_epoch(net, crit, ...)`` called at script level after its ``def`` (the zoo's
+    retinanet and efficientdet): the parameter is the project module every call passes, so its
+    ``forward``'s summary names the loss's terms. Silent: a term read with ``.item()``, and a
+    function whose callers pass a module and a plain function (unknown)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "losses.py").write_text(LOSSES)
+    (root / "fit.py").write_text(FIT)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((os.path.basename(d["filename"]), d["location"]["row"], d["message"])
+                 for d in json.loads(proc.stdout))
+    assert [(f, r) for f, r, _ in got] == [("fit.py", 14)], got
+    assert "a term of the loss differentiated on line 12" in got[0][2]
+
+
+def test_call_sites_after_the_definition_at_script_level(tmp_path):
+    """The module's own ``def`` of the function is no rebinding of its name: the script-level
+    calls after it are its call sites (a later rebinding still hides them)."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    src = ("import torch\n\n\ndef train(model, k):\n    return model\n\n\n"
+           "train(torch.nn.Linear(2, 2), 1)\n")
+    path = tmp_path / "m.py"
+    path.write_text(src)
+    facts = resolve.ProjectIndex().load_path(str(path))
+    assert set(facts.param_shapes("train")) == {"model", "k"}
+    rebound = tmp_path / "r.py"
+    rebound.write_text(src.replace("\n\n\ntrain(", "\n\ntrain = print\ntrain("))
+    facts = resolve.ProjectIndex().load_path(str(rebound))
+    assert facts.param_shapes("train") == {}
+
+
 def test_a_long_chain_of_bindings_is_unknown_not_an_error():
     lines = ["def f(model, x, opt):", "    total = 0", "    for b in x:", "        h = model(b)"]
     lines += ["        h = h + 1"] * 400
