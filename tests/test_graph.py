@@ -453,6 +453,74 @@ def test_a_parameter_every_script_level_call_passes_a_project_module(tmp_path):
     assert "a term of the loss differentiated on line 12" in got[0][2]
 
 
+DICT_TERMS = """\
+import torch
+
+
+class RateDistortionLoss(torch.nn.Module):
+    def forward(self, output, target):
+        out = {}
+        out["bpp_loss"] = output.abs().mean()
+        out["mse_loss"] = (output - target).pow(2).mean()
+        out["loss"] = 0.01 * out["mse_loss"] + out["bpp_loss"]
+        out["psnr"] = 10 * torch.log10(1 / out["mse_loss"])
+        out["aux"] = output.mean()
+        out["aux"] = out["aux"].detach()
+        out["total"] = out["loss"] + out["aux"]
+        return out
+
+
+class AverageMeter:
+    def __init__(self):
+        self.sum = 0
+        self.count = 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+
+
+def train_one_epoch(model, criterion, loader, optimizer):
+    bpp = AverageMeter()
+    psnr = AverageMeter()
+    aux = AverageMeter()
+    for d in loader:
+        optimizer.zero_grad()
+        out_criterion = criterion(model(d), d)
+        out_criterion["loss"].backward()
+        optimizer.step()
+        bpp.update(out_criterion["bpp_loss"])
+        psnr.update(out_criterion["psnr"])
+        aux.update(out_criterion["aux"])
+
+
+def main():
+    model = torch.nn.Linear(3, 3)
+    criterion = RateDistortionLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train_one_epoch(model, criterion, [], optimizer)
+"""
+
+
+def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_path):
+    """``out_criterion["loss"].backward()`` where the criterion's ``forward`` wrote
+    ``out["loss"] = w * out["mse_loss"] + out["bpp_loss"]`` (the zoo's LIC-HPCM): the other
+    keys of that sum are the loss's terms. Silent: a key computed from a term but not in the sum
+    (psnr: unknown here), a key written twice (its last value is detached)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "train.py").write_text(DICT_TERMS)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((d["location"]["row"], d["message"]) for d in json.loads(proc.stdout))
+    assert [r for r, _ in got] == [36], got
+    assert "a term of the loss differentiated on line 34" in got[0][1]
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
+    assert proc.stdout.count("TEN501") == 1, proc.stdout + proc.stderr
+
+
 def test_call_sites_after_the_definition_at_script_level(tmp_path):
     """The module's own ``def`` of the function is no rebinding of its name: the script-level
     calls after it are its call sites (a later rebinding still hides them)."""

@@ -368,6 +368,7 @@ class ScopeGraph:
         if p is not None and p[0] not in self.path_written:
             for b in self.uses.get(id(_root(expr)), ()):
                 self._paths.setdefault((b, p[1]), fact)
+                self._mark_key_terms(b, p[1], fact)
             return
         if t is ast.Call and type(expr.func) is ast.Attribute and \
                 expr.func.attr in THROUGH_DIFF:
@@ -434,6 +435,17 @@ class ScopeGraph:
         for b, other in enumerate(self.bindings):
             if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
                 self._marked.setdefault(b, sib)
+
+    def _mark_key_terms(self, b: int, key: str, fact: Fact) -> None:
+        """A differentiated key of a dict a call returned whose summary says which other keys
+        are terms of its sum (``out = criterion(x, y)``; ``out["loss"].backward()``)."""
+        bd = self.bindings[b]
+        if bd.kind != "assign" or type(bd.value) is not ast.Call:
+            return
+        summary = self.summary(bd.value)
+        siblings = summary.key_terms.get(key, ()) if summary is not None else ()
+        for other in siblings:
+            self._paths.setdefault((b, other), Fact(SIBLING, fact.line, detail=fact.detail))
 
     def binding_fact(self, b: int) -> Optional[Fact]:
         got = self._marked.get(b)
