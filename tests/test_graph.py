@@ -521,6 +521,49 @@ def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_pa
     assert proc.stdout.count("TEN501") == 1, proc.stdout + proc.stderr
 
 
+SUMMED = """\
+import torch
+
+
+class Trainer:
+    def train_epoch(self, train_data):
+        losses_list = []
+        others = []
+        for interaction in train_data:
+            self.optimizer.zero_grad()
+            losses = self.model.calculate_loss(interaction)
+            loss = sum(losses) if isinstance(losses, tuple) else losses
+            loss.backward()
+            self.optimizer.step()
+            losses_list.append(losses)
+            extra = self.model.calculate_loss(interaction)
+            other = sum(extra) if isinstance(extra, tuple) else losses
+            other.backward()
+            others.append(extra)
+            terms = self.model.calculate_terms(interaction)
+            sum(terms).backward()
+            others.append(terms)
+        return losses_list, others
+"""
+
+
+def test_the_value_whose_sum_or_itself_is_differentiated(tmp_path):
+    """``loss = sum(losses) if isinstance(losses, tuple) else losses; loss.backward()`` (the
+    zoo's RecBole): whichever branch ran, ``losses`` is the loss or the tuple of its terms, so
+    appending it keeps the graph (reported as a container: no ``.detach()`` fix), as does the
+    tuple of ``sum(terms).backward()``. Silent: the
+    branches name different values (``extra`` may be the one not differentiated)."""
+    (tmp_path / "t.py").write_text(SUMMED)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      "--no-cache", "t.py", cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    got = [(d["location"]["row"], d["message"], d.get("fix")) for d in json.loads(proc.stdout)]
+    assert [r for r, _, _ in got] == [14, 21], got
+    assert "the loss differentiated on line 20, or the tuple of its terms" in got[1][1]
+    assert "the loss differentiated on line 12, or the tuple of its terms" in got[0][1]
+    assert not got[0][2] and not got[1][2]
+
+
 def test_call_sites_after_the_definition_at_script_level(tmp_path):
     """The module's own ``def`` of the function is no rebinding of its name: the script-level
     calls after it are its call sites (a later rebinding still hides them)."""
