@@ -380,6 +380,207 @@ def test_summaries_reach_across_files(tmp_path):
     assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
 
 
+LOSSES = """\
+import torch
+
+
+class FocalLoss(torch.nn.Module):
+    def forward(self, pred, target):
+        c_loss = (pred - target).pow(2).mean()
+        r_loss = (pred - target).abs().mean()
+        loss = c_loss + r_loss
+        return loss, c_loss, r_loss
+
+
+def plain_loss(pred, target):
+    return 0.0, 0.0, 0.0
+"""
+FIT = """\
+import torch
+
+from losses import FocalLoss, plain_loss
+
+
+def fit_one_epoch(net, focal_loss, optimizer, gen):
+    total_c_loss = 0
+    total_r_loss = 0
+    for x, y in gen:
+        optimizer.zero_grad()
+        loss, c_loss, r_loss = focal_loss(net(x), y)
+        loss.backward()
+        optimizer.step()
+        total_c_loss += c_loss
+        total_r_loss += r_loss.item()
+    return total_c_loss
+
+
+def fit_mixed(net, focal_loss, optimizer, gen):
+    total_c_loss = 0
+    for x, y in gen:
+        loss, c_loss, r_loss = focal_loss(net(x), y)
+        loss.backward()
+        total_c_loss += c_loss
+    return total_c_loss
+
+
+if __name__ == "__main__":
+    net = torch.nn.Linear(3, 3)
+    crit = FocalLoss()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    fit_one_epoch(net, crit, opt, [])
+    fit_one_epoch(net, crit, opt, [])
+    fit_mixed(net, crit, opt, [])
+    fit_mixed(net, plain_loss, opt, [])
+"""
+
+
+def test_a_parameter_every_script_level_call_passes_a_project_module(tmp_path):
+    """``fit_one_epoch(net, crit, ...)`` called at script level after its ``def`` (the zoo's
+    retinanet and efficientdet): the parameter is the project module every call passes, so its
+    ``forward``'s summary names the loss's terms. Silent: a term read with ``.item()``, and a
+    function whose callers pass a module and a plain function (unknown)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "losses.py").write_text(LOSSES)
+    (root / "fit.py").write_text(FIT)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((os.path.basename(d["filename"]), d["location"]["row"], d["message"])
+                 for d in json.loads(proc.stdout))
+    assert [(f, r) for f, r, _ in got] == [("fit.py", 14)], got
+    assert "a term of the loss differentiated on line 12" in got[0][2]
+
+
+DICT_TERMS = """\
+import torch
+
+
+class RateDistortionLoss(torch.nn.Module):
+    def forward(self, output, target):
+        out = {}
+        out["bpp_loss"] = output.abs().mean()
+        out["mse_loss"] = (output - target).pow(2).mean()
+        out["loss"] = 0.01 * out["mse_loss"] + out["bpp_loss"]
+        out["psnr"] = 10 * torch.log10(1 / out["mse_loss"])
+        out["aux"] = output.mean()
+        out["aux"] = out["aux"].detach()
+        out["total"] = out["loss"] + out["aux"]
+        return out
+
+
+class AverageMeter:
+    def __init__(self):
+        self.sum = 0
+        self.count = 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+
+
+def train_one_epoch(model, criterion, loader, optimizer):
+    bpp = AverageMeter()
+    psnr = AverageMeter()
+    aux = AverageMeter()
+    for d in loader:
+        optimizer.zero_grad()
+        out_criterion = criterion(model(d), d)
+        out_criterion["loss"].backward()
+        optimizer.step()
+        bpp.update(out_criterion["bpp_loss"])
+        psnr.update(out_criterion["psnr"])
+        aux.update(out_criterion["aux"])
+
+
+def main():
+    model = torch.nn.Linear(3, 3)
+    criterion = RateDistortionLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train_one_epoch(model, criterion, [], optimizer)
+"""
+
+
+def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_path):
+    """``out_criterion["loss"].backward()`` where the criterion's ``forward`` wrote
+    ``out["loss"] = w * out["mse_loss"] + out["bpp_loss"]`` (the zoo's LIC-HPCM): the other
+    keys of that sum are the loss's terms. Silent: a key computed from a term but not in the sum
+    (psnr: unknown here), a key written twice (its last value is detached)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "train.py").write_text(DICT_TERMS)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((d["location"]["row"], d["message"]) for d in json.loads(proc.stdout))
+    assert [r for r, _ in got] == [36], got
+    assert "a term of the loss differentiated on line 34" in got[0][1]
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
+    assert proc.stdout.count("TEN501") == 1, proc.stdout + proc.stderr
+
+
+SUMMED = """\
+import torch
+
+
+class Trainer:
+    def train_epoch(self, train_data):
+        losses_list = []
+        others = []
+        for interaction in train_data:
+            self.optimizer.zero_grad()
+            losses = self.model.calculate_loss(interaction)
+            loss = sum(losses) if isinstance(losses, tuple) else losses
+            loss.backward()
+            self.optimizer.step()
+            losses_list.append(losses)
+            extra = self.model.calculate_loss(interaction)
+            other = sum(extra) if isinstance(extra, tuple) else losses
+            other.backward()
+            others.append(extra)
+            terms = self.model.calculate_terms(interaction)
+            sum(terms).backward()
+            others.append(terms)
+        return losses_list, others
+"""
+
+
+def test_the_value_whose_sum_or_itself_is_differentiated(tmp_path):
+    """``loss = sum(losses) if isinstance(losses, tuple) else losses; loss.backward()`` (the
+    zoo's RecBole): whichever branch ran, ``losses`` is the loss or the tuple of its terms, so
+    appending it keeps the graph (reported as a container: no ``.detach()`` fix), as does the
+    tuple of ``sum(terms).backward()``. Silent: the
+    branches name different values (``extra`` may be the one not differentiated)."""
+    (tmp_path / "t.py").write_text(SUMMED)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      "--no-cache", "t.py", cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    got = [(d["location"]["row"], d["message"], d.get("fix")) for d in json.loads(proc.stdout)]
+    assert [r for r, _, _ in got] == [14, 21], got
+    assert "the loss differentiated on line 20, or the tuple of its terms" in got[1][1]
+    assert "the loss differentiated on line 12, or the tuple of its terms" in got[0][1]
+    assert not got[0][2] and not got[1][2]
+
+
+def test_call_sites_after_the_definition_at_script_level(tmp_path):
+    """The module's own ``def`` of the function is no rebinding of its name: the script-level
+    calls after it are its call sites (a later rebinding still hides them)."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    src = ("import torch\n\n\ndef train(model, k):\n    return model\n\n\n"
+           "train(torch.nn.Linear(2, 2), 1)\n")
+    path = tmp_path / "m.py"
+    path.write_text(src)
+    facts = resolve.ProjectIndex().load_path(str(path))
+    assert set(facts.param_shapes("train")) == {"model", "k"}
+    rebound = tmp_path / "r.py"
+    rebound.write_text(src.replace("\n\n\ntrain(", "\n\ntrain = print\ntrain("))
+    facts = resolve.ProjectIndex().load_path(str(rebound))
+    assert facts.param_shapes("train") == {}
+
+
 def test_a_long_chain_of_bindings_is_unknown_not_an_error():
     lines = ["def f(model, x, opt):", "    total = 0", "    for b in x:", "        h = model(b)"]
     lines += ["        h = h + 1"] * 400

@@ -228,7 +228,7 @@ class GraphKeepingAccumulator(Rule):
             fact = None
         if fact is None:
             return
-        container = type(value) in _CONTAINERS
+        container = type(value) in _CONTAINERS or fact.why == graph.TERMS
         ev = kinds.signalled(ctx.evidence(value)) if not container else kinds.OPEN
         callers = False
         if not fact.needs_grad:
@@ -289,6 +289,8 @@ def _how(form, fact) -> str:
         return out + " after its `backward()`"
     if fact.why == graph.SIBLING:
         return out + f" (a term of the loss differentiated on line {fact.line})"
+    if fact.why == graph.TERMS:
+        return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
     if fact.why == graph.RETURNED:
         return out + f" (a loss `{fact.detail}()` differentiated and returns)"
     return out

@@ -37,6 +37,9 @@ from .graph_terms import (
 #: the reasons a value is attached, strongest first
 DIFFERENTIATED = "differentiated"
 SIBLING = "sibling"
+#: a value that is the differentiated loss or the tuple of its terms (``losses`` of
+#: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
+TERMS = "terms"
 RETURNED = "returned"
 FORWARD = "forward"
 
@@ -368,6 +371,7 @@ class ScopeGraph:
         if p is not None and p[0] not in self.path_written:
             for b in self.uses.get(id(_root(expr)), ()):
                 self._paths.setdefault((b, p[1]), fact)
+                self._mark_key_terms(b, p[1], fact)
             return
         if t is ast.Call and type(expr.func) is ast.Attribute and \
                 expr.func.attr in THROUGH_DIFF:
@@ -385,6 +389,37 @@ class ScopeGraph:
                     self._mark_expr(side, fact, depth + 1)
         elif t is ast.UnaryOp and type(expr.op) is ast.USub:
             self._mark_expr(expr.operand, fact, depth + 1)
+        elif t is ast.IfExp or (t is ast.Call and self._summed(expr) is not None):
+            self._mark_summed(expr, fact)
+
+    def _summed(self, expr) -> Optional[ast.Name]:
+        """The name whose items ``sum(name)`` (the builtin) adds, or ``name`` itself."""
+        if type(expr) is ast.Name:
+            return expr
+        if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id == "sum" \
+                and id(expr.func) not in self.uses and expr.func.id not in self._opaque and \
+                len(expr.args) == 1 and not expr.keywords and type(expr.args[0]) is ast.Name:
+            return expr.args[0]
+        return None
+
+    def _mark_summed(self, expr, fact: Fact) -> None:
+        """A differentiated ``sum(losses)``, or ``sum(losses) if isinstance(losses, tuple) else
+        losses`` (each branch ``losses`` or its sum: whichever ran, it is that value or its
+        terms): the computed binding of ``losses`` holds the loss's terms."""
+        if type(expr) is ast.IfExp:
+            a, b = self._summed(expr.body), self._summed(expr.orelse)
+            if a is None or b is None or a.id != b.id:
+                return
+            reach = self.uses.get(id(a))
+            if not reach or reach != self.uses.get(id(b)):
+                return
+        else:
+            a = self._summed(expr)
+        sib = Fact(TERMS, fact.line, detail=fact.detail)  # a container: its tensors hold it
+        for b in self.uses.get(id(a), ()):
+            bd = self.bindings[b]
+            if bd.kind == "assign" and computed(bd.value) and b not in self._marked:
+                self._marked[b] = sib
 
     def _mark_value(self, value, fact: Fact, depth: int) -> None:
         """The value of a differentiated binding: its terms when a sum (siblings), else as
@@ -434,6 +469,17 @@ class ScopeGraph:
         for b, other in enumerate(self.bindings):
             if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
                 self._marked.setdefault(b, sib)
+
+    def _mark_key_terms(self, b: int, key: str, fact: Fact) -> None:
+        """A differentiated key of a dict a call returned whose summary says which other keys
+        are terms of its sum (``out = criterion(x, y)``; ``out["loss"].backward()``)."""
+        bd = self.bindings[b]
+        if bd.kind != "assign" or type(bd.value) is not ast.Call:
+            return
+        summary = self.summary(bd.value)
+        siblings = summary.key_terms.get(key, ()) if summary is not None else ()
+        for other in siblings:
+            self._paths.setdefault((b, other), Fact(SIBLING, fact.line, detail=fact.detail))
 
     def binding_fact(self, b: int) -> Optional[Fact]:
         got = self._marked.get(b)
@@ -557,7 +603,7 @@ def _first(facts) -> Optional[Fact]:
     return None
 
 
-_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, RETURNED: 2, FORWARD: 3}
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, RETURNED: 3, FORWARD: 4}
 
 
 def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:

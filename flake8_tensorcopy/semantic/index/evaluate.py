@@ -311,6 +311,14 @@ class Evaluator:
             return None
         return join_returns(rets)
 
+    def _defines_target(self, stmt) -> bool:
+        """Is ``stmt`` the module's own definition of a function whose calls are collected?
+        (binding it is no rebinding: the calls after it, at script level, run it)"""
+        if self.collect is None or stmt.name not in self.collect[0]:
+            return False
+        d = self.module.defs.get(stmt.name)
+        return isinstance(d, ProjectFunction) and d.node is stmt
+
     def _record_calls(self, stmt) -> None:
         targets, sink = self.collect  # type: ignore[misc]
         todo = [stmt]
@@ -375,7 +383,8 @@ class Evaluator:
                 self._block(stmt.orelse, rets)
                 self._block(stmt.finalbody, rets)
             elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                self.env[stmt.name] = None
+                if not self._defines_target(stmt):
+                    self.env[stmt.name] = None
             elif t is ast.Expr and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)) and \
                     self.collect is None:
                 value = stmt.value.value

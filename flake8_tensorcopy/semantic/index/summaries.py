@@ -24,12 +24,14 @@ _BUSY = object()
 
 
 class GraphSummary:
-    __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms")
+    __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
+                 "key_terms")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
                  accumulates: Optional[Dict[int, str]] = None,
-                 terms: Optional[Dict[int, FrozenSet[int]]] = None) -> None:
+                 terms: Optional[Dict[int, FrozenSet[int]]] = None,
+                 key_terms: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
         self.name = name
         self.returns = returns
         self.items = items
@@ -39,6 +41,10 @@ class GraphSummary:
         #: return (``loss = c + r; return loss, c, r``: 0 -> {1, 2}): when the caller
         #: differentiates the item, those are the loss's terms too
         self.terms: Dict[int, FrozenSet[int]] = terms or {}
+        #: the same for a returned dict: key path -> the key paths that are computed terms of
+        #: its sum (``out["loss"] = w * out["mse"] + out["bpp"]; return out``:
+        #: ``['loss']`` -> {``['mse']``, ``['bpp']``})
+        self.key_terms: Dict[str, FrozenSet[str]] = key_terms or {}
 
     def returns_item(self, i: Optional[int]) -> bool:
         """Does a call's value (``i`` None) or its item ``i`` hold a differentiated graph?"""
@@ -106,7 +112,8 @@ def _summarise(fn) -> GraphSummary:
     returns, items = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset) if method else {}
-    return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g))
+    return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
+                        _key_terms(node))
 
 
 def _static(node) -> bool:
@@ -153,6 +160,48 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
         out = here if out is None else {j: out[j] & here[j] for j in out.keys() & here.keys()
                                         if out[j] & here[j]}
     return out or {}
+
+
+def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
+    """Key path of the one dict name every return gives back -> the key paths of that dict
+    that are computed terms of the sum written at that key (each key written once, by a plain
+    assignment, none of them in a nested function)."""
+    returned = set()
+    writes: Dict[str, list] = {}
+    todo = list(fn.body)
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if t is ast.Return:
+            returned.add(n.value.id if type(n.value) is ast.Name else None)
+        elif t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            for tgt in (n.targets if t is ast.Assign else [n.target]):
+                p = graph.path_of(tgt)
+                if p is not None:
+                    value = n.value if t is ast.Assign and len(n.targets) == 1 else None
+                    writes.setdefault(p[0], []).append((p[1], value))
+        todo.extend(ast.iter_child_nodes(n))
+    if len(returned) != 1 or None in returned:
+        return {}
+    root = next(iter(returned))
+    once: Dict[str, object] = {}
+    seen: Dict[str, int] = {}
+    for key, value in writes.get(root, ()):
+        seen[key] = seen.get(key, 0) + 1
+        once[key] = value
+    out: Dict[str, FrozenSet[str]] = {}
+    for key, value in once.items():
+        if seen[key] != 1 or value is None or not graph.is_sum(value):
+            continue
+        found = frozenset(
+            p[1] for p in (graph.path_of(t) for t in graph.terms(value))
+            if p is not None and p[0] == root and p[1] != key and seen.get(p[1]) == 1
+            and once[p[1]] is not None and graph.computed(once[p[1]]))
+        if found:
+            out[key] = found
+    return out
 
 
 def _proven(fact) -> bool:
