@@ -562,6 +562,7 @@ def test_the_value_whose_sum_or_itself_is_differentiated(tmp_path):
     assert "the loss differentiated on line 20, or the tuple of its terms" in got[1][1]
     assert "the loss differentiated on line 12, or the tuple of its terms" in got[0][1]
     assert not got[0][2] and not got[1][2]
+    assert got[0][1].endswith("; accumulate each tensor in it `.detach()`-ed"), got[0][1]
 
 
 def test_call_sites_after_the_definition_at_script_level(tmp_path):

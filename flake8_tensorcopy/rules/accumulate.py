@@ -21,7 +21,7 @@ class GraphKeepingAccumulator(Rule):
     code = "TEN501"
     runtime_twin = True
     name = "graph-keeping-accumulator"
-    message = "`{acc}` accumulates `{value}`{shape}; accumulate `{fixed}`{also}"
+    message = "`{acc}` accumulates `{value}`{shape}; accumulate {fixed}{also}"
     hooks = (nodes.AugAssign, nodes.Assign, nodes.Expr)
     fix_safety = UNSAFE
     what = (
@@ -249,9 +249,9 @@ class GraphKeepingAccumulator(Rule):
             # (no cache keeps it), so only where everything else already holds
             return
         fields = dict(acc=ctx.snippet(acc, 30), value=ctx.snippet(value, 30),
-                      fixed=ctx.snippet(value, 30) + ".detach()"
+                      fixed="`" + ctx.snippet(value, 30) + ".detach()`"
                       if ctx.operand(value) == ctx.code(value) else
-                      f"({ctx.snippet(value, 28)}).detach()", also="")
+                      f"`({ctx.snippet(value, 28)}).detach()`", also="")
         if container:
             fields["fixed"] = "each tensor in it `.detach()`-ed"
         how = _how(form, fact)
