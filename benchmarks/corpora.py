@@ -158,9 +158,11 @@ def _intact(dest: str, want: str) -> bool:
 
 
 def materialise_repo(repo: Dict, dest_root: str, mirror_root: Optional[str],
-                     git_base: str = DEFAULT_GIT_BASE, cache_root: str = DEFAULT_CACHE
-                     ) -> Tuple[str, bool]:
-    dest = os.path.join(dest_root, slug(repo["name"]))
+                     git_base: str = DEFAULT_GIT_BASE, cache_root: str = DEFAULT_CACHE,
+                     folder: Optional[str] = None) -> Tuple[str, bool]:
+    """Every *.py file of the repository's pinned commit under DEST_ROOT/<owner>+<name> (or
+    under DEST_ROOT/FOLDER), written atomically; (the folder, whether it was written now)."""
+    dest = os.path.join(dest_root, folder or slug(repo["name"]))
     want = f"{repo['commit']} {' '.join(repo.get('subdirs', ['.']))}\n"
     if _intact(dest, want):
         return dest, False

@@ -24,29 +24,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LABELS = os.path.join(HERE, "labels_issue44.csv")
 CODES = ("TEN404", "TEN405", "TEN406")
 
+sys.path.insert(0, os.path.dirname(HERE))
+import corpora  # noqa: E402
+
 
 def materialise(repo, commit, dest, mirror):
-    out = os.path.join(dest, f"{repo.replace('/', '+')}@{commit[:12]}")
-    if os.path.isfile(os.path.join(out, ".commit")):
-        return out
-    gd = os.path.join(mirror, repo.replace("/", "+"), "repo")
-    if os.path.isdir(os.path.join(gd, ".git")):
-        gd = os.path.join(gd, ".git")
-    listing = subprocess.run(["git", "--git-dir", gd, "ls-tree", "-r", "-z", commit],
-                             capture_output=True, check=True).stdout.decode()
-    for entry in filter(None, listing.split("\0")):
-        meta, path = entry.split("\t", 1)
-        mode, kind, blob = meta.split()
-        if kind != "blob" or not path.endswith(".py") or mode == "120000":
-            continue
-        data = subprocess.run(["git", "--git-dir", gd, "cat-file", "blob", blob],
-                              capture_output=True).stdout
-        target = os.path.join(out, path)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as fh:
-            fh.write(data)
-    with open(os.path.join(out, ".commit"), "w") as fh:
-        fh.write(commit + "\n")
+    try:
+        out, _ = corpora.materialise_repo({"name": repo, "commit": commit}, dest, mirror,
+                                          folder=f"{corpora.slug(repo)}@{commit[:12]}")
+    except corpora.CorpusError as exc:
+        raise SystemExit(str(exc)) from None
     return out
 
 

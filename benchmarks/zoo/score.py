@@ -30,6 +30,9 @@ import sys
 from collections import defaultdict
 from typing import Dict, List, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpora  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ZOO = os.path.join(HERE, "zoo.csv")
 CODES = ("TEN402", "TEN403", "TEN501")
@@ -49,33 +52,14 @@ def tree_name(repo: str, commit: str) -> str:
 
 
 def materialise(dest: str, mirror: str, zoo: str) -> None:
-    trees = sorted({(r["repo"], r["commit"]) for r in rows(zoo)})
-    for repo, commit in trees:
-        out = os.path.join(dest, tree_name(repo, commit))
-        marker = os.path.join(out, ".commit")
-        if os.path.isfile(marker):
-            continue
-        git_dir = os.path.join(mirror, repo.replace("/", "+"), "repo")
-        if os.path.isdir(os.path.join(git_dir, ".git")):
-            git_dir = os.path.join(git_dir, ".git")
-        if not os.path.isdir(git_dir):
-            raise SystemExit(f"no mirror for {repo} under {git_dir} (fetch github:{repo} first)")
-        listing = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "-z", commit],
-                                 capture_output=True, check=True).stdout.decode()
-        for entry in filter(None, listing.split("\0")):
-            meta, path = entry.split("\t", 1)
-            mode, kind, blob = meta.split()
-            if kind != "blob" or not path.endswith(".py") or mode == "120000":
-                continue
-            data = subprocess.run(["git", "--git-dir", git_dir, "cat-file", "blob", blob],
-                                  capture_output=True).stdout
-            target = os.path.join(out, path)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "wb") as fh:
-                fh.write(data)
-        with open(marker, "w") as fh:
-            fh.write(commit + "\n")
-        print(f"materialised {repo} @ {commit[:12]}", file=sys.stderr)
+    for repo, commit in sorted({(r["repo"], r["commit"]) for r in rows(zoo)}):
+        try:
+            _, written = corpora.materialise_repo({"name": repo, "commit": commit}, dest, mirror,
+                                                  folder=tree_name(repo, commit))
+        except corpora.CorpusError as exc:
+            raise SystemExit(str(exc)) from None
+        if written:
+            print(f"materialised {repo} @ {commit[:12]}", file=sys.stderr)
 
 
 def diagnostics(tree: str, codes: Tuple[str, ...]) -> List[dict]:
