@@ -39,6 +39,16 @@ def _last_call_name(value) -> Optional[str]:
     return None
 
 
+def _bound_fact(ctx, node, calls, how: str):
+    """``name = <call>`` whose last called name is in ``calls``, with its storage fact of kind
+    ``how``: (name, share, found) for the rule's ``_check``, or None."""
+    bound = _bound(node)
+    if bound is None or _last_call_name(bound[1]) not in calls:
+        return None
+    fact = _fact(ctx, node, bound[1], bound[0].value, how)
+    return None if fact is None else (bound[0].value, *fact)
+
+
 def _fact(ctx, node, value, name: str, how: str):
     """The storage fact of ``value`` bound to ``name`` and the write and read that make it a
     mistake: (share, (write, written side, read side)), or None. The flow is asked first with
@@ -204,13 +214,8 @@ class ConversionAlias(Rule):
     claims = claims_of.TEN404
 
     def check(self, node, ctx) -> Iterable[Report]:
-        bound = _bound(node)
-        if bound is None or _last_call_name(bound[1]) not in _CONVERSION_CALLS:
-            return ()
-        fact = _fact(ctx, node, bound[1], bound[0].value, CONVERSION)
-        if fact is None:
-            return ()
-        return self._check(node, ctx, bound[0].value, *fact)
+        found = _bound_fact(ctx, node, _CONVERSION_CALLS, CONVERSION)
+        return () if found is None else self._check(node, ctx, *found)
 
     def _check(self, node, ctx, name: str, share: Share, found) -> Iterator[Report]:
         write, _, other = found
@@ -295,13 +300,8 @@ class NumpyBridgeAlias(Rule):
     claims = claims_of.TEN405
 
     def check(self, node, ctx) -> Iterable[Report]:
-        bound = _bound(node)
-        if bound is None or _last_call_name(bound[1]) not in _BRIDGE_CALLS:
-            return ()
-        fact = _fact(ctx, node, bound[1], bound[0].value, BRIDGE)
-        if fact is None:
-            return ()
-        return self._check(node, ctx, bound[0].value, *fact)
+        found = _bound_fact(ctx, node, _BRIDGE_CALLS, BRIDGE)
+        return () if found is None else self._check(node, ctx, *found)
 
     def _check(self, node, ctx, name: str, share: Share, found) -> Iterator[Report]:
         write, _, other = found
