@@ -347,3 +347,45 @@ def test_the_shared_write_patterns_find_what_one_alternation_behind_a_word_bound
             extra += 1
         found += len(matches)
     assert found > 500 and extra > 0
+
+
+def test_the_file_level_patterns_answer_as_one_alternation_behind_a_word_boundary_does():
+    """``flow._REBINDS_GLOBALS`` and ``flow._TRANSFORMS`` (literal-first patterns, one per word,
+    searched one after another: one alternation behind ``\\b`` was tried at every letter of
+    every file) say "yes" for exactly the texts the alternation said it for: this package's
+    source, the edges (a word inside a longer word, at the start or end of the text, before a
+    dot) and generated texts."""
+    import os
+    import random
+    import re
+
+    import flake8_tensorcopy
+    from flake8_tensorcopy import flow
+
+    olds = (
+        (re.compile(r"\b(?:globals|vars)\s*\(|\bexec\s*\(|\bsys\.modules\b"),
+         flow._REBINDS_GLOBALS),
+        (re.compile(r"\bfunctorch\b|\btorch\.func\b|\bvmap\b|\bjacrev\b|\bjacfwd\b|"
+                    r"\bfunctional_call\b"), flow._TRANSFORMS),
+    )
+    texts = ["globals()", "myglobals()", "vars (x)", "_vars()", "exec(c)", "pyexec(c)",
+             "sys.modules", "xsys.modules", "sys.modulesx", "import functorch", "functorchx",
+             "torch.func.vmap", "torch.functional", "xvmap", "vmap_", "jacrev", "jacfwd(f)",
+             "functional_call", "torch.func", "é vmap", "évmap", "", "vmap"]
+    rng = random.Random(11)
+    pieces = ["globals", "vars", "exec", "sys", ".modules", "(", " ", "x", "_", "é", "torch",
+              ".func", "vmap", "jacrev", "jacfwd", "functorch", "functional_call", "\n"]
+    texts += ["".join(rng.choice(pieces) for _ in range(6)) for _ in range(4000)]
+    package = os.path.dirname(flake8_tensorcopy.__file__)
+    for folder, _, names in os.walk(package):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    texts.append(f.read())
+    said = set()
+    for old, new in olds:
+        for text in texts:
+            want = old.search(text) is not None
+            assert flow._any_match(new, text) == want, (old.pattern, text[:80])
+            said.add(want)
+    assert said == {True, False}

@@ -152,13 +152,26 @@ def test_sole_binding_refuses_what_is_bound_more_than_once():
     assert type(sole_binding(fn, "y", ret)) is nodes.Name
 
 
-def test_prefilter_keeps_storage_bindings_and_skips_look_alikes():
-    assert has_candidates(ast.parse("prev = w.cpu()\n"))
-    assert has_candidates(ast.parse("t = torch.from_numpy(a)\n"))
-    assert has_candidates(ast.parse("g = [torch.zeros_like(x)] * n\n"))
-    assert has_candidates(ast.parse("g = [x for _ in range(n)]\n"))
-    assert has_candidates(ast.parse("e = x.unsqueeze(0).expand(n, -1)\n"))
+def test_prefilter_keeps_storage_bindings_with_a_write_and_skips_look_alikes():
+    # a binding and an in-place write into either side (the rules report nothing without one)
+    assert has_candidates(ast.parse("prev = w.cpu()\nw.add_(1)\n"))
+    assert has_candidates(ast.parse("prev = self.w.cpu()\nself.w += 1\n"))
+    assert has_candidates(ast.parse("t = torch.from_numpy(a)\nt.clamp_(0, 1)\n"))
+    assert has_candidates(ast.parse("t = torch.from_numpy(a)\nnp.copyto(a, b)\n"))
+    assert has_candidates(ast.parse("n = t.numpy()\nn.fill(0)\n"))
+    assert has_candidates(ast.parse("g = [torch.zeros_like(x)] * n\ndist.all_gather(g, x)\n"))
+    assert has_candidates(ast.parse("g = [x for _ in range(n)]\ng[0].mul_(2)\n"))
+    assert has_candidates(ast.parse("e = x.unsqueeze(0).expand(n, -1)\ne[0] = r\n"))
+    assert has_candidates(ast.parse("y = w.float()\ntorch.add(y, 1, out=y)\n"))
+    assert has_candidates(ast.parse("def f(w):\n    y = w.to(d)\n    nn.init.zeros_(y)\n"))
+    assert has_candidates(ast.parse(
+        "if ok:\n    y = w.float()\nfor i in r:\n    y[i] = 0\n"))
     # nothing these rules read: the file stays free
-    for src in ("x = x.float()\n", "l = [0] * n\n", "l = [x for x in xs]\n",
-                "y = w.requires_grad_()\n", "y = w.cuda()\n", "y = f(w)\nz = y + 1\n"):
+    for src in ("x = x.float()\nx.add_(1)\n", "l = [0] * n\nl[0] = 1\n",
+                "l = [x for x in xs]\nl[0].add_(1)\n", "y = w.requires_grad_()\ny.add_(1)\n",
+                "y = w.cuda()\ny.add_(1)\n", "y = f(w)\nz = y + 1\n",
+                # a binding no write follows
+                "prev = w.cpu()\n", "t = torch.from_numpy(a)\nprint(a, t)\n",
+                "g = [torch.zeros_like(x)] * n\n", "e = x.expand(n, -1)\nprint(e[0])\n",
+                "def f(w):\n    y = w.float()\n    z = y * 2\n    other.add_(z)\n"):
         assert not has_candidates(ast.parse(src)), src

@@ -200,7 +200,9 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = _accumulation(node)
-        if found is None and type(node) is nodes.Expr:
+        if found is None and type(node) is nodes.Expr and _in_loop(ctx):
+            # (asked only in a loop: ``_check`` reports nothing elsewhere, and finding the
+            # called method's summary is the costly part)
             found = method_accumulation(node, ctx)
         return () if found is None or not _operands(found[1]) else self._check(node, ctx, found)
 
@@ -378,6 +380,32 @@ def _innermost_loop(scope, line):
     the statement line ``line``."""
     body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
     return _find_loop(body, None, line)[0]
+
+
+def _in_loop(ctx) -> bool:
+    """Is the statement being checked in the body of a loop of its scope (``_innermost_loop``
+    is not None)? The statements in loop bodies are found in one walk per scope and file."""
+    line = ctx.stmt_line
+    if line is None:
+        return False
+    scope = ctx.scope_node
+    return id(line) in _cached(ctx, "_accumulate_looped", scope, lambda: _looped(scope))
+
+
+def _looped(scope) -> Set[int]:
+    """The ids of the statements of ``scope`` (not crossing a definition) in a loop's body."""
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    out: Set[int] = set()
+    todo = [(s, False) for s in body]
+    while todo:
+        s, inside = todo.pop()
+        if inside:
+            out.add(id(s))
+        loop = type(s) in _LOOPS
+        for i, block in enumerate(statement_blocks(s)):
+            within = inside or (loop and i == 0)  # a loop's body; its ``else`` is not
+            todo.extend((c, within) for c in block)
+    return out
 
 
 def _find_loop(stmts, loop, line):

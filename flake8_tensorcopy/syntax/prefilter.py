@@ -17,7 +17,7 @@ from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from .source import lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
-from .storage_shapes import storage_shape
+from .storage_shapes import storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -199,13 +199,19 @@ def _binds_view(roots, named: Set) -> bool:
     return bool(views) and not named.isdisjoint(_through_views(views))
 
 
-def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) -> bool:
+def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
+               stored: Optional[Set] = None) -> bool:
     """Does ``root`` hold a shape? Writes ``x[..:..] = v`` of a name go to ``named`` when given
-    (the caller looks for ``v = x[...]`` in the rest of the definition: ``_binds_view``)."""
+    (the caller looks for ``v = x[...]`` in the rest of the definition: ``_binds_view``), and
+    TEN404-406's bindings (``y = x.cpu()``: the names ``y`` and ``x``) to ``stored`` (the caller
+    looks for an in-place write into one of them in the whole definition: ``writes_into``);
+    without ``stored``, that write is looked for in ``root``."""
     star = "*" in aliases
     two_step = False
     mine = named is None
     named = set() if named is None else named  # ``x[..:..] = v``: (x, v)
+    own_stored = stored is None
+    stored = set() if stored is None else stored
     views: Set[Tuple[Optional[str], str]] = set()  # ``v = x[...]``: (x, v)
     for node in _nodes(root):
         t = type(node)
@@ -270,8 +276,10 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) ->
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
-            if t is ast.Assign and len(node.targets) == 1 and storage_shape(node.targets[0], value):
-                return True  # TEN404-406
+            if t is ast.Assign and len(node.targets) == 1:
+                bound = storage_shape(node.targets[0], value)
+                if bound is not None:
+                    stored.update(bound)  # TEN404-406, once a write follows
         elif t is ast.AugAssign and _same_subscripted(node.target, node.value, named):
             return True  # TEN403
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
@@ -280,6 +288,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None) ->
                 return True  # a local import of a constructor alias: let the walk look
     if mine and named and not named.isdisjoint(_through_views(views)):
         return True  # TEN403: ``v = x[...]`` and ``x[..:..] = v`` (or ``v.copy_(x[...])``)
+    if own_stored and stored and writes_into(root, stored):
+        return True  # TEN404-406: a binding and a write into one of its two sides
     return two_step and any(_two_step_copy(block) for block in _blocks(root))
 
 
@@ -511,9 +521,10 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # a call through an alias (``T(x)`` after ``from torch import tensor as T``) has no textual
     # shape of its own: with aliases only the tree can tell
     text = _TextIndex(source) if source is not None and not aliases else None
+    stored: Set = set()  # TEN404-406's bindings outside definitions: ``_has_shape``
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=_project_imports(body))
-    return found, skip
+                       local=_project_imports(body), stored=stored)
+    return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
 _SUB_BODIES = ("body", "orelse", "finalbody")
@@ -559,6 +570,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                 return True
     todo = [fn.body]
     named: Set = set()
+    stored: Set = set()
     while todo:
         block = todo.pop()
         if _two_step_copy(block):
@@ -568,7 +580,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                 continue
             bodies = [getattr(stmt, f) for f in _SUB_BODIES if type(getattr(stmt, f, None)) is list]
             if not bodies and not getattr(stmt, "handlers", None) and not getattr(stmt, "cases", None):
-                if _has_shape(stmt, aliases, named):
+                if _has_shape(stmt, aliases, named, stored):
                     return True
                 continue
             # a compound statement: its own expressions, then its blocks
@@ -594,12 +606,15 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
                         if isinstance(part, ast.AST) and _has_shape(part, aliases):
                             return True
             todo.extend(bodies)
-    return bool(named) and _binds_view((fn,), named)
+    return (bool(named) and _binds_view((fn,), named)) or (
+        bool(stored) and writes_into(fn, stored))
 
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
-               text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset()) -> bool:
-    """Walk one block; definitions without candidates go to ``skip``. True if any candidate."""
+               text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
+               stored: Optional[Set] = None) -> bool:
+    """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
+    TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write)."""
     found = _two_step_copy(body)
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
@@ -633,20 +648,21 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local)
-        elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named):
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored)
+        elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named,
+                                                                         stored):
             found = True
         elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(stmt):
             found = True  # TEN501: an accumulation in a script-level loop

@@ -1,10 +1,11 @@
 """The pre-filter's shapes of TEN404-406 (``prefilter``): a name bound to a conversion, a NumPy
-bridge, an expansion or a repetition of another value, on the ``ast`` tree. A superset of what
-``semantic/storage.py`` reads: the engine's walk decides."""
+bridge, an expansion or a repetition of another value, and an in-place write into that name or
+the value it came from, on the ``ast`` tree. A superset of what ``semantic/storage.py`` and
+``semantic/storage_flow.py`` read: the engine's walk decides."""
 from __future__ import annotations
 
 import ast
-from typing import Set
+from typing import Iterable, Optional, Set, Tuple
 
 
 #: what ``semantic/storage.py`` reads as a conversion (TEN404), a bridge (TEN405) or an expansion
@@ -14,30 +15,38 @@ _STORAGE_METHODS = frozenset({"cpu", "to", "float", "double", "half", "bfloat16"
 _STORAGE_FUNCS = frozenset({"from_numpy", "as_tensor", "asarray", "broadcast_to"})
 
 
-def storage_shape(target: ast.expr, value: ast.expr) -> bool:
+Binding = Tuple[str, Optional[str]]
+
+
+def storage_shape(target: ast.expr, value: ast.expr) -> Optional[Binding]:
     """``y = x.cpu()`` (a name bound to a conversion, a bridge or an expansion of another named
-    value), ``l = [t] * n``, ``l = [t for _ in range(n)]``: a binding TEN404-406 may follow."""
+    value), ``l = [t] * n``, ``l = [t for _ in range(n)]``: a binding TEN404-406 may follow,
+    as (the bound name, the name the value came from or None); else None. The rules report
+    only after an in-place write into one of the two (``writes_into``)."""
     if not isinstance(target, ast.Name):
-        return False
+        return None
+    bound = target.id
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
-        return any(isinstance(side, ast.List) and len(side.elts) == 1 and
-                   isinstance(side.elts[0], (ast.Name, ast.Attribute, ast.Call))
-                   for side in (value.left, value.right))
+        return (bound, None) if any(
+            isinstance(side, ast.List) and len(side.elts) == 1 and
+            isinstance(side.elts[0], (ast.Name, ast.Attribute, ast.Call))
+            for side in (value.left, value.right)) else None
     if isinstance(value, ast.ListComp):
         elt = value.elt
-        return isinstance(elt, ast.Name) and len(value.generators) == 1 and \
-            not value.generators[0].ifs and elt.id not in _target_names(value.generators[0].target)
+        return (bound, None) if isinstance(elt, ast.Name) and len(value.generators) == 1 and \
+            not value.generators[0].ifs and \
+            elt.id not in _target_names(value.generators[0].target) else None
     if not isinstance(value, ast.Call):
-        return False
+        return None
     func = value.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     if name in _STORAGE_FUNCS:
-        return True
+        return bound, _root(value.args[0]) if value.args else None
     if name not in _STORAGE_METHODS or not isinstance(func, ast.Attribute):
-        return False
+        return None
     if name == "requires_grad_" and not (len(value.args) == 1 and isinstance(
             value.args[0], ast.Constant) and value.args[0].value is False):
-        return False  # only ``requires_grad_(False)`` is read as a conversion
+        return None  # only ``requires_grad_(False)`` is read as a conversion
     node = func.value
     while True:  # down the chain of sharing steps to what they start from
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -49,12 +58,65 @@ def storage_shape(target: ast.expr, value: ast.expr) -> bool:
         else:
             break
     if name in ("expand", "broadcast_to"):
-        return True
+        return bound, _root(node)
     if isinstance(node, ast.Name):
-        return node.id != target.id  # ``x = x.float()``: the source is gone
+        # ``x = x.float()``: the source is gone
+        return (bound, node.id) if node.id != bound else None
     while isinstance(node, ast.Attribute):
         node = node.value
-    return isinstance(node, ast.Name)
+    return (bound, node.id) if isinstance(node, ast.Name) else None
+
+
+#: what ``semantic/storage_flow.first_write`` reads as an in-place write besides a method whose
+#: name ends in ``_`` (NumPy's in-place methods, ``np.copyto``, a gather into a list)
+_OTHER_WRITES = frozenset({"fill", "sort", "put", "partition", "itemset", "resize", "copyto",
+                           "all_gather"})
+
+
+def writes_into(root: ast.AST, names: Iterable[Optional[str]]) -> bool:
+    """Does ``root`` hold an in-place write whose receiver starts at one of ``names``
+    (``x.add_(..)``, ``x[i] = v``, ``x += v``, ``l[0].mul_(..)``, ``nn.init.zeros_(x)``,
+    ``f(.., out=x)``, ``np.copyto(a, ..)``, ``dist.all_gather(l, ..)``)? A superset of
+    ``first_write``'s writes: any scope, any order."""
+    wanted = {n for n in names if n is not None}
+    if not wanted:
+        return False
+    for node in ast.walk(root):
+        t = type(node)
+        if t is ast.Call:
+            func = node.func
+            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if (len(last) > 1 and last.endswith("_") and not last.startswith("_")) or \
+                    last in _OTHER_WRITES:
+                if isinstance(func, ast.Attribute) and _root(func.value) in wanted:
+                    return True
+                if node.args and _root(node.args[0]) in wanted:
+                    return True
+            if any(k.arg == "out" and _root(k.value) in wanted for k in node.keywords):
+                return True
+        elif t is ast.AugAssign:
+            if _root(node.target) in wanted:
+                return True
+        elif t is ast.Assign:
+            for target in node.targets:
+                for part in ast.walk(target):
+                    if type(part) is ast.Subscript and _root(part.value) in wanted:
+                        return True
+    return False
+
+
+def _root(node: ast.AST) -> Optional[str]:
+    """The name an attribute, subscript or call chain starts from (``a`` of ``a.b[0].c()``)."""
+    while True:
+        t = type(node)
+        if t is ast.Attribute or t is ast.Subscript:
+            node = node.value
+        elif t is ast.Call:
+            node = node.func
+        elif t is ast.Starred:
+            node = node.value
+        else:
+            return node.id if t is ast.Name else None
 
 
 def _target_names(target: ast.expr) -> Set[str]:
