@@ -270,10 +270,6 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
                 self.walk(p.default)
             if p.annotation is not None:
                 self.walk(p.annotation.annotation)
-        # what every call site passes: asked only when a parameter with no annotation (the
-        # only ones that take it, below) can use it
-        from_calls = (inf.param_kinds(node.name.value)
-                      if any(p.annotation is None for p in _all_params(params)) else {})
         inf.set(node.name.value, inf.function_kind(node))
         cls = inf.scope.cls if inf.scope.kind == "class" else None
         if type(node.body) is nodes.LaterBlock:
@@ -283,6 +279,11 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
                 self._later(node, cls, no_grad, is_static)
                 return
             build.build_later(node)
+        # what every call site passes: asked only for a body that is walked, and only when a
+        # parameter with no annotation (the only ones that take it, below) can use it (the call
+        # sites' evaluation is the costly part; a body the pre-filter left out never needs it)
+        from_calls = (inf.param_kinds(node.name.value)
+                      if any(p.annotation is None for p in _all_params(params)) else {})
         self._function_body(node, cls, no_grad, is_static, from_calls)
 
     def _function_body(self, node: nodes.FunctionDef, cls, no_grad: bool, is_static: bool,

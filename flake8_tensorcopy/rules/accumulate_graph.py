@@ -69,12 +69,22 @@ class LintOracle(graph.Oracle):
     def __init__(self, ctx, scope) -> None:
         #: weak: the context keeps the graph that keeps this oracle (no reference cycle)
         self._ctx = weakref.ref(ctx)
-        self.by_ast = {}
-        for n in nodes.within(scope, _DEFS):
-            if type(n) is nodes.Name or type(n) is nodes.Attribute:
-                a = n._a
-                if isinstance(a, ast.AST):
-                    self.by_ast[id(a)] = n
+        self._scope = scope
+        self._by_ast: Optional[dict] = None
+
+    @property
+    def by_ast(self) -> dict:
+        """id(ast node) -> the lint node, of the scope's names and attributes: made on the
+        first question about a call (a lazy graph may never ask one)."""
+        if self._by_ast is None:
+            self._by_ast = {}
+            for n in nodes.within(self._scope, _DEFS):
+                if type(n) is nodes.Name or type(n) is nodes.Attribute:
+                    a = n._a
+                    if isinstance(a, ast.AST):
+                        self._by_ast[id(a)] = n
+            self._scope = None
+        return self._by_ast
 
     @property
     def ctx(self):
@@ -104,7 +114,7 @@ def scope_graph(ctx) -> graph.ScopeGraph:
     cache = ctx.__dict__.setdefault("_accumulate_graphs", {})
     hit = cache.get(id(scope))
     if hit is None or hit[0] is not scope:
-        made = graph.scope_graph(scope._a, LintOracle(ctx, scope))
+        made = graph.scope_graph(scope._a, LintOracle(ctx, scope), lazy=True)
         hit = cache[id(scope)] = (scope, made)
     return hit[1]
 

@@ -102,8 +102,21 @@ class ScopeGraph:
     the scope, ``grad_off(stmt)`` for the grad mode a ``with`` around a statement sets."""
 
     def __init__(self, body: List[ast.stmt], params: Iterable[str] = (),
-                 oracle: Optional[Oracle] = None, grad: Optional[str] = None) -> None:
+                 oracle: Optional[Oracle] = None, grad: Optional[str] = None,
+                 lazy: bool = False) -> None:
         self.oracle = oracle or Oracle()
+        #: ``lazy``: the walk waits for the first question that needs a binding (``_need``); an
+        #: expression whose shape alone answers (``x.item()``, a constant) never makes it
+        self._pending: Optional[tuple] = (body, params, grad)
+        if not lazy:
+            self._need()
+
+    def _need(self) -> None:
+        """Walk the scope now, if not walked yet (the facts' attributes exist from here on)."""
+        if self._pending is None:
+            return
+        body, params, grad = self._pending
+        self._pending = None
         self.bindings: List[_Binding] = []
         #: id(Name load) -> the bindings that may reach it (absent: none in this scope)
         self.uses: Dict[int, FrozenSet[int]] = {}
@@ -124,6 +137,8 @@ class ScopeGraph:
         self._paths: Dict[Tuple[int, str], Fact] = {}
         self._ids: Dict[tuple, int] = {}
         self._seen: set = set()
+        #: id(expression) -> the names ``_reads`` read in it (``_reads``)
+        self._read_plans: Dict[int, list] = {}
         #: parameter positions a differentiating read reaches (the summary's "calls backward on
         #: its parameter k")
         self.differentiated_params: set = set()
@@ -302,6 +317,17 @@ class ScopeGraph:
             self.uses[id(n)] = got if prev is None else prev | got
 
     def _reads(self, expr, env: Env, stmt) -> None:
+        """The reads of ``expr`` (its names, in the walk's order), and its differentiating calls
+        and ``:=`` targets. A loop's body is walked more than once: the names read are kept
+        from the first walk, and a later walk reads those only (the calls and targets are
+        noted once anyway)."""
+        names = self._read_plans.get(id(expr))
+        if names is not None:
+            read = self._read_name
+            for n in names:
+                read(n, env)
+            return
+        names = self._read_plans[id(expr)] = []
         bound_here: set = set()
         todo = [expr]
         while todo:
@@ -309,6 +335,7 @@ class ScopeGraph:
             t = type(n)
             if t is ast.Name:
                 if type(n.ctx) is ast.Load and n.id not in bound_here:
+                    names.append(n)
                     self._read_name(n, env)
                 continue
             if t in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
@@ -331,7 +358,12 @@ class ScopeGraph:
                 elif name == "grad" and n.args and self._once(n) and dotted(f) in (
                         "torch.autograd.grad", "autograd.grad"):
                     self.differentiated.append((n.args[0], stmt))
-            todo.extend(ast.iter_child_nodes(n))
+            for field in n._fields:  # ``ast.iter_child_nodes``, without its generators
+                v = getattr(n, field, None)
+                if type(v) is list:
+                    todo.extend([x for x in v if isinstance(x, ast.AST)])
+                elif isinstance(v, ast.AST):
+                    todo.append(v)
 
     # ---- the facts ------------------------------------------------------------------------
     def _mark(self) -> None:
@@ -440,6 +472,7 @@ class ScopeGraph:
 
     def sum_of(self, expr) -> Optional[ast.AST]:
         """The sum ``expr`` is (``c + r``), or the sum its one reaching binding holds."""
+        self._need()
         if is_sum(expr):
             return expr
         if type(expr) is ast.Name:
@@ -452,6 +485,7 @@ class ScopeGraph:
 
     def computed_read(self, name: ast.Name) -> bool:
         """Is every binding reaching the read of ``name`` a computed value (``computed``)?"""
+        self._need()
         reach = self.uses.get(id(name))
         return bool(reach) and all(self.bindings[b].kind == "assign" and
                                    computed(self.bindings[b].value) for b in reach)
@@ -517,6 +551,7 @@ class ScopeGraph:
         """Why ``expr`` (an expression of this scope) is attached, or None: not known to be."""
         t = type(expr)
         if t is ast.Name:
+            self._need()
             reach = self.uses.get(id(expr))
             if not reach:
                 return None
@@ -526,6 +561,7 @@ class ScopeGraph:
             return _strongest(facts)
         p = path_of(expr)
         if p is not None:
+            self._need()
             reach = self.uses.get(id(_root(expr)))
             if reach and p[0] not in self.path_written:
                 facts = [self._paths.get((b, p[1])) for b in reach]
@@ -553,6 +589,7 @@ class ScopeGraph:
     def summary(self, node: ast.Call):
         """The graph summary of the project function ``node`` calls, if the oracle knows it
         (``local``: the callee's name is bound in this scope, so a lookup by name is not it)."""
+        self._need()
         f = node.func
         local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
         return self.oracle.summary(node, local)
@@ -580,6 +617,7 @@ class ScopeGraph:
     def grad_mode(self, stmt: ast.stmt) -> Optional[str]:
         """"off"/"on"/"unknown" from the innermost ``with`` about grad around ``stmt`` (or the
         scope's own, given when made); None: no ``with`` about grad."""
+        self._need()
         return self.grad.get(id(stmt))
 
 def _root(expr):
@@ -636,11 +674,12 @@ def function_params(fn) -> List[str]:
     return names
 
 
-def scope_graph(scope, oracle: Optional[Oracle] = None) -> ScopeGraph:
-    """The graph facts of a function (``ast.FunctionDef``) or a module (``ast.Module``)."""
+def scope_graph(scope, oracle: Optional[Oracle] = None, lazy: bool = False) -> ScopeGraph:
+    """The graph facts of a function (``ast.FunctionDef``) or a module (``ast.Module``);
+    ``lazy``: walked on the first question that needs it (``ScopeGraph``)."""
     if type(scope) is ast.Module:
-        return ScopeGraph(scope.body, (), oracle)
+        return ScopeGraph(scope.body, (), oracle, lazy=lazy)
     grad = decorated_grad(scope)
     return ScopeGraph(scope.body, function_params(scope), oracle,
-                      None if grad is None else grad)
+                      None if grad is None else grad, lazy=lazy)
 

@@ -139,10 +139,12 @@ class _ReadAfter:
     """``read_after``'s walk (an object, not a recursive closure: a closure that calls itself
     is a reference cycle, and would keep the whole tree for the garbage collector)."""
 
-    __slots__ = ("write", "name", "loops", "found", "loop", "writes", "values")
+    __slots__ = ("write", "name", "loops", "found", "loop", "writes", "values", "line")
 
     def __init__(self, write: nodes.CSTNode, name: str, writes: bool = False) -> None:
         self.write = write
+        #: before the write is found, a subtree that ends on an earlier line is passed over
+        self.line = _line_of(write)
         self.name = name
         #: count the receiver of an in-place write as a use too
         self.writes = writes
@@ -174,8 +176,11 @@ class _ReadAfter:
                     return None
                 return None if not self.writes and _write_receiver(node, stack) else True
         stack.append(node)
+        line = None if self.found else self.line
         try:
             for child in node.children:
+                if line is not None and not self.found and _ends_before(child, line):
+                    continue  # the write is not in it, and no read before the write counts
                 r = self.visit(child, stack)
                 if r is not None:
                     return r
@@ -297,8 +302,26 @@ def first_write(scope: nodes.CSTNode, start: nodes.CSTNode, writers: frozenset,
     return walk.found
 
 
+def _line_of(node) -> Optional[int]:
+    """The first line of ``node`` as its ``ast`` node has it (None: not known)."""
+    a = node._a
+    if type(a) is tuple:
+        return a[0]
+    return getattr(a, "lineno", None)
+
+
+def _ends_before(node, line: int) -> bool:
+    """Does ``node`` (as its ``ast`` node places it) end on a line before ``line``? Unknown: no."""
+    a = node._a
+    if type(a) is tuple:
+        return a[2] < line
+    end = getattr(a, "end_lineno", None)
+    return end is not None and end < line
+
+
 class _FirstWrite:
-    __slots__ = ("start", "writers", "stop", "items", "array", "state", "found", "gathers")
+    __slots__ = ("start", "writers", "stop", "items", "array", "state", "found", "gathers",
+                 "line")
 
     def __init__(self, start, writers, stop, items: bool, array: bool) -> None:
         self.start, self.writers, self.stop = start, writers, stop
@@ -306,6 +329,9 @@ class _FirstWrite:
         self.state = 0  # 0: before start, 1: after it, 2: done
         self.found: Optional[nodes.CSTNode] = None
         self.gathers = False
+        #: before ``start`` nothing is looked at but where it is: a subtree that ends on an
+        #: earlier line is passed over whole (the walk used to visit every node of the scope)
+        self.line = _line_of(start)
 
     def _receiver(self, expr) -> bool:
         """Is ``expr`` what a write into a watched value goes through?"""
@@ -378,7 +404,10 @@ class _FirstWrite:
             if self._rebinds(node):
                 self.state = 2
                 return
+        line = self.line if self.state == 0 else None
         for child in node.children:
+            if line is not None and self.state == 0 and _ends_before(child, line):
+                continue  # ``start`` is not in it, and nothing before ``start`` counts
             self.visit(child)
             if self.state == 2:
                 return

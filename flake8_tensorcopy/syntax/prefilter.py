@@ -51,7 +51,9 @@ _TREE_SHAPE_BRANCHES = (
     r"\.\s*(?:cpu|to|float|double|half|bfloat16|long|int|short|bool|byte|char|type"
     r"|contiguous|requires_grad_|numpy|expand|broadcast_to)\s*\(",
     r"from_numpy\s*\(", r"as_tensor\s*\(", r"asarray\s*\(", r"broadcast_to\s*\(",
-    r"\]\s*\*", r"\*\s*\[", r"\[\s*\w+\s+for\b",
+    # ``[t] * n``, ``n * [t]``, ``[t for _ in ...]`` (not ``[x for x in ...]``: its item is its
+    # own target, a copy per item)
+    r"\]\s*\*", r"\*\s*\[", r"\[\s*(\w+)\s+for\s+(?!\1\s+in\b)",
 )
 _SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
     r"for(?<![^\n]for)\b", r"while(?<![^\n]while)\b",  # at the start of a line
@@ -388,13 +390,19 @@ def _backward_names(loop: ast.AST) -> Set[str]:
     return out
 
 
-def _accumulates(root: ast.AST, backward: bool = False,
-                  calls: Optional[FrozenSet[str]] = None) -> bool:
-    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates):
-    a value whose name a ``backward`` call in the loop differentiates (or a term of it; also
-    given to a method: a tracker's ``update``) or, unless ``backward`` (a script-level loop, a
-    function of a file that calls backward), a value a call computed; with ``calls``, only a
-    value a call of one of those names computed (given to a method too: ``meter.update(v)``)."""
+def _accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[str]) -> bool:
+    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates),
+    asked three ways at once, each loop read once:
+
+    - with ``backward``: a value whose name a ``backward`` call in the loop differentiates (or a
+      term of it; also given to a method: a tracker's ``update``);
+    - with ``called``: that, or a value a call computed (``model(x)``, ``train_step(batch)``);
+    - with ``calls``: that, or a value a call of one of those names computed (given to a
+      method too: ``meter.update(v)``).
+
+    (The first question is asked only where neither other one is.)"""
+    if not (backward or called or calls):
+        return False
     for loop in statements(root):
         if not isinstance(loop, _LOOPS):
             continue
@@ -404,19 +412,19 @@ def _accumulates(root: ast.AST, backward: bool = False,
         names = _backward_names(loop)
         if names and any(_names(v) & names for v in values):
             return True
-        if calls is not None:
+        if calls:
             # a value a call of one of ``calls`` computed (``loss = train_step(batch)``)
-            called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
+            by_calls = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
                 s.value, ast.Call) and _callee_name(s.value) in calls
                 for t in s.targets for d in _names(t)}
-            if called and any(_names(v) & called for v in values):
+            if by_calls and any(_names(v) & by_calls for v in values):
                 return True
-        elif not backward:
+        if called:
             # a value computed by a call (``model(x)``, ``train_step(batch)``) in the loop
             values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
-            called = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
+            by_any = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
                 s.value, (ast.Call, ast.BinOp)) for t in s.targets for d in _names(t)}
-            if any(isinstance(v, ast.Call) or _names(v) & called for v in values):
+            if any(isinstance(v, ast.Call) or _names(v) & by_any for v in values):
                 return True
     return False
 
@@ -624,17 +632,19 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if _has_shape(stmt, aliases) if text is None else (
                     text.may_have_shape(stmt) and _has_shape_in(stmt, aliases, text)):
                 found = True
-            elif (text is None or text.contains(stmt, "backward")) and _accumulates(stmt, True):
-                found = True  # TEN501: an accumulation in a loop of a function that calls backward
-            elif ((top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
-                    text is not None and "backward(" in text.source)) and _accumulates(stmt):
-                # TEN501: a top-level function the file itself calls (the rule may prove grad on
-                # in it from its callers), or a function of a file that calls backward (a
-                # called function may return the loss it differentiated), accumulating a value
-                # a call computed in a loop
+            elif _accumulates(
+                    stmt,
+                    # TEN501: an accumulation in a loop of a function that calls backward
+                    text is None or text.contains(stmt, "backward"),
+                    # a top-level function the file itself calls (the rule may prove grad on in
+                    # it from its callers), or a function of a file that calls backward (a called
+                    # function may return the loss it differentiated), accumulating a value a
+                    # call computed in a loop
+                    (top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
+                        text is not None and "backward(" in text.source),
+                    # a value a function of another project module computed
+                    local):
                 found = True
-            elif local and _accumulates(stmt, calls=local):
-                found = True  # TEN501: a value a function of another project module computed
             elif not keep:
                 span = _span(stmt)
                 if span:
@@ -664,7 +674,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named,
                                                                          stored):
             found = True
-        elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(stmt):
+        elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(
+                stmt, False, True, frozenset()):
             found = True  # TEN501: an accumulation in a script-level loop
         elif top:
             name = _literal_binding(stmt)

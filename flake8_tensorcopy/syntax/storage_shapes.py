@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional, Set, Tuple
 
+from .walk import walk_nodes
+
 
 #: what ``semantic/storage.py`` reads as a conversion (TEN404), a bridge (TEN405) or an expansion
 _STORAGE_METHODS = frozenset({"cpu", "to", "float", "double", "half", "bfloat16", "long",
@@ -81,7 +83,7 @@ def writes_into(root: ast.AST, names: Iterable[Optional[str]]) -> bool:
     wanted = {n for n in names if n is not None}
     if not wanted:
         return False
-    for node in ast.walk(root):
+    for node in walk_nodes(root):
         t = type(node)
         if t is ast.Call:
             func = node.func
@@ -99,7 +101,7 @@ def writes_into(root: ast.AST, names: Iterable[Optional[str]]) -> bool:
                 return True
         elif t is ast.Assign:
             for target in node.targets:
-                for part in ast.walk(target):
+                for part in walk_nodes(target):
                     if type(part) is ast.Subscript and _root(part.value) in wanted:
                         return True
     return False
