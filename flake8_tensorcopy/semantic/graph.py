@@ -76,6 +76,10 @@ class Oracle:
     def summary(self, node: ast.Call, local: bool = False):
         return None
 
+    def fields(self, node: ast.Call):
+        """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
+        return None
+
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
 #: "unknown": a long script's chain would otherwise exhaust Python's recursion limit
@@ -507,6 +511,8 @@ class ScopeGraph:
     def _unpacked(self, value, i: int) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
             return self.attached(value.elts[i])
+        if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
+            return self.attached_path(value, f"[{i}]")
         if type(value) is ast.Call:
             summary = self.summary(value)
             if summary is not None and summary.returns_item(i):
@@ -531,6 +537,9 @@ class ScopeGraph:
                 facts = [self._paths.get((b, p[1])) for b in reach]
                 if all(f is not None for f in facts):
                     return _strongest(facts)
+            got = self.attached_path(_root(expr), p[1])
+            if got is not None:
+                return got
         if t is ast.Subscript:
             return self.attached(expr.value) if indexes_tensor(expr) else None
         if t is ast.BinOp:
@@ -549,6 +558,27 @@ class ScopeGraph:
         if t is ast.Call:
             return self._call(expr)
         return None
+
+    def path_fact(self, b: int, key: str) -> Optional[Fact]:
+        """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""
+        return self._paths.get((b, key))
+
+    def attached_path(self, name: ast.Name, key: str) -> Optional[Fact]:
+        """Item ``key`` of ``name`` where every binding reaching it is a call whose summary
+        returns that item differentiated (``losses = trainer.train_step(x)``: ``losses[0]``,
+        ``losses.total_loss``)."""
+        reach = self.uses.get(id(name)) if type(name) is ast.Name else None
+        if not reach or name.id in self.path_written:
+            return None
+        facts = []
+        for b in reach:
+            bd = self.bindings[b]
+            s = self.summary(bd.value) if bd.kind == "assign" and \
+                type(bd.value) is ast.Call else None
+            if s is None or not s.returns_path(key):
+                return None
+            facts.append(Fact(RETURNED, bd.value.lineno, detail=s.name))
+        return _strongest(facts)
 
     def summary(self, node: ast.Call):
         """The graph summary of the project function ``node`` calls, if the oracle knows it
