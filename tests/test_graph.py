@@ -701,3 +701,43 @@ def test_items_of_a_returned_namedtuple_across_files(tmp_path):
     assert got == [("fit.py", 14), ("fit.py", 15)], got
     proc = flake8("--select", "TEN501", "fit.py", cwd=str(root))
     assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
+
+
+def test_a_dict_whose_item_was_differentiated_holds_it():
+    """``out["loss"].backward()``: ``out`` holds an attached value (packnet-sfm keeps it for the
+    epoch's end), unless the item is rewritten or deleted or a method changes the dict."""
+    src = """\
+    def f(module, loader):
+        outs = []
+        for i, x in enumerate(loader):
+            out = module.step(x)
+            out["loss"].backward()
+            outs.append(out)
+            a = module.step(x)
+            a["loss"].backward()
+            del a["loss"]
+            outs.append(a)
+            b = module.step(x)
+            b["loss"].backward()
+            b.pop("loss")
+            outs.append(b)
+            c = module.step(x)
+            c["loss"] = c["loss"].detach()
+            outs.append(c)
+    """
+    assert _why(src, 6) == (graph.HOLDS, False)
+    assert _why(src, 10) is None and _why(src, 14) is None and _why(src, 17) is None
+
+
+def test_an_item_of_a_container_that_holds_one_is_unknown():
+    src = """\
+    def f(module, loader):
+        total = 0
+        for x in loader:
+            out = module.step(x)
+            out[0].backward()
+            total += out[1]
+            total += out[0]
+    """
+    assert _why(src, 6) is None
+    assert _why(src, 7) == (graph.DIFFERENTIATED, False)

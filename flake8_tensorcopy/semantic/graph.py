@@ -41,6 +41,8 @@ SIBLING = "sibling"
 #: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
 TERMS = "terms"
 RETURNED = "returned"
+#: a container one of whose items was differentiated (``out["loss"].backward()``: ``out``)
+HOLDS = "holds"
 FORWARD = "forward"
 
 
@@ -233,6 +235,9 @@ class ScopeGraph:
             self._opaque.update(s.names)
             return env
         # anything else (``match``, ``del``, imports...): what it binds is unknown after it
+        if t is ast.Delete:
+            for tgt in s.targets:
+                self._written_path(tgt)
         new = dict(env)
         for n in ast.walk(s):
             if type(n) is ast.Name and type(n.ctx) is not ast.Load:
@@ -503,10 +508,24 @@ class ScopeGraph:
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
                 fact = self._unpacked(bd.value, bd.index)
+            if fact is None:
+                fact = self._holds(b)
         finally:
             self._busy.discard(b)
         self._facts[b] = fact
         return fact
+
+    def _holds(self, b: int) -> Optional[Fact]:
+        """The value of binding ``b`` holds an item a differentiating read proved attached, when
+        nothing in the scope writes, deletes or changes its items (a method called on it)."""
+        key = self.bindings[b].key
+        got = [f for (b2, _), f in self._paths.items() if b2 == b and f.why == DIFFERENTIATED]
+        if not got or key in self.path_written or any(
+                type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
+                type(s.value.func.value) is ast.Name and s.value.func.value.id == key
+                for s in self.expr_stmts):
+            return None
+        return Fact(HOLDS, got[0].line, detail=got[0].detail)
 
     def _unpacked(self, value, i: int) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
@@ -540,8 +559,9 @@ class ScopeGraph:
             got = self.attached_path(_root(expr), p[1])
             if got is not None:
                 return got
-        if t is ast.Subscript:
-            return self.attached(expr.value) if indexes_tensor(expr) else None
+        if t is ast.Subscript:  # an item of a container that holds one: unknown
+            got = self.attached(expr.value) if indexes_tensor(expr) else None
+            return got if got is None or got.why != HOLDS else None
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
                 return self.attached(expr.left) or self.attached(expr.right)
@@ -633,7 +653,7 @@ def _first(facts) -> Optional[Fact]:
     return None
 
 
-_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, RETURNED: 3, FORWARD: 4}
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, HOLDS: 3, RETURNED: 4, FORWARD: 5}
 
 
 def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:

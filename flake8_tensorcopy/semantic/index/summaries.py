@@ -268,8 +268,9 @@ def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
 
 
 def _proven(fact) -> bool:
-    """Attached whatever grad mode the caller runs in (backward proved it)."""
-    return fact is not None and not fact.needs_grad
+    """Attached whatever grad mode the caller runs in (backward proved it); not a container
+    that merely holds such a value (its other items are unknown)."""
+    return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
 
 
 def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
