@@ -598,3 +598,146 @@ def test_a_long_chain_of_bindings_is_unknown_not_an_error():
     from flake8_tensorcopy import lint_source
     src = "import torch\n" + "\n".join(lines) + "\n"
     assert [d.line for d in lint_source(src, "long.py") if d.code == "TEN501"] == [407]
+
+
+NAMED = """\
+import collections
+
+import torch
+from torch.nn import functional as F
+
+LossTuple = collections.namedtuple("LossTuple", ["loc", "cls", "total"])
+Spaced = collections.namedtuple("Spaced", "a, b")
+
+
+class Trainer(torch.nn.Module):
+    def forward(self, x, y):
+        out = self.net(x)
+        loc = F.mse_loss(out, y)
+        cls = torch.nn.CrossEntropyLoss()(out, y)
+        losses = [loc, cls]
+        losses = losses + [sum(losses)]
+        return LossTuple(*losses)
+
+    def train_step(self, x, y):
+        losses = self.forward(x, y)
+        losses.total.backward()
+        return losses
+
+    def by_index(self, x, y):
+        losses = self.forward(x, y)
+        losses[2].backward()
+        return losses
+
+    def pair(self, x):
+        return Spaced(self.net(x), 0)
+"""
+
+
+def test_namedtuple_items_fields_and_the_terms_of_a_sum_through_returns(tmp_path):
+    """``forward`` returns ``LossTuple(*losses)`` built from ``[loc, cls]`` and their ``sum``:
+    item 2 is the sum of items 0 and 1, by index and by field; a method differentiating
+    ``losses.total`` (or ``losses[2]``) returns all three items attached, with the fields."""
+    path = tmp_path / "named.py"
+    path.write_text(NAMED)
+    ctx = FileContext(str(path), ast.parse(NAMED), NAMED)
+    try:
+        cls = ctx.facts().defs["Trainer"]
+        fwd = cls.method("forward").graph_summary()
+        assert fwd.fields == ("loc", "cls", "total")
+        assert fwd.terms == {2: frozenset({0, 1})} and not fwd.items
+        assert fwd.key_terms[".total"] == frozenset({".loc", ".cls"})
+        assert fwd.key_terms["[2]"] == frozenset({"[0]", "[1]"})
+        for name in ("train_step", "by_index"):
+            s = cls.method(name).graph_summary()
+            assert s.items == frozenset({0, 1, 2}) and not s.returns, name
+            assert s.fields == ("loc", "cls", "total")
+            assert s.returns_path(".cls") and s.returns_path("[0]")
+            assert not s.returns_path(".other") and not s.returns_path("[3]")
+        assert cls.method("pair").graph_summary().fields == ("a", "b")
+    finally:
+        ctx.release()
+
+
+NAMED_FIT = """\
+import torch
+
+from named import Trainer
+
+
+def fit(net, optimizer, gen):
+    trainer = Trainer()
+    total = 0
+    cls_total = 0
+    numbers = 0
+    for x, y in gen:
+        losses = trainer.train_step(x, y)
+        loc, cls, tot = losses
+        total += tot
+        cls_total = cls_total + losses.cls
+        numbers += loc.item()
+    return total, cls_total, numbers
+
+
+if __name__ == "__main__":
+    fit(None, None, [])
+"""
+
+
+def test_items_of_a_returned_namedtuple_across_files(tmp_path):
+    """faster-rcnn's shape: a method of a class of another module returns the namedtuple whose
+    field it differentiated; the caller unpacks it (a name bound to the call, then unpacked:
+    the pre-filter keeps that loop) and reads a field."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "named.py").write_text(NAMED)
+    (root / "fit.py").write_text(NAMED_FIT)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((os.path.basename(d["filename"]), d["location"]["row"])
+                 for d in json.loads(proc.stdout))
+    assert got == [("fit.py", 14), ("fit.py", 15)], got
+    proc = flake8("--select", "TEN501", "fit.py", cwd=str(root))
+    assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
+
+
+def test_a_dict_whose_item_was_differentiated_holds_it():
+    """``out["loss"].backward()``: ``out`` holds an attached value (packnet-sfm keeps it for the
+    epoch's end), unless the item is rewritten or deleted or a method changes the dict."""
+    src = """\
+    def f(module, loader):
+        outs = []
+        for i, x in enumerate(loader):
+            out = module.step(x)
+            out["loss"].backward()
+            outs.append(out)
+            a = module.step(x)
+            a["loss"].backward()
+            del a["loss"]
+            outs.append(a)
+            b = module.step(x)
+            b["loss"].backward()
+            b.pop("loss")
+            outs.append(b)
+            c = module.step(x)
+            c["loss"] = c["loss"].detach()
+            outs.append(c)
+    """
+    assert _why(src, 6) == (graph.HOLDS, False)
+    assert _why(src, 10) is None and _why(src, 14) is None and _why(src, 17) is None
+
+
+def test_an_item_of_a_container_that_holds_one_is_unknown():
+    src = """\
+    def f(module, loader):
+        total = 0
+        for x in loader:
+            out = module.step(x)
+            out[0].backward()
+            total += out[1]
+            total += out[0]
+    """
+    assert _why(src, 6) is None
+    assert _why(src, 7) == (graph.DIFFERENTIATED, False)

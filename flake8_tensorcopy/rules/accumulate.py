@@ -37,7 +37,11 @@ class GraphKeepingAccumulator(Rule):
         "(`loss.backward()`, `scaler.scale(loss / k).backward()`, `accelerator.backward(loss)`, "
         "`out[\"loss\"].backward()`), a term of that loss bound to a computed value "
         "(`loss = rec + kl` ... `total_rec += rec`), the loss a called function differentiated "
-        "and returns (`loss = train_step(batch)`), or a dict, tuple or list holding one; **no "
+        "and returns (`loss = train_step(batch)`), an item of the tuple or namedtuple it returns "
+        "(`a, b, total = step(x)` where `step` ran `losses.total.backward()` on a "
+        "`LossTuple(*terms, sum(terms))`: each term too), a dict whose item was differentiated "
+        "(`out[\"loss\"].backward()` ... `outputs.append(out)`, unless the item is rewritten, "
+        "deleted or the dict changed by a method), or a dict, tuple or list holding one; **no "
         "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
         "never calls `backward()`, where grad mode is "
         "provably on (no `torch.no_grad()`/`inference_mode()` block around it, no "
@@ -230,7 +234,7 @@ class GraphKeepingAccumulator(Rule):
             fact = None
         if fact is None:
             return
-        container = type(value) in _CONTAINERS or fact.why == graph.TERMS
+        container = type(value) in _CONTAINERS or fact.why in (graph.TERMS, graph.HOLDS)
         ev = kinds.signalled(ctx.evidence(value)) if not container else kinds.OPEN
         callers = False
         if not fact.needs_grad:
@@ -291,6 +295,8 @@ def _how(form, fact) -> str:
         return out + " after its `backward()`"
     if fact.why == graph.SIBLING:
         return out + f" (a term of the loss differentiated on line {fact.line})"
+    if fact.why == graph.HOLDS:
+        return out + f" (it holds the value differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
     if fact.why == graph.RETURNED:

@@ -41,6 +41,8 @@ SIBLING = "sibling"
 #: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
 TERMS = "terms"
 RETURNED = "returned"
+#: a container one of whose items was differentiated (``out["loss"].backward()``: ``out``)
+HOLDS = "holds"
 FORWARD = "forward"
 
 
@@ -74,6 +76,10 @@ class Oracle:
         return "through" if d is not None and keeps_graph_function(d) else None
 
     def summary(self, node: ast.Call, local: bool = False):
+        return None
+
+    def fields(self, node: ast.Call):
+        """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
         return None
 
 
@@ -244,6 +250,9 @@ class ScopeGraph:
             self._opaque.update(s.names)
             return env
         # anything else (``match``, ``del``, imports...): what it binds is unknown after it
+        if t is ast.Delete:
+            for tgt in s.targets:
+                self._written_path(tgt)
         new = dict(env)
         for n in ast.walk(s):
             if type(n) is ast.Name and type(n.ctx) is not ast.Load:
@@ -533,14 +542,30 @@ class ScopeGraph:
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
                 fact = self._unpacked(bd.value, bd.index)
+            if fact is None:
+                fact = self._holds(b)
         finally:
             self._busy.discard(b)
         self._facts[b] = fact
         return fact
 
+    def _holds(self, b: int) -> Optional[Fact]:
+        """The value of binding ``b`` holds an item a differentiating read proved attached, when
+        nothing in the scope writes, deletes or changes its items (a method called on it)."""
+        key = self.bindings[b].key
+        got = [f for (b2, _), f in self._paths.items() if b2 == b and f.why == DIFFERENTIATED]
+        if not got or key in self.path_written or any(
+                type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
+                type(s.value.func.value) is ast.Name and s.value.func.value.id == key
+                for s in self.expr_stmts):
+            return None
+        return Fact(HOLDS, got[0].line, detail=got[0].detail)
+
     def _unpacked(self, value, i: int) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
             return self.attached(value.elts[i])
+        if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
+            return self.attached_path(value, f"[{i}]")
         if type(value) is ast.Call:
             summary = self.summary(value)
             if summary is not None and summary.returns_item(i):
@@ -567,8 +592,12 @@ class ScopeGraph:
                 facts = [self._paths.get((b, p[1])) for b in reach]
                 if all(f is not None for f in facts):
                     return _strongest(facts)
-        if t is ast.Subscript:
-            return self.attached(expr.value) if indexes_tensor(expr) else None
+            got = self.attached_path(_root(expr), p[1])
+            if got is not None:
+                return got
+        if t is ast.Subscript:  # an item of a container that holds one: unknown
+            got = self.attached(expr.value) if indexes_tensor(expr) else None
+            return got if got is None or got.why != HOLDS else None
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
                 return self.attached(expr.left) or self.attached(expr.right)
@@ -585,6 +614,29 @@ class ScopeGraph:
         if t is ast.Call:
             return self._call(expr)
         return None
+
+    def path_fact(self, b: int, key: str) -> Optional[Fact]:
+        """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""
+        self._need()
+        return self._paths.get((b, key))
+
+    def attached_path(self, name: ast.Name, key: str) -> Optional[Fact]:
+        """Item ``key`` of ``name`` where every binding reaching it is a call whose summary
+        returns that item differentiated (``losses = trainer.train_step(x)``: ``losses[0]``,
+        ``losses.total_loss``)."""
+        self._need()
+        reach = self.uses.get(id(name)) if type(name) is ast.Name else None
+        if not reach or name.id in self.path_written:
+            return None
+        facts = []
+        for b in reach:
+            bd = self.bindings[b]
+            s = self.summary(bd.value) if bd.kind == "assign" and \
+                type(bd.value) is ast.Call else None
+            if s is None or not s.returns_path(key):
+                return None
+            facts.append(Fact(RETURNED, bd.value.lineno, detail=s.name))
+        return _strongest(facts)
 
     def summary(self, node: ast.Call):
         """The graph summary of the project function ``node`` calls, if the oracle knows it
@@ -641,7 +693,7 @@ def _first(facts) -> Optional[Fact]:
     return None
 
 
-_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, RETURNED: 3, FORWARD: 4}
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, HOLDS: 3, RETURNED: 4, FORWARD: 5}
 
 
 def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:

@@ -123,6 +123,8 @@ def computed(value) -> bool:
     f = value.func
     if type(f) is ast.Name:
         return f.id not in NUMBERS
+    if type(f) is ast.Call:  # ``nn.CrossEntropyLoss()(score, label)``: a module made and run
+        return True
     return type(f) is ast.Attribute and f.attr not in DETACHING
 
 

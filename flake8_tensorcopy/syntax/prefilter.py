@@ -414,19 +414,31 @@ def _accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[s
             return True
         if calls:
             # a value a call of one of ``calls`` computed (``loss = train_step(batch)``)
-            by_calls = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
-                s.value, ast.Call) and _callee_name(s.value) in calls
-                for t in s.targets for d in _names(t)}
+            by_calls = _through_names(loop, {d for s in statements(loop) if isinstance(
+                s, ast.Assign) and isinstance(s.value, ast.Call) and _callee_name(s.value) in
+                calls for t in s.targets for d in _names(t)})
             if by_calls and any(_names(v) & by_calls for v in values):
                 return True
         if called:
             # a value computed by a call (``model(x)``, ``train_step(batch)``) in the loop
             values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
-            by_any = {d for s in statements(loop) if isinstance(s, ast.Assign) and isinstance(
-                s.value, (ast.Call, ast.BinOp)) for t in s.targets for d in _names(t)}
+            by_any = _through_names(loop, {d for s in statements(loop) if isinstance(
+                s, ast.Assign) and isinstance(s.value, (ast.Call, ast.BinOp))
+                for t in s.targets for d in _names(t)})
             if any(isinstance(v, ast.Call) or _names(v) & by_any for v in values):
                 return True
     return False
+
+
+def _through_names(loop: ast.AST, called: Set[str]) -> Set[str]:
+    """``called`` and the names unpacked from one of them (``out = step(x)``; ``a, b = out``:
+    the items of a call's value)."""
+    if called:
+        for s in statements(loop):
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and \
+                    s.value.id in called and isinstance(s.targets[0], (ast.Tuple, ast.List)):
+                called = called | {d for t in s.targets for d in _names(t)}
+    return called
 
 
 def _callee_name(call: ast.Call) -> Optional[str]:

@@ -16,22 +16,25 @@ A function calling another reads the callee's summary (project functions by name
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, Optional
+from typing import Dict, FrozenSet, Optional, Tuple
 
-from .. import graph
+from .. import graph, kinds
+from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
+    call_bindings
 
 _BUSY = object()
 
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms")
+                 "key_terms", "fields")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
                  accumulates: Optional[Dict[int, str]] = None,
                  terms: Optional[Dict[int, FrozenSet[int]]] = None,
-                 key_terms: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
+                 key_terms: Optional[Dict[str, FrozenSet[str]]] = None,
+                 fields: Tuple[str, ...] = ()) -> None:
         self.name = name
         self.returns = returns
         self.items = items
@@ -45,10 +48,26 @@ class GraphSummary:
         #: its sum (``out["loss"] = w * out["mse"] + out["bpp"]; return out``:
         #: ``['loss']`` -> {``['mse']``, ``['bpp']``})
         self.key_terms: Dict[str, FrozenSet[str]] = key_terms or {}
+        #: the namedtuple fields of what every return gives back (``LossTuple(*losses)``):
+        #: ``out.total_loss`` is item ``fields.index("total_loss")``
+        self.fields = fields
+        for j, others in self.terms.items():  # ``out[0].backward()``: ``out[1]`` is a term
+            self.key_terms.setdefault(f"[{j}]", frozenset(f"[{i}]" for i in others))
+            if j < len(fields) and all(i < len(fields) for i in others):
+                self.key_terms.setdefault("." + fields[j],
+                                          frozenset("." + fields[i] for i in others))
 
     def returns_item(self, i: Optional[int]) -> bool:
         """Does a call's value (``i`` None) or its item ``i`` hold a differentiated graph?"""
         return self.returns if i is None else i in self.items
+
+    def returns_path(self, key: str) -> bool:
+        """Does item ``key`` (``[0]``, or ``.total_loss`` of a namedtuple) of the call's value
+        hold a differentiated graph?"""
+        if key.startswith("[") and key[1:-1].isdigit():
+            return int(key[1:-1]) in self.items
+        return key.startswith(".") and key[1:] in self.fields and \
+            self.fields.index(key[1:]) in self.items
 
     def differentiates(self, k: int) -> bool:
         return k in self.differentiated
@@ -85,6 +104,18 @@ class IndexOracle(graph.Oracle):
         self.module = module
         self.cls = cls
 
+    def fields(self, node: ast.Call):
+        f = node.func
+        if type(f) is not ast.Name:
+            return None
+        try:
+            if type(self.module.lookup(f.id)) is not kinds.NamedTupleClass:
+                return None
+            value = self.module.assigns.get(f.id)
+        except (OSError, ValueError, RecursionError, AttributeError):
+            return None
+        return namedtuple_fields(value) if value is not None else None
+
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
         if local and type(f) is ast.Name:
@@ -109,11 +140,11 @@ def _summarise(fn) -> GraphSummary:
     method = cls is not None and not _static(node)
     offset = 1 if method else 0
     g = graph.scope_graph(node, IndexOracle(fn.module, cls))
-    returns, items = _returns(g)
+    returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset) if method else {}
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        _key_terms(node))
+                        _key_terms(node), fields)
 
 
 def _static(node) -> bool:
@@ -122,20 +153,48 @@ def _static(node) -> bool:
 
 
 def _returns(g: graph.ScopeGraph):
-    """(every return is a differentiated value, the tuple items every return agrees are)."""
+    """(every return is a differentiated value, the tuple items every return agrees are, the
+    namedtuple fields every return agrees on)."""
     if not g.returns:
-        return False, frozenset()
+        return False, frozenset(), ()
     whole = True
     items: Optional[set] = None
+    fields: object = _BUSY  # not yet known
     for value, _ in g.returns:
-        if type(value) is ast.Tuple:
-            whole = False
-            here = {i for i, e in enumerate(value.elts) if _proven(g.attached(e))}
+        elts = value.elts if type(value) is ast.Tuple else \
+            elements(g, value) if type(value) is ast.Call else None
+        here = None
+        if elts is not None:
+            here = {i for i, e in enumerate(elts) if _proven(g.attached(e))}
+        got = returned_fields(g, value) if type(value) in (ast.Call, ast.Name) else None
+        fields = () if not got or fields not in (_BUSY, got) else got
+        if elts is None and type(value) is ast.Name:
+            here = _returned_items(g, value, got or ())
+            whole = whole and _proven(g.attached(value))
+        if here is not None:
+            whole = whole and elts is None and _proven(g.attached(value))
             items = here if items is None else items & here
         else:
             whole = whole and _proven(g.attached(value))
             items = set()
-    return whole, frozenset(items or ())
+    return whole, frozenset(items or ()), fields if type(fields) is tuple else ()
+
+
+def _returned_items(g: graph.ScopeGraph, name: ast.Name, fields) -> Optional[set]:
+    """The items of a returned name bound to calls' values that a differentiating read here
+    (``losses.total_loss.backward()``, its terms) or the callee's summary proves attached."""
+    reach = call_bindings(g, name)
+    if reach is None or name.id in g.path_written:
+        return None
+    out: Optional[set] = None
+    for b in reach:
+        s = g.summary(g.bindings[b].value)
+        n = max(len(fields), max(s.items, default=-1) + 1 if s is not None else 0)
+        here = {i for i in range(n) if (s is not None and i in s.items) or
+                _proven(g.path_fact(b, f"[{i}]")) or
+                (i < len(fields) and _proven(g.path_fact(b, "." + fields[i])))}
+        out = here if out is None else out & here
+    return out
 
 
 def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
@@ -143,13 +202,17 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
     every return (``return c + r, c, r``; ``loss = c + r`` ... ``return loss, c, r``)."""
     out: Optional[Dict[int, FrozenSet[int]]] = None
     for value, _ in g.returns:
-        if type(value) is not ast.Tuple:
+        elts = value.elts if type(value) is ast.Tuple else \
+            elements(g, value) if type(value) is ast.Call else None
+        if elts is None:
             return {}
         here: Dict[int, FrozenSet[int]] = {}
-        elts = value.elts
         for j, e in enumerate(elts):
             total = g.sum_of(e)
             if total is None:
+                summed = summed_items(g, elts, j)
+                if summed:
+                    here[j] = summed
                 continue
             reach = [g.uses.get(id(t)) for t in graph.terms(total) if type(t) is ast.Name]
             found = frozenset(i for i, x in enumerate(elts) if i != j and type(x) is ast.Name
@@ -205,8 +268,9 @@ def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
 
 
 def _proven(fact) -> bool:
-    """Attached whatever grad mode the caller runs in (backward proved it)."""
-    return fact is not None and not fact.needs_grad
+    """Attached whatever grad mode the caller runs in (backward proved it); not a container
+    that merely holds such a value (its other items are unknown)."""
+    return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
 
 
 def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:

@@ -1,0 +1,129 @@
+"""The items of a tuple or list as a scope's graph facts (``graph.ScopeGraph``) can read them:
+what a returned ``LossTuple(*losses)`` holds at each position, where ``losses = [a, b]`` and
+``losses = losses + [sum(losses)]`` were bound before, and which of those items are the terms
+of a builtin ``sum`` of others. The function summaries of the project index
+(``index.summaries``) read returns through these; nothing here is asked on a file's own walk.
+
+A name is followed to its one reaching binding when that binds it whole (``x = [...]``) and
+nothing in the scope changes it in place (``x.append(...)``, ``x[0] = ...``): otherwise its
+items are unknown. Unknown stays unknown: None.
+"""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional, Tuple
+
+#: list methods that change a list in place: its items are no longer the ones it was bound to
+_MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
+                       "reverse", "__setitem__", "__delitem__", "__iadd__"})
+
+
+def namedtuple_fields(value: ast.expr) -> Optional[Tuple[str, ...]]:
+    """The field names of ``namedtuple("T", ["a", "b"])`` (also ``"a b"``, ``"a, b"``) or
+    ``NamedTuple("T", [("a", int), ...])``; None when they are not constants."""
+    if type(value) is not ast.Call or len(value.args) < 2:
+        return None
+    spec = value.args[1]
+    if type(spec) is ast.Constant and type(spec.value) is str:
+        names = spec.value.replace(",", " ").split()
+        return tuple(names) if all(n.isidentifier() for n in names) else None
+    if type(spec) not in (ast.List, ast.Tuple):
+        return None
+    out = []
+    for e in spec.elts:
+        if type(e) is ast.Tuple and e.elts:
+            e = e.elts[0]
+        if type(e) is not ast.Constant or type(e.value) is not str or \
+                not e.value.isidentifier():
+            return None
+        out.append(e.value)
+    return tuple(out)
+
+
+def elements(g, expr, depth: int = 0) -> Optional[List[ast.AST]]:
+    """The item expressions of ``expr`` in order (a tuple or list display, ``*x`` of one, the
+    ``+`` of two, a name bound to one, a namedtuple constructed from them), or None."""
+    if depth > 8:
+        return None
+    t = type(expr)
+    if t is ast.Tuple or t is ast.List:
+        return _displayed(g, expr.elts, depth)
+    if t is ast.BinOp and type(expr.op) is ast.Add:
+        a = elements(g, expr.left, depth + 1)
+        b = elements(g, expr.right, depth + 1) if a is not None else None
+        return a + b if b is not None else None
+    if t is ast.Name:
+        reach = g.uses.get(id(expr))
+        if not reach or len(reach) != 1 or _changed(g, expr.id):
+            return None
+        bd = g.bindings[next(iter(reach))]
+        return elements(g, bd.value, depth + 1) if bd.kind == "assign" else None
+    if t is ast.Call and not expr.keywords and g.oracle.fields(expr) is not None:
+        return _displayed(g, expr.args, depth)
+    return None
+
+
+def _displayed(g, elts, depth: int) -> Optional[List[ast.AST]]:
+    out: List[ast.AST] = []
+    for e in elts:
+        if type(e) is ast.Starred:
+            inner = elements(g, e.value, depth + 1)
+            if inner is None:
+                return None
+            out += inner
+        else:
+            out.append(e)
+    return out
+
+
+def _changed(g, name: str) -> bool:
+    """Is ``name`` changed in place in the scope (an item written, a list method called)?"""
+    if name in g.path_written:
+        return True
+    for s in g.expr_stmts:
+        call = s.value
+        if type(call) is ast.Call and type(call.func) is ast.Attribute and \
+                type(call.func.value) is ast.Name and call.func.value.id == name and \
+                call.func.attr in _MUTATING:
+            return True
+    return False
+
+
+def summed_items(g, elts: List[ast.AST], j: int) -> frozenset:
+    """The positions of ``elts`` whose items the builtin ``sum`` at position ``j`` adds
+    (``[a, b, sum([a, b])]``: 2 -> {0, 1}), each a name bound to a computed value."""
+    e = elts[j]
+    if type(e) is not ast.Call or type(e.func) is not ast.Name or e.func.id != "sum" or \
+            id(e.func) in g.uses or len(e.args) != 1 or e.keywords:
+        return frozenset()
+    added = elements(g, e.args[0])
+    if not added:
+        return frozenset()
+    return frozenset(i for i, x in enumerate(elts) if i != j and type(x) is ast.Name and
+                     any(x is y for y in added) and g.computed_read(x))
+
+
+def returned_fields(g, value) -> Optional[Tuple[str, ...]]:
+    """The namedtuple fields of a returned value: constructed here, or the one value a call of
+    a summarised function returned (every reaching binding agreeing)."""
+    if type(value) is ast.Call:
+        return g.oracle.fields(value)
+    got = None
+    for b in call_bindings(g, value) or ():
+        s = g.summary(g.bindings[b].value)
+        fields = s.fields if s is not None else ()
+        if not fields or (got is not None and fields != got):
+            return None
+        got = fields
+    return got
+
+
+def call_bindings(g, name) -> Optional[List[int]]:
+    """The bindings reaching the read ``name`` when each binds the value of a call."""
+    if type(name) is not ast.Name:
+        return None
+    reach = g.uses.get(id(name))
+    if not reach or any(g.bindings[b].kind != "assign" or
+                        type(g.bindings[b].value) is not ast.Call for b in reach):
+        return None
+    return sorted(reach)
