@@ -172,6 +172,7 @@ PROGRAMS = {
             step(x)
         prof.disable()
         print(sorted({(os.path.basename(f), name) for f, _, name in pstats.Stats(prof).stats}))
+        step(x)
         prof = cProfile.Profile()
         prof.runctx("step(x)", globals(), locals())
         print(sorted({(os.path.basename(f), name) for f, _, name in pstats.Stats(prof).stats}))
@@ -398,9 +399,42 @@ def test_a_file_flake8_skips_is_skipped_by_the_twin(tmp_path, line):
 
 def test_the_watcher_steps_aside_while_the_program_profiles_itself(tmp_path):
     """While a profiler is on, the hooks are down (the profile lists the program's calls only,
-    above); they are back once it stops: ``cprofile`` calls ``step`` once before profiling, five
-    times profiled and once after, and each site is counted twice."""
+    above); they are back once it stops, and stay up when cProfile disables a disabled profiler
+    as its statistics are read: ``cprofile`` calls ``step`` five times profiled and three times
+    not (before, between and after the profiles), and each site is counted three times."""
     _, watched, report = _run_both(tmp_path, "cprofile", PROGRAMS["cprofile"])
     assert watched.returncode == 0, watched.stderr
     found = {(d["code"], d["count"]) for d in json.loads(report.read_text())}
-    assert found == {("TEN201", 2), ("TEN301", 2), ("TEN101", 2)}
+    assert found == {("TEN201", 3), ("TEN301", 3), ("TEN101", 3)}
+
+
+def test_one_session_piece_starts_and_stops_what_both_front_ends_use():
+    """``runtime.session.Watch`` (``trace`` and the pytest plugin both use it) starts the
+    watcher on ``import torch`` (here at once: torch is imported), tells ``on_start`` first,
+    takes the hooks down while a profiler is on, and ``stop()`` (twice is fine) leaves
+    ``torch``, ``sys.meta_path`` and the trace function as they were."""
+    import cProfile
+
+    import torch
+
+    from flake8_tensorcopy.runtime.report import StaticIndex
+    from flake8_tensorcopy.runtime.session import Watch
+
+    def state():
+        return dict(vars(torch.Tensor)), list(sys.meta_path), sys.gettrace(), torch.tensor
+
+    before = state()
+    seen = []
+    watch = Watch(index=StaticIndex(), on_start=seen.append).start()
+    try:
+        assert seen == [watch.watcher] and "add_" in vars(torch.Tensor)
+        prof = cProfile.Profile()
+        prof.enable()
+        profiled = "add_" in vars(torch.Tensor)
+        prof.disable()
+        prof.create_stats()  # disables the disabled profiler again
+        assert not profiled and "add_" in vars(torch.Tensor)
+    finally:
+        watch.stop()
+        watch.stop()
+    assert state() == before

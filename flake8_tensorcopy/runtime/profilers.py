@@ -11,7 +11,9 @@ made up).
 Starting and stopping a profiler is seen through an audit hook (``sys.addaudithook``), which
 Python runs with profiling and tracing off, so it is in no profile either: ``sys.setprofile``
 (every profiler up to Python 3.11, and ``profile`` on 3.12+; the event comes before the change,
-so a thread with no profile function is starting one) and ``sys.monitoring.register_callback``
+so a thread with no profile function is starting one, unless the call reads ``disable()`` or
+``sys.setprofile(None)``: cProfile disables a disabled profiler before its statistics are read)
+and ``sys.monitoring.register_callback``
 (``cProfile`` on 3.12+, the tool ``PROFILER_ID``: callbacks are registered before its events
 are switched on, and unregistered before they are switched off). Measured on 3.9-3.13
 (``tests/test_runtime_transparency.py``). An audit hook cannot be removed: one is added per
@@ -19,9 +21,10 @@ process, and it does nothing once no watcher listens.
 """
 from __future__ import annotations
 
+import dis
 import sys
 import threading
-from typing import Callable, List, Set
+from typing import Callable, List, Optional, Set
 
 _EVENTS = ("sys.setprofile", "sys.monitoring.register_callback")
 _MONITORING = "sys.monitoring"
@@ -31,8 +34,9 @@ _hooked = False
 
 def _audit(event: str, args: tuple) -> None:
     if event in _EVENTS and _listeners:
+        caller = sys._getframe(1)  # the frame whose call raised the event
         for listener in list(_listeners):
-            listener.event(event, args)
+            listener.event(event, args, caller)
 
 
 def _profiler_tool() -> int:
@@ -41,6 +45,30 @@ def _profiler_tool() -> int:
     if mon is None or mon.get_tool(mon.PROFILER_ID) is None:
         return -1
     return mon.get_events(mon.PROFILER_ID)
+
+
+_CALLS = frozenset({"CALL", "CALL_METHOD", "CALL_FUNCTION", "PRECALL", "CACHE", "PUSH_NULL",
+                    "KW_NAMES"})
+
+
+def _setprofile_to(frame) -> Optional[bool]:
+    """Whether the profile function being set by the call ``frame`` is making is one (True) or
+    none (False), where its code says so: ``prof.disable()`` (cProfile's ``create_stats``
+    disables an already disabled profiler) and ``sys.setprofile(None)`` set none, whatever
+    was set before; ``prof.enable()`` sets one. None: not told (a change is assumed)."""
+    try:
+        code = frame.f_code
+        ins = [i for i in dis.get_instructions(code) if i.offset <= frame.f_lasti]
+        while ins and ins[-1].opname in _CALLS:
+            ins.pop()
+        if len(ins) >= 2 and ins[-1].opname == "LOAD_CONST" and ins[-1].argval is None \
+                and ins[-2].argval == "setprofile":
+            return False
+        if ins and ins[-1].opname in ("LOAD_METHOD", "LOAD_ATTR"):
+            return {"disable": False, "enable": True}.get(ins[-1].argval)
+    except Exception:  # pragma: no cover - no frame, or code dis cannot read
+        pass
+    return None
 
 
 class Profilers:
@@ -69,12 +97,15 @@ class Profilers:
         if self in _listeners:
             _listeners.remove(self)
 
-    def event(self, event: str, args: tuple) -> None:
+    def event(self, event: str, args: tuple, caller) -> None:
         try:
             was = bool(self.on)
             if event == "sys.setprofile":
                 me = threading.get_ident()
-                if sys.getprofile() is None:
+                after = _setprofile_to(caller)
+                if after is None:  # a change: from none to one, or from one to none
+                    after = sys.getprofile() is None
+                if after:
                     self.on.add(me)
                 else:
                     self.on.discard(me)
