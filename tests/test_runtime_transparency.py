@@ -193,7 +193,7 @@ PARAMS = [pytest.param(name, marks=[_TRACEBACKS_BEFORE_311] if "traceback" in na
           for name in sorted(PROGRAMS)]
 
 
-def _run_both(tmp_path, name, src, script_dir="."):
+def _run_both(tmp_path, name, src, script_dir=".", flags=()):
     folder = tmp_path / script_dir
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / f"{name}.py"
@@ -202,8 +202,8 @@ def _run_both(tmp_path, name, src, script_dir="."):
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     plain = run([sys.executable, rel], cwd=str(tmp_path), env=env, timeout=300)
     report = tmp_path / "report.json"
-    watched = run([sys.executable, "-m", "flake8_tensorcopy", "trace", "--output-format", "json",
-                   "--output", str(report), rel], cwd=str(tmp_path), env=env, timeout=300)
+    watched = run([sys.executable, "-m", "flake8_tensorcopy", "trace", *flags, "--output-format",
+                   "json", "--output", str(report), rel], cwd=str(tmp_path), env=env, timeout=300)
     return plain, watched, report
 
 
@@ -395,6 +395,15 @@ def test_a_file_flake8_skips_is_skipped_by_the_twin(tmp_path, line):
                      "--tensorcopy-strict", "test_prog.py"], cwd=str(folder), env=env,
                     timeout=300)
         assert ("1 passed" in suite.stdout) is skipped, suite.stdout[-2000:]
+
+
+@_TRACEBACKS_BEFORE_311
+def test_tracebacks_are_the_programs_own_under_the_mode_too(tmp_path):
+    name = "caught_tracebacks_of_watched_calls"
+    plain, watched, _ = _run_both(tmp_path, name, PROGRAMS[name], flags=["--mode"])
+    assert plain.returncode == 1 and "RuntimeError" in plain.stderr
+    assert (watched.returncode, watched.stdout, watched.stderr) == \
+        (plain.returncode, plain.stdout, plain.stderr)
 
 
 def test_the_watcher_steps_aside_while_the_program_profiles_itself(tmp_path):
