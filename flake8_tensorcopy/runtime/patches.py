@@ -34,7 +34,7 @@ from typing import Callable, List
 import torch
 from torch.overrides import TorchFunctionMode
 
-from .places import hide_frames
+from .places import hide_frames, key_of
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 #: in-place operators (``x += y``); ``__ipow__`` is torch's own Python and calls ``pow_``
@@ -88,7 +88,7 @@ class _Method:
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.cls_value
-        if not self.pending and not self.reads.on and id(obj) not in self.tracked:
+        if not self.pending and not self.reads.on and key_of(obj) not in self.tracked:
             code = _getframe(1).f_code
             c = self.frames.get(code)
             if c is None:  # a caller not met yet: classified once

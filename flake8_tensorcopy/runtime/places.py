@@ -16,6 +16,11 @@ from ..noqa import noqa_lines, silences, skips_file
 OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
+#: an object's key in the watcher's tables while it lives: ``id`` raises an audit event on each
+#: call (``builtins.id``), which costs a call of every audit hook (``profilers`` adds one);
+#: ``object.__hash__`` is the address too, rotated, and raises none
+key_of = object.__hash__
+
 #: this folder: the watcher's hooks, whose frames no traceback the program sees may show
 RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 #: code objects of ours under another file name (the watcher's trampolines carry the user's)

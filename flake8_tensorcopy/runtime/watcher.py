@@ -41,7 +41,8 @@ from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_
     unshared_write
 from .compiled import traced_from
 from .profilers import Profilers
-from .places import OWN_DIR, NoqaText, Trampolines, hide_frames, library_dirs, torch_dir
+from .places import OWN_DIR, NoqaText, Trampolines, hide_frames, key_of, library_dirs, \
+    torch_dir
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
@@ -469,12 +470,12 @@ class Watcher(TorchFunctionMode):
         if not direct or frame is None:
             return
         where = self._position(frame)
-        key = id(out)
+        key = key_of(out)
         ref = _Ref(out, self._gone)
         ref.key = key
         src_ref = weakref.ref(src) if isinstance(src, torch.Tensor) else None
         if kind == _T_LIKE:  # the buffer's and the source's versions, and the frame that made it
-            extra = (extra, src._version, id(frame), frame.f_code)
+            extra = (extra, src._version, key_of(frame), frame.f_code)
         self._tracked[key] = (ref, kind, src_ref, where, extra)
         if kind == _T_DATA:
             self._record("TEN101", where, describe(src))
@@ -485,7 +486,7 @@ class Watcher(TorchFunctionMode):
             del self._tracked[ref.key]
 
     def _entry(self, t):
-        entry = self._tracked.get(id(t))
+        entry = self._tracked.get(key_of(t))
         if entry is not None and entry[0]() is t:
             return entry
         return None
@@ -516,7 +517,7 @@ class Watcher(TorchFunctionMode):
                 made, src_version, frame_id, frame_code = entry[4]
                 if target._version == made and args[1]._version == src_version:
                     direct, frame = self._where()
-                    if direct and frame is not None and id(frame) == frame_id \
+                    if direct and frame is not None and key_of(frame) == frame_id \
                             and frame.f_code is frame_code:
                         where = entry[3]
                         here = self._position(frame)
@@ -540,7 +541,7 @@ class Watcher(TorchFunctionMode):
             if read is not None:
                 read.count -= 1
             # the alias is spent: a later `p.data = alias` (augmented assignment) is not TEN103
-            self._tracked[id(target)] = entry[:1] + (_T_DATA, entry[2], entry[3], "written")
+            self._tracked[key_of(target)] = entry[:1] + (_T_DATA, entry[2], entry[3], "written")
             return
         if same_line or src is None:
             return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
@@ -555,10 +556,10 @@ class Watcher(TorchFunctionMode):
             return
         # reported once the alias is used again: a write nothing reads afterwards is a
         # deliberate write-through (as the static rule has it)
-        if id(target) not in self._pending:
+        if key_of(target) not in self._pending:
             ref = _Ref(target, self._unpend)
-            ref.key = id(target)
-            self._pending[id(target)] = (ref, where, describe(src))
+            ref.key = key_of(target)
+            self._pending[key_of(target)] = (ref, where, describe(src))
             if self.reads is not None:  # the fast mechanism: watch every call until it is
                 self._arm = True           # read, from the end of this write on (`handle`)
 
@@ -582,9 +583,9 @@ class Watcher(TorchFunctionMode):
         try:
             pending = self._pending
             for a in args[:4]:
-                hit = pending.get(id(a))
+                hit = pending.get(key_of(a))
                 if hit is not None:
-                    del pending[id(a)]
+                    del pending[key_of(a)]
                     if hit[0]() is a:
                         with _QUIET():
                             self._record("TEN401", hit[1], hit[2])
