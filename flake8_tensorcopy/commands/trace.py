@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tensorcopy: error: {args.output}: cannot write: {problem}", file=sys.stderr)
             return 2
     from ..runtime.places import torch_dir
-    from ..runtime.runner import Target, after_import, excepthook
+    from ..runtime.runner import Target, excepthook
 
     if not torch_dir():  # pragma: no cover - torch missing
         print("tensorcopy: error: trace needs torch, which is not installed", file=sys.stderr)
@@ -117,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     session = _Session(args)
     atexit.register(session.at_exit)  # before the program's own: runs after them
-    session.start_tracer()
-    session.hook = after_import("torch", session.start_watcher)
+    session.watch.start()
     outcome = program.run()
     session.outcome = outcome
     return _finish(outcome)
@@ -132,51 +131,24 @@ class _Session:
     def __init__(self, args: argparse.Namespace) -> None:
         # imported now, before the program's folder is first on sys.path: a module of the
         # program's named like one of the standard library's is not picked up at exit
-        from ..runtime import parts, report  # noqa: F401
+        from ..runtime import parts, report
+        from ..runtime.session import Watch
 
         self.args = args
         self.select, self.ignore = codes(args.select), codes(args.ignore)
         self.job = parts.job_from_env()
         self.started = time.time()
         self.pid = os.getpid()
-        self.watcher = None
-        self.hook = None
-        self.tracer = None
-        self.traced = False
-        self.index = None
+        self.index = report.StaticIndex(self.select, self.ignore) if args.compare else None
+        self.watch = Watch(include_libraries=args.include_libraries, mode=args.mode,
+                           index=self.index)
         self.outcome: Optional[BaseException] = None
-
-    def start_tracer(self) -> None:
-        if not self.args.compare:
-            return
-        from ..runtime import report
-        from ..runtime.places import OWN_DIR, library_dirs, torch_dir
-
-        self.index = report.StaticIndex(self.select, self.ignore)
-        skip = (torch_dir(), OWN_DIR) + (() if self.args.include_libraries else library_dirs())
-        self.tracer = report.LineTracer(self.index, skip)
-        self.traced = self.tracer.start()
-
-    def start_watcher(self) -> None:
-        """Called right after the program's own ``import torch``."""
-        from ..runtime.watcher import Watcher
-
-        self.watcher = Watcher(self.args.include_libraries, fast=not self.args.mode)
-        self.watcher.start()
-
-    def _stop(self) -> None:
-        if self.hook is not None:
-            self.hook.remove()
-        if self.tracer is not None:
-            self.tracer.stop()
-        if self.watcher is not None:
-            self.watcher.stop()
 
     def at_exit(self) -> None:
         if os.getpid() != self.pid:  # a forked child of the program: nothing to report
             return
         try:
-            self._stop()
+            self.watch.stop()
             n = self._report()
         except Exception as exc:  # pragma: no cover - never a traceback at the program's exit
             print(f"tensorcopy: error: the trace report failed ({type(exc).__name__}: {exc})",
@@ -200,9 +172,8 @@ class _Session:
         """Write the report; the number of sites reported."""
         from ..runtime import parts, report
 
-        args, job, watcher = self.args, self.job, self.watcher
-        sites = watcher.findings() if watcher is not None else []
-        error = watcher.error if watcher is not None else None
+        args, job, watch = self.args, self.job, self.watch
+        sites, error = watch.findings(), watch.error
         lines = []
         if job is not None:
             folder, part, expected = parts.plan(job, args.output)
@@ -226,9 +197,9 @@ class _Session:
         results = report.build(sites, self.select, self.ignore)
         if self.index is not None:
             results = report.compare(results, self.index,
-                                     self.tracer.ran if self.traced else None)
+                                     watch.tracer.ran if watch.traced else None)
         text = report.render(args.output_format, results, compared=self.index is not None,
-                             traced_lines=self.traced)
+                             traced_lines=watch.traced)
         n = sum(len(r.diagnostics) for r in results)
         if args.output_format == "text":
             occ = sum(s.count for r in results for s in r.sites)

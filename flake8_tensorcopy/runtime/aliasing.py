@@ -12,6 +12,8 @@ from typing import Optional
 
 import torch
 
+from .places import hide_frames
+
 _QUIET = torch._C.DisableTorchFunction
 #: storages larger than this (elements) are not marked: the write is not reported
 _MAX_MARK = 1 << 26
@@ -153,7 +155,11 @@ def snapshot_hooks(record, locate) -> list:
 
     @functools.wraps(orig_sd)
     def state_dict(self, *args, **kwargs):
-        out = orig_sd(self, *args, **kwargs)
+        try:
+            out = orig_sd(self, *args, **kwargs)
+        except BaseException as exc:  # the program's traceback, without this frame
+            hide_frames(exc)
+            raise
         if not args and not kwargs:
             try:
                 remember(out)
@@ -167,7 +173,11 @@ def snapshot_hooks(record, locate) -> list:
             stale(state_dict)
         except Exception:
             pass
-        return orig_load(self, state_dict, *args, **kwargs)
+        try:
+            return orig_load(self, state_dict, *args, **kwargs)
+        except BaseException as exc:
+            hide_frames(exc)
+            raise
 
     @functools.wraps(orig_save)
     def save(obj, *args, **kwargs):
@@ -175,7 +185,11 @@ def snapshot_hooks(record, locate) -> list:
             stale(obj)
         except Exception:
             pass
-        return orig_save(obj, *args, **kwargs)
+        try:
+            return orig_save(obj, *args, **kwargs)
+        except BaseException as exc:
+            hide_frames(exc)
+            raise
 
     module.state_dict = state_dict
     module.load_state_dict = load_state_dict

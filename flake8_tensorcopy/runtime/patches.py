@@ -34,6 +34,8 @@ from typing import Callable, List
 import torch
 from torch.overrides import TorchFunctionMode
 
+from .places import hide_frames, key_of
+
 _DATA = torch._C.TensorBase.__dict__["data"]
 #: in-place operators (``x += y``); ``__ipow__`` is torch's own Python and calls ``pow_``
 INPLACE_OPERATORS = ("__iadd__", "__isub__", "__imul__", "__idiv__", "__itruediv__",
@@ -86,7 +88,7 @@ class _Method:
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.cls_value
-        if not self.pending and not self.reads.on and id(obj) not in self.tracked:
+        if not self.pending and not self.reads.on and key_of(obj) not in self.tracked:
             code = _getframe(1).f_code
             c = self.frames.get(code)
             if c is None:  # a caller not met yet: classified once
@@ -129,10 +131,18 @@ class _Data:
         return self.get(obj)
 
     def __set__(self, obj, value) -> None:
-        self.set(obj, value)
+        try:
+            self.set(obj, value)
+        except BaseException as exc:  # the program's traceback, without this frame
+            hide_frames(exc)
+            raise
 
     def __delete__(self, obj) -> None:
-        _DATA.__delete__(obj)
+        try:
+            _DATA.__delete__(obj)
+        except BaseException as exc:
+            hide_frames(exc)
+            raise
 
 
 class Reads(TorchFunctionMode):
@@ -147,7 +157,11 @@ class Reads(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if not dynamo_compiling() and args and not compiler._is_compiling_flag:
             self.check(args)
-        return func(*args, **(kwargs or {}))
+        try:
+            return func(*args, **(kwargs or {}))
+        except BaseException as exc:
+            hide_frames(exc)
+            raise
 
     def arm(self) -> None:
         if not self.on and torch._C._len_torch_function_stack() == 0:
@@ -222,12 +236,16 @@ def _method(watcher, kind: int, orig, handle, reads, settle):
     pending = watcher.pending
 
     def call(self, *args, **kwargs):
-        if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
-            return orig(self, *args, **kwargs)
-        args = (self,) + args
-        if pending or reads.on:
-            settle(args)
-        return handle(kind, orig, args, kwargs)
+        try:
+            if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
+                return orig(self, *args, **kwargs)
+            args = (self,) + args
+            if pending or reads.on:
+                settle(args)
+            return handle(kind, orig, args, kwargs)
+        except BaseException as exc:  # the program's traceback: no frame of the watcher's
+            hide_frames(exc)
+            raise
     return call
 
 
@@ -236,14 +254,18 @@ def _function(watcher, kind: int, orig, handle, reads, settle):
 
     @functools.wraps(orig)
     def call(*args, **kwargs):
-        if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
-            return orig(*args, **kwargs)
-        if pending or reads.on:
-            settle(args)
-        elif frames.get(_getframe(1).f_code) == internal:
-            # torch's own call (autograd's `ones_like`): these rules ask about the user's calls
-            return orig(*args, **kwargs)
-        return handle(kind, orig, args, kwargs)
+        try:
+            if dynamo_compiling() or compiler._is_compiling_flag or not watcher.enabled:
+                return orig(*args, **kwargs)
+            if pending or reads.on:
+                settle(args)
+            elif frames.get(_getframe(1).f_code) == internal:
+                # torch's own call (autograd's `ones_like`): the rules ask about the user's
+                return orig(*args, **kwargs)
+            return handle(kind, orig, args, kwargs)
+        except BaseException as exc:  # the program's traceback: no frame of the watcher's
+            hide_frames(exc)
+            raise
     return call
 
 

@@ -80,7 +80,8 @@ class _Session:
     report (``report.merge``, the same merge as ``torchrun``'s ranks)."""
 
     def __init__(self, config) -> None:
-        from ..runtime.report import LineTracer, StaticIndex
+        from .report import StaticIndex
+        from .session import Watch
 
         self.config = config
         self.strict = bool(config.option.tensorcopy_strict)
@@ -88,33 +89,25 @@ class _Session:
         self.worker = hasattr(config, "workerinput")
         self.controller = not self.worker and getattr(config.option, "dist", "no") != "no"
         self.index = StaticIndex()
-        self.tracer = None
-        self.traced = False
-        self.watcher = None
-        self.hook = None
         self.test: Optional[str] = None
         self.error: Optional[str] = None
         self._parts: List[dict] = []
         self._before = {}
         self._results = None
-        if self.controller:
-            return
-        from .places import OWN_DIR, library_dirs, torch_dir
-        from .runner import after_import
+        self.watch = Watch(mode=config.option.tensorcopy_mode, on_start=self._started,
+                           index=self.index if config.option.tensorcopy_compare else None)
+        #: lines traced (``--tensorcopy-compare``): here, or (the controller) by every worker
+        self.traced = False
+        if not self.controller:  # the controller runs no test: its workers watch
+            self.traced = self.watch.start().traced
 
-        if config.option.tensorcopy_compare:
-            self.tracer = LineTracer(self.index, (torch_dir(), OWN_DIR) + library_dirs())
-            self.traced = self.tracer.start()
-        self.hook = after_import("torch", self._start_watcher)
+    @property
+    def watcher(self):
+        return self.watch.watcher
 
-    def _start_watcher(self) -> None:
-        """Right after the session's first ``import torch``."""
-        from .watcher import Watcher
-
-        watcher = Watcher(fast=not self.config.option.tensorcopy_mode)
+    def _started(self, watcher) -> None:
+        """Right after the session's first ``import torch``, before the watcher starts."""
         watcher.current_test = self.test
-        watcher.start()
-        self.watcher = watcher
 
     # -- pytest-xdist ------------------------------------------------------------------------
     @pytest.hookimpl(optionalhook=True)
@@ -166,13 +159,8 @@ class _Session:
 
     # -- end of session ---------------------------------------------------------------------
     def _stop(self) -> None:
-        if self.hook is not None:
-            self.hook.remove()
-        if self.tracer is not None:
-            self.tracer.stop()
-        if self.watcher is not None:
-            self.watcher.stop()
-            self.error = self.error or self.watcher.error
+        self.watch.stop()
+        self.error = self.error or self.watch.error
 
     def _finish(self):
         if self._results is not None:
@@ -180,7 +168,7 @@ class _Session:
         self._stop()
         from .report import build, compare, merge
 
-        ran = dict(self.tracer.ran) if self.traced else None
+        ran = dict(self.watch.tracer.ran) if self.watch.traced else None
         if self.controller:
             sites = merge((None, p.get("sites") or []) for p in self._parts)
             self.traced = bool(self._parts) and all(p.get("traced") for p in self._parts)
@@ -191,7 +179,7 @@ class _Session:
                         ran.setdefault(path, set()).update(lines)
                 self.error = self.error or p.get("error")
         else:
-            sites = self.watcher.findings() if self.watcher is not None else []
+            sites = self.watch.findings()
         results = build(sites)
         self._results = compare(results, self.index, ran)
         return self._results
@@ -201,11 +189,11 @@ class _Session:
             import json
 
             self._stop()
-            ran = {k: sorted(v) for k, v in self.tracer.ran.items()} if self.traced else {}
-            w = self.watcher
+            watch = self.watch
+            ran = {k: sorted(v) for k, v in watch.tracer.ran.items()} if watch.traced else {}
             self.config.workeroutput["tensorcopy"] = json.dumps(
-                {"sites": [s.to_dict() for s in w.findings()] if w is not None else [],
-                 "traced": self.traced, "ran": ran, "error": w.error if w is not None else None})
+                {"sites": [s.to_dict() for s in watch.findings()], "traced": watch.traced,
+                 "ran": ran, "error": watch.error})
             return
         results = self._finish()
         if self.report_path:

@@ -32,6 +32,8 @@ import sys
 import types
 from typing import Callable, List, Optional
 
+from .places import hide_frames
+
 
 class Target:
     """The code to run, the ``__main__`` module to run it in, and the ``sys.path[0]`` and
@@ -156,6 +158,9 @@ class _Loader:
     def exec_module(self, module) -> None:
         try:
             self._loader.exec_module(module)
+        except BaseException as exc:  # the import's traceback, without this frame
+            hide_frames(exc)
+            raise
         finally:  # the module's spec and loader are the original's again
             spec = getattr(module, "__spec__", None)
             if spec is not None and spec.loader is self:

@@ -29,20 +29,20 @@ import inspect
 import os
 import sys
 import threading
-import types
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from torch.overrides import TorchFunctionMode
 
-from ..noqa import silences
 from . import patches
 from .accumulate import ADDS, Accumulators
 from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in, \
     unshared_write
 from .compiled import traced_from
-from .places import OWN_DIR, NoqaText, library_dirs, torch_dir
+from .profilers import Profilers
+from .places import OWN_DIR, NoqaText, Trampolines, hide_frames, key_of, library_dirs, \
+    torch_dir
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
@@ -68,11 +68,6 @@ _T_DATA, _T_DETACH, _T_CLONE, _T_LIKE = range(4)
 TORCH_DIR = torch_dir()
 _OVERRIDES = os.path.join(TORCH_DIR, "overrides.py")
 
-
-#: ``func(*args, **kwargs)`` in a code object of its own, given the user's file and line
-_TRAMPOLINE = next(c for c in compile("lambda func, args, kwargs: func(*args, **kwargs)",
-                                      "<tensorcopy>", "eval").co_consts
-                   if isinstance(c, types.CodeType))
 
 #: the file name FX gives the code it generates (``torch.compile``'s graphs run as such code)
 _GENERATED = "<eval_with_key>"
@@ -124,7 +119,7 @@ class Watcher(TorchFunctionMode):
         self._compiled: Dict[tuple, tuple] = {}
         self._compiled_set: set = set()
         self._tracked: Dict[int, tuple] = {}
-        self._tramps: Dict[tuple, tuple] = {}
+        self._trampoline = Trampolines()
         self._pending: Dict[int, tuple] = {}
         # read by the fast mechanism's hooks
         self.pending, self.tracked, self.frames = self._pending, self._tracked, self._frames
@@ -133,6 +128,7 @@ class Watcher(TorchFunctionMode):
         self._libdirs = () if include_libraries else library_dirs()
         self._patched: List[tuple] = []
         self._active = False
+        self._profilers = Profilers(self._remove_hooks, self._resume)
         self._gone = self._forget  # bound once: the weakref callback
 
     # ------------------------------------------------------------------ lifecycle
@@ -147,7 +143,9 @@ class Watcher(TorchFunctionMode):
     def __enter__(self):
         self._install_hooks()
         self._active = True
-        if self.fast:
+        if self.fast:  # the hooks step aside while the program profiles itself (``profilers``)
+            if self._profilers.start():
+                self._remove_hooks()
             return self
         return super().__enter__()
 
@@ -157,7 +155,12 @@ class Watcher(TorchFunctionMode):
                 return super().__exit__(*exc)
         finally:
             self._active = False
+            self._profilers.stop()
             self._remove_hooks()
+
+    def _resume(self) -> None:
+        if self._active:
+            self._install_hooks()
 
     def _fail(self, exc: BaseException) -> None:
         if self.enabled:
@@ -187,11 +190,15 @@ class Watcher(TorchFunctionMode):
                 k = _PASS
             elif k is None:
                 k = self._classify(func)
-        if k == _PASS:
-            # the one line every passed-through call is made from: torch.jit.trace records the
-            # innermost Python line of each op and its sanity check compares two traces
-            return func(*args, **kwargs)
-        return self.handle(k, func, args, kwargs)
+        try:
+            if k == _PASS:
+                # the one line every passed-through call is made from: torch.jit.trace records
+                # the innermost Python line of each op and its sanity check compares two traces
+                return func(*args, **kwargs)
+            return self.handle(k, func, args, kwargs)
+        except BaseException as exc:  # the program's traceback: no frame of the watcher's
+            hide_frames(exc)
+            raise
 
     def handle(self, k: int, func, args, kwargs):
         """Call ``func`` and record what the rules need: the one decision path of both
@@ -233,19 +240,6 @@ class Watcher(TorchFunctionMode):
         if tramp is None:
             return func(*args, **kwargs)
         return tramp(func, args, kwargs)
-
-    def _trampoline(self, frame):
-        code = frame.f_code
-        key = (code, frame.f_lineno)
-        hit = self._tramps.get(key)
-        if hit is not None and hit[1] is frame.f_globals:
-            return hit[0]
-        tramp = types.FunctionType(
-            _TRAMPOLINE.replace(co_filename=code.co_filename, co_firstlineno=frame.f_lineno,
-                                co_name=code.co_name, co_qualname=code.co_name),
-            frame.f_globals)
-        self._tramps[key] = (tramp, frame.f_globals)
-        return tramp
 
     def kind_of(self, func, name: str) -> int:
         """The kind of ``func`` (a method read from ``torch.Tensor`` under ``name``)."""
@@ -465,8 +459,9 @@ class Watcher(TorchFunctionMode):
         key = (code, filename, line)
         hit = self._noqa.get(key)
         if hit is None:
-            # ``# noqa`` read exactly as the linter reads it (``noqa.py`` imports no libcst)
-            hit = self._noqa[key] = silences(self._noqa_text(filename, line), code)
+            # ``# noqa`` (and a whole-file ``# flake8: noqa``) read exactly as the linter reads
+            # it (``noqa.py`` imports no libcst)
+            hit = self._noqa[key] = self._noqa_text.silences(filename, line, code)
         return hit
 
     # ------------------------------------------------------------------ tracked results
@@ -475,12 +470,12 @@ class Watcher(TorchFunctionMode):
         if not direct or frame is None:
             return
         where = self._position(frame)
-        key = id(out)
+        key = key_of(out)
         ref = _Ref(out, self._gone)
         ref.key = key
         src_ref = weakref.ref(src) if isinstance(src, torch.Tensor) else None
         if kind == _T_LIKE:  # the buffer's and the source's versions, and the frame that made it
-            extra = (extra, src._version, id(frame), frame.f_code)
+            extra = (extra, src._version, key_of(frame), frame.f_code)
         self._tracked[key] = (ref, kind, src_ref, where, extra)
         if kind == _T_DATA:
             self._record("TEN101", where, describe(src))
@@ -491,7 +486,7 @@ class Watcher(TorchFunctionMode):
             del self._tracked[ref.key]
 
     def _entry(self, t):
-        entry = self._tracked.get(id(t))
+        entry = self._tracked.get(key_of(t))
         if entry is not None and entry[0]() is t:
             return entry
         return None
@@ -522,7 +517,7 @@ class Watcher(TorchFunctionMode):
                 made, src_version, frame_id, frame_code = entry[4]
                 if target._version == made and args[1]._version == src_version:
                     direct, frame = self._where()
-                    if direct and frame is not None and id(frame) == frame_id \
+                    if direct and frame is not None and key_of(frame) == frame_id \
                             and frame.f_code is frame_code:
                         where = entry[3]
                         here = self._position(frame)
@@ -546,7 +541,7 @@ class Watcher(TorchFunctionMode):
             if read is not None:
                 read.count -= 1
             # the alias is spent: a later `p.data = alias` (augmented assignment) is not TEN103
-            self._tracked[id(target)] = entry[:1] + (_T_DATA, entry[2], entry[3], "written")
+            self._tracked[key_of(target)] = entry[:1] + (_T_DATA, entry[2], entry[3], "written")
             return
         if same_line or src is None:
             return  # `x.detach().add_(...)`: a deliberate no_grad-like update; or x is gone
@@ -561,10 +556,10 @@ class Watcher(TorchFunctionMode):
             return
         # reported once the alias is used again: a write nothing reads afterwards is a
         # deliberate write-through (as the static rule has it)
-        if id(target) not in self._pending:
+        if key_of(target) not in self._pending:
             ref = _Ref(target, self._unpend)
-            ref.key = id(target)
-            self._pending[id(target)] = (ref, where, describe(src))
+            ref.key = key_of(target)
+            self._pending[key_of(target)] = (ref, where, describe(src))
             if self.reads is not None:  # the fast mechanism: watch every call until it is
                 self._arm = True           # read, from the end of this write on (`handle`)
 
@@ -588,9 +583,9 @@ class Watcher(TorchFunctionMode):
         try:
             pending = self._pending
             for a in args[:4]:
-                hit = pending.get(id(a))
+                hit = pending.get(key_of(a))
                 if hit is not None:
-                    del pending[id(a)]
+                    del pending[key_of(a)]
                     if hit[0]() is a:
                         with _QUIET():
                             self._record("TEN401", hit[1], hit[2])
@@ -651,9 +646,13 @@ class Watcher(TorchFunctionMode):
             if cls is torch.Tensor and len(args) == 1 and not kwargs \
                     and isinstance(args[0], torch.Tensor):
                 watcher.legacy(args[0], __new__.__code__)
-            if tensor_new is not None:
-                return tensor_new(cls, *args, **kwargs)
-            return base_new(cls, *args, **kwargs)
+            try:
+                if tensor_new is not None:
+                    return tensor_new(cls, *args, **kwargs)
+                return base_new(cls, *args, **kwargs)
+            except BaseException as exc:  # the program's traceback, without this frame
+                hide_frames(exc)
+                raise
 
         torch.Tensor.__new__ = __new__
         self._patched.append((torch.Tensor, "__new__", tensor_new))
