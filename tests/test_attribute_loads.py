@@ -142,6 +142,18 @@ def test_a_same_named_class_of_another_module_is_not_linked():
                      model.load_state_dict(es.best)
                  """)]
     assert restores_of(files, "EarlyStopping", "/p/a/callbacks.py", "best") == []
+    shadowed = facts("/p/run.py", """\
+        import callbacks
+
+
+        class EarlyStopping:
+            pass
+
+
+        es = EarlyStopping()
+        model.load_state_dict(es.best)
+        """)
+    assert restores_of([files[0], shadowed], "EarlyStopping", "/p/a/callbacks.py", "best") == []
 
 
 def test_project_facts_read_the_linted_text_not_the_file_on_disk(tmp_path):

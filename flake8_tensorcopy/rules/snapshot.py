@@ -43,8 +43,13 @@ class StateDictSnapshot(Rule):
         "EMA helper's `copy_to(model)`), or a loop's next turn around one of them; when its "
         "tensors were handed to `setattr` before such a point; or when an attribute binding "
         "(`self.best = model.state_dict()`) is handed to `load_state_dict` in another method of "
-        "the class or of a class of the file related to it by inheritance, or in the same "
-        "method where a later call reaches the load first (an `EarlyStopping` helper). Reads "
+        "the class or of a class of the file related to it by inheritance, in the same "
+        "method where a later call reaches the load first (an `EarlyStopping` helper), or "
+        "anywhere in the project: through an instance of the class or of a subclass "
+        "(`model.load_state_dict(early_stopping.best_state)` in a trainer whose file says what "
+        "`early_stopping` is: `EarlyStopping(...)`, `isinstance(...)`, "
+        "`__class__.__name__ == ...`) or through `self` in a subclass's method in another "
+        "module; such a snapshot is reported where it is kept, not where it is loaded. Reads "
         "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors."
     )
     why = (

@@ -201,8 +201,9 @@ def restores_of(files: List[FileFacts], cls: str, cls_path: str, attr: str) -> L
                 continue
             for qual, name in load.classes:
                 if name == cls:
+                    # a class of the same name defined in the loading file is its own
                     linked = load.path == cls_path or qual == stem or (
-                        stem in f.words and (name in f.words or not qual))
+                        name not in defined and stem in f.words and (name in f.words or not qual))
                 elif name in family:
                     linked = name in defined or name in f.words or bool(qual)
                 else:
