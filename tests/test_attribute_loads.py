@@ -8,7 +8,7 @@ import shutil
 import textwrap
 
 from flake8_tensorcopy.semantic.index.attribute_loads import (
-    project_facts, read_file_facts, restores_of, subclasses,
+    Project, project_facts, read_file_facts, restores_of, subclasses,
 )
 
 from .conftest import FIXTURES, flake8, tensorcopy
@@ -70,7 +70,7 @@ def test_a_load_after_a_class_at_the_left_margin_is_no_method_of_it():
 
 # ---- whose attribute a load is ---------------------------------------------------------------
 def _project():
-    return [
+    return Project([
         facts("/p/base.py", """\
             class BaseModel:
                 def train(self):
@@ -111,7 +111,7 @@ def _project():
                 b = BRITS()
                 model.load_state_dict(b.best)
             """),
-    ]
+    ])
 
 
 def test_subclasses_by_name_through_defining_or_importing_files():
@@ -132,7 +132,7 @@ def test_restores_of_a_class_attribute_across_the_project():
 
 
 def test_a_same_named_class_of_another_module_is_not_linked():
-    files = [facts("/p/a/callbacks.py", "class EarlyStopping:\n    pass\n"),
+    files = Project([facts("/p/a/callbacks.py", "class EarlyStopping:\n    pass\n"),
              facts("/p/train.py", """\
                  from tools import EarlyStopping
 
@@ -140,7 +140,7 @@ def test_a_same_named_class_of_another_module_is_not_linked():
                  def run(model):
                      es = EarlyStopping()
                      model.load_state_dict(es.best)
-                 """)]
+                 """)])
     assert restores_of(files, "EarlyStopping", "/p/a/callbacks.py", "best") == []
     shadowed = facts("/p/run.py", """\
         import callbacks
@@ -153,15 +153,15 @@ def test_a_same_named_class_of_another_module_is_not_linked():
         es = EarlyStopping()
         model.load_state_dict(es.best)
         """)
-    assert restores_of([files[0], shadowed], "EarlyStopping", "/p/a/callbacks.py", "best") == []
+    assert restores_of(Project([files.files["/p/a/callbacks.py"], shadowed]), "EarlyStopping", "/p/a/callbacks.py", "best") == []
 
 
 def test_project_facts_read_the_linted_text_not_the_file_on_disk(tmp_path):
     (tmp_path / "cb.py").write_text("class C:\n    pass\n")
     (tmp_path / "run.py").write_text("es = C()\nmodel.load_state_dict(es.best)\n")
     own = (str(tmp_path / "cb.py"), "class C:\n    pass\n\n\nclass D(C):\n    pass\n")
-    files = project_facts(str(tmp_path), own)
-    by_path = {os.path.basename(f.path): f for f in files}
+    project = project_facts(str(tmp_path), own)
+    by_path = {os.path.basename(p): project.file(p) for p in project.files}
     assert dict(by_path["cb.py"].classes) == {"C": (), "D": ("C",)}
     assert [(x.receiver, x.attr) for x in by_path["run.py"].loads] == [("es", "best")]
 
@@ -193,3 +193,35 @@ def test_a_results_cache_sees_the_restoring_file_change(tmp_path):
     sub.write_text(sub.read_text().replace("self.model.load_state_dict(self.best_model_dict)",
                                            "print(self.best_model_dict)"))
     assert lines() == set()
+
+
+def test_the_files_of_one_run_share_one_reading_of_the_project(tmp_path, monkeypatch):
+    """Every file below keeps a live state dict on ``self`` that its own analysis never sees
+    restored, so each asks the project; the project is read from disk once for all of them
+    (within ``_TTL``), and each question is then dictionary look-ups."""
+    from flake8_tensorcopy import lint_source
+    from flake8_tensorcopy.semantic.index import attribute_loads
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    sources = {}
+    for i in range(6):
+        sources[f"cb{i}.py"] = textwrap.dedent(f"""\
+            class Keeper{i}:
+                def keep(self, model):
+                    self.best{i} = model.state_dict()
+            """)
+    sources["run.py"] = "".join(f"from cb{i} import Keeper{i}\n" for i in range(6)) + "".join(
+        f"k{i} = Keeper{i}()\nmodel.load_state_dict(k{i}.best{i})\n" for i in range(6))
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text)
+    reads = []
+    real = attribute_loads._read
+    monkeypatch.setattr(attribute_loads, "_read", lambda root: reads.append(root) or real(root))
+    monkeypatch.setattr(attribute_loads, "_TTL", 3600.0)
+    attribute_loads._PROJECTS.pop(str(tmp_path), None)
+    got = []
+    for i in range(6):
+        path = str(tmp_path / f"cb{i}.py")
+        got += [(i, d.line, d.code) for d in lint_source(sources[f"cb{i}.py"], path)]
+    assert got == [(i, 3, "TEN402") for i in range(6)]
+    assert len(reads) == 1, reads

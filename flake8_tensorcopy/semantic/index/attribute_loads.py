@@ -53,9 +53,8 @@ class FileFacts(NamedTuple):
     words: FrozenSet[str]
 
 
-#: path -> ((mtime_ns, size), facts); root -> (when listed, [paths])
+#: path -> ((mtime_ns, size), facts)
 _FILES: Dict[str, Tuple[Tuple[int, int], FileFacts]] = {}
-_LISTED: Dict[str, Tuple[float, Optional[List[str]]]] = {}
 
 
 def _receiver_classes(text: str, receiver: str) -> FrozenSet[Tuple[str, str]]:
@@ -116,32 +115,62 @@ def read_file_facts(path: str, text: str) -> FileFacts:
     return FileFacts(path, tuple(loads), tuple(table), import_words(text))
 
 
-def _listing(root: str) -> Optional[List[str]]:
-    now = time.monotonic()
-    hit = _LISTED.get(root)
-    if hit is not None and now - hit[0] < _TTL:
-        return hit[1]
-    paths: Optional[List[str]] = []
+class Project:
+    """The facts of a project's files joined by dictionaries: the loads of each attribute name,
+    the subclasses named after each base name, the facts of each path. ``own``: one file's
+    facts that stand in for those read from its path (the linted text), asked through
+    ``loads_of``, ``children_of`` and ``file`` without copying the rest."""
+
+    __slots__ = ("files", "loads", "children", "own")
+
+    def __init__(self, files: List[FileFacts], own: Optional[FileFacts] = None) -> None:
+        self.files: Dict[str, FileFacts] = {}
+        self.loads: Dict[str, List[Load]] = {}
+        self.children: Dict[str, List[Tuple[str, FileFacts]]] = {}
+        self.own = own
+        for f in files:
+            self.files[f.path] = f
+            for load in f.loads:
+                self.loads.setdefault(load.attr, []).append(load)
+            for cls, bases in f.classes:
+                for base in set(bases):
+                    self.children.setdefault(base, []).append((cls, f))
+
+    def with_own(self, own: FileFacts) -> "Project":
+        out = Project.__new__(Project)
+        out.files, out.loads, out.children, out.own = self.files, self.loads, self.children, own
+        return out
+
+    def file(self, path: str) -> FileFacts:
+        own = self.own
+        return own if own is not None and own.path == path else self.files[path]
+
+    def loads_of(self, attr: str) -> List[Load]:
+        own = self.own
+        found = self.loads.get(attr, [])
+        if own is None:
+            return found
+        return [x for x in found if x.path != own.path] + [x for x in own.loads if x.attr == attr]
+
+    def children_of(self, base: str) -> List[Tuple[str, FileFacts]]:
+        own = self.own
+        found = self.children.get(base, [])
+        if own is None:
+            return found
+        return [x for x in found if x[1].path != own.path] + [
+            (cls, own) for cls, bases in own.classes if base in bases]
+
+
+#: root -> (when made, the project read from disk, or None: too large)
+_PROJECTS: Dict[str, Tuple[float, Optional[Project]]] = {}
+
+
+def _read(root: str) -> Optional[Project]:
+    files = []
     for path, _ in iter_files([root], suffixes=(".py",)):
-        if len(paths) >= MAX_FILES:  # type: ignore[arg-type]
-            paths = None
-            break
-        paths.append(os.path.abspath(path))  # type: ignore[union-attr]
-    _LISTED[root] = (now, paths)
-    return paths
-
-
-def project_facts(root: str, own: Tuple[str, str]) -> Optional[List[FileFacts]]:
-    """The facts of every ``.py`` file under ``root`` (``own``: the linted file's path and its
-    text, which stands for the file on disk); None for a project too large to read."""
-    paths = _listing(root)
-    if paths is None:
-        return None
-    own_path = os.path.abspath(own[0])
-    out = [read_file_facts(own_path, own[1])]
-    for path in paths:
-        if path == own_path:
-            continue
+        if len(files) >= MAX_FILES:
+            return None
+        path = os.path.abspath(path)
         try:
             st = os.stat(path)
         except OSError:
@@ -155,8 +184,23 @@ def project_facts(root: str, own: Tuple[str, str]) -> Optional[List[FileFacts]]:
             except OSError:
                 continue
             got = _FILES[path] = (key, read_file_facts(path, text))
-        out.append(got[1])
-    return out
+        files.append(got[1])
+    return Project(files)
+
+
+def project_facts(root: str, own: Tuple[str, str]) -> Optional[Project]:
+    """The project under ``root`` (``own``: the linted file's path and its text, which stands
+    for the file on disk); None for a project too large to read. What was read from disk is
+    kept ``_TTL`` seconds (a file's facts for as long as its modification time and size stay),
+    so the files of one run that ask share one reading: each question is then dictionary
+    look-ups, and the cost of a run stays linear in its files."""
+    now = time.monotonic()
+    hit = _PROJECTS.get(root)
+    if hit is None or now - hit[0] >= _TTL:
+        hit = _PROJECTS[root] = (now, _read(root))
+    if hit[1] is None:
+        return None
+    return hit[1].with_own(read_file_facts(os.path.abspath(own[0]), own[1]))
 
 
 def _stem(path: str) -> str:
@@ -164,7 +208,7 @@ def _stem(path: str) -> str:
     return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
 
 
-def subclasses(files: List[FileFacts], name: str) -> Dict[str, str]:
+def subclasses(project: Project, name: str) -> Dict[str, str]:
     """The classes of the project that derive from ``name`` (transitively, by name): each one's
     name -> the path of a file defining it. A base counts where the file defining the subclass
     also defines the base or imports it by name."""
@@ -172,43 +216,42 @@ def subclasses(files: List[FileFacts], name: str) -> Dict[str, str]:
     todo = [name]
     while todo:
         base = todo.pop()
-        for f in files:
-            defined = {c for c, _ in f.classes}
-            if base not in defined and base not in f.words:
+        for cls, f in project.children_of(base):
+            if cls in found or cls == name:
                 continue
-            for cls, bases in f.classes:
-                if base in bases and cls not in found and cls != name:
-                    found[cls] = f.path
-                    todo.append(cls)
+            if base in f.words or any(c == base for c, _ in f.classes):
+                found[cls] = f.path
+                todo.append(cls)
     return found
 
 
-def restores_of(files: List[FileFacts], cls: str, cls_path: str, attr: str) -> List[Load]:
+def restores_of(project: Project, cls: str, cls_path: str, attr: str) -> List[Load]:
     """The loads of ``attr`` of class ``cls`` (defined in ``cls_path``) or of a subclass of it:
     through an instance the loading file says is one, or through ``self`` in a method of a
     subclass defined in another file (``cls_path``'s own classes are its own analysis's)."""
-    family = subclasses(files, cls)
+    loads = project.loads_of(attr)
+    if not loads:
+        return []
+    family = subclasses(project, cls)
     stem = _stem(cls_path)
     out = []
-    for f in files:
+    for load in loads:
+        if load.receiver == "self":
+            if load.owner in family and load.path != cls_path:
+                out.append(load)
+            continue
+        f = project.file(load.path)
         defined = {c for c, _ in f.classes}
-        for load in f.loads:
-            if load.attr != attr:
+        for qual, name in load.classes:
+            if name == cls:
+                # a class of the same name defined in the loading file is its own
+                linked = load.path == cls_path or qual == stem or (
+                    name not in defined and stem in f.words and (name in f.words or not qual))
+            elif name in family:
+                linked = name in defined or name in f.words or bool(qual)
+            else:
                 continue
-            if load.receiver == "self":
-                if load.owner in family and load.path != cls_path:
-                    out.append(load)
-                continue
-            for qual, name in load.classes:
-                if name == cls:
-                    # a class of the same name defined in the loading file is its own
-                    linked = load.path == cls_path or qual == stem or (
-                        name not in defined and stem in f.words and (name in f.words or not qual))
-                elif name in family:
-                    linked = name in defined or name in f.words or bool(qual)
-                else:
-                    continue
-                if linked:
-                    out.append(load)
-                    break
+            if linked:
+                out.append(load)
+                break
     return sorted(out, key=lambda x: (x.path, x.line))
