@@ -15,7 +15,7 @@ imported, and the receiver's class linked to C's module by an import or a qualif
 is ``self`` in a method of such a subclass. A receiver the file says nothing of is not counted.
 
 Asked only for a live state dict kept on ``self`` that its own file never restores: an analysis
-that used the answer depends on the whole project (``FileContext.attribute_loads``).
+that used the answer depends on the whole project (``FileContext.attribute_restores``).
 """
 from __future__ import annotations
 
@@ -74,8 +74,9 @@ def _owner(text: str, at: int) -> str:
     """The class whose body holds offset ``at``: walking up from its line, each line indented
     less than the last one kept opens the block around it; the first such ``class`` line names
     the class, a line at the left margin that is no ``class`` ends the search."""
-    lines = text[:text.rfind("\n", 0, at) + 1 + 0].split("\n")
-    here = text[text.rfind("\n", 0, at) + 1:at].expandtabs()
+    start = text.rfind("\n", 0, at) + 1
+    lines = text[:start].split("\n")
+    here = text[start:at].expandtabs()
     indent = len(here) - len(here.lstrip())
     for line in reversed(lines):
         code = line.expandtabs()
