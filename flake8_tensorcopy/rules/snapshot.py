@@ -43,8 +43,13 @@ class StateDictSnapshot(Rule):
         "EMA helper's `copy_to(model)`), or a loop's next turn around one of them; when its "
         "tensors were handed to `setattr` before such a point; or when an attribute binding "
         "(`self.best = model.state_dict()`) is handed to `load_state_dict` in another method of "
-        "the class or of a class of the file related to it by inheritance, or in the same "
-        "method where a later call reaches the load first (an `EarlyStopping` helper). Reads "
+        "the class or of a class of the file related to it by inheritance, in the same "
+        "method where a later call reaches the load first (an `EarlyStopping` helper), or "
+        "anywhere in the project: through an instance of the class or of a subclass "
+        "(`model.load_state_dict(early_stopping.best_state)` in a trainer whose file says what "
+        "`early_stopping` is: `EarlyStopping(...)`, `isinstance(...)`, "
+        "`__class__.__name__ == ...`) or through `self` in a subclass's method in another "
+        "module; such a snapshot is reported where it is kept, not where it is loaded. Reads "
         "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors."
     )
     why = (
@@ -253,12 +258,19 @@ class StateDictSnapshot(Rule):
     def _restored_from_instance(self, node, ctx, arg) -> Iterator[Report]:
         """``model.load_state_dict(es.best_state)`` where ``es``'s class binds ``best_state``
         to a live state dict (``EarlyStopping.step()``), called in a loop that also trains: the
-        snapshot of an earlier turn holds the weights of the last one. Reported at the load (the
-        binding is in another function, maybe another file)."""
+        snapshot of an earlier turn holds the weights of the last one. Reported at the load only
+        where the binding's own analysis cannot see this load (``restored_in_project`` reports
+        it at the binding, the line to change, when the file says what ``es`` is)."""
         kept = kept_on_instance(ctx.inf, arg)
         if kept is None:
             return
-        cls_name, method, text = kept
+        cls_name, method, text, cls_path = kept
+        here = ctx.inf.project
+        if here is not None:
+            span = ctx.text.range(node)
+            if any(load.path == here.path and span.start.line <= load.line <= span.end.line
+                   for load in here.attribute_restores(cls_name, cls_path, arg.attr.value)):
+                return  # reported where it is kept: the binding is the line to change
         change = trained_after_keeping(ctx, f"{arg.value.value}.{method}")
         if change is None:
             return

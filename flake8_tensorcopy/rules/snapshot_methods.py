@@ -3,6 +3,8 @@ another method of the class, of a related class of the file, or on a later call 
 method. Split from ``rules/snapshot.py``."""
 from __future__ import annotations
 
+import os
+
 from ..syntax import nodes
 from ..syntax.nodes import last_name
 from .context import statement_blocks, statement_list
@@ -33,7 +35,28 @@ def restored_elsewhere(ctx, bind, name: str):
             if hit is not None:
                 where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
                 return f"later calls of {where} (`{stmt.name.value}()`)", hit
-    return None
+    return restored_in_project(ctx, cls, name)
+
+
+def restored_in_project(ctx, cls, name: str):
+    """``self.best = ...`` in a method of ``cls`` whose value another file of the project hands
+    to ``load_state_dict``: through an instance of ``cls`` or of a subclass
+    (``model.load_state_dict(early_stopping.best)`` in a trainer), or through ``self`` in a
+    method of a subclass defined there (``fit()`` of a model class deriving from the one that
+    trains). Also an instance's load in this file outside the class. The first such load, as
+    (why, None)."""
+    project = ctx.inf.project
+    attr = name[5:]
+    if project is None or "." in attr or not attr:
+        return None
+    loads = project.attribute_restores(cls.name.value, project.path, attr)
+    if not loads:
+        return None
+    load = loads[0]
+    where = os.path.relpath(load.path, os.path.dirname(project.path)) \
+        if load.path != project.path else "this file"
+    return (f"later calls (`load_state_dict({load.receiver}.{attr})` in {where}, "
+            f"line {load.line})"), None
 
 
 def load_of(node, name: str):

@@ -64,6 +64,28 @@ class FileContext:
         except (OSError, RecursionError, ValueError):
             return True
 
+    def attribute_restores(self, cls: str, cls_path: str, attr: str) -> list:
+        """Where the project hands attribute ``attr`` of class ``cls`` (defined in
+        ``cls_path``) or of a subclass to ``load_state_dict`` (``attribute_loads.restores_of``),
+        loads through ``self`` in ``cls_path`` itself aside (its own analysis sees them). Asking
+        makes the file's analysis depend on the whole project."""
+        self.index.whole_project.add(self.path)
+        try:
+            root = self.index.root_of(self.path)
+            if root is None:
+                return []
+            from .attribute_loads import project_facts, restores_of  # asked rarely
+            source = self._source
+            if source is None:
+                with open(self.path, "rb") as fh:
+                    source = fh.read().decode("utf-8", "replace")
+            files = project_facts(root, (self.path, source))
+            if files is None:
+                return []
+            return restores_of(files, cls, os.path.abspath(cls_path), attr)
+        except (OSError, RecursionError, ValueError):
+            return []
+
     def release(self) -> None:
         """The file's analysis is over: its own facts are let go (``ModuleFacts.release``), and
         what the index keeps between files is trimmed to its bounds (``after_file``). Facts the

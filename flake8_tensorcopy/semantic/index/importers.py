@@ -41,6 +41,12 @@ def _words(text: str, notebook: bool) -> Tuple[FrozenSet[str], bool]:
     return frozenset(words), _DYNAMIC.search(text) is not None
 
 
+def import_words(text: str) -> FrozenSet[str]:
+    """The words of every import statement of a module's text (``from a.b import C`` gives
+    ``from``, ``a``, ``b``, ``import``, ``C``)."""
+    return _words(text, False)[0]
+
+
 def _project(root: str) -> Optional[List[Tuple[str, FrozenSet[str], bool]]]:
     now = time.monotonic()
     hit = _READ.get(root)

@@ -120,10 +120,10 @@ def weight_change(inf, call, receiver: str) -> Optional[str]:
     return None
 
 
-def kept_on_instance(inf, node) -> Optional[Tuple[str, str, str]]:
+def kept_on_instance(inf, node) -> Optional[Tuple[str, str, str, str]]:
     """``es.best_state`` where ``es`` is an instance of a project class whose methods bind
     ``self.best_state`` only to live state dicts (``None`` aside): (the class's name, the method
-    that binds it, the bound value's text); None otherwise."""
+    that binds it, the bound value's text, the path of the class's module); None otherwise."""
     if type(node) is not nodes.Attribute or type(node.value) is not nodes.Name or \
             node.value.value == "self":
         return None
@@ -139,7 +139,7 @@ def kept_on_instance(inf, node) -> Optional[Tuple[str, str, str]]:
                 continue
             if not text:
                 return None  # some binding of it is not a live state dict
-            found = found or (cls.name, fn.name, text)
+            found = found or (cls.name, fn.name, text, cls.module.path)
     return found
 
 
