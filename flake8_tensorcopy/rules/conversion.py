@@ -129,7 +129,7 @@ def _data_assigned(scope, write, base: str):
 class ConversionAlias(Rule):
     code = "TEN404"
     name = "conversion-alias"
-    runtime_twin = False
+    runtime_twin = True
     message = ("`{name} = {expr}` is `{base}` itself {where}: "
                "`{write}` changes `{other}` too, which is read afterwards; write `{fixed}` "
                "for a copy on every device, dtype and layout")
@@ -234,7 +234,7 @@ class ConversionAlias(Rule):
 class NumpyBridgeAlias(Rule):
     code = "TEN405"
     name = "numpy-bridge-alias"
-    runtime_twin = False
+    runtime_twin = True
     message = ("`{name} = {expr}` shares memory with `{base}`{where}: `{write}` changes "
                "`{other}` too, which is read afterwards; write `{fixed}` for a copy")
     hooks = (nodes.Assign,)
@@ -331,7 +331,7 @@ class NumpyBridgeAlias(Rule):
 class RepeatedTensorWrite(Rule):
     code = "TEN406"
     name = "repeated-tensor-write"
-    runtime_twin = False
+    runtime_twin = True
     message = ("`{name} = {expr}` {shares}: {effect}; {advice}")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE

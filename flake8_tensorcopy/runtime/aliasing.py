@@ -89,6 +89,20 @@ def shares_storage(a, b) -> bool:
         return True
 
 
+def describe(t) -> Optional[dict]:
+    """What was observed about a tensor (called with torch functions disabled)."""
+    if not isinstance(t, torch.Tensor):
+        return None
+    fn = t.grad_fn
+    return {
+        "dtype": str(t.dtype).replace("torch.", ""),
+        "device": str(t.device),
+        "requires_grad": bool(t.requires_grad),
+        "graph": type(fn).__name__ if fn is not None else None,
+        "is_leaf": bool(t.is_leaf),
+    }
+
+
 def tensor_in(seq, depth: int = 0):
     for item in seq[:16] if isinstance(seq, list) else tuple(seq)[:16]:
         if isinstance(item, torch.Tensor):
