@@ -68,6 +68,7 @@ _NOT_READS = frozenset({"shape", "dtype", "device", "ndim", "size", "dim", "nume
                         "is_contiguous", "data_ptr", "fill", "put", "itemset", "resize"})
 _QUIET = torch._C.DisableTorchFunction
 _overlap = torch._debug_has_internal_overlap
+_ARRAY = getattr(torch.Tensor.__array__, "__code__", None)
 
 
 def functions() -> list:
@@ -166,6 +167,8 @@ class Conversions:
         else:
             return
         direct, frame = self.where()
+        if not direct and name == "__array__":  # ``--mode``: under torch's own ``__array__``
+            direct = _called_by(frame, _ARRAY)
         if not direct or frame is None:
             return
         bound = self._store_after(frame)
@@ -268,6 +271,15 @@ class Conversions:
             if i.opname in _STORES and i.argval in names:
                 return _where(frame, i)
         return None
+
+
+def _called_by(frame, code) -> bool:
+    """Is the call being handled made by ``code`` (torch's ``Tensor.__array__``), called in
+    turn straight from ``frame`` (NumPy's C code between them)?"""
+    f = sys._getframe(2)
+    while f is not None and f.f_code is not code:
+        f = f.f_back
+    return f is not None and f.f_back is frame
 
 
 def _where(frame, ins) -> Optional[tuple]:
