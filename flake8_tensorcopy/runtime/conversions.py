@@ -33,6 +33,7 @@ import ast
 import dis
 import linecache
 import sys
+import threading
 import types
 import weakref
 from typing import Dict, Optional
@@ -388,18 +389,22 @@ class _Lines:
         self.record = record
         self.frames: Dict[int, list] = {}  # id(frame) -> [frame, [watches], chained local]
         self.prev = None
-        self.on = False
+        self.on, self.thread = False, None
         self.misses: Dict[tuple, int] = {}
         self._reads: Dict[object, dict] = {}
 
     def watch(self, frame, w: _Watch) -> None:
         if self.misses.get(w.made.where, 0) >= MISSES:
             return
+        if self.on and sys.gettrace() != self._global:
+            if threading.get_ident() != self.thread:
+                return  # one thread at a time is watched
+            self.close()  # the program set a tracer of its own since: it keeps it
         if not self.on:
             prev = sys.gettrace()
             if prev is not None and type(prev) not in (types.FunctionType, types.MethodType):
                 return  # a tracer written in C (coverage): not chained, nothing watched
-            self.prev, self.on = prev, True
+            self.prev, self.on, self.thread = prev, True, threading.get_ident()
             sys.settrace(self._global)
         slot = self.frames.get(id(frame))
         if slot is None or slot[0] is not frame:
@@ -465,7 +470,8 @@ class _Lines:
                 frame.f_trace = slot[2]
         if not self.frames and self.on:
             self.on = False
-            sys.settrace(self.prev)
+            if sys.gettrace() == self._global:
+                sys.settrace(self.prev)
             self.prev = None
 
     def close(self) -> None:
