@@ -114,6 +114,20 @@ SCRIPT = textwrap.dedent("""\
         return e
 
 
+    def refill(a):
+        t = torch.from_numpy(a)
+        t.clamp_(0, 1)
+        a.fill(0.5)
+        return a.sum()
+
+
+    def master_step(w, u):
+        w32 = w.float()
+        w32.add_(u)
+        w.copy_(w32)
+        return w
+
+
     print(snapshot(torch.zeros(3)), widened(torch.zeros(3)))
     print(normalise(torch.ones(2))[1], normalise(torch.ones(2, dtype=torch.uint8))[1])
     print(rebound(torch.ones(2)), shape_only(torch.ones(2)), silenced(torch.zeros(2)))
@@ -122,10 +136,12 @@ SCRIPT = textwrap.dedent("""\
     print(view_then_zero(torch.ones(3)), asarray_then_zero(torch.ones(3)),
           array_then_zero(torch.ones(3)))
     print(rows().sum(), full().sum(), column().sum())
+    print(refill(np.ones(2)), master_step(torch.zeros(2), 1.0))
 """)
 
 #: (code, line) of every site the script holds; all else in it copies, rebinds, reads only
-#: metadata, is silenced or raises
+#: metadata, is silenced, raises or writes the other side afterwards (``w.copy_(w32)``,
+#: ``a.fill(0.5)``)
 EXPECTED = [("TEN404", 6), ("TEN404", 18), ("TEN405", 42), ("TEN405", 60), ("TEN405", 66),
             ("TEN406", 79)]
 

@@ -67,6 +67,7 @@ _SIMPLE = _LOADS | {"LOAD_CONST"}
 _NOT_READS = frozenset({"shape", "dtype", "device", "ndim", "size", "dim", "numel", "is_cuda",
                         "layout", "requires_grad", "itemsize", "nbytes", "names", "stride",
                         "is_contiguous", "data_ptr", "fill", "put", "itemset", "resize"})
+_NP_WRITES = frozenset({"fill", "put", "itemset", "resize"})
 _QUIET = torch._C.DisableTorchFunction
 _overlap = torch._debug_has_internal_overlap
 _ARRAY = getattr(torch.Tensor.__array__, "__code__", None)
@@ -445,13 +446,16 @@ class _Lines:
 
     def _line(self, frame, slot) -> None:
         line = frame.f_lineno
-        names = self._reads_of(frame.f_code).get(line)
+        names, written = self._reads_of(frame.f_code).get(line, (None, None))
         keep = []
         for w in slot[1]:
             w.left -= 1
             if names and w.read(frame, names):
                 self.record(w.made.code, w.made.where, w.made.observed)
-            elif w.left <= 0 or line == w.made.where[1] or w.obj() is None:
+            elif w.left <= 0 or line == w.made.where[1] or w.obj() is None or \
+                    (written and w.read(frame, written)):
+                # a write into the other side (`w32.add_(u); w.copy_(w32)`, the fp16 master
+                # weights' step): the change was meant to reach it
                 self._missed(w)
             else:
                 keep.append(w)
@@ -480,7 +484,7 @@ class _Lines:
             self._drop(slot)
 
     def _reads_of(self, code) -> dict:
-        """Per line of ``code``: the names whose value the line reads."""
+        """Per line of ``code``: the names it reads the values of, and those it writes."""
         got = self._reads.get(code)
         if got is None:
             got = self._reads[code] = _value_reads(code)
@@ -488,23 +492,31 @@ class _Lines:
 
 
 def _value_reads(code) -> dict:
+    """Per line: (the names whose value it reads, the names it writes in place)."""
     ins = list(dis.get_instructions(code))
-    out: dict = {}
+    reads: dict = {}
+    writes: dict = {}
     for n, i in enumerate(ins):
         if i.opname not in _LOADS or i.positions is None or i.positions.lineno is None:
             continue
+        line = i.positions.lineno
         nxt = ins[n + 1] if n + 1 < len(ins) else None
         after = ins[n + 2] if n + 2 < len(ins) else None
         if nxt is not None and nxt.opname in ("LOAD_ATTR", "LOAD_METHOD") and \
                 (nxt.argval in _NOT_READS or str(nxt.argval).endswith("_")):
-            continue  # `a.shape`, `t.add_(...)`
+            if nxt.argval in _NP_WRITES or str(nxt.argval).endswith("_"):
+                writes.setdefault(line, set()).add(i.argval)  # `t.add_(...)`, `a.fill(0)`
+            continue  # `a.shape`
         if nxt is not None and nxt.opname in _SIMPLE and after is not None and \
                 (after.opname == "STORE_SUBSCR" or after.opname == "BINARY_OP" and
                  after.argrepr.endswith("=")):
-            continue  # `a[i] = v`, `a += v`: writes
+            writes.setdefault(line, set()).add(i.argval)
+            continue  # `a[i] = v`, `a += v`
         prev = ins[n - 1] if n else None
         if prev is not None and prev.opname in ("LOAD_GLOBAL", "LOAD_NAME") and \
                 prev.argval == "len" and nxt is not None and nxt.opname in ("PRECALL", "CALL"):
             continue  # `len(a)`
-        out.setdefault(i.positions.lineno, set()).add(i.argval)
-    return {k: frozenset(v) for k, v in out.items()}
+        reads.setdefault(line, set()).add(i.argval)
+    empty = frozenset()
+    return {k: (frozenset(reads.get(k, empty)), frozenset(writes.get(k, empty)))
+            for k in set(reads) | set(writes)}
