@@ -17,10 +17,10 @@ _QUIET = torch._C.DisableTorchFunction
 _MAX_MARK = 1 << 26
 
 
-def _basic(index) -> bool:
+def basic_index(index) -> bool:
     """Is ``index`` a basic index (ints, slices, ``...``, ``None``)? Advanced ones copy."""
     if type(index) is tuple:
-        return all(_basic(i) for i in index)
+        return all(basic_index(i) for i in index)
     return index is None or index is Ellipsis or type(index) in (int, slice, bool)
 
 
@@ -45,7 +45,7 @@ def overlapping_write(name: str, args) -> bool:
     if ptr is None or ptr != _storage(src) or src.dtype.itemsize != dst.dtype.itemsize:
         return False
     if name == "__setitem__":
-        if not _basic(args[1]):
+        if not basic_index(args[1]):
             return False
         dst = dst[args[1]]
         if dst.numel() == 0:

@@ -40,7 +40,7 @@ from typing import Dict, Optional
 
 import torch
 
-from .aliasing import describe
+from .aliasing import basic_index, describe
 
 try:
     import numpy as np
@@ -313,15 +313,9 @@ def _shares(t, a) -> bool:
         return False
 
 
-def _basic(index) -> bool:
-    if type(index) is tuple:
-        return all(_basic(i) for i in index)
-    return index is None or index is Ellipsis or type(index) in (int, slice)
-
-
 def _silent_repeat(target, index) -> bool:
     """Does ``target[index] = v`` go through into memory that ``target`` repeats?"""
-    if not _basic(index):
+    if not basic_index(index):
         return False
     with _QUIET():
         region = target[index]
