@@ -128,6 +128,12 @@ SCRIPT = textwrap.dedent("""\
         return w
 
 
+    def indices(t):
+        y = t.long()
+        y.add_(1)
+        return t.sum()
+
+
     print(snapshot(torch.zeros(3)), widened(torch.zeros(3)))
     print(normalise(torch.ones(2))[1], normalise(torch.ones(2, dtype=torch.uint8))[1])
     print(rebound(torch.ones(2)), shape_only(torch.ones(2)), silenced(torch.zeros(2)))
@@ -137,13 +143,14 @@ SCRIPT = textwrap.dedent("""\
           array_then_zero(torch.ones(3)))
     print(rows().sum(), full().sum(), column().sum())
     print(refill(np.ones(2)), master_step(torch.zeros(2), 1.0))
+    print(indices(torch.zeros(2, dtype=torch.long)), indices(torch.zeros(2)))
 """)
 
 #: (code, line) of every site the script holds; all else in it copies, rebinds, reads only
 #: metadata, is silenced, raises or writes the other side afterwards (``w.copy_(w32)``,
 #: ``a.fill(0.5)``)
 EXPECTED = [("TEN404", 6), ("TEN404", 18), ("TEN405", 42), ("TEN405", 60), ("TEN405", 66),
-            ("TEN406", 79)]
+            ("TEN406", 79), ("TEN404", 115)]
 
 
 def _trace(tmp_path, script, *flags):

@@ -2,9 +2,9 @@
 
 What is seen, and when it is reported (each at the line that bound the name, as the static rule):
 
-- TEN404: a conversion called by the user's code (``.cpu()``, ``.to(...)``, ``.float()``,
-  ``.double()``, ``.half()``, ``.bfloat16()``, ``.type(dtype)``, ``.contiguous()``,
-  ``torch.as_tensor(t)``) returned its receiver itself: there was nothing to convert on that
+- TEN404: a conversion called by the user's code (``.cpu()``, ``.cuda()``, ``.to(...)``,
+  ``.float()`` and the other dtype methods, ``.type(dtype)``, ``.contiguous()``,
+  ``.requires_grad_()``, ``torch.as_tensor(t)``) returned its receiver itself: there was nothing to convert on that
   device, dtype and layout, and the identity is the fact. Its result is bound to a name (``y =
   x.float()``) while the receiver is bound to another name of the same frame (``x``). Then an
   in-place write through one of those names in that same frame (``y.mul_(255)``, ``y[0] = v``,
@@ -50,12 +50,12 @@ except ImportError:  # pragma: no cover - torch without numpy
 #: the tracked-results kind of this module's entries (``Watcher._tracked``)
 TRACKED = 4
 #: tensor methods watched (the fast mechanism's hooks; the mode sees them anyway)
-METHODS = ("cpu", "to", "float", "double", "half", "bfloat16", "type", "contiguous", "numpy",
-           "__array__", "expand", "expand_as", "broadcast_to")
+METHODS = ("cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "short",
+           "bool", "byte", "char", "cfloat", "cdouble", "type", "contiguous", "requires_grad_",
+           "numpy", "__array__", "expand", "expand_as", "broadcast_to")
 #: torch module functions the fast mechanism wraps
 FUNCTIONS = ("as_tensor", "broadcast_to")
-_SAME = frozenset({"cpu", "to", "float", "double", "half", "bfloat16", "type", "contiguous",
-                   "as_tensor"})
+_SAME = frozenset(METHODS[:18] + ("as_tensor",))
 _EXPAND = frozenset({"expand", "expand_as", "broadcast_to"})
 #: a line watch ends after this many lines of its frame; a site after this many fruitless watches
 BUDGET, MISSES = 200, 8
