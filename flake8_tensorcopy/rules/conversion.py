@@ -129,7 +129,7 @@ def _data_assigned(scope, write, base: str):
 class ConversionAlias(Rule):
     code = "TEN404"
     name = "conversion-alias"
-    runtime_twin = False
+    runtime_twin = True
     message = ("`{name} = {expr}` is `{base}` itself {where}: "
                "`{write}` changes `{other}` too, which is read afterwards; write `{fixed}` "
                "for a copy on every device, dtype and layout")
@@ -147,7 +147,14 @@ class ConversionAlias(Rule):
         "`x.size()`, `len(x)`) do not count. Not flagged: a conversion the code shows must "
         "convert (`torch.zeros(3, dtype=torch.uint8).float()`, `x.cuda().cpu()`, `copy=True`), "
         "a name bound again before the write (`x = x.float()`), and a side no one reads after "
-        "the write."
+        "the write.\n\n"
+        "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): a conversion called by the "
+        "program that returned its receiver itself (`out is x`: nothing to convert on that "
+        "device, dtype and layout), bound to a name while the receiver has another name in the "
+        "same frame; then an in-place write through one name and a later line of that frame "
+        "that reads the other's values (`.shape`, `len()` do not count). Reads in another "
+        "function, and the receiver reached only through `.detach()` or an attribute, are not "
+        "seen."
     )
     why = (
         "These conversions copy only when the device, dtype or layout differs; otherwise they "
@@ -234,7 +241,7 @@ class ConversionAlias(Rule):
 class NumpyBridgeAlias(Rule):
     code = "TEN405"
     name = "numpy-bridge-alias"
-    runtime_twin = False
+    runtime_twin = True
     message = ("`{name} = {expr}` shares memory with `{base}`{where}: `{write}` changes "
                "`{other}` too, which is read afterwards; write `{fixed}` for a copy")
     hooks = (nodes.Assign,)
@@ -247,7 +254,12 @@ class NumpyBridgeAlias(Rule):
         "`a.fill(0)`, `np.copyto(a, ...)`, `f(..., out=a)`) while the other side is read "
         "afterwards in the same function. An array or list no tensor touches is never "
         "flagged, nor a bridge that copies (`np.array(x)`, `torch.tensor(a)`, `a.copy()`, "
-        "`as_tensor(a, device='cuda')`)."
+        "`as_tensor(a, device='cuda')`).\n\n"
+        "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): a bridge called by the "
+        "program that shares memory (the data pointers compared), bound to a name; then an "
+        "in-place torch write to the tensor in the same frame and a later line of that frame "
+        "that reads the array. Writes made by NumPy (`a += 1`, `n[0] = v`) are not seen by "
+        "any torch hook: that direction stays static only."
     )
     why = (
         "The bridge shares memory: measured on torch 2.13 CPU, `x = torch.from_numpy(a); "
@@ -331,7 +343,7 @@ class NumpyBridgeAlias(Rule):
 class RepeatedTensorWrite(Rule):
     code = "TEN406"
     name = "repeated-tensor-write"
-    runtime_twin = False
+    runtime_twin = True
     message = ("`{name} = {expr}` {shares}: {effect}; {advice}")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE
@@ -346,7 +358,14 @@ class RepeatedTensorWrite(Rule):
         "where the code shows that dimension 0 of `x` has size 1 (`x.unsqueeze(0)`, `x[None]`, "
         "`torch.zeros(1, d)`) and the other dimensions are kept, so the write goes through "
         "silently. Not flagged: `all_gather_object` (it replaces the items), a comprehension "
-        "that makes a new tensor per item, an expansion the code does not show."
+        "that makes a new tensor per item, an expansion the code does not show.\n\n"
+        "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`, each `torchrun` rank): "
+        "`dist.all_gather(lst, x)` that returned with one tensor more than once in `lst`, "
+        "reported at the line that bound the list; an item assignment into an `expand`/"
+        "`expand_as`/`broadcast_to` result whose memory repeats, where the written region does "
+        "not (torch writes it silently). A write through one item of a `[t] * n` list is not "
+        "seen: no torch call makes the list, and watching every in-place write would cost "
+        "every program."
     )
     why = (
         "`[torch.zeros(2)] * 3` is one tensor three times: `l[0].add_(1)` changes every item. "

@@ -19,10 +19,10 @@ _QUIET = torch._C.DisableTorchFunction
 _MAX_MARK = 1 << 26
 
 
-def _basic(index) -> bool:
+def basic_index(index) -> bool:
     """Is ``index`` a basic index (ints, slices, ``...``, ``None``)? Advanced ones copy."""
     if type(index) is tuple:
-        return all(_basic(i) for i in index)
+        return all(basic_index(i) for i in index)
     return index is None or index is Ellipsis or type(index) in (int, slice, bool)
 
 
@@ -47,7 +47,7 @@ def overlapping_write(name: str, args) -> bool:
     if ptr is None or ptr != _storage(src) or src.dtype.itemsize != dst.dtype.itemsize:
         return False
     if name == "__setitem__":
-        if not _basic(args[1]):
+        if not basic_index(args[1]):
             return False
         dst = dst[args[1]]
         if dst.numel() == 0:
@@ -89,6 +89,20 @@ def shares_storage(a, b) -> bool:
         return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
     except Exception:  # a tensor without storage (meta, a subclass): assume they do
         return True
+
+
+def describe(t) -> Optional[dict]:
+    """What was observed about a tensor (called with torch functions disabled)."""
+    if not isinstance(t, torch.Tensor):
+        return None
+    fn = t.grad_fn
+    return {
+        "dtype": str(t.dtype).replace("torch.", ""),
+        "device": str(t.device),
+        "requires_grad": bool(t.requires_grad),
+        "graph": type(fn).__name__ if fn is not None else None,
+        "is_leaf": bool(t.is_leaf),
+    }
 
 
 def tensor_in(seq, depth: int = 0):

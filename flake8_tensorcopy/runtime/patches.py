@@ -187,6 +187,7 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     names = ["detach", "clone", "copy_", "new_tensor", "__setitem__"]
     names += sorted(n for n in dir(tensor) if n.endswith("_") and not n.startswith("_"))
     names += [n for n in INPLACE_OPERATORS if hasattr(tensor, n)]
+    names += list(watcher.conversions.METHODS)  # TEN404-TEN406 (``conversions``)
     for name in dict.fromkeys(names):
         cls_value = getattr(tensor, name, None)
         if cls_value is None or not callable(cls_value):
@@ -224,7 +225,7 @@ def install(watcher, kind_of: Callable, handle: Callable, reads: Reads,
     saved.append((tensor, "data", tensor.__dict__.get("data")))
     tensor.data = _Data(get, set_)
 
-    for name in MODULE_FUNCTIONS:
+    for name in MODULE_FUNCTIONS + watcher.conversions.FUNCTIONS:
         orig = getattr(torch, name)
         kind = kind_of(orig, name)
         saved.append((torch, name, orig))

@@ -40,6 +40,18 @@ MESSAGES = {
               "the write reaches the source; bind `x.detach().clone()` for a copy",
     "TEN402": "a `state_dict()` snapshot taken here was loaded or saved after its tensors "
               "changed: it holds the new values, not a copy; take `copy.deepcopy(...)`",
+    "TEN404": "a conversion (`.cpu()`, `.to()`, `.float()`, `.contiguous()`, `torch.as_tensor`...) "
+              "returned its own input at runtime (nothing to convert on this device, dtype and "
+              "layout): one side was written in place and the other read afterwards; bind "
+              "`x.cpu().clone()` (or `.to(..., copy=True)`) for a copy",
+    "TEN405": "the NumPy bridge (`torch.from_numpy`, `torch.as_tensor`, `.numpy()`, "
+              "`np.asarray`) shared memory at runtime: the tensor was written in place and the "
+              "array read afterwards; write `torch.from_numpy(a.copy())` or `t.numpy().copy()` "
+              "for a copy",
+    "TEN406": "a tensor that repeats one piece of memory was written at runtime (`[t] * n` "
+              "gathered into by `all_gather`, or an item assigned into an `expand`/"
+              "`broadcast_to` result): every item (row) changes; make one tensor per item "
+              "(`[... for _ in range(n)]`) or `.clone()` the expansion",
     "TEN501": "a tensor that `backward()` already ran on was added in place into an "
               "accumulator holding an earlier iteration's graph: every iteration's graph stays "
               "alive (memory grows each step); accumulate `loss.detach()` or `loss.item()`",

@@ -37,20 +37,21 @@ from torch.overrides import TorchFunctionMode
 
 from . import patches
 from .accumulate import ADDS, Accumulators
-from .aliasing import overlapping_write, shares_storage, snapshot_hooks, tensor_in, \
-    unshared_write
+from .aliasing import describe, overlapping_write, shares_storage, snapshot_hooks, \
+    tensor_in, unshared_write
 from .compiled import traced_from
+from .conversions import TRACKED as _T_CONV, Conversions, functions as converters
 from .profilers import Profilers
 from .places import OWN_DIR, NoqaText, Trampolines, hide_frames, key_of, library_dirs, \
     torch_dir
 from .report import Site
 
 CODES = ("TEN101", "TEN102", "TEN103", "TEN201", "TEN202", "TEN203", "TEN204", "TEN301",
-         "TEN302", "TEN401", "TEN402", "TEN403", "TEN501")
+         "TEN302", "TEN401", "TEN402", "TEN403", "TEN404", "TEN405", "TEN406", "TEN501")
 
 # kinds of torch functions
 _PASS, _DATA_GET, _DATA_SET, _DETACH, _CLONE, _LIKE, _COPY, _TENSOR, _NEW_TENSOR, _INPLACE, \
-    _INPLACE_KW, _BACKWARD = range(12)
+    _INPLACE_KW, _BACKWARD, _CONVERT = range(13)
 
 _DATA = torch._C.TensorBase.__dict__["data"]
 _QUIET = torch._C.DisableTorchFunction
@@ -74,20 +75,6 @@ _GENERATED = "<eval_with_key>"
 
 # frame classes
 _SKIP, _INTERNAL, _USER = range(3)
-
-
-def describe(t) -> Optional[dict]:
-    """What was observed about a tensor (called with torch functions disabled)."""
-    if not isinstance(t, torch.Tensor):
-        return None
-    fn = t.grad_fn
-    return {
-        "dtype": str(t.dtype).replace("torch.", ""),
-        "device": str(t.device),
-        "requires_grad": bool(t.requires_grad),
-        "graph": type(fn).__name__ if fn is not None else None,
-        "is_leaf": bool(t.is_leaf),
-    }
 
 
 class _Ref(weakref.ref):
@@ -130,6 +117,9 @@ class Watcher(TorchFunctionMode):
         self._active = False
         self._profilers = Profilers(self._remove_hooks, self._resume)
         self._gone = self._forget  # bound once: the weakref callback
+        self.conversions = Conversions(self._where, self._position, self._record,
+                                       self._tracked)  # TEN404-TEN406
+        self._kinds.update(dict.fromkeys(converters(), _CONVERT))
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> "Watcher":
@@ -245,7 +235,7 @@ class Watcher(TorchFunctionMode):
         """The kind of ``func`` (a method read from ``torch.Tensor`` under ``name``)."""
         if name.startswith("__i") and name.endswith("__"):  # `x += y`
             return _INPLACE
-        return self._classify(func)
+        return self._kinds.get(func) or self._classify(func)
 
     def quiet_write(self, k: int, name: str):
         """The hooks' test for an in-place write no rule can ask about (``aliasing``)."""
@@ -355,6 +345,8 @@ class Watcher(TorchFunctionMode):
             data = args[1] if len(args) > 1 else kwargs.get("data")
             if isinstance(data, torch.Tensor):
                 self._construct(data, "TEN202")
+        elif k == _CONVERT:
+            self.conversions.made(func, args, kwargs, out)
 
     # ------------------------------------------------------------------ locations
     def _user_file(self, fn: str) -> bool:
@@ -507,6 +499,8 @@ class Watcher(TorchFunctionMode):
         if entry is None:
             return
         kind = entry[1]
+        if kind == _T_CONV:
+            return self.conversions.write(entry, target, func, args, k)
         if kind == _T_LIKE:
             # `torch.empty_like(t).copy_(t)`, on one line or two (`out = torch.empty_like(t)`,
             # then `out.copy_(t)` in the same call of the same function, with neither written in
@@ -657,6 +651,7 @@ class Watcher(TorchFunctionMode):
         torch.Tensor.__new__ = __new__
         self._patched.append((torch.Tensor, "__new__", tensor_new))
         self._patched.extend(snapshot_hooks(self._record, self._user_position))  # TEN402
+        self._patched.extend(self.conversions.install(self))
         if self.fast:
             self.reads = patches.Reads(self._read_after_write)
             self._patched.extend(patches.install(self, self.kind_of, self.handle, self.reads,
@@ -670,6 +665,7 @@ class Watcher(TorchFunctionMode):
             pass
 
     def _remove_hooks(self) -> None:
+        self.conversions.close()
         if self.reads is not None:
             self.reads.disarm()
         for owner, name, old in reversed(self._patched):
