@@ -154,7 +154,8 @@ PATTERNS = {
                     "    {v}.mul_(2)\n"
                     "(show(arr), show({v}))",
     "TEN405-asarray": "arr = np.asarray({v})\narr += 1\n(show(arr), show({v}))",
-    "TEN406-list": "reps = [torch.zeros_like({v})] * 3\nreps[0].add_(1)\n(show(reps[1]), len(reps))",
+    "TEN406-list": "reps = [torch.zeros_like({v})] * 3\nreps[0].add_(1)\n"
+                   "(show(reps[1]), len(reps))",
     "TEN406-name": "reps = [{v}] * 2\nreps[0].mul_(2)\n(show(reps[1]), show({v}))",
     "TEN406-comp": "reps = [{v} for _ in range(3)]\nreps[2] += 1\n(show(reps[0]), len(reps))",
     "TEN406-expand": "rows = {v}[None].expand(2, -1, -1)\n"
@@ -593,8 +594,8 @@ def make_generic(rng: random.Random, src: str, seed: int) -> Tuple[str, Dict[str
                          if s in TENSOR_SOURCES])
     setup = SOURCES[source].format(v="x") + "\nother = torch.zeros(2, dtype=torch.float64)"
     *pre, use = PATTERNS[pattern].format(v="x", w="other").splitlines()
-    program = "\n".join([f"# seed {seed}: {pattern} / generic / {source}", PRELUDE, "", setup,
-                          *pre, f"print(show({use}))", src])
+    program = "\n".join([f"# seed {seed}: {pattern} / generic / {source}", PRELUDE, "",
+                         setup, *pre, f"print(show({use}))", src])
     return program, {"pattern": pattern, "shape": "generic", "source": source}
 
 
