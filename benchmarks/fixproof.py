@@ -10,13 +10,18 @@ modes, Tensor subclasses), runs each one, fixes the whole batch with the real CL
 (``python -m flake8_tensorcopy fix``, safe fixes; then ``--unsafe-fixes`` separately), runs the
 fixed ones again and compares.
 
-Programs run many to a process (importing torch once costs more than a program), each in a
-fresh namespace with torch's global state (default dtype and device, grad mode) restored after
-it; what a program prints, the type of the exception that ended it (or its exit status) is its
-behaviour.
+Programs run many to a process (importing torch costs more than a program): one interpreter
+imports torch once and forks a process per chunk of programs, ``--jobs`` at a time; each
+program runs in a fresh namespace with torch's global state (default dtype and device, grad
+mode) restored after it; what a program prints, the type of the exception that ended it (or its
+exit status) is its behaviour.
 
     python benchmarks/fixproof.py --programs 10000 --seed 1 --report benchmarks/FIXPROOF.md
     python benchmarks/fixproof.py --programs 300 --seed 7          # a quick look
+
+A pattern is an expression (``torch.tensor({v})``) or, for issue 44's rules, statements and
+then an expression (``conv = {v}.float()`` / ``conv.mul_(2)`` / both sides shown): the
+statements go just before the first line of the shape that uses the expression.
 
 Exit status 1 when a safe fix changed behaviour. ``tests/test_fixproof.py`` runs a fixed seed
 in CI.
@@ -534,14 +539,15 @@ def render(pattern: str, shape: str, source: str, v: str = "x", seed: int = 0) -
     """The program of one pattern in one shape on one value bound to ``v``."""
     setup = SOURCES[source].format(v=v) + "\nother = torch.zeros(2, dtype=torch.float64)"
     *pre, expr = PATTERNS[pattern].splitlines()
-    uses = {key: expr.replace("{v}", name).format(w="other")
-            for key, name in (("use", v), ("use_box", "box.buf"), ("use_self", "self.buf"))}
+    # what the value is called where a shape uses the pattern: ``{use}``, ``{use_box}``...
+    names = {"use": v, "use_box": "box.buf", "use_self": "self.buf"}
+    uses = {key: expr.replace("{v}", name).format(w="other") for key, name in names.items()}
     body = textwrap.dedent(SHAPES[shape])
-    code = "\n".join(_place(body.splitlines(), setup, pre, v)).format(v=v, **uses)
+    code = "\n".join(_place(body.splitlines(), setup, pre, names)).format(v=v, **uses)
     return f"# seed {seed}: {pattern} / {shape} / {source}\n{PRELUDE}\n\n{code.strip()}\n"
 
 
-def _place(lines: List[str], setup: str, pre: List[str], v: str) -> List[str]:
+def _place(lines: List[str], setup: str, pre: List[str], names: Dict[str, str]) -> List[str]:
     """The shape's lines with the setup in place of ``{setup}`` and a pattern's statements
     (``pre``) just before the first line that uses its expression, each indented like the
     line it goes with (its braces escaped: the lines are formatted once more)."""
@@ -551,10 +557,9 @@ def _place(lines: List[str], setup: str, pre: List[str], v: str) -> List[str]:
         if "{setup}" in line:
             out.extend(indent + s for s in setup.splitlines())
             continue
-        key = next((k for k in ("{use}", "{use_box}", "{use_self}") if k in line), None)
+        key = next((k for k in names if "{%s}" % k in line), None)
         if pre and key is not None:
-            name = {"{use}": v, "{use_box}": "box.buf", "{use_self}": "self.buf"}[key]
-            out.extend(indent + s.replace("{v}", name).format(w="other")
+            out.extend(indent + s.replace("{v}", names[key]).format(w="other")
                        .replace("{", "{{").replace("}", "}}") for s in pre)
             pre = []
         out.append(line)
