@@ -10,13 +10,18 @@ modes, Tensor subclasses), runs each one, fixes the whole batch with the real CL
 (``python -m flake8_tensorcopy fix``, safe fixes; then ``--unsafe-fixes`` separately), runs the
 fixed ones again and compares.
 
-Programs run many to a process (importing torch once costs more than a program), each in a
-fresh namespace with torch's global state (default dtype and device, grad mode) restored after
-it; what a program prints, the type of the exception that ended it (or its exit status) is its
-behaviour.
+Programs run many to a process (importing torch costs more than a program): one interpreter
+imports torch once and forks a process per chunk of programs, ``--jobs`` at a time; each
+program runs in a fresh namespace with torch's global state (default dtype and device, grad
+mode) restored after it; what a program prints, the type of the exception that ended it (or its
+exit status) is its behaviour.
 
     python benchmarks/fixproof.py --programs 10000 --seed 1 --report benchmarks/FIXPROOF.md
     python benchmarks/fixproof.py --programs 300 --seed 7          # a quick look
+
+A pattern is an expression (``torch.tensor({v})``) or, for issue 44's rules, statements and
+then an expression (``conv = {v}.float()`` / ``conv.mul_(2)`` / both sides shown): the
+statements go just before the first line of the shape that uses the expression.
 
 Exit status 1 when a safe fix changed behaviour. ``tests/test_fixproof.py`` runs a fixed seed
 in CI.
@@ -51,6 +56,8 @@ SOURCES = {
     "param": "{v} = torch.nn.Parameter(torch.ones(2, 3))",
     "float64": "{v} = torch.ones(2, 3, dtype=torch.float64)",
     "numpy": "{v} = np.arange(6.0).reshape(2, 3)",
+    "numpy_f32": "{v} = np.ones((2, 3), dtype=np.float32)",
+    "numpy_int": "{v} = np.arange(6).reshape(2, 3)",
     "list": "{v} = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]",
     "scalar": "{v} = 2.5",
     "masked": "{v} = np.ma.masked_array(np.arange(6.0), mask=[0, 1, 0, 0, 1, 0])",
@@ -132,7 +139,43 @@ PATTERNS = {
     "TEN101-item": "{v}.data.sum().item()",
     "TEN101-read": "{v}.data",
     "TEN204": "torch.tensor([{v}.sum(), {v}.mean()])",
+    # ---- issue 44: copies that are sometimes not copies. A pattern of several lines is
+    # statements put just before the statement that uses it, then the expression it is used as
+    # (both sides, as ``show()`` prints them). Whether it aliases depends on the value drawn:
+    # ``.float()`` of a float32 tensor is the tensor, of a float64 or int one a copy
+    "TEN404-cpu": "prev = {v}.cpu()\n"
+                  "with torch.no_grad():\n"
+                  "    {v}.add_(1)\n"
+                  "(show(prev), show({v}))",
+    "TEN404-float": "conv = {v}.float()\nconv.mul_(2)\n(show(conv), show({v}))",
+    "TEN404-double": "conv = {v}.double()\nconv.sub_(1)\n(show(conv), show({v}))",
+    "TEN404-to": "conv = {v}.to(torch.float32)\nconv.add_(1)\n(show(conv), show({v}))",
+    "TEN404-contiguous": "conv = {v}.contiguous()\nconv[0] = 0\n(show(conv), show({v}))",
+    "TEN404-as_tensor": "conv = torch.as_tensor({v})\nconv.mul_(3)\n(show(conv), show({v}))",
+    "TEN405-from_numpy": "t_np = torch.from_numpy({v})\nt_np.add_(1)\n(show(t_np), show({v}))",
+    "TEN405-as_tensor": "t_np = torch.as_tensor({v})\n{v}.fill(7)\n(show(t_np), show({v}))",
+    "TEN405-numpy": "arr = {v}.detach().numpy()\n"
+                    "with torch.no_grad():\n"
+                    "    {v}.mul_(2)\n"
+                    "(show(arr), show({v}))",
+    "TEN405-asarray": "arr = np.asarray({v})\narr += 1\n(show(arr), show({v}))",
+    "TEN406-list": "reps = [torch.zeros_like({v})] * 3\nreps[0].add_(1)\n"
+                   "(show(reps[1]), len(reps))",
+    "TEN406-name": "reps = [{v}] * 2\nreps[0].mul_(2)\n(show(reps[1]), show({v}))",
+    "TEN406-comp": "reps = [{v} for _ in range(3)]\nreps[2] += 1\n(show(reps[0]), len(reps))",
+    "TEN406-expand": "rows = {v}[None].expand(2, -1, -1)\n"
+                     "rows[0] = torch.ones_like({v})\n"
+                     "(show(rows), show({v}))",
+    "TEN406-broadcast": "rows = {v}.unsqueeze(0).broadcast_to((3, -1, -1))\n"
+                        "rows[1] = torch.zeros_like({v})\n"
+                        "(show(rows), show({v}))",
 }
+
+#: the values a pattern draws from when not every one in SOURCES (the NumPy bridge's array
+#: side: arrays, and look-alikes it copies or refuses)
+ARRAY_SOURCES = ["list", "masked", "numpy", "numpy_f32", "numpy_int", "plain", "scalar",
+                 "transposed"]
+PATTERN_SOURCES = {"TEN405-from_numpy": ARRAY_SOURCES, "TEN405-as_tensor": ARRAY_SOURCES}
 
 #: why a rule with a fix has no pattern here (FIXPROOF.md lists them)
 NOT_DRAWN = {
@@ -483,25 +526,44 @@ def make_program(rng: random.Random, seed: int) -> Tuple[str, Dict[str, str]]:
     shape = rng.choice(sorted(SHAPES))
     # a program that breaks its own annotation is not a correct program: an annotated
     # parameter is given what it says (a torch.Tensor: any tensor source)
-    sources = TENSOR_SOURCES if shape == "annotated_param" else sorted(SOURCES)
+    sources = PATTERN_SOURCES.get(pattern, sorted(SOURCES))
+    if shape == "annotated_param":
+        sources = [s for s in sources if s in TENSOR_SOURCES]
     source = rng.choice(sources)
     v = rng.choice(["x", "t", "obs", "weight", "p", "src"])
-    use = PATTERNS[pattern].format(v=v, w="other")
-    use_box = PATTERNS[pattern].replace("{v}", "box.buf").format(w="other")
-    use_self = PATTERNS[pattern].replace("{v}", "self.buf").format(w="other")
+    return render(pattern, shape, source, v, seed), {"pattern": pattern, "shape": shape,
+                                                     "source": source}
+
+
+def render(pattern: str, shape: str, source: str, v: str = "x", seed: int = 0) -> str:
+    """The program of one pattern in one shape on one value bound to ``v``."""
     setup = SOURCES[source].format(v=v) + "\nother = torch.zeros(2, dtype=torch.float64)"
+    *pre, expr = PATTERNS[pattern].splitlines()
+    # what the value is called where a shape uses the pattern: ``{use}``, ``{use_box}``...
+    names = {"use": v, "use_box": "box.buf", "use_self": "self.buf"}
+    uses = {key: expr.replace("{v}", name).format(w="other") for key, name in names.items()}
     body = textwrap.dedent(SHAPES[shape])
-    # the setup may span lines: indent its continuation like the line it replaces
-    lines = []
-    for line in body.splitlines():
+    code = "\n".join(_place(body.splitlines(), setup, pre, names)).format(v=v, **uses)
+    return f"# seed {seed}: {pattern} / {shape} / {source}\n{PRELUDE}\n\n{code.strip()}\n"
+
+
+def _place(lines: List[str], setup: str, pre: List[str], names: Dict[str, str]) -> List[str]:
+    """The shape's lines with the setup in place of ``{setup}`` and a pattern's statements
+    (``pre``) just before the first line that uses its expression, each indented like the
+    line it goes with (its braces escaped: the lines are formatted once more)."""
+    out: List[str] = []
+    for line in lines:
+        indent = line[:len(line) - len(line.lstrip())]
         if "{setup}" in line:
-            indent = line[:len(line) - len(line.lstrip())]
-            lines.extend(indent + s for s in setup.splitlines())
-        else:
-            lines.append(line)
-    code = "\n".join(lines).format(v=v, use=use, use_box=use_box, use_self=use_self)
-    program = f"# seed {seed}: {pattern} / {shape} / {source}\n{PRELUDE}\n\n{code.strip()}\n"
-    return program, {"pattern": pattern, "shape": shape, "source": source}
+            out.extend(indent + s for s in setup.splitlines())
+            continue
+        key = next((k for k in names if "{%s}" % k in line), None)
+        if pre and key is not None:
+            out.extend(indent + s.replace("{v}", names[key]).format(w="other")
+                       .replace("{", "{{").replace("}", "}}") for s in pre)
+            pre = []
+        out.append(line)
+    return out
 
 
 def generic_sources(n: int, seed: int) -> List[str]:
@@ -533,11 +595,12 @@ def make_generic(rng: random.Random, src: str, seed: int) -> Tuple[str, Dict[str
     """A generic program: one pattern on a tensor, then what hypothesmith drew (it runs, raises
     or loops; the fixed program must do the same)."""
     pattern = rng.choice(sorted(PATTERNS))
-    source = rng.choice(TENSOR_SOURCES)
+    source = rng.choice([s for s in PATTERN_SOURCES.get(pattern, TENSOR_SOURCES)
+                         if s in TENSOR_SOURCES])
     setup = SOURCES[source].format(v="x") + "\nother = torch.zeros(2, dtype=torch.float64)"
-    use = PATTERNS[pattern].format(v="x", w="other")
-    program = (f"# seed {seed}: {pattern} / generic / {source}\n{PRELUDE}\n\n{setup}\n"
-               f"print(show({use}))\n{src}")
+    *pre, use = PATTERNS[pattern].format(v="x", w="other").splitlines()
+    program = "\n".join([f"# seed {seed}: {pattern} / generic / {source}", PRELUDE, "",
+                         setup, *pre, f"print(show({use}))", src])
     return program, {"pattern": pattern, "shape": "generic", "source": source}
 
 
@@ -546,7 +609,7 @@ _TENSOR = re.compile(r"\('(\w+)', '([\w.]+)', \(([\d, ]*)\), \[([^\]]*)\], (True
                      r"(True|False), '([\w:]+)', ('[^']*'|None)\)")
 _FIELDS = ("type", "dtype", "shape", "values", "requires_grad", "graph", "device",
            "subclass_method")
-_ARRAY = re.compile(r"\('ndarray', '\w+', \[[^()]*?\]\)")
+_ARRAY = re.compile(r"\('ndarray', '(\w+)', (\[[^()]*?\])\)")
 
 
 def classify(before: Optional[List[str]], after: Optional[List[str]]) -> List[str]:
@@ -563,11 +626,14 @@ def classify(before: Optional[List[str]], after: Optional[List[str]]) -> List[st
         if b == a:
             continue
         bt, at = _TENSOR.findall(b), _TENSOR.findall(a)
-        if len(bt) != len(at) or len(_ARRAY.findall(b)) != len(_ARRAY.findall(a)):
+        ba, aa = _ARRAY.findall(b), _ARRAY.findall(a)
+        if len(bt) != len(at) or len(ba) != len(aa):
             kinds.add("type")
             continue
         for x, y in zip(bt, at):
             kinds.update(f for f, u, w in zip(_FIELDS, x, y) if u != w)
+        for x, y in zip(ba, aa):  # a NumPy array: its dtype and values
+            kinds.update(f for f, u, w in zip(("dtype", "values"), x, y) if u != w)
         if _ARRAY.sub("", _TENSOR.sub("", b)) != _ARRAY.sub("", _TENSOR.sub("", a)):
             kinds.add("output")
     if len(b_lines) != len(a_lines) and before[1] == after[1]:
@@ -590,54 +656,103 @@ def _alarm(signum, frame):
     raise TimedOut()
 
 
-signal.signal(signal.SIGALRM, _alarm)
-out = {}
-for path in sys.argv[2:]:
-    buf = io.StringIO()
-    status = "ok"
-    try:
-        code = compile(open(path, encoding="utf-8").read(), path, "exec")
-        # a generic program may loop for ever: it stops after 2 s, before and after alike
-        signal.setitimer(signal.ITIMER_REAL, 2.0)
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
-            exec(code, {"__name__": "__main__", "__file__": path})
-    except SystemExit as e:
-        status = f"exit {e.code!r}"
-    except BaseException as e:  # noqa: BLE001 - the behaviour under test
-        status = "raised " + type(e).__name__
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        torch.set_default_dtype(torch.float32)
-        torch.set_grad_enabled(True)
+def run(out_path, paths):
+    out = {}
+    for path in paths:
+        buf = io.StringIO()
+        status = "ok"
         try:
-            torch.set_default_device(None)
-        except Exception:
-            pass
-    # object addresses differ from run to run: they are not behaviour
-    out[os.path.basename(path)] = [re.sub(r"0x[0-9a-f]+", "0x?", buf.getvalue()[:20000]), status]
-json.dump(out, open(sys.argv[1], "w"))
+            code = compile(open(path, encoding="utf-8").read(), path, "exec")
+            # a generic program may loop for ever: it stops after 2 s, before and after alike
+            signal.setitimer(signal.ITIMER_REAL, 2.0)
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+                exec(code, {"__name__": "__main__", "__file__": path})
+        except SystemExit as e:
+            status = f"exit {e.code!r}"
+        except BaseException as e:  # noqa: BLE001 - the behaviour under test
+            status = "raised " + type(e).__name__
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            torch.set_default_dtype(torch.float32)
+            torch.set_grad_enabled(True)
+            try:
+                torch.set_default_device(None)
+            except Exception:
+                pass
+        # object addresses differ from run to run: they are not behaviour
+        out[os.path.basename(path)] = [re.sub(r"0x[0-9a-f]+", "0x?", buf.getvalue()[:20000]),
+                                       status]
+    with open(out_path, "w") as fh:
+        json.dump(out, fh)
+
+
+# torch is imported once, here; each chunk of programs runs in a process of its own forked
+# from this one (what a fresh interpreter that imported torch is), ``workers`` at a time
+signal.signal(signal.SIGALRM, _alarm)
+with open(sys.argv[1]) as fh:
+    chunks = json.load(fh)
+workers = int(sys.argv[2])
+running = set()
+failed = False
+
+
+def reap():
+    global failed
+    pid, status = os.wait()
+    running.discard(pid)
+    failed = failed or status != 0
+
+
+for out_path, paths in chunks:
+    while len(running) >= workers:
+        reap()
+    pid = os.fork()
+    if pid == 0:
+        ok = False
+        try:
+            sys.argv = [sys.argv[0], out_path, *paths]
+            run(out_path, paths)
+            ok = True
+        finally:
+            os._exit(0 if ok else 1)
+    running.add(pid)
+while running:
+    reap()
+sys.exit(1 if failed else 0)
 '''
 
 
-def run_programs(paths: List[str], workdir: str, chunk: int = 200) -> Dict[str, List[str]]:
-    """{file name: [stdout, status]} of each program, many to a process."""
+def run_programs(paths: List[str], workdir: str, chunk: int = 200,
+                 jobs: int = 2) -> Dict[str, List[str]]:
+    """{file name: [stdout, status]} of each program, many to a process: one interpreter
+    imports torch and forks a process per ``chunk`` programs, ``jobs`` at a time."""
     runner = os.path.join(workdir, "_runner.py")
     with open(runner, "w") as fh:
         fh.write(RUNNER)
+    chunks = [[os.path.join(workdir, f"_out{i}.json"), paths[i:i + chunk]]
+              for i in range(0, len(paths), chunk)]
+    if not chunks:
+        return {}
+    plan = os.path.join(workdir, "_chunks.json")
+    with open(plan, "w") as fh:
+        json.dump(chunks, fh)
+    for out, _ in chunks:
+        if os.path.exists(out):
+            os.remove(out)
+    subprocess.run([sys.executable, runner, plan, str(max(1, jobs))], cwd=workdir,
+                   timeout=1800 * len(chunks), stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=dict(os.environ, PYTHONHASHSEED="0"))
     results: Dict[str, List[str]] = {}
-    for i in range(0, len(paths), chunk):
-        part = paths[i:i + chunk]
-        out = os.path.join(workdir, f"_out{i}.json")
-        subprocess.run([sys.executable, runner, out, *part], cwd=workdir, timeout=1800,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, env=dict(os.environ, PYTHONHASHSEED="0"))
+    for out, _ in chunks:
         with open(out) as fh:
             results.update(json.load(fh))
     return results
 
 
-def fix_tree(folder: str, unsafe: bool) -> None:
-    args = [sys.executable, "-m", "flake8_tensorcopy", "fix", "--no-cache", "--jobs", "2", folder]
+def fix_tree(folder: str, unsafe: bool, jobs: int = 2) -> None:
+    args = [sys.executable, "-m", "flake8_tensorcopy", "fix", "--no-cache", "--jobs", str(jobs),
+            folder]
     if unsafe:
         # TEN501 (the ``param_accumulator`` shape) is no drawn pattern: its unsafe fix's
         # changes would be charged to the program's pattern; its safe fix is still tested
@@ -647,11 +762,11 @@ def fix_tree(folder: str, unsafe: bool) -> None:
                    stderr=subprocess.DEVNULL)
 
 
-def check_codes(folder: str) -> Dict[str, List[str]]:
+def check_codes(folder: str, jobs: int = 2) -> Dict[str, List[str]]:
     """{file name: [codes check reports, with their fix applicability]}."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-m", "flake8_tensorcopy", "check", "--no-cache",
-                          "--output-format", "json", "--exit-zero", "--jobs", "2", folder],
+                          "--output-format", "json", "--exit-zero", "--jobs", str(jobs), folder],
                          cwd=folder, env=env, capture_output=True, text=True, timeout=3600)
     out: Dict[str, List[str]] = {}
     for d in json.loads(res.stdout or "[]"):
@@ -661,7 +776,7 @@ def check_codes(folder: str) -> Dict[str, List[str]]:
     return out
 
 
-def trial(n: int, seed: int, workdir: str, generic: int = 0) -> dict:
+def trial(n: int, seed: int, workdir: str, generic: int = 0, jobs: int = 2) -> dict:
     """Generate ``n`` programs (and ``generic`` ones from hypothesmith), run them, fix (safe,
     then unsafe) and run again."""
     rng = random.Random(seed)
@@ -686,15 +801,15 @@ def trial(n: int, seed: int, workdir: str, generic: int = 0) -> dict:
             fh.write(f"# idiom: {idiom}\n{PRELUDE}\n\n{textwrap.dedent(body).strip()}\n")
         meta[name] = {"pattern": "idiom", "shape": idiom, "source": "param"}
     names = sorted(meta)
-    codes = check_codes(base)
-    before = run_programs([os.path.join(base, f) for f in names], workdir)
+    codes = check_codes(base, jobs)
+    before = run_programs([os.path.join(base, f) for f in names], workdir, jobs=jobs)
     report = {"programs": n, "generic": generic, "seed": seed, "meta": meta, "codes": codes}
     for mode in ("safe", "unsafe"):
         folder = os.path.join(workdir, mode)
         shutil.copytree(base, folder)
-        fix_tree(folder, unsafe=(mode == "unsafe"))
+        fix_tree(folder, unsafe=(mode == "unsafe"), jobs=jobs)
         changed = [f for f in names if _read(os.path.join(base, f)) != _read(os.path.join(folder, f))]
-        after = run_programs([os.path.join(folder, f) for f in changed], workdir)
+        after = run_programs([os.path.join(folder, f) for f in changed], workdir, jobs=jobs)
         differ = [f for f in changed if after.get(f) != before.get(f)]
         report[mode] = {"fixed_files": len(changed), "fixed": changed, "changed_behaviour": differ,
                         "kinds": {f: classify(before.get(f), after.get(f)) for f in differ},
@@ -753,6 +868,15 @@ def markdown(report: dict, command: str) -> str:
                 f"- programs changed by the fixer: {fixed:,}",
                 f"- of those, programs whose behaviour changed: **{len(changed):,}**"
                 + (" (the bar is 0)" if mode == "safe" else ""), ""]
+        fixed_rules = Counter(r for f in _fixed(report, mode) for r in offered(report, f, mode))
+        bad_rules = Counter(r for f in changed for r in charged(report, f, mode))
+        out += ["by rule (the rules whose fix `check` offers in a fixed program; a behaviour "
+                "change is charged to the pattern's rule where its fix was applied, else to "
+                "each rule whose fix was):", "", "| rule | fixed | behaviour changed |",
+                "| --- | --- | --- |"]
+        out += [f"| {k} | {fixed_rules[k]} | {bad_rules[k]} |"
+                for k in sorted(set(fixed_rules) | set(bad_rules))]
+        out.append("")
         for key, title in (("pattern", "by pattern"), ("shape", "by surrounding code"),
                            ("source", "by value")):
             total = Counter(meta[f][key] for f in meta if f in set(_fixed(report, mode)))
@@ -781,12 +905,29 @@ def markdown(report: dict, command: str) -> str:
 
 def unsafe_kinds(report: dict) -> Counter:
     """(rule, kind of change) -> programs, over the unsafe fixes that changed behaviour."""
-    meta = report["meta"]
     counts: Counter = Counter()
     for f, kinds in report["unsafe"].get("kinds", {}).items():
-        for kind in kinds or ["unclassified"]:
-            counts[(meta[f]["pattern"].split("-")[0], kind)] += 1
+        for rule in charged(report, f, "unsafe"):
+            for kind in kinds or ["unclassified"]:
+                counts[(rule, kind)] += 1
     return counts
+
+
+def offered(report: dict, f: str, mode: str) -> List[str]:
+    """The rules whose fix the fixer of ``mode`` applies in program ``f``, as ``check`` reported
+    them (TEN501's unsafe fix is left out of the unsafe run, see ``fix_tree``)."""
+    ok = ("safe",) if mode == "safe" else ("safe", "unsafe")
+    return sorted({c.split(":")[0] for c in report.get("codes", {}).get(f, [])
+                   if c.split(":")[1] in ok and not (mode == "unsafe" and c.startswith("TEN501"))})
+
+
+def charged(report: dict, f: str, mode: str) -> List[str]:
+    """The rules a change in program ``f`` is charged to: its pattern's rule where that rule's
+    fix was applied (or where no rule's was, as far as ``check`` shows), else every rule whose
+    fix was (``torch.as_tensor`` of an array: TEN405's fix in a TEN404 pattern)."""
+    rule = report["meta"][f]["pattern"].split("-")[0]
+    rules = offered(report, f, mode)
+    return [rule] if rule in rules or not rules else rules
 
 
 def fixable_rules() -> List[Tuple[str, str]]:
@@ -815,6 +956,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--generic", type=int, default=0, metavar="N",
                     help="also N programs drawn from Python's grammar (hypothesmith)")
+    ap.add_argument("--jobs", type=int, default=2, metavar="N",
+                    help="processes for the fixer and for running programs (default 2)")
     ap.add_argument("--json", metavar="FILE", help="write the whole report (every example) here")
     ap.add_argument("--keep", metavar="DIR", help="keep the programs and the fixed copies here")
     ap.add_argument("--report", metavar="FILE", help="write the markdown summary here "
@@ -823,7 +966,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     start = time.monotonic()
     workdir = args.keep or tempfile.mkdtemp(prefix="fixproof-")
     try:
-        report = trial(args.programs, args.seed, workdir, args.generic)
+        report = trial(args.programs, args.seed, workdir, args.generic, args.jobs)
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -25,12 +25,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "benchmarks"))
 
 import fixproof  # noqa: E402
 
+from .conftest import tensorcopy  # noqa: E402
+
 KNOWN = os.path.join(HERE, "fixproof_known.json")
 #: the generator's patterns whose fix is safe on a plain tensor (``torch.Tensor.clone(t)`` has
 #: no safe rewrite; TEN101-read and TEN204 have unsafe fixes only)
 SAFE_PATTERNS = frozenset({"TEN101-item", "TEN101-norm", "TEN201", "TEN201-dtype", "TEN201-grad",
                            "TEN202", "TEN202-self", "TEN301", "TEN301-torch", "TEN302",
                            "TEN302-zeros"})
+#: issue 44's rules (every fix of theirs is unsafe) and, per pattern, a value it aliases on
+ISSUE44 = ("TEN404", "TEN405", "TEN406")
+ALIASING_SOURCE = {"TEN404-double": "float64", "TEN405-from_numpy": "numpy",
+                   "TEN405-as_tensor": "numpy_f32"}
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +132,78 @@ def test_classify_names_each_change():
     assert fixproof.classify(["", "raised NotImplementedError"], [tensor + "\n", "ok"]) == [
         "stops_raising"]
     assert fixproof.classify(["[1.0, 2.0]\n", "ok"], [tensor + "\n", "ok"]) == ["type"]
+
+
+def test_classify_names_changes_in_numpy_arrays():
+    array = "('ndarray', 'float32', [[1.0, 2.0]])"
+    assert fixproof.classify([array + "\n", "ok"], [array.replace("2.0", "3.0") + "\n", "ok"]) \
+        == ["values"]
+    assert fixproof.classify([array + "\n", "ok"], [array.replace("32", "64") + "\n", "ok"]) \
+        == ["dtype"]
+
+
+def test_each_issue44_pattern_makes_its_rule_fire(tmp_path):
+    """Every TEN404/TEN405/TEN406 pattern of the grammar, in straight-line code on a value it
+    aliases, is reported by its rule through the real CLI, with an unsafe fix and no safe one;
+    the unsafe fixer's rewrite changes what the program prints (the alias is gone)."""
+    patterns = sorted(p for p in fixproof.PATTERNS if p.startswith(ISSUE44))
+    assert {p.split("-")[0] for p in patterns} == set(ISSUE44)
+    base = tmp_path / "programs"
+    base.mkdir()
+    for p in patterns:
+        (base / f"{p}.py").write_text(
+            fixproof.render(p, "straight", ALIASING_SOURCE.get(p, "plain")))
+    res = tensorcopy("check", "--no-cache", "--output-format", "json", "--exit-zero", str(base),
+                     cwd=tmp_path)
+    reported = {}
+    for d in json.loads(res.stdout):
+        reported.setdefault(os.path.basename(d["filename"])[:-3], set()).add(
+            (d["code"], (d.get("fix") or {}).get("applicability")))
+    assert {p: reported.get(p) for p in patterns} == {
+        p: {(p.split("-")[0], "unsafe")} for p in patterns}
+    fixed = tmp_path / "fixed"
+    shutil.copytree(base, fixed)
+    res = tensorcopy("fix", "--no-cache", str(fixed), cwd=tmp_path)
+    assert all((fixed / f"{p}.py").read_text() == (base / f"{p}.py").read_text()
+               for p in patterns), res.stdout
+    tensorcopy("fix", "--no-cache", "--unsafe-fixes", str(fixed), cwd=tmp_path)
+    names = [f"{p}.py" for p in patterns]
+    before = fixproof.run_programs([str(base / n) for n in names], str(tmp_path))
+    after = fixproof.run_programs([str(fixed / n) for n in names], str(tmp_path))
+    assert all(before[n][1] == "ok" for n in names), before
+    unchanged = [n for n in names if before[n] == after[n]]
+    assert not unchanged, unchanged
+
+
+def test_the_slice_draws_issue44_patterns(report):
+    """The CI slice has programs of each of issue 44's rules: their rule fires and the unsafe
+    fixer rewrites them, and none of them gets a safe fix of those rules."""
+    _, got = report
+    meta = got["meta"]
+    for rule in ISSUE44:
+        drawn = [f for f in meta if meta[f]["pattern"].startswith(rule + "-")]
+        fired = [f for f in drawn if f"{rule}:unsafe" in got["codes"].get(f, [])]
+        assert fired and set(fired) <= set(got["unsafe"]["fixed"]), rule
+    assert not [c for cs in got["codes"].values() for c in cs
+                if c.startswith(ISSUE44) and not c.endswith(":unsafe")]
+    page = fixproof.markdown(dict(got, seconds=0), "python benchmarks/fixproof.py")
+    unsafe_part = page[page.index("## Unsafe fixes"):]
+    assert all(f"| {rule} | " in unsafe_part.split("by pattern:")[0] for rule in ISSUE44)
+
+
+def test_programs_run_a_process_per_chunk(tmp_path):
+    """The runner imports torch once and forks a process per chunk: programs of one chunk
+    share a process (what one leaves behind, the next sees), programs of two chunks do not;
+    exceptions and exits are recorded as before."""
+    progs = {"a.py": "import builtins\nbuiltins.left_behind = 1\nprint('a')\n",
+             "b.py": "import builtins\nprint(hasattr(builtins, 'left_behind'))\n",
+             "c.py": "raise KeyError('x')\n",
+             "d.py": "import sys\nprint('d')\nsys.exit(3)\n"}
+    for name, text in progs.items():
+        (tmp_path / name).write_text(text)
+    paths = [str(tmp_path / n) for n in sorted(progs)]
+    one = fixproof.run_programs(paths, str(tmp_path), chunk=4, jobs=2)
+    assert one == {"a.py": ["a\n", "ok"], "b.py": ["True\n", "ok"],
+                   "c.py": ["", "raised KeyError"], "d.py": ["d\n", "exit 3"]}
+    apart = fixproof.run_programs(paths, str(tmp_path), chunk=1, jobs=2)
+    assert apart == dict(one, **{"b.py": ["False\n", "ok"]})

@@ -40,6 +40,11 @@ def _corpus(tmp_path):
             program += '\n\ndef unrelated(a):\n    """%s"""\n    return [a] * 3\n' % ("pad " * 160)
         (folder / f"generated_{i:03d}.py").write_text(program)
         names.append(f"generated_{i:03d}.py")
+    # every pattern of the grammar once, on a plain tensor in straight-line code (where the
+    # patterns with a safe fix get one: the draws above rarely give a closed-world one)
+    for i, pattern in enumerate(sorted(fixproof.PATTERNS)):
+        (folder / f"pattern_{i:03d}.py").write_text(fixproof.render(pattern, "straight", "plain"))
+        names.append(f"pattern_{i:03d}.py")
     return folder, names
 
 

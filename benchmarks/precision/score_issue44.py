@@ -14,9 +14,7 @@ listed: they must be labeled before the figures mean anything.
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 from collections import defaultdict
 
@@ -26,6 +24,7 @@ CODES = ("TEN404", "TEN405", "TEN406")
 
 sys.path.insert(0, os.path.dirname(HERE))
 import corpora  # noqa: E402
+import scoring  # noqa: E402
 
 
 def materialise(repo, commit, dest, mirror):
@@ -38,14 +37,8 @@ def materialise(repo, commit, dest, mirror):
 
 
 def diagnostics(tree):
-    proc = subprocess.run([sys.executable, "-m", "flake8_tensorcopy", "check", "--output-format",
-                           "json", "--select", ",".join(CODES), "--no-cache", "."],
-                          capture_output=True, text=True, cwd=tree)
-    try:
-        data = json.loads(proc.stdout or "[]")
-    except ValueError:
-        raise SystemExit(f"{tree}: check gave no JSON: {proc.stderr[-400:]}")
-    return {(os.path.normpath(d["filename"]), int(d["location"]["row"]), d["code"]) for d in data}
+    return {(os.path.normpath(d["filename"]), int(d["location"]["row"]), d["code"])
+            for d in scoring.diagnostics(tree, CODES)}
 
 
 def main(argv=None):
@@ -95,13 +88,7 @@ def main(argv=None):
         for p, ln, c in sorted(found):
             if (p, ln) not in labeled:
                 lines.append(f"{c} unlabeled {os.path.basename(tree)} {p}:{ln}")
-    table = ["| rule | labeled positives | found | recall | false alarms | precision |",
-             "| --- | --- | --- | --- | --- | --- |"]
-    for c in CODES:
-        reported = hits[c] + false[c]
-        rec = f"{hits[c] / positives[c]:.2f}" if positives[c] else "-"
-        prec = f"{hits[c] / reported:.2f}" if reported else "-"
-        table.append(f"| {c} | {positives[c]} | {hits[c]} | {rec} | {false[c]} | {prec} |")
+    table = scoring.rule_table(CODES, positives, hits, false, "labeled positives")
     text = "\n".join(table + [""] + lines)
     print(text)
     if args.write:

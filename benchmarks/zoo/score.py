@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 from collections import defaultdict
 from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import corpora  # noqa: E402
+import scoring  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ZOO = os.path.join(HERE, "zoo.csv")
@@ -62,19 +61,6 @@ def materialise(dest: str, mirror: str, zoo: str) -> None:
             print(f"materialised {repo} @ {commit[:12]}", file=sys.stderr)
 
 
-def diagnostics(tree: str, codes: Tuple[str, ...]) -> List[dict]:
-    cmd = [sys.executable, "-m", "flake8_tensorcopy", "check", "--output-format", "json",
-           "--select", ",".join(codes), "--no-cache", "."]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tree)
-    try:
-        data = json.loads(proc.stdout or "[]")
-    except ValueError:
-        raise SystemExit(f"{tree}: check gave no JSON: {proc.stderr[-400:]}")
-    if isinstance(data, dict):
-        data = data.get("diagnostics", [])
-    return data
-
-
 def score(dest: str, codes: Tuple[str, ...], zoo: str, write: str = "") -> int:
     labeled = rows(zoo)
     by_tree: Dict[str, List[Dict[str, str]]] = defaultdict(list)
@@ -91,7 +77,7 @@ def score(dest: str, codes: Tuple[str, ...], zoo: str, write: str = "") -> int:
         if not os.path.isdir(root):
             raise SystemExit(f"{root}: not materialised (run `materialise` first)")
         found = {(os.path.normpath(d["filename"]), int(d["location"]["row"]), d["code"])
-                 for d in diagnostics(root, codes)}
+                 for d in scoring.diagnostics(root, codes)}
         lines = {(os.path.normpath(r["path"]), int(r["line"])) for r in sites}
         lines |= {(os.path.normpath(a.rsplit(":", 1)[0]), int(a.rsplit(":", 1)[1]))
                   for r in sites for a in (r.get("also") or "").split(";") if a}
@@ -115,13 +101,7 @@ def score(dest: str, codes: Tuple[str, ...], zoo: str, write: str = "") -> int:
         for p, ln, c in sorted(found):
             if (p, ln) not in lines:
                 unlabeled.append(f"{c} unlabeled {tree} {p}:{ln}")
-    out = ["| rule | bugs | found | recall | false alarms | precision |",
-           "| --- | --- | --- | --- | --- | --- |"]
-    for c in codes:
-        reported = hits[c] + false[c]
-        recall = f"{hits[c] / bugs[c]:.2f}" if bugs[c] else "-"
-        precision = f"{hits[c] / reported:.2f}" if reported else "-"
-        out.append(f"| {c} | {bugs[c]} | {hits[c]} | {recall} | {false[c]} | {precision} |")
+    out = scoring.rule_table(codes, bugs, hits, false, "bugs")
     text = "\n".join(out + [""] + misses + alarms + unlabeled)
     print(text)
     if write:

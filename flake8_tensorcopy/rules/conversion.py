@@ -135,7 +135,8 @@ class ConversionAlias(Rule):
                "for a copy on every device, dtype and layout")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE
-    unsafe_changes = ("values", "stops_raising")
+    unsafe_changes = ("raises", "stops_raising", "type", "subclass_method", "values", "graph",
+                      "output")
     what = (
         "Flags `y = x.<conversion>(...)` where the conversion returns `x` itself when there is "
         "nothing to convert (`.cpu()`, `.to(device or dtype)`, `.float()`/`.double()`/"
@@ -246,7 +247,7 @@ class NumpyBridgeAlias(Rule):
                "`{other}` too, which is read afterwards; write `{fixed}` for a copy")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE
-    unsafe_changes = ("values",)
+    unsafe_changes = ("raises", "values", "output")
     what = (
         "Flags a NumPy bridge (`t = torch.from_numpy(a)`, `t = torch.as_tensor(a)` of an array "
         "the code shows, `n = x.numpy()`, `n = np.asarray(x)` of a tensor) followed by an "
@@ -347,7 +348,7 @@ class RepeatedTensorWrite(Rule):
     message = ("`{name} = {expr}` {shares}: {effect}; {advice}")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE
-    unsafe_changes = ("values",)
+    unsafe_changes = ("raises", "stops_raising", "subclass_method", "values", "output")
     what = (
         "Flags writes into a tensor that repeats one piece of memory: a list made by "
         "`[t] * n` or `[t for _ in range(n)]` (`t` bound outside the comprehension, or a "
