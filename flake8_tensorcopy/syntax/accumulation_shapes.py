@@ -1,0 +1,160 @@
+"""The pre-filter's shapes of TEN501 (``prefilter``): a loop whose body accumulates what may be a
+tensor, a value a ``backward`` call in the loop differentiates or a call computed, on the ``ast``
+tree. A superset of what ``rules/accumulate.py`` reports: the engine's walk decides."""
+from __future__ import annotations
+
+import ast
+from typing import FrozenSet, Optional, Set
+
+from .walk import dotted, statements, walk_nodes
+
+_nodes = walk_nodes
+
+#: the first part of modules that are not the project's own (a name imported from elsewhere may
+#: be a project function whose summary says it returns the loss it differentiated)
+LIBRARY_WORDS = frozenset("""torch numpy np os sys typing collections math random time json re
+    itertools functools pathlib dataclasses tqdm transformers sklearn scipy pandas matplotlib PIL
+    cv2 logging argparse copy abc einops timm torchvision torchaudio lightning pytorch_lightning
+    datasets wandb tensorboard tensorboardX accelerate omegaconf hydra yaml pickle glob shutil
+    warnings contextlib enum inspect io string subprocess threading multiprocessing queue
+    statistics operator types traceback csv gc __future__""".split())
+
+
+
+_NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy", "str"})
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
+    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc = torch.cat((acc,
+    v))`` when ``v`` may be a tensor or hold one (TEN501): not a literal, not
+    ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first argument of a
+    method call statement (``meter.update(v)``: a tracker that may keep it)."""
+    t = type(node)
+    if t is ast.AugAssign and isinstance(node.op, ast.Add):
+        value = node.value
+    elif t is ast.Assign and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
+            and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
+            dotted(node.targets[0]) in (dotted(node.value.left), dotted(node.value.right)):
+        value = node.value
+    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _CONCAT and \
+            node.value.args and isinstance(node.value.args[0], (ast.Tuple, ast.List)) and \
+            dotted(node.targets[0]) is not None and len(node.value.args[0].elts) == 2:
+        items = node.value.args[0].elts
+        names = [dotted(e) for e in items]
+        if names.count(dotted(node.targets[0])) != 1:
+            return None
+        value = items[1 - names.index(dotted(node.targets[0]))]
+    elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+            and (node.value.func.attr == "append" or methods) and node.value.args:
+        if node.value.func.attr != "append" and not isinstance(
+                node.value.args[0], (ast.Name, ast.Subscript, ast.Attribute)):
+            return None
+        value = node.value.args[0]
+    else:
+        return None
+    if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
+        return value if any(not isinstance(e, ast.Constant) for e in (
+            value.values if isinstance(value, ast.Dict) else value.elts)) else None
+    if isinstance(value, (ast.Constant, ast.JoinedStr)):
+        return None
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return None if name in _NUMBERS else value
+    return value
+
+
+_CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
+
+
+def _names(node: ast.AST) -> Set[str]:
+    return {d for n in _nodes(node) if isinstance(n, (ast.Name, ast.Attribute))
+            for d in (dotted(n),) if d is not None}
+
+
+def _backward_names(loop: ast.AST) -> Set[str]:
+    """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
+    argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``),
+    and the names the loop computes those from (``loss = rec + kl``: the loss's terms)."""
+    out: Set[str] = set()
+    for n in _nodes(loop):  # every call ``ast.walk`` meets; the answer is a set
+        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
+                n.func, "id", None)) in ("backward", "manual_backward"):
+            if isinstance(n.func, ast.Attribute):
+                out |= _names(n.func.value)
+            if n.args:
+                out |= _names(n.args[0])
+    if out:
+        for s in statements(loop):
+            if isinstance(s, ast.Assign) and any(_names(t) & out for t in s.targets):
+                out |= _names(s.value)
+    return out
+
+
+def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[str]) -> bool:
+    """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates),
+    asked three ways at once, each loop read once:
+
+    - with ``backward``: a value whose name a ``backward`` call in the loop differentiates (or a
+      term of it; also given to a method: a tracker's ``update``);
+    - with ``called``: that, or a value a call computed (``model(x)``, ``train_step(batch)``);
+    - with ``calls``: that, or a value a call of one of those names computed (given to a
+      method too: ``meter.update(v)``).
+
+    (The first question is asked only where neither other one is.)"""
+    if not (backward or called or calls):
+        return False
+    for loop in statements(root):
+        if not isinstance(loop, LOOPS):
+            continue
+        values = [v for s in statements(loop) for v in (_accumulated(s, True),) if v is not None]
+        if not values:
+            continue
+        names = _backward_names(loop)
+        if names and any(_names(v) & names for v in values):
+            return True
+        if calls:
+            # a value a call of one of ``calls`` computed (``loss = train_step(batch)``)
+            by_calls = _through_names(loop, {d for s in statements(loop) if isinstance(
+                s, ast.Assign) and isinstance(s.value, ast.Call) and _callee_name(s.value) in
+                calls for t in s.targets for d in _names(t)})
+            if by_calls and any(_names(v) & by_calls for v in values):
+                return True
+        if called:
+            # a value computed by a call (``model(x)``, ``train_step(batch)``) in the loop
+            values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+            by_any = _through_names(loop, {d for s in statements(loop) if isinstance(
+                s, ast.Assign) and isinstance(s.value, (ast.Call, ast.BinOp))
+                for t in s.targets for d in _names(t)})
+            if any(isinstance(v, ast.Call) or _names(v) & by_any for v in values):
+                return True
+    return False
+
+
+def _through_names(loop: ast.AST, called: Set[str]) -> Set[str]:
+    """``called`` and the names unpacked from one of them (``out = step(x)``; ``a, b = out``:
+    the items of a call's value)."""
+    if called:
+        for s in statements(loop):
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and \
+                    s.value.id in called and isinstance(s.targets[0], (ast.Tuple, ast.List)):
+                called = called | {d for t in s.targets for d in _names(t)}
+    return called
+
+
+def _callee_name(call: ast.Call) -> Optional[str]:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else None
+
+
+def project_imports(body) -> FrozenSet[str]:
+    """Names a module's top-level ``from M import name`` binds from a module that may be the
+    project's own (relative, or not a well-known library)."""
+    out = set()
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and (stmt.level or (
+                stmt.module or "").partition(".")[0] not in LIBRARY_WORDS):
+            out.update(a.asname or a.name for a in stmt.names if a.name != "*")
+    return frozenset(out)
