@@ -454,6 +454,8 @@ def test_a_parameter_every_script_level_call_passes_a_project_module(tmp_path):
 
 
 DICT_TERMS = """\
+import math
+
 import torch
 
 
@@ -464,6 +466,7 @@ class RateDistortionLoss(torch.nn.Module):
         out["mse_loss"] = (output - target).pow(2).mean()
         out["loss"] = 0.01 * out["mse_loss"] + out["bpp_loss"]
         out["psnr"] = 10 * torch.log10(1 / out["mse_loss"])
+        out["psnr_n"] = 10 * math.log10(1 / out["mse_loss"].item())
         out["aux"] = output.mean()
         out["aux"] = out["aux"].detach()
         out["total"] = out["loss"] + out["aux"]
@@ -492,6 +495,7 @@ def train_one_epoch(model, criterion, loader, optimizer):
         bpp.update(out_criterion["bpp_loss"])
         psnr.update(out_criterion["psnr"])
         aux.update(out_criterion["aux"])
+        psnr.update(out_criterion["psnr_n"])
 
 
 def main():
@@ -505,8 +509,9 @@ def main():
 def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_path):
     """``out_criterion["loss"].backward()`` where the criterion's ``forward`` wrote
     ``out["loss"] = w * out["mse_loss"] + out["bpp_loss"]`` (the zoo's LIC-HPCM): the other
-    keys of that sum are the loss's terms. Silent: a key computed from a term but not in the sum
-    (psnr: unknown here), a key written twice (its last value is detached)."""
+    keys of that sum are the loss's terms, and a key computed from a term through operations
+    that keep a graph is attached too (psnr). Silent: a key computed from a term's number
+    (``.item()``), a key written twice (its last value is detached)."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
@@ -515,10 +520,11 @@ def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_pa
                       ".", cwd=str(root))
     assert proc.returncode == 0, proc.stderr
     got = sorted((d["location"]["row"], d["message"]) for d in json.loads(proc.stdout))
-    assert [r for r, _ in got] == [36], got
-    assert "a term of the loss differentiated on line 34" in got[0][1]
+    assert [r for r, _ in got] == [39, 40], got
+    assert "a term of the loss differentiated on line 37" in got[0][1]
+    assert "computed from the loss differentiated on line 37, or from a term" in got[1][1]
     proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
-    assert proc.stdout.count("TEN501") == 1, proc.stdout + proc.stderr
+    assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
 
 
 SUMMED = """\
@@ -598,3 +604,102 @@ def test_a_long_chain_of_bindings_is_unknown_not_an_error():
     from flake8_tensorcopy import lint_source
     src = "import torch\n" + "\n".join(lines) + "\n"
     assert [d.line for d in lint_source(src, "long.py") if d.code == "TEN501"] == [407]
+
+
+HELD = """\
+def train(module, loader, opt):
+    for batch in loader:
+        out = module.training_step(batch)
+        out["loss"].backward()
+        outputs.append(out)
+        total += out[1]
+        total += out["acc"]
+        alias = out
+        kept.append(alias)
+        other = module.training_step(batch)
+        other["loss"] = other["loss"].detach()
+        kept.append(other)
+"""
+
+
+def test_a_container_holding_a_differentiated_item():
+    """``out["loss"].backward()``: ``out`` holds an attached item (HOLDS, not proven for the rest:
+    an unknown item of it is not attached); a root whose paths are written holds nothing known."""
+    assert _why(HELD, 5) == (graph.HOLDS, False)
+    assert _why(HELD, 6) is None
+    assert _why(HELD, 7) is None
+    assert _why(HELD, 9) == (graph.HOLDS, False)
+    assert _why(HELD, 12) is None
+
+
+def test_derived_from_a_path():
+    _, fn = _function("def f(out):\n    a = 10 * (torch.log(1 / out['mse']) / np.log(10))\n"
+                      "    b = math.log10(1 / out['mse'].item())\n    c = out['bpp'] + out['x']\n"
+                      "    d = g(out['mse'])\n")
+    g = graph.scope_graph(fn)
+    a, b, c, d = (s.value for s in fn.body)
+    assert g.derived_from(a, "out", "['mse']")
+    assert not g.derived_from(b, "out", "['mse']")
+    assert g.derived_from(c, "out", "['x']") and not g.derived_from(c, "out", "['mse']")
+    assert not g.derived_from(d, "out", "['mse']")  # an unknown function
+
+
+METERS = """\
+import horovod.torch as hvd
+import torch
+
+
+class Track:
+    def update(self, losses):
+        for key in losses:
+            self.totals[key] += losses[key]
+
+    def update_numbers(self, losses):
+        for key in losses:
+            self.totals[key] += losses[key].item()
+
+    def set_item(self, losses):
+        for key in losses:
+            self.totals[key] = losses[key]
+
+    def reduced(self, val):
+        self.sum += hvd.allreduce(val.cpu(), name="x")
+
+    def reduced_detached(self, val):
+        self.sum = self.sum + hvd.allreduce(val.detach().cpu(), name="x")
+
+    def unknown_call(self, val):
+        self.sum += summarise(val)
+
+
+def criterion(output, target):
+    out = {}
+    out["mse"] = (output - target).pow(2).mean()
+    out["loss"] = out["mse"] + output.abs().mean()
+    out["psnr"] = 10 * torch.log10(1 / out["mse"])
+    out["twice"] = 2 * out["psnr"]
+    out["n"] = float(out["mse"])
+    return out
+"""
+
+
+def test_summaries_of_meters_and_derived_keys(tmp_path):
+    """A method adding the items of its parameter into an item of ``self.X``, or its parameter
+    through an autograd-aware call (horovod's ``allreduce``, through the module's import);
+    not its items' numbers, not a plain item set, not an unknown call. A returned dict's keys
+    computed from another key through operations that keep a graph."""
+    path = tmp_path / "mod.py"
+    path.write_text(METERS)
+    ctx = FileContext(str(path), ast.parse(METERS), METERS)
+    try:
+        track = ctx.facts().defs["Track"]
+        acc = {m: track.method(m).graph_summary().accumulates for m in
+               ("update", "update_numbers", "set_item", "reduced", "reduced_detached",
+                "unknown_call")}
+        assert acc == {"update": {0: "self.totals"}, "update_numbers": {}, "set_item": {},
+                       "reduced": {0: "self.sum"}, "reduced_detached": {}, "unknown_call": {}}
+        s = ctx.facts().defs["criterion"].graph_summary()
+        assert s.key_derived == {"['mse']": frozenset({"['psnr']", "['loss']"}),
+                                 "['psnr']": frozenset({"['twice']"})}
+    finally:
+        ctx.release()

@@ -228,7 +228,7 @@ class GraphKeepingAccumulator(Rule):
             fact = None
         if fact is None:
             return
-        container = type(value) in _CONTAINERS or fact.why == graph.TERMS
+        container = type(value) in _CONTAINERS or fact.why in (graph.TERMS, graph.HOLDS)
         ev = kinds.signalled(ctx.evidence(value)) if not container else kinds.OPEN
         callers = False
         if not fact.needs_grad:
@@ -289,6 +289,11 @@ def _how(form, fact) -> str:
         return out + " after its `backward()`"
     if fact.why == graph.SIBLING:
         return out + f" (a term of the loss differentiated on line {fact.line})"
+    if fact.why == graph.DERIVED:
+        return out + (f" (computed from the loss differentiated on line {fact.line}, or from "
+                      "a term of it)")
+    if fact.why == graph.HOLDS:
+        return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
     if fact.why == graph.RETURNED:

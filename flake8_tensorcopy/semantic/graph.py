@@ -30,18 +30,23 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
-    dotted, grad_effect, indexes_tensor, is_sum, keeps_graph_function, literal, path_of,
-    plain_number, terms,
+    dotted, function_params, grad_effect, indexes_tensor, is_sum, keeps_graph_function, literal,
+    path_of, plain_number, terms,
 )
 
 #: the reasons a value is attached, strongest first
 DIFFERENTIATED = "differentiated"
 SIBLING = "sibling"
+#: computed, through operations that keep a graph, from the differentiated value or a term of it
+#: (``out["psnr"] = 10 * torch.log10(1 / out["mse"])`` where ``out["mse"]`` is a term)
+DERIVED = "derived"
 #: a value that is the differentiated loss or the tuple of its terms (``losses`` of
 #: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
 TERMS = "terms"
 RETURNED = "returned"
 FORWARD = "forward"
+#: a container whose constant-key item is attached (``out`` of ``out["loss"].backward()``)
+HOLDS = "holds"
 
 
 class Fact:
@@ -122,6 +127,8 @@ class ScopeGraph:
         self._busy: set = set()
         self._marked: Dict[int, Fact] = {}
         self._paths: Dict[Tuple[int, str], Fact] = {}
+        #: binding -> the fact of one of its attached paths (the binding holds an attached item)
+        self._holding: Dict[int, Fact] = {}
         self._ids: Dict[tuple, int] = {}
         self._seen: set = set()
         #: parameter positions a differentiating read reaches (the summary's "calls backward on
@@ -370,7 +377,7 @@ class ScopeGraph:
         p = path_of(expr)
         if p is not None and p[0] not in self.path_written:
             for b in self.uses.get(id(_root(expr)), ()):
-                self._paths.setdefault((b, p[1]), fact)
+                self._path_fact(b, p[1], fact)
                 self._mark_key_terms(b, p[1], fact)
             return
         if t is ast.Call and type(expr.func) is ast.Attribute and \
@@ -477,9 +484,23 @@ class ScopeGraph:
         if bd.kind != "assign" or type(bd.value) is not ast.Call:
             return
         summary = self.summary(bd.value)
-        siblings = summary.key_terms.get(key, ()) if summary is not None else ()
+        if summary is None:
+            return
+        siblings = summary.key_terms.get(key, ())
         for other in siblings:
-            self._paths.setdefault((b, other), Fact(SIBLING, fact.line, detail=fact.detail))
+            self._path_fact(b, other, Fact(SIBLING, fact.line, detail=fact.detail))
+        # and the keys computed from an attached one (``psnr`` from the term ``mse``), in turn
+        derived = Fact(DERIVED, fact.line, detail=fact.detail)
+        todo = [key, *siblings]
+        while todo:
+            for other in summary.key_derived.get(todo.pop(), ()):
+                if (b, other) not in self._paths:
+                    self._path_fact(b, other, derived)
+                    todo.append(other)
+
+    def _path_fact(self, b: int, key: str, fact: Fact) -> None:
+        self._paths.setdefault((b, key), fact)
+        self._holding.setdefault(b, fact)
 
     def binding_fact(self, b: int) -> Optional[Fact]:
         got = self._marked.get(b)
@@ -515,14 +536,35 @@ class ScopeGraph:
 
     def attached(self, expr) -> Optional[Fact]:
         """Why ``expr`` (an expression of this scope) is attached, or None: not known to be."""
+        return self._derived(expr, self._read)
+
+    def derived_from(self, expr, root: str, key: str) -> bool:
+        """Is ``expr`` attached whenever the path ``root`` + ``key`` (``out["mse"]``) is, through
+        operations that keep a graph (``10 * torch.log10(1 / out["mse"])``)? Other reads count
+        as not attached."""
+        mark = Fact(DERIVED, 0)
+
+        def read(e):
+            p = path_of(e)
+            if p is not None:
+                return mark if p == (root, key) else None
+            return None if type(e) is ast.Name else _OPEN
+        return self._derived(expr, read) is mark
+
+    def _read(self, expr):
+        """The fact of a read of a name or a constant-key path; ``_OPEN``: not one of those
+        reads, or a path with no fact of its own (look into it)."""
         t = type(expr)
         if t is ast.Name:
             reach = self.uses.get(id(expr))
             if not reach:
                 return None
             facts = [self.binding_fact(b) for b in reach]
-            if any(f is None for f in facts):
-                return None
+            if any(f is None for f in facts):  # a container holding an attached item?
+                held = [self._holding.get(b) for b in reach]
+                if expr.id in self.path_written or any(f is None for f in held):
+                    return None
+                return Fact(HOLDS, held[0].line, detail=held[0].detail)
             return _strongest(facts)
         p = path_of(expr)
         if p is not None:
@@ -531,23 +573,33 @@ class ScopeGraph:
                 facts = [self._paths.get((b, p[1])) for b in reach]
                 if all(f is not None for f in facts):
                     return _strongest(facts)
-        if t is ast.Subscript:
-            return self.attached(expr.value) if indexes_tensor(expr) else None
+        return _OPEN
+
+    def _derived(self, expr, read) -> Optional[Fact]:
+        """Why ``expr`` is attached, the facts of its reads given by ``read``."""
+        got = read(expr)
+        if got is not _OPEN:
+            return got
+        t = type(expr)
+        if t is ast.Subscript:  # an item of a tensor; not an unknown item of a container
+            got = self._derived(expr.value, read) if indexes_tensor(expr) else None
+            return None if got is None or got.why == HOLDS else got
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
-                return self.attached(expr.left) or self.attached(expr.right)
+                return self._derived(expr.left, read) or self._derived(expr.right, read)
             return None
         if t is ast.UnaryOp:
-            return self.attached(expr.operand) if type(expr.op) in (ast.USub, ast.UAdd) else None
+            return self._derived(expr.operand, read) if type(expr.op) in (ast.USub, ast.UAdd) \
+                else None
         if t in (ast.Tuple, ast.List):
-            return _first(self.attached(e) for e in expr.elts if type(e) is not ast.Starred)
+            return _first(self._derived(e, read) for e in expr.elts if type(e) is not ast.Starred)
         if t is ast.Dict:
-            return _first(self.attached(v) for v in expr.values)
+            return _first(self._derived(v, read) for v in expr.values)
         if t is ast.IfExp:
-            a, b = self.attached(expr.body), self.attached(expr.orelse)
+            a, b = self._derived(expr.body, read), self._derived(expr.orelse, read)
             return _strongest([a, b]) if a is not None and b is not None else None
         if t is ast.Call:
-            return self._call(expr)
+            return self._call(expr, read)
         return None
 
     def summary(self, node: ast.Call):
@@ -557,7 +609,7 @@ class ScopeGraph:
         local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
         return self.oracle.summary(node, local)
 
-    def _call(self, node: ast.Call) -> Optional[Fact]:
+    def _call(self, node: ast.Call, read) -> Optional[Fact]:
         f = node.func
         if type(f) is ast.Name and f.id in NUMBERS:
             return None
@@ -569,12 +621,12 @@ class ScopeGraph:
             return Fact(FORWARD, node.lineno, needs_grad=True)
         if kind == "through":
             args = [a for a in node.args if type(a) is not ast.Starred]
-            return _first(self.attached(a) for a in args)
+            return _first(self._derived(a, read) for a in args)
         summary = self.summary(node)
         if summary is not None and summary.returns_item(None):
             return Fact(RETURNED, node.lineno, detail=summary.name)
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-            return self.attached(f.value)
+            return self._derived(f.value, read)
         return None
 
     def grad_mode(self, stmt: ast.stmt) -> Optional[str]:
@@ -603,7 +655,10 @@ def _first(facts) -> Optional[Fact]:
     return None
 
 
-_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, RETURNED: 3, FORWARD: 4}
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, DERIVED: 2, TERMS: 3, RETURNED: 4, FORWARD: 5,
+          HOLDS: 6}
+#: ``ScopeGraph._read``: not a read it knows; look into the expression
+_OPEN = object()
 
 
 def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:
@@ -625,17 +680,6 @@ def _calls_in(expr_stmts) -> Iterable[Tuple[ast.Call, ast.AST]]:
             yield n, s
 
 
-def function_params(fn) -> List[str]:
-    a = fn.args
-    names = [x.arg for x in a.posonlyargs + a.args]
-    if a.vararg is not None:
-        names.append(a.vararg.arg)
-    names += [x.arg for x in a.kwonlyargs]
-    if a.kwarg is not None:
-        names.append(a.kwarg.arg)
-    return names
-
-
 def scope_graph(scope, oracle: Optional[Oracle] = None) -> ScopeGraph:
     """The graph facts of a function (``ast.FunctionDef``) or a module (``ast.Module``)."""
     if type(scope) is ast.Module:
@@ -643,4 +687,3 @@ def scope_graph(scope, oracle: Optional[Oracle] = None) -> ScopeGraph:
     grad = decorated_grad(scope)
     return ScopeGraph(scope.body, function_params(scope), oracle,
                       None if grad is None else grad)
-

@@ -32,11 +32,20 @@ TORCH_KEEPS = frozenset({
     "cat", "concat", "concatenate", "stack", "hstack", "vstack", "sum", "mean", "matmul", "mm",
     "bmm", "einsum", "exp", "log", "softmax", "log_softmax", "sigmoid", "tanh", "relu", "where",
     "clamp", "abs", "sqrt", "pow", "flatten", "reshape", "squeeze", "unsqueeze", "cumsum",
-    "mul", "add", "sub", "div", "norm", "max", "min", "logsumexp", "square", "transpose"})
+    "mul", "add", "sub", "div", "norm", "max", "min", "logsumexp", "square", "transpose",
+    "log10", "log2"})
+
+
+#: functions of other libraries whose result keeps their tensor argument's graph: horovod's
+#: ``allreduce`` is "a thin wrapper around an autograd function" (its docstring)
+OTHER_KEEPS = frozenset({"horovod.torch.allreduce"})
 
 
 def keeps_graph_function(qualname: str) -> bool:
-    """Is ``qualname`` a torch function whose result keeps its tensor arguments' graph?"""
+    """Is ``qualname`` a torch function (or one of ``OTHER_KEEPS``) whose result keeps its
+    tensor arguments' graph?"""
+    if qualname in OTHER_KEEPS:
+        return True
     if qualname.startswith("torch.nn.functional."):
         return qualname != "torch.nn.functional.one_hot"
     head, _, last = qualname.rpartition(".")
@@ -149,3 +158,14 @@ def indexes_tensor(node: ast.Subscript) -> bool:
     an entry of a dict, whose other entries may be numbers."""
     s = node.slice
     return not (type(s) is ast.Constant and type(s.value) is str)
+
+
+def function_params(fn) -> List[str]:
+    a = fn.args
+    names = [x.arg for x in a.posonlyargs + a.args]
+    if a.vararg is not None:
+        names.append(a.vararg.arg)
+    names += [x.arg for x in a.kwonlyargs]
+    if a.kwarg is not None:
+        names.append(a.kwarg.arg)
+    return names

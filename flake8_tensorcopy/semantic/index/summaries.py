@@ -19,19 +19,21 @@ import ast
 from typing import Dict, FrozenSet, Optional
 
 from .. import graph
+from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
 
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms")
+                 "key_terms", "key_derived")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
                  accumulates: Optional[Dict[int, str]] = None,
                  terms: Optional[Dict[int, FrozenSet[int]]] = None,
-                 key_terms: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
+                 key_terms: Optional[Dict[str, FrozenSet[str]]] = None,
+                 key_derived: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
         self.name = name
         self.returns = returns
         self.items = items
@@ -45,6 +47,10 @@ class GraphSummary:
         #: its sum (``out["loss"] = w * out["mse"] + out["bpp"]; return out``:
         #: ``['loss']`` -> {``['mse']``, ``['bpp']``})
         self.key_terms: Dict[str, FrozenSet[str]] = key_terms or {}
+        #: key path of that dict -> the key paths computed from it through operations that keep
+        #: a graph (``out["psnr"] = 10 * torch.log10(1 / out["mse"])``: ``['mse']`` ->
+        #: {``['psnr']``}): attached when it is
+        self.key_derived: Dict[str, FrozenSet[str]] = key_derived or {}
 
     def returns_item(self, i: Optional[int]) -> bool:
         """Does a call's value (``i`` None) or its item ``i`` hold a differentiated graph?"""
@@ -85,6 +91,20 @@ class IndexOracle(graph.Oracle):
         self.module = module
         self.cls = cls
 
+    def call(self, node: ast.Call) -> Optional[str]:
+        got = super().call(node)  # torch's functions as spelled
+        d = graph.dotted(node.func) if got is None else None
+        if d is None:
+            return got
+        # through the module's absolute imports: ``hvd.allreduce`` (``import horovod.torch as
+        # hvd``), ``allreduce`` (``from horovod.torch import allreduce``)
+        head, _, rest = d.partition(".")
+        imp = self.module.imports.get(head)
+        if imp is None or imp[2] != 0:
+            return None
+        q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
+        return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
+
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
         if local and type(f) is ast.Name:
@@ -113,7 +133,7 @@ def _summarise(fn) -> GraphSummary:
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset) if method else {}
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        _key_terms(node))
+                        *_key_terms(node, g))
 
 
 def _static(node) -> bool:
@@ -162,10 +182,11 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
     return out or {}
 
 
-def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
+def _key_terms(fn, g: graph.ScopeGraph):
     """Key path of the one dict name every return gives back -> the key paths of that dict
     that are computed terms of the sum written at that key (each key written once, by a plain
-    assignment, none of them in a nested function)."""
+    assignment, none of them in a nested function); and key path -> the key paths whose value
+    is computed from it (``GraphSummary.key_derived``)."""
     returned = set()
     writes: Dict[str, list] = {}
     todo = list(fn.body)
@@ -184,7 +205,7 @@ def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
                     writes.setdefault(p[0], []).append((p[1], value))
         todo.extend(ast.iter_child_nodes(n))
     if len(returned) != 1 or None in returned:
-        return {}
+        return {}, {}
     root = next(iter(returned))
     once: Dict[str, object] = {}
     seen: Dict[str, int] = {}
@@ -201,12 +222,21 @@ def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
             and once[p[1]] is not None and graph.computed(once[p[1]]))
         if found:
             out[key] = found
-    return out
+    derived: Dict[str, set] = {}
+    for key, value in once.items():
+        if seen[key] != 1 or value is None:
+            continue
+        reads = {p[1] for p in map(graph.path_of, ast.walk(value)) if p is not None and
+                 p[0] == root and p[1] != key and seen.get(p[1]) == 1}
+        for source in reads:
+            if g.derived_from(value, root, source):
+                derived.setdefault(source, set()).add(key)
+    return out, {k: frozenset(v) for k, v in derived.items()}
 
 
 def _proven(fact) -> bool:
     """Attached whatever grad mode the caller runs in (backward proved it)."""
-    return fact is not None and not fact.needs_grad
+    return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
 
 
 def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
@@ -225,6 +255,8 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
             if attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
                     attr in (_self_attr(v.left), _self_attr(v.right)):
                 value = v.right if _self_attr(v.left) == attr else v.left
+            elif attr is not None and type(stmt.targets[0]) is ast.Subscript:
+                continue  # ``self.d[k] = x``: one item set, the rest kept
             elif attr is not None:
                 targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
                 continue
@@ -234,7 +266,7 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
             attr, value = _self_attr(stmt.value.func.value), stmt.value.args[0]
         if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
             continue
-        for name in _operands(value):
+        for name in _operands(value, g.oracle):
             reach = g.uses.get(id(name))
             if not reach or len(reach) != 1:
                 continue
@@ -245,19 +277,31 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
 
 
 def _self_attr(node) -> Optional[str]:
+    """``self.sum`` of ``self.sum`` or of an item of it (``self.losses[key]``)."""
+    while type(node) is ast.Subscript:
+        node = node.value
     if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
         return "self." + node.attr
     return None
 
 
-def _operands(value):
-    """The names that are the value or a direct operand of arithmetic forming it (``val``,
-    ``val * n``; not ``val.item()``, ``float(val)``)."""
+def _operands(value, oracle):
+    """The names that are the value or an operand of what forms it and keeps its graph
+    (``val``, ``val * n``, ``losses[key]``, ``val.cpu()``, ``hvd.allreduce(val)``; not
+    ``val.item()``, ``float(val)``)."""
     t = type(value)
     if t is ast.Name:
         return [value]
     if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
-        return _operands(value.left) + _operands(value.right)
+        return _operands(value.left, oracle) + _operands(value.right, oracle)
     if t is ast.UnaryOp:
-        return _operands(value.operand)
+        return _operands(value.operand, oracle)
+    if t is ast.Subscript:  # an item of it
+        return _operands(value.value, oracle)
+    if t is ast.Call:
+        f = value.func
+        if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
+            return _operands(f.value, oracle)
+        if oracle.call(value) == "through":
+            return [n for a in value.args for n in _operands(a, oracle)]
     return []
