@@ -671,6 +671,17 @@ class Track:
     def unknown_call(self, val):
         self.sum += summarise(val)
 
+    def first_item(self, pair):
+        self.sum += pair[0]
+
+    def some_keys(self, losses):
+        for key in self.keys:
+            self.totals[key] += losses[key]
+
+    def every_pair(self, losses):
+        for key, value in losses.items():
+            self.totals[key] = self.totals[key] + losses[key]
+
 
 def criterion(output, target):
     out = {}
@@ -686,7 +697,8 @@ def criterion(output, target):
 def test_summaries_of_meters_and_derived_keys(tmp_path):
     """A method adding the items of its parameter into an item of ``self.X``, or its parameter
     through an autograd-aware call (horovod's ``allreduce``, through the module's import);
-    not its items' numbers, not a plain item set, not an unknown call. A returned dict's keys
+    not its items' numbers, not a plain item set, not an unknown call, not one item or some
+    keys of it (the attached one may be another). A returned dict's keys
     computed from another key through operations that keep a graph."""
     path = tmp_path / "mod.py"
     path.write_text(METERS)
@@ -695,9 +707,10 @@ def test_summaries_of_meters_and_derived_keys(tmp_path):
         track = ctx.facts().defs["Track"]
         acc = {m: track.method(m).graph_summary().accumulates for m in
                ("update", "update_numbers", "set_item", "reduced", "reduced_detached",
-                "unknown_call")}
+                "unknown_call", "first_item", "some_keys", "every_pair")}
         assert acc == {"update": {0: "self.totals"}, "update_numbers": {}, "set_item": {},
-                       "reduced": {0: "self.sum"}, "reduced_detached": {}, "unknown_call": {}}
+                       "reduced": {0: "self.sum"}, "reduced_detached": {}, "unknown_call": {},
+                       "first_item": {}, "some_keys": {}, "every_pair": {0: "self.totals"}}
         s = ctx.facts().defs["criterion"].graph_summary()
         assert s.key_derived == {"['mse']": frozenset({"['psnr']", "['loss']"}),
                                  "['psnr']": frozenset({"['twice']"})}

@@ -244,6 +244,7 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
     params = {i: name for i, name in enumerate(graph.function_params(fn))}
     targets: Dict[str, int] = {}  # attribute -> how many statements bind it
     found: Dict[int, str] = {}
+    items = _every_item(fn)
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
@@ -266,7 +267,7 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
             attr, value = _self_attr(stmt.value.func.value), stmt.value.args[0]
         if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
             continue
-        for name in _operands(value, g.oracle):
+        for name in _operands(value, g.oracle, items):
             reach = g.uses.get(id(name))
             if not reach or len(reach) != 1:
                 continue
@@ -285,23 +286,43 @@ def _self_attr(node) -> Optional[str]:
     return None
 
 
-def _operands(value, oracle):
+def _every_item(fn) -> set:
+    """(name, key) of the loops over every key of a name (``for key in losses``,
+    ``for key in losses.keys()``, ``for key, _ in losses.items()``)."""
+    out = set()
+    for n in ast.walk(fn):
+        if type(n) is not ast.For:
+            continue
+        it, key = n.iter, n.target
+        if type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
+                it.func.attr in ("keys", "items"):
+            if it.func.attr == "items":
+                key = key.elts[0] if type(key) is ast.Tuple and len(key.elts) == 2 else None
+            it = it.func.value
+        if type(it) is ast.Name and type(key) is ast.Name:
+            out.add((it.id, key.id))
+    return out
+
+
+def _operands(value, oracle, items: set):
     """The names that are the value or an operand of what forms it and keeps its graph
-    (``val``, ``val * n``, ``losses[key]``, ``val.cpu()``, ``hvd.allreduce(val)``; not
-    ``val.item()``, ``float(val)``)."""
+    (``val``, ``val * n``, ``val.cpu()``, ``hvd.allreduce(val)``, ``losses[key]`` in a loop
+    over every key of ``losses`` (``items``); not ``val.item()``, ``float(val)``)."""
     t = type(value)
     if t is ast.Name:
         return [value]
     if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
-        return _operands(value.left, oracle) + _operands(value.right, oracle)
+        return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
-        return _operands(value.operand, oracle)
-    if t is ast.Subscript:  # an item of it
-        return _operands(value.value, oracle)
+        return _operands(value.operand, oracle, items)
+    if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
+        v, k = value.value, value.slice
+        ok = type(v) is ast.Name and type(k) is ast.Name and (v.id, k.id) in items
+        return [v] if ok else []
     if t is ast.Call:
         f = value.func
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-            return _operands(f.value, oracle)
+            return _operands(f.value, oracle, items)
         if oracle.call(value) == "through":
-            return [n for a in value.args for n in _operands(a, oracle)]
+            return [n for a in value.args for n in _operands(a, oracle, items)]
     return []
