@@ -682,6 +682,36 @@ class Track:
         for key, value in losses.items():
             self.totals[key] = self.totals[key] + losses[key]
 
+    def through_own(self, val):
+        self.reduced(val)
+
+    def through_own_number(self, val):
+        self.reduced(val.item())
+
+
+class Meter:
+    def update(self, val, n=1):
+        self.sum += val * n
+
+
+class Tracker:
+    def __init__(self):
+        self.loss_meter = Meter()
+        self.other = make_meter()
+
+    def update(self, loss, n):
+        self.loss_meter.update(loss, n)
+
+    def update_detached(self, loss):
+        self.loss_meter.update(loss.detach())
+
+    def update_unknown(self, loss):
+        self.other.update(loss)
+
+    def quiet(self, loss):
+        with torch.no_grad():
+            self.loss_meter.update(loss)
+
 
 def criterion(output, target):
     out = {}
@@ -698,7 +728,8 @@ def test_summaries_of_meters_and_derived_keys(tmp_path):
     """A method adding the items of its parameter into an item of ``self.X``, or its parameter
     through an autograd-aware call (horovod's ``allreduce``, through the module's import);
     not its items' numbers, not a plain item set, not an unknown call, not one item or some
-    keys of it (the attached one may be another). A returned dict's keys
+    keys of it (the attached one may be another). Through a method it calls on ``self`` or on a
+    meter it holds (``self.loss_meter = Meter()``), by that method's summary. A returned dict's keys
     computed from another key through operations that keep a graph."""
     path = tmp_path / "mod.py"
     path.write_text(METERS)
@@ -711,6 +742,14 @@ def test_summaries_of_meters_and_derived_keys(tmp_path):
         assert acc == {"update": {0: "self.totals"}, "update_numbers": {}, "set_item": {},
                        "reduced": {0: "self.sum"}, "reduced_detached": {}, "unknown_call": {},
                        "first_item": {}, "some_keys": {}, "every_pair": {0: "self.totals"}}
+        own = {m: track.method(m).graph_summary().accumulates
+               for m in ("through_own", "through_own_number")}
+        assert own == {"through_own": {0: "self.sum"}, "through_own_number": {}}
+        tracker = ctx.facts().defs["Tracker"]
+        held = {m: tracker.method(m).graph_summary().accumulates
+                for m in ("update", "update_detached", "update_unknown", "quiet")}
+        assert held == {"update": {0: "self.loss_meter.sum", 1: "self.loss_meter.sum"},
+                        "update_detached": {}, "update_unknown": {}, "quiet": {}}
         s = ctx.facts().defs["criterion"].graph_summary()
         assert s.key_derived == {"['mse']": frozenset({"['psnr']", "['loss']"}),
                                  "['psnr']": frozenset({"['twice']"})}

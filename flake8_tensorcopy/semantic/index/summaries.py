@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional
 
-from .. import graph
+from .. import graph, kinds
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
@@ -131,7 +131,7 @@ def _summarise(fn) -> GraphSummary:
     g = graph.scope_graph(node, IndexOracle(fn.module, cls))
     returns, items = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
-    accumulates = _accumulates(g, node, offset) if method else {}
+    accumulates = _accumulates(g, node, offset, cls) if method else {}
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         *_key_terms(node, g))
 
@@ -239,16 +239,21 @@ def _proven(fact) -> bool:
     return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
 
 
-def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
-    """Call position of a parameter -> the ``self`` attribute the method adds it into."""
+def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, str]:
+    """Call position of a parameter -> the ``self`` attribute the method adds it into, itself
+    or through a method it calls whose summary says so (``self._add(val)``,
+    ``self.meter.update(val)`` with ``self.meter`` a project class's instance)."""
     params = {i: name for i, name in enumerate(graph.function_params(fn))}
     targets: Dict[str, int] = {}  # attribute -> how many statements bind it
     found: Dict[int, str] = {}
-    items = _every_item(fn)
+    items: set = set()  # filled as the walk meets the loops, before their bodies
+    names = set(list(params.values())[offset:])
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
-        if t is ast.AugAssign and type(stmt.op) is ast.Add:
+        if t is ast.For:
+            _every_item(stmt, items)
+        elif t is ast.AugAssign and type(stmt.op) is ast.Add:
             attr, value = _self_attr(stmt.target), stmt.value
         elif t is ast.Assign and len(stmt.targets) == 1:
             attr = _self_attr(stmt.targets[0])
@@ -265,16 +270,68 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
                 len(stmt.value.args) == 1:
             attr, value = _self_attr(stmt.value.func.value), stmt.value.args[0]
-        if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
+        elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
+                type(stmt.value.func) is ast.Attribute and \
+                _on_self(stmt.value.func.value) and \
+                any(type(n) is ast.Name and n.id in names
+                    for a in stmt.value.args for n in ast.walk(a)):
+            # ``self.m(x)``, ``self.meter.update(x)`` passing (what is formed from) a parameter
+            for attr, value in _delegated(stmt.value, cls):
+                _accumulated(g, stmt, attr, value, params, offset, items, found)
             continue
-        for name in _operands(value, g.oracle, items):
-            reach = g.uses.get(id(name))
-            if not reach or len(reach) != 1:
-                continue
-            b = g.bindings[next(iter(reach))]
-            if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
-                found[b.index - offset] = attr
+        if attr is not None and value is not None:
+            _accumulated(g, stmt, attr, value, params, offset, items, found)
     return {k: a for k, a in found.items() if not targets.get(a)}
+
+
+def _on_self(node) -> bool:
+    """``self`` or ``self.x``."""
+    if type(node) is ast.Attribute:
+        node = node.value
+    return type(node) is ast.Name and node.id == "self"
+
+
+def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
+    """Record the parameters ``value`` is formed from as added into ``attr`` by ``stmt``."""
+    if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
+        return
+    for name in _operands(value, g.oracle, items):
+        reach = g.uses.get(id(name))
+        if not reach or len(reach) != 1:
+            continue
+        b = g.bindings[next(iter(reach))]
+        if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
+            found[b.index - offset] = attr
+
+
+def _delegated(call: ast.Call, cls):
+    """(attribute, argument) pairs a call of a method of ``self`` (``self._add(val)``) or of an
+    attribute of ``self`` holding a project class's instance (``self.meter.update(val)``)
+    accumulates, by the called method's summary."""
+    f = call.func
+    if type(f) is not ast.Attribute:
+        return ()
+    holder = f.value
+    try:
+        if type(holder) is ast.Name and holder.id == "self":
+            target, into = cls.method(f.attr), "self."
+        else:
+            attr = _self_attr(holder)
+            if attr is None or type(holder) is not ast.Attribute:
+                return ()
+            shape = cls.attr(holder.attr)
+            if type(shape) is not kinds.ProjInstance:
+                return ()
+            target, into = shape.facts.method(f.attr), attr + "."
+    except (OSError, ValueError, RecursionError):
+        return ()
+    if target is None or not hasattr(target, "graph_summary"):
+        return ()
+    args = [a for a in call.args if type(a) is not ast.Starred]
+    if len(args) != len(call.args):
+        return ()
+    acc = target.graph_summary().accumulates
+    return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
 
 
 def _self_attr(node) -> Optional[str]:
@@ -286,22 +343,17 @@ def _self_attr(node) -> Optional[str]:
     return None
 
 
-def _every_item(fn) -> set:
-    """(name, key) of the loops over every key of a name (``for key in losses``,
+def _every_item(loop: ast.For, out: set) -> None:
+    """Add (name, key) of a loop over every key of a name (``for key in losses``,
     ``for key in losses.keys()``, ``for key, _ in losses.items()``)."""
-    out = set()
-    for n in ast.walk(fn):
-        if type(n) is not ast.For:
-            continue
-        it, key = n.iter, n.target
-        if type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
-                it.func.attr in ("keys", "items"):
-            if it.func.attr == "items":
-                key = key.elts[0] if type(key) is ast.Tuple and len(key.elts) == 2 else None
-            it = it.func.value
-        if type(it) is ast.Name and type(key) is ast.Name:
-            out.add((it.id, key.id))
-    return out
+    it, key = loop.iter, loop.target
+    if type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
+            it.func.attr in ("keys", "items"):
+        if it.func.attr == "items":
+            key = key.elts[0] if type(key) is ast.Tuple and len(key.elts) == 2 else None
+        it = it.func.value
+    if type(it) is ast.Name and type(key) is ast.Name:
+        out.add((it.id, key.id))
 
 
 def _operands(value, oracle, items: set):
