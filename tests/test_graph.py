@@ -755,3 +755,79 @@ def test_summaries_of_meters_and_derived_keys(tmp_path):
                                  "['psnr']": frozenset({"['twice']"})}
     finally:
         ctx.release()
+
+
+TRACKS = """\
+import horovod.torch as hvd
+
+
+class LossesTrackEpoch:
+    def __init__(self):
+        self.train_losses = {}
+
+    def update_train_losses(self, loss):
+        for key in loss:
+            self.train_losses[key] += loss[key]
+
+    def update_numbers(self, loss):
+        for key in loss:
+            self.train_losses[key] += loss[key].item()
+
+
+class Metrics:
+    def __init__(self):
+        self.losses_track = LossesTrackEpoch()
+
+
+class Reduced:
+    def __init__(self):
+        self.sum = 0
+
+    def update(self, val):
+        self.sum += hvd.allreduce(val.cpu(), name="loss")
+"""
+TRAIN_TRACKS = """\
+import torch
+
+from common.metrics import Metrics, Reduced
+
+
+def train(model, dset, optimizer):
+    metrics = Metrics()
+    reduced = Reduced()
+    for data in dset:
+        loss = model.compute_loss(data)
+        optimizer.zero_grad()
+        loss["total"].backward()
+        optimizer.step()
+        metrics.losses_track.update_train_losses(loss)
+        metrics.losses_track.update_numbers(loss)
+        reduced.update(loss["total"])
+        reduced.update(loss["total"].detach())
+    with torch.no_grad():
+        for data in dset:
+            metrics.losses_track.update_train_losses(model.compute_loss(data))
+"""
+
+
+def test_meters_of_another_module_reached_through_an_attribute(tmp_path):
+    """The zoo's SSA-SC and horovod shapes across files: a meter held by another object
+    (``metrics.losses_track``) adds every item of the dict it is given, whose ``["total"]`` was
+    differentiated; a metric adds through horovod's autograd-aware ``allreduce``. Silent: the
+    items' numbers, a detached value, the loop under ``no_grad``."""
+    root = tmp_path / "proj"
+    (root / "common").mkdir(parents=True)
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "common" / "__init__.py").write_text("")
+    (root / "common" / "metrics.py").write_text(TRACKS)
+    (root / "train.py").write_text(TRAIN_TRACKS)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((d["location"]["row"], d["message"]) for d in json.loads(proc.stdout))
+    assert [r for r, _ in got] == [14, 16], got
+    assert "`update_train_losses()` adds it into `self.train_losses`" in got[0][1]
+    assert "it holds the loss differentiated on line 12" in got[0][1]
+    assert "`update()` adds it into `self.sum`" in got[1][1]
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
+    assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
