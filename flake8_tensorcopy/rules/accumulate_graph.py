@@ -118,11 +118,17 @@ def method_accumulation(node, ctx):
         return None
     if ctx.inf.in_no_grad:
         return None
-    s = summary(ctx, call.func)
+    fn = callee(ctx, call.func)
+    s = fn.graph_summary() if fn is not None else None
     if s is None or not s.accumulates:
         return None
     args = [a for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``)
+    names = graph.function_params(fn.node)[1:] if keywords else []
     for k, attr in sorted(s.accumulates.items()):
         if k < len(args):
             return call.func.value, args[k].value, (call.func.attr.value, attr)
+        if k < len(names) and names[k] in keywords:
+            return call.func.value, keywords[names[k]], (call.func.attr.value, attr)
     return None
