@@ -11,6 +11,7 @@ import pytest
 from flake8_tensorcopy.semantic import graph
 from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect
 from flake8_tensorcopy.semantic.index import FileContext
+from flake8_tensorcopy.semantic.index.summaries import GraphSummary
 
 from .conftest import flake8, tensorcopy
 
@@ -454,6 +455,8 @@ def test_a_parameter_every_script_level_call_passes_a_project_module(tmp_path):
 
 
 DICT_TERMS = """\
+import math
+
 import torch
 
 
@@ -464,6 +467,7 @@ class RateDistortionLoss(torch.nn.Module):
         out["mse_loss"] = (output - target).pow(2).mean()
         out["loss"] = 0.01 * out["mse_loss"] + out["bpp_loss"]
         out["psnr"] = 10 * torch.log10(1 / out["mse_loss"])
+        out["psnr_n"] = 10 * math.log10(1 / out["mse_loss"].item())
         out["aux"] = output.mean()
         out["aux"] = out["aux"].detach()
         out["total"] = out["loss"] + out["aux"]
@@ -492,6 +496,7 @@ def train_one_epoch(model, criterion, loader, optimizer):
         bpp.update(out_criterion["bpp_loss"])
         psnr.update(out_criterion["psnr"])
         aux.update(out_criterion["aux"])
+        psnr.update(out_criterion["psnr_n"])
 
 
 def main():
@@ -505,8 +510,9 @@ def main():
 def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_path):
     """``out_criterion["loss"].backward()`` where the criterion's ``forward`` wrote
     ``out["loss"] = w * out["mse_loss"] + out["bpp_loss"]`` (the zoo's LIC-HPCM): the other
-    keys of that sum are the loss's terms. Silent: a key computed from a term but not in the sum
-    (psnr: unknown here), a key written twice (its last value is detached)."""
+    keys of that sum are the loss's terms, and a key computed from a term through operations
+    that keep a graph is attached too (psnr). Silent: a key computed from a term's number
+    (``.item()``), a key written twice (its last value is detached)."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
@@ -515,10 +521,11 @@ def test_keys_of_a_returned_dict_that_are_terms_of_its_differentiated_key(tmp_pa
                       ".", cwd=str(root))
     assert proc.returncode == 0, proc.stderr
     got = sorted((d["location"]["row"], d["message"]) for d in json.loads(proc.stdout))
-    assert [r for r, _ in got] == [36], got
-    assert "a term of the loss differentiated on line 34" in got[0][1]
+    assert [r for r, _ in got] == [39, 40], got
+    assert "a term of the loss differentiated on line 37" in got[0][1]
+    assert "computed from the loss differentiated on line 37, or from a term" in got[1][1]
     proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
-    assert proc.stdout.count("TEN501") == 1, proc.stdout + proc.stderr
+    assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
 
 
 SUMMED = """\
@@ -659,6 +666,157 @@ def test_namedtuple_items_fields_and_the_terms_of_a_sum_through_returns(tmp_path
         ctx.release()
 
 
+HELD = """\
+def train(module, loader, opt):
+    for batch in loader:
+        out = module.training_step(batch)
+        out["loss"].backward()
+        outputs.append(out)
+        total += out[1]
+        total += out["acc"]
+        alias = out
+        kept.append(alias)
+        other = module.training_step(batch)
+        other["loss"] = other["loss"].detach()
+        kept.append(other)
+"""
+
+
+def test_a_container_holding_a_differentiated_item():
+    """``out["loss"].backward()``: ``out`` holds an attached item (HOLDS, not proven for the rest:
+    an unknown item of it is not attached); a root whose paths are written holds nothing known."""
+    assert _why(HELD, 5) == (graph.HOLDS, False)
+    assert _why(HELD, 6) is None
+    assert _why(HELD, 7) is None
+    assert _why(HELD, 9) == (graph.HOLDS, False)
+    assert _why(HELD, 12) is None
+
+
+def test_derived_from_a_path():
+    _, fn = _function("def f(out):\n    a = 10 * (torch.log(1 / out['mse']) / np.log(10))\n"
+                      "    b = math.log10(1 / out['mse'].item())\n    c = out['bpp'] + out['x']\n"
+                      "    d = g(out['mse'])\n")
+    g = graph.scope_graph(fn)
+    a, b, c, d = (s.value for s in fn.body)
+    assert g.derived_from(a, "out", "['mse']")
+    assert not g.derived_from(b, "out", "['mse']")
+    assert g.derived_from(c, "out", "['x']") and not g.derived_from(c, "out", "['mse']")
+    assert not g.derived_from(d, "out", "['mse']")  # an unknown function
+
+
+METERS = """\
+import horovod.torch as hvd
+import torch
+
+
+class Track:
+    def update(self, losses):
+        for key in losses:
+            self.totals[key] += losses[key]
+
+    def update_numbers(self, losses):
+        for key in losses:
+            self.totals[key] += losses[key].item()
+
+    def set_item(self, losses):
+        for key in losses:
+            self.totals[key] = losses[key]
+
+    def reduced(self, val):
+        self.sum += hvd.allreduce(val.cpu(), name="x")
+
+    def reduced_detached(self, val):
+        self.sum = self.sum + hvd.allreduce(val.detach().cpu(), name="x")
+
+    def unknown_call(self, val):
+        self.sum += summarise(val)
+
+    def first_item(self, pair):
+        self.sum += pair[0]
+
+    def some_keys(self, losses):
+        for key in self.keys:
+            self.totals[key] += losses[key]
+
+    def every_pair(self, losses):
+        for key, value in losses.items():
+            self.totals[key] = self.totals[key] + losses[key]
+
+    def through_own(self, val):
+        self.reduced(val)
+
+    def through_own_number(self, val):
+        self.reduced(val.item())
+
+
+class Meter:
+    def update(self, val, n=1):
+        self.sum += val * n
+
+
+class Tracker:
+    def __init__(self):
+        self.loss_meter = Meter()
+        self.other = make_meter()
+
+    def update(self, loss, n):
+        self.loss_meter.update(loss, n)
+
+    def update_detached(self, loss):
+        self.loss_meter.update(loss.detach())
+
+    def update_unknown(self, loss):
+        self.other.update(loss)
+
+    def quiet(self, loss):
+        with torch.no_grad():
+            self.loss_meter.update(loss)
+
+
+def criterion(output, target):
+    out = {}
+    out["mse"] = (output - target).pow(2).mean()
+    out["loss"] = out["mse"] + output.abs().mean()
+    out["psnr"] = 10 * torch.log10(1 / out["mse"])
+    out["twice"] = 2 * out["psnr"]
+    out["n"] = float(out["mse"])
+    return out
+"""
+
+
+def test_summaries_of_meters_and_derived_keys(tmp_path):
+    """A method adding the items of its parameter into an item of ``self.X``, or its parameter
+    through an autograd-aware call (horovod's ``allreduce``, through the module's import);
+    not its items' numbers, not a plain item set, not an unknown call, not one item or some
+    keys of it (the attached one may be another). Through a method it calls on ``self`` or on a
+    meter it holds (``self.loss_meter = Meter()``), by that method's summary. A returned dict's keys
+    computed from another key through operations that keep a graph."""
+    path = tmp_path / "mod.py"
+    path.write_text(METERS)
+    ctx = FileContext(str(path), ast.parse(METERS), METERS)
+    try:
+        track = ctx.facts().defs["Track"]
+        acc = {m: track.method(m).graph_summary().accumulates for m in
+               ("update", "update_numbers", "set_item", "reduced", "reduced_detached",
+                "unknown_call", "first_item", "some_keys", "every_pair")}
+        assert acc == {"update": {0: "self.totals"}, "update_numbers": {}, "set_item": {},
+                       "reduced": {0: "self.sum"}, "reduced_detached": {}, "unknown_call": {},
+                       "first_item": {}, "some_keys": {}, "every_pair": {0: "self.totals"}}
+        own = {m: track.method(m).graph_summary().accumulates
+               for m in ("through_own", "through_own_number")}
+        assert own == {"through_own": {0: "self.sum"}, "through_own_number": {}}
+        tracker = ctx.facts().defs["Tracker"]
+        held = {m: tracker.method(m).graph_summary().accumulates
+                for m in ("update", "update_detached", "update_unknown", "quiet")}
+        assert held == {"update": {0: "self.loss_meter.sum", 1: "self.loss_meter.sum"},
+                        "update_detached": {}, "update_unknown": {}, "quiet": {}}
+        s = ctx.facts().defs["criterion"].graph_summary()
+        assert s.key_derived == {"['mse']": frozenset({"['psnr']", "['loss']"}),
+                                 "['psnr']": frozenset({"['twice']"})}
+    finally:
+        ctx.release()
+
+
 NAMED_FIT = """\
 import torch
 
@@ -741,3 +899,120 @@ def test_an_item_of_a_container_that_holds_one_is_unknown():
     """
     assert _why(src, 6) is None
     assert _why(src, 7) == (graph.DIFFERENTIATED, False)
+
+
+TRACKS = """\
+import horovod.torch as hvd
+
+
+class LossesTrackEpoch:
+    def __init__(self):
+        self.train_losses = {}
+
+    def update_train_losses(self, loss):
+        for key in loss:
+            self.train_losses[key] += loss[key]
+
+    def update_numbers(self, loss):
+        for key in loss:
+            self.train_losses[key] += loss[key].item()
+
+
+class Metrics:
+    def __init__(self):
+        self.losses_track = LossesTrackEpoch()
+
+
+class Reduced:
+    def __init__(self):
+        self.sum = 0
+
+    def update(self, val):
+        self.sum += hvd.allreduce(val.cpu(), name="loss")
+"""
+TRAIN_TRACKS = """\
+import torch
+
+from common.metrics import Metrics, Reduced
+
+
+def train(model, dset, optimizer):
+    metrics = Metrics()
+    reduced = Reduced()
+    for data in dset:
+        loss = model.compute_loss(data)
+        optimizer.zero_grad()
+        loss["total"].backward()
+        optimizer.step()
+        metrics.losses_track.update_train_losses(loss)
+        metrics.losses_track.update_numbers(loss)
+        reduced.update(loss["total"])
+        reduced.update(loss["total"].detach())
+    with torch.no_grad():
+        for data in dset:
+            metrics.losses_track.update_train_losses(model.compute_loss(data))
+"""
+
+
+def test_meters_of_another_module_reached_through_an_attribute(tmp_path):
+    """The zoo's SSA-SC and horovod shapes across files: a meter held by another object
+    (``metrics.losses_track``) adds every item of the dict it is given, whose ``["total"]`` was
+    differentiated; a metric adds through horovod's autograd-aware ``allreduce``. Silent: the
+    items' numbers, a detached value, the loop under ``no_grad``."""
+    root = tmp_path / "proj"
+    (root / "common").mkdir(parents=True)
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "common" / "__init__.py").write_text("")
+    (root / "common" / "metrics.py").write_text(TRACKS)
+    (root / "train.py").write_text(TRAIN_TRACKS)
+    proc = tensorcopy("check", "--output-format", "json", "--exit-zero", "--select", "TEN501",
+                      ".", cwd=str(root))
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((d["location"]["row"], d["message"]) for d in json.loads(proc.stdout))
+    assert [r for r, _ in got] == [14, 16], got
+    assert "`update_train_losses()` adds it into `self.train_losses`" in got[0][1]
+    assert "it holds the loss differentiated on line 12" in got[0][1]
+    assert "`update()` adds it into `self.sum`" in got[1][1]
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
+    assert proc.stdout.count("TEN501") == 2, proc.stdout + proc.stderr
+
+
+class _Criterion(graph.Oracle):
+    """``crit(...)`` returns a dict: ``['loss']`` the sum of the term ``['mse']``, ``['psnr']``
+    computed from ``['mse']`` (what the index's summary says of such a function)."""
+
+    def summary(self, node, local=False):
+        if graph.dotted(node.func) != "crit":
+            return None
+        return GraphSummary("crit", key_terms={"['loss']": frozenset({"['mse']"})},
+                            key_derived={"['mse']": frozenset({"['psnr']"})})
+
+
+def test_one_container_fact_for_items_terms_and_derived_keys():
+    """One HOLDS fact: the dict whose ``['loss']`` was differentiated holds it, through an alias
+    too; its term and the key derived from the term are attached; a method that changes the dict
+    (``b.pop``) or a rewritten item leaves the container unknown."""
+    src = """\
+    def f(crit, loader, kept):
+        for x in loader:
+            out = crit(x)
+            out["loss"].backward()
+            kept.append(out["mse"])
+            kept.append(out["psnr"])
+            alias = out
+            kept.append(alias)
+            b = crit(x)
+            b["loss"].backward()
+            b.pop("psnr")
+            kept.append(b)
+            c = crit(x)
+            c["loss"].backward()
+            c["psnr"] = c["psnr"].item()
+            kept.append(c)
+    """
+    oracle = _Criterion()
+    assert _why(src, 5, oracle) == (graph.SIBLING, False)
+    assert _why(src, 6, oracle) == (graph.DERIVED, False)
+    assert _why(src, 8, oracle) == (graph.HOLDS, False)
+    assert _why(src, 12, oracle) is None and _why(src, 16, oracle) is None
+    assert _why(src, 6, None) is None  # no summary: the derived key is unknown

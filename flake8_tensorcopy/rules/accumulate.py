@@ -28,7 +28,9 @@ class GraphKeepingAccumulator(Rule):
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
         "`losses.append(loss)`, `hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, "
         "and a tracker's method that adds what it is given into an attribute of `self`: "
-        "`meter.update(loss)` with `self.sum += val`) of a graph-attached value into an "
+        "`meter.update(loss)` with `self.sum += val`, `self.sum += hvd.allreduce(val.cpu())` "
+        "(an autograd-aware call), or every item of a dict it is given, `for k in losses: "
+        "self.totals[k] += losses[k]`) of a graph-attached value into an "
         "accumulator that outlives the iteration. A value is graph-attached by the semantic "
         "core's graph facts (`semantic/graph.py`: flow-sensitive, every binding that reaches the "
         "read must be attached; function summaries in the project index carry it across calls "
@@ -39,7 +41,9 @@ class GraphKeepingAccumulator(Rule):
         "(`loss = rec + kl` ... `total_rec += rec`), the loss a called function differentiated "
         "and returns (`loss = train_step(batch)`), an item of the tuple or namedtuple it returns "
         "(`a, b, total = step(x)` where `step` ran `losses.total.backward()` on a "
-        "`LossTuple(*terms, sum(terms))`: each term too), a dict whose item was differentiated "
+        "`LossTuple(*terms, sum(terms))`: each term too), a key of a returned dict computed from "
+        "the loss or a term of it through operations that keep a graph (`out[\"psnr\"] = 10 * "
+        "torch.log10(1 / out[\"mse\"])`), a dict whose item was differentiated "
         "(`out[\"loss\"].backward()` ... `outputs.append(out)`, unless the item is rewritten, "
         "deleted or the dict changed by a method), or a dict, tuple or list holding one; **no "
         "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
@@ -295,8 +299,11 @@ def _how(form, fact) -> str:
         return out + " after its `backward()`"
     if fact.why == graph.SIBLING:
         return out + f" (a term of the loss differentiated on line {fact.line})"
+    if fact.why == graph.DERIVED:
+        return out + (f" (computed from the loss differentiated on line {fact.line}, or from "
+                      "a term of it)")
     if fact.why == graph.HOLDS:
-        return out + f" (it holds the value differentiated on line {fact.line})"
+        return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
     if fact.why == graph.RETURNED:
@@ -583,6 +590,7 @@ def _differentiated(scope: _ScopeFacts, root: str) -> bool:
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
 _GRAD_OFF_TEXT = ("set_grad_enabled", "requires_grad_(False)", "requires_grad = False",
                   "requires_grad=False", "inference_mode", "_set_grad_enabled")
+
 
 def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file turns grad off or freezes a

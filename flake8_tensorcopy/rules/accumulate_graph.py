@@ -10,6 +10,7 @@ import weakref
 from typing import Optional
 
 from ..semantic import graph, kinds, torch_api
+from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
 
 _DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
@@ -99,7 +100,7 @@ class LintOracle(graph.Oracle):
         if m is not None:
             return "forward" if m else "through"
         q = ctx.inf.qualname(n)
-        return "through" if q is not None and graph.keeps_graph_function(q) else None
+        return "through" if q is not None and keeps_graph_function(q) else None
 
     def summary(self, node: ast.Call, local: bool = False):
         # the inference knows what a name bound in the scope is at the checked statement
@@ -128,11 +129,17 @@ def method_accumulation(node, ctx):
         return None
     if ctx.inf.in_no_grad:
         return None
-    s = summary(ctx, call.func)
+    fn = callee(ctx, call.func)
+    s = fn.graph_summary() if fn is not None else None
     if s is None or not s.accumulates:
         return None
     args = [a for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``)
+    names = graph.function_params(fn.node)[1:] if keywords else []
     for k, attr in sorted(s.accumulates.items()):
         if k < len(args):
             return call.func.value, args[k].value, (call.func.attr.value, attr)
+        if k < len(names) and names[k] in keywords:
+            return call.func.value, keywords[names[k]], (call.func.attr.value, attr)
     return None

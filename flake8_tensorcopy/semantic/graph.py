@@ -30,58 +30,13 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
-    dotted, grad_effect, indexes_tensor, is_sum, keeps_graph_function, literal, path_of,
-    plain_number, terms,
+    calls_in, dotted, function_params, grad_effect, indexes_tensor, is_sum, literal, path_of,
+    path_root, plain_number, terms,
 )
-
-#: the reasons a value is attached, strongest first
-DIFFERENTIATED = "differentiated"
-SIBLING = "sibling"
-#: a value that is the differentiated loss or the tuple of its terms (``losses`` of
-#: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
-TERMS = "terms"
-RETURNED = "returned"
-#: a container one of whose items was differentiated (``out["loss"].backward()``: ``out``)
-HOLDS = "holds"
-FORWARD = "forward"
-
-
-class Fact:
-    """Why a value is attached (``why``), where (``line``: the backward call, the forward pass,
-    the call of the summarised function), and whether that holds only with grad mode on."""
-
-    __slots__ = ("why", "line", "needs_grad", "detail")
-
-    def __init__(self, why: str, line: int, needs_grad: bool = False, detail: str = "") -> None:
-        self.why = why
-        self.line = line
-        self.needs_grad = needs_grad
-        self.detail = detail
-
-    def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"Fact({self.why}, {self.line}, grad={self.needs_grad}, {self.detail!r})"
-
-
-class Oracle:
-    """What the caller knows of calls: ``call(node)`` answers ``"forward"`` (a module with
-    parameters runs: its output is attached with grad on), ``"through"`` (the result is attached
-    when a tensor argument is: a loss module, a torch function), or None (unknown); ``summary``
-    gives a project function's graph summary (``index.summaries.GraphSummary``) or None. This
-    default knows only the spelling of torch's functions."""
-
-    def call(self, node: ast.Call) -> Optional[str]:
-        d = dotted(node.func)
-        if d is not None and d.startswith("F."):
-            d = "torch.nn.functional." + d[2:]
-        return "through" if d is not None and keeps_graph_function(d) else None
-
-    def summary(self, node: ast.Call, local: bool = False):
-        return None
-
-    def fields(self, node: ast.Call):
-        """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
-        return None
-
+from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
+    DERIVED, DIFFERENTIATED, FORWARD, HOLDS, RETURNED, SIBLING, TERMS, Fact, Oracle, first_fact,
+    strongest,
+)
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
 #: "unknown": a long script's chain would otherwise exhaust Python's recursion limit
@@ -141,6 +96,8 @@ class ScopeGraph:
         self._busy: set = set()
         self._marked: Dict[int, Fact] = {}
         self._paths: Dict[Tuple[int, str], Fact] = {}
+        #: binding -> the fact of one of its attached paths (the binding holds an attached item)
+        self._holding: Dict[int, Fact] = {}
         self._ids: Dict[tuple, int] = {}
         self._seen: set = set()
         #: id(expression) -> the names ``_reads`` read in it (``_reads``)
@@ -380,7 +337,7 @@ class ScopeGraph:
         computed from (operands through ``loss / k``; the terms of a differentiated sum)."""
         for expr, stmt in self.differentiated:
             self._mark_expr(expr, Fact(DIFFERENTIATED, stmt.lineno), 0)
-        for expr, stmt in _calls_in(self.expr_stmts):
+        for expr, stmt in calls_in(self.expr_stmts):
             summary = self.summary(expr)
             if summary is None:
                 continue
@@ -410,8 +367,8 @@ class ScopeGraph:
             return
         p = path_of(expr)
         if p is not None and p[0] not in self.path_written:
-            for b in self.uses.get(id(_root(expr)), ()):
-                self._paths.setdefault((b, p[1]), fact)
+            for b in self.uses.get(id(path_root(expr)), ()):
+                self._path_fact(b, p[1], fact)
                 self._mark_key_terms(b, p[1], fact)
             return
         if t is ast.Call and type(expr.func) is ast.Attribute and \
@@ -520,9 +477,23 @@ class ScopeGraph:
         if bd.kind != "assign" or type(bd.value) is not ast.Call:
             return
         summary = self.summary(bd.value)
-        siblings = summary.key_terms.get(key, ()) if summary is not None else ()
+        if summary is None:
+            return
+        siblings = summary.key_terms.get(key, ())
         for other in siblings:
-            self._paths.setdefault((b, other), Fact(SIBLING, fact.line, detail=fact.detail))
+            self._path_fact(b, other, Fact(SIBLING, fact.line, detail=fact.detail))
+        # and the keys computed from an attached one (``psnr`` from the term ``mse``), in turn
+        derived = Fact(DERIVED, fact.line, detail=fact.detail)
+        todo = [key, *siblings]
+        while todo:
+            for other in summary.key_derived.get(todo.pop(), ()):
+                if (b, other) not in self._paths:
+                    self._path_fact(b, other, derived)
+                    todo.append(other)
+
+    def _path_fact(self, b: int, key: str, fact: Fact) -> None:
+        self._paths.setdefault((b, key), fact)
+        self._holding.setdefault(b, fact)
 
     def binding_fact(self, b: int) -> Optional[Fact]:
         got = self._marked.get(b)
@@ -553,13 +524,13 @@ class ScopeGraph:
         """The value of binding ``b`` holds an item a differentiating read proved attached, when
         nothing in the scope writes, deletes or changes its items (a method called on it)."""
         key = self.bindings[b].key
-        got = [f for (b2, _), f in self._paths.items() if b2 == b and f.why == DIFFERENTIATED]
-        if not got or key in self.path_written or any(
+        got = self._holding.get(b)
+        if got is None or key in self.path_written or any(
                 type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
                 type(s.value.func.value) is ast.Name and s.value.func.value.id == key
                 for s in self.expr_stmts):
             return None
-        return Fact(HOLDS, got[0].line, detail=got[0].detail)
+        return Fact(HOLDS, got.line, detail=got.detail)
 
     def _unpacked(self, value, i: int) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
@@ -574,6 +545,24 @@ class ScopeGraph:
 
     def attached(self, expr) -> Optional[Fact]:
         """Why ``expr`` (an expression of this scope) is attached, or None: not known to be."""
+        return self._derived(expr, self._read)
+
+    def derived_from(self, expr, root: str, key: str) -> bool:
+        """Is ``expr`` attached whenever the path ``root`` + ``key`` (``out["mse"]``) is, through
+        operations that keep a graph (``10 * torch.log10(1 / out["mse"])``)? Other reads count
+        as not attached."""
+        mark = Fact(DERIVED, 0)
+
+        def read(e):
+            p = path_of(e)
+            if p is not None:
+                return mark if p == (root, key) else None
+            return None if type(e) is ast.Name else _OPEN
+        return self._derived(expr, read) is mark
+
+    def _read(self, expr):
+        """The fact of a read of a name or a constant-key path; ``_OPEN``: not one of those
+        reads, or a path with no fact of its own (look into it)."""
         t = type(expr)
         if t is ast.Name:
             self._need()
@@ -583,36 +572,45 @@ class ScopeGraph:
             facts = [self.binding_fact(b) for b in reach]
             if any(f is None for f in facts):
                 return None
-            return _strongest(facts)
+            return strongest(facts)
         p = path_of(expr)
         if p is not None:
             self._need()
-            reach = self.uses.get(id(_root(expr)))
+            reach = self.uses.get(id(path_root(expr)))
             if reach and p[0] not in self.path_written:
                 facts = [self._paths.get((b, p[1])) for b in reach]
                 if all(f is not None for f in facts):
-                    return _strongest(facts)
-            got = self.attached_path(_root(expr), p[1])
+                    return strongest(facts)
+            got = self.attached_path(path_root(expr), p[1])
             if got is not None:
                 return got
-        if t is ast.Subscript:  # an item of a container that holds one: unknown
-            got = self.attached(expr.value) if indexes_tensor(expr) else None
-            return got if got is None or got.why != HOLDS else None
+        return _OPEN
+
+    def _derived(self, expr, read) -> Optional[Fact]:
+        """Why ``expr`` is attached, the facts of its reads given by ``read``."""
+        got = read(expr)
+        if got is not _OPEN:
+            return got
+        t = type(expr)
+        if t is ast.Subscript:  # an item of a tensor; not an unknown item of a container
+            got = self._derived(expr.value, read) if indexes_tensor(expr) else None
+            return None if got is None or got.why == HOLDS else got
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
-                return self.attached(expr.left) or self.attached(expr.right)
+                return self._derived(expr.left, read) or self._derived(expr.right, read)
             return None
         if t is ast.UnaryOp:
-            return self.attached(expr.operand) if type(expr.op) in (ast.USub, ast.UAdd) else None
+            return self._derived(expr.operand, read) if type(expr.op) in (ast.USub, ast.UAdd) \
+                else None
         if t in (ast.Tuple, ast.List):
-            return _first(self.attached(e) for e in expr.elts if type(e) is not ast.Starred)
+            return first_fact(self._derived(e, read) for e in expr.elts if type(e) is not ast.Starred)
         if t is ast.Dict:
-            return _first(self.attached(v) for v in expr.values)
+            return first_fact(self._derived(v, read) for v in expr.values)
         if t is ast.IfExp:
-            a, b = self.attached(expr.body), self.attached(expr.orelse)
-            return _strongest([a, b]) if a is not None and b is not None else None
+            a, b = self._derived(expr.body, read), self._derived(expr.orelse, read)
+            return strongest([a, b]) if a is not None and b is not None else None
         if t is ast.Call:
-            return self._call(expr)
+            return self._call(expr, read)
         return None
 
     def path_fact(self, b: int, key: str) -> Optional[Fact]:
@@ -636,7 +634,7 @@ class ScopeGraph:
             if s is None or not s.returns_path(key):
                 return None
             facts.append(Fact(RETURNED, bd.value.lineno, detail=s.name))
-        return _strongest(facts)
+        return strongest(facts)
 
     def summary(self, node: ast.Call):
         """The graph summary of the project function ``node`` calls, if the oracle knows it
@@ -646,7 +644,7 @@ class ScopeGraph:
         local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
         return self.oracle.summary(node, local)
 
-    def _call(self, node: ast.Call) -> Optional[Fact]:
+    def _call(self, node: ast.Call, read) -> Optional[Fact]:
         f = node.func
         if type(f) is ast.Name and f.id in NUMBERS:
             return None
@@ -658,12 +656,12 @@ class ScopeGraph:
             return Fact(FORWARD, node.lineno, needs_grad=True)
         if kind == "through":
             args = [a for a in node.args if type(a) is not ast.Starred]
-            return _first(self.attached(a) for a in args)
+            return first_fact(self._derived(a, read) for a in args)
         summary = self.summary(node)
         if summary is not None and summary.returns_item(None):
             return Fact(RETURNED, node.lineno, detail=summary.name)
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-            return self.attached(f.value)
+            return self._derived(f.value, read)
         return None
 
     def grad_mode(self, stmt: ast.stmt) -> Optional[str]:
@@ -671,11 +669,6 @@ class ScopeGraph:
         scope's own, given when made); None: no ``with`` about grad."""
         self._need()
         return self.grad.get(id(stmt))
-
-def _root(expr):
-    while type(expr) in (ast.Attribute, ast.Subscript):
-        expr = expr.value
-    return expr
 
 
 def _join(a: Env, b: Env) -> Env:
@@ -686,44 +679,8 @@ def _join(a: Env, b: Env) -> Env:
     return out
 
 
-def _first(facts) -> Optional[Fact]:
-    for f in facts:
-        if f is not None:
-            return f
-    return None
-
-
-_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, TERMS: 2, HOLDS: 3, RETURNED: 4, FORWARD: 5}
-
-
-def _strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:
-    """Facts that all hold: the weakest decides whether grad is needed."""
-    real = [f for f in facts if f is not None]
-    if not real:
-        return None
-    needs = [f for f in real if f.needs_grad]
-    return needs[0] if needs else min(real, key=lambda f: _ORDER[f.why])
-
-
-def _calls_in(expr_stmts) -> Iterable[Tuple[ast.Call, ast.AST]]:
-    """The calls made as statements of their own (``backward_step(loss)``: what a function that
-    differentiates its argument returns is seldom used) with a plain name among their
-    arguments, once each: the only calls whose summary may mark an argument."""
-    for s in expr_stmts:
-        n = s.value
-        if type(n) is ast.Call and any(type(a) is ast.Name for a in n.args):
-            yield n, s
-
-
-def function_params(fn) -> List[str]:
-    a = fn.args
-    names = [x.arg for x in a.posonlyargs + a.args]
-    if a.vararg is not None:
-        names.append(a.vararg.arg)
-    names += [x.arg for x in a.kwonlyargs]
-    if a.kwarg is not None:
-        names.append(a.kwarg.arg)
-    return names
+#: ``ScopeGraph._read``: not a read it knows; look into the expression
+_OPEN = object()
 
 
 def scope_graph(scope, oracle: Optional[Oracle] = None, lazy: bool = False) -> ScopeGraph:
@@ -734,4 +691,3 @@ def scope_graph(scope, oracle: Optional[Oracle] = None, lazy: bool = False) -> S
     grad = decorated_grad(scope)
     return ScopeGraph(scope.body, function_params(scope), oracle,
                       None if grad is None else grad, lazy=lazy)
-

@@ -5,7 +5,7 @@ Read from Python's ``ast``; no torch."""
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from ..syntax.walk import dotted
 
@@ -32,11 +32,20 @@ TORCH_KEEPS = frozenset({
     "cat", "concat", "concatenate", "stack", "hstack", "vstack", "sum", "mean", "matmul", "mm",
     "bmm", "einsum", "exp", "log", "softmax", "log_softmax", "sigmoid", "tanh", "relu", "where",
     "clamp", "abs", "sqrt", "pow", "flatten", "reshape", "squeeze", "unsqueeze", "cumsum",
-    "mul", "add", "sub", "div", "norm", "max", "min", "logsumexp", "square", "transpose"})
+    "mul", "add", "sub", "div", "norm", "max", "min", "logsumexp", "square", "transpose",
+    "log10", "log2"})
+
+
+#: functions of other libraries whose result keeps their tensor argument's graph: horovod's
+#: ``allreduce`` is "a thin wrapper around an autograd function" (its docstring)
+OTHER_KEEPS = frozenset({"horovod.torch.allreduce"})
 
 
 def keeps_graph_function(qualname: str) -> bool:
-    """Is ``qualname`` a torch function whose result keeps its tensor arguments' graph?"""
+    """Is ``qualname`` a torch function (or one of ``OTHER_KEEPS``) whose result keeps its
+    tensor arguments' graph?"""
+    if qualname in OTHER_KEEPS:
+        return True
     if qualname.startswith("torch.nn.functional."):
         return qualname != "torch.nn.functional.one_hot"
     head, _, last = qualname.rpartition(".")
@@ -151,3 +160,31 @@ def indexes_tensor(node: ast.Subscript) -> bool:
     an entry of a dict, whose other entries may be numbers."""
     s = node.slice
     return not (type(s) is ast.Constant and type(s.value) is str)
+
+
+def function_params(fn) -> List[str]:
+    a = fn.args
+    names = [x.arg for x in a.posonlyargs + a.args]
+    if a.vararg is not None:
+        names.append(a.vararg.arg)
+    names += [x.arg for x in a.kwonlyargs]
+    if a.kwarg is not None:
+        names.append(a.kwarg.arg)
+    return names
+
+
+def path_root(expr):
+    """The name (or other expression) a path of items and attributes starts from."""
+    while type(expr) in (ast.Attribute, ast.Subscript):
+        expr = expr.value
+    return expr
+
+
+def calls_in(expr_stmts) -> Iterable[Tuple[ast.Call, ast.AST]]:
+    """The calls made as statements of their own (``backward_step(loss)``: what a function that
+    differentiates its argument returns is seldom used) with a plain name among their
+    arguments, once each: the only calls whose summary may mark an argument."""
+    for s in expr_stmts:
+        n = s.value
+        if type(n) is ast.Call and any(type(a) is ast.Name for a in n.args):
+            yield n, s

@@ -5,9 +5,8 @@ free. This scan looks only for node *shapes* a rule needs (``X.data``, ``tensor(
 ``.clone(...).detach()``, ``*_like(t).copy_(t)``, ``y = x.detach()``...). It must never say "no"
 where a rule could fire: it is a superset, the engine's walk decides.
 
-``plan`` also names the top-level functions and methods that hold no such shape. The engine
-builds no tree for them (each stands as the one statement the plan names), which is where most
-of a large file's analysis time goes.
+``plan`` also names the top-level functions and methods with no such shape; the engine builds
+no tree for them (where most of a large file's analysis time goes).
 """
 from __future__ import annotations
 

@@ -21,20 +21,22 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from .. import graph, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
+from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
 
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms", "fields")
+                 "key_terms", "fields", "key_derived")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
                  accumulates: Optional[Dict[int, str]] = None,
                  terms: Optional[Dict[int, FrozenSet[int]]] = None,
                  key_terms: Optional[Dict[str, FrozenSet[str]]] = None,
-                 fields: Tuple[str, ...] = ()) -> None:
+                 fields: Tuple[str, ...] = (),
+                 key_derived: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
         self.name = name
         self.returns = returns
         self.items = items
@@ -48,6 +50,10 @@ class GraphSummary:
         #: its sum (``out["loss"] = w * out["mse"] + out["bpp"]; return out``:
         #: ``['loss']`` -> {``['mse']``, ``['bpp']``})
         self.key_terms: Dict[str, FrozenSet[str]] = key_terms or {}
+        #: key path of that dict -> the key paths computed from it through operations that keep
+        #: a graph (``out["psnr"] = 10 * torch.log10(1 / out["mse"])``: ``['mse']`` ->
+        #: {``['psnr']``}): attached when it is
+        self.key_derived: Dict[str, FrozenSet[str]] = key_derived or {}
         #: the namedtuple fields of what every return gives back (``LossTuple(*losses)``):
         #: ``out.total_loss`` is item ``fields.index("total_loss")``
         self.fields = fields
@@ -116,6 +122,20 @@ class IndexOracle(graph.Oracle):
             return None
         return namedtuple_fields(value) if value is not None else None
 
+    def call(self, node: ast.Call) -> Optional[str]:
+        got = super().call(node)  # torch's functions as spelled
+        d = graph.dotted(node.func) if got is None else None
+        if d is None:
+            return got
+        # through the module's absolute imports: ``hvd.allreduce`` (``import horovod.torch as
+        # hvd``), ``allreduce`` (``from horovod.torch import allreduce``)
+        head, _, rest = d.partition(".")
+        imp = self.module.imports.get(head)
+        if imp is None or imp[2] != 0:
+            return None
+        q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
+        return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
+
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
         if local and type(f) is ast.Name:
@@ -142,9 +162,10 @@ def _summarise(fn) -> GraphSummary:
     g = graph.scope_graph(node, IndexOracle(fn.module, cls))
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
-    accumulates = _accumulates(g, node, offset) if method else {}
+    accumulates = _accumulates(g, node, offset, cls) if method else {}
+    key_terms, key_derived = _key_terms(node, g)
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        _key_terms(node), fields)
+                        key_terms, fields, key_derived)
 
 
 def _static(node) -> bool:
@@ -225,10 +246,11 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
     return out or {}
 
 
-def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
+def _key_terms(fn, g: graph.ScopeGraph):
     """Key path of the one dict name every return gives back -> the key paths of that dict
     that are computed terms of the sum written at that key (each key written once, by a plain
-    assignment, none of them in a nested function)."""
+    assignment, none of them in a nested function); and key path -> the key paths whose value
+    is computed from it (``GraphSummary.key_derived``)."""
     returned = set()
     writes: Dict[str, list] = {}
     todo = list(fn.body)
@@ -247,7 +269,7 @@ def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
                     writes.setdefault(p[0], []).append((p[1], value))
         todo.extend(ast.iter_child_nodes(n))
     if len(returned) != 1 or None in returned:
-        return {}
+        return {}, {}
     root = next(iter(returned))
     once: Dict[str, object] = {}
     seen: Dict[str, int] = {}
@@ -264,7 +286,16 @@ def _key_terms(fn) -> Dict[str, FrozenSet[str]]:
             and once[p[1]] is not None and graph.computed(once[p[1]]))
         if found:
             out[key] = found
-    return out
+    derived: Dict[str, set] = {}
+    for key, value in once.items():
+        if seen[key] != 1 or value is None:
+            continue
+        reads = {p[1] for p in map(graph.path_of, ast.walk(value)) if p is not None and
+                 p[0] == root and p[1] != key and seen.get(p[1]) == 1}
+        for source in reads:
+            if g.derived_from(value, root, source):
+                derived.setdefault(source, set()).add(key)
+    return out, {k: frozenset(v) for k, v in derived.items()}
 
 
 def _proven(fact) -> bool:
@@ -273,15 +304,21 @@ def _proven(fact) -> bool:
     return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
 
 
-def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
-    """Call position of a parameter -> the ``self`` attribute the method adds it into."""
+def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, str]:
+    """Call position of a parameter -> the ``self`` attribute the method adds it into, itself
+    or through a method it calls whose summary says so (``self._add(val)``,
+    ``self.meter.update(val)`` with ``self.meter`` a project class's instance)."""
     params = {i: name for i, name in enumerate(graph.function_params(fn))}
     targets: Dict[str, int] = {}  # attribute -> how many statements bind it
     found: Dict[int, str] = {}
+    items: set = set()  # filled as the walk meets the loops, before their bodies
+    names = set(list(params.values())[offset:])
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
-        if t is ast.AugAssign and type(stmt.op) is ast.Add:
+        if t is ast.For:
+            _every_item(stmt, items)
+        elif t is ast.AugAssign and type(stmt.op) is ast.Add:
             attr, value = _self_attr(stmt.target), stmt.value
         elif t is ast.Assign and len(stmt.targets) == 1:
             attr = _self_attr(stmt.targets[0])
@@ -289,6 +326,8 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
             if attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
                     attr in (_self_attr(v.left), _self_attr(v.right)):
                 value = v.right if _self_attr(v.left) == attr else v.left
+            elif attr is not None and type(stmt.targets[0]) is ast.Subscript:
+                continue  # ``self.d[k] = x``: one item set, the rest kept
             elif attr is not None:
                 targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
                 continue
@@ -296,32 +335,111 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int) -> Dict[int, str]:
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
                 len(stmt.value.args) == 1:
             attr, value = _self_attr(stmt.value.func.value), stmt.value.args[0]
-        if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
+        elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
+                type(stmt.value.func) is ast.Attribute and \
+                _on_self(stmt.value.func.value) and \
+                any(type(n) is ast.Name and n.id in names
+                    for a in stmt.value.args for n in ast.walk(a)):
+            # ``self.m(x)``, ``self.meter.update(x)`` passing (what is formed from) a parameter
+            for attr, value in _delegated(stmt.value, cls):
+                _accumulated(g, stmt, attr, value, params, offset, items, found)
             continue
-        for name in _operands(value):
-            reach = g.uses.get(id(name))
-            if not reach or len(reach) != 1:
-                continue
-            b = g.bindings[next(iter(reach))]
-            if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
-                found[b.index - offset] = attr
+        if attr is not None and value is not None:
+            _accumulated(g, stmt, attr, value, params, offset, items, found)
     return {k: a for k, a in found.items() if not targets.get(a)}
 
 
+def _on_self(node) -> bool:
+    """``self`` or ``self.x``."""
+    if type(node) is ast.Attribute:
+        node = node.value
+    return type(node) is ast.Name and node.id == "self"
+
+
+def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
+    """Record the parameters ``value`` is formed from as added into ``attr`` by ``stmt``."""
+    if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
+        return
+    for name in _operands(value, g.oracle, items):
+        reach = g.uses.get(id(name))
+        if not reach or len(reach) != 1:
+            continue
+        b = g.bindings[next(iter(reach))]
+        if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
+            found[b.index - offset] = attr
+
+
+def _delegated(call: ast.Call, cls):
+    """(attribute, argument) pairs a call of a method of ``self`` (``self._add(val)``) or of an
+    attribute of ``self`` holding a project class's instance (``self.meter.update(val)``)
+    accumulates, by the called method's summary."""
+    f = call.func
+    if type(f) is not ast.Attribute:
+        return ()
+    holder = f.value
+    try:
+        if type(holder) is ast.Name and holder.id == "self":
+            target, into = cls.method(f.attr), "self."
+        else:
+            attr = _self_attr(holder)
+            if attr is None or type(holder) is not ast.Attribute:
+                return ()
+            shape = cls.attr(holder.attr)
+            if type(shape) is not kinds.ProjInstance:
+                return ()
+            target, into = shape.facts.method(f.attr), attr + "."
+    except (OSError, ValueError, RecursionError):
+        return ()
+    if target is None or not hasattr(target, "graph_summary"):
+        return ()
+    args = [a for a in call.args if type(a) is not ast.Starred]
+    if len(args) != len(call.args):
+        return ()
+    acc = target.graph_summary().accumulates
+    return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
+
+
 def _self_attr(node) -> Optional[str]:
+    """``self.sum`` of ``self.sum`` or of an item of it (``self.losses[key]``)."""
+    while type(node) is ast.Subscript:
+        node = node.value
     if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
         return "self." + node.attr
     return None
 
 
-def _operands(value):
-    """The names that are the value or a direct operand of arithmetic forming it (``val``,
-    ``val * n``; not ``val.item()``, ``float(val)``)."""
+def _every_item(loop: ast.For, out: set) -> None:
+    """Add (name, key) of a loop over every key of a name (``for key in losses``,
+    ``for key in losses.keys()``, ``for key, _ in losses.items()``)."""
+    it, key = loop.iter, loop.target
+    if type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
+            it.func.attr in ("keys", "items"):
+        if it.func.attr == "items":
+            key = key.elts[0] if type(key) is ast.Tuple and len(key.elts) == 2 else None
+        it = it.func.value
+    if type(it) is ast.Name and type(key) is ast.Name:
+        out.add((it.id, key.id))
+
+
+def _operands(value, oracle, items: set):
+    """The names that are the value or an operand of what forms it and keeps its graph
+    (``val``, ``val * n``, ``val.cpu()``, ``hvd.allreduce(val)``, ``losses[key]`` in a loop
+    over every key of ``losses`` (``items``); not ``val.item()``, ``float(val)``)."""
     t = type(value)
     if t is ast.Name:
         return [value]
     if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
-        return _operands(value.left) + _operands(value.right)
+        return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
-        return _operands(value.operand)
+        return _operands(value.operand, oracle, items)
+    if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
+        v, k = value.value, value.slice
+        ok = type(v) is ast.Name and type(k) is ast.Name and (v.id, k.id) in items
+        return [v] if ok else []
+    if t is ast.Call:
+        f = value.func
+        if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
+            return _operands(f.value, oracle, items)
+        if oracle.call(value) == "through":
+            return [n for a in value.args for n in _operands(a, oracle, items)]
     return []

@@ -1,0 +1,80 @@
+"""The vocabulary of graph facts (``graph.py``): why a value is attached (``Fact``), what the
+caller knows of calls (``Oracle``), and how facts that all hold combine (``strongest``)."""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional
+
+from .graph_terms import dotted, keeps_graph_function
+
+#: the reasons a value is attached, strongest first
+DIFFERENTIATED = "differentiated"
+SIBLING = "sibling"
+#: computed, through operations that keep a graph, from the differentiated value or a term of it
+#: (``out["psnr"] = 10 * torch.log10(1 / out["mse"])`` where ``out["mse"]`` is a term)
+DERIVED = "derived"
+#: a value that is the differentiated loss or the tuple of its terms (``losses`` of
+#: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
+TERMS = "terms"
+RETURNED = "returned"
+FORWARD = "forward"
+#: a container one of whose constant-key items is attached (``out`` of
+#: ``out["loss"].backward()``); its other items stay unknown
+HOLDS = "holds"
+
+
+class Fact:
+    """Why a value is attached (``why``), where (``line``: the backward call, the forward pass,
+    the call of the summarised function), and whether that holds only with grad mode on."""
+
+    __slots__ = ("why", "line", "needs_grad", "detail")
+
+    def __init__(self, why: str, line: int, needs_grad: bool = False, detail: str = "") -> None:
+        self.why = why
+        self.line = line
+        self.needs_grad = needs_grad
+        self.detail = detail
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Fact({self.why}, {self.line}, grad={self.needs_grad}, {self.detail!r})"
+
+
+class Oracle:
+    """What the caller knows of calls: ``call(node)`` answers ``"forward"`` (a module with
+    parameters runs: its output is attached with grad on), ``"through"`` (the result is attached
+    when a tensor argument is: a loss module, a torch function), or None (unknown); ``summary``
+    gives a project function's graph summary (``index.summaries.GraphSummary``) or None. This
+    default knows only the spelling of torch's functions."""
+
+    def call(self, node: ast.Call) -> Optional[str]:
+        d = dotted(node.func)
+        if d is not None and d.startswith("F."):
+            d = "torch.nn.functional." + d[2:]
+        return "through" if d is not None and keeps_graph_function(d) else None
+
+    def summary(self, node: ast.Call, local: bool = False):
+        return None
+
+    def fields(self, node: ast.Call):
+        """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
+        return None
+
+
+def first_fact(facts) -> Optional[Fact]:
+    for f in facts:
+        if f is not None:
+            return f
+    return None
+
+
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, DERIVED: 2, TERMS: 3, RETURNED: 4, FORWARD: 5,
+          HOLDS: 6}
+
+
+def strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:
+    """Facts that all hold: the weakest decides whether grad is needed."""
+    real = [f for f in facts if f is not None]
+    if not real:
+        return None
+    needs = [f for f in real if f.needs_grad]
+    return needs[0] if needs else min(real, key=lambda f: _ORDER[f.why])
