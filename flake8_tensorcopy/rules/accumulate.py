@@ -222,7 +222,7 @@ class GraphKeepingAccumulator(Rule):
         if ctx.inf.torch_alias() is None or (form == "cat" and not (
                 ctx.inf.qualname(node.value.func) or "").startswith("torch.")):
             return
-        loop = _innermost_loop(ctx.scope_node, line)
+        loop = _innermost_loop(ctx, line)
         if loop is None:
             return
         acc_code = ctx.code(acc)
@@ -388,56 +388,36 @@ def _operands(value) -> bool:
     return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
 
 
-def _innermost_loop(scope, line):
-    """The innermost ``for``/``while`` of ``scope`` (not crossing a definition) whose body holds
-    the statement line ``line``."""
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    return _find_loop(body, None, line)[0]
+def _innermost_loop(ctx, line):
+    """The innermost ``for``/``while`` of the scope being checked (not crossing a definition)
+    whose body holds the statement line ``line``, or None. The loops of every statement are
+    found in one walk per scope and file."""
+    if line is None:
+        return None
+    scope = ctx.scope_node
+    return _cached(ctx, "_accumulate_loops", scope, lambda: _loops_of(scope)).get(id(line))
 
 
 def _in_loop(ctx) -> bool:
-    """Is the statement being checked in the body of a loop of its scope (``_innermost_loop``
-    is not None)? The statements in loop bodies are found in one walk per scope and file."""
-    line = ctx.stmt_line
-    if line is None:
-        return False
-    scope = ctx.scope_node
-    return id(line) in _cached(ctx, "_accumulate_looped", scope, lambda: _looped(scope))
+    """Is the statement being checked in the body of a loop of its scope?"""
+    return _innermost_loop(ctx, ctx.stmt_line) is not None
 
 
-def _looped(scope) -> Set[int]:
-    """The ids of the statements of ``scope`` (not crossing a definition) in a loop's body."""
+def _loops_of(scope) -> dict:
+    """id of each statement of ``scope`` (not crossing a definition) in a loop's body -> the
+    innermost such loop (a loop's ``else`` is not its body)."""
     body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    out: Set[int] = set()
-    todo = [(s, False) for s in body]
+    out: dict = {}
+    todo = [(s, None) for s in body]
     while todo:
-        s, inside = todo.pop()
-        if inside:
-            out.add(id(s))
-        loop = type(s) in _LOOPS
+        s, loop = todo.pop()
+        if loop is not None:
+            out[id(s)] = loop
+        own = type(s) in _LOOPS
         for i, block in enumerate(statement_blocks(s)):
-            within = inside or (loop and i == 0)  # a loop's body; its ``else`` is not
-            todo.extend((c, within) for c in block)
+            inner = s if own and i == 0 else loop
+            todo.extend((c, inner) for c in block)
     return out
-
-
-def _find_loop(stmts, loop, line):
-    # module level, not a closure: a nested function that calls itself is a reference cycle,
-    # which kept the whole analysed tree alive until the cyclic collector ran
-    for s in stmts:
-        if s is line:
-            return loop, True
-        for block in statement_blocks(s):
-            inner = s if type(s) in _LOOPS and block is not None and \
-                _same(block, statement_list(s.body)) else loop
-            got, hit = _find_loop(block, inner, line)
-            if hit:
-                return got, True
-    return None, False
-
-
-def _same(a: list, b: list) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _walk(node):
