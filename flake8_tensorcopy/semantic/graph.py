@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
+from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
     calls_in, dotted, function_params, grad_effect, indexes_tensor, is_sum, literal, path_of,
@@ -324,7 +325,7 @@ class ScopeGraph:
                 elif name == "grad" and n.args and self._once(n) and dotted(f) in (
                         "torch.autograd.grad", "autograd.grad"):
                     self.differentiated.append((n.args[0], stmt))
-            for field in n._fields:  # ``ast.iter_child_nodes``, without its generators
+            for field in node_fields(type(n)):  # ``syntax.walk.child_nodes``, inline
                 v = getattr(n, field, None)
                 if type(v) is list:
                     todo.extend([x for x in v if isinstance(x, ast.AST)])
