@@ -21,6 +21,11 @@ _WS = re.compile(r"\s+")
 
 UNASKED = object()  # a callee's qualified name not worked out yet
 
+def clip(text: str, limit: int) -> str:
+    """``text``, cut to ``limit`` characters with ``...`` where it is longer (a message's quote)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class Context:
     """What a rule sees while the walk is at a node."""
 
@@ -112,8 +117,7 @@ class Context:
         return self.text.simple_whitespace_after(self.text.span(node)[1])
 
     def snippet(self, node: nodes.CSTNode, limit: int = 40) -> str:
-        text = _WS.sub(" ", self.code(node)).strip()
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        return clip(_WS.sub(" ", self.code(node)).strip(), limit)
 
     def operand(self, node: nodes.BaseExpression) -> str:
         """Code for ``node`` usable as the receiver of ``.method()`` (parenthesized if needed)."""

@@ -11,6 +11,7 @@ from ..syntax import nodes
 from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import first_write, read_after, sole_binding
+from .context import clip
 from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from . import conversion_claims as claims_of
 
@@ -236,7 +237,7 @@ class ConversionAlias(Rule):
                       [NodeEdit("replace", call, fixed)])
         yield self.report(node, fix, name=name, expr=ctx.snippet(call, 40), base=share.base_name,
                           where=_where(share), write=ctx.snippet(write, 30), other=other,
-                          fixed=fixed if len(fixed) <= 60 else fixed[:57] + "...")
+                          fixed=clip(fixed, 60))
 
 
 class NumpyBridgeAlias(Rule):
@@ -338,7 +339,7 @@ class NumpyBridgeAlias(Rule):
         where = "" if share.always else " " + " and ".join(share.conditions)
         yield self.report(node, fix, name=name, expr=ctx.snippet(call, 40), base=share.base_name,
                           where=where, write=ctx.snippet(write, 30), other=other,
-                          fixed=fixed if len(fixed) <= 60 else fixed[:57] + "...")
+                          fixed=clip(fixed, 60))
 
 
 class RepeatedTensorWrite(Rule):
