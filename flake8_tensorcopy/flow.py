@@ -18,14 +18,14 @@ from .semantic import kinds
 from .semantic.scope import Doubt, join_branches, proven
 from .syntax import nodes
 from .syntax.prefilter import statements
-from .syntax.source import lines_of_sorted
+from .syntax.source import LazyPattern, lines_of_sorted
 
 #: the text of a ``global``/``nonlocal`` statement (a superset: comments and strings match too):
 #: one pattern per keyword, each starting with its literal, so that ``re`` finds candidates with
 #: a fast substring scan (one alternation behind ``\b`` was tried at every letter: 95 ms over
 #: the dense corpus against 7 ms); the word boundary before it is a look-behind
-_SHARED = (re.compile(r"global(?<!\wglobal)[\s\\]+\w"),
-           re.compile(r"nonlocal(?<!\wnonlocal)[\s\\]+\w"))
+_SHARED = (LazyPattern(r"global(?<!\wglobal)[\s\\]+\w"),
+           LazyPattern(r"nonlocal(?<!\wnonlocal)[\s\\]+\w"))
 
 
 #: a file that rebinds module globals by name (closed-world, issue 45: no module global is made

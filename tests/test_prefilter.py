@@ -309,3 +309,28 @@ def test_statements_on_lines_find_every_statement_starting_there():
                     assert any(first <= line <= end for line in lines), (text[:60], lines)
             checked += 1
     assert checked > 150
+
+
+def test_the_project_import_shape_tells_libraries_apart_after_the_match():
+    """``from M import name`` is a shape only when ``M`` may be the project's own; the test of
+    ``M``'s first word now runs on each match instead of inside the pattern (a 70-name
+    alternation that cost 0.45 ms to compile in every editor run): the same answers as the
+    pattern with the alternation, on the forms that tell them apart."""
+    import re
+
+    from flake8_tensorcopy.syntax import prefilter
+
+    words = "|".join(sorted(prefilter._LIBRARY_WORDS))
+    old = re.compile(r"from(?<![^\n]from)[ \t]+(?!(?:" + words + r")\b)[\w.]+[ \t]+import\b")
+    texts = ["from torch.nn import Linear\n", "from torchvision import x\n",
+             "from torch_utils import step\n", "from .torch import step\n",
+             "from . import step\n", "from re2 import x\n", "from numpy import a\n",
+             "from numpy_helpers import a\n", "from torch import x\nfrom mine import y\n",
+             "x = 1\n  from mine import y\n", "from\tjson.decoder\timport x\n",
+             "from os.path import join\nfrom  model_utils   import Net\n"]
+    for text in texts:
+        want = [m.start() for m in old.finditer(text)]
+        got = [i for i in prefilter.SHAPES.starts(text) if text.startswith("from", i)]
+        assert got == want, text
+        assert (prefilter.SHAPES.search(text) is not None) == bool(want), text
+    assert [m.start() for m in old.finditer(texts[-1])] == [len("from os.path import join\n")]

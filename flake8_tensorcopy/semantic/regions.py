@@ -24,12 +24,12 @@ all; a rule asks ``ints.holds_int`` for that, on evidence.
 """
 from __future__ import annotations
 
-import re
 from typing import Callable, Dict, FrozenSet, Optional, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.records import record
+from ..syntax.source import LazyPattern
 from .kinds import Kind, is_tensor
 
 OVERLAP = "overlap"
@@ -391,8 +391,8 @@ def index_symbols(r: Region) -> FrozenSet[str]:
                      for s, _ in d.start[1].terms)
 
 
-_LEN = re.compile(r"len\(\w+\)")
-_SHAPE = re.compile(r"\w+\.shape\[-?\d+\]")
+_LEN = LazyPattern(r"len\(\w+\)")
+_SHAPE = LazyPattern(r"\w+\.shape\[-?\d+\]")
 
 
 def _root(symbol: str) -> str:

@@ -13,7 +13,7 @@ import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import child_nodes, dotted
-from ...syntax.source import any_line_within
+from ...syntax.source import LazyPattern, any_line_within
 from .. import torch_api
 from ..kinds import (
     DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUP, PARAM_GROUPS, TENSOR,
@@ -188,7 +188,7 @@ class CallSites:
 #: every bare name that may be called (``called(name)`` for any name at once): the name,
 #: then the same separators (matched once, atomically), looked at but not consumed, so that a
 #: match ends where the name does and the search goes on from there, as each name's own does
-CALLED_ANY = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))(?=\2\()")
+CALLED_ANY = LazyPattern(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))(?=\2\()")
 
 
 #: what follows a bare name where it is called (``call_starts``): blanks, closing parentheses
