@@ -208,7 +208,7 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = _accumulation(node)
-        if found is None and type(node) is nodes.Expr and _in_loop(ctx):
+        if found is None and type(node) is nodes.Expr and _may_keep(node.value) and _in_loop(ctx):
             # (asked only in a loop: ``_check`` reports nothing elsewhere, and finding the
             # called method's summary is the costly part)
             found = method_accumulation(node, ctx)
@@ -386,6 +386,16 @@ def _operands(value) -> bool:
     if t is nodes.UnaryOperation or t is nodes.Subscript:
         return _operands(value.expression if t is nodes.UnaryOperation else value.value)
     return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
+
+
+def _may_keep(call) -> bool:
+    """Could ``method_accumulation`` find ``call`` keeping a value ``_operands`` accepts? A
+    method called on a name or an attribute (``meter.update(...)``) with such an argument:
+    ``pbar.update(1)`` is not asked for its method's summary."""
+    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+            type(call.func.value) not in (nodes.Name, nodes.Attribute):
+        return False
+    return any(not a.star and _operands(a.value) for a in call.args)
 
 
 def _innermost_loop(ctx, line):

@@ -251,6 +251,11 @@ def _key_terms(fn, g: graph.ScopeGraph):
     that are computed terms of the sum written at that key (each key written once, by a plain
     assignment, none of them in a nested function); and key path -> the key paths whose value
     is computed from it (``GraphSummary.key_derived``)."""
+    # the returns the walk met are some of those below: one that is not the same plain name
+    # as the others already answers, without reading the whole body again
+    seen = {v.id if type(v) is ast.Name else None for v, _ in g.returns}
+    if None in seen or len(seen) > 1:
+        return {}, {}
     returned = set()
     writes: Dict[str, list] = {}
     todo = list(fn.body)
