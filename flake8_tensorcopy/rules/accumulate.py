@@ -306,6 +306,11 @@ def _how(form, fact) -> str:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
+    if fact.why == graph.GRAD_ON and fact.detail:
+        return out + " (computed from a model output made under `enable_grad()`)"
+    if fact.why == graph.GRAD_ON:
+        return out + (" (computed from a model output made with grad on: a value computed "
+                      f"in the same grad mode was differentiated on line {fact.line})")
     if fact.why == graph.RETURNED:
         return out + f" (a loss `{fact.detail}()` differentiated and returns)"
     return out

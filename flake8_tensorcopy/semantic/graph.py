@@ -16,8 +16,8 @@ loops run to a fixed point, ``try`` joins its paths). A binding is **attached** 
   through ``loss / k``, ``scaler.scale(loss)``, ``loss.mean()`` the operand does too, and the
   terms of a differentiated sum bound to a computed value (``loss = rec + kl``) are the loss's
   terms (**sibling**);
-- it is a forward pass (the caller's ``Oracle`` says which calls run a module with parameters)
-  or the value of a call whose summary returns a differentiated value.
+- it is a forward pass (the caller's ``Oracle`` says which calls run a module with parameters),
+  a call's value (item) its summary returns differentiated or derives (``graph_sources``).
 
 Each fact carries whether it needs grad mode on to hold: a forward pass records a graph only
 with grad on; a differentiated value had one (backward proves it). Unknown stays unknown: a read
@@ -34,25 +34,16 @@ from .graph_terms import (
     calls_in, dotted, function_params, grad_effect, indexes_tensor, is_sum, literal, path_of,
     path_root, plain_number, terms,
 )
+from . import graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
-    DERIVED, DIFFERENTIATED, FORWARD, HOLDS, RETURNED, SIBLING, TERMS, Fact, Oracle, first_fact,
+    DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
+    Oracle, first_fact,
     strongest,
 )
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
 #: "unknown": a long script's chain would otherwise exhaust Python's recursion limit
 _MAX_CHAIN = 64
-
-
-class _Binding:
-    __slots__ = ("key", "value", "stmt", "kind", "index")
-
-    def __init__(self, key: str, value, stmt, kind: str, index: int = -1) -> None:
-        self.key = key
-        self.value = value
-        self.stmt = stmt
-        self.kind = kind  # assign | aug | unpack | param | other
-        self.index = index
 
 
 Env = Dict[str, FrozenSet[int]]
@@ -79,11 +70,14 @@ class ScopeGraph:
             return
         body, params, grad = self._pending
         self._pending = None
-        self.bindings: List[_Binding] = []
+        self.bindings: List[Binding] = []
         #: id(Name load) -> the bindings that may reach it (absent: none in this scope)
         self.uses: Dict[int, FrozenSet[int]] = {}
         #: id(stmt) -> "off"/"on"/"unknown" from the innermost ``with`` about grad around it
         self.grad: Dict[int, str] = {}
+        #: id(stmt) -> line of that ``with`` (``graph_sources.region``); ``X`` of ``X.parameters()``
+        self.regions: Dict[int, int] = {}
+        self.module_reads: List[ast.Name] = []
         #: differentiating reads: (expression, statement)
         self.differentiated: List[Tuple[ast.AST, ast.stmt]] = []
         #: (return value, statement)
@@ -107,6 +101,7 @@ class ScopeGraph:
         #: its parameter k")
         self.differentiated_params: set = set()
         env: Env = {}
+        self._with_line = 0
         for i, p in enumerate(params):
             env[p] = frozenset({self._bind(p, None, None, "param", i)})
         self._block(body, env, grad)
@@ -120,7 +115,7 @@ class ScopeGraph:
             got = self._ids.get(memo)
             if got is not None:
                 return got
-        self.bindings.append(_Binding(key, value, stmt, kind, index))
+        self.bindings.append(Binding(key, value, stmt, kind, index))
         if memo is not None:
             self._ids[memo] = len(self.bindings) - 1
         return len(self.bindings) - 1
@@ -133,6 +128,7 @@ class ScopeGraph:
     def _stmt(self, s: ast.stmt, env: Env, grad: Optional[str]) -> Env:
         if grad is not None:
             self.grad[id(s)] = grad
+            self.regions[id(s)] = self._with_line
         t = type(s)
         if t is ast.Assign or t is ast.AnnAssign:
             if s.value is None:
@@ -175,16 +171,18 @@ class ScopeGraph:
             self._reads(s.test, env, s)
             return self._loop(s, env, grad, None)
         if t is ast.With or t is ast.AsyncWith:
-            inner = grad
+            inner, outer = grad, self._with_line
             new = dict(env)
             for item in s.items:
                 self._reads(item.context_expr, env, s)
                 eff = grad_effect(item.context_expr)
                 if eff is not None:
-                    inner = eff
+                    inner, self._with_line = eff, s.lineno
                 if item.optional_vars is not None:
                     self._assign(item.optional_vars, None, s, new, "other")
-            return self._block(s.body, new, inner)
+            out = self._block(s.body, new, inner)
+            self._with_line = outer
+            return out
         if t is ast.Try or t.__name__ == "TryStar":
             after = self._block(s.body, dict(env), grad)
             joined = _join(env, after)
@@ -325,6 +323,9 @@ class ScopeGraph:
                 elif name == "grad" and n.args and self._once(n) and dotted(f) in (
                         "torch.autograd.grad", "autograd.grad"):
                     self.differentiated.append((n.args[0], stmt))
+                elif name in ("parameters", "named_parameters") and type(f) is ast.Attribute \
+                        and type(f.value) is ast.Name and self._once(n):
+                    self.module_reads.append(f.value)
             for field in node_fields(type(n)):  # ``syntax.walk.child_nodes``, inline
                 v = getattr(n, field, None)
                 if type(v) is list:
@@ -457,7 +458,7 @@ class ScopeGraph:
         return bool(reach) and all(self.bindings[b].kind == "assign" and
                                    computed(self.bindings[b].value) for b in reach)
 
-    def _mark_unpacked(self, bd: _Binding, fact: Fact) -> None:
+    def _mark_unpacked(self, bd: Binding, fact: Fact) -> None:
         """A differentiated item unpacked from a call whose summary says which other items are
         terms of its sum (``loss, c, r = focal(...)``; ``loss.backward()``): those too."""
         summary = self.summary(bd.value) if type(bd.value) is ast.Call else None
@@ -513,7 +514,9 @@ class ScopeGraph:
             elif bd.kind == "aug":
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
-                fact = self._unpacked(bd.value, bd.index)
+                fact = self._unpacked(bd.value, bd.index, bd.stmt)
+            if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
+                fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:
                 fact = self._holds(b)
         finally:
@@ -533,7 +536,7 @@ class ScopeGraph:
             return None
         return Fact(HOLDS, got.line, detail=got.detail)
 
-    def _unpacked(self, value, i: int) -> Optional[Fact]:
+    def _unpacked(self, value, i: int, stmt=None) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
             return self.attached(value.elts[i])
         if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
@@ -542,6 +545,7 @@ class ScopeGraph:
             summary = self.summary(value)
             if summary is not None and summary.returns_item(i):
                 return Fact(RETURNED, value.lineno, detail=summary.name)
+            return graph_sources.call_fact(self, value, f"[{i}]", stmt)
         return None
 
     def attached(self, expr) -> Optional[Fact]:
@@ -583,6 +587,8 @@ class ScopeGraph:
                 if all(f is not None for f in facts):
                     return strongest(facts)
             got = self.attached_path(path_root(expr), p[1])
+            if got is None and type(path_root(expr)) is ast.Name:
+                got = graph_sources.fact(self, graph_sources.sources(self, expr, ""), expr.lineno)
             if got is not None:
                 return got
         return _OPEN

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .. import graph, kinds
+from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
@@ -28,7 +28,7 @@ _BUSY = object()
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms", "fields", "key_derived")
+                 "key_terms", "fields", "key_derived", "sources", "regions")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -36,7 +36,9 @@ class GraphSummary:
                  terms: Optional[Dict[int, FrozenSet[int]]] = None,
                  key_terms: Optional[Dict[str, FrozenSet[str]]] = None,
                  fields: Tuple[str, ...] = (),
-                 key_derived: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
+                 key_derived: Optional[Dict[str, FrozenSet[str]]] = None,
+                 sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
+                 regions: Optional[Dict[str, str]] = None) -> None:
         self.name = name
         self.returns = returns
         self.items = items
@@ -57,6 +59,11 @@ class GraphSummary:
         #: the namedtuple fields of what every return gives back (``LossTuple(*losses)``):
         #: ``out.total_loss`` is item ``fields.index("total_loss")``
         self.fields = fields
+        #: returned item (``""`` the value, ``"[i]"``, a key path of a returned dict) -> the
+        #: sources it is derived from (``graph_sources``: "a forward pass inside, in this
+        #: region", "the caller's argument k"), and -> the region it was computed in
+        self.sources = sources or {}
+        self.regions = regions or {}
         for j, others in self.terms.items():  # ``out[0].backward()``: ``out[1]`` is a term
             self.key_terms.setdefault(f"[{j}]", frozenset(f"[{i}]" for i in others))
             if j < len(fields) and all(i < len(fields) for i in others):
@@ -163,9 +170,11 @@ def _summarise(fn) -> GraphSummary:
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset, cls) if method else {}
-    key_terms, key_derived = _key_terms(node, g)
+    key_terms, key_derived, keyed = _key_terms(node, g)
+    sources, regions = graph_sources.summary_items(g, offset, keyed) \
+        if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        key_terms, fields, key_derived)
+                        key_terms, fields, key_derived, sources, regions)
 
 
 def _static(node) -> bool:
@@ -266,16 +275,18 @@ def _key_terms(fn, g: graph.ScopeGraph):
                 p = graph.path_of(tgt)
                 if p is not None:
                     value = n.value if t is ast.Assign and len(n.targets) == 1 else None
-                    writes.setdefault(p[0], []).append((p[1], value))
+                    writes.setdefault(p[0], []).append((p[1], value, n))
         todo.extend(ast.iter_child_nodes(n))
     if len(returned) != 1 or None in returned:
-        return {}, {}
+        return {}, {}, {}
     root = next(iter(returned))
     once: Dict[str, object] = {}
     seen: Dict[str, int] = {}
-    for key, value in writes.get(root, ()):
+    keyed: Dict[str, tuple] = {}
+    for key, value, stmt in writes.get(root, ()):
         seen[key] = seen.get(key, 0) + 1
         once[key] = value
+        keyed[key] = (value, stmt)
     out: Dict[str, FrozenSet[str]] = {}
     for key, value in once.items():
         if seen[key] != 1 or value is None or not graph.is_sum(value):
@@ -295,7 +306,9 @@ def _key_terms(fn, g: graph.ScopeGraph):
         for source in reads:
             if g.derived_from(value, root, source):
                 derived.setdefault(source, set()).add(key)
-    return out, {k: frozenset(v) for k, v in derived.items()}
+    keyed = {k: v for k, v in keyed.items() if seen[k] == 1 and v[0] is not None and
+             type(v[1]) is ast.Assign and root not in g._opaque}
+    return out, {k: frozenset(v) for k, v in derived.items()}, keyed
 
 
 def _proven(fact) -> bool:
