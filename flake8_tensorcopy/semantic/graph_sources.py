@@ -149,8 +149,8 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
 
 def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
     f = node.func
-    if (type(f) is ast.Name and f.id in NUMBERS) or (type(f) is ast.Attribute and
-                                                      f.attr in DETACHING) or r is None:
+    if r is None or (type(f) is ast.Name and f.id in NUMBERS) or \
+            (type(f) is ast.Attribute and f.attr in DETACHING):
         return NONE
     kind = call_kind(g, node)
     if kind == "forward":
@@ -194,13 +194,17 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
     """The sources of the item ``p`` (root name, key path) of a name: of a parameter, that item
     of the caller's argument; of a summarised call's value, that item's sources; of any other
     value, its own sources when the item is used as a tensor."""
+    own = g.__dict__.get("_keyed")
+    if own is not None and own[0] == root.id and p[1] in own[1]:
+        value, stmt = own[1][p[1]]  # a key of the dict the function returns, written once
+        return sources(g, value, region(g, stmt), depth + 1, tensor)
     reach = g.uses.get(id(root))
     if not reach or root.id in g.path_written or root.id in g._opaque:
         return NONE
     sets = []
     for b in reach:
         bd = g.bindings[b]
-        if bd.kind == "param":
+        if bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
             sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                 g.summary(bd.value) is not None:
@@ -231,12 +235,13 @@ def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> Froz
         arg = _argument(call, k)
         if arg is None:
             continue
-        if path:
+        if path:  # an item of the argument, which the callee uses as a tensor
             q = path_of(arg) if type(arg) is not ast.Name else (arg.id, "")
-            if q is None:
-                continue
-            # an item of the argument: the callee uses it as a tensor
-            inner = _path(g, path_root(arg), (q[0], q[1] + path), r, depth + 1, True)
+            if q is not None:
+                inner = _path(g, path_root(arg), (q[0], q[1] + path), r, depth + 1, True)
+            else:
+                inner = frozenset((o if o == "f" else o + path, reg)
+                                  for o, reg in sources(g, arg, r, depth + 1, True))
         else:
             inner = sources(g, arg, r, depth + 1)
         out |= _within(inner, here)
@@ -289,7 +294,9 @@ def shifted(srcs: FrozenSet[Source], offset: int) -> FrozenSet[Source]:
 
 def computed_in(g, expr, stmt) -> Optional[str]:
     """The region the value of ``expr`` (read at ``stmt``) was computed in by an operation of
-    the scope (a call or arithmetic bound to it by one binding), or None."""
+    the scope that records a graph only with grad on there (arithmetic, a forward pass, a torch
+    function, a tensor method; bound to it by one binding), or None: a call of anything else
+    may turn grad on inside."""
     if type(expr) is ast.Name:
         reach = g.uses.get(id(expr))
         if not reach or len(reach) != 1:
@@ -298,17 +305,26 @@ def computed_in(g, expr, stmt) -> Optional[str]:
         if bd.kind != "assign":
             return None
         expr, stmt = bd.value, bd.stmt
-    return region(g, stmt) if type(expr) in (ast.Call, ast.BinOp) else None
+    t = type(expr)
+    if t is ast.Call:
+        f = expr.func
+        if call_kind(g, expr) is None and not (type(f) is ast.Attribute and
+                                               f.attr in KEEPS_GRAPH):
+            return None
+    elif t is not ast.BinOp:
+        return None
+    return region(g, stmt)
 
 
 def proven_regions(g) -> Dict[str, int]:
-    """The regions a differentiated value proves on (-> the line of its differentiation): an item of a summarised call whose summary
-    says where it was computed (``out["loss"].backward()``, ``loss, *_ = step(x);
-    loss.backward()``)."""
+    """The regions a differentiated value proves on (-> the line of its differentiation): an
+    item of a summarised call whose summary says where it was computed (``out["loss"].backward()``,
+    ``loss, *_ = step(x); loss.backward()``). A differentiation reached by items of calls made in
+    different regions proves none of them (which one ran is unknown)."""
     got = g.__dict__.get("_proven_regions")
     if got is not None:
         return got
-    out: Dict[str, int] = {}
+    by_line: Dict[int, set] = {}
     items = [((b, k), f) for (b, k), f in g._paths.items()]
     items += [((b, f"[{g.bindings[b].index}]"), f) for b, f in g._marked.items()
               if g.bindings[b].kind == "unpack"]
@@ -321,8 +337,13 @@ def proven_regions(g) -> Dict[str, int]:
         r = region(g, bd.stmt)
         if reg is not None and r is not None:
             here = _called_region(reg, r, bd.value)
-            if here not in (None, ANY):
-                out.setdefault(here, fact.line)
+            by_line.setdefault(fact.line, set()).add(here)
+        else:
+            by_line.setdefault(fact.line, set()).add(None)
+    out: Dict[str, int] = {}
+    for line, regs in sorted(by_line.items()):
+        if len(regs) == 1 and None not in regs and ANY not in regs:
+            out.setdefault(next(iter(regs)), line)
     g.__dict__["_proven_regions"] = out
     return out
 
@@ -345,11 +366,13 @@ def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
     return None
 
 
-def summary_items(g, offset: int, keyed: Dict[str, tuple]) -> Tuple[
+def summary_items(g, offset: int, keyed: Dict[str, tuple], root: str = "") -> Tuple[
         Dict[str, FrozenSet[Source]], Dict[str, str]]:
     """(returned item -> its sources, returned item -> the region it was computed in) of a
     function: ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
-    ``keyed``: the key paths of the dict it returns -> (value, statement writing it once)."""
+    ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
+    once)."""
+    g.__dict__["_keyed"] = (root, keyed)
     srcs: Dict[str, FrozenSet[Source]] = {}
     regions: Dict[str, str] = {}
     whole = []

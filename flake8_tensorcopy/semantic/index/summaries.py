@@ -171,7 +171,7 @@ def _summarise(fn) -> GraphSummary:
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset, cls) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
-    sources, regions = graph_sources.summary_items(g, offset, keyed) \
+    sources, regions = graph_sources.summary_items(g, offset, *keyed) \
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions)
@@ -278,7 +278,7 @@ def _key_terms(fn, g: graph.ScopeGraph):
                     writes.setdefault(p[0], []).append((p[1], value, n))
         todo.extend(ast.iter_child_nodes(n))
     if len(returned) != 1 or None in returned:
-        return {}, {}, {}
+        return {}, {}, ({}, "")
     root = next(iter(returned))
     once: Dict[str, object] = {}
     seen: Dict[str, int] = {}
@@ -308,7 +308,7 @@ def _key_terms(fn, g: graph.ScopeGraph):
                 derived.setdefault(source, set()).add(key)
     keyed = {k: v for k, v in keyed.items() if seen[k] == 1 and v[0] is not None and
              type(v[1]) is ast.Assign and root not in g._opaque}
-    return out, {k: frozenset(v) for k, v in derived.items()}, keyed
+    return out, {k: frozenset(v) for k, v in derived.items()}, (keyed, root)
 
 
 def _proven(fact) -> bool:
