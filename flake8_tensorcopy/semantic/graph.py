@@ -86,11 +86,12 @@ class ScopeGraph:
         self.expr_stmts: List[ast.Expr] = []
         #: roots whose paths (``out["loss"]``) are written somewhere: path facts do not hold
         self.path_written: set = set()
-        self._opaque: set = set()
+        #: names bound where the walk cannot follow (``global``, ``:=``); ``graph_sources``' memo
+        self.opaque, self.memo = set(), {}  # type: Tuple[set, Dict[str, object]]
         self._facts: Dict[int, Optional[Fact]] = {}
         self._busy: set = set()
-        self._marked: Dict[int, Fact] = {}
-        self._paths: Dict[Tuple[int, str], Fact] = {}
+        self.marked: Dict[int, Fact] = {}
+        self.paths: Dict[Tuple[int, str], Fact] = {}
         #: binding -> the fact of one of its attached paths (the binding holds an attached item)
         self._holding: Dict[int, Fact] = {}
         self._ids: Dict[tuple, int] = {}
@@ -180,8 +181,7 @@ class ScopeGraph:
                     inner, self._with_line = eff, s.lineno
                 if item.optional_vars is not None:
                     self._assign(item.optional_vars, None, s, new, "other")
-            out = self._block(s.body, new, inner)
-            self._with_line = outer
+            out, self._with_line = self._block(s.body, new, inner), outer
             return out
         if t is ast.Try or t.__name__ == "TryStar":
             after = self._block(s.body, dict(env), grad)
@@ -203,7 +203,7 @@ class ScopeGraph:
             new[s.name] = frozenset({self._bind(s.name, None, s, "other")})
             return new
         if t is ast.Global or t is ast.Nonlocal:
-            self._opaque.update(s.names)
+            self.opaque.update(s.names)
             return env
         # anything else (``match``, ``del``, imports...): what it binds is unknown after it
         if t is ast.Delete:
@@ -277,7 +277,7 @@ class ScopeGraph:
 
     def _read_name(self, n: ast.Name, env: Env) -> None:
         got = env.get(n.id)
-        if got is not None and n.id not in self._opaque:
+        if got is not None and n.id not in self.opaque:
             prev = self.uses.get(id(n))
             self.uses[id(n)] = got if prev is None else prev | got
 
@@ -311,7 +311,7 @@ class ScopeGraph:
             elif t is ast.Lambda:
                 continue  # its reads happen later, with bindings unknown here
             elif t is ast.NamedExpr:
-                self._opaque.add(n.target.id)
+                self.opaque.add(n.target.id)
             elif t is ast.Call:
                 f = n.func
                 name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
@@ -360,8 +360,8 @@ class ScopeGraph:
                     continue
                 if bd.kind == "assign" and literal(bd.value):
                     continue
-                if b not in self._marked:
-                    self._marked[b] = fact
+                if b not in self.marked:
+                    self.marked[b] = fact
                     if bd.kind == "assign":
                         self._mark_value(bd.value, fact, depth + 1)
                     elif bd.kind == "unpack":
@@ -397,7 +397,7 @@ class ScopeGraph:
         if type(expr) is ast.Name:
             return expr
         if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id == "sum" \
-                and id(expr.func) not in self.uses and expr.func.id not in self._opaque and \
+                and id(expr.func) not in self.uses and expr.func.id not in self.opaque and \
                 len(expr.args) == 1 and not expr.keywords and type(expr.args[0]) is ast.Name:
             return expr.args[0]
         return None
@@ -418,8 +418,8 @@ class ScopeGraph:
         sib = Fact(TERMS, fact.line, detail=fact.detail)  # a container: its tensors hold it
         for b in self.uses.get(id(a), ()):
             bd = self.bindings[b]
-            if bd.kind == "assign" and computed(bd.value) and b not in self._marked:
-                self._marked[b] = sib
+            if bd.kind == "assign" and computed(bd.value) and b not in self.marked:
+                self.marked[b] = sib
 
     def _mark_value(self, value, fact: Fact, depth: int) -> None:
         """The value of a differentiated binding: its terms when a sum (siblings), else as
@@ -433,8 +433,8 @@ class ScopeGraph:
             if type(term) is ast.Name:
                 for b in self.uses.get(id(term), ()):
                     bd = self.bindings[b]
-                    if bd.kind == "assign" and computed(bd.value) and b not in self._marked:
-                        self._marked[b] = sib
+                    if bd.kind == "assign" and computed(bd.value) and b not in self.marked:
+                        self.marked[b] = sib
             elif path_of(term) is not None:
                 self._mark_expr(term, sib, depth + 1)
 
@@ -470,7 +470,7 @@ class ScopeGraph:
         sib = Fact(SIBLING, fact.line, detail=fact.detail)
         for b, other in enumerate(self.bindings):
             if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
-                self._marked.setdefault(b, sib)
+                self.marked.setdefault(b, sib)
 
     def _mark_key_terms(self, b: int, key: str, fact: Fact) -> None:
         """A differentiated key of a dict a call returned whose summary says which other keys
@@ -489,16 +489,16 @@ class ScopeGraph:
         todo = [key, *siblings]
         while todo:
             for other in summary.key_derived.get(todo.pop(), ()):
-                if (b, other) not in self._paths:
+                if (b, other) not in self.paths:
                     self._path_fact(b, other, derived)
                     todo.append(other)
 
     def _path_fact(self, b: int, key: str, fact: Fact) -> None:
-        self._paths.setdefault((b, key), fact)
+        self.paths.setdefault((b, key), fact)
         self._holding.setdefault(b, fact)
 
     def binding_fact(self, b: int) -> Optional[Fact]:
-        got = self._marked.get(b)
+        got = self.marked.get(b)
         if got is not None:
             return got
         if b in self._facts:
@@ -583,7 +583,7 @@ class ScopeGraph:
             self._need()
             reach = self.uses.get(id(path_root(expr)))
             if reach and p[0] not in self.path_written:
-                facts = [self._paths.get((b, p[1])) for b in reach]
+                facts = [self.paths.get((b, p[1])) for b in reach]
                 if all(f is not None for f in facts):
                     return strongest(facts)
             got = self.attached_path(path_root(expr), p[1])
@@ -623,7 +623,7 @@ class ScopeGraph:
     def path_fact(self, b: int, key: str) -> Optional[Fact]:
         """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""
         self._need()
-        return self._paths.get((b, key))
+        return self.paths.get((b, key))
 
     def attached_path(self, name: ast.Name, key: str) -> Optional[Fact]:
         """Item ``key`` of ``name`` where every binding reaching it is a call whose summary
@@ -648,7 +648,7 @@ class ScopeGraph:
         (``local``: the callee's name is bound in this scope, so a lookup by name is not it)."""
         self._need()
         f = node.func
-        local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
+        local = id(f) in self.uses or (type(f) is ast.Name and f.id in self.opaque)
         return self.oracle.summary(node, local)
 
     def _call(self, node: ast.Call, read) -> Optional[Fact]:

@@ -79,7 +79,7 @@ def _shared(sets) -> FrozenSet[Source]:
 
 def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
     """The sources of the value binding ``b`` binds."""
-    memo = g.__dict__.setdefault("_sources", {})
+    memo = g.memo.setdefault("sources", {})
     got = memo.get(b)
     if got is _BUSY or depth > _MAX_DEPTH:
         return NONE  # a loop-carried binding, or a chain too long: unknown
@@ -121,7 +121,7 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
     t = type(expr)
     if t is ast.Name:
         reach = g.uses.get(id(expr))
-        if not reach or expr.id in g._opaque:
+        if not reach or expr.id in g.opaque:
             return NONE
         return _shared(binding(g, b, depth + 1) for b in reach)
     p = path_of(expr)
@@ -194,12 +194,12 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
     """The sources of the item ``p`` (root name, key path) of a name: of a parameter, that item
     of the caller's argument; of a summarised call's value, that item's sources; of any other
     value, its own sources when the item is used as a tensor."""
-    own = g.__dict__.get("_keyed")
+    own = g.memo.get("keyed")
     if own is not None and own[0] == root.id and p[1] in own[1]:
         value, stmt = own[1][p[1]]  # a key of the dict the function returns, written once
         return sources(g, value, region(g, stmt), depth + 1, tensor)
     reach = g.uses.get(id(root))
-    if not reach or root.id in g.path_written or root.id in g._opaque:
+    if not reach or root.id in g.path_written or root.id in g.opaque:
         return NONE
     sets = []
     for b in reach:
@@ -321,12 +321,12 @@ def proven_regions(g) -> Dict[str, int]:
     item of a summarised call whose summary says where it was computed (``out["loss"].backward()``,
     ``loss, *_ = step(x); loss.backward()``). A differentiation reached by items of calls made in
     different regions proves none of them (which one ran is unknown)."""
-    got = g.__dict__.get("_proven_regions")
+    got = g.memo.get("proven")
     if got is not None:
         return got
     by_line: Dict[int, set] = {}
-    items = [((b, k), f) for (b, k), f in g._paths.items()]
-    items += [((b, f"[{g.bindings[b].index}]"), f) for b, f in g._marked.items()
+    items = [((b, k), f) for (b, k), f in g.paths.items()]
+    items += [((b, f"[{g.bindings[b].index}]"), f) for b, f in g.marked.items()
               if g.bindings[b].kind == "unpack"]
     for (b, key), fact in items:
         bd = g.bindings[b]
@@ -344,7 +344,7 @@ def proven_regions(g) -> Dict[str, int]:
     for line, regs in sorted(by_line.items()):
         if len(regs) == 1 and None not in regs and ANY not in regs:
             out.setdefault(next(iter(regs)), line)
-    g.__dict__["_proven_regions"] = out
+    g.memo["proven"] = out
     return out
 
 
@@ -372,7 +372,7 @@ def summary_items(g, offset: int, keyed: Dict[str, tuple], root: str = "") -> Tu
     function: ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
     ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
     once)."""
-    g.__dict__["_keyed"] = (root, keyed)
+    g.memo["keyed"] = (root, keyed)
     srcs: Dict[str, FrozenSet[Source]] = {}
     regions: Dict[str, str] = {}
     whole = []

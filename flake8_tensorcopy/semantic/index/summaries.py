@@ -307,7 +307,7 @@ def _key_terms(fn, g: graph.ScopeGraph):
             if g.derived_from(value, root, source):
                 derived.setdefault(source, set()).add(key)
     keyed = {k: v for k, v in keyed.items() if seen[k] == 1 and v[0] is not None and
-             type(v[1]) is ast.Assign and root not in g._opaque}
+             type(v[1]) is ast.Assign and root not in g.opaque}
     return out, {k: frozenset(v) for k, v in derived.items()}, (keyed, root)
 
 
