@@ -76,6 +76,10 @@ def through(pred, target):
     return mae
 
 
+def starred(pred, *rest, target=None):
+    return (pred * 2).sum(), (target * 2).sum(), (rest[0] * 2).sum()
+
+
 class Scaler:
     def scaled(self, x):
         return x * self.k
@@ -141,6 +145,12 @@ def test_a_parameter_whose_parameters_are_read_is_a_module(defs):
     s = _s(defs, "forwards")
     assert s.sources["[0]"] == frozenset({("f", "")})
     assert s.sources["[1]"] == frozenset({("p1", graph_sources.ANY)})
+
+
+def test_only_parameters_a_call_fills_by_position(defs):
+    s = _s(defs, "starred")
+    assert s.sources["[0]"] == frozenset({("p0", "")})
+    assert "[1]" not in s.sources and "[2]" not in s.sources  # keyword-only, ``*rest``
 
 
 def test_through_another_summary_and_without_self(defs):

@@ -276,18 +276,17 @@ def _argument(call: ast.Call, k: int):
     return None
 
 
-def shifted(srcs: FrozenSet[Source], offset: int) -> FrozenSet[Source]:
+def shifted(srcs: FrozenSet[Source], offset: int, positional: int) -> FrozenSet[Source]:
     """Sources counted as a caller passes arguments: a method's ``self`` (``offset`` 1) is not
-    one of them, and what is derived from it is unknown to the caller."""
-    if not offset:
-        return srcs
+    one of them, and what is derived from it is unknown to the caller; nor is a parameter after
+    the ``positional`` ones (``*args``, keyword-only: no position of a call's arguments)."""
     out = set()
     for o, reg in srcs:
         if o == "f":
             out.add((o, reg))
             continue
         k, path = _param_origin(o)
-        if k >= offset:
+        if offset <= k < positional:
             out.add((f"p{k - offset}{path}", reg))
     return frozenset(out)
 
@@ -366,10 +365,12 @@ def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
     return None
 
 
-def summary_items(g, offset: int, keyed: Dict[str, tuple], root: str = "") -> Tuple[
+def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
+                  root: str = "") -> Tuple[
         Dict[str, FrozenSet[Source]], Dict[str, str]]:
     """(returned item -> its sources, returned item -> the region it was computed in) of a
-    function: ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
+    function (``offset``: 1 for a method's ``self``; ``positional``: how many parameters a call
+    fills by position): ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
     ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
     once)."""
     g.memo["keyed"] = (root, keyed)
@@ -394,7 +395,7 @@ def summary_items(g, offset: int, keyed: Dict[str, tuple], root: str = "") -> Tu
     for key, got in groups.items():
         if not got:
             continue
-        s = shifted(_shared(x for x, _ in got), offset)
+        s = shifted(_shared(x for x, _ in got), offset, positional)
         if s:
             srcs[key] = s
         regs = {reg for _, reg in got}

@@ -171,7 +171,8 @@ def _summarise(fn) -> GraphSummary:
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset, cls) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
-    sources, regions = graph_sources.summary_items(g, offset, *keyed) \
+    positional = len(node.args.posonlyargs) + len(node.args.args)
+    sources, regions = graph_sources.summary_items(g, offset, positional, *keyed) \
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions)
