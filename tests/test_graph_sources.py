@@ -83,6 +83,17 @@ def starred(pred, *rest, target=None):
 class Scaler:
     def scaled(self, x):
         return x * self.k
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 3)
+        self.act = torch.nn.ReLU()
+
+    def step(self, x):
+        out = self.fc(x)
+        return out.pow(2).mean(), self.act(x).sum()
 """
 
 
@@ -157,6 +168,12 @@ def test_through_another_summary_and_without_self(defs):
     assert _s(defs, "through").sources[""] == frozenset({("p0", ""), ("p1", "")})
     scaled = defs["Scaler"].method("scaled").graph_summary()
     assert scaled.sources[""] == frozenset({("p0", "")})  # ``self.k`` is not the caller's
+
+
+def test_a_layer_the_class_holds_is_a_forward_pass(defs):
+    s = defs["Net"].method("step").graph_summary()
+    assert s.sources["[0]"] == frozenset({("f", "")})  # ``self.fc``: a layer with parameters
+    assert s.sources["[1]"] == frozenset({("p0", "")})  # ``self.act``: through its input
 
 
 def _scope(src, summaries):

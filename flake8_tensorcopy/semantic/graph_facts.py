@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
+from . import kinds, torch_api
 from .graph_terms import dotted, keeps_graph_function
 
 #: the reasons a value is attached, strongest first
@@ -74,6 +75,18 @@ class Oracle:
     def fields(self, node: ast.Call):
         """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
         return None
+
+
+def module_call(kind) -> Optional[bool]:
+    """Calling a value of ``kind``: True for a module with parameters, False for one without
+    (a loss, an activation: its output has a graph only through its inputs), None for no module."""
+    t = type(kind)
+    if t is kinds.ModuleOf:  # a container holds the parameters of what it holds
+        return any(q.endswith("Sequential") or (torch_api.layer(q) or {}).get("params")
+                   for q in kind.quals)
+    if kind is kinds.MODULE or (t is kinds.Instance and kind.cls.is_module):
+        return True
+    return None
 
 
 def first_fact(facts) -> Optional[Fact]:

@@ -21,6 +21,7 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
+from ..graph_facts import module_call
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
@@ -131,6 +132,9 @@ class IndexOracle(graph.Oracle):
 
     def call(self, node: ast.Call) -> Optional[str]:
         got = super().call(node)  # torch's functions as spelled
+        held = self._held(node.func) if got is None else None
+        if type(held) is kinds.ModuleOf:  # ``self.fc(x)``: a layer ``__init__`` made
+            return "forward" if module_call(held) else "through"
         d = graph.dotted(node.func) if got is None else None
         if d is None:
             return got
@@ -143,6 +147,17 @@ class IndexOracle(graph.Oracle):
         q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
         return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
 
+    def _held(self, f):
+        """The shape of ``self.X`` the class binds (``self.fc = nn.Linear(...)``), for a call of
+        ``self.X``; None for anything else."""
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Name or \
+                f.value.id != "self" or self.cls is None:
+            return None
+        try:
+            return self.cls.attr(f.attr)
+        except (OSError, ValueError, RecursionError):
+            return None
+
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
         if local and type(f) is ast.Name:
@@ -154,6 +169,10 @@ class IndexOracle(graph.Oracle):
             elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
                     f.value.id == "self" and self.cls is not None:
                 target = self.cls.method(f.attr)
+                held = self._held(f) if target is None else None
+                if type(held) is kinds.ProjInstance:  # ``self.criterion(x, y)``
+                    target = held.facts.method(
+                        "forward" if held.facts.category() == "module" else "__call__")
         except (OSError, ValueError, RecursionError):
             return None
         if target is None or not hasattr(target, "graph_summary"):
