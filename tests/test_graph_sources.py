@@ -76,6 +76,10 @@ def through(pred, target):
     return mae
 
 
+def total(pred, target):
+    return F.mse_loss(pred, target) + (pred - target).abs().mean()
+
+
 def starred(pred, *rest, target=None):
     return (pred * 2).sum(), (target * 2).sum(), (rest[0] * 2).sum()
 
@@ -216,6 +220,33 @@ def test_a_differentiated_item_proves_the_region_of_its_call(defs):
     assert got.why == graph.GRAD_ON and not got.needs_grad and got.line == 4
     assert _attached_at(fn, g, 7).why == graph.GRAD_ON  # the same region, proven by line 4
     assert _attached_at(fn, g, 10) is None  # made under no_grad
+
+
+def test_a_differentiated_call_value_proves_its_region(defs):
+    assert _s(defs, "total").regions[""] == "" and "" not in _s(defs, "branches").regions
+    summaries = {"metrics": _s(defs, "metrics"), "total": _s(defs, "total")}
+    fn, g = _scope("""\
+        def f(model, loader, out, flag):
+            for x, y in loader:
+                loss = total(model(x), y)
+                loss.backward()
+                _, mae, *_ = metrics(model(x), y)
+                out.append(mae)
+        """, summaries)
+    got = _attached_at(fn, g, 6)
+    assert got.why == graph.GRAD_ON and got.line == 4
+
+
+def test_a_scope_that_sets_grad_mode_by_a_call_proves_no_region(defs):
+    fn, g = _scope("""\
+        def f(model, loader, out):
+            for x, y in loader:
+                loss, mae, *_ = metrics(model(x), y)
+                loss.backward()
+                torch.set_grad_enabled(False)
+                out.append(mae)
+        """, {"metrics": _s(defs, "metrics")})
+    assert _attached_at(fn, g, 6) is None
 
 
 def test_without_a_differentiated_item_the_grad_mode_stays_to_prove(defs):

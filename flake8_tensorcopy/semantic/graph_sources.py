@@ -25,19 +25,30 @@ import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
-from .graph_terms import DETACHING, KEEPS_GRAPH, NUMBERS, indexes_tensor, path_of, path_root
+from .graph_terms import DETACHING, KEEPS_GRAPH, NUMBERS, dotted, indexes_tensor, path_of, \
+    path_root
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
 #: the region of a value no operation computed (a parameter passed on)
 ANY = "*"
 _MAX_DEPTH = 24
+#: calls that set grad mode for what follows them
+_SWITCHES = frozenset({"set_grad_enabled", "_set_grad_enabled", "set_inference_mode"})
 _BUSY = object()
 
 
 def region(g, stmt) -> Optional[str]:
-    """The region ``stmt`` runs in (module docstring); None: grad off there, or set by a
-    decorator of unknown effect."""
+    """The region ``stmt`` runs in (module docstring); None: grad off there, set by a decorator
+    of unknown effect, or anywhere in a scope that sets grad mode by a call of its own
+    (``torch.set_grad_enabled(False)`` as a statement: regions no longer tell the mode)."""
+    switched = g.memo.get("switched")
+    if switched is None:
+        switched = g.memo["switched"] = any(
+            type(s.value) is ast.Call and
+            (dotted(s.value.func) or "").rpartition(".")[2] in _SWITCHES for s in g.expr_stmts)
+    if switched:
+        return None
     mode = g.grad.get(id(stmt))
     if mode is None:
         return ""
@@ -318,15 +329,15 @@ def computed_in(g, expr, stmt) -> Optional[str]:
 def proven_regions(g) -> Dict[str, int]:
     """The regions a differentiated value proves on (-> the line of its differentiation): an
     item of a summarised call whose summary says where it was computed (``out["loss"].backward()``,
-    ``loss, *_ = step(x); loss.backward()``). A differentiation reached by items of calls made in
+    ``loss, *_ = step(x); loss.backward()``, ``loss = crit(out, y); loss.backward()``). A differentiation reached by items of calls made in
     different regions proves none of them (which one ran is unknown)."""
     got = g.memo.get("proven")
     if got is not None:
         return got
     by_line: Dict[int, set] = {}
     items = [((b, k), f) for (b, k), f in g.paths.items()]
-    items += [((b, f"[{g.bindings[b].index}]"), f) for b, f in g.marked.items()
-              if g.bindings[b].kind == "unpack"]
+    items += [((b, f"[{g.bindings[b].index}]" if g.bindings[b].kind == "unpack" else ""), f)
+              for b, f in g.marked.items() if g.bindings[b].kind in ("unpack", "assign")]
     for (b, key), fact in items:
         bd = g.bindings[b]
         if fact.why != DIFFERENTIATED or type(bd.value) is not ast.Call:
