@@ -75,9 +75,8 @@ class ScopeGraph:
         self.uses: Dict[int, FrozenSet[int]] = {}
         #: id(stmt) -> "off"/"on"/"unknown" from the innermost ``with`` about grad around it
         self.grad: Dict[int, str] = {}
-        #: id(stmt) -> line of that ``with`` (``graph_sources.region``); ``X`` of ``X.parameters()``
-        self.regions: Dict[int, int] = {}
-        self.module_reads: List[ast.Name] = []
+        #: id(stmt) -> line of that ``with`` (``graph_sources``); the X of ``X.parameters()`` reads
+        self.regions, self.module_reads = {}, []  # type: Tuple[Dict[int, int], List[ast.Name]]
         #: differentiating reads: (expression, statement)
         self.differentiated: List[Tuple[ast.AST, ast.stmt]] = []
         #: (return value, statement)

@@ -327,10 +327,11 @@ def computed_in(g, expr, stmt) -> Optional[str]:
 
 
 def proven_regions(g) -> Dict[str, int]:
-    """The regions a differentiated value proves on (-> the line of its differentiation): an
-    item of a summarised call whose summary says where it was computed (``out["loss"].backward()``,
-    ``loss, *_ = step(x); loss.backward()``, ``loss = crit(out, y); loss.backward()``). A differentiation reached by items of calls made in
-    different regions proves none of them (which one ran is unknown)."""
+    """The regions a differentiated value proves on (-> the line of its differentiation): the
+    value or an item of a summarised call whose summary says where it was computed
+    (``out["loss"].backward()``, ``loss, *_ = step(x); loss.backward()``, ``loss = crit(out, y);
+    loss.backward()``). A differentiation reached by items of calls made in different regions
+    proves none of them (which one ran is unknown)."""
     got = g.memo.get("proven")
     if got is not None:
         return got

@@ -8,10 +8,15 @@ so that a caller asks a dictionary, not the callee's body (the cost stays linear
   loss.backward()``), counted as its callers pass them (a method's ``self`` is not counted);
 - ``accumulates``: call positions of the parameters a method adds into an attribute of
   ``self`` that outlives the call (``def update(self, val, n=1): self.sum += val * n``) ->
-  that attribute (``self.sum``), when no ``with`` turns grad off around it.
+  that attribute (``self.sum``), when no ``with`` turns grad off around it;
+- ``sources`` / ``regions``: per returned item (the value, a tuple item, a key of the returned
+  dict) what it is derived from (the caller's argument k or an item of it, a forward pass inside)
+  and the grad region it was computed in (``semantic.graph_sources``): a caller that
+  differentiated one item knows the call ran with grad on, and so which other items hold graphs.
 
 A function calling another reads the callee's summary (project functions by name, methods of
-``self`` through the class); a cycle of calls reads nothing for the call that closes it.
+``self`` through the class, the ``forward`` of a project module the class holds in ``self.X``); a
+cycle of calls reads nothing for the call that closes it.
 """
 from __future__ import annotations
 
