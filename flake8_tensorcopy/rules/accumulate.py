@@ -45,7 +45,14 @@ class GraphKeepingAccumulator(Rule):
         "the loss or a term of it through operations that keep a graph (`out[\"psnr\"] = 10 * "
         "torch.log10(1 / out[\"mse\"])`), a dict whose item was differentiated "
         "(`out[\"loss\"].backward()` ... `outputs.append(out)`, unless the item is rewritten, "
-        "deleted or the dict changed by a method), or a dict, tuple or list holding one; **no "
+        "deleted or the dict changed by a method), or a dict, tuple or list holding one; an item "
+        "or key a called function derives from a model output it is given (or from a forward "
+        "pass of its own) through operations that keep a graph, where grad mode is proven on: "
+        "a value computed in the same grad mode was differentiated (`out = criterion(model(x), "
+        "y); out[\"loss\"].backward()` ... `meter.update(out[\"y_bpp\"])` with `out[\"y_bpp\"] "
+        "= torch.log(output[\"likelihoods\"][\"y\"]).sum()`; a parameter `model` whose "
+        "`parameters()` the function reads is a module; nothing computed under `no_grad` or by "
+        "a `@torch.no_grad()` function, nor after `.item()`, `float()` or `.detach()`); **no "
         "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
         "never calls `backward()`, where grad mode is "
         "provably on (no `torch.no_grad()`/`inference_mode()` block around it, no "
@@ -306,6 +313,11 @@ def _how(form, fact) -> str:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
+    if fact.why == graph.GRAD_ON and fact.detail:
+        return out + " (computed from a model output made under `enable_grad()`)"
+    if fact.why == graph.GRAD_ON:
+        return out + (" (computed from a model output made with grad on: a value computed "
+                      f"in the same grad mode was differentiated on line {fact.line})")
     if fact.why == graph.RETURNED:
         return out + f" (a loss `{fact.detail}()` differentiated and returns)"
     return out

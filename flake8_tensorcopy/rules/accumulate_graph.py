@@ -9,23 +9,12 @@ import ast
 import weakref
 from typing import Optional
 
-from ..semantic import graph, kinds, torch_api
+from ..semantic import graph, kinds
+from ..semantic.graph_facts import module_call
 from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
 
 _DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
-
-
-def module_call(kind) -> Optional[bool]:
-    """Calling a value of ``kind``: True for a module with parameters, False for one without
-    (a loss, an activation: its output has a graph only through its inputs), None for no module."""
-    t = type(kind)
-    if t is kinds.ModuleOf:  # a container holds the parameters of what it holds
-        return any(q.endswith("Sequential") or (torch_api.layer(q) or {}).get("params")
-                   for q in kind.quals)
-    if kind is kinds.MODULE or (t is kinds.Instance and kind.cls.is_module):
-        return True
-    return None
 
 
 def callee(ctx, func) -> Optional[object]:

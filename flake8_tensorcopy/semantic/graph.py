@@ -16,8 +16,8 @@ loops run to a fixed point, ``try`` joins its paths). A binding is **attached** 
   through ``loss / k``, ``scaler.scale(loss)``, ``loss.mean()`` the operand does too, and the
   terms of a differentiated sum bound to a computed value (``loss = rec + kl``) are the loss's
   terms (**sibling**);
-- it is a forward pass (the caller's ``Oracle`` says which calls run a module with parameters)
-  or the value of a call whose summary returns a differentiated value.
+- it is a forward pass (the caller's ``Oracle`` says which calls run a module with parameters),
+  a call's value (item) its summary returns differentiated or derives (``graph_sources``).
 
 Each fact carries whether it needs grad mode on to hold: a forward pass records a graph only
 with grad on; a differentiated value had one (backward proves it). Unknown stays unknown: a read
@@ -34,25 +34,16 @@ from .graph_terms import (
     calls_in, dotted, function_params, grad_effect, indexes_tensor, is_sum, literal, path_of,
     path_root, plain_number, terms,
 )
+from . import graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
-    DERIVED, DIFFERENTIATED, FORWARD, HOLDS, RETURNED, SIBLING, TERMS, Fact, Oracle, first_fact,
+    DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
+    Oracle, first_fact,
     strongest,
 )
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
 #: "unknown": a long script's chain would otherwise exhaust Python's recursion limit
 _MAX_CHAIN = 64
-
-
-class _Binding:
-    __slots__ = ("key", "value", "stmt", "kind", "index")
-
-    def __init__(self, key: str, value, stmt, kind: str, index: int = -1) -> None:
-        self.key = key
-        self.value = value
-        self.stmt = stmt
-        self.kind = kind  # assign | aug | unpack | param | other
-        self.index = index
 
 
 Env = Dict[str, FrozenSet[int]]
@@ -79,11 +70,13 @@ class ScopeGraph:
             return
         body, params, grad = self._pending
         self._pending = None
-        self.bindings: List[_Binding] = []
+        self.bindings: List[Binding] = []
         #: id(Name load) -> the bindings that may reach it (absent: none in this scope)
         self.uses: Dict[int, FrozenSet[int]] = {}
         #: id(stmt) -> "off"/"on"/"unknown" from the innermost ``with`` about grad around it
         self.grad: Dict[int, str] = {}
+        #: id(stmt) -> line of that ``with`` (``graph_sources``); the X of ``X.parameters()`` reads
+        self.regions, self.module_reads = {}, []  # type: Tuple[Dict[int, int], List[ast.Name]]
         #: differentiating reads: (expression, statement)
         self.differentiated: List[Tuple[ast.AST, ast.stmt]] = []
         #: (return value, statement)
@@ -92,11 +85,12 @@ class ScopeGraph:
         self.expr_stmts: List[ast.Expr] = []
         #: roots whose paths (``out["loss"]``) are written somewhere: path facts do not hold
         self.path_written: set = set()
-        self._opaque: set = set()
+        #: names bound where the walk cannot follow (``global``, ``:=``); ``graph_sources``' memo
+        self.opaque, self.memo = set(), {}  # type: Tuple[set, Dict[str, object]]
         self._facts: Dict[int, Optional[Fact]] = {}
         self._busy: set = set()
-        self._marked: Dict[int, Fact] = {}
-        self._paths: Dict[Tuple[int, str], Fact] = {}
+        self.marked: Dict[int, Fact] = {}
+        self.paths: Dict[Tuple[int, str], Fact] = {}
         #: binding -> the fact of one of its attached paths (the binding holds an attached item)
         self._holding: Dict[int, Fact] = {}
         self._ids: Dict[tuple, int] = {}
@@ -107,6 +101,7 @@ class ScopeGraph:
         #: its parameter k")
         self.differentiated_params: set = set()
         env: Env = {}
+        self._with_line = 0
         for i, p in enumerate(params):
             env[p] = frozenset({self._bind(p, None, None, "param", i)})
         self._block(body, env, grad)
@@ -120,7 +115,7 @@ class ScopeGraph:
             got = self._ids.get(memo)
             if got is not None:
                 return got
-        self.bindings.append(_Binding(key, value, stmt, kind, index))
+        self.bindings.append(Binding(key, value, stmt, kind, index))
         if memo is not None:
             self._ids[memo] = len(self.bindings) - 1
         return len(self.bindings) - 1
@@ -133,6 +128,7 @@ class ScopeGraph:
     def _stmt(self, s: ast.stmt, env: Env, grad: Optional[str]) -> Env:
         if grad is not None:
             self.grad[id(s)] = grad
+            self.regions[id(s)] = self._with_line
         t = type(s)
         if t is ast.Assign or t is ast.AnnAssign:
             if s.value is None:
@@ -175,16 +171,17 @@ class ScopeGraph:
             self._reads(s.test, env, s)
             return self._loop(s, env, grad, None)
         if t is ast.With or t is ast.AsyncWith:
-            inner = grad
+            inner, outer = grad, self._with_line
             new = dict(env)
             for item in s.items:
                 self._reads(item.context_expr, env, s)
                 eff = grad_effect(item.context_expr)
                 if eff is not None:
-                    inner = eff
+                    inner, self._with_line = eff, s.lineno
                 if item.optional_vars is not None:
                     self._assign(item.optional_vars, None, s, new, "other")
-            return self._block(s.body, new, inner)
+            out, self._with_line = self._block(s.body, new, inner), outer
+            return out
         if t is ast.Try or t.__name__ == "TryStar":
             after = self._block(s.body, dict(env), grad)
             joined = _join(env, after)
@@ -205,7 +202,7 @@ class ScopeGraph:
             new[s.name] = frozenset({self._bind(s.name, None, s, "other")})
             return new
         if t is ast.Global or t is ast.Nonlocal:
-            self._opaque.update(s.names)
+            self.opaque.update(s.names)
             return env
         # anything else (``match``, ``del``, imports...): what it binds is unknown after it
         if t is ast.Delete:
@@ -279,7 +276,7 @@ class ScopeGraph:
 
     def _read_name(self, n: ast.Name, env: Env) -> None:
         got = env.get(n.id)
-        if got is not None and n.id not in self._opaque:
+        if got is not None and n.id not in self.opaque:
             prev = self.uses.get(id(n))
             self.uses[id(n)] = got if prev is None else prev | got
 
@@ -313,7 +310,7 @@ class ScopeGraph:
             elif t is ast.Lambda:
                 continue  # its reads happen later, with bindings unknown here
             elif t is ast.NamedExpr:
-                self._opaque.add(n.target.id)
+                self.opaque.add(n.target.id)
             elif t is ast.Call:
                 f = n.func
                 name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
@@ -325,6 +322,9 @@ class ScopeGraph:
                 elif name == "grad" and n.args and self._once(n) and dotted(f) in (
                         "torch.autograd.grad", "autograd.grad"):
                     self.differentiated.append((n.args[0], stmt))
+                elif name in ("parameters", "named_parameters") and type(f) is ast.Attribute \
+                        and type(f.value) is ast.Name and self._once(n):
+                    self.module_reads.append(f.value)
             for field in node_fields(type(n)):  # ``syntax.walk.child_nodes``, inline
                 v = getattr(n, field, None)
                 if type(v) is list:
@@ -359,8 +359,8 @@ class ScopeGraph:
                     continue
                 if bd.kind == "assign" and literal(bd.value):
                     continue
-                if b not in self._marked:
-                    self._marked[b] = fact
+                if b not in self.marked:
+                    self.marked[b] = fact
                     if bd.kind == "assign":
                         self._mark_value(bd.value, fact, depth + 1)
                     elif bd.kind == "unpack":
@@ -396,7 +396,7 @@ class ScopeGraph:
         if type(expr) is ast.Name:
             return expr
         if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id == "sum" \
-                and id(expr.func) not in self.uses and expr.func.id not in self._opaque and \
+                and id(expr.func) not in self.uses and expr.func.id not in self.opaque and \
                 len(expr.args) == 1 and not expr.keywords and type(expr.args[0]) is ast.Name:
             return expr.args[0]
         return None
@@ -417,8 +417,8 @@ class ScopeGraph:
         sib = Fact(TERMS, fact.line, detail=fact.detail)  # a container: its tensors hold it
         for b in self.uses.get(id(a), ()):
             bd = self.bindings[b]
-            if bd.kind == "assign" and computed(bd.value) and b not in self._marked:
-                self._marked[b] = sib
+            if bd.kind == "assign" and computed(bd.value) and b not in self.marked:
+                self.marked[b] = sib
 
     def _mark_value(self, value, fact: Fact, depth: int) -> None:
         """The value of a differentiated binding: its terms when a sum (siblings), else as
@@ -432,8 +432,8 @@ class ScopeGraph:
             if type(term) is ast.Name:
                 for b in self.uses.get(id(term), ()):
                     bd = self.bindings[b]
-                    if bd.kind == "assign" and computed(bd.value) and b not in self._marked:
-                        self._marked[b] = sib
+                    if bd.kind == "assign" and computed(bd.value) and b not in self.marked:
+                        self.marked[b] = sib
             elif path_of(term) is not None:
                 self._mark_expr(term, sib, depth + 1)
 
@@ -457,7 +457,7 @@ class ScopeGraph:
         return bool(reach) and all(self.bindings[b].kind == "assign" and
                                    computed(self.bindings[b].value) for b in reach)
 
-    def _mark_unpacked(self, bd: _Binding, fact: Fact) -> None:
+    def _mark_unpacked(self, bd: Binding, fact: Fact) -> None:
         """A differentiated item unpacked from a call whose summary says which other items are
         terms of its sum (``loss, c, r = focal(...)``; ``loss.backward()``): those too."""
         summary = self.summary(bd.value) if type(bd.value) is ast.Call else None
@@ -469,7 +469,7 @@ class ScopeGraph:
         sib = Fact(SIBLING, fact.line, detail=fact.detail)
         for b, other in enumerate(self.bindings):
             if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
-                self._marked.setdefault(b, sib)
+                self.marked.setdefault(b, sib)
 
     def _mark_key_terms(self, b: int, key: str, fact: Fact) -> None:
         """A differentiated key of a dict a call returned whose summary says which other keys
@@ -488,16 +488,16 @@ class ScopeGraph:
         todo = [key, *siblings]
         while todo:
             for other in summary.key_derived.get(todo.pop(), ()):
-                if (b, other) not in self._paths:
+                if (b, other) not in self.paths:
                     self._path_fact(b, other, derived)
                     todo.append(other)
 
     def _path_fact(self, b: int, key: str, fact: Fact) -> None:
-        self._paths.setdefault((b, key), fact)
+        self.paths.setdefault((b, key), fact)
         self._holding.setdefault(b, fact)
 
     def binding_fact(self, b: int) -> Optional[Fact]:
-        got = self._marked.get(b)
+        got = self.marked.get(b)
         if got is not None:
             return got
         if b in self._facts:
@@ -513,7 +513,9 @@ class ScopeGraph:
             elif bd.kind == "aug":
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
-                fact = self._unpacked(bd.value, bd.index)
+                fact = self._unpacked(bd.value, bd.index, bd.stmt)
+            if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
+                fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:
                 fact = self._holds(b)
         finally:
@@ -533,7 +535,7 @@ class ScopeGraph:
             return None
         return Fact(HOLDS, got.line, detail=got.detail)
 
-    def _unpacked(self, value, i: int) -> Optional[Fact]:
+    def _unpacked(self, value, i: int, stmt=None) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
             return self.attached(value.elts[i])
         if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
@@ -542,6 +544,7 @@ class ScopeGraph:
             summary = self.summary(value)
             if summary is not None and summary.returns_item(i):
                 return Fact(RETURNED, value.lineno, detail=summary.name)
+            return graph_sources.call_fact(self, value, f"[{i}]", stmt)
         return None
 
     def attached(self, expr) -> Optional[Fact]:
@@ -579,10 +582,12 @@ class ScopeGraph:
             self._need()
             reach = self.uses.get(id(path_root(expr)))
             if reach and p[0] not in self.path_written:
-                facts = [self._paths.get((b, p[1])) for b in reach]
+                facts = [self.paths.get((b, p[1])) for b in reach]
                 if all(f is not None for f in facts):
                     return strongest(facts)
             got = self.attached_path(path_root(expr), p[1])
+            if got is None and type(path_root(expr)) is ast.Name:
+                got = graph_sources.fact(self, graph_sources.sources(self, expr, ""), expr.lineno)
             if got is not None:
                 return got
         return _OPEN
@@ -617,7 +622,7 @@ class ScopeGraph:
     def path_fact(self, b: int, key: str) -> Optional[Fact]:
         """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""
         self._need()
-        return self._paths.get((b, key))
+        return self.paths.get((b, key))
 
     def attached_path(self, name: ast.Name, key: str) -> Optional[Fact]:
         """Item ``key`` of ``name`` where every binding reaching it is a call whose summary
@@ -642,7 +647,7 @@ class ScopeGraph:
         (``local``: the callee's name is bound in this scope, so a lookup by name is not it)."""
         self._need()
         f = node.func
-        local = id(f) in self.uses or (type(f) is ast.Name and f.id in self._opaque)
+        local = id(f) in self.uses or (type(f) is ast.Name and f.id in self.opaque)
         return self.oracle.summary(node, local)
 
     def _call(self, node: ast.Call, read) -> Optional[Fact]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
+from . import kinds, torch_api
 from .graph_terms import dotted, keeps_graph_function
 
 #: the reasons a value is attached, strongest first
@@ -16,11 +17,27 @@ DERIVED = "derived"
 #: a value that is the differentiated loss or the tuple of its terms (``losses`` of
 #: ``sum(losses)``, ``loss = sum(losses) if isinstance(losses, tuple) else losses``)
 TERMS = "terms"
+#: derived from a forward pass made in a grad region a differentiated value proves on
+#: (``graph_sources``: ``line`` is the differentiation's)
+GRAD_ON = "grad-on"
 RETURNED = "returned"
 FORWARD = "forward"
 #: a container one of whose constant-key items is attached (``out`` of
 #: ``out["loss"].backward()``); its other items stay unknown
 HOLDS = "holds"
+
+
+class Binding:
+    """One binding of a name in a scope's walk (``graph.ScopeGraph``): its value and statement,
+    its ``kind`` (assign | aug | unpack | param | other) and position (a parameter's, an item's)."""
+    __slots__ = ("key", "value", "stmt", "kind", "index")
+
+    def __init__(self, key: str, value, stmt, kind: str, index: int = -1) -> None:
+        self.key = key
+        self.value = value
+        self.stmt = stmt
+        self.kind = kind
+        self.index = index
 
 
 class Fact:
@@ -60,6 +77,18 @@ class Oracle:
         return None
 
 
+def module_call(kind) -> Optional[bool]:
+    """Calling a value of ``kind``: True for a module with parameters, False for one without
+    (a loss, an activation: its output has a graph only through its inputs), None for no module."""
+    t = type(kind)
+    if t is kinds.ModuleOf:  # a container holds the parameters of what it holds
+        return any(q.endswith("Sequential") or (torch_api.layer(q) or {}).get("params")
+                   for q in kind.quals)
+    if kind is kinds.MODULE or (t is kinds.Instance and kind.cls.is_module):
+        return True
+    return None
+
+
 def first_fact(facts) -> Optional[Fact]:
     for f in facts:
         if f is not None:
@@ -67,8 +96,8 @@ def first_fact(facts) -> Optional[Fact]:
     return None
 
 
-_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, DERIVED: 2, TERMS: 3, RETURNED: 4, FORWARD: 5,
-          HOLDS: 6}
+_ORDER = {DIFFERENTIATED: 0, SIBLING: 1, DERIVED: 2, TERMS: 3, RETURNED: 4, GRAD_ON: 5,
+          FORWARD: 6, HOLDS: 7}
 
 
 def strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:

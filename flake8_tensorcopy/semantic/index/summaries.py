@@ -8,19 +8,25 @@ so that a caller asks a dictionary, not the callee's body (the cost stays linear
   loss.backward()``), counted as its callers pass them (a method's ``self`` is not counted);
 - ``accumulates``: call positions of the parameters a method adds into an attribute of
   ``self`` that outlives the call (``def update(self, val, n=1): self.sum += val * n``) ->
-  that attribute (``self.sum``), when no ``with`` turns grad off around it.
+  that attribute (``self.sum``), when no ``with`` turns grad off around it;
+- ``sources`` / ``regions``: per returned item (the value, a tuple item, a key of the returned
+  dict) what it is derived from (the caller's argument k or an item of it, a forward pass inside)
+  and the grad region it was computed in (``semantic.graph_sources``): a caller that
+  differentiated one item knows the call ran with grad on, and so which other items hold graphs.
 
 A function calling another reads the callee's summary (project functions by name, methods of
-``self`` through the class); a cycle of calls reads nothing for the call that closes it.
+``self`` through the class, the ``forward`` of a project module the class holds in ``self.X``); a
+cycle of calls reads nothing for the call that closes it.
 """
 from __future__ import annotations
 
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .. import graph, kinds
+from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
+from ..graph_facts import module_call
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
@@ -28,7 +34,7 @@ _BUSY = object()
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms", "fields", "key_derived")
+                 "key_terms", "fields", "key_derived", "sources", "regions")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -36,7 +42,9 @@ class GraphSummary:
                  terms: Optional[Dict[int, FrozenSet[int]]] = None,
                  key_terms: Optional[Dict[str, FrozenSet[str]]] = None,
                  fields: Tuple[str, ...] = (),
-                 key_derived: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
+                 key_derived: Optional[Dict[str, FrozenSet[str]]] = None,
+                 sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
+                 regions: Optional[Dict[str, str]] = None) -> None:
         self.name = name
         self.returns = returns
         self.items = items
@@ -57,6 +65,11 @@ class GraphSummary:
         #: the namedtuple fields of what every return gives back (``LossTuple(*losses)``):
         #: ``out.total_loss`` is item ``fields.index("total_loss")``
         self.fields = fields
+        #: returned item (``""`` the value, ``"[i]"``, a key path of a returned dict) -> the
+        #: sources it is derived from (``graph_sources``: "a forward pass inside, in this
+        #: region", "the caller's argument k"), and -> the region it was computed in
+        self.sources = sources or {}
+        self.regions = regions or {}
         for j, others in self.terms.items():  # ``out[0].backward()``: ``out[1]`` is a term
             self.key_terms.setdefault(f"[{j}]", frozenset(f"[{i}]" for i in others))
             if j < len(fields) and all(i < len(fields) for i in others):
@@ -124,6 +137,9 @@ class IndexOracle(graph.Oracle):
 
     def call(self, node: ast.Call) -> Optional[str]:
         got = super().call(node)  # torch's functions as spelled
+        held = self._held(node.func) if got is None else None
+        if type(held) is kinds.ModuleOf:  # ``self.fc(x)``: a layer ``__init__`` made
+            return "forward" if module_call(held) else "through"
         d = graph.dotted(node.func) if got is None else None
         if d is None:
             return got
@@ -136,6 +152,17 @@ class IndexOracle(graph.Oracle):
         q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
         return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
 
+    def _held(self, f):
+        """The shape of ``self.X`` the class binds (``self.fc = nn.Linear(...)``), for a call of
+        ``self.X``; None for anything else."""
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Name or \
+                f.value.id != "self" or self.cls is None:
+            return None
+        try:
+            return self.cls.attr(f.attr)
+        except (OSError, ValueError, RecursionError):
+            return None
+
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
         if local and type(f) is ast.Name:
@@ -147,6 +174,10 @@ class IndexOracle(graph.Oracle):
             elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
                     f.value.id == "self" and self.cls is not None:
                 target = self.cls.method(f.attr)
+                held = self._held(f) if target is None else None
+                if type(held) is kinds.ProjInstance:  # ``self.criterion(x, y)``
+                    target = held.facts.method(
+                        "forward" if held.facts.category() == "module" else "__call__")
         except (OSError, ValueError, RecursionError):
             return None
         if target is None or not hasattr(target, "graph_summary"):
@@ -163,9 +194,12 @@ def _summarise(fn) -> GraphSummary:
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     accumulates = _accumulates(g, node, offset, cls) if method else {}
-    key_terms, key_derived = _key_terms(node, g)
+    key_terms, key_derived, keyed = _key_terms(node, g)
+    positional = len(node.args.posonlyargs) + len(node.args.args)
+    sources, regions = graph_sources.summary_items(g, offset, positional, *keyed) \
+        if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        key_terms, fields, key_derived)
+                        key_terms, fields, key_derived, sources, regions)
 
 
 def _static(node) -> bool:
@@ -253,9 +287,9 @@ def _key_terms(fn, g: graph.ScopeGraph):
     is computed from it (``GraphSummary.key_derived``)."""
     # the returns the walk met are some of those below: one that is not the same plain name
     # as the others already answers, without reading the whole body again
-    seen = {v.id if type(v) is ast.Name else None for v, _ in g.returns}
-    if None in seen or len(seen) > 1:
-        return {}, {}
+    names = {v.id if type(v) is ast.Name else None for v, _ in g.returns}
+    if None in names or len(names) > 1:
+        return {}, {}, ({}, "")
     returned = set()
     writes: Dict[str, list] = {}
     todo = list(fn.body)
@@ -271,16 +305,18 @@ def _key_terms(fn, g: graph.ScopeGraph):
                 p = graph.path_of(tgt)
                 if p is not None:
                     value = n.value if t is ast.Assign and len(n.targets) == 1 else None
-                    writes.setdefault(p[0], []).append((p[1], value))
+                    writes.setdefault(p[0], []).append((p[1], value, n))
         todo.extend(ast.iter_child_nodes(n))
     if len(returned) != 1 or None in returned:
-        return {}, {}
+        return {}, {}, ({}, "")
     root = next(iter(returned))
     once: Dict[str, object] = {}
     seen: Dict[str, int] = {}
-    for key, value in writes.get(root, ()):
+    keyed: Dict[str, tuple] = {}
+    for key, value, stmt in writes.get(root, ()):
         seen[key] = seen.get(key, 0) + 1
         once[key] = value
+        keyed[key] = (value, stmt)
     out: Dict[str, FrozenSet[str]] = {}
     for key, value in once.items():
         if seen[key] != 1 or value is None or not graph.is_sum(value):
@@ -300,7 +336,9 @@ def _key_terms(fn, g: graph.ScopeGraph):
         for source in reads:
             if g.derived_from(value, root, source):
                 derived.setdefault(source, set()).add(key)
-    return out, {k: frozenset(v) for k, v in derived.items()}
+    keyed = {k: v for k, v in keyed.items() if seen[k] == 1 and v[0] is not None and
+             type(v[1]) is ast.Assign and root not in g.opaque}
+    return out, {k: frozenset(v) for k, v in derived.items()}, (keyed, root)
 
 
 def _proven(fact) -> bool:

@@ -1,0 +1,416 @@
+"""Where a value of a scope comes from, for the graph facts (``graph.ScopeGraph``): the
+**sources** a value is derived from through operations that keep a graph (arithmetic, indexing,
+tensor methods, torch functions, items a summarised call returns), each a pair (origin, region):
+
+- origin ``"f"``: a forward pass in the scope (a module with parameters runs), or ``"p<k><path>"``:
+  the caller's argument ``k`` (``"p0['likelihoods']['y']"``: that item of it);
+- region: the grad mode the value was computed in, as the scope can name it: ``""`` the mode the
+  scope was called in (no ``with`` about grad around it), ``"on"`` (``enable_grad``),
+  ``"w<line>"`` a ``with set_grad_enabled(flag)`` of unknown mode, suffixed ``"@<line>:<col>"``
+  per call once read through a summary; ``"*"`` none asked (a parameter passed on untouched).
+  Under ``no_grad`` nothing is attached: no source.
+
+A value is attached when one of its sources is: its origin attached and its region on. A region
+is on when it is ``"on"``, or when a value computed in it was differentiated (backward proves it
+had a graph, so grad was on where it was made): an item of the same call, a summary tells where
+it was computed (``out = criterion(pred, y); out["loss"].backward()``: the call ran with grad on,
+so ``out["y_bpp"]``, derived from ``pred``'s item there, is attached when ``pred`` is a forward
+pass of the same region). The function summaries of the project index (``index.summaries``)
+keep each returned item's sources and region; a call site reads them. A name reached by several
+bindings keeps the sources all of them share; unknown stays unknown: no source.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, FrozenSet, Optional, Tuple
+
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
+from .graph_terms import DETACHING, KEEPS_GRAPH, NUMBERS, dotted, indexes_tensor, path_of, \
+    path_root
+
+Source = Tuple[str, str]
+NONE: FrozenSet[Source] = frozenset()
+#: the region of a value no operation computed (a parameter passed on)
+ANY = "*"
+_MAX_DEPTH = 24
+#: calls that set grad mode for what follows them
+_SWITCHES = frozenset({"set_grad_enabled", "_set_grad_enabled", "set_inference_mode"})
+_BUSY = object()
+
+
+def region(g, stmt) -> Optional[str]:
+    """The region ``stmt`` runs in (module docstring); None: grad off there, set by a decorator
+    of unknown effect, or anywhere in a scope that sets grad mode by a call of its own
+    (``torch.set_grad_enabled(False)`` as a statement: regions no longer tell the mode)."""
+    switched = g.memo.get("switched")
+    if switched is None:
+        switched = g.memo["switched"] = any(
+            type(s.value) is ast.Call and
+            (dotted(s.value.func) or "").rpartition(".")[2] in _SWITCHES for s in g.expr_stmts)
+    if switched:
+        return None
+    mode = g.grad.get(id(stmt))
+    if mode is None:
+        return ""
+    if mode == "on":
+        return "on"
+    line = g.regions.get(id(stmt)) if mode == "unknown" else None
+    return f"w{line}" if line else None
+
+
+def _meet(a: str, b: Optional[str]) -> Optional[str]:
+    """The one region two conditions (``a`` and ``b`` both on) name, or None: two regions."""
+    if b is None:
+        return None
+    if a == ANY or a == b or a == "on":
+        return b
+    if b == ANY or b == "on":
+        return a
+    return None
+
+
+def _within(srcs, r: Optional[str]) -> FrozenSet[Source]:
+    """Sources through an operation run in region ``r``."""
+    out = set()
+    for o, reg in srcs:
+        m = _meet(reg, r)
+        if m is not None:
+            out.add((o, m))
+    return frozenset(out)
+
+
+def _shared(sets) -> FrozenSet[Source]:
+    out = None
+    for s in sets:
+        out = s if out is None else out & s
+        if not out:
+            return NONE
+    return out or NONE
+
+
+def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
+    """The sources of the value binding ``b`` binds."""
+    memo = g.memo.setdefault("sources", {})
+    got = memo.get(b)
+    if got is _BUSY or depth > _MAX_DEPTH:
+        return NONE  # a loop-carried binding, or a chain too long: unknown
+    if got is not None:
+        return got
+    memo[b] = _BUSY
+    bd = g.bindings[b]
+    out = NONE
+    if bd.kind == "param":
+        out = frozenset({(f"p{bd.index}", ANY)})
+    elif bd.kind in ("assign", "aug", "unpack"):
+        r = region(g, bd.stmt)
+        if bd.kind == "assign":
+            out = sources(g, bd.value, r, depth + 1)
+        elif bd.kind == "aug" and type(bd.value.op) in _ARITH:
+            out = sources(g, bd.value.value, r, depth + 1) | \
+                sources(g, bd.value.target, r, depth + 1)
+        elif bd.kind == "unpack":
+            v = bd.value
+            if type(v) is ast.Call:
+                out = call_item(g, v, f"[{bd.index}]", r, depth + 1)
+            elif type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts) and not any(
+                    type(e) is ast.Starred for e in v.elts):
+                out = sources(g, v.elts[bd.index], r, depth + 1)
+    memo[b] = out
+    return out
+
+
+_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
+
+
+def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
+        -> FrozenSet[Source]:
+    """The sources of ``expr`` read in region ``r``; ``tensor``: the value is used as a tensor
+    there (an argument of a torch function, the receiver of a tensor method), so an item of a
+    container (``out["y"]``) is a tensor derived from what holds it."""
+    if depth > _MAX_DEPTH:
+        return NONE
+    t = type(expr)
+    if t is ast.Name:
+        reach = g.uses.get(id(expr))
+        if not reach or expr.id in g.opaque:
+            return NONE
+        return _shared(binding(g, b, depth + 1) for b in reach)
+    p = path_of(expr)
+    if p is not None and type(path_root(expr)) is ast.Name:
+        return _path(g, path_root(expr), p, r, depth, tensor or p[1].endswith("]") and
+                     not p[1].endswith("']"))
+    if t is ast.Subscript:
+        return _within(sources(g, expr.value, r, depth + 1, True), r) \
+            if indexes_tensor(expr) else NONE
+    if t is ast.BinOp:
+        if type(expr.op) not in _ARITH:
+            return NONE
+        return _within(sources(g, expr.left, r, depth + 1) |
+                       sources(g, expr.right, r, depth + 1), r)
+    if t is ast.UnaryOp:
+        return _within(sources(g, expr.operand, r, depth + 1), r) \
+            if type(expr.op) in (ast.USub, ast.UAdd) else NONE
+    if t is ast.IfExp:
+        return sources(g, expr.body, r, depth + 1, tensor) & \
+            sources(g, expr.orelse, r, depth + 1, tensor)
+    if t is ast.Call:
+        return _call(g, expr, r, depth)
+    return NONE
+
+
+def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
+    f = node.func
+    if r is None or (type(f) is ast.Name and f.id in NUMBERS) or \
+            (type(f) is ast.Attribute and f.attr in DETACHING):
+        return NONE
+    kind = call_kind(g, node)
+    if kind == "forward":
+        return frozenset({("f", r)})
+    if kind == "through":
+        out = set()
+        for a in node.args:
+            if type(a) is not ast.Starred:
+                out |= sources(g, a, r, depth + 1, True)
+        return _within(out, r)
+    if g.summary(node) is not None:
+        return call_item(g, node, "", r, depth + 1)
+    if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
+        return _within(sources(g, f.value, r, depth + 1, True), r)
+    return NONE
+
+
+def call_kind(g, node: ast.Call) -> Optional[str]:
+    """The oracle's answer for a call (``graph_facts.Oracle.call``), and ``"forward"`` for a call
+    of a parameter of the scope whose ``parameters()`` the scope reads (``next(model.parameters())``
+    ... ``model(x)``: only a module has them)."""
+    kind = g.oracle.call(node)
+    f = node.func
+    if kind is None and type(f) is ast.Name and g.module_reads:
+        reach = g.uses.get(id(f))
+        if reach and all(g.bindings[b].kind == "param" for b in reach) and any(
+                g.uses.get(id(m)) == reach for m in g.module_reads):
+            return "forward"
+    return kind
+
+
+def call_fact(g, call: ast.Call, key: str, stmt) -> Optional[Fact]:
+    """Item ``key`` (``""``: the value) of what ``call``, made at ``stmt``, returns: attached
+    by its sources (``fact``)."""
+    if stmt is None or g.summary(call) is None:
+        return None
+    return fact(g, call_item(g, call, key, region(g, stmt), 0), call.lineno)
+
+
+def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source]:
+    """The sources of the item ``p`` (root name, key path) of a name: of a parameter, that item
+    of the caller's argument; of a summarised call's value, that item's sources; of any other
+    value, its own sources when the item is used as a tensor."""
+    own = g.memo.get("keyed")
+    if own is not None and own[0] == root.id and p[1] in own[1]:
+        value, stmt = own[1][p[1]]  # a key of the dict the function returns, written once
+        return sources(g, value, region(g, stmt), depth + 1, tensor)
+    reach = g.uses.get(id(root))
+    if not reach or root.id in g.path_written or root.id in g.opaque:
+        return NONE
+    sets = []
+    for b in reach:
+        bd = g.bindings[b]
+        if bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
+            sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
+        elif bd.kind == "assign" and type(bd.value) is ast.Call and \
+                g.summary(bd.value) is not None:
+            sets.append(call_item(g, bd.value, p[1], region(g, bd.stmt), depth + 1))
+        elif tensor:
+            sets.append(frozenset(s for s in binding(g, b, depth + 1) if s[0] == "f"))
+        else:
+            return NONE
+    return _shared(sets)
+
+
+def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> FrozenSet[Source]:
+    """The sources of item ``key`` (``""``: the whole value) of what ``call`` returns, by the
+    callee's summary, in the caller's terms (its regions, its arguments' sources)."""
+    s = g.summary(call)
+    got = s.sources.get(key) if s is not None else None
+    if not got or r is None:
+        return NONE
+    out = set()
+    for o, reg in got:
+        here = _called_region(reg, r, call)
+        if here is None:
+            continue
+        if o == "f":
+            out.add(("f", here))
+            continue
+        k, path = _param_origin(o)
+        arg = _argument(call, k)
+        if arg is None:
+            continue
+        if path:  # an item of the argument, which the callee uses as a tensor
+            q = path_of(arg) if type(arg) is not ast.Name else (arg.id, "")
+            if q is not None:
+                inner = _path(g, path_root(arg), (q[0], q[1] + path), r, depth + 1, True)
+            else:
+                inner = frozenset((o if o == "f" else o + path, reg)
+                                  for o, reg in sources(g, arg, r, depth + 1, True))
+        else:
+            inner = sources(g, arg, r, depth + 1)
+        out |= _within(inner, here)
+    return frozenset(out)
+
+
+def _called_region(reg: str, r: str, call: ast.Call) -> Optional[str]:
+    """A callee's region at a call made in region ``r``."""
+    if reg == ANY:
+        return ANY
+    if reg == "":
+        return r
+    if reg == "on":
+        return "on"
+    return f"{reg}@{call.lineno}:{call.col_offset}"
+
+
+def _param_origin(o: str) -> Tuple[int, str]:
+    i = 1
+    while i < len(o) and o[i].isdigit():
+        i += 1
+    return int(o[1:i]), o[i:]
+
+
+def _argument(call: ast.Call, k: int):
+    """The expression passed at position ``k`` (positionally, no ``*args`` before it)."""
+    for i, a in enumerate(call.args):
+        if type(a) is ast.Starred:
+            return None
+        if i == k:
+            return a
+    return None
+
+
+def shifted(srcs: FrozenSet[Source], offset: int, positional: int) -> FrozenSet[Source]:
+    """Sources counted as a caller passes arguments: a method's ``self`` (``offset`` 1) is not
+    one of them, and what is derived from it is unknown to the caller; nor is a parameter after
+    the ``positional`` ones (``*args``, keyword-only: no position of a call's arguments)."""
+    out = set()
+    for o, reg in srcs:
+        if o == "f":
+            out.add((o, reg))
+            continue
+        k, path = _param_origin(o)
+        if offset <= k < positional:
+            out.add((f"p{k - offset}{path}", reg))
+    return frozenset(out)
+
+
+def computed_in(g, expr, stmt) -> Optional[str]:
+    """The region the value of ``expr`` (read at ``stmt``) was computed in by an operation of
+    the scope that records a graph only with grad on there (arithmetic, a forward pass, a torch
+    function, a tensor method; bound to it by one binding), or None: a call of anything else
+    may turn grad on inside."""
+    if type(expr) is ast.Name:
+        reach = g.uses.get(id(expr))
+        if not reach or len(reach) != 1:
+            return None
+        bd = g.bindings[next(iter(reach))]
+        if bd.kind != "assign":
+            return None
+        expr, stmt = bd.value, bd.stmt
+    t = type(expr)
+    if t is ast.Call:
+        f = expr.func
+        if call_kind(g, expr) is None and not (type(f) is ast.Attribute and
+                                               f.attr in KEEPS_GRAPH):
+            return None
+    elif t is not ast.BinOp:
+        return None
+    return region(g, stmt)
+
+
+def proven_regions(g) -> Dict[str, int]:
+    """The regions a differentiated value proves on (-> the line of its differentiation): the
+    value or an item of a summarised call whose summary says where it was computed
+    (``out["loss"].backward()``, ``loss, *_ = step(x); loss.backward()``, ``loss = crit(out, y);
+    loss.backward()``). A differentiation reached by items of calls made in different regions
+    proves none of them (which one ran is unknown)."""
+    got = g.memo.get("proven")
+    if got is not None:
+        return got
+    by_line: Dict[int, set] = {}
+    items = [((b, k), f) for (b, k), f in g.paths.items()]
+    items += [((b, f"[{g.bindings[b].index}]" if g.bindings[b].kind == "unpack" else ""), f)
+              for b, f in g.marked.items() if g.bindings[b].kind in ("unpack", "assign")]
+    for (b, key), fact in items:
+        bd = g.bindings[b]
+        if fact.why != DIFFERENTIATED or type(bd.value) is not ast.Call:
+            continue
+        s = g.summary(bd.value)
+        reg = s.regions.get(key) if s is not None else None
+        r = region(g, bd.stmt)
+        if reg is not None and r is not None:
+            here = _called_region(reg, r, bd.value)
+            by_line.setdefault(fact.line, set()).add(here)
+        else:
+            by_line.setdefault(fact.line, set()).add(None)
+    out: Dict[str, int] = {}
+    for line, regs in sorted(by_line.items()):
+        if len(regs) == 1 and None not in regs and ANY not in regs:
+            out.setdefault(next(iter(regs)), line)
+    g.memo["proven"] = out
+    return out
+
+
+def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
+    """Why a value with sources ``srcs`` (in this scope: the scope's own parameters are
+    unknown) is attached: a forward pass of a region that is on (proven), or of the region the
+    scope was called in (attached when grad is on there: the caller asks)."""
+    forward = [reg for o, reg in srcs if o == "f"]
+    if not forward:
+        return None
+    if "on" in forward:
+        return Fact(GRAD_ON, line, detail="enable_grad")
+    on = proven_regions(g)
+    for reg in forward:
+        if reg in on:
+            return Fact(GRAD_ON, on[reg])
+    if "" in forward:
+        return Fact(FORWARD, line, needs_grad=True)
+    return None
+
+
+def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
+                  root: str = "") -> Tuple[
+        Dict[str, FrozenSet[Source]], Dict[str, str]]:
+    """(returned item -> its sources, returned item -> the region it was computed in) of a
+    function (``offset``: 1 for a method's ``self``; ``positional``: how many parameters a call
+    fills by position): ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
+    ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
+    once)."""
+    g.memo["keyed"] = (root, keyed)
+    srcs: Dict[str, FrozenSet[Source]] = {}
+    regions: Dict[str, str] = {}
+    whole = []
+    items: Optional[Dict[int, list]] = None
+    for value, stmt in g.returns:
+        r = region(g, stmt)
+        whole.append((sources(g, value, r), computed_in(g, value, stmt)))
+        if type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts):
+            here = {i: (sources(g, e, r), computed_in(g, e, stmt))
+                    for i, e in enumerate(value.elts)}
+            items = {i: [here[i]] for i in here} if items is None else {
+                i: items[i] + [here[i]] for i in items if i in here}
+        else:
+            items = {}
+    groups = {"": whole}
+    groups.update({f"[{i}]": v for i, v in (items or {}).items()})
+    for key, (value, stmt) in keyed.items():
+        groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
+    for key, got in groups.items():
+        if not got:
+            continue
+        s = shifted(_shared(x for x, _ in got), offset, positional)
+        if s:
+            srcs[key] = s
+        regs = {reg for _, reg in got}
+        if len(regs) == 1 and None not in regs:
+            regions[key] = regs.pop()
+    return srcs, regions

@@ -1,0 +1,319 @@
+"""Where a returned value comes from (``semantic.graph_sources``), as the project index's function
+summaries record it (``GraphSummary.sources`` / ``regions``), and the TEN501 call sites built on
+it, through the CLI across the files of a project."""
+import ast
+import json
+import os
+import textwrap
+
+import pytest
+
+from flake8_tensorcopy.semantic import graph, graph_sources
+from flake8_tensorcopy.semantic.index import FileContext
+
+from .conftest import tensorcopy
+
+SOURCES = """\
+import torch
+import torch.nn.functional as F
+
+
+def metrics(pred, target):
+    loss = F.mse_loss(pred, target)
+    mae = (pred - target).abs().mean()
+    return loss, mae, mae.item(), float(mae), mae.detach(), pred
+
+
+def quiet(pred, target):
+    loss = F.mse_loss(pred, target)
+    with torch.no_grad():
+        mae = (pred - target).abs().mean()
+    return loss, mae
+
+
+@torch.no_grad()
+def decorated(pred, target):
+    return F.mse_loss(pred, target), (pred - target).abs().mean()
+
+
+def flagged(pred, target, flag):
+    with torch.set_grad_enabled(flag):
+        loss = F.mse_loss(pred, target)
+        mae = (pred - target).abs().mean()
+    return loss, mae
+
+
+def unknown(pred, target):
+    loss = helper(pred, target)
+    mae = (pred - target).abs().mean()
+    return loss, mae
+
+
+def criterion(output, target):
+    out = {}
+    out["mse"] = F.mse_loss(output["x_hat"], target)
+    out["y_bpp"] = torch.log(output["likelihoods"]["y"]).sum()
+    out["count"] = output["count"]
+    out["twice"] = 2 * out["mse"]
+    return out
+
+
+def branches(pred, target, flag):
+    if flag:
+        value = (pred * 2).sum()
+    else:
+        value = (pred - target).sum()
+    return value
+
+
+def forwards(model, x):
+    next(model.parameters())
+    return model(x).sum(), x
+
+
+def through(pred, target):
+    loss, mae, *_ = metrics(pred, target)
+    return mae
+
+
+def total(pred, target):
+    return F.mse_loss(pred, target) + (pred - target).abs().mean()
+
+
+def starred(pred, *rest, target=None):
+    return (pred * 2).sum(), (target * 2).sum(), (rest[0] * 2).sum()
+
+
+class Scaler:
+    def scaled(self, x):
+        return x * self.k
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 3)
+        self.act = torch.nn.ReLU()
+
+    def step(self, x):
+        out = self.fc(x)
+        return out.pow(2).mean(), self.act(x).sum()
+"""
+
+
+@pytest.fixture
+def defs(tmp_path):
+    path = tmp_path / "mod.py"
+    path.write_text(SOURCES)
+    ctx = FileContext(str(path), ast.parse(SOURCES), SOURCES)
+    yield ctx.facts().defs
+    ctx.release()
+
+
+def _s(defs, name):
+    return defs[name].graph_summary()
+
+
+def test_items_derived_from_parameters_and_the_region_they_were_computed_in(defs):
+    s = _s(defs, "metrics")
+    # the loss and the metric: from both arguments, computed where the caller's grad mode holds
+    assert s.sources["[0]"] == s.sources["[1]"] == frozenset({("p0", ""), ("p1", "")})
+    assert s.regions["[0]"] == s.regions["[1]"] == ""
+    # ``.item()``, ``float()``, ``.detach()``: no source; the argument itself: passed on untouched
+    assert "[2]" not in s.sources and "[3]" not in s.sources and "[4]" not in s.sources
+    assert s.sources["[5]"] == frozenset({("p0", graph_sources.ANY)})
+    assert "[5]" not in s.regions  # not computed here: it proves nothing of the grad mode
+
+
+def test_grad_off_inside_and_decorators_leave_no_source(defs):
+    q = _s(defs, "quiet")
+    assert q.sources["[0]"] and "[1]" not in q.sources
+    assert _s(defs, "decorated").sources == {} and _s(defs, "decorated").regions == {}
+
+
+def test_a_with_of_unknown_mode_is_its_own_region(defs):
+    s = _s(defs, "flagged")
+    assert s.sources["[1]"] == frozenset({("p0", "w24"), ("p1", "w24")})
+    assert s.regions["[0]"] == "w24"
+
+
+def test_a_call_of_an_unknown_function_proves_no_region(defs):
+    s = _s(defs, "unknown")
+    assert "[0]" not in s.regions and "[0]" not in s.sources  # it may turn grad on inside
+    assert s.sources["[1]"] == frozenset({("p0", ""), ("p1", "")})
+
+
+def test_keys_of_a_returned_dict(defs):
+    s = _s(defs, "criterion")
+    # an item of the argument used as a tensor (``torch.log``): that item of the caller's value
+    assert s.sources["['y_bpp']"] == frozenset({("p0['likelihoods']['y']", "")})
+    assert s.sources["['mse']"] == frozenset({("p0['x_hat']", ""), ("p1", "")})
+    assert "['count']" not in s.sources  # an item passed on, perhaps a number
+    assert s.sources["['twice']"] == s.sources["['mse']"] and s.regions["['twice']"] == ""
+
+
+def test_every_binding_must_share_a_source(defs):
+    assert _s(defs, "branches").sources[""] == frozenset({("p0", "")})
+
+
+def test_a_parameter_whose_parameters_are_read_is_a_module(defs):
+    s = _s(defs, "forwards")
+    assert s.sources["[0]"] == frozenset({("f", "")})
+    assert s.sources["[1]"] == frozenset({("p1", graph_sources.ANY)})
+
+
+def test_only_parameters_a_call_fills_by_position(defs):
+    s = _s(defs, "starred")
+    assert s.sources["[0]"] == frozenset({("p0", "")})
+    assert "[1]" not in s.sources and "[2]" not in s.sources  # keyword-only, ``*rest``
+
+
+def test_through_another_summary_and_without_self(defs):
+    assert _s(defs, "through").sources[""] == frozenset({("p0", ""), ("p1", "")})
+    scaled = defs["Scaler"].method("scaled").graph_summary()
+    assert scaled.sources[""] == frozenset({("p0", "")})  # ``self.k`` is not the caller's
+
+
+def test_a_layer_the_class_holds_is_a_forward_pass(defs):
+    s = defs["Net"].method("step").graph_summary()
+    assert s.sources["[0]"] == frozenset({("f", "")})  # ``self.fc``: a layer with parameters
+    assert s.sources["[1]"] == frozenset({("p0", "")})  # ``self.act``: through its input
+
+
+def _scope(src, summaries):
+    """A scope's graph with an oracle giving each called name's summary from ``summaries``."""
+    class Oracle(graph.Oracle):
+        def call(self, node):
+            if isinstance(node.func, ast.Name) and node.func.id == "model":
+                return "forward"
+            return super().call(node)
+
+        def summary(self, node, local=False):
+            return summaries.get(getattr(node.func, "id", None))
+
+    fn = ast.parse(textwrap.dedent(src)).body[0]
+    return fn, graph.scope_graph(fn, Oracle())
+
+
+def _attached_at(fn, g, line):
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Expr) and node.lineno == line:
+            return g.attached(node.value.args[0])
+    raise AssertionError(line)
+
+
+def test_a_differentiated_item_proves_the_region_of_its_call(defs):
+    summaries = {"metrics": _s(defs, "metrics"), "unknown": _s(defs, "unknown")}
+    fn, g = _scope("""\
+        def f(model, loader, out):
+            for x, y in loader:
+                loss, mae, *_ = metrics(model(x), y)
+                loss.backward()
+                out.append(mae)
+                a, b = unknown(model(x), y)
+                out.append(b)
+                with torch.no_grad():
+                    c, d, *_ = metrics(model(x), y)
+                out.append(d)
+        """, summaries)
+    got = _attached_at(fn, g, 5)
+    assert got.why == graph.GRAD_ON and not got.needs_grad and got.line == 4
+    assert _attached_at(fn, g, 7).why == graph.GRAD_ON  # the same region, proven by line 4
+    assert _attached_at(fn, g, 10) is None  # made under no_grad
+
+
+def test_a_differentiated_call_value_proves_its_region(defs):
+    assert _s(defs, "total").regions[""] == "" and "" not in _s(defs, "branches").regions
+    summaries = {"metrics": _s(defs, "metrics"), "total": _s(defs, "total")}
+    fn, g = _scope("""\
+        def f(model, loader, out, flag):
+            for x, y in loader:
+                loss = total(model(x), y)
+                loss.backward()
+                _, mae, *_ = metrics(model(x), y)
+                out.append(mae)
+        """, summaries)
+    got = _attached_at(fn, g, 6)
+    assert got.why == graph.GRAD_ON and got.line == 4
+
+
+def test_a_scope_that_sets_grad_mode_by_a_call_proves_no_region(defs):
+    fn, g = _scope("""\
+        def f(model, loader, out):
+            for x, y in loader:
+                loss, mae, *_ = metrics(model(x), y)
+                loss.backward()
+                torch.set_grad_enabled(False)
+                out.append(mae)
+        """, {"metrics": _s(defs, "metrics")})
+    assert _attached_at(fn, g, 6) is None
+
+
+def test_without_a_differentiated_item_the_grad_mode_stays_to_prove(defs):
+    fn, g = _scope("""\
+        def f(model, loader, out):
+            for x, y in loader:
+                a, b = unknown(model(x), y)
+                a.backward()
+                out.append(b)
+                loss, mae, *_ = metrics(x, y)
+                out.append(mae)
+        """, {"metrics": _s(defs, "metrics"), "unknown": _s(defs, "unknown")})
+    got = _attached_at(fn, g, 5)
+    assert got.why == graph.FORWARD and got.needs_grad  # the callers must prove grad on
+    assert _attached_at(fn, g, 7) is None  # derived from the caller's own arguments: unknown
+
+
+CRITERION = """\
+import torch
+
+
+class RateLoss(torch.nn.Module):
+    def forward(self, output, target):
+        out = {}
+        out["mse"] = ((output["x_hat"] - target) ** 2).mean()
+        out["y_bpp"] = torch.log(output["likelihoods"]["y"]).sum()
+        out["loss"] = 2 * out["mse"]
+        return out
+"""
+
+TRAIN = """\
+import torch
+
+from losses import RateLoss
+
+
+class Meter:
+    def __init__(self):
+        self.sum = 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+
+
+def train(model, loader, optimizer):
+    next(model.parameters())
+    criterion = RateLoss()
+    meter = Meter()
+    for d in loader:
+        out = criterion(model(d), d)
+        out["loss"].backward()
+        optimizer.step()
+        meter.update(out["y_bpp"])
+        meter.update(out["y_bpp"].detach())
+    with torch.no_grad():
+        for d in loader:
+            meter.update(criterion(model(d), d)["y_bpp"])
+"""
+
+
+def test_a_criterion_key_from_the_model_output_across_files(tmp_path):
+    (tmp_path / "losses.py").write_text(CRITERION)
+    (tmp_path / "train.py").write_text(TRAIN)
+    proc = tensorcopy("check", "--select", "TEN501", "--output-format", "json", "--no-cache",
+                      str(tmp_path))
+    found = [(os.path.basename(d["filename"]), d["location"]["row"], d["message"])
+             for d in json.loads(proc.stdout)]
+    assert [(f, line) for f, line, _ in found] == [("train.py", 22)]
+    assert "made with grad on" in found[0][2] and "line 20" in found[0][2]
+
