@@ -89,14 +89,16 @@ Not a rule: a report about the file itself. Fix: none.
 ## What it does
 
 Reported at line 1, column 1 when Python parses the file but flake8-tensorcopy cannot analyse
-it: the code is nested too deeply to walk (a chain of hundreds of operators, say). No TEN rule was checked in that file, so it is reported instead of
-looking clean. `flake8` and `tensorcopy check` report it the same way; a file that Python itself
+it: the code is nested too deeply to walk (a chain of hundreds of operators, say), or, under
+flake8, the analysis met an internal error (a bug of ours, named in the message: please report
+it with the file; `tensorcopy check` shows the same error on its error line). No TEN rule was
+checked in that file, so it is reported instead of looking clean. `flake8` and `tensorcopy check` report it the same way; a file that Python itself
 cannot parse is a syntax error instead (flake8's E999, an error line of `tensorcopy check`).
 
 ## What to do
 
 Nothing is wrong with the file as Python sees it. Rewrite the construct the message names if the
-TEN rules should run on this file, or silence it with `# noqa: TEN001` on line 1 or with
+TEN rules should run on this file (for an internal error, report it), or silence it with `# noqa: TEN001` on line 1 or with
 `--ignore TEN001` / `per-file-ignores`.
 """)
 

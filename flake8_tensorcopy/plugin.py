@@ -13,6 +13,7 @@ from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
 from .lint import candidates, keep_facts_only, load_engine
+from .syntax.parse import LintError
 from .syntax.source import know_lines
 
 
@@ -58,6 +59,16 @@ def _load_engine() -> None:
     if load_engine():
         keep_facts_only()
         gc.freeze()
+
+
+def _internal_error(exc: BaseException) -> str:
+    """TEN001's text for a bug met while analysing a file (``tensorcopy check`` shows the same
+    error on its error line): the file was not analysed, and says so."""
+    from .diagnostics import NOT_ANALYSED
+
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+    return (f"{NOT_ANALYSED} file could not be analysed, no TEN rule was checked: internal "
+            f"error ({what})")
 
 
 class TensorCopyChecker:
@@ -144,7 +155,10 @@ class TensorCopyChecker:
             finally:
                 if paused:
                     gc.enable()
-        except Exception:  # no exception may escape: flake8 reports E999 for broken syntax
+        except (SyntaxError, LintError):  # flake8 reports E999 for broken syntax itself
+            return
+        except Exception as exc:  # no exception may escape, and no file may look clean for it
+            yield 1, 0, _internal_error(exc), type(self)
             return
         for d in diags:
             yield d.line, d.column, d.text, type(self)

@@ -102,3 +102,33 @@ def test_linter_does_not_import_torch(write):
     res = run([sys.executable, "-c", code])
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "ok"
+
+
+def test_an_internal_error_reports_the_file_not_analysed_instead_of_looking_clean(write):
+    """A bug inside the analysis (here: a rule that raises) costs that one file, and flake8
+    users see it, as ``tensorcopy check`` shows an error line: TEN001 at 1:1 naming the error,
+    never a traceback, never a file that silently looks clean. (A merge once made TEN501 raise
+    ``ValueError`` on some files: the plugin dropped every diagnostic of those files without a
+    word.) The other files of the run keep their diagnostics."""
+    bad = write("bad.py", "import torch\nfor b in range(3):\n    t = torch.ones(1)\n    x = t.data\n")
+    good = write("good.py", SRC)
+    code = (
+        "import sys\n"
+        "from flake8.main.cli import main\n"
+        "from flake8_tensorcopy.rules.data import DataRead\n"
+        "orig = DataRead.check\n"
+        "def check(self, node, ctx):\n"
+        "    if 'range(3)' in ctx.source:\n"
+        "        raise ValueError('boom\\nsecond line')\n"
+        "    return orig(self, node, ctx)\n"
+        "DataRead.check = check\n"
+        "main(['--select', 'TEN', sys.argv[1], sys.argv[2]])\n")
+    res = run([sys.executable, "-c", code, str(bad), str(good)])
+    assert "Traceback" not in res.stderr, res.stderr
+    lines = _lines(res.stdout)
+    assert f"{bad}:1:1: TEN001 file could not be analysed, no TEN rule was checked: internal " \
+           "error (ValueError: boom)" in lines, lines
+    assert [line for line in lines if line.startswith(str(bad))] == \
+        [f"{bad}:1:1: TEN001 file could not be analysed, no TEN rule was checked: internal "
+         "error (ValueError: boom)"]
+    assert any(line.startswith(f"{good}:4:9: TEN201") for line in lines), lines
