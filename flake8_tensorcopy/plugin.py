@@ -12,8 +12,7 @@ import os
 from typing import Any, Generator, List, Optional, Tuple
 
 from . import __version__
-from .lint import candidates, keep_facts_only, load_engine
-from .syntax.parse import LintError
+from .lint import LintError, candidates, keep_facts_only, load_engine
 from .syntax.source import know_lines
 
 

@@ -163,7 +163,10 @@ def test_the_plugin_pauses_the_collector_only_while_it_works(monkeypatch):
         raise ValueError("boom")
 
     monkeypatch.setattr(lint, "diagnose", broken)
-    assert list(TensorCopyChecker(ast.parse(src), src.splitlines(True), "t.py").run()) == []
+    # the failure is reported (TEN001 naming it), and the collector is on again
+    assert [o[2] for o in TensorCopyChecker(ast.parse(src), src.splitlines(True), "t.py").run()] \
+        == ["TEN001 file could not be analysed, no TEN rule was checked: internal error "
+            "(ValueError: boom)"]
     assert gc.isenabled()
     gc.disable()
     try:  # paused by the caller: left paused
