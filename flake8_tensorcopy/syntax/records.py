@@ -195,4 +195,3 @@ def _methods(cls: type, key, names: Tuple[str, ...], frozen: bool, order: bool) 
             return NotImplemented
 
         cls.__lt__, cls.__le__, cls.__gt__, cls.__ge__ = __lt__, __le__, __gt__, __ge__
-

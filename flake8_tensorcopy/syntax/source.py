@@ -31,6 +31,8 @@ class LazyPattern:
         if compiled is None:
             compiled = self._compiled = re.compile(self.pattern)
         return getattr(compiled, name)
+
+
 #: n -> n + 1, without a Python-level call
 _PLUS_ONE = (1).__add__
 _LAST_CHAR = operator.itemgetter(-1)
