@@ -14,8 +14,6 @@ from ..semantic.graph_facts import module_call
 from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
 
-_DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
-
 
 def callee(ctx, func) -> Optional[object]:
     """The project function (``FuncFacts``) a call of ``func`` runs, as the inference knows it:
@@ -56,32 +54,20 @@ class LintOracle(graph.Oracle):
     """Calls of the scope as the linted file's inference sees them (at the statement being
     checked: the names of modules and functions a loop calls are bound before it)."""
 
-    def __init__(self, ctx, scope) -> None:
+    def __init__(self, ctx) -> None:
         #: weak: the context keeps the graph that keeps this oracle (no reference cycle)
         self._ctx = weakref.ref(ctx)
-        self._scope = scope
-        self._by_ast: Optional[dict] = None
-
-    @property
-    def by_ast(self) -> dict:
-        """id(ast node) -> the lint node, of the scope's names and attributes: made on the
-        first question about a call (a lazy graph may never ask one)."""
-        if self._by_ast is None:
-            self._by_ast = {}
-            for n in nodes.within(self._scope, _DEFS):
-                if type(n) is nodes.Name or type(n) is nodes.Attribute:
-                    a = n._a
-                    if isinstance(a, ast.AST):
-                        self._by_ast[id(a)] = n
-            self._scope = None
-        return self._by_ast
+        #: id(the ``ast`` function of a call) -> its node in the walk's tree, for the calls the
+        #: builder made (``build.Builder.call_funcs``): the graph asks only about calls of the
+        #: scope itself (it walks no nested definition or lambda)
+        self._funcs = ctx.text.call_funcs
 
     @property
     def ctx(self):
         return self._ctx()
 
     def call(self, node: ast.Call) -> Optional[str]:
-        n = self.by_ast.get(id(node.func))
+        n = self._funcs.get(id(node.func))
         ctx = self.ctx
         if n is None or ctx is None:
             return super().call(node)
@@ -93,7 +79,7 @@ class LintOracle(graph.Oracle):
 
     def summary(self, node: ast.Call, local: bool = False):
         # the inference knows what a name bound in the scope is at the checked statement
-        n = self.by_ast.get(id(node.func))
+        n = self._funcs.get(id(node.func))
         ctx = self.ctx
         return summary(ctx, n) if n is not None and ctx is not None else None
 
@@ -104,7 +90,7 @@ def scope_graph(ctx) -> graph.ScopeGraph:
     cache = ctx.__dict__.setdefault("_accumulate_graphs", {})
     hit = cache.get(id(scope))
     if hit is None or hit[0] is not scope:
-        made = graph.scope_graph(scope._a, LintOracle(ctx, scope), lazy=True)
+        made = graph.scope_graph(scope._a, LintOracle(ctx), lazy=True)
         hit = cache[id(scope)] = (scope, made)
     return hit[1]
 

@@ -48,6 +48,9 @@ class Builder:
         #: shares it with the engine; a subscript's tuple asks it whether it is parenthesized)
         self.text = text
         self._lines: Optional[_t.List[str]] = None
+        #: id of a call's ``ast`` function, when a name or an attribute -> its node here (what a
+        #: question about an ``ast`` call finds the walk's node by: TEN501's graph oracle)
+        self.call_funcs: _t.Dict[int, Node] = {}
 
     # -- entry points -----------------------------------------------------------------------
     def module(self, tree: ast.Module) -> Node:
@@ -310,6 +313,8 @@ class Builder:
 
     def _call(self, a):
         func = self.ex(a.func)
+        if type(func) is Name or type(func) is Attribute:
+            self.call_funcs[id(a.func)] = func
         args = [self._arg(v) for v in a.args]
         if a.keywords:
             kws = [self._keyword(k) for k in a.keywords]
@@ -533,4 +538,5 @@ def build(tree: ast.Module, source: str, text: Text, skip: Optional[_t.Dict[int,
     ``positions.Text`` of ``source``, which learns the builder's ``sole`` arguments."""
     builder = Builder(source, text, skip)
     text.sole = builder.sole
+    text.call_funcs = builder.call_funcs
     return builder.module(tree)

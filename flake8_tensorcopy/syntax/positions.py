@@ -68,6 +68,8 @@ class Text:
         self.source = source
         self.starts = line_starts(source)
         self.sole = sole
+        #: id of a call's ``ast`` function -> the built node (``build.Builder.call_funcs``)
+        self.call_funcs: dict = {}
         self._ascii: Dict[int, bool] = {}
         self._outer: Dict[int, Tuple[int, int, int]] = {}
 
