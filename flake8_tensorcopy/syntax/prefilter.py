@@ -63,8 +63,7 @@ _SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
 def _project_from(m: "re.Match[str]") -> bool:
     """Is the ``from M import`` that ``m`` matched a module's that may be the project's own
     (``M`` does not begin with a library's name as a whole word: not ``torch.nn``)?"""
-    first = re.match(r"\w*", m.group(1)).group()  # type: ignore[union-attr]
-    return first not in _LIBRARY_WORDS
+    return m.group(1).partition(".")[0] not in _LIBRARY_WORDS  # ``[\w.]+``: its first word
 
 
 _START = re.Match.start
