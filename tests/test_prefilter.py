@@ -334,3 +334,34 @@ def test_the_project_import_shape_tells_libraries_apart_after_the_match():
         assert got == want, text
         assert (prefilter.SHAPES.search(text) is not None) == bool(want), text
     assert [m.start() for m in old.finditer(texts[-1])] == [len("from os.path import join\n")]
+
+
+def test_accumulations_are_looked_for_only_in_definitions_whose_text_holds_a_loop(monkeypatch):
+    """TEN501's loop shapes are read from a definition's tree only when its lines hold ``for``
+    or ``while`` as a word (a loop's keyword always is; ``forward``, ``format`` and ``before``
+    are not), and a loop's names from its ``backward`` calls only when its lines mention
+    ``backward``; the gates change no plan (every source of the suite, the gates forced open)."""
+    from flake8_tensorcopy.syntax import accumulation_shapes, prefilter
+
+    seen = []
+    real = prefilter._accumulates
+    monkeypatch.setattr(prefilter, "_accumulates",
+                        lambda node, *a: seen.append(getattr(node, "name", None)) or real(node, *a))
+    src = ("import torch\nfrom model import step\n\n\ndef forward(x):\n    return x.format()\n\n\n"
+           "def before(m, x):\n    return step(m(x))  # ... for each x\n\n\n"
+           "def fit(m, xs):\n    total = 0\n    for(x) in xs:\n        total += step(m(x))\n"
+           "    return total\n\n\nasync def feed(q, m):\n    acc = []\n"
+           "    async for x in q:\n        acc.append(step(x))\n    while acc:\n"
+           "        acc.pop()\n    return acc\n\nfit(1, [])\nfit(2, [])\n")
+    found, _ = prefilter.plan(ast.parse(src), src)
+    assert found and "forward" not in seen and "fit" in seen and "feed" in seen
+    assert "before" in seen  # its comment holds ``for`` as a word: a superset, walked
+
+    trees = list(_trees())
+    gated = [prefilter.plan(tree, text) for text, tree in trees]
+    monkeypatch.setattr(prefilter._TextIndex, "has_loop", lambda self, node: True)
+    monkeypatch.setattr(prefilter, "_accumulates",
+                        lambda node, b, c, calls, mentions=None:
+                        accumulation_shapes.accumulates(node, b, c, calls))
+    assert gated == [prefilter.plan(tree, text) for text, tree in trees]
+    assert sum(found for found, _ in gated) > 50

@@ -4,7 +4,7 @@ tree. A superset of what ``rules/accumulate.py`` reports: the engine's walk deci
 from __future__ import annotations
 
 import ast
-from typing import FrozenSet, Optional, Set
+from typing import Callable, FrozenSet, Optional, Set
 
 from .walk import dotted, statements, walk_nodes
 
@@ -93,7 +93,8 @@ def _backward_names(loop: ast.AST) -> Set[str]:
     return out
 
 
-def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[str]) -> bool:
+def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[str],
+                mentions: Optional[Callable[[ast.AST, str], bool]] = None) -> bool:
     """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates),
     asked three ways at once, each loop read once:
 
@@ -103,7 +104,9 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
     - with ``calls``: that, or a value a call of one of those names computed (given to a
       method too: ``meter.update(v)``).
 
-    (The first question is asked only where neither other one is.)"""
+    (The first question is asked only where neither other one is.) ``mentions(node, word)``:
+    may ``word`` occur within ``node``'s lines (the text's answer, a superset); a loop whose
+    lines do not mention ``backward`` holds no ``backward`` call to read names from."""
     if not (backward or called or calls):
         return False
     for loop in statements(root):
@@ -112,7 +115,8 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
         values = [v for s in statements(loop) for v in (_accumulated(s, True),) if v is not None]
         if not values:
             continue
-        names = _backward_names(loop)
+        names = _backward_names(loop) if mentions is None or mentions(loop, "backward") \
+            else ()
         if names and any(_names(v) & names for v in values):
             return True
         if calls:

@@ -420,6 +420,12 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
 _SUB_BODIES = ("body", "orelse", "finalbody")
 
 
+#: a loop's keyword as a word (comprehensions match too: a superset of the loops), one pattern
+#: per keyword, each starting with its literal (``\b(?:for|while)\b`` tried every position:
+#: 66 ms over the dense corpus against 4 ms for these)
+_LOOP_WORDS = (LazyPattern(r"for(?<!\wfor)\b"), LazyPattern(r"while(?<!\wwhile)\b"))
+
+
 class _TextIndex:
     """Where a source's text may hold a shape: the lines on which ``TREE_SHAPES`` matches begin,
     found in one pass; a statement may hold a shape when one of them lies within its lines."""
@@ -428,6 +434,7 @@ class _TextIndex:
         self.source = source
         self._shape_lines: Optional[List[int]] = None
         self._word_lines: dict = {}
+        self._loop_lines: Optional[List[int]] = None
 
     def _lines_of(self, offsets) -> List[int]:
         """1-based line numbers of sorted offsets (line breaks as ``ast`` counts them)."""
@@ -443,6 +450,13 @@ class _TextIndex:
         if spots is None:
             spots = self._word_lines[word] = self._lines_of(occurrences(self.source, word))
         return self._within(spots, node)
+
+    def has_loop(self, node: ast.AST) -> bool:
+        """May ``node`` hold a loop (``for`` or ``while`` as a word within its lines)?"""
+        if self._loop_lines is None:
+            found = {m.start() for pattern in _LOOP_WORDS for m in pattern.finditer(self.source)}
+            self._loop_lines = self._lines_of(sorted(found))
+        return self._within(self._loop_lines, node)
 
     def may_have_shape(self, node: ast.AST) -> bool:
         if self._shape_lines is None:
@@ -514,7 +528,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if _has_shape(stmt, aliases) if text is None else (
                     text.may_have_shape(stmt) and _has_shape_in(stmt, aliases, text)):
                 found = True
-            elif _accumulates(
+            elif (text is None or text.has_loop(stmt)) and _accumulates(
                     stmt,
                     # TEN501: an accumulation in a loop of a function that calls backward
                     text is None or text.contains(stmt, "backward"),
@@ -525,7 +539,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     (top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
                         text is not None and "backward(" in text.source),
                     # a value a function of another project module computed
-                    local):
+                    local, None if text is None else text.contains):
                 found = True
             elif not keep:
                 span = _span(stmt)
