@@ -1,5 +1,7 @@
 """The ast pre-filter may only skip files where the full libcst analysis finds nothing."""
 import ast
+
+import pytest
 import glob
 import os
 import sys
@@ -321,7 +323,8 @@ def test_the_project_import_shape_tells_libraries_apart_after_the_match():
     from flake8_tensorcopy.syntax import prefilter
 
     words = "|".join(sorted(prefilter._LIBRARY_WORDS))
-    old = re.compile(r"from(?<![^\n]from)[ \t]+(?!(?:" + words + r")\b)[\w.]+[ \t]+import\b")
+    # at the start of a line, indented too (an import inside a function)
+    old = re.compile(r"from(?<![^\n \t]from)[ \t]+(?!(?:" + words + r")\b)[\w.]+[ \t]+import\b")
     texts = ["from torch.nn import Linear\n", "from torchvision import x\n",
              "from torch_utils import step\n", "from .torch import step\n",
              "from . import step\n", "from re2 import x\n", "from numpy import a\n",
@@ -334,6 +337,8 @@ def test_the_project_import_shape_tells_libraries_apart_after_the_match():
         assert got == want, text
         assert (prefilter.SHAPES.search(text) is not None) == bool(want), text
     assert [m.start() for m in old.finditer(texts[-1])] == [len("from os.path import join\n")]
+    assert prefilter.SHAPES.search("def f():\n    from mine import y\n") is not None
+    assert prefilter.SHAPES.search("    raise E from err  # import\n") is None
 
 
 def test_accumulations_are_looked_for_only_in_definitions_whose_text_holds_a_loop(monkeypatch):
@@ -365,3 +370,64 @@ def test_accumulations_are_looked_for_only_in_definitions_whose_text_holds_a_loo
                         accumulation_shapes.accumulates(node, b, c, calls))
     assert gated == [prefilter.plan(tree, text) for text, tree in trees]
     assert sum(found for found, _ in gated) > 50
+
+
+# TEN501 through a project function that differentiates what it returns, called in a loop of a
+# file that neither calls ``backward`` nor calls the function twice: the ways a loop reaches it
+_TRAINER = ("import torch\n\n\nclass Trainer:\n    def __init__(self, model, opt):\n"
+            "        self.model, self.opt = model, opt\n\n    def train_step(self, x):\n"
+            "        out = self.model(x)\n        a = out.pow(2).mean()\n        total = a + 1\n"
+            "        total.backward()\n        return a, total\n\n\n"
+            "def train_step(model, x):\n    loss = model(x).sum()\n    loss.backward()\n"
+            "    return loss\n")
+_LOOPS = {
+    "a method of a project class's instance":
+        ("from trainer import Trainer\n", "    util = Trainer(net, opt)\n",
+         "        a, total = util.train_step(x)\n        acc += total\n"),
+    "an instance made in the loop":
+        ("from trainer import Trainer\n", "",
+         "        a, total = Trainer(net, opt).train_step(x)\n        acc += total\n"),
+    "a function imported inside the function":
+        ("", "    from trainer import train_step\n",
+         "        acc += train_step(net, x)\n"),
+    "a star import": ("from trainer import *\n", "", "        acc += train_step(net, x)\n"),
+    "a relative import in a package":
+        ("from .trainer import train_step\n", "", "        acc += train_step(net, x)\n"),
+    "a local function wrapping it":
+        ("from trainer import train_step\n\n\ndef wrap(n, x):\n    return train_step(n, x)\n",
+         "", "        acc += wrap(net, x)\n"),
+    "an append of its result":
+        ("from trainer import train_step\n", "", "        hist.append(train_step(net, x))\n"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(_LOOPS))
+@pytest.mark.parametrize("where", ["function", "method"])
+def test_the_prefilter_keeps_loops_that_may_call_a_differentiating_project_function(
+        tmp_path, how, where):
+    """A loop that accumulates what a project function returns after differentiating it is a
+    TEN501 candidate in any file that imports its project's modules (anywhere, in any form),
+    not only in one that calls ``backward`` itself or calls the enclosing function twice: the
+    pre-filtered analysis reports what the whole analysis reports (before: nothing)."""
+    imp, pre, loop = _LOOPS[how]
+    if where == "method":
+        head = "class Runner:\n    def fit(self, net, opt, batches):\n"
+        body = "".join("    " + line + "\n" for line in (
+            pre + "    acc = 0\n    hist = []\n    for x in batches:\n" + loop +
+            "    return acc, hist\n").splitlines())
+    else:
+        head = "def fit(net, opt, batches):\n"
+        body = pre + "    acc = 0\n    hist = []\n    for x in batches:\n" + loop + \
+            "    return acc, hist\n"
+    src = "import torch\n" + imp + "\n\n" + head + body
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (tmp_path / "setup.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "trainer.py").write_text(_TRAINER)
+    (tmp_path / "trainer.py").write_text(_TRAINER)
+    path = package / "train.py" if imp.startswith("from .") else tmp_path / "train.py"
+    path.write_text(src)
+    full = analyze(src, prefilter=False, filename=str(path))
+    assert [d.code for d in full] == ["TEN501"], src
+    assert analyze(src, filename=str(path)) == full

@@ -4,6 +4,7 @@ tree. A superset of what ``rules/accumulate.py`` reports: the engine's walk deci
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, FrozenSet, Optional, Set
 
 from .walk import dotted, statements, walk_nodes
@@ -162,3 +163,19 @@ def project_imports(body) -> FrozenSet[str]:
                 stmt.module or "").partition(".")[0] not in LIBRARY_WORDS):
             out.update(a.asname or a.name for a in stmt.names if a.name != "*")
     return frozenset(out)
+
+
+#: an import statement anywhere (indented too): its module, relative dots included
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
+
+
+def imports_project(source: str) -> bool:
+    """May ``source`` import a module of its own project anywhere (a relative import, or a module
+    whose first word is not a well-known library's)? Then a function it calls may be the
+    project's, whose summary may say it differentiated what it returns."""
+    for m in _IMPORT.finditer(source):
+        module = m.group(1) if m.group(1) is not None else m.group(2)
+        if module.startswith(".") or module.partition(".")[0] not in LIBRARY_WORDS:
+            return True
+    return False
+

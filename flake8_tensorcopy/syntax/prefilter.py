@@ -17,7 +17,8 @@ from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
 from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LIBRARY_WORDS as _LIBRARY_WORDS, LOOPS as _LOOPS, \
-    accumulates as _accumulates, project_imports as _project_imports
+    accumulates as _accumulates, imports_project as _imports_project, \
+    project_imports as _project_imports
 from .storage_shapes import storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
@@ -56,7 +57,7 @@ _SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
     # return the loss it differentiated, or keep what it is given: ``_project_imports``); the
     # module's first word is told apart from the libraries' after the match (``_project_from``:
     # an alternation of their 70 names here cost 0.45 ms to compile in every editor run)
-    r"from(?<![^\n]from)[ \t]+([\w.]+)[ \t]+import\b",
+    r"from(?<![^\n \t]from)[ \t]+([\w.]+)[ \t]+import\b",
 )
 
 
@@ -413,7 +414,8 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     text = _TextIndex(source) if source is not None and not aliases else None
     stored: Set = set()  # TEN404-406's bindings outside definitions: ``_has_shape``
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=_project_imports(body), stored=stored)
+                       local=_project_imports(body), stored=stored,
+                       project=source is None or _imports_project(source))
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
@@ -516,9 +518,10 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None) -> bool:
+               stored: Optional[Set] = None, project: bool = True) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
-    TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write)."""
+    TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
+    ``project``: the file may import a module of its own project (``imports_project``)."""
     found = _two_step_copy(body)
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
@@ -533,11 +536,11 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # TEN501: an accumulation in a loop of a function that calls backward
                     text is None or text.contains(stmt, "backward"),
                     # a top-level function the file itself calls (the rule may prove grad on in
-                    # it from its callers), or a function of a file that calls backward (a called
-                    # function may return the loss it differentiated), accumulating a value a
-                    # call computed in a loop
+                    # it from its callers), or a function of a file that calls backward or imports
+                    # its project's modules (a called function may return the loss it
+                    # differentiated), accumulating a value a call computed in a loop
                     (top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
-                        text is not None and "backward(" in text.source),
+                        text is not None and "backward(" in text.source) or project,
                     # a value a function of another project module computed
                     local, None if text is None else text.contains):
                 found = True
@@ -554,19 +557,19 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored, project)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, project)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, project)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, project)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored)
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored, project)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, project)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored, project)
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named,
                                                                          stored):
             found = True
