@@ -218,3 +218,44 @@ def test_dependency_listing_searches_each_import_once_per_run(tmp_path, monkeypa
     small = _dependency_searches(tmp_path, 10, monkeypatch)
     large = _dependency_searches(tmp_path, 40, monkeypatch)
     assert large <= small * 1.5 + 40, (small, large)
+
+
+def test_the_cyclic_collector_stays_out_of_parsing_a_linted_file(monkeypatch):
+    """``python_ast`` parses with the cyclic collector paused (the tree holds no cycle; each
+    collection its allocations set off would walk every object a run's index keeps alive: the
+    parse's cost grew with the square of the project, ``benchmarks/scaling.py``), and leaves the
+    collector as it found it, on a syntax error too."""
+    import ast
+    import gc
+
+    from flake8_tensorcopy.syntax import parse
+
+    source = fixer_source(2000)
+    seen = []
+    real = ast.parse
+
+    def parsing(text, *args, **kwargs):
+        ran = []
+        callback = lambda phase, info: ran.append(phase) if phase == "start" else None  # noqa: E731
+        gc.callbacks.append(callback)
+        try:
+            return real(text, *args, **kwargs)
+        finally:
+            gc.callbacks.remove(callback)
+            seen.append((gc.isenabled(), len(ran)))
+
+    monkeypatch.setattr(parse.ast, "parse", parsing)
+    threshold = gc.get_threshold()
+    gc.set_threshold(10)
+    try:
+        assert len(parse.python_ast(source).body) > 2000
+        with pytest.raises(parse.LintError):
+            parse.python_ast(source + "\n)")
+        assert gc.isenabled()
+        gc.disable()
+        parse.python_ast("x = 1\n")
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()
+        gc.set_threshold(*threshold)
+    assert seen == [(False, 0)] * 3
