@@ -7,6 +7,7 @@ import ast
 import re
 from typing import Callable, FrozenSet, Optional, Set
 
+from .source import LazyPattern
 from .walk import dotted, statements, walk_nodes
 
 _nodes = walk_nodes
@@ -165,17 +166,33 @@ def project_imports(body) -> FrozenSet[str]:
     return frozenset(out)
 
 
-#: an import statement anywhere (indented too): its module, relative dots included
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+))", re.M)
+
+#: ``import`` as a word: where an import statement may stand (``project_import`` reads its line)
+IMPORT_WORD = r"import(?<!\wimport)\b"
+_IMPORT_WORD = LazyPattern(IMPORT_WORD)
+#: an import statement from the start of its line, indented or not: ``from M import`` (M with its
+#: leading dots) or ``import a.b as c, d`` (every module it names)
+_IMPORT_LINE = LazyPattern(r"[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+("
+                          r"[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))")
+
+
+def project_import(m: "re.Match[str]") -> bool:
+    """Is the ``import`` that ``m`` matched (``IMPORT_WORD``) on a line that starts an import of a
+    module that may be the project's own (a relative one, or one whose first word is not a
+    well-known library's: not ``torch.nn``)? Anywhere in the file, a function's import too."""
+    text = m.string
+    line = _IMPORT_LINE.match(text, text.rfind("\n", 0, m.start()) + 1)
+    if line is None:
+        return False
+    if line.group(1) is not None:
+        modules = [line.group(1)]
+    else:
+        modules = [part.split()[0] for part in line.group(2).split(",")]
+    return any(name.startswith(".") or name.partition(".")[0] not in LIBRARY_WORDS
+               for name in modules)
 
 
 def imports_project(source: str) -> bool:
-    """May ``source`` import a module of its own project anywhere (a relative import, or a module
-    whose first word is not a well-known library's)? Then a function it calls may be the
-    project's, whose summary may say it differentiated what it returns."""
-    for m in _IMPORT.finditer(source):
-        module = m.group(1) if m.group(1) is not None else m.group(2)
-        if module.startswith(".") or module.partition(".")[0] not in LIBRARY_WORDS:
-            return True
-    return False
-
+    """May ``source`` import a module of its own project (``project_import``)? Then a function
+    it calls may be the project's, whose summary may say it differentiated what it returns."""
+    return any(project_import(m) for m in _IMPORT_WORD.finditer(source))
