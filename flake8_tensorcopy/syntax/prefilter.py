@@ -18,7 +18,7 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LIBRARY_WORDS as _LIBRARY_WORDS, LOOPS as _LOOPS, \
     accumulates as _accumulates, project_imports as _project_imports
-from .storage_shapes import storage_shape, writes_into
+from .storage_shapes import helper_written, storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -412,8 +412,10 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # shape of its own: with aliases only the tree can tell
     text = _TextIndex(source) if source is not None and not aliases else None
     stored: Set = set()  # TEN404-406's bindings outside definitions: ``_has_shape``
+    local = _project_imports(body)
+    helpers = local | {s.name for s in body if isinstance(s, _FUNCS)}
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=_project_imports(body), stored=stored)
+                       local=local, stored=stored, helpers=helpers)
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
@@ -502,9 +504,11 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None) -> bool:
+               stored: Optional[Set] = None, helpers: FrozenSet[str] = frozenset()) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
-    TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write)."""
+    TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
+    ``helpers``: the names of the project's functions the module calls by name (TEN405 reads
+    their storage summaries: ``helper_written``)."""
     found = _two_step_copy(body)
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
@@ -527,6 +531,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # a value a function of another project module computed
                     local):
                 found = True
+            elif helpers and helper_written(stmt, helpers):
+                found = True  # TEN405: a project function's result written in place
             elif not keep:
                 span = _span(stmt)
                 if span:
@@ -540,19 +546,19 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored, helpers)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, helpers)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, helpers)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, helpers)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored)
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored, helpers)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, helpers)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored, helpers)
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named,
                                                                          stored):
             found = True
