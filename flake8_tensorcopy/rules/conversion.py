@@ -5,14 +5,16 @@ their flow queries (``semantic/storage_flow.py``: a side written in place, the o
 after); the claims are in ``conversion_claims.py``."""
 from __future__ import annotations
 
+import ast
 from typing import Iterable, Iterator, Optional
 
 from ..syntax import nodes
+from ..syntax.storage_shapes import written_roots
 from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
 from ..semantic.index.statedict_summaries import called_function
-from ..semantic.index.storage_summaries import helper_share
+from ..semantic.index.storage_summaries import bridged_items, helper_share
 from .context import clip
 from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from . import conversion_claims as claims_of
@@ -346,8 +348,9 @@ class NumpyBridgeAlias(Rule):
         """``t = helper(a)``, ``x, y = helper(x, y)`` of a project function whose storage
         summary says the value (the item) shares with the argument through the bridge."""
         value = node.value
+        # a function called by name (as the pre-filter keeps them: ``helper_written``)
         if type(value) is not nodes.Call or len(node.targets) != 1 or \
-                type(value.func) not in (nodes.Name, nodes.Attribute):
+                type(value.func) is not nodes.Name:
             return
         target = node.targets[0].target
         if type(target) is nodes.Name:
@@ -360,11 +363,17 @@ class NumpyBridgeAlias(Rule):
         found = called_function(ctx.inf, value)  # a dictionary look-up: a project function?
         if found is None:
             return
-        scope = ctx.scope_node
+        bridged = bridged_items(found[0])
+        names = [(i, n) for i, n in names if i in bridged]
+        if not names:
+            return  # its summary: no returned item shares through the bridge
+        written = _written_names(ctx)
+        if written is not None:
+            names = [(i, n) for i, n in names if n in written]
+            if not names:
+                return  # none of them is written in place in this scope
         for item, name in names:
-            # the summary is asked only for a value written in place after the call
-            if first_write(scope, node, frozenset({name}), views=True) is None:
-                continue
+            # the summary is asked only for a name this scope writes in place
             share = helper_share(ctx.inf, value, item, found)
             if share is None or share.how != BRIDGE or share.base_name == name:
                 continue
@@ -421,6 +430,25 @@ class NumpyBridgeAlias(Rule):
         yield self.report(node, fix, name=name, expr=ctx.snippet(call, 40), base=share.base_name,
                           where=where, write=ctx.snippet(write, 30), other=other,
                           after="which is read afterwards", fixed=clip(fixed, 60))
+
+
+#: the scope whose in-place writes were read last: (id of the context, id of the scope), the
+#: names they write into (ids, not the nodes: the cache must not keep a tree alive; a stale hit
+#: could only make the gate skip a write, never report one)
+_WRITTEN: list = [None, frozenset()]
+
+
+def _written_names(ctx) -> Optional[frozenset]:
+    """The names the in-place writes of the scope being walked start from (one walk of its
+    ``ast`` per scope, when first asked); None where the scope has no ``ast`` node."""
+    scope = ctx.scope_node
+    key = (id(ctx), id(scope))
+    if _WRITTEN[0] != key:
+        tree = getattr(scope, "_a", None)
+        if not isinstance(tree, ast.AST):
+            return None
+        _WRITTEN[0], _WRITTEN[1] = key, frozenset(written_roots(tree))
+    return _WRITTEN[1]
 
 
 def _bound_text(ctx, node, name: str, share: Share) -> dict:

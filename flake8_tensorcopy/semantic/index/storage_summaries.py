@@ -28,6 +28,7 @@ from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 
 from ...syntax import nodes
 from ...syntax.nodes import dotted_name
+from ...syntax.walk import statements
 from ..storage import ALIAS, BRIDGE, CONVERSION, DTYPE_METHODS, Share
 from .statedict_summaries import called_function
 
@@ -89,18 +90,26 @@ def summarize_function(fn: ast.AST) -> Summary:
         name = (_dotted(d.func if type(d) is ast.Call else d) or "").rpartition(".")[2]
         if name not in _KEEPS:
             return _NOTHING
-    walk = _Body(fn)
-    if walk.yields or not walk.returns:
+    # the statements first (most functions end there: nothing shares through the bridge),
+    # then every node, for the bindings and ``yield`` inside expressions
+    items = _items(_Body(fn, statements(fn)))
+    if not any(fact.how == BRIDGE for fact in items.values()):
         return _NOTHING
+    return Summary(_items(_Body(fn)))
+
+
+def _items(walk: "_Body") -> Dict[Optional[int], Returned]:
+    if walk.yields or not walk.returns:
+        return {}
     width = _width(walk.returns)
     if width is False:
-        return _NOTHING
+        return {}
     items: Dict[Optional[int], Returned] = {}
     for i in ([None] if width is None else range(width)):
         fact = walk.item_fact([r if i is None else r.elts[i] for r in walk.returns], i)
         if fact is not None:
             items[i] = fact
-    return Summary(items)
+    return items
 
 
 def _width(returns):
@@ -126,7 +135,8 @@ def _dotted(node) -> Optional[str]:
 class _Body:
     """One walk of the function's own statements: its returns, its names' bindings."""
 
-    def __init__(self, fn: ast.FunctionDef) -> None:
+    def __init__(self, fn: ast.FunctionDef, only=None) -> None:
+        """``only``: the nodes to read (its statements: a first look), else every node."""
         args = fn.args
         self.positional = [a.arg for a in args.posonlyargs + args.args]
         self.params = set(self.positional) | {a.arg for a in args.kwonlyargs}
@@ -136,42 +146,55 @@ class _Body:
         self.assigns: Dict[str, list] = {}
         #: names bound in any other way (unknown)
         self.other: set = set()
+        if only is not None:
+            for n in only:
+                if n is not fn:
+                    self._read(n)
+                    if type(n) is ast.Expr and type(n.value) in (ast.Yield, ast.YieldFrom):
+                        self.yields = True
+            return
         todo = list(fn.body)
         while todo:
             n = todo.pop()
-            t = type(n)
-            if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                self.other.add(n.name)
+            if not self._read(n):
                 continue
-            if t is ast.Lambda:
-                continue
-            if t is ast.Return:
-                if n.value is None:
-                    self.yields = True  # a bare ``return``: None on that path
-                else:
-                    self.returns.append(n.value)
-            elif t in (ast.Yield, ast.YieldFrom):
-                self.yields = True
-            elif t is ast.Assign:
-                if len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
-                    self.assigns.setdefault(n.targets[0].id, []).append(n.value)
-                else:
-                    self._bound(n.targets)
-            elif t in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr):
-                self._bound([n.target])
-            elif t in (ast.With, ast.AsyncWith):
-                self._bound([i.optional_vars for i in n.items if i.optional_vars is not None])
-            elif t in (ast.Global, ast.Nonlocal):
-                self.other.update(n.names)
-            elif t is ast.ExceptHandler and n.name:
-                self.other.add(n.name)
-            elif t in (ast.Import, ast.ImportFrom):
-                self.other.update((a.asname or a.name).partition(".")[0] for a in n.names)
-            elif t is ast.Delete:
-                self._bound(n.targets)
-            elif t is ast.comprehension:
-                self._bound([n.target])
             todo.extend(ast.iter_child_nodes(n))
+
+    def _read(self, n) -> bool:
+        """Note what node ``n`` binds or returns; False where its children are another scope."""
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            self.other.add(n.name)
+            return False
+        if t is ast.Lambda:
+            return False
+        if t is ast.Return:
+            if n.value is None:
+                self.yields = True  # a bare ``return``: None on that path
+            else:
+                self.returns.append(n.value)
+        elif t in (ast.Yield, ast.YieldFrom):
+            self.yields = True
+        elif t is ast.Assign:
+            if len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
+                self.assigns.setdefault(n.targets[0].id, []).append(n.value)
+            else:
+                self._bound(n.targets)
+        elif t in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr):
+            self._bound([n.target])
+        elif t in (ast.With, ast.AsyncWith):
+            self._bound([i.optional_vars for i in n.items if i.optional_vars is not None])
+        elif t in (ast.Global, ast.Nonlocal):
+            self.other.update(n.names)
+        elif t is ast.ExceptHandler and n.name:
+            self.other.add(n.name)
+        elif t in (ast.Import, ast.ImportFrom):
+            self.other.update((a.asname or a.name).partition(".")[0] for a in n.names)
+        elif t is ast.Delete:
+            self._bound(n.targets)
+        elif t is ast.comprehension:
+            self._bound([n.target])
+        return True
 
     def _bound(self, targets) -> None:
         for target in targets:
@@ -248,7 +271,13 @@ class _Body:
                  " and ".join(c for c in (p[3], cond) if c), p[4], p[5]) for p in inner]
 
 
-# ---- the question a rule asks at a call ---------------------------------------------------------
+# ---- the questions a rule asks at a call ---------------------------------------------------------
+
+def bridged_items(fn) -> FrozenSet[Optional[int]]:
+    """The returned items of ``fn`` (None: its value) that share with a parameter through the
+    NumPy bridge (its summary, worked out once)."""
+    return frozenset(i for i, fact in summary(fn).items.items() if fact.how == BRIDGE)
+
 
 def helper_share(inf, call, item: Optional[int], found=None) -> Optional[Share]:
     """The storage fact of ``call`` (item ``item`` of the tuple it returns; None: its value)
