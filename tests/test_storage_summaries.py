@@ -205,3 +205,17 @@ def test_cli_reports_the_callers_array_written_through_a_helper_of_another_modul
     assert "`x_tensor, y_tensor = cast_inputs(x, y)` shares memory with `x` through " \
            "`x_tensor`" in lines[0]
     assert "the caller's argument" in lines[0] and "`x_tensor = x_tensor / norm`" in lines[0]
+
+
+@pytest.mark.parametrize("write,fixed", [
+    ("t.clamp_(0, 1)", "`t = t.clamp(0, 1)`"),
+    ("t //= 2", "`t = t // 2`"),
+    ("t.zero_()", "`t = t.clone()`"),  # no ``zero()``: a copy before the write
+])
+def test_the_message_names_the_out_of_place_form(write, fixed):
+    from flake8_tensorcopy import lint_source
+    src = ("import torch\n\n\ndef to_tensor(a):\n    return torch.from_numpy(a)\n\n\n"
+           f"def f(a):\n    t = to_tensor(a)\n    {write}\n    return t\n")
+    found = [d for d in lint_source(src, "m.py") if d.code == "TEN405"]
+    assert len(found) == 1 and found[0].line == 9
+    assert fixed in found[0].message

@@ -470,6 +470,12 @@ def _plain_parameter(fn, name: str) -> bool:
     return False
 
 
+#: in-place methods without an out-of-place method of the same name less the ``_``
+_NO_OUT_OF_PLACE = frozenset({"copy_", "zero_", "fill_", "normal_", "uniform_", "random_",
+                              "bernoulli_", "exponential_", "geometric_", "cauchy_",
+                              "log_normal_", "set_", "resize_", "resize_as_"})
+
+
 def _out_of_place(ctx, write, name: str, share: Share) -> str:
     """The write made out of place: ``x /= k`` -> ``x = x / k``, ``x.clamp_(0, 1)`` ->
     ``x = x.clamp(0, 1)``; else a copy before it."""
@@ -479,7 +485,9 @@ def _out_of_place(ctx, write, name: str, share: Share) -> str:
         if op:
             return f"{name} = {name} {op} {ctx.code(write.value)}"
     if type(write) is nodes.Call and type(write.func) is nodes.Attribute and \
-            write.func.attr.value.endswith("_") and nodes.dotted_name(write.func.value) == name:
+            write.func.attr.value.endswith("_") and \
+            write.func.attr.value not in _NO_OUT_OF_PLACE and \
+            nodes.dotted_name(write.func.value) == name:
         text = ctx.code(write)
         head = ctx.code(write.func)
         return f"{name} = {head[:-1]}{text[len(head):]}"
