@@ -5,11 +5,9 @@ their flow queries (``semantic/storage_flow.py``: a side written in place, the o
 after); the claims are in ``conversion_claims.py``."""
 from __future__ import annotations
 
-import ast
 from typing import Iterable, Iterator, Optional
 
 from ..syntax import nodes
-from ..syntax.storage_shapes import written_roots
 from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
@@ -367,13 +365,10 @@ class NumpyBridgeAlias(Rule):
         names = [(i, n) for i, n in names if i in bridged]
         if not names:
             return  # its summary: no returned item shares through the bridge
-        written = _written_names(ctx)
-        if written is not None:
-            names = [(i, n) for i, n in names if n in written]
-            if not names:
-                return  # none of them is written in place in this scope
+        scope = ctx.scope_node
         for item, name in names:
-            # the summary is asked only for a name this scope writes in place
+            if first_write(scope, node, frozenset({name}), views=True) is None:
+                continue  # not written in place after the call
             share = helper_share(ctx.inf, value, item, found)
             if share is None or share.how != BRIDGE or share.base_name == name:
                 continue
@@ -430,25 +425,6 @@ class NumpyBridgeAlias(Rule):
         yield self.report(node, fix, name=name, expr=ctx.snippet(call, 40), base=share.base_name,
                           where=where, write=ctx.snippet(write, 30), other=other,
                           after="which is read afterwards", fixed=clip(fixed, 60))
-
-
-#: the scope whose in-place writes were read last: (id of the context, id of the scope), the
-#: names they write into (ids, not the nodes: the cache must not keep a tree alive; a stale hit
-#: could only make the gate skip a write, never report one)
-_WRITTEN: list = [None, frozenset()]
-
-
-def _written_names(ctx) -> Optional[frozenset]:
-    """The names the in-place writes of the scope being walked start from (one walk of its
-    ``ast`` per scope, when first asked); None where the scope has no ``ast`` node."""
-    scope = ctx.scope_node
-    key = (id(ctx), id(scope))
-    if _WRITTEN[0] != key:
-        tree = getattr(scope, "_a", None)
-        if not isinstance(tree, ast.AST):
-            return None
-        _WRITTEN[0], _WRITTEN[1] = key, frozenset(written_roots(tree))
-    return _WRITTEN[1]
 
 
 def _bound_text(ctx, node, name: str, share: Share) -> dict:

@@ -83,41 +83,28 @@ def writes_into(root: ast.AST, names: Iterable[Optional[str]]) -> bool:
     wanted = {n for n in names if n is not None}
     if not wanted:
         return False
-    return any(not wanted.isdisjoint(_written(node)) for node in walk_nodes(root))
-
-
-def written_roots(root: ast.AST) -> Set[str]:
-    """The names the in-place writes under ``root`` start from (``writes_into``'s writes)."""
-    out: Set[str] = set()
     for node in walk_nodes(root):
-        if type(node) in _WRITE_NODES:
-            out.update(_written(node))
-    return out
-
-
-_WRITE_NODES = (ast.Call, ast.AugAssign, ast.Assign)
-
-
-def _written(node: ast.AST) -> Tuple[Optional[str], ...]:
-    """The names an in-place write ``node`` may write into (empty: not such a write)."""
-    t = type(node)
-    if t is ast.Call:
-        func = node.func
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        out = [k.value for k in node.keywords if k.arg == "out"]
-        if (len(last) > 1 and last.endswith("_") and not last.startswith("_")) or \
-                last in _OTHER_WRITES:
-            if isinstance(func, ast.Attribute):
-                out.append(func.value)
-            if node.args:
-                out.append(node.args[0])
-        return tuple(_root(v) for v in out)
-    if t is ast.AugAssign:
-        return (_root(node.target),)
-    if t is ast.Assign:
-        return tuple(_root(part.value) for target in node.targets for part in walk_nodes(target)
-                     if type(part) is ast.Subscript)
-    return ()
+        t = type(node)
+        if t is ast.Call:
+            func = node.func
+            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if (len(last) > 1 and last.endswith("_") and not last.startswith("_")) or \
+                    last in _OTHER_WRITES:
+                if isinstance(func, ast.Attribute) and _root(func.value) in wanted:
+                    return True
+                if node.args and _root(node.args[0]) in wanted:
+                    return True
+            if any(k.arg == "out" and _root(k.value) in wanted for k in node.keywords):
+                return True
+        elif t is ast.AugAssign:
+            if _root(node.target) in wanted:
+                return True
+        elif t is ast.Assign:
+            for target in node.targets:
+                for part in walk_nodes(target):
+                    if type(part) is ast.Subscript and _root(part.value) in wanted:
+                        return True
+    return False
 
 
 def helper_written(fn: ast.AST, helpers: FrozenSet[str]) -> bool:
