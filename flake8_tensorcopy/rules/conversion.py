@@ -263,7 +263,8 @@ class NumpyBridgeAlias(Rule):
         "or `x, y = cast_inputs(x, y)` where every `return` of that function gives, for that "
         "value or tuple item, the parameter it is passed through `torch.from_numpy`, "
         "`.numpy()` or `.detach()`, or the parameter itself (its storage summary; a path that "
-        "copies, returns something else or converts only sometimes leaves it unknown). "
+        "copies, returns something else or converts only sometimes, `.float()` after the "
+        "bridge, leaves it unreported). "
         "Also flagged, with its own wording: an in-place write through a bridge (direct or "
         "through such a helper) that shares on every run, into memory the *caller* owns: "
         "the base is a parameter of the enclosing function without a default, which the "
@@ -370,7 +371,10 @@ class NumpyBridgeAlias(Rule):
             if first_write(scope, node, frozenset({name}), views=True) is None:
                 continue  # not written in place after the call
             share = helper_share(ctx.inf, value, item, found)
-            if share is None or share.how != BRIDGE or share.base_name == name:
+            # only where it shares on every run: a condition inside the helper (``.float()``
+            # after the bridge) is not weighed against what the caller shows of the argument
+            if share is None or share.how != BRIDGE or not share.always or \
+                    share.base_name == name:
                 continue
             sides = _sides(ctx, node, name, share)
             if sides is not None:
@@ -403,7 +407,8 @@ class NumpyBridgeAlias(Rule):
         if _last_call_name(call) not in _BRIDGE_CALLS:
             # a project helper's bridge: the copy is the caller's to make, out of place
             yield self.report(node, None, **_bound_text(ctx, node, name, share),
-                              write=ctx.snippet(write, 30), other=other, after="which is read afterwards",
+                              write=ctx.snippet(write, 30), other=other,
+                              after="which is read afterwards",
                               fixed=clip(_out_of_place(ctx, write, name, share), 60))
             return
         if share.value_array:
@@ -432,8 +437,9 @@ def _bound_text(ctx, node, name: str, share: Share) -> dict:
     (an item of a tuple target: ``x, y = helper(x, y)`` shares through ``x``)."""
     target = node.targets[0].target
     through = "" if type(target) is nodes.Name else f" through `{name}`"
+    when = "" if share.always else " " + " and ".join(share.conditions)
     return dict(name=ctx.snippet(target, 30), expr=ctx.snippet(share.call, 40),
-                base=share.base_name, where=through)
+                base=share.base_name, where=through + when)
 
 
 def _plain_parameter(fn, name: str) -> bool:

@@ -510,6 +510,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     ``helpers``: the names of the project's functions the module calls by name (TEN405 reads
     their storage summaries: ``helper_written``)."""
     found = _two_step_copy(body)
+    rest = (text, local, stored, helpers)  # what every nested block is walked with
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
         if isinstance(stmt, _FUNCS):
@@ -546,19 +547,19 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored, helpers)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, *rest)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, helpers)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, helpers)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, *rest)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, *rest)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, helpers)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, *rest)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored, helpers)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, helpers)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored, helpers)
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, *rest)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, *rest)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, *rest)
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named,
                                                                          stored):
             found = True
