@@ -10,7 +10,9 @@ from typing import Iterable, Iterator, Optional
 from ..syntax import nodes
 from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
-from ..semantic.storage_flow import first_write, read_after, sole_binding
+from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
+from ..semantic.index.statedict_summaries import called_function
+from ..semantic.index.storage_summaries import bridged_items, helper_share
 from .context import clip
 from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from . import conversion_claims as claims_of
@@ -245,7 +247,7 @@ class NumpyBridgeAlias(Rule):
     name = "numpy-bridge-alias"
     runtime_twin = True
     message = ("`{name} = {expr}` shares memory with `{base}`{where}: `{write}` changes "
-               "`{other}` too, which is read afterwards; write `{fixed}` for a copy")
+               "`{other}` too, {after}; write `{fixed}` for a copy")
     hooks = (nodes.Assign,)
     fix_safety = UNSAFE
     unsafe_changes = ("raises", "values", "output")
@@ -257,6 +259,21 @@ class NumpyBridgeAlias(Rule):
         "afterwards in the same function. An array or list no tensor touches is never "
         "flagged, nor a bridge that copies (`np.array(x)`, `torch.tensor(a)`, `a.copy()`, "
         "`as_tensor(a, device='cuda')`).\n\n"
+        "The bridge may sit in a function of the project called by name: `t = to_tensor(a)` "
+        "or `x, y = cast_inputs(x, y)` where every `return` of that function gives, for that "
+        "value or tuple item, the parameter it is passed through `torch.from_numpy`, "
+        "`.numpy()` or `.detach()`, or the parameter itself (its storage summary; a path that "
+        "copies, returns something else or converts only sometimes, `.float()` after the "
+        "bridge, leaves it unreported). "
+        "Also flagged, with its own wording: an in-place write through a bridge (direct or "
+        "through such a helper) that shares on every run, into memory the *caller* owns: "
+        "the base is a parameter of the enclosing function without a default, which the "
+        "function never binds (`def prep(x): t = torch.from_numpy(x); t /= 255`): the caller "
+        "sees the change after the return, though nothing reads it here. The value may be "
+        "bound again to a view of itself before the write (`t = t.permute(0, 3, 1, 2)`); any "
+        "other binding of it before the write, a parameter with a default or `*args`, and a "
+        "base bound in the function keep it silent. No fix is offered there: the message "
+        "names the out-of-place form (`t = t / 255`).\n\n"
         "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): a bridge called by the "
         "program that shares memory (the data pointers compared), bound to a name; then an "
         "in-place torch write to the tensor in the same frame and a later line of that frame "
@@ -315,12 +332,85 @@ class NumpyBridgeAlias(Rule):
 
     def check(self, node, ctx) -> Iterable[Report]:
         found = _bound_fact(ctx, node, _BRIDGE_CALLS, BRIDGE)
-        return () if found is None else self._check(node, ctx, *found)
+        if found is not None:
+            return self._check(node, ctx, *found)
+        bound = _bound(node)
+        if bound is not None and _last_call_name(bound[1]) in _BRIDGE_CALLS:
+            share = storage.share_of(bound[1], ctx.inf)
+            if share is None or share.how != BRIDGE or share.base_name == bound[0].value:
+                return ()
+            # the base side is not read after: the caller's memory, when the base is theirs
+            return self._callers(node, ctx, bound[0].value, share)
+        return self._helper(node, ctx)
+
+    def _helper(self, node, ctx) -> Iterator[Report]:
+        """``t = helper(a)``, ``x, y = helper(x, y)`` of a project function whose storage
+        summary says the value (the item) shares with the argument through the bridge."""
+        value = node.value
+        # a function called by name (as the pre-filter keeps them: ``helper_written``)
+        if type(value) is not nodes.Call or len(node.targets) != 1 or \
+                type(value.func) is not nodes.Name:
+            return
+        target = node.targets[0].target
+        if type(target) is nodes.Name:
+            names = [(None, target.value)]
+        elif type(target) is nodes.Tuple and all(
+                type(e) is nodes.Element and type(e.value) is nodes.Name for e in target.elements):
+            names = [(i, e.value.value) for i, e in enumerate(target.elements)]
+        else:
+            return
+        found = called_function(ctx.inf, value)  # a dictionary look-up: a project function?
+        if found is None:
+            return
+        bridged = bridged_items(found[0])
+        names = [(i, n) for i, n in names if i in bridged]
+        if not names:
+            return  # its summary: no returned item shares through the bridge
+        scope = ctx.scope_node
+        for item, name in names:
+            if first_write(scope, node, frozenset({name}), views=True) is None:
+                continue  # not written in place after the call
+            share = helper_share(ctx.inf, value, item, found)
+            # only where it shares on every run: a condition inside the helper (``.float()``
+            # after the bridge) is not weighed against what the caller shows of the argument
+            if share is None or share.how != BRIDGE or not share.always or \
+                    share.base_name == name:
+                continue
+            sides = _sides(ctx, node, name, share)
+            if sides is not None:
+                yield from self._check(node, ctx, name, share, sides)
+            else:
+                yield from self._callers(node, ctx, name, share)
+
+    def _callers(self, node, ctx, name: str, share: Share) -> Iterator[Report]:
+        """``name`` (sharing with ``share.base`` on every run) written in place where the base
+        is a parameter the function never binds (no default, not ``*args``): the write goes
+        into memory its caller owns, which the caller sees after the return."""
+        scope = ctx.scope_node
+        base = share.base_name
+        if not share.always or type(scope) is not nodes.FunctionDef or \
+                not _plain_parameter(scope, base) or bound_in(scope, base):
+            return
+        write = first_write(scope, node, frozenset({name}), array=share.value_array, views=True)
+        if write is None:
+            return
+        yield self.report(node, None, **_bound_text(ctx, node, name, share),
+                          write=ctx.snippet(write, 30), other=base,
+                          after="the caller's argument, which it sees after the return (a "
+                                "parameter this function never binds)",
+                          fixed=clip(_out_of_place(ctx, write, name, share), 60))
 
     def _check(self, node, ctx, name: str, share: Share, found) -> Iterator[Report]:
         write, _, other = found
         call = share.call
         edits = []
+        if _last_call_name(call) not in _BRIDGE_CALLS:
+            # a project helper's bridge: the copy is the caller's to make, out of place
+            yield self.report(node, None, **_bound_text(ctx, node, name, share),
+                              write=ctx.snippet(write, 30), other=other,
+                              after="which is read afterwards",
+                              fixed=clip(_out_of_place(ctx, write, name, share), 60))
+            return
         if share.value_array:
             fixed = f"{ctx.operand(call)}.copy()"
             edits.append(NodeEdit("replace", call, fixed))
@@ -339,7 +429,51 @@ class NumpyBridgeAlias(Rule):
         where = "" if share.always else " " + " and ".join(share.conditions)
         yield self.report(node, fix, name=name, expr=ctx.snippet(call, 40), base=share.base_name,
                           where=where, write=ctx.snippet(write, 30), other=other,
-                          fixed=clip(fixed, 60))
+                          after="which is read afterwards", fixed=clip(fixed, 60))
+
+
+def _bound_text(ctx, node, name: str, share: Share) -> dict:
+    """The message's ``name``, ``expr``, ``base`` and ``where`` for ``name`` bound by ``node``
+    (an item of a tuple target: ``x, y = helper(x, y)`` shares through ``x``)."""
+    target = node.targets[0].target
+    through = "" if type(target) is nodes.Name else f" through `{name}`"
+    when = "" if share.always else " " + " and ".join(share.conditions)
+    return dict(name=ctx.snippet(target, 30), expr=ctx.snippet(share.call, 40),
+                base=share.base_name, where=through + when)
+
+
+def _plain_parameter(fn, name: str) -> bool:
+    """Is ``name`` a parameter of ``fn`` without a default (not ``*args``/``**kwargs``)?"""
+    params = fn.params
+    for group in (params.params, params.kwonly_params, getattr(params, "posonly_params", ())):
+        for p in group or ():
+            if p.name.value == name:
+                return p.default is None
+    return False
+
+
+#: in-place methods without an out-of-place method of the same name less the ``_``
+_NO_OUT_OF_PLACE = frozenset({"copy_", "zero_", "fill_", "normal_", "uniform_", "random_",
+                              "bernoulli_", "exponential_", "geometric_", "cauchy_",
+                              "log_normal_", "set_", "resize_", "resize_as_"})
+
+
+def _out_of_place(ctx, write, name: str, share: Share) -> str:
+    """The write made out of place: ``x /= k`` -> ``x = x / k``, ``x.clamp_(0, 1)`` ->
+    ``x = x.clamp(0, 1)``; else a copy before it."""
+    if type(write) is nodes.AugAssign and type(write.target) is nodes.Name:
+        op = ctx.code(write)[len(ctx.code(write.target)):].lstrip()
+        op = op[:op.index("=")].strip() if "=" in op else ""
+        if op:
+            return f"{name} = {name} {op} {ctx.code(write.value)}"
+    if type(write) is nodes.Call and type(write.func) is nodes.Attribute and \
+            write.func.attr.value.endswith("_") and \
+            write.func.attr.value not in _NO_OUT_OF_PLACE and \
+            nodes.dotted_name(write.func.value) == name:
+        text = ctx.code(write)
+        head = ctx.code(write.func)
+        return f"{name} = {head[:-1]}{text[len(head):]}"
+    return f"{name} = {name}.{'copy' if share.value_array else 'clone'}()"
 
 
 class RepeatedTensorWrite(Rule):

@@ -288,16 +288,20 @@ ARRAY_WRITES = frozenset({"fill", "sort", "put", "partition", "itemset", "resize
 
 def first_write(scope: nodes.CSTNode, start: nodes.CSTNode, writers: frozenset,
                 stop: frozenset = frozenset(), items: bool = False,
-                array: bool = False, gathers: bool = False) -> Optional[nodes.CSTNode]:
+                array: bool = False, gathers: bool = False,
+                views: bool = False) -> Optional[nodes.CSTNode]:
     """The first in-place write, in source order after the statement ``start``, into a value
     named in ``writers`` (dotted names): ``w.add_(..)``, ``w[i] = v``, ``w += v``,
     ``nn.init.*_(w)``, ``f(.., out=w)``; with ``array``, also ``a.fill(..)``, ``a.sort()``,
     ``np.copyto(a, ..)``; with ``items``, a write into an item instead (``l[i].add_(..)``,
     ``l[i][j] = v``, ``l[i] += v``) and, with ``gathers``, a call ``X.all_gather(l, ...)``
     (which fills the items of ``l``; the caller checks what ``X`` is). None when there is none before a name of ``writers`` or
-    ``stop`` is bound again (it then holds a new value), or in another scope."""
+    ``stop`` is bound again (it then holds a new value), or in another scope. With ``views``, a
+    name of ``writers`` bound again to a view of itself (``x = x.permute(0, 3, 1, 2)``,
+    ``x = torch.transpose(x, 0, 1)``: ``VIEWS``, always a view) still holds the same memory."""
     walk = _FirstWrite(start, writers, writers | stop, items, array)
     walk.gathers = gathers
+    walk.views = views
     walk.visit(scope)
     return walk.found
 
@@ -321,7 +325,7 @@ def _ends_before(node, line: int) -> bool:
 
 class _FirstWrite:
     __slots__ = ("start", "writers", "stop", "items", "array", "state", "found", "gathers",
-                 "line")
+                 "line", "views")
 
     def __init__(self, start, writers, stop, items: bool, array: bool) -> None:
         self.start, self.writers, self.stop = start, writers, stop
@@ -329,6 +333,7 @@ class _FirstWrite:
         self.state = 0  # 0: before start, 1: after it, 2: done
         self.found: Optional[nodes.CSTNode] = None
         self.gathers = False
+        self.views = False
         #: before ``start`` nothing is looked at but where it is: a subtree that ends on an
         #: earlier line is passed over whole (the walk used to visit every node of the scope)
         self.line = _line_of(start)
@@ -398,7 +403,8 @@ class _FirstWrite:
                 return
             if t is nodes.Assign:
                 self.visit(node.value)
-                if self.state == 1 and self._rebinds(node):
+                if self.state == 1 and self._rebinds(node) and not (
+                        self.views and _view_of_itself(node, self.writers)):
                     self.state = 2
                 return
             if self._rebinds(node):
@@ -411,6 +417,62 @@ class _FirstWrite:
             self.visit(child)
             if self.state == 2:
                 return
+
+
+#: methods (and ``torch.<name>`` functions) whose result is always a view of their receiver
+#: (first argument), tensor or NumPy array alike
+VIEWS = frozenset({"permute", "transpose", "t", "view", "view_as", "unsqueeze", "squeeze",
+                   "narrow", "movedim", "moveaxis", "swapaxes", "swapdims", "detach"})
+
+
+def _view_of_itself(node, names: frozenset) -> bool:
+    """``x = x.permute(...)``, ``x = torch.permute(x, ...)``, ``x = x.T`` for ``x`` in
+    ``names``: the name is bound again to a view of what it held."""
+    if len(node.targets) != 1 or type(node.targets[0].target) is not nodes.Name:
+        return False
+    name = node.targets[0].target.value
+    value = node.value
+    if name not in names:
+        return False
+    if type(value) is nodes.Attribute:
+        return value.attr.value in ("T", "mT") and _dotted(value.value) == name
+    if type(value) is not nodes.Call or type(value.func) is not nodes.Attribute or \
+            value.func.attr.value not in VIEWS:
+        return False
+    recv = value.func.value
+    if _dotted(recv) == name:
+        return True
+    return _dotted(recv) == "torch" and bool(value.args) and value.args[0].keyword is None \
+        and not value.args[0].star and _dotted(value.args[0].value) == name
+
+
+def bound_in(scope: nodes.CSTNode, name: str) -> bool:
+    """Is ``name`` bound anywhere in ``scope``'s own statements (an assignment, an augmented
+    one, a loop or ``with`` target, ``:=``, ``del``, ``global``, an import, a nested ``def``)?"""
+    todo = list(scope.children)
+    while todo:
+        node = todo.pop()
+        t = type(node)
+        if t in (nodes.FunctionDef, nodes.ClassDef):
+            if node.name.value == name:
+                return True
+            continue
+        if t is nodes.Lambda:
+            continue
+        if t is nodes.Assign and any(_mentions(a.target, name) for a in node.targets):
+            return True
+        if t in (nodes.AugAssign, nodes.AnnAssign, nodes.For, nodes.NamedExpr, nodes.CompFor) \
+                and _mentions(node.target, name):
+            return True
+        if t is nodes.WithItem and node.asname is not None and _mentions(node.asname, name):
+            return True
+        if t in (nodes.Global, nodes.Nonlocal, nodes.Del, nodes.Import, nodes.ImportFrom) and \
+                _mentions(node, name):
+            return True
+        if t is nodes.ExceptHandler and node.name is not None and _mentions(node.name, name):
+            return True
+        todo.extend(c for c in node.children if c is not None)
+    return False
 
 
 def _dotted(expr) -> Optional[str]:

@@ -19,7 +19,7 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 from .accumulation_shapes import LIBRARY_WORDS as _LIBRARY_WORDS, LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
     project_import as _project_import, project_imports as _project_imports
-from .storage_shapes import storage_shape, writes_into
+from .storage_shapes import helper_written, storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -407,9 +407,11 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # shape of its own: with aliases only the tree can tell
     text = _TextIndex(source) if source is not None and not aliases else None
     stored: Set = set()  # TEN404-406's bindings outside definitions: ``_has_shape``
+    local = _project_imports(body)
+    helpers = local | {s.name for s in body if isinstance(s, _FUNCS)}
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=_project_imports(body), stored=stored,
-                       project=source is None or _imports_project(source))
+                       local=local, stored=stored,
+                       project=source is None or _imports_project(source), helpers=helpers)
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
@@ -512,11 +514,15 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None, project: bool = True) -> bool:
+               stored: Optional[Set] = None, project: bool = True,
+               helpers: FrozenSet[str] = frozenset()) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
-    ``project``: the file may import a module of its own project (``imports_project``)."""
+    ``project``: the file may import a module of its own project (``imports_project``).
+    ``helpers``: the names of the project's functions the module calls by name (TEN405 reads
+    their storage summaries: ``helper_written``)."""
     found = _two_step_copy(body)
+    rest = (text, local, stored, project, helpers)  # what every nested block is walked with
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
         if isinstance(stmt, _FUNCS):
@@ -538,6 +544,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # a value a function of another project module computed
                     local, None if text is None else text.contains):
                 found = True
+            elif helpers and helper_written(stmt, helpers):
+                found = True  # TEN405: a project function's result written in place
             elif not keep:
                 span = _span(stmt)
                 if span:
@@ -551,19 +559,19 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         elif isinstance(stmt, ast.ClassDef):
             for d in stmt.decorator_list + stmt.bases + [k.value for k in stmt.keywords]:
                 found |= _has_shape(d, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, True, False, text, local, stored, project)
+            found |= _plan_body(stmt.body, aliases, skip, True, False, *rest)
         elif isinstance(stmt, ast.If) and not in_class:
             found |= _has_shape(stmt.test, aliases)
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, project)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, project)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, *rest)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, *rest)
         elif isinstance(stmt, ast.Try) and not in_class:
-            found |= _plan_body(stmt.body, aliases, skip, in_class, False, text, local, stored, project)
+            found |= _plan_body(stmt.body, aliases, skip, in_class, False, *rest)
             for handler in stmt.handlers:
                 if handler.type is not None:
                     found |= _has_shape(handler.type, aliases)
-                found |= _plan_body(handler.body, aliases, skip, in_class, False, text, local, stored, project)
-            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, text, local, stored, project)
-            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, text, local, stored, project)
+                found |= _plan_body(handler.body, aliases, skip, in_class, False, *rest)
+            found |= _plan_body(stmt.orelse, aliases, skip, in_class, False, *rest)
+            found |= _plan_body(stmt.finalbody, aliases, skip, in_class, False, *rest)
         elif (text is None or text.may_have_shape(stmt)) and _has_shape(stmt, aliases, named,
                                                                          stored):
             found = True

@@ -5,9 +5,9 @@ the value it came from, on the ``ast`` tree. A superset of what ``semantic/stora
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional, Set, Tuple
+from typing import FrozenSet, Iterable, Optional, Set, Tuple
 
-from .walk import walk_nodes
+from .walk import statements, walk_nodes
 
 
 #: what ``semantic/storage.py`` reads as a conversion (TEN404), a bridge (TEN405) or an expansion
@@ -105,6 +105,22 @@ def writes_into(root: ast.AST, names: Iterable[Optional[str]]) -> bool:
                     if type(part) is ast.Subscript and _root(part.value) in wanted:
                         return True
     return False
+
+
+def helper_written(fn: ast.AST, helpers: FrozenSet[str]) -> bool:
+    """Does ``fn`` bind a name (or a tuple of names) to a call of one of ``helpers`` (``t =
+    to_tensor(a)``, ``x, y = cast(x, y)``) and write one of those names in place
+    (``writes_into``)? TEN405 then asks the called function's storage summary."""
+    bound = set()
+    for node in statements(fn):
+        if type(node) is ast.Assign and type(node.value) is ast.Call and \
+                type(node.value.func) is ast.Name and node.value.func.id in helpers:
+            for target in node.targets:
+                if type(target) is ast.Name:
+                    bound.add(target.id)
+                elif type(target) is ast.Tuple:
+                    bound.update(e.id for e in target.elts if type(e) is ast.Name)
+    return bool(bound) and writes_into(fn, bound)
 
 
 def _root(node: ast.AST) -> Optional[str]:
