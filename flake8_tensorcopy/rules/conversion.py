@@ -272,7 +272,8 @@ class NumpyBridgeAlias(Rule):
         "sees the change after the return, though nothing reads it here. The value may be "
         "bound again to a view of itself before the write (`t = t.permute(0, 3, 1, 2)`); any "
         "other binding of it before the write, a parameter with a default or `*args`, and a "
-        "base bound in the function keep it silent. No fix is offered there: the message "
+        "base bound in the function keep it silent, as does a function whose name ends in `_` "
+        "(PyTorch's name for one that writes its argument in place). No fix is offered there: the message "
         "names the out-of-place form (`t = t / 255`).\n\n"
         "Runtime twin (`tensorcopy trace`, `pytest --tensorcopy`): a bridge called by the "
         "program that shares memory (the data pointers compared), bound to a name; then an "
@@ -389,8 +390,9 @@ class NumpyBridgeAlias(Rule):
         scope = ctx.scope_node
         base = share.base_name
         if not share.always or type(scope) is not nodes.FunctionDef or \
+                scope.name.value.endswith("_") or \
                 not _plain_parameter(scope, base) or bound_in(scope, base):
-            return
+            return  # (``normalize_(a)``: by PyTorch's naming, writing its argument is its job)
         write = first_write(scope, node, frozenset({name}), array=share.value_array, views=True)
         if write is None:
             return
