@@ -279,7 +279,9 @@ class NumpyBridgeAlias(Rule):
         "program that shares memory (the data pointers compared), bound to a name; then an "
         "in-place torch write to the tensor in the same frame and a later line of that frame "
         "that reads the array. Writes made by NumPy (`a += 1`, `n[0] = v`) are not seen by "
-        "any torch hook: that direction stays static only."
+        "any torch hook: that direction stays static only, as do the caller's-memory shape "
+        "(the read is the caller's, after the return) and a bridge inside a helper (the twin "
+        "watches the bridge calls the program itself makes)."
     )
     why = (
         "The bridge shares memory: measured on torch 2.13 CPU, `x = torch.from_numpy(a); "
