@@ -393,6 +393,8 @@ _LOOPS = {
     "a class of a module imported whole":
         ("import trainer\n", "    util = trainer.Trainer(net, opt)\n",
          "        a, total = util.train_step(x)\n        acc += total\n"),
+    "a function of a module imported whole":
+        ("import trainer\n", "", "        acc += trainer.train_step(net, x)\n"),
     "a star import": ("from trainer import *\n", "", "        acc += train_step(net, x)\n"),
     "a relative import in a package":
         ("from .trainer import train_step\n", "", "        acc += train_step(net, x)\n"),

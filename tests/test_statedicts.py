@@ -315,3 +315,42 @@ def test_a_callback_of_another_module_keeps_the_live_state_dict(tmp_path):
     got = {(m["path"], int(m["line"])) for m in LINE.finditer(proc.stdout)}
     assert got == {("callbacks.py", 14), ("callbacks.py", 21)}, proc.stdout
     assert "`load_state_dict(es.best_state)` in fit.py, line 13" in proc.stdout
+
+
+def test_a_function_of_a_module_imported_whole_is_summarised_through_flake8(tmp_path):
+    """``import ckpt`` ... ``best = ckpt.snapshot(model)``: the call runs the project function
+    ``ckpt.snapshot``, whose summary says it returns a live state dict (before: only a name
+    imported with ``from ckpt import snapshot`` or a method of a project instance was
+    followed); a function of that module that copies is not."""
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "ckpt.py").write_text(textwrap.dedent("""\
+        import copy
+
+
+        def snapshot(model):
+            return model.state_dict()
+
+
+        def copied(model):
+            return copy.deepcopy(model.state_dict())
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import ckpt
+
+
+        def fit(model, opt, batches, evaluate):
+            best, kept, best_acc = None, None, 0
+            for x in batches:
+                opt.step()
+                acc = evaluate(model)
+                if acc > best_acc:
+                    best_acc = acc
+                    best = ckpt.snapshot(model)
+                    kept = ckpt.copied(model)
+            model.load_state_dict(best)
+            model.load_state_dict(kept)
+    """))
+    proc = flake8("--select", "TEN402", "train.py", cwd=str(tmp_path))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == {(11, "TEN402")}, proc.stdout
+    assert "`snapshot()` returns `model.state_dict()`" in proc.stdout

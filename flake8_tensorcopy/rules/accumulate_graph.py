@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..semantic import graph, kinds
 from ..semantic.graph_facts import module_call
+from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
 
@@ -36,9 +37,8 @@ def callee(ctx, func) -> Optional[object]:
         if t is nodes.Attribute:
             rk = ctx.infer(func.value)
             facts = rk.cls.facts if type(rk) is kinds.Instance else None
-            if facts is None:
-                return None
-            fn = facts.method(func.attr.value)
+            fn = facts.method(func.attr.value) if facts is not None else \
+                module_function(ctx.infer, func, rk)  # ``steps.train_step(...)``
             return fn if hasattr(fn, "graph_summary") else None
     except (RecursionError, OSError, ValueError):
         return None

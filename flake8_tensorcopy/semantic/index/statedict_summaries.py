@@ -17,7 +17,7 @@ from ...syntax import nodes
 from ...syntax.build import parse_expression
 from ...syntax.nodes import dotted_name
 from ...syntax.prefilter import dotted, walk_nodes
-from ..kinds import FUNCTION, Instance, Proj, ProjectFunction
+from ..kinds import FUNCTION, Instance, Proj, ProjectFunction, ProjectModule
 from ..statedicts import Live, live_state_dict
 
 
@@ -62,7 +62,8 @@ def called_function(inf, call) -> Optional[Tuple[object, bool]]:
         if type(rk) is Instance and rk.cls.facts is not None and m not in rk.cls.attrs:
             fn = rk.cls.facts.method(m)
             return (fn, True) if isinstance(fn, ProjectFunction) else None
-        return None
+        fn = module_function(inf.infer, func, rk)
+        return (fn, False) if fn is not None else None
     if t is not nodes.Name:
         return None
     name = func.value
@@ -74,6 +75,17 @@ def called_function(inf, call) -> Optional[Tuple[object, bool]]:
         fn = inf.project.current_function(name)
         return (fn, False) if fn is not None else None
     return None
+
+
+def module_function(infer, func, receiver=None):
+    """The project function ``mod.f`` names where ``mod`` is a module of the project (``import
+    ckpt`` ... ``ckpt.snapshot(model)``): its ``FuncFacts``, else None. ``infer`` is the
+    inference's (or a rule context's) ``infer``; ``receiver``: what it already made of ``mod``."""
+    rk = infer(func.value) if receiver is None else receiver
+    if type(rk) is not Proj or not isinstance(rk.obj, ProjectModule):
+        return None
+    k = infer(func)
+    return k.obj if type(k) is Proj and isinstance(k.obj, ProjectFunction) else None
 
 
 def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
