@@ -158,17 +158,25 @@ def kept_on_instance(inf, node) -> Optional[Tuple[str, str, str, str]]:
 # ---- the summaries --------------------------------------------------------------------------
 def summary(fn) -> Summary:
     """The state-dict summary of ``fn`` (a ``FuncFacts``), worked out once."""
+    return kept_per_function(fn, _BY_MODULE, summarize_function, _NOTHING)
+
+
+def kept_per_function(fn, by_module, summarize, nothing, errors=()):
+    """``summarize(fn.node)`` of ``fn`` (a ``FuncFacts``), worked out once and kept in
+    ``by_module`` (a ``WeakKeyDictionary``: module -> id of the function -> (function, what
+    it gave)) for as long as its module lives; ``nothing`` where the function cannot be read
+    (``RecursionError``, ``SyntaxError``, ``ValueError``, ``MemoryError`` or one of ``errors``)."""
     try:
         module = fn.module
-        table: Dict[int, Tuple[object, Summary]] = _BY_MODULE.setdefault(module, {})
+        table = by_module.setdefault(module, {})
     except TypeError:  # not weak-referable: not kept
-        return summarize_function(fn.node)
+        return summarize(fn.node)
     got = table.get(id(fn))
     if got is None or got[0] is not fn:
         try:
-            s = summarize_function(fn.node)
-        except (RecursionError, SyntaxError, ValueError, MemoryError):
-            s = _NOTHING
+            s = summarize(fn.node)
+        except (RecursionError, SyntaxError, ValueError, MemoryError) + tuple(errors):
+            s = nothing
         got = table[id(fn)] = (fn, s)
     return got[1]
 

@@ -30,7 +30,7 @@ from ...syntax import nodes
 from ...syntax.nodes import dotted_name
 from ...syntax.walk import statements
 from ..storage import ALIAS, BRIDGE, CONVERSION, DTYPE_METHODS, Share
-from .statedict_summaries import called_function
+from .statedict_summaries import called_function, kept_per_function
 
 
 class Returned(NamedTuple):
@@ -66,19 +66,7 @@ _Path = Tuple[str, str, str, str, bool, bool]
 
 def summary(fn) -> Summary:
     """The storage summary of ``fn`` (a ``FuncFacts``), worked out once."""
-    try:
-        module = fn.module
-        table: Dict[int, Tuple[object, Summary]] = _BY_MODULE.setdefault(module, {})
-    except TypeError:  # not weak-referable: not kept
-        return summarize_function(fn.node)
-    got = table.get(id(fn))
-    if got is None or got[0] is not fn:
-        try:
-            s = summarize_function(fn.node)
-        except (RecursionError, SyntaxError, ValueError, MemoryError, AttributeError):
-            s = _NOTHING
-        got = table[id(fn)] = (fn, s)
-    return got[1]
+    return kept_per_function(fn, _BY_MODULE, summarize_function, _NOTHING, (AttributeError,))
 
 
 def summarize_function(fn: ast.AST) -> Summary:
