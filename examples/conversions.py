@@ -33,9 +33,3 @@ def rows(row: torch.Tensor, n: int):
     e = row.unsqueeze(0).expand(n, -1)  # every row is the same memory
     e[0] = row * 2
     return e
-
-
-def to_unit(images: np.ndarray):
-    t = torch.from_numpy(images)  # the caller's array, rescaled in place
-    t /= 255
-    return t
