@@ -12,7 +12,6 @@ from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
 from ..semantic.index.statedict_summaries import called_function
-from ..semantic.index.storage_summaries import bridged_items, helper_share
 from .context import clip
 from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from . import conversion_claims as claims_of
@@ -365,6 +364,10 @@ class NumpyBridgeAlias(Rule):
         found = called_function(ctx.inf, value)  # a dictionary look-up: a project function?
         if found is None:
             return
+        # imported only here: a project function's call by name reaches it (an editor's run
+        # that never gets here does not pay for the module's classes, 0.5 ms)
+        from ..semantic.index.storage_summaries import bridged_items, helper_share
+
         bridged = bridged_items(found[0])
         names = [(i, n) for i, n in names if i in bridged]
         if not names:
