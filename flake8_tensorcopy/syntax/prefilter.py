@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Callable, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
-from .accumulation_shapes import LIBRARY_WORDS as _LIBRARY_WORDS, LOOPS as _LOOPS, \
+from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
     project_import as _project_import, project_imports as _project_imports
 from .storage_shapes import helper_written, storage_shape, writes_into
@@ -410,12 +410,26 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     local = _project_imports(body)
     helpers = local | {s.name for s in body if isinstance(s, _FUNCS)}
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=local, stored=stored,
-                       project=source is None or _imports_project(source), helpers=helpers)
+                       local=local, stored=stored, project=_Once(source), helpers=helpers)
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
 _SUB_BODIES = ("body", "orelse", "finalbody")
+
+
+class _Once:
+    """``imports_project(source)`` (True without a source), read when first asked."""
+
+    __slots__ = ("source", "answer")
+
+    def __init__(self, source: Optional[str]) -> None:
+        self.source = source
+        self.answer: Optional[bool] = None
+
+    def __call__(self) -> bool:
+        if self.answer is None:
+            self.answer = self.source is None or _imports_project(self.source)
+        return self.answer
 
 
 #: a loop's keyword as a word (comprehensions match too: a superset of the loops), one pattern
@@ -514,11 +528,12 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None, project: bool = True,
+               stored: Optional[Set] = None, project: Callable[[], bool] = lambda: True,
                helpers: FrozenSet[str] = frozenset()) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
-    ``project``: the file may import a module of its own project (``imports_project``).
+    ``project()``: may the file import a module of its own project (``imports_project``,
+    asked only where a definition's loops need the answer)?
     ``helpers``: the names of the project's functions the module calls by name (TEN405 reads
     their storage summaries: ``helper_written``)."""
     found = _two_step_copy(body)
@@ -540,7 +555,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # its project's modules (a called function may return the loss it
                     # differentiated), accumulating a value a call computed in a loop
                     (top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
-                        text is not None and "backward(" in text.source) or project,
+                        text is not None and "backward(" in text.source) or project(),
                     # a value a function of another project module computed
                     local, None if text is None else text.contains):
                 found = True
