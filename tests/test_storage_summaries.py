@@ -218,3 +218,23 @@ def test_the_message_names_the_out_of_place_form(write, fixed):
     found = [d for d in lint_source(src, "m.py") if d.code == "TEN405"]
     assert len(found) == 1 and found[0].line == 9
     assert fixed in found[0].message
+
+
+@pytest.mark.parametrize("imports,call", [
+    ("from pkg import utils", "utils.to_tensor(a)"),
+    ("import pkg.utils as utils", "utils.to_tensor(a)"),
+])
+def test_a_helper_of_a_module_imported_whole_is_followed(write, imports, call):
+    """``utils.to_tensor(a)``, a function of a project module, is followed as ``to_tensor(a)``
+    is (before: only a helper called by name); a function of that module that copies, and a
+    method of an instance, are not reports."""
+    write("pkg/__init__.py", "")
+    write("pkg/utils.py", "import torch\n\n\ndef to_tensor(a):\n    return torch.from_numpy(a)\n"
+                          "\n\ndef copied(a):\n    return torch.from_numpy(a.copy())\n")
+    path = write("pkg/prep.py", f"{imports}\n\n\ndef scale(a):\n    t = {call}\n    t /= 255\n"
+                                "    return t\n\n\ndef scale_copy(a):\n"
+                                "    t = utils.copied(a)\n    t /= 255\n    return t\n")
+    r = tensorcopy("check", "--no-cache", "--select", "TEN405", str(path))
+    lines = [line for line in r.stdout.splitlines() if "TEN405" in line]
+    assert len(lines) == 1 and "prep.py:5:" in lines[0], r.stdout + r.stderr
+    assert "the caller's argument" in lines[0] and "`t = t / 255`" in lines[0]

@@ -11,7 +11,7 @@ from ..syntax import nodes
 from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
-from ..semantic.index.statedict_summaries import called_function
+from ..semantic.index.statedict_summaries import called_function, module_function
 from .context import clip
 from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from . import conversion_claims as claims_of
@@ -258,7 +258,8 @@ class NumpyBridgeAlias(Rule):
         "afterwards in the same function. An array or list no tensor touches is never "
         "flagged, nor a bridge that copies (`np.array(x)`, `torch.tensor(a)`, `a.copy()`, "
         "`as_tensor(a, device='cuda')`).\n\n"
-        "The bridge may sit in a function of the project called by name: `t = to_tensor(a)` "
+        "The bridge may sit in a function of the project called by name, or through a project "
+        "module imported whole: `t = to_tensor(a)`, `t = utils.to_tensor(a)` "
         "or `x, y = cast_inputs(x, y)` where every `return` of that function gives, for that "
         "value or tuple item, the parameter it is passed through `torch.from_numpy`, "
         "`.numpy()` or `.detach()`, or the parameter itself (its storage summary; a path that "
@@ -349,9 +350,10 @@ class NumpyBridgeAlias(Rule):
         """``t = helper(a)``, ``x, y = helper(x, y)`` of a project function whose storage
         summary says the value (the item) shares with the argument through the bridge."""
         value = node.value
-        # a function called by name (as the pre-filter keeps them: ``helper_written``)
+        # a function called by name, or a function of a project module (as the pre-filter keeps
+        # them: ``helper_written``); not a method: its receiver's class decides
         if type(value) is not nodes.Call or len(node.targets) != 1 or \
-                type(value.func) is not nodes.Name:
+                type(value.func) not in (nodes.Name, nodes.Attribute):
             return
         target = node.targets[0].target
         if type(target) is nodes.Name:
@@ -361,7 +363,11 @@ class NumpyBridgeAlias(Rule):
             names = [(i, e.value.value) for i, e in enumerate(target.elements)]
         else:
             return
-        found = called_function(ctx.inf, value)  # a dictionary look-up: a project function?
+        if type(value.func) is nodes.Name:
+            found = called_function(ctx.inf, value)  # a dictionary look-up: a project function?
+        else:
+            fn = module_function(ctx.inf.infer, value.func)  # ``utils.to_tensor(a)``
+            found = None if fn is None else (fn, False)
         if found is None:
             return
         # imported only here: a project function's call by name reaches it (an editor's run

@@ -167,6 +167,14 @@ def project_imports(body) -> FrozenSet[str]:
 
 
 
+def project_modules(body) -> FrozenSet[str]:
+    """Names a module's top-level ``import M`` / ``import M.sub as name`` binds to a module that
+    may be the project's own (``M``'s first word is not a well-known library's)."""
+    return frozenset(a.asname or a.name.partition(".")[0] for stmt in body
+                     if isinstance(stmt, ast.Import) for a in stmt.names
+                     if a.name.partition(".")[0] not in LIBRARY_WORDS)
+
+
 #: ``import`` as a word: where an import statement may stand (``project_import`` reads its line)
 IMPORT_WORD = r"import(?<!\wimport)\b"
 _IMPORT_WORD = LazyPattern(IMPORT_WORD)

@@ -18,7 +18,8 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
-    project_import as _project_import, project_imports as _project_imports
+    project_import as _project_import, project_imports as _project_imports, \
+    project_modules as _project_modules
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
@@ -409,8 +410,11 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     stored: Set = set()  # TEN404-406's bindings outside definitions: ``_has_shape``
     local = _project_imports(body)
     helpers = local | {s.name for s in body if isinstance(s, _FUNCS)}
+    # a name ``from pkg import name`` binds may be a module too (``name.to_tensor(a)``)
+    modules = local | _project_modules(body)
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=local, stored=stored, project=_Once(source), helpers=helpers)
+                       local=local, stored=stored, project=_Once(source),
+                       helpers=(helpers, modules))
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
@@ -529,13 +533,15 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
                stored: Optional[Set] = None, project: Callable[[], bool] = lambda: True,
-               helpers: FrozenSet[str] = frozenset()) -> bool:
+               helpers: Tuple[FrozenSet[str], FrozenSet[str]] = (frozenset(), frozenset())
+               ) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
     ``project()``: may the file import a module of its own project (``imports_project``,
     asked only where a definition's loops need the answer)?
-    ``helpers``: the names of the project's functions the module calls by name (TEN405 reads
-    their storage summaries: ``helper_written``)."""
+    ``helpers``: the names of the project's functions the module calls by name, and the names
+    of the project's modules it calls functions of (TEN405 reads their storage summaries:
+    ``helper_written``)."""
     found = _two_step_copy(body)
     rest = (text, local, stored, project, helpers)  # what every nested block is walked with
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
@@ -559,7 +565,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # a value a function of another project module computed
                     local, None if text is None else text.contains):
                 found = True
-            elif helpers and helper_written(stmt, helpers):
+            elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers):
                 found = True  # TEN405: a project function's result written in place
             elif not keep:
                 span = _span(stmt)

@@ -107,14 +107,19 @@ def writes_into(root: ast.AST, names: Iterable[Optional[str]]) -> bool:
     return False
 
 
-def helper_written(fn: ast.AST, helpers: FrozenSet[str]) -> bool:
+def helper_written(fn: ast.AST, helpers: FrozenSet[str],
+                   modules: FrozenSet[str] = frozenset()) -> bool:
     """Does ``fn`` bind a name (or a tuple of names) to a call of one of ``helpers`` (``t =
-    to_tensor(a)``, ``x, y = cast(x, y)``) and write one of those names in place
-    (``writes_into``)? TEN405 then asks the called function's storage summary."""
+    to_tensor(a)``, ``x, y = cast(x, y)``), or of a function of one of ``modules`` (``t =
+    utils.to_tensor(a)``), and write one of those names in place (``writes_into``)? TEN405 then
+    asks the called function's storage summary."""
     bound = set()
     for node in statements(fn):
-        if type(node) is ast.Assign and type(node.value) is ast.Call and \
-                type(node.value.func) is ast.Name and node.value.func.id in helpers:
+        if type(node) is ast.Assign and type(node.value) is ast.Call and (
+                (type(node.value.func) is ast.Name and node.value.func.id in helpers) or (
+                    type(node.value.func) is ast.Attribute and
+                    type(node.value.func.value) is ast.Name and
+                    node.value.func.value.id in modules)):
             for target in node.targets:
                 if type(target) is ast.Name:
                     bound.add(target.id)
