@@ -28,7 +28,7 @@ from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 
 from ...syntax import nodes
 from ...syntax.nodes import dotted_name
-from ...syntax.walk import statements
+from ...syntax.walk import dotted, statements
 from ..storage import ALIAS, BRIDGE, CONVERSION, DTYPE_METHODS, Share
 from .statedict_summaries import called_function, kept_per_function
 
@@ -75,7 +75,7 @@ def summarize_function(fn: ast.AST) -> Summary:
             type(fn.body[-1]) not in (ast.Return, ast.Raise):
         return _NOTHING
     for d in fn.decorator_list:
-        name = (_dotted(d.func if type(d) is ast.Call else d) or "").rpartition(".")[2]
+        name = (dotted(d.func if type(d) is ast.Call else d) or "").rpartition(".")[2]
         if name not in _KEEPS:
             return _NOTHING
     # the statements first (most functions end there: nothing shares through the bridge),
@@ -107,17 +107,6 @@ def _width(returns):
     if len(widths) != 1:
         return False
     return widths.pop()
-
-
-def _dotted(node) -> Optional[str]:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 class _Body:
@@ -232,7 +221,7 @@ class _Body:
         if t is not ast.Call or e.keywords or any(type(a) is ast.Starred for a in e.args):
             return None
         func = e.func
-        if _dotted(func) == "torch.from_numpy" and len(e.args) == 1 and "torch" not in self.params \
+        if dotted(func) == "torch.from_numpy" and len(e.args) == 1 and "torch" not in self.params \
                 and "torch" not in self.assigns:
             inner = self._paths(e.args[0], seen)
             return None if inner is None else [
