@@ -502,7 +502,9 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
     if prefilter:
         if planned is None and not might_match(source):
             return []
-        found, spans = planned if planned is not None else plan(tree, source)
+        found, spans = planned if planned is not None else plan(
+            tree, source, lambda: proof_reach(filename, source,
+                                              getattr(settings, "source_roots", ())))
         if not found:
             return []
         if mask and spans and len(source) > _MASK_MIN_CHARS:
@@ -554,12 +556,36 @@ def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
 _INSTALLED = re.compile(r"[\\/](?:site|dist)-packages[\\/]")
 
 
+def _in_project(filename: Optional[str]) -> bool:
+    """Does the project index read the project of a file named ``filename``? Not for text
+    without a real path, nor for an installed package (torch's own source, say: nobody's
+    project here)."""
+    return bool(filename) and filename not in ("-", "<string>", "<stdin>") and \
+        not filename.startswith("<") and not _INSTALLED.search(filename)  # type: ignore
+
+
+def proof_reach(filename: Optional[str], source: Optional[str],
+                source_roots: Sequence[str] = ()) -> bool:
+    """The pre-filter's ``reach`` for the file ``filename`` (``source``: its text): does
+    project code that its imports reach hold ``PROOF_WORDS`` (``ProjectIndex.reaches``)? False
+    where the index reads no project: no other module's summary is ever read there."""
+    if not _in_project(filename):
+        return False
+    from .semantic.index import index
+    from .syntax.accumulation_shapes import mentions_proof
+
+    found = index()
+    found.set_source_roots(source_roots)
+    try:
+        return found.reaches(filename, source, mentions_proof)  # type: ignore[arg-type]
+    except (OSError, ValueError, RecursionError):
+        return True  # not known: the plan keeps what it would have
+
+
 def _project_context(filename: Optional[str], tree, source: str, settings: Settings):
     """The project index as seen from ``filename``; None for text without a real path."""
-    if not filename or filename in ("-", "<string>", "<stdin>") or filename.startswith("<"):
+    if not _in_project(filename):
         return None
-    if _INSTALLED.search(filename):
-        return None  # an installed package (torch's own source, say) is nobody's project here
     from .semantic.index import FileContext
 
     return FileContext(filename, tree if isinstance(tree, ast.Module) else None, source,

@@ -131,16 +131,25 @@ def read_source(path: str) -> Tuple[Optional[DecodedSource], Optional[str]]:
         return None, str(exc)
 
 
-def candidates(source: str, tree=None):
+def candidates(source: str, tree=None, path: Optional[str] = None,
+               source_roots: Sequence[str] = ()):
     """The pre-filter's plan for ``source`` (``tree``: its ``ast`` module, if the caller has
-    one) when a rule may fire there, else None: what the flake8 plugin asks before it pays for
-    the engine's import. Cheap: a text search, then one look at the tree."""
+    one; ``path``: where it lives, and ``source_roots``, for the project index's one question
+    to the plan, ``engine.proof_reach``) when a rule may fire there, else None: what the
+    flake8 plugin asks before it pays for the engine's import. Cheap: a text search, then one
+    look at the tree."""
     if SHAPES.search(source) is None:
         return None
     if tree is None:
         return True  # no tree to plan on: the engine plans it
-    planned = plan(tree, source)
+    planned = plan(tree, source, lambda: _proof_reach(path, source, source_roots))
     return planned if planned[0] else None
+
+
+def _proof_reach(path: Optional[str], source: str, source_roots: Sequence[str]) -> bool:
+    from .engine import proof_reach  # asked only of a file whose loops need it
+
+    return proof_reach(path, source, source_roots)
 
 
 def load_engine() -> bool:

@@ -7,7 +7,7 @@ import os
 import shutil
 import textwrap
 
-from flake8_tensorcopy.rules.accumulate_callers import grad_on_function
+from flake8_tensorcopy.syntax.grad_callers import grad_on_function
 from flake8_tensorcopy.semantic.index import importers
 
 from .conftest import FIXTURES, flake8, tensorcopy
@@ -136,7 +136,7 @@ def test_callers_proof_reads_only_the_statements_holding_the_name(monkeypatch):
     tricky sources and of every module of this package, and a function called from script level
     in a module of 300 other functions costs a few nodes."""
     import flake8_tensorcopy
-    from flake8_tensorcopy.rules import accumulate_callers as callers
+    from flake8_tensorcopy.syntax import grad_callers as callers
 
     sources = list(_TRICKY)
     top = os.path.dirname(flake8_tensorcopy.__file__)

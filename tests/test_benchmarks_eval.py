@@ -530,9 +530,10 @@ def _checkout_that_finds_nothing(tmp_path):
                     ignore=shutil.ignore_patterns("__pycache__"))
     plugin = other / "flake8_tensorcopy" / "plugin.py"
     text = plugin.read_text()
-    assert "            planned = candidates(source, tree)\n" in text
-    plugin.write_text(text.replace("            planned = candidates(source, tree)\n",
-                                   "            return\n"))
+    line = "            planned = candidates(source, tree, self.filename or None, " \
+        "type(self).options[2])\n"
+    assert line in text
+    plugin.write_text(text.replace(line, "            return\n"))
     return other
 
 

@@ -8,7 +8,7 @@ import ast
 from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .accumulate_callers import Uses
+from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
 from .accumulate_graph import method_accumulation, scope_graph
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
@@ -590,10 +590,6 @@ def _differentiated(scope: _ScopeFacts, root: str) -> bool:
 
 
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
-_GRAD_OFF_TEXT = ("set_grad_enabled", "requires_grad_(False)", "requires_grad = False",
-                  "requires_grad=False", "inference_mode", "_set_grad_enabled")
-
-
 def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file turns grad off or freezes a
     parameter, outside any ``no_grad`` block, and a loop body without ``backward``."""
@@ -603,11 +599,11 @@ def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
 
 
 def _grad_off_text(ctx) -> bool:
-    """Does the file's text turn grad off or freeze a parameter anywhere (``_GRAD_OFF_TEXT``)?
+    """Does the file's text turn grad off or freeze a parameter anywhere (``grad_off_text``)?
     Read once per file: each accumulation asks."""
     hit = ctx.__dict__.get("_accumulate_grad_off")
     if hit is None:
-        hit = ctx.__dict__["_accumulate_grad_off"] = any(s in ctx.source for s in _GRAD_OFF_TEXT)
+        hit = ctx.__dict__["_accumulate_grad_off"] = grad_off_text(ctx.source)
     return hit
 
 
@@ -623,19 +619,18 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
     without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
     every caller in the project is visible and runs it with grad on: each use of its name in
     the file is a call at script level or from a function proven so in turn
-    (``accumulate_callers``). That no other file of the project may import the file is asked
-    last, by ``check``, once the accumulation would be reported."""
+    (``syntax/grad_callers.called_with_grad_on``, which the pre-filter asks too). That no
+    other file of the project may import the file is asked last, by ``check``, once the
+    accumulation would be reported."""
     if ctx.inf.in_no_grad or facts.any_backward or not _plain_top(ctx):
         return False
-    name = ctx.scope_node.name.value
-    if _grad_off_text(ctx) or ctx.source.count(name + "(") < 2:
-        return False  # grad turned off somewhere, or the name is never called in the file
     project = ctx.inf.project
     tree = project.module_tree() if project is not None else None
-    if tree is None:
+    fn = ctx.scope_node._a
+    if tree is None or not isinstance(fn, ast.AST):
         return False
-    return _cached(ctx, "_accumulate_callers", tree,
-                   lambda: Uses(tree, ctx.source)).grad_on(name)
+    return called_with_grad_on(fn, True, ctx.source, lambda: _cached(
+        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)))
 
 
 # ---- fix safety -------------------------------------------------------------------------------

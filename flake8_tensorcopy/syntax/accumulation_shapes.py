@@ -23,6 +23,27 @@ LIBRARY_WORDS = frozenset("""torch numpy np os sys typing collections math rando
 
 
 
+#: what the text of code must hold where TEN501 may learn, without a grad mode proven by the
+#: callers, that a value holds a graph: a differentiating call (``x.backward(``,
+#: ``manual_backward(``, ``torch.autograd.grad(``: ``semantic/graph_terms.DIFFERENTIATING``) or
+#: a block that turns grad on (``enable_grad``, called or not, ``set_grad_enabled(True)``,
+#: ``inference_mode(False)``: ``graph_terms.grad_effect``). A function's summary says it
+#: returns or differentiates a graph only when its own text, or that of a function it calls,
+#: holds one. Each word, then its pattern (``tests/test_prefilter.py`` holds the two lists
+#: together).
+PROOF_WORDS = (("backward", LazyPattern(r"backward\s*\(")),
+               ("autograd", LazyPattern(r"autograd\s*\.\s*grad\s*\(")),
+               ("enable_grad", LazyPattern(r"enable_grad\b")),
+               ("set_grad_enabled", LazyPattern(r"set_grad_enabled\s*\(")),
+               ("inference_mode", LazyPattern(r"inference_mode\s*\(")))
+
+
+def mentions_proof(text: str) -> bool:
+    """Does ``text`` hold one of ``PROOF_WORDS`` (the word, then its pattern)?"""
+    return any(word in text and pattern.search(text) is not None
+               for word, pattern in PROOF_WORDS)
+
+
 _NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy", "str"})
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 

@@ -18,8 +18,9 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
-    project_import as _project_import, project_imports as _project_imports, \
+    PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, project_imports as _project_imports, \
     project_modules as _project_modules
+from .grad_callers import Uses, called_with_grad_on, grad_off_text, may_be_called_with_grad_on
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
@@ -48,7 +49,10 @@ _TREE_SHAPE_BRANCHES = (
     # own target, a copy per item)
     r"\]\s*\*", r"\*\s*\[", r"\[\s*(\w+)\s+for\s+(?!\1\s+in\b)",
 )
-_SHAPE_BRANCHES = (r"backward\s*\(",) + _TREE_SHAPE_BRANCHES + (
+# TEN501's words first: a ``backward`` call (most training scripts stop there), and the other
+# proofs that a value holds a graph (``PROOF_WORDS``: ``torch.autograd.grad``, a block turning
+# grad on), which let the rule report in a loop of any function of the file
+_SHAPE_BRANCHES = tuple(p.pattern for _, p in _PROOF_WORDS) + _TREE_SHAPE_BRANCHES + (
     r"for(?<![^\n]for)\b", r"while(?<![^\n]while)\b",  # at the start of a line
     # script-level code that calls a function: a ``__main__`` guard, or a call (its result
     # bound or not) at the start of a line
@@ -397,10 +401,14 @@ DEFER = "<defer>"
 BODYLESS = "<bodyless>"
 
 
-def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Span]]:
+def plan(tree: ast.Module, source: Optional[str] = None,
+         reach: Optional[Callable[[], bool]] = None) -> Tuple[bool, List[Span]]:
     """(any candidate at all, spans the tree can leave out: 1-based inclusive lines and the statement
     that stands in for them). With ``source``, a definition whose text has no shape is decided
-    by the regex alone, without walking its tree."""
+    by the regex alone, without walking its tree. ``reach()``: may a project module that the
+    file's imports reach, directly or through others, hold ``PROOF_WORDS`` (the project
+    index's answer, asked only where TEN501 needs it; None: assumed so wherever the file
+    imports a module of its own project)."""
     body = getattr(tree, "body", [])
     aliases = _torch_aliases(n for n in body)
     skip: List[Span] = []
@@ -413,7 +421,7 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
     # a name ``from pkg import name`` binds may be a module too (``name.to_tensor(a)``)
     modules = local | _project_modules(body)
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=local, stored=stored, project=_Once(source),
+                       local=local, stored=stored, proof=_Proof(tree, source, reach),
                        helpers=(helpers, modules))
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
@@ -421,19 +429,57 @@ def plan(tree: ast.Module, source: Optional[str] = None) -> Tuple[bool, List[Spa
 _SUB_BODIES = ("body", "orelse", "finalbody")
 
 
-class _Once:
-    """``imports_project(source)`` (True without a source), read when first asked."""
+class _Proof:
+    """Where TEN501 may report a loop of a definition that accumulates what a call computed,
+    with no ``backward`` call in the loop to read names from (``proof(fn, top)``). The rule
+    needs one of: a grad mode the callers prove on (``called_with_grad_on``: a plain top-level
+    function the file calls only with grad on), or a value some code proves attached without
+    that (``PROOF_WORDS``: a differentiating call or a block turning grad on, in the file or in
+    a project module its imports reach, whose function summaries say so). ``may`` reads
+    what the file's text shows, before the definition's loops are read; the call, the rest,
+    after (the walk of the module for the callers, the project index's ``reach``)."""
 
-    __slots__ = ("source", "answer")
+    __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses")
 
-    def __init__(self, source: Optional[str]) -> None:
-        self.source = source
-        self.answer: Optional[bool] = None
+    def __init__(self, tree: ast.Module, source: Optional[str],
+                 reach: Optional[Callable[[], bool]]) -> None:
+        self.tree, self.source, self.reach = tree, source, reach
+        self._file: Optional[bool] = None
+        self._off: Optional[bool] = None  # ``grad_off_text``, read once
+        self._imports: Optional[bool] = None
+        self._reached: Optional[bool] = None
+        self._uses: Optional[Uses] = None
 
-    def __call__(self) -> bool:
-        if self.answer is None:
-            self.answer = self.source is None or _imports_project(self.source)
-        return self.answer
+    def uses(self) -> Uses:
+        if self._uses is None:
+            self._uses = Uses(self.tree, self.source)
+        return self._uses
+
+    def may(self, fn: ast.AST, top: bool) -> bool:
+        """A superset of the answer, from the text and the definition alone."""
+        source = self.source
+        if source is None:
+            return True  # no text to read: anything may hold
+        if self._file is None:
+            self._file = mentions_proof(source)
+            self._off = grad_off_text(source)
+        if self._file or may_be_called_with_grad_on(fn, top, source, self._off):
+            return True
+        if self._imports is None:
+            self._imports = _imports_project(source)
+        return self._imports
+
+    def __call__(self, fn: ast.AST, top: bool) -> bool:
+        source = self.source
+        if source is None or not self.may(fn, top):
+            return source is None
+        if self._file or called_with_grad_on(fn, top, source, self.uses, self._off):
+            return True
+        if self._reached is None:
+            if self._imports is None:  # (``may`` answered from the callers' side)
+                self._imports = _imports_project(source)
+            self._reached = self._imports and (self.reach is None or bool(self.reach()))
+        return self._reached
 
 
 #: a loop's keyword as a word (comprehensions match too: a superset of the loops), one pattern
@@ -532,18 +578,21 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None, project: Callable[[], bool] = lambda: True,
+               stored: Optional[Set] = None,
+               proof: Optional["_Proof"] = None,
                helpers: Tuple[FrozenSet[str], FrozenSet[str]] = (frozenset(), frozenset())
                ) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
-    ``project()``: may the file import a module of its own project (``imports_project``,
-    asked only where a definition's loops need the answer)?
+    ``proof(fn, top)``: may TEN501 report an accumulation in a loop of ``fn`` (``_Proof``,
+    asked only of a definition whose loops accumulate what may be a graph)?
     ``helpers``: the names of the project's functions the module calls by name, and the names
     of the project's modules it calls functions of (TEN405 reads their storage summaries:
     ``helper_written``)."""
     found = _two_step_copy(body)
-    rest = (text, local, stored, project, helpers)  # what every nested block is walked with
+    if proof is None:
+        proof = _Proof(ast.Module([], []), None, None)  # no text: every definition may
+    rest = (text, local, stored, proof, helpers)  # what every nested block is walked with
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
         if isinstance(stmt, _FUNCS):
@@ -552,18 +601,14 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             if _has_shape(stmt, aliases) if text is None else (
                     text.may_have_shape(stmt) and _has_shape_in(stmt, aliases, text)):
                 found = True
-            elif (text is None or text.has_loop(stmt)) and _accumulates(
+            elif (text is None or text.has_loop(stmt)) and proof.may(stmt, top) and _accumulates(
                     stmt,
                     # TEN501: an accumulation in a loop of a function that calls backward
                     text is None or text.contains(stmt, "backward"),
-                    # a top-level function the file itself calls (the rule may prove grad on in
-                    # it from its callers), or a function of a file that calls backward or imports
-                    # its project's modules (a called function may return the loss it
-                    # differentiated), accumulating a value a call computed in a loop
-                    (top and (text is None or text.source.count(stmt.name + "(") > 1)) or (
-                        text is not None and "backward(" in text.source) or project(),
-                    # a value a function of another project module computed
-                    local, None if text is None else text.contains):
+                    # or of a value a call computed (``model(x)``, a project function that may
+                    # return the loss it differentiated) or a function of another project
+                    # module computed, where the rule can tell it holds a graph (``_Proof``)
+                    True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers):
                 found = True  # TEN405: a project function's result written in place

@@ -79,6 +79,9 @@ class ProjectIndex(Dependencies):
         self.max_bytes: Optional[int] = _MAX_KEPT_BYTES
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
+        #: path -> ((mtime_ns, size, question), when, (its text's answer, the files its text's
+        #: imports lead to)): ``reaches``
+        self._reach_texts: Dict[str, Tuple] = {}
         self._recent: Optional[Tuple[str, str, ast.Module]] = None
         #: ``_recent`` kept past the analysis, for the results cache's ``dependencies``
         self.keep_recent = True

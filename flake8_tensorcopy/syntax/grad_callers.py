@@ -10,14 +10,28 @@ may wrap it in ``no_grad``). A call is made where grad is on when no enclosing `
 ``grad`` or ``inference`` in its items (``torch.no_grad()``, ``torch.set_grad_enabled(flag)``,
 ``torch.inference_mode()``, an alias of one: anything else leaves grad as it was), inside no
 class body and no lambda.
+
+The rule (``rules/accumulate.py``) and the pre-filter (``prefilter``: which definitions may hold
+TEN501's no-backward shape) ask the same question, ``called_with_grad_on``.
 """
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from ..syntax.prefilter import node_fields, on_lines
-from ..syntax.source import line_numbers, line_starts, word_starts
+from .source import line_numbers, line_starts, word_starts
+from .walk import node_fields, on_lines
+
+#: text that turns grad off or freezes a parameter somewhere in a file: none of its functions is
+#: then proven to run with grad on (``called_with_grad_on``), nor its script-level code
+GRAD_OFF_TEXT = ("set_grad_enabled", "requires_grad_(False)", "requires_grad = False",
+                 "requires_grad=False", "inference_mode", "_set_grad_enabled")
+
+
+def grad_off_text(source: str) -> bool:
+    """Does ``source`` turn grad off or freeze a parameter anywhere (``GRAD_OFF_TEXT``)?"""
+    return any(s in source for s in GRAD_OFF_TEXT)
+
 
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
@@ -173,3 +187,26 @@ def grad_on_function(tree: ast.Module, name: str, text: Optional[str] = None) ->
     grad mode is on (see the module's docstring)? False when the module cannot tell. ``text``:
     the source ``tree`` was parsed from, when known."""
     return Uses(tree, text).grad_on(name)
+
+
+def called_with_grad_on(fn: ast.AST, top: bool, source: str, uses: "Callable[[], Uses]",
+                        off: Optional[bool] = None) -> bool:
+    """May TEN501 prove from its callers that ``fn`` (a definition of the module ``source`` is
+    the text of) runs with grad on: a plain top-level function (``top``: in the module's own
+    body; not ``async``, no decorator) in a file whose text turns grad off nowhere, whose name
+    is called in the file and whose every use there is a call made with grad on (``uses()``:
+    the module's ``Uses``, made once by the caller; ``off``: ``grad_off_text(source)``, when
+    the caller has it)?"""
+    return may_be_called_with_grad_on(fn, top, source, off) and uses().grad_on(fn.name)
+
+
+def may_be_called_with_grad_on(fn: ast.AST, top: bool, source: str,
+                               off: Optional[bool] = None) -> bool:
+    """``called_with_grad_on`` less its walk of the module: what the text and the definition
+    itself show."""
+    if not top or type(fn) is not ast.FunctionDef or fn.decorator_list:
+        return False
+    if off is None:
+        off = grad_off_text(source)
+    # grad turned off somewhere, or the name is never called in the file
+    return not off and source.count(fn.name + "(") >= 2

@@ -1,0 +1,227 @@
+"""TEN501's pre-filter for a loop with no ``backward`` call in it (``prefilter._Proof``): the loop
+is read only where the rule can tell that what it accumulates holds a graph. Either the callers
+prove grad on (a plain top-level function the file calls only with grad on), or some code proves
+a value attached (``PROOF_WORDS``: a differentiating call, a block turning grad on) in the file
+itself or in a project module its imports reach (``ProjectIndex.reaches``). Each case checks the
+pre-filtered analysis against the whole one."""
+import ast
+import os
+
+import pytest
+
+from flake8_tensorcopy.engine import analyze
+from flake8_tensorcopy.lint import candidates
+from flake8_tensorcopy.semantic import graph_terms
+from flake8_tensorcopy.semantic.index import ProjectIndex
+from flake8_tensorcopy.semantic.index.reach import import_specs
+from flake8_tensorcopy.syntax.accumulation_shapes import PROOF_WORDS, mentions_proof
+from flake8_tensorcopy.syntax.prefilter import BODYLESS, SHAPES
+
+
+def _kept(src: str, path: str, name: str) -> bool:
+    """Is definition ``name`` of ``src`` (at ``path``) built, not left out by the plan?"""
+    planned = candidates(src, ast.parse(src), path)
+    if not planned:
+        return False
+    fn = next(n for n in ast.walk(ast.parse(src))
+              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name)
+    return not any(b <= fn.lineno <= e and k == BODYLESS for b, e, k in planned[1])
+
+
+def _both(src: str, path) -> list:
+    """The whole analysis's (code, line) pairs, after checking the pre-filtered one agrees."""
+    whole = analyze(src, prefilter=False, filename=str(path))
+    assert analyze(src, filename=str(path)) == whole, src
+    return [(d.code, d.line) for d in whole]
+
+
+# ---- a differentiation the text gate did not know --------------------------------------------
+_AUTOGRAD = ("import torch\n\n\nclass Trainer:\n    def __init__(self):\n"
+             "        self.model = torch.nn.Linear(2, 2)\n\n"
+             "    def fit(self, loader, params):\n        total = 0\n"
+             "        for x, y in loader:\n"
+             "            loss = self.model(x).sub(y).pow(2).mean()\n"
+             "            grads = torch.autograd.grad(loss, params)\n"
+             "            total += loss\n        return total, grads\n")
+
+
+def test_a_loop_differentiating_with_autograd_grad_is_a_candidate(tmp_path):
+    """``torch.autograd.grad(loss, ...)`` differentiates ``loss`` as ``loss.backward()`` does: the
+    rule reports ``total += loss``; the text gate knew only ``backward(``, so the pre-filtered
+    analysis reported nothing (before: ``[]`` against the whole analysis's TEN501)."""
+    path = tmp_path / "train.py"
+    path.write_text(_AUTOGRAD)
+    assert SHAPES.search(_AUTOGRAD) is not None
+    assert _both(_AUTOGRAD, path) == [("TEN501", 13)]
+
+
+def test_the_proof_words_hold_every_spelling_the_graph_facts_read():
+    """Every differentiating call and every grad-on block ``semantic/graph_terms`` reads is one
+    of ``PROOF_WORDS``' patterns (the pre-filter never reads the semantic core)."""
+    words = {w for w, _ in PROOF_WORDS}
+    assert set(graph_terms.DIFFERENTIATING) <= {"backward", "manual_backward"}
+    assert all(any(w in name for w in words) for name in graph_terms.DIFFERENTIATING)
+    assert set(graph_terms.GRAD_ON) <= words
+    spelled = {
+        "x.backward()": True, "self.manual_backward(loss)": True,
+        "torch.autograd.grad(y, xs)": True, "autograd . grad (y, xs)": True,
+        "with torch.enable_grad():\n    pass": True, "@torch.enable_grad\ndef f(): pass": True,
+        "torch.set_grad_enabled(True)": True, "torch.inference_mode(False)": True,
+        "x.register_backward_hook(h)": False, "with torch.no_grad():\n    pass": False,
+        "from torch.autograd import Variable": False, "p.grad.zero_()": False,
+    }
+    for text, expected in spelled.items():
+        assert mentions_proof(text) is expected, text
+        tree = ast.parse(text)
+        read = any(graph_terms.grad_effect(n) == "on" or (
+            isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or
+                                         getattr(n.func, "id", None)) in
+            graph_terms.DIFFERENTIATING) or (
+            isinstance(n, ast.Call) and graph_terms.dotted(n.func) in (
+                "torch.autograd.grad", "autograd.grad")) or (
+            isinstance(n, ast.FunctionDef) and graph_terms.decorated_grad(n) == "on")
+            for n in ast.walk(tree))
+        assert not read or expected, text  # what the facts read, the words hold
+
+
+# ---- project code that differentiates nothing -----------------------------------------------
+_FORWARD_ONLY = ("import torch\n\n\ndef predict(model, x):\n    return model(x).sum()\n")
+_DIFFERENTIATES = ("import torch\n\n\ndef train_step(model, x):\n    loss = model(x).sum()\n"
+                   "    loss.backward()\n    return loss\n")
+_LOOP = ("import torch\n{imp}\n\n\nclass Runner:\n    def fit(self, net, batches):\n"
+         "        acc = 0\n        for x in batches:\n            acc += {call}(net, x)\n"
+         "        return acc\n")
+
+
+def _project(tmp_path, files):
+    (tmp_path / "setup.py").write_text("")
+    for name, text in files.items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def test_a_loop_reaching_no_differentiating_project_code_is_left_out(tmp_path):
+    """A method accumulating what a project function returns, in a file that calls no
+    ``backward``: where no module its imports reach differentiates anything (or turns grad on),
+    no summary can say the value holds a graph and the grad mode is not proven by callers, so
+    the rule cannot report; the plan leaves the method out (before: kept, walked for nothing)."""
+    src = _LOOP.format(imp="from util import predict", call="predict")
+    _project(tmp_path, {"util.py": _FORWARD_ONLY, "train.py": src})
+    path = str(tmp_path / "train.py")
+    assert not _kept(src, path, "fit")
+    assert _both(src, path) == []
+
+
+@pytest.mark.parametrize("how", ["direct", "re-exported", "package init", "relative",
+                                 "function-level import", "cycle"])
+def test_a_loop_reaching_differentiating_project_code_is_kept(tmp_path, how):
+    """Where a module the file's imports reach, directly or through others, differentiates what
+    it returns, the loop is kept and the pre-filtered analysis reports what the whole one does."""
+    files = {"core.py": _DIFFERENTIATES}
+    imp, call = "from core import train_step", "train_step"
+    if how == "re-exported":
+        files["util.py"] = "from core import train_step  # noqa: F401\n"
+        imp = "from util import train_step"
+    elif how == "package init":
+        files = {"pkg/__init__.py": "from .core import train_step  # noqa: F401\n",
+                 "pkg/core.py": _DIFFERENTIATES}
+        imp = "from pkg import train_step"
+    elif how == "relative":
+        files = {"pkg/__init__.py": "", "pkg/core.py": _DIFFERENTIATES}
+        imp = "from .core import train_step"
+    elif how == "function-level import":
+        files["util.py"] = ("def step(model, x):\n    from core import train_step\n"
+                            "    return train_step(model, x)\n")
+        imp, call = "from util import step", "step"
+    elif how == "cycle":
+        files["util.py"] = ("import train  # noqa: F401\nfrom core import train_step\n\n\n"
+                            "def step(model, x):\n    return train_step(model, x)\n")
+        imp, call = "from util import step", "step"
+    src = _LOOP.format(imp=imp, call=call)
+    where = "pkg/train.py" if how == "relative" else "train.py"
+    files[where] = src
+    _project(tmp_path, files)
+    path = str(tmp_path / where)
+    assert _kept(src, path, "fit")
+    # (the summaries do not follow an import made inside a function: the plan still keeps the
+    # loop, the text's imports being a superset of the index's)
+    expected = [] if how == "function-level import" else [("TEN501", 9)]
+    assert _both(src, path) == expected
+
+
+def test_a_loop_whose_callers_prove_grad_on_is_kept_only_where_they_do(tmp_path):
+    """A plain top-level function the file calls at script level with grad on: the rule proves
+    the grad mode from its callers, so its loop is kept; the same function called only under
+    ``no_grad`` cannot be reported and is left out (no project import, no ``backward``)."""
+    body = ("import torch\n\n\ndef collect(model, xs):\n    outs = []\n    for x in xs:\n"
+            "        outs.append(model(x))\n    return outs\n\n\n"
+            "net = torch.nn.Linear(2, 2)\n")
+    on = body + "collect(net, torch.ones(3, 2))\n"
+    off = body + "with torch.no_grad():\n    collect(net, torch.ones(3, 2))\n"
+    _project(tmp_path, {"on.py": on, "off.py": off})
+    assert _kept(on, str(tmp_path / "on.py"), "collect")
+    assert _both(on, tmp_path / "on.py") == [("TEN501", 7)]
+    assert not _kept(off, str(tmp_path / "off.py"), "collect")
+    assert _both(off, tmp_path / "off.py") == []
+
+
+# ---- the index's question -----------------------------------------------------------------
+@pytest.mark.parametrize("text, specs", [
+    ("import a.b as c, d\n", {("a.b", 0), ("d", 0)}),
+    ("from . import x\n", {("", 1), ("x", 1)}),
+    ("from ..p.q import (r,  # a comment (with parentheses)\n    s as t)\n",
+     {("p.q", 2), ("p.q.r", 2), ("p.q.s", 2), ("p.q.t", 2)}),
+    ("from a \\\n    import b\n", {("a", 0), ("a.b", 0)}),
+    ("from a . b import c\n", {("a.b", 0), ("a.b.c", 0)}),
+    ("x = 1; import y\nif x: import z\n", {("y", 0), ("z", 0)}),
+    ("import a, \\\n    b\n", {("a", 0), ("b", 0)}),
+    ("def f():\n    from m import *\n", {("m", 0)}),
+    ("from_x = 1\nimported = 2\n", set()),
+])
+def test_import_specs_read_every_import_statement_from_the_text(text, specs):
+    """A superset of the imports the index follows (``ModuleFacts`` and ``_import_specs``): what
+    the text names, anywhere, in any spelling; more is harmless (a larger reach)."""
+    assert specs <= set(import_specs(text))
+    tree_specs = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            tree_specs |= {(a.name, 0) for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            tree_specs.add((mod, node.level))
+            tree_specs |= {(f"{mod}.{a.name}" if mod else a.name, node.level)
+                           for a in node.names if a.name != "*"}
+    assert tree_specs <= set(import_specs(text))
+
+
+def test_reaches_follows_imports_transitively_and_notices_changes(tmp_path):
+    """``reaches``: through modules' imports (cycles end), parent packages included; the linted
+    file's own text is not asked; a module changed on disk is read again."""
+    _project(tmp_path, {"a.py": "import b\nloss.backward()\n", "b.py": "import a\nimport c\n",
+                        "c.py": "x = 1\n", "pkg/__init__.py": "from . import deep\n",
+                        "pkg/deep.py": "torch.autograd.grad(y, xs)\n", "pkg/mod.py": ""})
+    index = ProjectIndex()
+    a = str(tmp_path / "a.py")
+    assert not index.reaches(a, None, mentions_proof)  # b and c: nothing; a itself not asked
+    assert index.reaches(str(tmp_path / "b.py"), None, mentions_proof)  # a does
+    assert not index.reaches(str(tmp_path / "c.py"), "import b\n"[:0], mentions_proof)
+    assert index.reaches(str(tmp_path / "c.py"), "import pkg.mod\n", mentions_proof)
+    c = tmp_path / "c.py"
+    c.write_text("x = 1\nwith torch.enable_grad():\n    pass\n")
+    os.utime(c, ns=(1, 1))
+    assert index.reaches(a, None, mentions_proof)
+
+
+def test_a_function_its_callers_fail_to_prove_still_asks_the_project(tmp_path):
+    """A top-level function whose text looks proven by its callers (called twice, nothing turns
+    grad off) but whose uses are not all grad-on calls (one inside a lambda): the plan must
+    still ask whether the project differentiates, and keep the loop (a bug of this change,
+    caught by the pre-filter's own invariance test: the import question was left unasked)."""
+    src = ("import torch\nfrom core import train_step\n\n\ndef fit(net, batches):\n"
+           "    acc = 0\n    for x in batches:\n        acc += train_step(net, x)\n"
+           "    return acc\n\n\nrun = lambda: fit(1, [])\nfit(2, [])\n")
+    _project(tmp_path, {"core.py": _DIFFERENTIATES, "train.py": src})
+    path = str(tmp_path / "train.py")
+    assert _kept(src, path, "fit")
+    assert _both(src, path) == [("TEN501", 8)]
