@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import edits
 from .flow import FlowWalker, grad_mode, note_shared_writes
@@ -503,8 +503,8 @@ def analyze(source: str, settings: Settings = DEFAULT_SETTINGS,
         if planned is None and not might_match(source):
             return []
         found, spans = planned if planned is not None else plan(
-            tree, source, lambda: proof_reach(filename, source,
-                                              getattr(settings, "source_roots", ())))
+            tree, source, lambda holds: project_reach(
+                filename, source, getattr(settings, "source_roots", ()), holds))
         if not found:
             return []
         if mask and spans and len(source) > _MASK_MIN_CHARS:
@@ -564,20 +564,20 @@ def _in_project(filename: Optional[str]) -> bool:
         not filename.startswith("<") and not _INSTALLED.search(filename)  # type: ignore
 
 
-def proof_reach(filename: Optional[str], source: Optional[str],
-                source_roots: Sequence[str] = ()) -> bool:
+def project_reach(filename: Optional[str], source: Optional[str], source_roots: Sequence[str],
+                  holds: Callable[[str], bool]) -> bool:
     """The pre-filter's ``reach`` for the file ``filename`` (``source``: its text): does
-    project code that its imports reach hold ``PROOF_WORDS`` (``ProjectIndex.reaches``)? False
-    where the index reads no project: no other module's summary is ever read there."""
+    project code that its imports reach hold text for which ``holds`` is true
+    (``ProjectIndex.reaches``)? False where the index reads no project: no other module's
+    summary is ever read there."""
     if not _in_project(filename):
         return False
     from .semantic.index import index
-    from .syntax.accumulation_shapes import mentions_proof
 
     found = index()
     found.set_source_roots(source_roots)
     try:
-        return found.reaches(filename, source, mentions_proof)  # type: ignore[arg-type]
+        return found.reaches(filename, source, holds)  # type: ignore[arg-type]
     except (OSError, ValueError, RecursionError):
         return True  # not known: the plan keeps what it would have
 

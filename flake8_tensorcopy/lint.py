@@ -134,22 +134,22 @@ def read_source(path: str) -> Tuple[Optional[DecodedSource], Optional[str]]:
 def candidates(source: str, tree=None, path: Optional[str] = None,
                source_roots: Sequence[str] = ()):
     """The pre-filter's plan for ``source`` (``tree``: its ``ast`` module, if the caller has
-    one; ``path``: where it lives, and ``source_roots``, for the project index's one question
-    to the plan, ``engine.proof_reach``) when a rule may fire there, else None: what the
+    one; ``path``: where it lives, and ``source_roots``, for the project index's questions
+    to the plan, ``engine.project_reach``) when a rule may fire there, else None: what the
     flake8 plugin asks before it pays for the engine's import. Cheap: a text search, then one
     look at the tree."""
     if SHAPES.search(source) is None:
         return None
     if tree is None:
         return True  # no tree to plan on: the engine plans it
-    planned = plan(tree, source, lambda: _proof_reach(path, source, source_roots))
+    planned = plan(tree, source, lambda holds: _reach(path, source, source_roots, holds))
     return planned if planned[0] else None
 
 
-def _proof_reach(path: Optional[str], source: str, source_roots: Sequence[str]) -> bool:
-    from .engine import proof_reach  # asked only of a file whose loops need it
+def _reach(path: Optional[str], source: str, source_roots: Sequence[str], holds) -> bool:
+    from .engine import project_reach  # asked only of a file whose definitions need it
 
-    return proof_reach(path, source, source_roots)
+    return project_reach(path, source, source_roots, holds)
 
 
 def load_engine() -> bool:

@@ -225,3 +225,51 @@ def test_a_function_its_callers_fail_to_prove_still_asks_the_project(tmp_path):
     path = str(tmp_path / "train.py")
     assert _kept(src, path, "fit")
     assert _both(src, path) == [("TEN501", 8)]
+
+
+# ---- TEN405 through a project function: only where a summary can say "the bridge" -------------
+_CALLER = ("import numpy as np\nfrom {mod} import to_tensor\n\n\ndef scale(a):\n"
+           "    t = to_tensor(a)\n    t.mul_(2)\n    return a\n")
+
+
+@pytest.mark.parametrize("helper, where, expected", [
+    # ``torch.from_numpy`` in the helper's own body: a bridge fact, reported and kept
+    ("import torch\n\n\ndef to_tensor(a):\n    return torch.from_numpy(a)\n", "util", True),
+    # the same helper re-exported by a package's ``__init__``: reached through its imports
+    ("import torch\n\n\ndef to_tensor(a):\n    return torch.from_numpy(a)\n", "pkg", True),
+    # ``torch.as_tensor`` / a copy: the summary reads no bridge, the plan leaves ``scale`` out
+    ("import torch\n\n\ndef to_tensor(a):\n    return torch.as_tensor(a)\n", "util", False),
+    ("import torch\n\n\ndef to_tensor(a):\n    return torch.tensor(a)\n", "pkg", False),
+])
+def test_a_helper_written_in_place_is_read_only_where_it_may_bridge(tmp_path, helper, where,
+                                                                     expected):
+    """``t = to_tensor(a); t.mul_(2)``: TEN405 asks ``to_tensor``'s storage summary, which says
+    "shares through the bridge" only for a body holding ``torch.from_numpy`` or ``.numpy()``
+    (``BRIDGE_WORDS``); where neither this file nor a module its imports reach holds one, the
+    plan leaves the definition out (before: kept, walked for nothing)."""
+    files = {"util.py": helper} if where == "util" else {
+        "pkg/__init__.py": "from .impl import to_tensor  # noqa: F401\n", "pkg/impl.py": helper}
+    src = _CALLER.format(mod=where)
+    files["main.py"] = src
+    _project(tmp_path, files)
+    path = str(tmp_path / "main.py")
+    assert _kept(src, path, "scale") is expected
+    found = _both(src, path)
+    assert found == ([("TEN405", 6)] if expected else []), found
+
+
+def test_the_bridge_words_hold_what_a_storage_summary_reads():
+    """A storage summary finds a bridge only where ``mentions_bridge`` holds (its own body)."""
+    from flake8_tensorcopy.semantic.index.storage_summaries import summarize_function
+    from flake8_tensorcopy.semantic.storage import BRIDGE
+    from flake8_tensorcopy.syntax.storage_shapes import mentions_bridge
+
+    bodies = ["return torch.from_numpy(a)", "return a.numpy()", "return a.detach().numpy ()",
+              "return torch.as_tensor(a)", "return np.asarray(a)", "return a.cpu()",
+              "return torch.tensor(a)", "return a"]
+    for body in bodies:
+        src = f"def f(a):\n    {body}\n"
+        bridged = any(fact.how == BRIDGE
+                      for fact in summarize_function(ast.parse(src).body[0]).items.values())
+        assert not bridged or mentions_bridge(src), body
+        assert bridged == mentions_bridge(src), body  # (here the words are exact)

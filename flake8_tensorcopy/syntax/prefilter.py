@@ -21,7 +21,7 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, project_imports as _project_imports, \
     project_modules as _project_modules
 from .grad_callers import Uses, called_with_grad_on, grad_off_text, may_be_called_with_grad_on
-from .storage_shapes import helper_written, storage_shape, writes_into
+from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -402,13 +402,14 @@ BODYLESS = "<bodyless>"
 
 
 def plan(tree: ast.Module, source: Optional[str] = None,
-         reach: Optional[Callable[[], bool]] = None) -> Tuple[bool, List[Span]]:
+         reach: Optional[Callable[[Callable[[str], bool]], bool]] = None
+         ) -> Tuple[bool, List[Span]]:
     """(any candidate at all, spans the tree can leave out: 1-based inclusive lines and the statement
     that stands in for them). With ``source``, a definition whose text has no shape is decided
-    by the regex alone, without walking its tree. ``reach()``: may a project module that the
-    file's imports reach, directly or through others, hold ``PROOF_WORDS`` (the project
-    index's answer, asked only where TEN501 needs it; None: assumed so wherever the file
-    imports a module of its own project)."""
+    by the regex alone, without walking its tree. ``reach(holds)``: does a project module that
+    the file's imports reach, directly or through others, hold text for which ``holds`` is true
+    (the project index's answer, asked only where TEN501's or TEN405's summaries need it; None:
+    assumed so)?"""
     body = getattr(tree, "body", [])
     aliases = _torch_aliases(n for n in body)
     skip: List[Span] = []
@@ -439,11 +440,13 @@ class _Proof:
     what the file's text shows, before the definition's loops are read; the call, the rest,
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
-    __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses")
+    __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
+                 "_bridged")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
-                 reach: Optional[Callable[[], bool]]) -> None:
+                 reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
         self.tree, self.source, self.reach = tree, source, reach
+        self._bridged: Optional[bool] = None
         self._file: Optional[bool] = None
         self._off: Optional[bool] = None  # ``grad_off_text``, read once
         self._imports: Optional[bool] = None
@@ -478,8 +481,19 @@ class _Proof:
         if self._reached is None:
             if self._imports is None:  # (``may`` answered from the callers' side)
                 self._imports = _imports_project(source)
-            self._reached = self._imports and (self.reach is None or bool(self.reach()))
+            self._reached = self._imports and (self.reach is None or
+                                               bool(self.reach(mentions_proof)))
         return self._reached
+
+    def bridged(self) -> bool:
+        """TEN405 through a project function (``helper_written``): may its storage summary say
+        it shares through the NumPy bridge? Its body must then hold ``BRIDGE_WORDS``, and it
+        is defined in this file or in a module the file's imports reach."""
+        if self._bridged is None:
+            source = self.source
+            self._bridged = source is None or mentions_bridge(source) or (
+                self.reach is None or bool(self.reach(mentions_bridge)))
+        return self._bridged
 
 
 #: a loop's keyword as a word (comprehensions match too: a superset of the loops), one pattern
@@ -610,7 +624,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # module computed, where the rule can tell it holds a graph (``_Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
-            elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers):
+            elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
+                    proof.bridged():
                 found = True  # TEN405: a project function's result written in place
             elif not keep:
                 span = _span(stmt)

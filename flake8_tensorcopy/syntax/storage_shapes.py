@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import FrozenSet, Iterable, Optional, Set, Tuple
 
+from .source import LazyPattern
 from .walk import statements, walk_nodes
 
 
@@ -67,6 +68,18 @@ def storage_shape(target: ast.expr, value: ast.expr) -> Optional[Binding]:
     while isinstance(node, ast.Attribute):
         node = node.value
     return (bound, node.id) if isinstance(node, ast.Name) else None
+
+
+#: what the text of a function must hold where its storage summary can say a returned value
+#: shares through the NumPy bridge (``semantic/index/storage_summaries``: ``torch.from_numpy(v)``
+#: or ``v.numpy()`` in its own body): the word, then its pattern
+BRIDGE_WORDS = (("from_numpy", None), ("numpy", LazyPattern(r"numpy\s*\(")))
+
+
+def mentions_bridge(text: str) -> bool:
+    """Does ``text`` hold one of ``BRIDGE_WORDS``?"""
+    return any(word in text and (pattern is None or pattern.search(text) is not None)
+               for word, pattern in BRIDGE_WORDS)
 
 
 #: what ``semantic/storage_flow.first_write`` reads as an in-place write besides a method whose
