@@ -138,7 +138,8 @@ class TensorCopyChecker:
         try:
             source = "".join(self.lines)
             tree = self.tree if isinstance(self.tree, ast.Module) else None
-            planned = candidates(source, tree, self.filename or None, type(self).options[2])
+            planned = candidates(source, tree, self.filename or None, type(self).options[2],
+                                 _load_engine)
             if planned is None:
                 return
             if planned is True:

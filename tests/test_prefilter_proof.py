@@ -273,3 +273,22 @@ def test_the_bridge_words_hold_what_a_storage_summary_reads():
                       for fact in summarize_function(ast.parse(src).body[0]).items.values())
         assert not bridged or mentions_bridge(src), body
         assert bridged == mentions_bridge(src), body  # (here the words are exact)
+
+
+def test_a_plan_that_asks_the_index_sets_flake8s_process_up_as_an_analysis_does(tmp_path):
+    """When the first file of a flake8 run that makes the engine load is one whose plan asks the
+    project index (and then finds nothing to analyse), the plugin's process is set up as it is
+    for an analysis: the index keeps facts without trees, the engine is out of the collector's
+    view (before: neither, and an editor's run on such a file took 14 ms more)."""
+    import subprocess
+    import sys
+
+    _project(tmp_path, {"util.py": _FORWARD_ONLY,
+                        "train.py": _LOOP.format(imp="from util import predict", call="predict")})
+    probe = ("import gc, sys\nfrom flake8.main.cli import main\n"
+             "try:\n    main(['--select', 'TEN', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+             "from flake8_tensorcopy.semantic.index import index\n"
+             "print(index().keep_trees, gc.get_freeze_count() > 0)\n")
+    out = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "train.py")],
+                         capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    assert out.stdout.split() == ["False", "True"], out.stdout + out.stderr
