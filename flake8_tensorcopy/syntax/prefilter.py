@@ -18,8 +18,8 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
-    PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, project_imports as _project_imports, \
-    project_modules as _project_modules
+    PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, \
+    project_imports as _project_imports, project_modules as _project_modules
 from .grad_callers import Uses, called_with_grad_on, grad_off_text, may_be_called_with_grad_on
 from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
 from .walk import (  # noqa: F401
@@ -431,7 +431,9 @@ _SUB_BODIES = ("body", "orelse", "finalbody")
 
 
 class _Proof:
-    """Where TEN501 may report a loop of a definition that accumulates what a call computed,
+    """What a file's summaries could prove, for the definitions whose candidates rest on them.
+
+    Where TEN501 may report a loop of a definition that accumulates what a call computed,
     with no ``backward`` call in the loop to read names from (``proof(fn, top)``). The rule
     needs one of: a grad mode the callers prove on (``called_with_grad_on``: a plain top-level
     function the file calls only with grad on), or a value some code proves attached without
@@ -466,10 +468,13 @@ class _Proof:
         if self._file is None:
             self._file = mentions_proof(source)
             self._off = grad_off_text(source)
-        if self._file or may_be_called_with_grad_on(fn, top, source, self._off):
-            return True
+        return self._file or may_be_called_with_grad_on(fn, top, source, self._off) or \
+            self.imports()
+
+    def imports(self) -> bool:
+        """May the file import a module of its own project (``imports_project``)?"""
         if self._imports is None:
-            self._imports = _imports_project(source)
+            self._imports = _imports_project(self.source)  # type: ignore[arg-type]
         return self._imports
 
     def __call__(self, fn: ast.AST, top: bool) -> bool:
@@ -479,10 +484,8 @@ class _Proof:
         if self._file or called_with_grad_on(fn, top, source, self.uses, self._off):
             return True
         if self._reached is None:
-            if self._imports is None:  # (``may`` answered from the callers' side)
-                self._imports = _imports_project(source)
-            self._reached = self._imports and (self.reach is None or
-                                               bool(self.reach(mentions_proof)))
+            self._reached = self.imports() and (self.reach is None or
+                                                bool(self.reach(mentions_proof)))
         return self._reached
 
     def bridged(self) -> bool:
