@@ -8,7 +8,6 @@ the same way for all of them. Nothing here imports a front end.
 from __future__ import annotations
 
 import gc
-
 import signal
 import sys
 import threading

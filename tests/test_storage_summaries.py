@@ -29,14 +29,7 @@ def test_from_numpy_of_a_parameter():
 
 
 def test_tuple_items_and_paths_that_return_the_parameter_itself():
-    items = _summary("""
-        def cast(x, y=None):
-            if isinstance(x, np.ndarray):
-                x_tensor = torch.from_numpy(x)
-            else:
-                x_tensor = x
-            return x_tensor, y
-    """)
+    items = _summary(PACKAGE_UTILS)  # ``cast_inputs``: the bridge on one path, ``x`` on the other
     assert items[0].how == BRIDGE and items[0].param == "x"
     assert items[1].how == ALIAS and items[1].param == "y"
 

@@ -7,7 +7,7 @@ import ast
 import re
 from typing import Callable, FrozenSet, Optional, Set
 
-from .source import LazyPattern
+from .source import LazyPattern, holds_words
 from .walk import dotted, statements, walk_nodes
 
 _nodes = walk_nodes
@@ -39,9 +39,8 @@ PROOF_WORDS = (("backward", LazyPattern(r"backward\s*\(")),
 
 
 def mentions_proof(text: str) -> bool:
-    """Does ``text`` hold one of ``PROOF_WORDS`` (the word, then its pattern)?"""
-    return any(word in text and pattern.search(text) is not None
-               for word, pattern in PROOF_WORDS)
+    """Does ``text`` hold one of ``PROOF_WORDS``?"""
+    return holds_words(text, PROOF_WORDS)
 
 
 _NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy", "str"})

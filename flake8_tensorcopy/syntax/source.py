@@ -141,6 +141,13 @@ def lines_of_sorted(text: str, offsets: Iterable[int]) -> List[int]:
     return out
 
 
+def holds_words(text: str, words) -> bool:
+    """Does ``text`` hold one of ``words``, pairs (word, its ``LazyPattern`` or None)? The word
+    first (a substring test), then the pattern where there is one."""
+    return any(word in text and (pattern is None or pattern.search(text) is not None)
+               for word, pattern in words)
+
+
 def occurrences(text: str, word: str) -> Iterator[int]:
     """The offsets where ``word`` occurs in ``text``, in order."""
     i = text.find(word)

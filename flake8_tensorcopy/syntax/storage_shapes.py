@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import FrozenSet, Iterable, Optional, Set, Tuple
 
-from .source import LazyPattern
+from .source import LazyPattern, holds_words
 from .walk import statements, walk_nodes
 
 
@@ -78,8 +78,7 @@ BRIDGE_WORDS = (("from_numpy", None), ("numpy", LazyPattern(r"numpy\s*\(")))
 
 def mentions_bridge(text: str) -> bool:
     """Does ``text`` hold one of ``BRIDGE_WORDS``?"""
-    return any(word in text and (pattern is None or pattern.search(text) is not None)
-               for word, pattern in BRIDGE_WORDS)
+    return holds_words(text, BRIDGE_WORDS)
 
 
 #: what ``semantic/storage_flow.first_write`` reads as an in-place write besides a method whose
