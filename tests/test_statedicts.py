@@ -115,6 +115,8 @@ def test_summary_writes_parameters_in_place():
         "for p in model.parameters():\n        p.mul_(0.5)": True,
         "model.load_state_dict(shadow)": True,
         "for s, p in zip(shadow, model.parameters()):\n        s.mul_(0.9).add_(p)": False,
+        "for s, p in zip(shadow, model.parameters()):\n        p.copy_(s)": True,
+        "for s, (n, p) in zip(shadow, model.named_parameters()):\n        p.copy_(s)": True,
         "for p in model.parameters():\n        p.requires_grad_(False)": False,
         "for p in model.parameters():\n        total = total + p.sum()": False,
     }
@@ -125,6 +127,13 @@ def test_summary_writes_parameters_in_place():
     s = summarize("def apply(self):\n    for p, s in zip(self.model.parameters(), self.shadow):\n"
                   "        p.data.copy_(s)\n")
     assert s.writes_params == {"self.model"}
+    # the items of an iterable it is given (``ema.copy_to(model.parameters())``)
+    s = summarize("def copy_to(self, parameters):\n"
+                  "    for s, p in zip(self.shadow, parameters):\n        p.copy_(s)\n")
+    assert s.writes_params == {"*parameters", "*1"}
+    s = summarize("def store(self, parameters):\n"
+                  "    for s, p in zip(self.shadow, parameters):\n        s.copy_(p)\n")
+    assert s.writes_params == frozenset()
 
 
 def test_summary_trains():

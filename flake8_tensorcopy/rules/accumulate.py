@@ -240,7 +240,9 @@ class GraphKeepingAccumulator(Rule):
         if _reset_in(facts, acc, acc_code, node, ctx):
             return
         try:
-            fact = scope_graph(ctx).attached(value._a) if isinstance(value._a, ast.AST) else None
+            fact = scope_graph(ctx).attached(
+                value._a, node._a if isinstance(node._a, ast.stmt) else None) \
+                if isinstance(value._a, ast.AST) else None
         except RecursionError:  # an expression too deep to read: nothing is known
             fact = None
         if fact is None:
@@ -326,8 +328,8 @@ def _how(form, fact) -> str:
 # ---- the accumulation ---------------------------------------------------------------------------
 def _accumulation(node):
     """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``), ``acc.append(v)``, ``acc.add_(v)`` and ``acc = torch.cat((acc, v))``; None
-    otherwise."""
+    ``v + acc``), ``acc.append(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)`` and ``acc =
+    torch.cat((acc, v))``; None otherwise."""
     t = type(node)
     if t is nodes.AugAssign:
         if type(node.operator) is not nodes.Add or type(node.target) not in _TARGETS:
@@ -352,12 +354,17 @@ def _accumulation(node):
         return None
     call = node.value
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value not in ("append", "add_") or len(call.args) != 1 or \
+            call.func.attr.value not in ("append", "add_", "extend") or len(call.args) != 1 or \
             call.args[0].keyword is not None or call.args[0].star:
         return None
     acc = call.func.value
     if type(acc) not in _TARGETS:
         return None
+    if call.func.attr.value == "extend":
+        # ``acc.extend([loss])``: the items of a list or tuple it spells (another list's items
+        # are not known here)
+        value = call.args[0].value
+        return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple) else None
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "append" if call.func.attr.value == "append" else "aug"
     return acc, call.args[0].value, form

@@ -236,12 +236,14 @@ class OverlappingSliceWrite(Rule):
                     len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
                 return ()
             dst, src = func.value, node.args[0].value
+        outer, src = src, _through_detach(src)
         td, ts = type(dst), type(src)
         if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and ts is nodes.Subscript:
-            return self._check(node, ctx, ((dst, src),))  # ``d = x[:, 1:]; d.copy_(x[:, :-1])``
+            # ``d = x[:, 1:]; d.copy_(x[:, :-1])``
+            return self._check(node, ctx, ((dst, src, outer),))
         if td is nodes.Subscript:
             if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):
-                return self._check(node, ctx, ((dst, src),))
+                return self._check(node, ctx, ((dst, src, outer),))
             return ()
         if td is nodes.Tuple and ts is nodes.Tuple and t is nodes.Assign:
             # ``a[:, :-1], b[:, :-1] = a[:, 1:], b[:, 1:]``: each target from its own value
@@ -253,26 +255,40 @@ class OverlappingSliceWrite(Rule):
     def _check(self, node, ctx, pairs) -> Iterator[Report]:
         # a tuple's pairs are each reported at their own target (one report per place)
         tuple_write = type(node) is nodes.Assign and type(node.targets[0].target) is nodes.Tuple
-        for dst, src in pairs:
+        for dst, src, outer in pairs:
             if not overlapping(ctx, dst, src):
                 continue
-            # the fix's receiver: the tensor the read view is taken from (a named view: itself)
+            # the fix's receiver: the tensor the read view is taken from (a named view: itself);
+            # the copy is made of what is read (``x[:, :-1].detach().clone()``)
             receiver = src.value if type(src) is nodes.Subscript else src
             safety = applicability([ctx.evidence(receiver)])
-            plan = FixPlan(f"read `{ctx.snippet(src)}.clone()`", safety,
-                           [NodeEdit("replace", src, (Src(src), ".clone()"))]) if safety else None
+            plan = FixPlan(f"read `{ctx.snippet(outer)}.clone()`", safety,
+                           [NodeEdit("replace", outer, (Src(outer), ".clone()"))]) \
+                if safety else None
             yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
-                              src=ctx.snippet(src))
+                              src=ctx.snippet(outer))
 
 
-def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression]]:
-    """The (target, value) pairs of a tuple assignment that write a subscript from a subscript
-    or a name; none where either side has a starred item or the lengths differ."""
+def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
+    """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (``detach()``
+    returns a view of the same storage and region)."""
+    while type(src) is nodes.Call and type(src.func) is nodes.Attribute and \
+            src.func.attr.value == "detach" and not src.args:
+        src = src.func.value
+    return src
+
+
+def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression,
+                                                              nodes.BaseExpression]]:
+    """The (target, view read, value) of each pair of a tuple assignment that writes a
+    subscript from a subscript or a name (or its ``detach()``); none where either side has a
+    starred item or the lengths differ."""
     if len(dst.elements) != len(src.elements) or any(
             type(e) is not nodes.Element for e in dst.elements + src.elements):
         return []
-    return [(d.value, s.value) for d, s in zip(dst.elements, src.elements)
-            if type(d.value) is nodes.Subscript and type(s.value) in (nodes.Subscript, nodes.Name)]
+    return [(d.value, v, s.value) for d, s in zip(dst.elements, src.elements)
+            for v in (_through_detach(s.value),)
+            if type(d.value) is nodes.Subscript and type(v) in (nodes.Subscript, nodes.Name)]
 
 
 # ---- the storage of both sides, asked of the semantic core (``semantic/regions.py``) -----------

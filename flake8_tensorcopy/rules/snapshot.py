@@ -212,7 +212,14 @@ class StateDictSnapshot(Rule):
                 return ()
             target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
-        via = None
+        via = keys = None
+        if snap is None and type(value) in (nodes.Dict, nodes.Tuple, nodes.List):
+            # ``state = {"model": model.state_dict(), "epoch": e}``, ``snaps.append((epoch,
+            # model.state_dict()))``: the items that are live, and where
+            found = live_items(ctx, value)
+            if found is not None:
+                value, snap, live = found
+                keys = (1 if t is nodes.Assign or t is nodes.AnnAssign else 2, live)
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
             # dict (asked only where the file hands the target to ``load_state_dict``)
@@ -222,9 +229,10 @@ class StateDictSnapshot(Rule):
             if via is None:
                 return ()
             snap = Live(None, None, False, "")
-        return self._check(node, ctx, target, value, snap, via)
+        return self._check(node, ctx, target, value, snap, via, keys)
 
-    def _check(self, node, ctx, target, value, snap: Live, via) -> Iterator[Report]:
+    def _check(self, node, ctx, target, value, snap: Live, via,
+               keys: Optional[Tuple[int, frozenset]] = None) -> Iterator[Report]:
         receiver = snap.receiver
         tracked = _tracked_name(target)
         if tracked is None:
@@ -232,9 +240,10 @@ class StateDictSnapshot(Rule):
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
         owner = dotted_name(receiver) or "" if receiver is not None else ""
-        found = read_after_change(ctx, node, tracked, owner)
-        if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \
-                and not (receiver is not None and fresh_optimizer(ctx, receiver)):
+        found = read_after_change(ctx, node, tracked, owner, keys)
+        if found is None and keys is None and type(target) is nodes.Attribute and \
+                tracked.startswith("self.") and \
+                not (receiver is not None and fresh_optimizer(ctx, receiver)):
             found = restored_elsewhere(ctx, node, tracked)
         if found is None:
             return
@@ -297,6 +306,33 @@ class StateDictSnapshot(Rule):
 
 
 # ---- what a snapshot is -----------------------------------------------------------------------
+def live_items(ctx, value):
+    """(the first live item's value, its ``Live``, the keys of the live items) of a dict
+    display holding a live state dict under constant string keys (``{"model":
+    model.state_dict(), "epoch": epoch}``), or of a tuple or list display holding one (its
+    positions: ``(epoch, model.state_dict())``); None where none is, or where a ``**`` or
+    starred item, or a key that is no string, may hold one too."""
+    first = None
+    keys: set = set()
+    for i, el in enumerate(value.elements):
+        t = type(el)
+        if t is not nodes.DictElement and t is not nodes.Element:
+            return None
+        snap = snapshot(ctx, el.value)
+        if snap is None:
+            continue
+        if t is nodes.DictElement:
+            key = el.key
+            if type(key) is not nodes.SimpleString or type(key.evaluated_value) is not str:
+                return None
+            keys.add(key.evaluated_value)
+        else:
+            keys.add(i)
+        if first is None:
+            first = (el.value, snap)
+    return None if first is None else (first[0], first[1], frozenset(keys))
+
+
 def snapshot(ctx, node) -> Optional[Live]:
     """``node`` when it holds a module's live tensors (``statedicts.live_state_dict``); a name
     counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``)."""

@@ -37,14 +37,21 @@ def locate(stmts: list, line, chain: list) -> bool:
     return False
 
 
-def mentions(node, name: str, skip=None) -> Optional[nodes.CSTNode]:
-    """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``)."""
+def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] = None
+             ) -> Optional[nodes.CSTNode]:
+    """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``).
+    ``keys``: (depth, keys): ``name`` holds the live tensors only under these constant keys
+    at that depth of subscripts (``(1, {"model"})`` for ``state = {"model": ..., "epoch":
+    e}``, ``(2, {1})`` for ``snaps.append((epoch, ...))``): an item read by another constant
+    key there (``state["epoch"]``, ``snaps[-1][0]``) is no read of them."""
     todo = [node]
     while todo:
         n = todo.pop()
         if n is skip:
             continue
         t = type(n)
+        if keys is not None and t is nodes.Subscript and other_item(n, name, keys):
+            continue
         if t is nodes.Call or t is nodes.Comparison:
             if reads_keys_only(n, name):
                 continue  # ``len(sd)``, ``k in sd``: the keys, never the tensors
@@ -82,6 +89,49 @@ def change_point(ctx, node, receiver: str, name: str = "") -> Optional[str]:
     return None
 
 
+def same_items(value, name: str) -> bool:
+    """Does ``value`` hold the very items of the container ``name`` (a slice of it, a shallow
+    copy: ``name[-3:]``, ``name.copy()``, ``list(name)``, ``dict(name)``)?"""
+    t = type(value)
+    if t is nodes.Subscript:
+        return dotted_name(value.value) == name and len(value.slice) == 1 and \
+            type(value.slice[0].slice) is nodes.Slice
+    if t is nodes.Call and len(value.args) == 1 and value.args[0].keyword is None and \
+            not value.args[0].star:
+        return dotted_name(value.func) in ("list", "dict", "copy.copy") and \
+            dotted_name(value.args[0].value) == name
+    return t is nodes.Call and not value.args and type(value.func) is nodes.Attribute and \
+        value.func.attr.value == "copy" and dotted_name(value.func.value) == name
+
+
+def constant_key(node) -> Optional[object]:
+    """``"k"`` of ``d["k"]``, ``1`` of ``t[1]``; None for any other subscript."""
+    sl = node.slice[0].slice if len(node.slice) == 1 else None
+    if type(sl) is not nodes.Index:
+        return None
+    v = sl.value
+    if type(v) is nodes.SimpleString and type(v.evaluated_value) is str:
+        return v.evaluated_value
+    if type(v) is nodes.Integer and v.value.isdigit():
+        return int(v.value)
+    return None
+
+
+def other_item(node, name: str, keys: Tuple[int, frozenset]) -> bool:
+    """Is the subscript ``node`` (``name[...]...[k]``) a read of an item under a constant key
+    other than ``keys``' at their depth?"""
+    chain = []
+    root = node
+    while type(root) is nodes.Subscript:
+        chain.append(root)
+        root = root.value
+    depth, live = keys
+    if dotted_name(root) != name or len(chain) < depth:
+        return False
+    key = constant_key(chain[len(chain) - depth])
+    return key is not None and key not in live
+
+
 def changing_call(call, receiver: str, name: str = "") -> Optional[str]:
     func = call.func
     kept = name
@@ -101,7 +151,9 @@ def changing_call(call, receiver: str, name: str = "") -> Optional[str]:
             and not (name == "train" and owner is not None and not call.args and (
                 owner == receiver or "model" in owner_low or "net" in owner_low)):
         return f"`{ctx_name(func)}()`"
-    if name[:1].islower():
+    if name[:1].islower() and not (low.endswith("state_dict") and not low.startswith(
+            ("set", "load"))):
+        # (``FSDP.optim_state_dict(model, optim)`` reads the optimizer's state, changes nothing)
         for a in call.args:
             arg = dotted_name(a.value)
             if arg and arg.rsplit(".", 1)[-1].lower().startswith(("opt", "optim")):
@@ -114,10 +166,14 @@ def ctx_name(func) -> str:
 
 
 class FlowScan:
-    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped")
+    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys")
 
-    def __init__(self, ctx, bind, name: str, receiver: str) -> None:
+    def __init__(self, ctx, bind, name: str, receiver: str,
+                 keys: Optional[Tuple[int, frozenset]] = None) -> None:
         self.ctx = ctx
+        #: (depth, keys) under which ``name`` holds the live tensors (``mentions``; None:
+        #: every read of it counts)
+        self.keys = keys
         self.bind = bind
         self.name = name
         self.receiver = receiver
@@ -177,12 +233,16 @@ class FlowScan:
     def small(self, node, cond: bool):
         rebinds = None
         t = type(node)
+        if t is nodes.Assign and len(node.targets) == 1 and \
+                dotted_name(node.targets[0].target) == self.name and \
+                same_items(node.value, self.name):
+            return None  # ``snaps = snaps[-3:]``: the same tensors, neither read nor fresh
         if t is nodes.Assign or t is nodes.AnnAssign:
             for tgt in node.targets if t is nodes.Assign else (node,):
                 tgt = tgt.target
                 if type(tgt) in (nodes.Name, nodes.Attribute) and dotted_name(tgt) == self.name:
                     rebinds = tgt
-        read = mentions(node, self.name, skip=rebinds)
+        read = mentions(node, self.name, skip=rebinds, keys=self.keys)
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then
@@ -239,7 +299,8 @@ def setattr_escape(loop, name: str) -> Optional[nodes.CSTNode]:
     return None
 
 
-def read_after_change(ctx, bind, name: str, receiver: str):
+def read_after_change(ctx, bind, name: str, receiver: str,
+                      keys: Optional[Tuple[int, frozenset]] = None):
     scope = ctx.scope_node
     body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
     line = ctx.stmt_line
@@ -255,7 +316,7 @@ def read_after_change(ctx, bind, name: str, receiver: str):
             compound = owner[0][owner[1]]
             if type(compound) in LOOPS and stmts is not None and is_body(compound, stmts):
                 items.extend(stmts)  # the next turn
-    return FlowScan(ctx, bind, name, receiver).run(items)
+    return FlowScan(ctx, bind, name, receiver, keys).run(items)
 
 
 def trained_after_keeping(ctx, keeper: str) -> Optional[str]:

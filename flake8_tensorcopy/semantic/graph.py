@@ -61,6 +61,8 @@ class ScopeGraph:
         #: ``lazy``: the walk waits for the first question that needs a binding (``_need``); an
         #: expression whose shape alone answers (``x.item()``, a constant) never makes it
         self._pending: Optional[tuple] = (body, params, grad)
+        #: the statements ``attached`` reads in, innermost last (``_call``'s forward passes)
+        self._at: List[Optional[ast.stmt]] = []
         if not lazy:
             self._need()
 
@@ -509,7 +511,7 @@ class ScopeGraph:
         fact = None
         try:
             if bd.kind == "assign":
-                fact = self.attached(bd.value)
+                fact = self.attached(bd.value, bd.stmt)
             elif bd.kind == "aug":
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
@@ -547,9 +549,16 @@ class ScopeGraph:
             return graph_sources.call_fact(self, value, f"[{i}]", stmt)
         return None
 
-    def attached(self, expr) -> Optional[Fact]:
-        """Why ``expr`` (an expression of this scope) is attached, or None: not known to be."""
-        return self._derived(expr, self._read)
+    def attached(self, expr, stmt=None) -> Optional[Fact]:
+        """Why ``expr`` (an expression of this scope) is attached, or None: not known to be.
+        ``stmt``: the statement of the scope it is read in; a forward pass in ``expr`` itself
+        is then attached for sure where that statement's grad region is proven on
+        (``graph_sources.proven_regions``: ``loss = crit(out, y); loss.backward()``)."""
+        self._at.append(stmt)
+        try:
+            return self._derived(expr, self._read)
+        finally:
+            self._at.pop()
 
     def derived_from(self, expr, root: str, key: str) -> bool:
         """Is ``expr`` attached whenever the path ``root`` + ``key`` (``out["mse"]``) is, through
@@ -659,6 +668,13 @@ class ScopeGraph:
                 return None
         kind = self.oracle.call(node)
         if kind == "forward":
+            stmt = self._at[-1] if self._at else None
+            if stmt is not None:
+                self._need()
+                r = graph_sources.region(self, stmt)
+                on = graph_sources.proven_regions(self) if r is not None else {}
+                if r in on:
+                    return Fact(GRAD_ON, on[r])
             return Fact(FORWARD, node.lineno, needs_grad=True)
         if kind == "through":
             args = [a for a in node.args if type(a) is not ast.Starred]

@@ -25,7 +25,8 @@ import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
-from .graph_terms import DETACHING, KEEPS_GRAPH, NUMBERS, dotted, indexes_tensor, path_of, \
+from .graph_terms import DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, dotted, \
+    indexes_tensor, path_of, \
     path_root
 
 Source = Tuple[str, str]
@@ -326,12 +327,33 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     return region(g, stmt)
 
 
+def proving_region(g, value, stmt) -> Optional[str]:
+    """The region a differentiated ``value`` made at ``stmt`` proves on, or None: arithmetic, a
+    forward pass, a torch function or a loss module, a tensor method that records a graph only
+    with grad on (none of ``NOT_GRAD_PROOF``: under ``no_grad`` a view or a conversion of an
+    attached tensor still requires grad, so its differentiation proves nothing there)."""
+    t = type(value)
+    if t is ast.BinOp:
+        if type(value.op) not in _ARITH:
+            return None
+    elif t is ast.Call:
+        f = value.func
+        last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+        if last in NOT_GRAD_PROOF or computed_in(g, value, stmt) is None:
+            return None
+    else:
+        return None
+    return region(g, stmt)
+
+
 def proven_regions(g) -> Dict[str, int]:
     """The regions a differentiated value proves on (-> the line of its differentiation): the
     value or an item of a summarised call whose summary says where it was computed
     (``out["loss"].backward()``, ``loss, *_ = step(x); loss.backward()``, ``loss = crit(out, y);
-    loss.backward()``). A differentiation reached by items of calls made in different regions
-    proves none of them (which one ran is unknown)."""
+    loss.backward()``), or a value the scope computed by an operation that records a graph only
+    with grad on (``proving_region``: ``loss = F.mse_loss(out, y); loss.backward()`` proves the
+    region of ``out = model(x)`` on). A differentiation reached by items of calls made in
+    different regions proves none of them (which one ran is unknown)."""
     got = g.memo.get("proven")
     if got is not None:
         return got
@@ -341,10 +363,17 @@ def proven_regions(g) -> Dict[str, int]:
               for b, f in g.marked.items() if g.bindings[b].kind in ("unpack", "assign")]
     for (b, key), fact in items:
         bd = g.bindings[b]
-        if fact.why != DIFFERENTIATED or type(bd.value) is not ast.Call:
+        if fact.why != DIFFERENTIATED:
             continue
-        s = g.summary(bd.value)
-        reg = s.regions.get(key) if s is not None else None
+        s = g.summary(bd.value) if type(bd.value) is ast.Call else None
+        if s is None:
+            if key == "" and bd.kind == "assign":
+                # ``loss = crit(out, y)`` (or ``rec + kl``) made here, then differentiated
+                by_line.setdefault(fact.line, set()).add(proving_region(g, bd.value, bd.stmt))
+            elif type(bd.value) is ast.Call:
+                by_line.setdefault(fact.line, set()).add(None)
+            continue
+        reg = s.regions.get(key)
         r = region(g, bd.stmt)
         if reg is not None and r is not None:
             here = _called_region(reg, r, bd.value)

@@ -27,6 +27,17 @@ KEEPS_GRAPH = frozenset({
 #: through these a differentiated value's operand holds the graph too
 THROUGH_DIFF = frozenset({"mean", "sum", "float", "double", "half", "to", "scale", "squeeze",
                            "view", "reshape", "mul", "div", "clone", "contiguous", "cpu", "cuda"})
+#: tensor methods and torch functions whose result can require grad when grad is off: views
+#: and conversions that may return the tensor itself (measured, torch 2.13: under ``no_grad``
+#: these keep ``requires_grad`` of an input that has it), and dropout (the input itself when
+#: not training). A differentiated value made by one of them proves nothing about grad mode
+#: where it was made (``graph_sources.proving_region``)
+NOT_GRAD_PROOF = frozenset({
+    "chunk", "contiguous", "cpu", "cuda", "to", "type", "float", "double", "half", "bfloat16",
+    "expand", "expand_as", "flatten", "unflatten", "narrow", "permute", "reshape", "select",
+    "split", "squeeze", "unsqueeze", "t", "transpose", "swapaxes", "movedim", "view", "view_as",
+    "unbind", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+    "feature_alpha_dropout"})
 #: torch functions whose result is attached when a tensor argument is
 TORCH_KEEPS = frozenset({
     "cat", "concat", "concatenate", "stack", "hstack", "vstack", "sum", "mean", "matmul", "mm",

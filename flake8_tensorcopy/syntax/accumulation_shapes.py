@@ -48,10 +48,10 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
-    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc = torch.cat((acc,
-    v))`` when ``v`` may be a tensor or hold one (TEN501): not a literal, not
-    ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first argument of a
-    method call statement (``meter.update(v)``: a tracker that may keep it)."""
+    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc.extend([v])``,
+    ``acc = torch.cat((acc, v))`` when ``v`` may be a tensor or hold one (TEN501): not a
+    literal, not ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first
+    argument of a method call statement (``meter.update(v)``: a tracker that may keep it)."""
     t = type(node)
     if t is ast.AugAssign and isinstance(node.op, ast.Add):
         value = node.value
@@ -69,9 +69,11 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
             return None
         value = items[1 - names.index(dotted(node.targets[0]))]
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-            and (node.value.func.attr == "append" or methods) and node.value.args:
+            and (node.value.func.attr in ("append", "extend") or methods) and node.value.args:
+        first = node.value.args[0]
         if node.value.func.attr != "append" and not isinstance(
-                node.value.args[0], (ast.Name, ast.Subscript, ast.Attribute)):
+                first, (ast.Name, ast.Subscript, ast.Attribute)) and not (
+                node.value.func.attr == "extend" and isinstance(first, (ast.List, ast.Tuple))):
             return None
         value = node.value.args[0]
     else:

@@ -186,9 +186,14 @@ def _state_dict_call(node: ast.expr) -> bool:
 
 
 def _snapshot_shape(node: ast.expr) -> bool:
-    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value)."""
+    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value), or a dict, tuple
+    or list display holding one (``{"model": model.state_dict(), "epoch": e}``)."""
     if _state_dict_call(node):
         return True
+    if isinstance(node, ast.Dict):
+        return any(v is not None and _snapshot_shape(v) for v in node.values)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(_snapshot_shape(v) for v in node.elts)
     if isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "copy":

@@ -28,7 +28,9 @@ class Summary(NamedTuple):
     #: the text of that return value (``self.model.state_dict()``), for messages
     returns_text: str
     #: whose module parameters it writes in place: parameter names and positions (``self``
-    #: counted), and ``self.X`` attribute chains
+    #: counted), ``self.X`` attribute chains, and ``*name``/``*k`` for a parameter whose items
+    #: it writes (an iterable of parameters: ``copy_to(self, parameters)`` called with
+    #: ``model.parameters()``)
     writes_params: FrozenSet[object]
     #: what it calls that trains whatever module it is given: ``opt.step()`` (an owner named
     #: like an optimizer or a grad scaler) or ``backward()``; "" when nothing
@@ -120,6 +122,12 @@ def weight_change(inf, call, receiver: str) -> Optional[str]:
     for i, a in enumerate(call.args):
         if a.star:
             return None  # positions unknown from here on
+        if _parameters_of(a.value) == receiver:
+            # ``ema.copy_to(model.parameters())``: it writes the items it is given
+            if (a.keyword is None and f"*{i + shift}" in written) or (
+                    a.keyword is not None and f"*{a.keyword.value}" in written):
+                return f"it writes `{receiver}`'s parameters in place"
+            continue
         if dotted_name(a.value) != receiver:
             continue
         if (a.keyword is None and i + shift in written) or (
@@ -129,6 +137,14 @@ def weight_change(inf, call, receiver: str) -> Optional[str]:
     if bound and type(func) is nodes.Attribute and dotted_name(func.value) == "self" and \
             receiver.startswith("self.") and receiver in written:
         return f"it writes `{receiver}`'s parameters in place"
+    return None
+
+
+def _parameters_of(node) -> Optional[str]:
+    """``X`` of ``X.parameters()`` or ``X.named_parameters()``."""
+    if type(node) is nodes.Call and not node.args and type(node.func) is nodes.Attribute and \
+            node.func.attr.value in _PARAM_ITERS:
+        return dotted_name(node.func.value)
     return None
 
 
@@ -200,6 +216,7 @@ def summarize_function(fn: ast.AST) -> Summary:
     args = fn.args
     positional = [a.arg for a in args.posonlyargs + args.args]
     params = set(positional) | {a.arg for a in args.kwonlyargs}
+    frozen = frozenset(params)
     returns = []
     written = set()
     trains = ""
@@ -226,8 +243,8 @@ def summarize_function(fn: ast.AST) -> Summary:
                     w in owner.rsplit(".", 1)[-1].lower() for w in ("opt", "scaler")):
                 trains = f"{owner}.step()"
         elif t is ast.For or t is ast.AsyncFor:
-            module = _parameters_loop(n)
-            if module is not None and _writes_loop_target(n):
+            module = _parameters_loop(n, frozen)
+            if module is not None and _writes_loop_target(n, frozen):
                 written.add(module)
     live, text = None, ""
     values = [r[2] for r in sorted(returns, key=lambda r: r[:2])]  # in source order
@@ -238,6 +255,11 @@ def summarize_function(fn: ast.AST) -> Summary:
     out = set()
     for w in written:
         if w is None:
+            continue
+        if w.startswith("*"):  # the items of a parameter: ``*k`` and ``*name``
+            out.add(w)
+            if w[1:] in positional:
+                out.add(f"*{positional.index(w[1:])}")
             continue
         root = w.split(".", 1)[0]
         if w in params:
@@ -259,38 +281,73 @@ def _live_text(value: ast.expr) -> str:
     return text if shape is not None and shape.receiver is not None else ""
 
 
-def _parameters_loop(loop: ast.AST) -> Optional[str]:
-    """``X`` of ``for p in X.parameters()``, ``for n, p in X.named_parameters()`` or
-    ``for p, s in zip(X.parameters(), ...)`` (its first iterable); None for any other loop."""
-    it = loop.iter  # type: ignore[attr-defined]
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip" and \
-            it.args:
-        it = it.args[0]
+def _params_iter(it: ast.AST, params: FrozenSet[str]) -> Optional[str]:
+    """``X`` of ``X.parameters()``/``X.named_parameters()``; ``*name`` for a parameter
+    ``name`` of the function iterated itself (``copy_to(self, parameters)``: the caller passes
+    ``model.parameters()``); None for anything else."""
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
-            it.func.attr in _PARAM_ITERS:
+            it.func.attr in _PARAM_ITERS and not it.args:
         return dotted(it.func.value)
+    if isinstance(it, ast.Name) and it.id in params:
+        return "*" + it.id
     return None
 
 
-def _loop_parameter(loop: ast.AST) -> Optional[str]:
-    """The name the loop binds each parameter to (``p`` of ``p``, ``(n, p)``, ``(p, s)``)."""
-    target = loop.target  # type: ignore[attr-defined]
+def _zipped(loop: ast.AST, params: FrozenSet[str]) -> Optional[Tuple[int, str, bool]]:
+    """(position, ``_params_iter``'s answer, named) of the iterable of parameters a loop
+    reads: itself (position -1) or one of ``zip(...)``'s arguments (the first such)."""
     it = loop.iter  # type: ignore[attr-defined]
-    zipped = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip"
-    if isinstance(target, ast.Name):
-        return None if zipped else target.id
-    if isinstance(target, ast.Tuple) and len(target.elts) >= 2:
-        named = not zipped and it.func.attr == "named_parameters"  # type: ignore[attr-defined]
-        pick = target.elts[1] if named else target.elts[0]
-        if isinstance(pick, ast.Name):
-            return pick.id
-    return None
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip":
+        if any(isinstance(a, ast.Starred) for a in it.args):
+            return None
+        # a module's ``parameters()`` first, a parameter of the function only without one
+        for only in (frozenset(), params):
+            for i, a in enumerate(it.args):
+                got = _params_iter(a, only)
+                if got is not None:
+                    return i, got, _named(a)
+        return None
+    got = _params_iter(it, params)
+    return None if got is None else (-1, got, _named(it))
 
 
-def _writes_loop_target(loop: ast.AST) -> bool:
+def _named(it: ast.AST) -> bool:
+    """``X.named_parameters()``: (name, parameter) pairs."""
+    return isinstance(it, ast.Call) and getattr(it.func, "attr", None) == "named_parameters"
+
+
+def _parameters_loop(loop: ast.AST, params: FrozenSet[str] = frozenset()) -> Optional[str]:
+    """``X`` of ``for p in X.parameters()``, ``for n, p in X.named_parameters()`` or ``for s,
+    p in zip(..., X.parameters())`` (the first such iterable); ``*name`` where that iterable
+    is the function's parameter ``name``; None for any other loop."""
+    found = _zipped(loop, params)
+    return found[1] if found is not None else None
+
+
+def _loop_parameter(loop: ast.AST, params: FrozenSet[str] = frozenset()) -> Optional[str]:
+    """The name the loop binds each parameter to (``p`` of ``p``, ``(n, p)``, ``(s, p)`` of
+    a ``zip`` whose second iterable gives the parameters)."""
+    found = _zipped(loop, params)
+    if found is None:
+        return None
+    i, _, named = found
+    target = loop.target  # type: ignore[attr-defined]
+    if i >= 0:
+        it = loop.iter  # type: ignore[attr-defined]
+        if not isinstance(target, ast.Tuple) or len(target.elts) != len(it.args):
+            return None
+        target = target.elts[i]
+    if named:
+        if not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+            return None
+        target = target.elts[1]
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _writes_loop_target(loop: ast.AST, params: FrozenSet[str] = frozenset()) -> bool:
     """Does the loop's body write the parameter in place: ``p.copy_(s)``, ``p.data.mul_(d)``,
     ``p.data = s``?"""
-    name = _loop_parameter(loop)
+    name = _loop_parameter(loop, params)
     if name is None:
         return False
     for n in walk_nodes(ast.Module(body=list(loop.body), type_ignores=[])):  # type: ignore[attr-defined]
