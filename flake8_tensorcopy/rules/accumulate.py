@@ -9,7 +9,7 @@ from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
-from .accumulate_graph import method_accumulation, scope_graph
+from .accumulate_graph import accumulation, method_accumulation, scope_graph
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
 from .context import statement_blocks, statement_list
@@ -26,7 +26,9 @@ class GraphKeepingAccumulator(Rule):
     fix_safety = UNSAFE
     what = (
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
-        "`losses.append(loss)`, `hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, "
+        "`losses.append(loss)`, `losses.extend([loss])`, `hist[\"loss\"].append(loss)`, "
+        "`hist = torch.cat((hist, out))`, a project function that appends one argument to "
+        "another (`record(hist, loss)` with `store.append(value)`), "
         "and a tracker's method that adds what it is given into an attribute of `self`: "
         "`meter.update(loss)` with `self.sum += val`, `self.sum += hvd.allreduce(val.cpu())` "
         "(an autograd-aware call), or every item of a dict it is given, `for k in losses: "
@@ -39,7 +41,9 @@ class GraphKeepingAccumulator(Rule):
         "(`loss.backward()`, `scaler.scale(loss / k).backward()`, `accelerator.backward(loss)`, "
         "`out[\"loss\"].backward()`), a term of that loss bound to a computed value "
         "(`loss = rec + kl` ... `total_rec += rec`), the loss a called function differentiated "
-        "and returns (`loss = train_step(batch)`), an item of the tuple or namedtuple it returns "
+        "and returns (`loss = train_step(batch)`), a key of the dict it returns that it "
+        "differentiated (`out[\"loss\"].backward(); return out` ... `total += "
+        "out[\"loss\"]`), an item of the tuple or namedtuple it returns "
         "(`a, b, total = step(x)` where `step` ran `losses.total.backward()` on a "
         "`LossTuple(*terms, sum(terms))`: each term too), a key of a returned dict computed from "
         "the loss or a term of it through operations that keep a graph (`out[\"psnr\"] = 10 * "
@@ -50,7 +54,11 @@ class GraphKeepingAccumulator(Rule):
         "pass of its own) through operations that keep a graph, where grad mode is proven on: "
         "a value computed in the same grad mode was differentiated (`out = criterion(model(x), "
         "y); out[\"loss\"].backward()` ... `meter.update(out[\"y_bpp\"])` with `out[\"y_bpp\"] "
-        "= torch.log(output[\"likelihoods\"][\"y\"]).sum()`; a parameter `model` whose "
+        "= torch.log(output[\"likelihoods\"][\"y\"]).sum()`), or a model output of the scope "
+        "itself where a loss computed in the same grad mode was differentiated (`out = "
+        "model(x); loss = F.mse_loss(out, y); loss.backward(); outs.append(out)`; the "
+        "differentiated value proves nothing where it is a view or a conversion, which keep "
+        "`requires_grad` with grad off; a parameter `model` whose "
         "`parameters()` the function reads is a module; nothing computed under `no_grad` or by "
         "a `@torch.no_grad()` function, nor after `.item()`, `float()` or `.detach()`); **no "
         "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
@@ -214,7 +222,7 @@ class GraphKeepingAccumulator(Rule):
 
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
-        found = _accumulation(node)
+        found = accumulation(node)
         if found is None and type(node) is nodes.Expr and _may_keep(node.value) and _in_loop(ctx):
             # (asked only in a loop: ``_check`` reports nothing elsewhere, and finding the
             # called method's summary is the costly part)
@@ -301,7 +309,8 @@ def _how(form, fact) -> str:
     """Where the graph is kept and why the value has one, for the message."""
     out = ""
     if type(form) is tuple:
-        out = f" (its `{form[0]}()` adds it into `{form[1]}`)"
+        out = f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1] is not None else \
+            f" (`{form[0]}()` appends it)"
     if fact.why == graph.DIFFERENTIATED and fact.detail:
         return out + f" after `{fact.detail}()` called `backward()` on it"
     if fact.why == graph.DIFFERENTIATED:
@@ -321,74 +330,12 @@ def _how(form, fact) -> str:
         return out + (" (computed from a model output made with grad on: a value computed "
                       f"in the same grad mode was differentiated on line {fact.line})")
     if fact.why == graph.RETURNED:
-        return out + f" (a loss `{fact.detail}()` differentiated and returns)"
+        return out + f" (`{fact.detail}()` returns it after `backward()` ran through it)"
     return out
 
 
 # ---- the accumulation ---------------------------------------------------------------------------
-def _accumulation(node):
-    """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``), ``acc.append(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)`` and ``acc =
-    torch.cat((acc, v))``; None otherwise."""
-    t = type(node)
-    if t is nodes.AugAssign:
-        if type(node.operator) is not nodes.Add or type(node.target) not in _TARGETS:
-            return None
-        return node.target, node.value, "aug"
-    if t is nodes.Assign:
-        if len(node.targets) != 1:
-            return None
-        acc = node.targets[0].target
-        name = dotted_name(acc)
-        if name is None:
-            return None
-        op = node.value
-        if type(op) is nodes.Call:
-            return _concatenation(acc, name, op)
-        if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
-            return None
-        if dotted_name(op.left) == name:
-            return acc, op.right, "add"
-        if dotted_name(op.right) == name:
-            return acc, op.left, "add"
-        return None
-    call = node.value
-    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value not in ("append", "add_", "extend") or len(call.args) != 1 or \
-            call.args[0].keyword is not None or call.args[0].star:
-        return None
-    acc = call.func.value
-    if type(acc) not in _TARGETS:
-        return None
-    if call.func.attr.value == "extend":
-        # ``acc.extend([loss])``: the items of a list or tuple it spells (another list's items
-        # are not known here)
-        value = call.args[0].value
-        return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple) else None
-    # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
-    form = "append" if call.func.attr.value == "append" else "aug"
-    return acc, call.args[0].value, form
-
-
-def _concatenation(acc, name: str, call):
-    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too)."""
-    if last_name(call.func) not in _CONCAT or not call.args or call.args[0].keyword is not None \
-            or type(call.args[0].value) not in (nodes.Tuple, nodes.List) or \
-            any(a.keyword is None for a in call.args[1:]):
-        return None
-    elements = call.args[0].value.elements
-    if len(elements) != 2 or any(type(e) is not nodes.Element for e in elements):
-        return None
-    items = [e.value for e in elements]
-    names = [dotted_name(e) for e in items]
-    if names.count(name) != 1:
-        return None
-    return acc, items[1 - names.index(name)], "cat"
-
-
-_CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict)
-_TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
 _LOOPS = (nodes.For, nodes.While)
 _DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 
@@ -411,7 +358,11 @@ def _may_keep(call) -> bool:
     """Could ``method_accumulation`` find ``call`` keeping a value ``_operands`` accepts? A
     method called on a name or an attribute (``meter.update(...)``) with such an argument:
     ``pbar.update(1)`` is not asked for its method's summary."""
-    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+    if type(call) is not nodes.Call:
+        return False
+    if type(call.func) is nodes.Name:  # ``record(hist, loss)``: a function that appends
+        return len(call.args) > 1 and any(not a.star and _operands(a.value) for a in call.args)
+    if type(call.func) is not nodes.Attribute or \
             type(call.func.value) not in (nodes.Name, nodes.Attribute):
         return False
     return any(not a.star and _operands(a.value) for a in call.args)
@@ -674,7 +625,7 @@ def _stays_local(ctx, acc, root: str) -> bool:
             targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
             if any(type(x) is nodes.Name and x.value == root for x in targets):
                 value = n.value
-                found = _accumulation(n)
+                found = accumulation(n)
                 if found is None and not closed.fresh(ctx.inf, value):
                     return False  # a view of another tensor, a caller's value (issue 45)
                 made = made or found is None

@@ -1,8 +1,10 @@
 """TEN501's questions to the graph facts of the scope it checks (``semantic.graph``): the scope's
 ``ScopeGraph``, made once per scope and file with an oracle that knows what the linted file's
 inference knows (which calls run a module, which call a project function and what that
-function's summary says), and the accumulations only a summary shows (``meter.update(loss)``
-where ``update`` adds its parameter into ``self.sum``)."""
+function's summary says), the forms of an accumulation (``accumulation``: ``acc += v``,
+``acc.append(v)``, ``acc = torch.cat((acc, v))``...), and the accumulations only a summary
+shows (``meter.update(loss)`` where ``update`` adds its parameter into ``self.sum``,
+``record(hist, loss)`` where ``record`` appends one argument to another)."""
 from __future__ import annotations
 
 import ast
@@ -14,6 +16,7 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
+from ..syntax.nodes import dotted_name, last_name
 
 
 def callee(ctx, func) -> Optional[object]:
@@ -97,17 +100,24 @@ def scope_graph(ctx) -> graph.ScopeGraph:
 
 def method_accumulation(node, ctx):
     """``meter.update(loss)`` where the called method adds its parameter into an attribute of
-    ``self`` (``summaries``): (receiver, argument, (method, attribute)), or None."""
+    ``self`` (``summaries``): (receiver, argument, (method, attribute)); ``record(hist, loss)``
+    where the called function appends one parameter to another (``store.append(value)``):
+    (that argument, the other, (function, None)); or None."""
     call = node.value
-    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            type(call.func.value) not in (nodes.Name, nodes.Attribute):
+    if type(call) is not nodes.Call or ctx.inf.in_no_grad:
         return None
-    if ctx.inf.in_no_grad:
+    func = call.func
+    if type(func) is nodes.Name:
+        return _collected(call, callee(ctx, func), func.value)
+    if type(func) is not nodes.Attribute or \
+            type(func.value) not in (nodes.Name, nodes.Attribute):
         return None
-    fn = callee(ctx, call.func)
+    fn = callee(ctx, func)
     s = fn.graph_summary() if fn is not None else None
-    if s is None or not s.accumulates:
+    if s is None:
         return None
+    if not s.accumulates:
+        return _collected(call, fn, func.attr.value)
     args = [a for a in call.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``)
@@ -118,3 +128,82 @@ def method_accumulation(node, ctx):
         if k < len(names) and names[k] in keywords:
             return call.func.value, keywords[names[k]], (call.func.attr.value, attr)
     return None
+
+
+def _collected(call, fn, name: str):
+    """(the argument appended to, the argument appended, (``name``, None)) of a call of a
+    project function whose summary says it appends one parameter to another, by position."""
+    s = fn.graph_summary() if fn is not None else None
+    if s is None or not s.collects or any(a.star or a.keyword is not None for a in call.args):
+        return None
+    args = call.args
+    for k, into in sorted(s.collects.items()):
+        if k < len(args) and into < len(args) and \
+                type(args[into].value) in (nodes.Name, nodes.Attribute):
+            return args[into].value, args[k].value, (name, None)
+    return None
+
+
+# ---- the forms of an accumulation -----------------------------------------------------------
+CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
+TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
+
+
+def accumulation(node):
+    """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
+    ``v + acc``), ``acc.append(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)`` and ``acc =
+    torch.cat((acc, v))``; None otherwise."""
+    t = type(node)
+    if t is nodes.AugAssign:
+        if type(node.operator) is not nodes.Add or type(node.target) not in TARGETS:
+            return None
+        return node.target, node.value, "aug"
+    if t is nodes.Assign:
+        if len(node.targets) != 1:
+            return None
+        acc = node.targets[0].target
+        name = dotted_name(acc)
+        if name is None:
+            return None
+        op = node.value
+        if type(op) is nodes.Call:
+            return concatenation(acc, name, op)
+        if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
+            return None
+        if dotted_name(op.left) == name:
+            return acc, op.right, "add"
+        if dotted_name(op.right) == name:
+            return acc, op.left, "add"
+        return None
+    call = node.value
+    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+            call.func.attr.value not in ("append", "add_", "extend") or len(call.args) != 1 or \
+            call.args[0].keyword is not None or call.args[0].star:
+        return None
+    acc = call.func.value
+    if type(acc) not in TARGETS:
+        return None
+    if call.func.attr.value == "extend":
+        # ``acc.extend([loss])``: the items of a list or tuple it spells (another list's items
+        # are not known here)
+        value = call.args[0].value
+        return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple) else None
+    # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
+    form = "append" if call.func.attr.value == "append" else "aug"
+    return acc, call.args[0].value, form
+
+
+def concatenation(acc, name: str, call):
+    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too)."""
+    if last_name(call.func) not in CONCAT or not call.args or call.args[0].keyword is not None \
+            or type(call.args[0].value) not in (nodes.Tuple, nodes.List) or \
+            any(a.keyword is None for a in call.args[1:]):
+        return None
+    elements = call.args[0].value.elements
+    if len(elements) != 2 or any(type(e) is not nodes.Element for e in elements):
+        return None
+    items = [e.value for e in elements]
+    names = [dotted_name(e) for e in items]
+    if names.count(name) != 1:
+        return None
+    return acc, items[1 - names.index(name)], "cat"

@@ -95,7 +95,10 @@ class OverlappingSliceWrite(Rule):
         "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
         "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] "
         "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
-        "(`f[1::2, :-s] = f[1::2, s:]`), and the source may be a view bound to a name first "
+        "(`f[1::2, :-s] = f[1::2, s:]`), the source may be read through `detach()` (the same "
+        "storage: `x[:, 1:] = x[:, :-1].detach()`) or a conversion to its own tensor's dtype or "
+        "device (`.to(x.dtype)`, `.to(x.device)`, `.type_as(x)`: nothing to convert, the view "
+        "itself), or be a view bound to a name first "
         "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in "
         "the bounds is bound again, on every path), and so may the destination (`d = x[:, "
         "1:]` ... `d.copy_(x[:, :-1])`), also a view of such a view (`w = prev[:, 1:]`). A "
@@ -270,12 +273,31 @@ class OverlappingSliceWrite(Rule):
 
 
 def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
-    """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (``detach()``
-    returns a view of the same storage and region)."""
-    while type(src) is nodes.Call and type(src.func) is nodes.Attribute and \
-            src.func.attr.value == "detach" and not src.args:
-        src = src.func.value
-    return src
+    """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (a view of the
+    same storage and region), of ``x[:, :-1].to(x.dtype)``, ``.to(x.device)`` or
+    ``.type_as(x)`` (the tensor itself: nothing to convert); ``src`` itself otherwise."""
+    calls = []
+    inner = src
+    while type(inner) is nodes.Call and type(inner.func) is nodes.Attribute:
+        calls.append(inner)
+        inner = inner.func.value
+    base = dotted_name(inner.value) if type(inner) is nodes.Subscript else None
+    for call in calls:
+        m = call.func.attr.value
+        if m == "detach" and not call.args:
+            continue
+        arg = call.args[0] if len(call.args) == 1 and call.args[0].keyword is None and \
+            not call.args[0].star else None
+        if base is None or arg is None:
+            return src
+        if m == "to" and type(arg.value) is nodes.Attribute and \
+                arg.value.attr.value in ("dtype", "device") and \
+                dotted_name(arg.value.value) == base:
+            continue
+        if m == "type_as" and dotted_name(arg.value) == base:
+            continue
+        return src
+    return inner
 
 
 def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression,

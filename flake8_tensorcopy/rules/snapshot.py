@@ -30,7 +30,11 @@ class StateDictSnapshot(Rule):
     hooks = (nodes.Assign, nodes.AnnAssign, nodes.Expr)
     fix_safety = UNSAFE
     what = (
-        "Flags a binding (to a name, an attribute, or into a container) of `X.state_dict()` or "
+        "Flags a binding (to a name, an attribute, or into a container; also as an item of a "
+        "dict, tuple or list display: `state = {\"model\": model.state_dict(), \"epoch\": "
+        "e}`, `kept.append((epoch, model.state_dict()))`, where a read of another constant "
+        "key, `state[\"epoch\"]` or `kept[-1][0]`, is no read of its tensors) of "
+        "`X.state_dict()` or "
         "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
         "`{k: v for k, v in ....items()}`, `{k: v.detach() ...}`, `{k: v.cpu() ...}`; also of a "
         "name holding a live state dict: `sd.copy()`), of a project function's result when "
@@ -40,7 +44,9 @@ class StateDictSnapshot(Rule):
         "`backward()`, a training call (a callee named `train...`/`fit`, one handed an "
         "optimizer, or a project function that steps an optimizer), a `load_state_dict` into "
         "the same object, a project function that writes the module's parameters in place (an "
-        "EMA helper's `copy_to(model)`), or a loop's next turn around one of them; when its "
+        "EMA helper's `copy_to(model)`, its parameters in a `zip` in either place, or "
+        "`copy_to(model.parameters())` writing the items it is given), or a loop's next turn "
+        "around one of them (a list re-sliced, `snaps = snaps[-3:]`, still holds them); when its "
         "tensors were handed to `setattr` before such a point; or when an attribute binding "
         "(`self.best = model.state_dict()`) is handed to `load_state_dict` in another method of "
         "the class or of a class of the file related to it by inheritance, in the same "
@@ -241,10 +247,9 @@ class StateDictSnapshot(Rule):
             return  # an optimizer before its first step: nothing live to keep
         owner = dotted_name(receiver) or "" if receiver is not None else ""
         found = read_after_change(ctx, node, tracked, owner, keys)
-        if found is None and keys is None and type(target) is nodes.Attribute and \
-                tracked.startswith("self.") and \
-                not (receiver is not None and fresh_optimizer(ctx, receiver)):
-            found = restored_elsewhere(ctx, node, tracked)
+        if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \
+                and not (receiver is not None and fresh_optimizer(ctx, receiver)):
+            found = restored_elsewhere(ctx, node, tracked, keys)
         if found is None:
             return
         change = found[0]

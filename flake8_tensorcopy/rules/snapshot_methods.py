@@ -11,11 +11,12 @@ from .context import statement_blocks, statement_list
 from .snapshot_flow import DEFS, locate, mentions
 
 
-def restored_elsewhere(ctx, bind, name: str):
+def restored_elsewhere(ctx, bind, name: str, keys=None):
     """``self.best = ...`` in one method, ``X.load_state_dict(self.best)`` in another method of
     the class or of a class of the file related to it by inheritance (the same object), or in
     the same method where a later call reaches the load before the binding (the load precedes
-    it, or sits in another branch of an ``if``)."""
+    it, or sits in another branch of an ``if``). ``keys``: where ``name`` holds the live tensors
+    (``snapshot_flow.mentions``): a load of another item is none of them."""
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef:
         return None
@@ -27,15 +28,15 @@ def restored_elsewhere(ctx, bind, name: str):
             if type(stmt) is not nodes.FunctionDef:
                 continue
             if stmt is scope:
-                hit = restored_on_later_call(stmt, ctx.stmt_line, name)
+                hit = restored_on_later_call(stmt, ctx.stmt_line, name, keys)
                 if hit is not None:
                     return f"a later call of `{stmt.name.value}()`", hit
                 continue
-            hit = load_of(stmt.body, name)
+            hit = load_of(stmt.body, name, keys)
             if hit is not None:
                 where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
                 return f"later calls of {where} (`{stmt.name.value}()`)", hit
-    return restored_in_project(ctx, cls, name)
+    return restored_in_project(ctx, cls, name) if keys is None else None
 
 
 def restored_in_project(ctx, cls, name: str):
@@ -59,13 +60,13 @@ def restored_in_project(ctx, cls, name: str):
             f"line {load.line})"), None
 
 
-def load_of(node, name: str):
+def load_of(node, name: str, keys=None):
     """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``."""
     todo = [node]
     while todo:
         n = todo.pop()
         if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
-            hit = mentions(n.args[0], name)
+            hit = mentions(n.args[0], name, keys=keys)
             if hit is not None:
                 return hit
         todo.extend(c for c in n.children if c is not None)
@@ -84,7 +85,7 @@ def lines_with_chain(stmts: list, chain: list):
         chain.pop()
 
 
-def restored_on_later_call(method, bind, name: str):
+def restored_on_later_call(method, bind, name: str, keys=None):
     """A load of ``name`` in ``method`` that a later call of it reaches without passing the
     binding's statement line ``bind`` first: it comes before the binding, or in another branch of an ``if``."""
     body = statement_list(method.body)
@@ -92,7 +93,7 @@ def restored_on_later_call(method, bind, name: str):
     if bind is None or not locate(body, bind, at):
         return None
     for line, chain in lines_with_chain(body, []):
-        hit = load_of(line, name)
+        hit = load_of(line, name, keys)
         if hit is not None and statement_order(at, chain) in ("before", "apart"):
             return hit
     return None

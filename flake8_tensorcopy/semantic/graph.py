@@ -32,7 +32,7 @@ from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
     calls_in, dotted, function_params, grad_effect, indexes_tensor, is_sum, literal, path_of,
-    path_root, plain_number, terms,
+    join_envs, path_root, plain_number, terms,
 )
 from . import graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
@@ -165,7 +165,7 @@ class ScopeGraph:
             self._reads(s.test, env, s)
             a = self._block(s.body, dict(env), grad)
             b = self._block(s.orelse, dict(env), grad)
-            return _join(a, b)
+            return join_envs(a, b)
         if t is ast.For or t is ast.AsyncFor:
             self._reads(s.iter, env, s)
             return self._loop(s, env, grad, s.target)
@@ -186,7 +186,7 @@ class ScopeGraph:
             return out
         if t is ast.Try or t.__name__ == "TryStar":
             after = self._block(s.body, dict(env), grad)
-            joined = _join(env, after)
+            joined = join_envs(env, after)
             outs = [self._block(s.orelse, after, grad)]
             for h in s.handlers:
                 henv = dict(joined)
@@ -195,9 +195,9 @@ class ScopeGraph:
                 outs.append(self._block(h.body, henv, grad))
             out = outs[0]
             for o in outs[1:]:
-                out = _join(out, o)
+                out = join_envs(out, o)
             if s.finalbody:
-                out = self._block(s.finalbody, _join(out, joined), grad)
+                out = self._block(s.finalbody, join_envs(out, joined), grad)
             return out
         if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             new = dict(env)
@@ -236,7 +236,7 @@ class ScopeGraph:
                 self._reads_in_target(target, body_env, s)
                 self._assign(target, None, s, body_env, "other")
             end = self._block(s.body, body_env, grad)
-            nxt = _join(entry, end)
+            nxt = join_envs(entry, end)
             if nxt == entry:
                 break
             entry = nxt
@@ -668,14 +668,7 @@ class ScopeGraph:
                 return None
         kind = self.oracle.call(node)
         if kind == "forward":
-            stmt = self._at[-1] if self._at else None
-            if stmt is not None:
-                self._need()
-                r = graph_sources.region(self, stmt)
-                on = graph_sources.proven_regions(self) if r is not None else {}
-                if r in on:
-                    return Fact(GRAD_ON, on[r])
-            return Fact(FORWARD, node.lineno, needs_grad=True)
+            return graph_sources.forward_fact(self, node, self._at[-1] if self._at else None)
         if kind == "through":
             args = [a for a in node.args if type(a) is not ast.Starred]
             return first_fact(self._derived(a, read) for a in args)
@@ -691,14 +684,6 @@ class ScopeGraph:
         scope's own, given when made); None: no ``with`` about grad."""
         self._need()
         return self.grad.get(id(stmt))
-
-
-def _join(a: Env, b: Env) -> Env:
-    out = dict(a)
-    for k, v in b.items():
-        got = out.get(k)
-        out[k] = v if got is None else got | v
-    return out
 
 
 #: ``ScopeGraph._read``: not a read it knows; look into the expression

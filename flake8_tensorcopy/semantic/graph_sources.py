@@ -327,6 +327,19 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     return region(g, stmt)
 
 
+def forward_fact(g, node: ast.Call, stmt) -> Fact:
+    """A forward pass ``node`` of the scope, read in ``stmt`` (None: not known where): attached
+    for sure where that statement's region is proven on (``proven_regions``), else attached
+    where the scope runs with grad on."""
+    if stmt is not None:
+        g._need()
+        r = region(g, stmt)
+        on = proven_regions(g) if r is not None else {}
+        if r in on:
+            return Fact(GRAD_ON, on[r])
+    return Fact(FORWARD, node.lineno, needs_grad=True)
+
+
 def proving_region(g, value, stmt) -> Optional[str]:
     """The region a differentiated ``value`` made at ``stmt`` proves on, or None: arithmetic, a
     forward pass, a torch function or a loss module, a tensor method that records a graph only

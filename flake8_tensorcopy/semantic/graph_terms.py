@@ -199,3 +199,12 @@ def calls_in(expr_stmts) -> Iterable[Tuple[ast.Call, ast.AST]]:
         n = s.value
         if type(n) is ast.Call and any(type(a) is ast.Name for a in n.args):
             yield n, s
+
+
+def join_envs(a: dict, b: dict) -> dict:
+    """The reaching bindings of two paths that meet: name -> the union of both sets."""
+    out = dict(a)
+    for k, v in b.items():
+        got = out.get(k)
+        out[k] = v if got is None else got | v
+    return out

@@ -51,7 +51,9 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc.extend([v])``,
     ``acc = torch.cat((acc, v))`` when ``v`` may be a tensor or hold one (TEN501): not a
     literal, not ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first
-    argument of a method call statement (``meter.update(v)``: a tracker that may keep it)."""
+    argument of a method call statement (``meter.update(v)``: a tracker that may keep it), and
+    the arguments of a function call statement (``record(hist, v)``: it may append one to
+    another)."""
     t = type(node)
     if t is ast.AugAssign and isinstance(node.op, ast.Add):
         value = node.value
@@ -68,6 +70,11 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         if names.count(dotted(node.targets[0])) != 1:
             return None
         value = items[1 - names.index(dotted(node.targets[0]))]
+    elif methods and t is ast.Expr and type(node.value) is ast.Call and \
+            type(node.value.func) is ast.Name and len(node.value.args) > 1:
+        # ``record(hist, loss)``: a function that may append one argument to another
+        value = ast.Tuple(elts=[a for a in node.value.args if not isinstance(a, ast.Starred)],
+                          ctx=ast.Load())
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
             and (node.value.func.attr in ("append", "extend") or methods) and node.value.args:
         first = node.value.args[0]

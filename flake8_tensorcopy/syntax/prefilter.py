@@ -155,6 +155,11 @@ def _slice_write(a: ast.expr) -> bool:
         isinstance(e, ast.Slice) for e in sl.elts))
 
 
+#: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
+#: decides which calls of them do)
+_SAME_VIEW = frozenset({"detach", "to", "type_as"})
+
+
 def _same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
     """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read); a
     tuple of them pairwise; ``x[..:..] = v`` of a name ``v`` is noted in ``named`` as (x, v),
@@ -163,6 +168,9 @@ def _same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> 
         return any(_same_subscripted(x, y, named) for x, y in zip(a.elts, b.elts))
     if not _slice_write(a):
         return False
+    while isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and \
+            b.func.attr in _SAME_VIEW:
+        b = b.func.value  # ``x[:, :-1].detach()``: the view read (rules/overlap.py)
     if isinstance(b, ast.Name) and named is not None:
         named.add((dotted(a.value), b.id))
     if not isinstance(b, ast.Subscript):
@@ -178,6 +186,15 @@ def _through_views(views: Set) -> Set:
     for _ in range(4):
         out |= {(a, n) for a, b in out for b2, n in out if b == b2}
     return out
+
+
+def _restored_name(arg: ast.expr) -> bool:
+    """``best``, ``self.best``, or an item of one (``self.cache["model"]``): what TEN402 may
+    follow back to a binding when it is handed to ``load_state_dict``."""
+    if isinstance(arg, ast.Subscript):
+        arg = arg.value
+    return isinstance(arg, ast.Name) or (isinstance(arg, ast.Attribute) and
+                                         isinstance(arg.value, ast.Name))
 
 
 def _state_dict_call(node: ast.expr) -> bool:
@@ -250,8 +267,7 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     inner = func.value.func
                     if isinstance(inner, ast.Attribute) and inner.attr == "clone":
                         return True
-                elif attr == "load_state_dict" and args and (isinstance(args[0], ast.Name) or (
-                        isinstance(args[0], ast.Attribute) and isinstance(args[0].value, ast.Name))):
+                elif attr == "load_state_dict" and args and _restored_name(args[0]):
                     # TEN402: a snapshot kept on ``self`` restored in another method, a name
                     # restored that a project function's call may have bound to a live state
                     # dict (``best = trainer.get_weights()``), or an instance's attribute that

@@ -132,3 +132,16 @@ def on_lines(lines: List[int], node: ast.AST) -> bool:
     decorators = getattr(node, "decorator_list", None)
     i = bisect_left(lines, min(node.lineno, decorators[0].lineno) if decorators else node.lineno)
     return i < len(lines) and lines[i] <= end
+
+
+def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``fn``'s body, not those of functions, lambdas or classes inside it (what
+    a function summary reads of its own code)."""
+    todo = list(getattr(fn, "body", ()))
+    while todo:
+        n = todo.pop()
+        yield n
+        for child in ast.iter_child_nodes(n):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)):
+                todo.append(child)

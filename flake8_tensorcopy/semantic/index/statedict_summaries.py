@@ -17,6 +17,7 @@ from ...syntax import nodes
 from ...syntax.build import parse_expression
 from ...syntax.nodes import dotted_name
 from ...syntax.prefilter import dotted, walk_nodes
+from ...syntax.walk import own_nodes
 from ..kinds import FUNCTION, Instance, Proj, ProjectFunction, ProjectModule
 from ..statedicts import Live, live_state_dict
 
@@ -197,18 +198,6 @@ def kept_per_function(fn, by_module, summarize, nothing, errors=()):
     return got[1]
 
 
-def _own_nodes(fn: ast.AST):
-    """The nodes of ``fn``'s body, not those of functions, lambdas or classes inside it."""
-    todo = list(getattr(fn, "body", ()))
-    while todo:
-        n = todo.pop()
-        yield n
-        for child in ast.iter_child_nodes(n):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)):
-                todo.append(child)
-
-
 def summarize_function(fn: ast.AST) -> Summary:
     """The summary of one ``def`` (an ``ast`` node), worked out now (``summary`` keeps it)."""
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -222,7 +211,7 @@ def summarize_function(fn: ast.AST) -> Summary:
     trains = ""
     binds: Dict[str, str] = {}
     me = positional[0] if positional else None
-    for n in _own_nodes(fn):
+    for n in own_nodes(fn):
         t = type(n)
         if t is ast.Assign and me is not None:
             for target in n.targets:

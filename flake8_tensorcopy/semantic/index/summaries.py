@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
+from ...syntax.walk import own_nodes
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
@@ -34,7 +35,8 @@ _BUSY = object()
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms", "fields", "key_derived", "sources", "regions")
+                 "key_terms", "fields", "key_derived", "sources", "regions", "keys",
+                 "collects")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -44,8 +46,16 @@ class GraphSummary:
                  fields: Tuple[str, ...] = (),
                  key_derived: Optional[Dict[str, FrozenSet[str]]] = None,
                  sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
-                 regions: Optional[Dict[str, str]] = None) -> None:
+                 regions: Optional[Dict[str, str]] = None,
+                 keys: FrozenSet[str] = frozenset(),
+                 collects: Optional[Dict[int, int]] = None) -> None:
         self.name = name
+        #: call position of a parameter -> call position of the parameter it is appended to
+        #: (``def record(store, value): store.append(value)``: 1 -> 0)
+        self.collects: Dict[int, int] = collects or {}
+        #: key paths of the dict every return gives back that it differentiated
+        #: (``out = {"loss": ...}; out["loss"].backward(); return out``: ``['loss']``)
+        self.keys = keys
         self.returns = returns
         self.items = items
         self.differentiated = differentiated
@@ -83,6 +93,8 @@ class GraphSummary:
     def returns_path(self, key: str) -> bool:
         """Does item ``key`` (``[0]``, or ``.total_loss`` of a namedtuple) of the call's value
         hold a differentiated graph?"""
+        if key in self.keys:
+            return True
         if key.startswith("[") and key[1:-1].isdigit():
             return int(key[1:-1]) in self.items
         return key.startswith(".") and key[1:] in self.fields and \
@@ -199,7 +211,8 @@ def _summarise(fn) -> GraphSummary:
     sources, regions = graph_sources.summary_items(g, offset, positional, *keyed) \
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        key_terms, fields, key_derived, sources, regions)
+                        key_terms, fields, key_derived, sources, regions, _returned_keys(g),
+                        _collects(node, offset))
 
 
 def _static(node) -> bool:
@@ -233,6 +246,65 @@ def _returns(g: graph.ScopeGraph):
             whole = whole and _proven(g.attached(value))
             items = set()
     return whole, frozenset(items or ()), fields if type(fields) is tuple else ()
+
+
+def _collects(fn, offset: int) -> Dict[int, int]:
+    """Call position of a parameter -> call position of the parameter the function appends it
+    to (``store.append(value)``, ``store[k].append(value)``, ``store.setdefault(k,
+    []).append(value)``, ``store.extend([value])``), where the function rebinds neither:
+    whatever the caller passes as ``store`` keeps what it passes as ``value``."""
+    params = graph.function_params(fn)
+    pos = {name: i - offset for i, name in enumerate(params) if i >= offset}
+    rebound = set()
+    found: Dict[int, int] = {}
+    for n in own_nodes(fn):
+        t = type(n)
+        if t is ast.Assign or t is ast.AugAssign or t is ast.AnnAssign or t is ast.For or \
+                t is ast.NamedExpr:
+            for target in (n.targets if t is ast.Assign else [n.target]):
+                rebound.update(x.id for x in ast.walk(target) if type(x) is ast.Name)
+            continue
+        if t is not ast.Expr or type(n.value) is not ast.Call:
+            continue
+        call = n.value
+        f = call.func
+        if type(f) is not ast.Attribute or f.attr not in ("append", "extend") or \
+                len(call.args) != 1 or call.keywords:
+            continue
+        recv = f.value
+        if type(recv) is ast.Subscript:
+            recv = recv.value
+        elif type(recv) is ast.Call and type(recv.func) is ast.Attribute and \
+                recv.func.attr == "setdefault":
+            recv = recv.func.value
+        if type(recv) is not ast.Name or recv.id not in pos:
+            continue
+        arg = call.args[0]
+        items = arg.elts if f.attr == "extend" and type(arg) in (ast.List, ast.Tuple) else \
+            [arg] if f.attr == "append" else []
+        for v in items:
+            if type(v) is ast.Name and v.id in pos and v.id != recv.id:
+                found.setdefault(pos[v.id], pos[recv.id])
+    names = {i: name for name, i in pos.items()}
+    return {k: a for k, a in found.items() if names[k] not in rebound and names[a] not in rebound}
+
+
+def _returned_keys(g: graph.ScopeGraph) -> FrozenSet[str]:
+    """The constant keys of the dict every ``return`` gives back (a name no write of an item
+    changes) that a differentiating read here proved attached on every binding reaching it
+    (``out["loss"].backward(); return out``)."""
+    out: Optional[set] = None
+    for value, _ in g.returns:
+        reach = g.uses.get(id(value)) if type(value) is ast.Name else None
+        if not reach or value.id in g.path_written:
+            return frozenset()
+        for b in reach:
+            here = {k for (bb, k), f in g.paths.items()
+                    if bb == b and k.startswith("['") and _proven(f)}
+            out = here if out is None else out & here
+            if not out:
+                return frozenset()
+    return frozenset(out or ())
 
 
 def _returned_items(g: graph.ScopeGraph, name: ast.Name, fields) -> Optional[set]:
