@@ -35,6 +35,11 @@ def live(text, named=()):
     ("{k: v.cpu() for k, v in model.state_dict().items()}", True, "on CPU"),
     ("{k: v.detach().cpu() for k, v in model.state_dict().items()}", True, "on CPU"),
     ("{k: v.to('cpu') for k, v in model.state_dict().items()}", True, "on CPU"),
+    # a filter or new keys keep the same tensors as values (a held-out variant: lottery-ticket
+    # rewinding keeps the weights it filters or renames)
+    ("{k: v for k, v in model.state_dict().items() if 'bn' not in k}", True, ""),
+    ("{k.replace('a', 'b'): v for k, v in model.state_dict().items()}", True, ""),
+    ("model.state_dict(keep_vars=True)", False, ""),
 ])
 def test_live_state_dicts(text, shallow, where):
     got = live(text)
@@ -49,8 +54,6 @@ def test_live_state_dicts(text, shallow, where):
     "{k: v.detach().cpu().clone() for k, v in model.state_dict().items()}",
     "{k: v.to('cuda') for k, v in model.state_dict().items()}",
     "{k: v.cpu().numpy() for k, v in model.state_dict().items()}",
-    "{k: v for k, v in model.state_dict().items() if 'bn' not in k}",
-    "{k.replace('a', 'b'): v for k, v in model.state_dict().items()}",
     "scheduler.state_dict()",
     "model.state_dict(prefix='x')",
     "sd.copy()",  # a name not known to hold a live state dict

@@ -26,8 +26,10 @@ class GraphKeepingAccumulator(Rule):
     fix_safety = UNSAFE
     what = (
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
-        "`losses.append(loss)`, `losses.extend([loss])`, `hist[\"loss\"].append(loss)`, "
-        "`hist = torch.cat((hist, out))`, a project function that appends one argument to "
+        "`losses.append(loss)`, `losses.extend([loss])`, `recent.appendleft(loss)`, "
+        "`hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, `total = "
+        "torch.add(total, loss)`, a running average `ema = 0.9 * ema + 0.1 * loss`, a project "
+        "function that appends one argument to "
         "another (`record(hist, loss)` with `store.append(value)`), "
         "and a tracker's method that adds what it is given into an attribute of `self`: "
         "`meter.update(loss)` with `self.sum += val`, `self.sum += hvd.allreduce(val.cpu())` "

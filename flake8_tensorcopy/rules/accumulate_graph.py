@@ -16,6 +16,7 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
+from ..syntax.grad_callers import grad_off_text
 from ..syntax.nodes import dotted_name, last_name
 
 
@@ -45,6 +46,16 @@ def callee(ctx, func) -> Optional[object]:
             return fn if hasattr(fn, "graph_summary") else None
     except (RecursionError, OSError, ValueError):
         return None
+    return None
+
+
+def _class_text(ctx, name: str) -> Optional[str]:
+    """The lines of the linted file's top-level class ``name`` (None: not one)."""
+    tree = getattr(ctx.module, "_a", None)
+    for stmt in getattr(tree, "body", ()):
+        if type(stmt) is ast.ClassDef and stmt.name == name:
+            lines = ctx.source.splitlines()[stmt.lineno - 1:stmt.end_lineno]
+            return "\n".join(lines)
     return None
 
 
@@ -79,6 +90,28 @@ class LintOracle(graph.Oracle):
             return "forward" if m else "through"
         q = ctx.inf.qualname(n)
         return "through" if q is not None and keeps_graph_function(q) else None
+
+    def trainable(self, node: ast.Call) -> bool:
+        """No parameter frozen and no grad turned off by a call in the linted file
+        (``grad_off_text``), nor anywhere in the text of the class the call runs (a project
+        class: its module; a class of this file: its own lines, ``no_grad`` too)."""
+        n = self._funcs.get(id(node.func))
+        ctx = self.ctx
+        if n is None or ctx is None or grad_off_text(ctx.source):
+            return False
+        try:
+            k = ctx.infer(n)
+        except (RecursionError, OSError, ValueError):
+            return False
+        if type(k) is not kinds.Instance:
+            return True
+        facts = k.cls.facts
+        project = ctx.inf.project
+        if facts is None or (project is not None and facts.module.path == project.path):
+            text = _class_text(ctx, k.cls.cls_name)  # (this file's eval blocks are regions)
+        else:
+            text = getattr(facts.module, "text", None)
+        return text is not None and not (grad_off_text(text) or "no_grad" in text)
 
     def summary(self, node: ast.Call, local: bool = False):
         # the inference knows what a name bound in the scope is at the checked statement
@@ -170,15 +203,15 @@ def accumulation(node):
             return concatenation(acc, name, op)
         if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
             return None
-        if dotted_name(op.left) == name:
-            return acc, op.right, "add"
-        if dotted_name(op.right) == name:
-            return acc, op.left, "add"
+        # ``acc = acc + v``, ``acc = v + acc``, a running average ``acc = 0.9 * acc + 0.1 * v``
+        for mine, other in ((op.left, op.right), (op.right, op.left)):
+            if dotted_name(mine) == name or _scaled(mine, name):
+                return acc, other, "add"
         return None
     call = node.value
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value not in ("append", "add_", "extend") or len(call.args) != 1 or \
-            call.args[0].keyword is not None or call.args[0].star:
+            call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
+            len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     acc = call.func.value
     if type(acc) not in TARGETS:
@@ -189,12 +222,29 @@ def accumulation(node):
         value = call.args[0].value
         return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple) else None
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
-    form = "append" if call.func.attr.value == "append" else "aug"
+    form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form
 
 
+def _scaled(expr, name: str) -> bool:
+    """``0.9 * acc``, ``acc * beta``: ``name`` times a number or a setting."""
+    if type(expr) is not nodes.BinaryOperation or type(expr.operator) is not nodes.Multiply:
+        return False
+    return any(dotted_name(a) == name and type(b) in (nodes.Integer, nodes.Float, nodes.Name,
+                                                       nodes.Attribute)
+               for a, b in ((expr.left, expr.right), (expr.right, expr.left)))
+
+
 def concatenation(acc, name: str, call):
-    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too)."""
+    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too), ``acc =
+    torch.add(acc, v)`` (a torch function: the form ``cat``'s check of the callee holds)."""
+    if last_name(call.func) == "add" and len(call.args) == 2 and \
+            not any(a.keyword is not None or a.star for a in call.args):
+        items = [a.value for a in call.args]
+        names = [dotted_name(e) for e in items]
+        if names.count(name) == 1:
+            return acc, items[1 - names.index(name)], "cat"
+        return None
     if last_name(call.func) not in CONCAT or not call.args or call.args[0].keyword is not None \
             or type(call.args[0].value) not in (nodes.Tuple, nodes.List) or \
             any(a.keyword is None for a in call.args[1:]):

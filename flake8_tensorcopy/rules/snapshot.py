@@ -12,7 +12,8 @@ from ..semantic.statedicts import Live, live_state_dict
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from .snapshot_flow import (
-    constructed_fresh, fresh_optimizer, read_after_change, trained_after_keeping,
+    constructed_fresh, fresh_optimizer, never_changed, read_after_change,
+    trained_after_keeping,
 )
 from .snapshot_methods import restored_elsewhere
 from .snapshot_claims import (
@@ -34,9 +35,10 @@ class StateDictSnapshot(Rule):
         "dict, tuple or list display: `state = {\"model\": model.state_dict(), \"epoch\": "
         "e}`, `kept.append((epoch, model.state_dict()))`, where a read of another constant "
         "key, `state[\"epoch\"]` or `kept[-1][0]`, is no read of its tensors) of "
-        "`X.state_dict()` or "
+        "`X.state_dict()` (`keep_vars=True` too; `best, score = model.state_dict(), 0.0`) or "
         "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
-        "`{k: v for k, v in ....items()}`, `{k: v.detach() ...}`, `{k: v.cpu() ...}`; also of a "
+        "`{k: v for k, v in ....items()}` with any key and filter, `{k: v.detach() ...}`, "
+        "`{k: v.cpu() ...}`; also of a "
         "name holding a live state dict: `sd.copy()`), of a project function's result when "
         "every `return` of it is one (`trainer.get_weights()` returning "
         "`self.model.state_dict()`), also `optimizer.state_dict()`, when the binding is read "
@@ -56,7 +58,12 @@ class StateDictSnapshot(Rule):
         "`early_stopping` is: `EarlyStopping(...)`, `isinstance(...)`, "
         "`__class__.__name__ == ...`) or through `self` in a subclass's method in another "
         "module; such a snapshot is reported where it is kept, not where it is loaded. Reads "
-        "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors."
+        "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors. Not "
+        "flagged: a module made in the scope and only ever asked for its state dict (a "
+        "template copied into fresh models that are trained instead), steps of optimizers the "
+        "scope makes over other modules' parameters only (a teacher's snapshot while the "
+        "student's optimizer steps), and changes after the owner's name is bound to another "
+        "module (a fresh model each turn of a loop)."
     )
     why = (
         "`state_dict()` returns references to the parameters and buffers, not copies; a "
@@ -203,6 +210,8 @@ class StateDictSnapshot(Rule):
             if len(node.targets) != 1:
                 return ()
             target, value = node.targets[0].target, node.value
+            if type(target) is nodes.Tuple and type(value) is nodes.Tuple:
+                return self._unpacked(node, ctx, target, value)
         elif t is nodes.AnnAssign:
             if node.value is None:
                 return ()
@@ -237,6 +246,18 @@ class StateDictSnapshot(Rule):
             snap = Live(None, None, False, "")
         return self._check(node, ctx, target, value, snap, via, keys)
 
+    def _unpacked(self, node, ctx, target, value) -> Iterable[Report]:
+        """``best, score = model.state_dict(), 0.0``: the first name bound to a snapshot."""
+        elems = target.elements, value.elements
+        if len(elems[0]) != len(elems[1]) or any(
+                type(e) is not nodes.Element for pair in elems for e in pair):
+            return ()
+        for tgt, val in zip(*elems):
+            snap = snapshot(ctx, val.value)
+            if snap is not None and type(tgt.value) is nodes.Name:
+                return self._check(node, ctx, tgt.value, val.value, snap, None)
+        return ()
+
     def _check(self, node, ctx, target, value, snap: Live, via,
                keys: Optional[Tuple[int, frozenset]] = None) -> Iterator[Report]:
         receiver = snap.receiver
@@ -245,6 +266,8 @@ class StateDictSnapshot(Rule):
             return
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
+        if receiver is not None and never_changed(ctx, receiver):
+            return  # a template only ever read for its state dict: nothing changes it
         owner = dotted_name(receiver) or "" if receiver is not None else ""
         found = read_after_change(ctx, node, tracked, owner, keys)
         if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \

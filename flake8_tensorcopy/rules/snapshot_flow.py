@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import weight_change
 from ..semantic.statedicts import reads_keys_only, same_storage
 from ..syntax import nodes
@@ -80,7 +81,8 @@ def change_point(ctx, node, receiver: str, name: str = "") -> Optional[str]:
             continue
         if t is nodes.Call:
             what = changing_call(n, receiver, name)
-            if what:
+            if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and
+                             steps_others_only(ctx, receiver)):
                 return what
             why = weight_change(ctx.inf, n, receiver)
             if why:
@@ -166,7 +168,7 @@ def ctx_name(func) -> str:
 
 
 class FlowScan:
-    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys")
+    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys", "gone")
 
     def __init__(self, ctx, bind, name: str, receiver: str,
                  keys: Optional[Tuple[int, frozenset]] = None) -> None:
@@ -174,6 +176,10 @@ class FlowScan:
         #: (depth, keys) under which ``name`` holds the live tensors (``mentions``; None:
         #: every read of it counts)
         self.keys = keys
+        #: the owner's name was bound to another object (``m = nn.Linear(3, 1)`` in a loop that
+        #: makes a model per turn): what changes it from then on changes that one, not the
+        #: tensors kept
+        self.gone = False
         self.bind = bind
         self.name = name
         self.receiver = receiver
@@ -242,13 +248,17 @@ class FlowScan:
                 tgt = tgt.target
                 if type(tgt) in (nodes.Name, nodes.Attribute) and dotted_name(tgt) == self.name:
                     rebinds = tgt
+        if t is nodes.Assign and self.receiver and not self.gone and any(
+                dotted_name(tgt.target) == self.receiver for tgt in node.targets) and \
+                mentions(node.value, self.receiver) is None:
+            self.gone = True
         read = mentions(node, self.name, skip=rebinds, keys=self.keys)
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then
         # holds the new value, so the call changes nothing the name still holds
         change = change_point(self.ctx, node, self.receiver, self.name) \
-            if rebinds is None else None
+            if rebinds is None and not self.gone else None
         if change is not None:
             self.changed = change
             if self.escaped is not None:  # the kept tensors now hold what the change wrote
@@ -439,3 +449,93 @@ def nodes_params(fn) -> list:
         if type(star) is nodes.Param:
             out.append(star.name.value)
     return out
+
+
+#: what a module may be asked without any of its tensors changing
+_KEEPS_TENSORS = frozenset({"state_dict", "eval", "train"})
+
+
+def never_changed(ctx, receiver) -> bool:
+    """Is the snapshot's owner a name of the scope bound only to modules made here (each
+    binding a call inference reads as a module: ``template = nn.Linear(3, 1)``), not a
+    parameter, ``global`` or ``nonlocal``, and never used anywhere under the scope (nested
+    functions too) but through ``state_dict()``, ``eval()`` or ``train()``? No alias, no
+    forward pass, no optimizer and no call is handed it: nothing can change its tensors (a
+    template copied into fresh models that are trained instead)."""
+    if type(receiver) is not nodes.Name:
+        return False
+    name = receiver.value
+    scope = ctx.scope_node
+    if type(scope) is nodes.FunctionDef and name in nodes_params(scope):
+        return False
+    allowed: set = set()
+    made = 0
+    todo = [scope]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is nodes.Call and type(n.func) is nodes.Attribute and \
+                type(n.func.value) is nodes.Name and n.func.value.value == name and \
+                n.func.attr.value in _KEEPS_TENSORS:
+            allowed.add(id(n.func.value))
+        elif t is nodes.Assign:
+            for target in n.targets:
+                if type(target.target) is nodes.Name and target.target.value == name:
+                    if type(n.value) is not nodes.Call or \
+                            module_call(ctx.infer(n.value)) is None:
+                        return False
+                    allowed.add(id(target.target))
+                    made += 1
+        elif (t is nodes.Global or t is nodes.Nonlocal) and any(
+                dotted_name(getattr(a, "name", a)) == name for a in n.names):
+            return False
+        elif t is nodes.Name and n.value == name and id(n) not in allowed:
+            return False
+        todo.extend(reversed([c for c in n.children if c is not None]))
+    return made > 0
+
+
+def _stepped(call) -> str:
+    """``opt`` of ``opt.step()``."""
+    return dotted_name(call.func.value) or "" if type(call.func) is nodes.Attribute else ""
+
+
+def steps_others_only(ctx, receiver: str) -> bool:
+    """Does the scope make optimizers (``torch.optim.X(M.parameters(), ...)``) and every one of
+    them over another module's parameters than ``receiver``'s (its name a plain name, neither a
+    part of the other)? Then its steps, and the ``backward()`` calls they apply, change no
+    tensor of ``receiver`` (a teacher's snapshot while the student trains). Memoised per scope."""
+    if not receiver or "." in receiver:
+        return False
+    memo = ctx.__dict__.setdefault("_optimized_modules", {})
+    scope = ctx.scope_node
+    got = memo.get(id(scope))
+    if got is None or got[0] is not scope:
+        got = memo[id(scope)] = (scope, _optimized_modules(ctx, scope))
+    modules, optimizers = got[1]
+    return modules is not None and bool(modules) and receiver not in optimizers and \
+        "opt" not in receiver.lower() and all(
+            m != receiver and not m.startswith(receiver + ".") for m in modules)
+
+
+def _optimized_modules(ctx, scope) -> Tuple[Optional[set], set]:
+    """(the modules whose ``parameters()`` the scope's optimizers are made over, None where one
+    is made over something else; the names the scope binds optimizers to)."""
+    out: set = set()
+    names: set = set()
+    todo = [scope]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Assign and type(n.value) is nodes.Call and \
+                (ctx.inf.qualname(n.value.func) or "").startswith("torch.optim."):
+            names.update(dotted_name(t.target) for t in n.targets)
+        if type(n) is nodes.Call and (ctx.inf.qualname(n.func) or "").startswith("torch.optim.") \
+                and "lr_scheduler" not in (ctx.inf.qualname(n.func) or ""):
+            first = n.args[0].value if n.args and n.args[0].keyword is None else None
+            if type(first) is not nodes.Call or type(first.func) is not nodes.Attribute or \
+                    first.func.attr.value not in ("parameters", "named_parameters") or \
+                    dotted_name(first.func.value) is None:
+                return None, names
+            out.add(dotted_name(first.func.value))
+        todo.extend(c for c in n.children if c is not None)
+    return out, names

@@ -72,6 +72,11 @@ class Oracle:
     def summary(self, node: ast.Call, local: bool = False):
         return None
 
+    def trainable(self, node: ast.Call) -> bool:
+        """Does the forward pass ``node`` run parameters that may require grad (none frozen, no
+        block turning grad off, where the caller can read that)? This default does not know."""
+        return False
+
     def fields(self, node: ast.Call):
         """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
         return None

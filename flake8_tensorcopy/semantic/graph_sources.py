@@ -329,9 +329,10 @@ def computed_in(g, expr, stmt) -> Optional[str]:
 
 def forward_fact(g, node: ast.Call, stmt) -> Fact:
     """A forward pass ``node`` of the scope, read in ``stmt`` (None: not known where): attached
-    for sure where that statement's region is proven on (``proven_regions``), else attached
-    where the scope runs with grad on."""
-    if stmt is not None:
+    for sure where that statement's region is proven on (``proven_regions``) and its parameters
+    may require grad (``Oracle.trainable``: a frozen backbone's output has no graph), else
+    attached where the scope runs with grad on."""
+    if stmt is not None and g.oracle.trainable(node):
         g._need()
         r = region(g, stmt)
         on = proven_regions(g) if r is not None else {}

@@ -50,8 +50,10 @@ class Live(NamedTuple):
 
 
 def state_dict_receiver(node) -> Optional[nodes.BaseExpression]:
-    """``X.state_dict()`` (no arguments): X, else None."""
-    if type(node) is not nodes.Call or node.args:
+    """``X.state_dict()`` (no arguments but ``keep_vars=``: the parameters themselves): X, else
+    None."""
+    if type(node) is not nodes.Call or any(
+            a.keyword is None or a.keyword.value != "keep_vars" for a in node.args):
         return None
     func = node.func
     if type(func) is not nodes.Attribute or func.attr.value != "state_dict":
@@ -116,19 +118,21 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
             src = _dict_source(node.args[0].value, holds_live)
         return Live(src[0], src[1], True, "") if src is not None else None
     if t is nodes.DictComp:
+        # the values kept (any key, any filter: ``{k.replace("module.", ""): v for k, v in
+        # sd.items() if "num" not in k}``) are the same tensors
         comp = node.for_in
-        if comp.inner_for_in is not None or comp.ifs or type(comp.target) is not nodes.Tuple:
+        if comp.inner_for_in is not None or type(comp.target) is not nodes.Tuple:
             return None
         elems = comp.target.elements
         if len(elems) != 2 or any(type(e.value) is not nodes.Name for e in elems):
             return None
-        k, v = elems[0].value.value, elems[1].value.value
+        v = elems[1].value.value
         it = comp.iter
         if type(it) is not nodes.Call or it.args or type(it.func) is not nodes.Attribute or \
                 it.func.attr.value != "items":
             return None
         src = _dict_source(it.func.value, holds_live)
-        if src is None or type(node.key) is not nodes.Name or node.key.value != k:
+        if src is None:
             return None
         where = same_storage(node.value, v)
         if where is not None:

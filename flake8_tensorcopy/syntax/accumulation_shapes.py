@@ -59,8 +59,13 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         value = node.value
     elif t is ast.Assign and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
             and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
-            dotted(node.targets[0]) in (dotted(node.value.left), dotted(node.value.right)):
-        value = node.value
+            dotted(node.targets[0]) in (_scaled(node.value.left), _scaled(node.value.right)):
+        value = node.value  # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``
+    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
+            isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "add" and \
+            len(node.value.args) == 2 and dotted(node.targets[0]) is not None and \
+            dotted(node.targets[0]) in map(dotted, node.value.args):
+        value = node.value  # ``acc = torch.add(acc, v)``
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _CONCAT and \
             node.value.args and isinstance(node.value.args[0], (ast.Tuple, ast.List)) and \
@@ -76,9 +81,10 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         value = ast.Tuple(elts=[a for a in node.value.args if not isinstance(a, ast.Starred)],
                           ctx=ast.Load())
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-            and (node.value.func.attr in ("append", "extend") or methods) and node.value.args:
+            and (node.value.func.attr in ("append", "appendleft", "extend") or methods) and \
+            node.value.args:
         first = node.value.args[0]
-        if node.value.func.attr != "append" and not isinstance(
+        if node.value.func.attr not in ("append", "appendleft") and not isinstance(
                 first, (ast.Name, ast.Subscript, ast.Attribute)) and not (
                 node.value.func.attr == "extend" and isinstance(first, (ast.List, ast.Tuple))):
             return None
@@ -98,6 +104,18 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
 
 
 _CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
+
+
+def _scaled(node: ast.AST) -> Optional[str]:
+    """``acc`` of ``acc``, ``0.9 * acc``, ``acc * beta``, ``self.m * acc`` (a running average's
+    term): the dotted name a product by a number or a setting scales."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(other, (ast.Constant, ast.Name, ast.Attribute)) and \
+                    dotted(side) is not None:
+                return dotted(side)
+        return None
+    return dotted(node)
 
 
 def _names(node: ast.AST) -> Set[str]:

@@ -36,7 +36,7 @@ _TREE_SHAPE_BRANCHES = (
     # every letter (3.4 MB of dense code: 114 ms for one ``finditer``, about 30 ms for these).
     # A word boundary before the literal is checked after it, by a look-behind.
     r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
-    r"state_dict\s*\(\s*\)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
+    r"state_dict\s*\(\s*(?:\)|keep_vars\b)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*[A-Za-z_]",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
@@ -199,7 +199,8 @@ def _restored_name(arg: ast.expr) -> bool:
 
 def _state_dict_call(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-        node.func.attr == "state_dict" and not node.args
+        node.func.attr == "state_dict" and not node.args and \
+        all(k.arg == "keep_vars" for k in node.keywords)
 
 
 def _snapshot_shape(node: ast.expr) -> bool:
