@@ -13,6 +13,11 @@ from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit
 _UNSUPPORTED = "unsupported operation"
 
 
+#: in-place methods that write their receiver from their one argument: ``copy_``, and those an
+#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...)
+WRITING_METHODS = frozenset({"copy_", "add_", "sub_", "mul_", "div_"})
+
+
 # ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
 def _column_shift_silently_wrong(v):
     """A (3, 5) window shifted right by one column: the overlapping write differs from the
@@ -29,14 +34,20 @@ def _column_shift_silently_wrong(v):
 
 
 def _augmented_shift_silently_wrong(v):
-    """``x[:, 1:] += x[:, :-1]`` reads elements it has already updated."""
+    """``x[:, 1:] += x[:, :-1]`` reads elements it has already updated; so do the in-place
+    methods written out (``x[:, 1:].mul_(x[:, :-1])``)."""
     torch = v.torch
     x = torch.arange(15.0, device=v.device).reshape(3, 5)
     y = x.clone()
     x[:, 1:] += x[:, :-1]  # noqa: TEN403 -- the claim demonstrates the overlap
     y[:, 1:] += y[:, :-1].clone()
-    return not bool(torch.equal(x, y)), {"overlapping_row0": x[0].tolist(),
-                                         "cloned_row0": y[0].tolist()}
+    m = torch.arange(1.0, 16.0, device=v.device).reshape(3, 5)
+    n = m.clone()
+    m[:, 1:].mul_(m[:, :-1])  # noqa: TEN403 -- the claim demonstrates the overlap
+    n[:, 1:].mul_(n[:, :-1].clone())
+    ok = not bool(torch.equal(x, y)) and not bool(torch.equal(m, n))
+    return ok, {"overlapping_row0": x[0].tolist(), "cloned_row0": y[0].tolist(),
+                "mul_overlapping_row0": m[0].tolist(), "mul_cloned_row0": n[0].tolist()}
 
 
 def _cuda_shifts_differ(v):
@@ -87,11 +98,12 @@ class OverlappingSliceWrite(Rule):
                "result is undefined (silently wrong along a non-contiguous dimension, an error "
                "along others); read `{src}.clone()`")
     hooks = (nodes.Assign, nodes.AugAssign, nodes.Call)
-    hook_names = {nodes.Call: frozenset({"copy_"})}  # ``x[a].copy_(x[b])``; writes: any
+    hook_names = {nodes.Call: WRITING_METHODS}  # ``x[a].copy_(x[b])``; writes: any
     fix_safety = SAFE
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
-        "...`, `x[:, 1:].copy_(...)`, each item of a tuple assignment) whose source is an "
+        "...`, `x[:, 1:].copy_(...)`, `x[:, 1:].add_(...)` and the other in-place methods an "
+        "augmented assignment runs, each item of a tuple assignment) whose source is an "
         "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
         "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] "
         "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
@@ -211,7 +223,8 @@ class OverlappingSliceWrite(Rule):
               "cloned write, which is the intended shift", _column_shift_silently_wrong,
               devices=("cpu",)),
         Claim("augmented-shift-silently-wrong", "semantics",
-              "`x[:, 1:] += x[:, :-1]` differs from `x[:, 1:] += x[:, :-1].clone()`",
+              "`x[:, 1:] += x[:, :-1]` differs from `x[:, 1:] += x[:, :-1].clone()`, and "
+              "`x[:, 1:].mul_(x[:, :-1])` from `x[:, 1:].mul_(x[:, :-1].clone())`",
               _augmented_shift_silently_wrong, devices=("cpu",)),
         Claim("cuda-shifts-differ", "semantics",
               "on CUDA, the right and the left column shift of a (64, 4096) tensor each differ "
@@ -233,11 +246,12 @@ class OverlappingSliceWrite(Rule):
             dst, src = node.targets[0].target, node.value
         elif t is nodes.AugAssign:
             dst, src = node.target, node.value
-        else:  # ``x[a].copy_(x[b])``
+        else:  # ``x[a].copy_(x[b])``, ``x[a].add_(x[b])`` (what ``x[a] += x[b]`` runs)
             func = node.func
-            if type(func) is not nodes.Attribute or func.attr.value != "copy_" or \
-                    len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
-                return ()
+            if type(func) is not nodes.Attribute or func.attr.value not in WRITING_METHODS or \
+                    not node.args or node.args[0].keyword is not None or node.args[0].star or \
+                    any(a.keyword is None for a in node.args[1:]):
+                return ()  # (``add_(v, alpha=a)``: keywords after the source)
             dst, src = func.value, node.args[0].value
         outer, src = src, _through_detach(src)
         td, ts = type(dst), type(src)
@@ -315,18 +329,23 @@ def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, no
 
 # ---- the storage of both sides, asked of the semantic core (``semantic/regions.py``) -----------
 def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Region]]:
-    """(base, region) of a basic-slice view: a subscript of a name or attribute chain, or a name
-    bound to such a view (of a plain name) that nothing rebound since."""
+    """(base, region) of a basic-slice view: a subscript of a name or attribute chain (or of
+    its ``detach()``), or a name bound to such a view (of a plain name) that nothing rebound
+    since."""
     if type(node) is nodes.Name:
         view = regions.view_of(ctx.inf, node.value)
         return (view.base, view.region) if view is not None else None
-    base = dotted_name(node.value)
+    value = node.value
+    while type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
+            value.func.attr.value == "detach" and not value.args:
+        value = value.func.value  # ``x.detach()[:, :-1]``: a region of ``x``'s storage
+    base = dotted_name(value)
     if base is None:
         return None
     r = regions.region(node, lambda n: _may_be_int(ctx, n))
     if r is None:
         return None
-    outer = regions.view_of(ctx.inf, base) if type(node.value) is nodes.Name else None
+    outer = regions.view_of(ctx.inf, base) if type(value) is nodes.Name else None
     if outer is not None:  # ``v[:, :-1]`` of ``v = x[:, 1:]``: a region of ``x``
         r = regions.compose(outer.region, r)
         return (outer.base, r) if r is not None else None

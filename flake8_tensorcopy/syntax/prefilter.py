@@ -21,6 +21,8 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules
 from .grad_callers import Uses, called_with_grad_on, grad_off_text, may_be_called_with_grad_on
+from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
+    same_subscripted as _same_subscripted, through_views as _through_views
 from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
@@ -37,6 +39,7 @@ _TREE_SHAPE_BRANCHES = (
     # A word boundary before the literal is checked after it, by a look-behind.
     r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
     r"state_dict\s*\(\s*(?:\)|keep_vars\b)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
+    r"\]\s*\.\s*(?:add|sub|mul|div)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*[A-Za-z_]",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
@@ -146,48 +149,6 @@ def _torch_aliases(nodes) -> Set[str]:
     return aliases
 
 
-def _slice_write(a: ast.expr) -> bool:
-    """``x[..:..]``: a write into a basic-slice view (the only writes TEN403 reads)."""
-    if not isinstance(a, ast.Subscript):
-        return False
-    sl = a.slice
-    return isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
-        isinstance(e, ast.Slice) for e in sl.elts))
-
-
-#: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
-#: decides which calls of them do)
-_SAME_VIEW = frozenset({"detach", "to", "type_as"})
-
-
-def _same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
-    """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read); a
-    tuple of them pairwise; ``x[..:..] = v`` of a name ``v`` is noted in ``named`` as (x, v),
-    a shape once ``v = x[...]`` is bound too."""
-    if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
-        return any(_same_subscripted(x, y, named) for x, y in zip(a.elts, b.elts))
-    if not _slice_write(a):
-        return False
-    while isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and \
-            b.func.attr in _SAME_VIEW:
-        b = b.func.value  # ``x[:, :-1].detach()``: the view read (rules/overlap.py)
-    if isinstance(b, ast.Name) and named is not None:
-        named.add((dotted(a.value), b.id))
-    if not isinstance(b, ast.Subscript):
-        return False
-    if isinstance(a.value, ast.Name) and named is not None:
-        named.add((dotted(b.value), a.value.id))  # ``v[:] = x[...]`` once ``v = x[...]``
-    return dotted(a.value) is not None and dotted(a.value) == dotted(b.value)
-
-
-def _through_views(views: Set) -> Set:
-    """(base, name) of each ``name = base[...]``, and of views of views (``w = v[...]``)."""
-    out = set(views)
-    for _ in range(4):
-        out |= {(a, n) for a, b in out for b2, n in out if b == b2}
-    return out
-
-
 def _restored_name(arg: ast.expr) -> bool:
     """``best``, ``self.best``, or an item of one (``self.cache["model"]``): what TEN402 may
     follow back to a binding when it is handed to ``load_state_dict``."""
@@ -222,15 +183,6 @@ def _snapshot_shape(node: ast.expr) -> bool:
         return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
             it.func.attr == "items" and _state_dict_call(it.func.value)
     return False
-
-
-def _binds_view(roots, named: Set) -> bool:
-    """Do ``roots`` bind ``v = x[...]`` (or a view of a view of ``x``) for a write ``x[..:..] =
-    v`` (or ``v.copy_(x[...])``) noted in ``named``?"""
-    views = {(dotted(n.value.value), n.targets[0].id) for root in roots for n in _nodes(root)
-             if type(n) is ast.Assign and type(n.value) is ast.Subscript and
-             type(n.targets[0]) is ast.Name}
-    return bool(views) and not named.isdisjoint(_through_views(views))
 
 
 def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
@@ -276,7 +228,7 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     return True
                 elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
                     return True  # TEN402
-                elif attr == "copy_" and args and _same_subscripted(func.value, args[0], named):
+                elif attr in _WRITING and args and _same_subscripted(func.value, args[0], named):
                     return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func

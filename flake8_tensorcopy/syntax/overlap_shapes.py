@@ -1,0 +1,67 @@
+"""The pre-filter's shapes of TEN403 (``prefilter``): a write into a basic-slice view of a name
+from a view of the same name (``x[:, 1:] = x[:, :-1]``, ``x[:, 1:].add_(x[:, :-1])``, through
+``detach()`` or a conversion), or from a name bound to one (``v = x[...]``). A superset of what
+``rules/overlap.py`` reads: the engine's walk decides."""
+from __future__ import annotations
+
+import ast
+from typing import Optional, Set
+
+from .walk import dotted, walk_nodes
+
+
+def slice_write(a: ast.expr) -> bool:
+    """``x[..:..]``: a write into a basic-slice view (the only writes TEN403 reads)."""
+    if not isinstance(a, ast.Subscript):
+        return False
+    sl = a.slice
+    return isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
+        isinstance(e, ast.Slice) for e in sl.elts))
+
+
+#: in-place methods TEN403 reads as a write from their argument (``rules/overlap.py``)
+WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_"})
+#: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
+#: decides which calls of them do)
+SAME_VIEW = frozenset({"detach", "to", "type_as"})
+
+
+def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
+    """``x[...]`` and ``x[...]`` of one name or attribute chain (TEN403's write and read); a
+    tuple of them pairwise; ``x[..:..] = v`` of a name ``v`` is noted in ``named`` as (x, v),
+    a shape once ``v = x[...]`` is bound too."""
+    if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
+        return any(same_subscripted(x, y, named) for x, y in zip(a.elts, b.elts))
+    if not slice_write(a):
+        return False
+    while isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and \
+            b.func.attr in SAME_VIEW:
+        b = b.func.value  # ``x[:, :-1].detach()``: the view read (rules/overlap.py)
+    if isinstance(b, ast.Name) and named is not None:
+        named.add((dotted(a.value), b.id))
+    if not isinstance(b, ast.Subscript):
+        return False
+    if isinstance(a.value, ast.Name) and named is not None:
+        named.add((dotted(b.value), a.value.id))  # ``v[:] = x[...]`` once ``v = x[...]``
+    read = b.value
+    while isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute) and \
+            read.func.attr == "detach":
+        read = read.func.value  # ``x.detach()[:, :-1]``
+    return dotted(a.value) is not None and dotted(a.value) == dotted(read)
+
+
+def through_views(views: Set) -> Set:
+    """(base, name) of each ``name = base[...]``, and of views of views (``w = v[...]``)."""
+    out = set(views)
+    for _ in range(4):
+        out |= {(a, n) for a, b in out for b2, n in out if b == b2}
+    return out
+
+
+def binds_view(roots, named: Set) -> bool:
+    """Do ``roots`` bind ``v = x[...]`` (or a view of a view of ``x``) for a write ``x[..:..] =
+    v`` (or ``v.copy_(x[...])``) noted in ``named``?"""
+    views = {(dotted(n.value.value), n.targets[0].id) for root in roots for n in walk_nodes(root)
+             if type(n) is ast.Assign and type(n.value) is ast.Subscript and
+             type(n.targets[0]) is ast.Name}
+    return bool(views) and not named.isdisjoint(through_views(views))
