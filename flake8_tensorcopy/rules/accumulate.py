@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator, List, Optional, Set, Tuple
 
 import ast
+import builtins
 
 from ..semantic import closed, graph, kinds
 from ..syntax import nodes
@@ -356,6 +357,11 @@ def _operands(value) -> bool:
     return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
 
 
+#: builtins a loop calls with several arguments (``print(epoch, loss)``), none of which keeps
+#: one in another: not asked for a project function's summary
+_BUILTINS = frozenset(dir(builtins))
+
+
 def _may_keep(call) -> bool:
     """Could ``method_accumulation`` find ``call`` keeping a value ``_operands`` accepts? A
     method called on a name or an attribute (``meter.update(...)``) with such an argument:
@@ -363,7 +369,8 @@ def _may_keep(call) -> bool:
     if type(call) is not nodes.Call:
         return False
     if type(call.func) is nodes.Name:  # ``record(hist, loss)``: a function that appends
-        return len(call.args) > 1 and any(not a.star and _operands(a.value) for a in call.args)
+        return len(call.args) > 1 and call.func.value not in _BUILTINS and \
+            any(not a.star and _operands(a.value) for a in call.args)
     if type(call.func) is not nodes.Attribute or \
             type(call.func.value) not in (nodes.Name, nodes.Attribute):
         return False

@@ -14,6 +14,7 @@ from typing import Optional
 from ..semantic import graph, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
+from ..semantic.index.summaries import collects
 from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
 from ..syntax.grad_callers import grad_off_text
@@ -166,11 +167,11 @@ def method_accumulation(node, ctx):
 def _collected(call, fn, name: str):
     """(the argument appended to, the argument appended, (``name``, None)) of a call of a
     project function whose summary says it appends one parameter to another, by position."""
-    s = fn.graph_summary() if fn is not None else None
-    if s is None or not s.collects or any(a.star or a.keyword is not None for a in call.args):
+    found = collects(fn) if fn is not None and hasattr(fn, "node") else {}
+    if not found or any(a.star or a.keyword is not None for a in call.args):
         return None
     args = call.args
-    for k, into in sorted(s.collects.items()):
+    for k, into in sorted(found.items()):
         if k < len(args) and into < len(args) and \
                 type(args[into].value) in (nodes.Name, nodes.Attribute):
             return args[into].value, args[k].value, (name, None)

@@ -253,8 +253,12 @@ class OverlappingSliceWrite(Rule):
                     any(a.keyword is None for a in node.args[1:]):
                 return ()  # (``add_(v, alpha=a)``: keywords after the source)
             dst, src = func.value, node.args[0].value
+        td = type(dst)
+        if td is not nodes.Subscript and td is not nodes.Tuple and not (
+                td is nodes.Name and t is nodes.Call):
+            return ()  # (``y = f(x)``: no write into a view)
         outer, src = src, _through_detach(src)
-        td, ts = type(dst), type(src)
+        ts = type(src)
         if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and ts is nodes.Subscript:
             # ``d = x[:, 1:]; d.copy_(x[:, :-1])``
             return self._check(node, ctx, ((dst, src, outer),))
@@ -290,6 +294,8 @@ def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
     """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (a view of the
     same storage and region), of ``x[:, :-1].to(x.dtype)``, ``.to(x.device)`` or
     ``.type_as(x)`` (the tensor itself: nothing to convert); ``src`` itself otherwise."""
+    if type(src) is not nodes.Call:
+        return src  # (nearly every statement's value)
     calls = []
     inner = src
     while type(inner) is nodes.Call and type(inner.func) is nodes.Attribute:

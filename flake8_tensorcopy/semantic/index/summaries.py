@@ -21,9 +21,12 @@ cycle of calls reads nothing for the call that closes it.
 from __future__ import annotations
 
 import ast
+import weakref
 from typing import Dict, FrozenSet, Optional, Tuple
 
+from ...syntax.source import any_line_within
 from ...syntax.walk import own_nodes
+from .statedict_summaries import kept_per_function
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
@@ -35,8 +38,7 @@ _BUSY = object()
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "collects")
+                 "key_terms", "fields", "key_derived", "sources", "regions", "keys")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -47,12 +49,8 @@ class GraphSummary:
                  key_derived: Optional[Dict[str, FrozenSet[str]]] = None,
                  sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
                  regions: Optional[Dict[str, str]] = None,
-                 keys: FrozenSet[str] = frozenset(),
-                 collects: Optional[Dict[int, int]] = None) -> None:
+                 keys: FrozenSet[str] = frozenset()) -> None:
         self.name = name
-        #: call position of a parameter -> call position of the parameter it is appended to
-        #: (``def record(store, value): store.append(value)``: 1 -> 0)
-        self.collects: Dict[int, int] = collects or {}
         #: key paths of the dict every return gives back that it differentiated
         #: (``out = {"loss": ...}; out["loss"].backward(); return out``: ``['loss']``)
         self.keys = keys
@@ -211,8 +209,7 @@ def _summarise(fn) -> GraphSummary:
     sources, regions = graph_sources.summary_items(g, offset, positional, *keyed) \
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        _collects(node, offset))
+                        key_terms, fields, key_derived, sources, regions, _returned_keys(g))
 
 
 def _static(node) -> bool:
@@ -246,6 +243,24 @@ def _returns(g: graph.ScopeGraph):
             whole = whole and _proven(g.attached(value))
             items = set()
     return whole, frozenset(items or ()), fields if type(fields) is tuple else ()
+
+
+#: module facts -> {id(function facts): (function facts, what ``collects`` gave)}
+_COLLECTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def collects(fn) -> Dict[int, int]:
+    """Call position of a parameter of project function ``fn`` (a ``FuncFacts``) -> call
+    position of the parameter it appends it to (``def record(store, value):
+    store.append(value)``: 1 -> 0); worked out when a call asks (a call statement in a loop),
+    once per function, not with every graph summary."""
+    first, last = getattr(fn, "_first", None), getattr(fn, "_last", None)
+    spots = [fn.module.word_lines(w) for w in ("append", "extend")]
+    if first is not None and None not in spots and not any(
+            any_line_within(s, first, last) for s in spots):
+        return {}  # neither word in its lines: nothing appended (the text, before the walk)
+    offset = 1 if fn.cls is not None and not _static(fn.node) else 0
+    return kept_per_function(fn, _COLLECTS, lambda node: _collects(node, offset), {})
 
 
 def _collects(fn, offset: int) -> Dict[int, int]:
