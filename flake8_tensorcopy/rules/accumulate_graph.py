@@ -185,8 +185,9 @@ TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
 
 def accumulation(node):
     """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``), ``acc.append(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)`` and ``acc =
-    torch.cat((acc, v))``; None otherwise."""
+    ``v + acc``, or a running average ``acc = 0.9 * acc + 0.1 * v``), ``acc.append(v)``,
+    ``acc.appendleft(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)``, ``acc = torch.cat((acc,
+    v))`` and ``acc = torch.add(acc, v)``; None otherwise."""
     t = type(node)
     if t is nodes.AugAssign:
         if type(node.operator) is not nodes.Add or type(node.target) not in TARGETS:

@@ -7,15 +7,11 @@ from ..semantic import ints, regions
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
+from ..syntax.overlap_shapes import WRITING as WRITING_METHODS
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
     applicability
 
 _UNSUPPORTED = "unsupported operation"
-
-
-#: in-place methods that write their receiver from their one argument: ``copy_``, and those an
-#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...)
-WRITING_METHODS = frozenset({"copy_", "add_", "sub_", "mul_", "div_"})
 
 
 # ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------

@@ -19,7 +19,9 @@ def slice_write(a: ast.expr) -> bool:
         isinstance(e, ast.Slice) for e in sl.elts))
 
 
-#: in-place methods TEN403 reads as a write from their argument (``rules/overlap.py``)
+#: in-place methods that write their receiver from their one argument: ``copy_``, and those an
+#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...); TEN403's
+#: writes, here and in ``rules/overlap.py``
 WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_"})
 #: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
 #: decides which calls of them do)
