@@ -539,7 +539,7 @@ class ScopeGraph:
 
     def _unpacked(self, value, i: int, stmt=None) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
-            return self.attached(value.elts[i])
+            return self.attached(value.elts[i], stmt)
         if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
             return self.attached_path(value, f"[{i}]")
         if type(value) is ast.Call:
