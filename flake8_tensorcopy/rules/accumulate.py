@@ -13,7 +13,7 @@ from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
 from .accumulate_graph import accumulation, method_accumulation, scope_graph
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread
-from .context import statement_blocks, statement_list
+from .context import cached, statement_blocks, statement_list
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability
 
@@ -384,7 +384,7 @@ def _innermost_loop(ctx, line):
     if line is None:
         return None
     scope = ctx.scope_node
-    return _cached(ctx, "_accumulate_loops", scope, lambda: _loops_of(scope)).get(id(line))
+    return cached(ctx, "_accumulate_loops", scope, lambda: _loops_of(scope)).get(id(line))
 
 
 def _in_loop(ctx) -> bool:
@@ -491,21 +491,13 @@ class _ScopeFacts:
                         self.in_place_roots.add(root)
 
 
-def _cached(ctx, key: str, node, make):
-    cache = ctx.__dict__.setdefault(key, {})
-    hit = cache.get(id(node))
-    if hit is None or hit[0] is not node:
-        hit = cache[id(node)] = (node, make())
-    return hit[1]
-
-
 def _loop_facts(ctx, loop) -> _LoopFacts:
-    return _cached(ctx, "_accumulate_loop_facts", loop, lambda: _LoopFacts(loop, ctx))
+    return cached(ctx, "_accumulate_loop_facts", loop, lambda: _LoopFacts(loop, ctx))
 
 
 def _scope_facts(ctx) -> _ScopeFacts:
     scope = ctx.scope_node
-    return _cached(ctx, "_accumulate_scope_facts", scope, lambda: _ScopeFacts(scope.body))
+    return cached(ctx, "_accumulate_scope_facts", scope, lambda: _ScopeFacts(scope.body))
 
 
 def _meets(read: Set[str], names: Set[str]) -> bool:
@@ -596,7 +588,7 @@ def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
     fn = ctx.scope_node._a
     if tree is None or not isinstance(fn, ast.AST):
         return False
-    return called_with_grad_on(fn, True, ctx.source, lambda: _cached(
+    return called_with_grad_on(fn, True, ctx.source, lambda: cached(
         ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)))
 
 

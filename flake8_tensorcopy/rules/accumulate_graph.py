@@ -19,6 +19,7 @@ from ..semantic.graph_terms import keeps_graph_function
 from ..syntax import nodes
 from ..syntax.grad_callers import grad_off_text
 from ..syntax.nodes import dotted_name, last_name
+from .context import cached
 
 
 def callee(ctx, func) -> Optional[object]:
@@ -124,12 +125,8 @@ class LintOracle(graph.Oracle):
 def scope_graph(ctx) -> graph.ScopeGraph:
     """The graph facts of the scope being checked, made once per scope and file."""
     scope = ctx.scope_node
-    cache = ctx.__dict__.setdefault("_accumulate_graphs", {})
-    hit = cache.get(id(scope))
-    if hit is None or hit[0] is not scope:
-        made = graph.scope_graph(scope._a, LintOracle(ctx), lazy=True)
-        hit = cache[id(scope)] = (scope, made)
-    return hit[1]
+    return cached(ctx, "_accumulate_graphs", scope,
+                  lambda: graph.scope_graph(scope._a, LintOracle(ctx), lazy=True))
 
 
 def method_accumulation(node, ctx):

@@ -245,6 +245,16 @@ _ATOMS = (
 _STMT_DEFS = (nodes.FunctionDef, nodes.ClassDef)
 
 
+def cached(ctx, key: str, node, make):
+    """``make()``, worked out once per node of the file being checked and kept on ``ctx``
+    under ``key`` (held with its node: an id is not reused while the node lives)."""
+    cache = ctx.__dict__.setdefault(key, {})
+    hit = cache.get(id(node))
+    if hit is None or hit[0] is not node:
+        hit = cache[id(node)] = (node, make())
+    return hit[1]
+
+
 def statement_list(block) -> list:
     """The statements of a block (an ``elif`` is one statement, an ``else``'s body its own)."""
     if block is None:

@@ -12,7 +12,7 @@ from ..semantic.index.statedict_summaries import weight_change
 from ..semantic.statedicts import reads_keys_only, same_storage
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .context import statement_blocks, statement_list
+from .context import cached, statement_blocks, statement_list
 
 #: ``torch.optim`` classes whose fresh instance holds no state tensors (measured on torch 2.13
 #: by the claim ``fresh-optimizer-snapshot-holds-nothing-live``; not Adagrad, whose ``sum``
@@ -507,12 +507,9 @@ def steps_others_only(ctx, receiver: str) -> bool:
     tensor of ``receiver`` (a teacher's snapshot while the student trains). Memoised per scope."""
     if not receiver or "." in receiver:
         return False
-    memo = ctx.__dict__.setdefault("_optimized_modules", {})
     scope = ctx.scope_node
-    got = memo.get(id(scope))
-    if got is None or got[0] is not scope:
-        got = memo[id(scope)] = (scope, _optimized_modules(ctx, scope))
-    modules, optimizers = got[1]
+    modules, optimizers = cached(ctx, "_optimized_modules", scope,
+                                 lambda: _optimized_modules(ctx, scope))
     return modules is not None and bool(modules) and receiver not in optimizers and \
         "opt" not in receiver.lower() and all(
             m != receiver and not m.startswith(receiver + ".") for m in modules)
@@ -526,16 +523,16 @@ def _optimized_modules(ctx, scope) -> Tuple[Optional[set], set]:
     todo = [scope]
     while todo:
         n = todo.pop()
-        if type(n) is nodes.Assign and type(n.value) is nodes.Call and \
-                (ctx.inf.qualname(n.value.func) or "").startswith("torch.optim."):
-            names.update(dotted_name(t.target) for t in n.targets)
-        if type(n) is nodes.Call and (ctx.inf.qualname(n.func) or "").startswith("torch.optim.") \
-                and "lr_scheduler" not in (ctx.inf.qualname(n.func) or ""):
+        q = ctx.inf.qualname(n.func) or "" if type(n) is nodes.Call else ""
+        if q.startswith("torch.optim.") and "lr_scheduler" not in q:
             first = n.args[0].value if n.args and n.args[0].keyword is None else None
             if type(first) is not nodes.Call or type(first.func) is not nodes.Attribute or \
                     first.func.attr.value not in ("parameters", "named_parameters") or \
                     dotted_name(first.func.value) is None:
                 return None, names
             out.add(dotted_name(first.func.value))
+        elif type(n) is nodes.Assign and type(n.value) is nodes.Call and \
+                (ctx.inf.qualname(n.value.func) or "").startswith("torch.optim."):
+            names.update(dotted_name(t.target) for t in n.targets)
         todo.extend(c for c in n.children if c is not None)
     return out, names
