@@ -235,7 +235,8 @@ class GraphKeepingAccumulator(Rule):
     def _check(self, node, ctx, found) -> Iterator[Report]:
         acc, value, form = found
         line = ctx.stmt_line
-        if line is None or (form in ("aug", "add", "cat") and ctx.inf.in_no_grad):
+        if line is None or (form in ("aug", "add", "ifexp", "cat", "store") and
+                            ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing
         if ctx.inf.torch_alias() is None or (form == "cat" and not (
                 ctx.inf.qualname(node.value.func) or "").startswith("torch.")):
@@ -248,8 +249,9 @@ class GraphKeepingAccumulator(Rule):
         if root is None:
             return
         facts = _loop_facts(ctx, loop)
-        if _reset_in(facts, acc, acc_code, node, ctx):
-            return
+        if _reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
+                facts.any_backward and _stored_per_turn(ctx, loop, facts, node, acc))):
+            return  # (an item per index: asked only in a loop that differentiates)
         try:
             fact = scope_graph(ctx).attached(
                 value._a, node._a if isinstance(node._a, ast.stmt) else None) \
@@ -264,7 +266,7 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif _script_grad_on(ctx, facts) or _called_grad_on(ctx, facts):
+        elif form != "store" and (_script_grad_on(ctx, facts) or _called_grad_on(ctx, facts)):
             callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN
@@ -284,6 +286,8 @@ class GraphKeepingAccumulator(Rule):
                       f"`({ctx.snippet(value, 28)}).detach()`", also="")
         if container:
             fields["fixed"] = "each tensor in it `.detach()`-ed"
+        elif form == "ifexp":
+            fields["fixed"] = "`.detach()`-ed values in both branches"
         how = _how(form, fact)
         if not fact.needs_grad:
             fields.update(shape=how + ": every iteration's autograd graph stays reachable "
@@ -295,7 +299,8 @@ class GraphKeepingAccumulator(Rule):
                                       "activations stay alive (megabytes per step: the "
                                       "out-of-memory case)",
                           also=" or run the loop under `torch.no_grad()`")
-        plan = None if container else self._fix(ctx, node, value, acc, root, ev)
+        plan = None if container or form == "ifexp" else \
+            self._fix(ctx, node, value, acc, root, ev)
         yield self.report(node, plan, **fields)
 
     def _fix(self, ctx, node, value, acc, root: str, ev: str) -> Optional[FixPlan]:
@@ -436,18 +441,27 @@ def _targets_of(n) -> List[str]:
 
 class _LoopFacts:
     """What the accumulation questions ask of one loop's body, walked once per loop and file:
-    its bindings (statement, targets) and its backward calls."""
-    __slots__ = ("bindings", "backwards", "any_backward")
+    its bindings (statement, targets), the names it binds (its own target's too) and its
+    backward calls."""
+    __slots__ = ("bindings", "backwards", "any_backward", "bound")
 
     def __init__(self, loop, ctx) -> None:
         self.bindings: List[tuple] = []
         self.backwards: List[nodes.Call] = []
         self.any_backward = False
+        self.bound: Set[str] = set()
+        if type(loop) is nodes.For:
+            self.bound.update(n.value for n in _walk(loop.target) if type(n) is nodes.Name)
         for n in _walk(loop.body):
             t = type(n)
             if (t is nodes.Assign or t is nodes.AnnAssign) and n.value is not None:
                 targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
                 self.bindings.append((n, targets))
+                self.bound.update(x.value for x in targets if type(x) is nodes.Name)
+            elif t is nodes.AugAssign and type(n.target) is nodes.Name:
+                self.bound.add(n.target.value)
+            elif t is nodes.For:
+                self.bound.update(x.value for x in _walk(n.target) if type(x) is nodes.Name)
             elif t is nodes.Call:
                 name = last_name(n.func) or ""
                 if name in _BACKWARD_FUNCS:
@@ -489,6 +503,46 @@ class _ScopeFacts:
                     root = dotted_name(func.value.value)
                     if root is not None:
                         self.in_place_roots.add(root)
+
+
+#: what makes a tensor, a list or a dict an index stores into (``_stored_per_turn``)
+_TENSOR_MAKERS = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like",
+                            "ones_like", "full_like"})
+_CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
+                               "collections.defaultdict", "collections.OrderedDict"})
+
+
+def _stored_per_turn(ctx, loop, facts: _LoopFacts, node, acc) -> bool:
+    """``acc[i] = v``: does each turn of ``loop`` store at its own index (the index reads a
+    name the loop binds), into a tensor, a list or a dict the scope makes (every binding
+    reaching ``acc``: ``torch.zeros(n)``, ``[None] * n``, ``{}``; not a NumPy array, where
+    the store raises instead)?"""
+    index = node.targets[0].target.slice
+    if not any(type(n) is nodes.Name and n.value in facts.bound for n in _walk(index)):
+        return False
+    g = scope_graph(ctx)
+    a = getattr(acc, "_a", None)
+    if type(a) is not ast.Name:
+        return False
+    g._need()
+    reach = g.uses.get(id(a))
+    torch_name = ctx.inf.torch_alias()
+    return bool(reach) and all(g.bindings[b].kind == "assign" and
+                               _made_container(g.bindings[b].value, torch_name)
+                               for b in reach)
+
+
+def _made_container(value, torch_name: Optional[str]) -> bool:
+    t = type(value)
+    if t in (ast.Dict, ast.List, ast.ListComp, ast.DictComp):
+        return True
+    if t is ast.BinOp and type(value.op) is ast.Mult:
+        return type(value.left) is ast.List or type(value.right) is ast.List
+    if t is ast.Call:
+        d = graph.dotted(value.func) or ""
+        head, _, last = d.rpartition(".")
+        return d in _CONTAINER_MAKERS or (head == torch_name and last in _TENSOR_MAKERS)
+    return False
 
 
 def _loop_facts(ctx, loop) -> _LoopFacts:

@@ -182,7 +182,9 @@ TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
 
 def accumulation(node):
     """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``, or a running average ``acc = 0.9 * acc + 0.1 * v``), ``acc.append(v)``,
+    ``v + acc``, or a running average ``acc = 0.9 * acc + 0.1 * v``; either in one branch of
+    ``... if ... else ...``: form ``"ifexp"``), ``acc[i] = v`` (form ``"store"``),
+    ``acc.append(v)``,
     ``acc.appendleft(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)``, ``acc = torch.cat((acc,
     v))`` and ``acc = torch.add(acc, v)``; None otherwise."""
     t = type(node)
@@ -194,19 +196,26 @@ def accumulation(node):
         if len(node.targets) != 1:
             return None
         acc = node.targets[0].target
+        if type(acc) is nodes.Subscript and type(acc.value) is nodes.Name and \
+                not _constant_index(acc):
+            # ``preds[i] = out``, ``history[epoch] = loss``: an item per index (form
+            # ``"store"``; the check asks that the index changes in the loop and that the name
+            # holds a tensor, a list or a dict made in the scope)
+            return acc.value, node.value, "store"
         name = dotted_name(acc)
         if name is None:
             return None
         op = node.value
         if type(op) is nodes.Call:
             return concatenation(acc, name, op)
-        if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
-            return None
-        # ``acc = acc + v``, ``acc = v + acc``, a running average ``acc = 0.9 * acc + 0.1 * v``
-        for mine, other in ((op.left, op.right), (op.right, op.left)):
-            if dotted_name(mine) == name or _scaled(mine, name):
-                return acc, other, "add"
-        return None
+        if type(op) is nodes.IfExp:
+            # ``acc = v if acc is None else 0.98 * acc + 0.02 * v``: one branch adds to ``acc``
+            # (the other starts it); its fix is not one edit (form ``"ifexp"``: none offered)
+            found = [_added(name, b) for b in (op.body, op.orelse)]
+            added = [f for f in found if f is not None]
+            return (acc, added[0], "ifexp") if len(added) == 1 else None
+        other = _added(name, op)
+        return (acc, other, "add") if other is not None else None
     call = node.value
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
             call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
@@ -223,6 +232,23 @@ def accumulation(node):
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form
+
+
+def _constant_index(sub) -> bool:
+    """Is the index of ``x[...]`` made of constants only (``x["loss"]``, ``x[0, :]``)?"""
+    return not any(type(n) in (nodes.Name, nodes.Attribute, nodes.Call)
+                   for n in nodes.within(sub.slice, ()))
+
+
+def _added(name: str, op):
+    """The ``v`` of ``acc + v``, ``v + acc`` or a running average ``0.9 * acc + 0.1 * v``
+    (``name``: the accumulator's), or None."""
+    if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
+        return None
+    for mine, other in ((op.left, op.right), (op.right, op.left)):
+        if dotted_name(mine) == name or _scaled(mine, name):
+            return other
+    return None
 
 
 def _scaled(expr, name: str) -> bool:

@@ -324,7 +324,7 @@ class ScopeGraph:
                 elif name == "grad" and n.args and self._once(n) and dotted(f) in (
                         "torch.autograd.grad", "autograd.grad"):
                     self.differentiated.append((n.args[0], stmt))
-                elif name in ("parameters", "named_parameters") and type(f) is ast.Attribute \
+                elif name in _MODULE_ONLY and type(f) is ast.Attribute \
                         and type(f.value) is ast.Name and self._once(n):
                     self.module_reads.append(f.value)
             for field in node_fields(type(n)):  # ``syntax.walk.child_nodes``, inline
@@ -666,7 +666,7 @@ class ScopeGraph:
         if type(f) is ast.Attribute:
             if f.attr in DETACHING:
                 return None
-        kind = self.oracle.call(node)
+        kind = graph_sources.call_kind(self, node)
         if kind == "forward":
             return graph_sources.forward_fact(self, node, self._at[-1] if self._at else None)
         if kind == "through":
@@ -685,6 +685,9 @@ class ScopeGraph:
         self._need()
         return self.grad.get(id(stmt))
 
+
+#: methods a callable value has when it is a module (``X.eval()`` ... ``X(x)``: ``module_reads``)
+_MODULE_ONLY = frozenset({"parameters", "named_parameters", "eval", "train"})
 
 #: ``ScopeGraph._read``: not a read it knows; look into the expression
 _OPEN = object()

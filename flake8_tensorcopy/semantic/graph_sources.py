@@ -22,6 +22,7 @@ bindings keeps the sources all of them share; unknown stays unknown: no source.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
@@ -186,6 +187,8 @@ def call_kind(g, node: ast.Call) -> Optional[str]:
     ... ``model(x)``: only a module has them)."""
     kind = g.oracle.call(node)
     f = node.func
+    if kind is None and type(f) is ast.Name:
+        g._need()
     if kind is None and type(f) is ast.Name and g.module_reads:
         reach = g.uses.get(id(f))
         if reach and all(g.bindings[b].kind == "param" for b in reach) and any(
@@ -221,11 +224,31 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                 g.summary(bd.value) is not None:
             sets.append(call_item(g, bd.value, p[1], region(g, bd.stmt), depth + 1))
-        elif tensor:
+        elif tensor or (_output_item(p[1]) and bd.kind == "assign" and
+                        type(bd.value) is ast.Call and call_kind(g, bd.value) == "forward"):
+            # (an item of a tensor, or an item or field of a forward pass's output:
+            # ``outputs.logits``, ``out["pred"]``)
             sets.append(frozenset(s for s in binding(g, b, depth + 1) if s[0] == "f"))
         else:
             return NONE
     return _shared(sets)
+
+
+#: attributes of a tensor that are not a tensor holding its graph (``out.shape``, ``out.data``)
+_NOT_GRAPH_FIELDS = frozenset({
+    "shape", "dtype", "device", "grad", "data", "requires_grad", "is_leaf", "ndim", "grad_fn",
+    "names", "layout", "is_cuda", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes",
+    "output_nr", "_version", "__class__", "__dict__"})
+
+
+def _output_item(path: str) -> bool:
+    """Is the first step of ``path`` a string key or a field that may hold a tensor of a
+    forward pass's output, and none after it a field that is not one (``.logits``,
+    ``["pred"]``; not ``.shape``, ``.logits.data``)?"""
+    if not (path.startswith(".") or path.startswith("['") or path.startswith('["')):
+        return False
+    fields = re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path))
+    return not any(f in _NOT_GRAPH_FIELDS for f in fields)
 
 
 def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> FrozenSet[Source]:
@@ -384,6 +407,11 @@ def proven_regions(g) -> Dict[str, int]:
             if key == "" and bd.kind == "assign":
                 # ``loss = crit(out, y)`` (or ``rec + kl``) made here, then differentiated
                 by_line.setdefault(fact.line, set()).add(proving_region(g, bd.value, bd.stmt))
+            elif bd.kind == "assign" and type(bd.value) is ast.Call and \
+                    call_kind(g, bd.value) == "forward" and _output_item(key):
+                # ``outputs = model(**batch); outputs.loss.backward()``: the forward pass ran
+                # with grad on
+                by_line.setdefault(fact.line, set()).add(region(g, bd.stmt))
             elif type(bd.value) is ast.Call:
                 by_line.setdefault(fact.line, set()).add(None)
             continue

@@ -48,9 +48,11 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
-    """The value of ``acc += v``, ``acc = acc + v``, ``acc.append(v)``, ``acc.extend([v])``,
+    """The value of ``acc += v``, ``acc = acc + v`` (in one branch of ``... if ... else ...``
+    too), ``acc.append(v)``, ``acc.extend([v])``,
     ``acc = torch.cat((acc, v))`` when ``v`` may be a tensor or hold one (TEN501): not a
-    literal, not ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also the first
+    literal, not ``v.item()``/``v.detach()``/``float(v)``; with ``methods``, also ``acc[i] = v``
+    (TEN501 asks it only in a loop with a ``backward`` call), the first
     argument of a method call statement (``meter.update(v)``: a tracker that may keep it), and
     the arguments of a function call statement (``record(hist, v)``: it may append one to
     another)."""
@@ -61,6 +63,18 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
             and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
             dotted(node.targets[0]) in (_scaled(node.value.left), _scaled(node.value.right)):
         value = node.value  # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``
+    elif methods and t is ast.Assign and len(node.targets) == 1 and \
+            isinstance(node.targets[0], ast.Subscript) and \
+            isinstance(node.targets[0].value, ast.Name) and any(
+                isinstance(n, (ast.Name, ast.Attribute, ast.Call))
+                for n in ast.walk(node.targets[0].slice)):
+        value = node.value  # ``preds[i] = out``: an item per index
+    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.IfExp) and \
+            dotted(node.targets[0]) is not None and any(
+                isinstance(b, ast.BinOp) and isinstance(b.op, ast.Add) and
+                dotted(node.targets[0]) in (_scaled(b.left), _scaled(b.right))
+                for b in (node.value.body, node.value.orelse)):
+        value = node.value  # ``acc = v if acc is None else 0.9 * acc + 0.1 * v``
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "add" and \
             len(node.value.args) == 2 and dotted(node.targets[0]) is not None and \
