@@ -10,9 +10,10 @@ from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
-from .accumulate_graph import accumulation, method_accumulation, scope_graph
+from .accumulate_graph import accumulation, method_accumulation, scope_graph, \
+    stored_per_turn
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
-    no_backward_keeps_activations, one_thread
+    no_backward_keeps_activations, one_thread, stored_keeps_graph
 from .context import cached, statement_blocks, statement_list
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability
@@ -29,7 +30,10 @@ class GraphKeepingAccumulator(Rule):
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
         "`losses.append(loss)`, `losses.extend([loss])`, `recent.appendleft(loss)`, "
         "`hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, `total = "
-        "torch.add(total, loss)`, a running average `ema = 0.9 * ema + 0.1 * loss`, a project "
+        "torch.add(total, loss)`, a running average `ema = 0.9 * ema + 0.1 * loss` (also "
+        "started in one branch of `loss if ema is None else ...`), an item stored per index "
+        "into a tensor, list or dict the function makes, in a loop that calls `backward()` "
+        "(`losses[i] = loss`: a tensor records every store), a project "
         "function that appends one argument to "
         "another (`record(hist, loss)` with `store.append(value)`), "
         "and a tracker's method that adds what it is given into an attribute of `self`: "
@@ -62,7 +66,10 @@ class GraphKeepingAccumulator(Rule):
         "model(x); loss = F.mse_loss(out, y); loss.backward(); outs.append(out)`; the "
         "differentiated value proves nothing where it is a view or a conversion, which keep "
         "`requires_grad` with grad off; a parameter `model` whose "
-        "`parameters()` the function reads is a module; nothing computed under `no_grad` or by "
+        "`parameters()` the function reads, or whose `train()`/`eval()` it calls, is a module; "
+        "a field or string key of its output counts too, `outputs.logits` after "
+        "`outputs.loss.backward()`, not `.shape` or `.data`; nothing computed under "
+        "`no_grad` or by "
         "a `@torch.no_grad()` function, nor after `.item()`, `float()` or `.detach()`); **no "
         "backward**, a model's output (or a loss computed from it) accumulated in a loop that "
         "never calls `backward()`, where grad mode is "
@@ -212,6 +219,11 @@ class GraphKeepingAccumulator(Rule):
               "reachable from the accumulator (the count grows with the steps), a later "
               "`total.backward()` raises \"backward through the graph a second time\", and "
               "accumulating `loss.detach()` keeps none", one_thread(after_backward_keeps_graph)),
+        Claim("stored-per-index-keeps-graph", "semantics",
+              "storing the loss after `backward()` at a new index of a tensor each step "
+              "(`losses[i] = loss`) keeps every step's graph reachable from that tensor (the "
+              "count grows with the steps); storing `loss.detach()` keeps none",
+              one_thread(stored_keeps_graph)),
         Claim("no-backward-keeps-activations", "semantics",
               "appending a model's output in a loop without `backward()` and with grad enabled "
               "keeps every step's intermediate activations alive; `out.detach()` or "
@@ -250,7 +262,7 @@ class GraphKeepingAccumulator(Rule):
             return
         facts = _loop_facts(ctx, loop)
         if _reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
-                facts.any_backward and _stored_per_turn(ctx, loop, facts, node, acc))):
+                facts.any_backward and stored_per_turn(ctx, facts.bound, node, acc))):
             return  # (an item per index: asked only in a loop that differentiates)
         try:
             fact = scope_graph(ctx).attached(
@@ -503,46 +515,6 @@ class _ScopeFacts:
                     root = dotted_name(func.value.value)
                     if root is not None:
                         self.in_place_roots.add(root)
-
-
-#: what makes a tensor, a list or a dict an index stores into (``_stored_per_turn``)
-_TENSOR_MAKERS = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like",
-                            "ones_like", "full_like"})
-_CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
-                               "collections.defaultdict", "collections.OrderedDict"})
-
-
-def _stored_per_turn(ctx, loop, facts: _LoopFacts, node, acc) -> bool:
-    """``acc[i] = v``: does each turn of ``loop`` store at its own index (the index reads a
-    name the loop binds), into a tensor, a list or a dict the scope makes (every binding
-    reaching ``acc``: ``torch.zeros(n)``, ``[None] * n``, ``{}``; not a NumPy array, where
-    the store raises instead)?"""
-    index = node.targets[0].target.slice
-    if not any(type(n) is nodes.Name and n.value in facts.bound for n in _walk(index)):
-        return False
-    g = scope_graph(ctx)
-    a = getattr(acc, "_a", None)
-    if type(a) is not ast.Name:
-        return False
-    g._need()
-    reach = g.uses.get(id(a))
-    torch_name = ctx.inf.torch_alias()
-    return bool(reach) and all(g.bindings[b].kind == "assign" and
-                               _made_container(g.bindings[b].value, torch_name)
-                               for b in reach)
-
-
-def _made_container(value, torch_name: Optional[str]) -> bool:
-    t = type(value)
-    if t in (ast.Dict, ast.List, ast.ListComp, ast.DictComp):
-        return True
-    if t is ast.BinOp and type(value.op) is ast.Mult:
-        return type(value.left) is ast.List or type(value.right) is ast.List
-    if t is ast.Call:
-        d = graph.dotted(value.func) or ""
-        head, _, last = d.rpartition(".")
-        return d in _CONTAINER_MAKERS or (head == torch_name and last in _TENSOR_MAKERS)
-    return False
 
 
 def _loop_facts(ctx, loop) -> _LoopFacts:

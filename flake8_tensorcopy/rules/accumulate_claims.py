@@ -72,6 +72,31 @@ def after_backward_keeps_graph(v):
                    "total.backward()": second}
 
 
+def _stored(v, steps: int, detach: bool):
+    """``losses[i] = loss`` (or ``loss.detach()``) after ``loss.backward()``, into a tensor
+    made before the loop."""
+    torch = v.torch
+    model = _mlp(v)
+    x = torch.randn(16, 64, device=v.device)
+    losses = torch.zeros(steps, device=v.device)
+    for i in range(steps):
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        losses[i] = loss.detach() if detach else loss
+    return losses
+
+
+def stored_keeps_graph(v):
+    """A tensor an item is stored into per step records each store (``CopySlices``): every
+    step's graph stays reachable from it; storing ``loss.detach()`` keeps none."""
+    kept = {n: _graph_nodes(_stored(v, n, False)) for n in (5, 10)}
+    fixed = _graph_nodes(_stored(v, 10, True))
+    per_step = (kept[10] - kept[5]) / 5
+    return per_step >= 10 and fixed == 0, {
+        "graph_nodes_after_5": kept[5], "graph_nodes_after_10": kept[10],
+        "nodes_per_step": per_step, "graph_nodes_with_detach": fixed}
+
+
 def _no_backward(v, steps: int, detach: bool, no_grad: bool = False):
     """An evaluation loop without ``no_grad``: the outputs appended; a weak reference to one
     intermediate activation of each step."""

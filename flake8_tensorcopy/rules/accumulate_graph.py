@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Optional
+from typing import Optional, Set
 
 from ..semantic import graph, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.index.summaries import collects
-from ..semantic.graph_terms import keeps_graph_function
+from ..semantic.graph_terms import dotted, keeps_graph_function
 from ..syntax import nodes
 from ..syntax.grad_callers import grad_off_text
 from ..syntax.nodes import dotted_name, last_name
@@ -282,3 +282,43 @@ def concatenation(acc, name: str, call):
     if names.count(name) != 1:
         return None
     return acc, items[1 - names.index(name)], "cat"
+
+
+#: what makes a tensor, a list or a dict an index stores into (``_stored_per_turn``)
+_TENSOR_MAKERS = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like",
+                            "ones_like", "full_like"})
+_CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
+                               "collections.defaultdict", "collections.OrderedDict"})
+
+
+def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
+    """``acc[i] = v`` (``node``): does each turn of its loop store at its own index (the index
+    reads a name of ``bound``, those the loop binds), into a tensor, a list or a dict the scope makes (every binding
+    reaching ``acc``: ``torch.zeros(n)``, ``[None] * n``, ``{}``; not a NumPy array, where
+    the store raises instead)?"""
+    index = node.targets[0].target.slice
+    if not any(type(n) is nodes.Name and n.value in bound for n in nodes.within(index, ())):
+        return False
+    g = scope_graph(ctx)
+    a = getattr(acc, "_a", None)
+    if type(a) is not ast.Name:
+        return False
+    g._need()
+    reach = g.uses.get(id(a))
+    torch_name = ctx.inf.torch_alias()
+    return bool(reach) and all(g.bindings[b].kind == "assign" and
+                               _made_container(g.bindings[b].value, torch_name)
+                               for b in reach)
+
+
+def _made_container(value, torch_name: Optional[str]) -> bool:
+    t = type(value)
+    if t in (ast.Dict, ast.List, ast.ListComp, ast.DictComp):
+        return True
+    if t is ast.BinOp and type(value.op) is ast.Mult:
+        return type(value.left) is ast.List or type(value.right) is ast.List
+    if t is ast.Call:
+        d = dotted(value.func) or ""
+        head, _, last = d.rpartition(".")
+        return d in _CONTAINER_MAKERS or (head == torch_name and last in _TENSOR_MAKERS)
+    return False

@@ -17,16 +17,22 @@ _UNSUPPORTED = "unsupported operation"
 # ---- claims (run by ``tensorcopy verify``; torch arrives through the helper ``v``) ----------
 def _column_shift_silently_wrong(v):
     """A (3, 5) window shifted right by one column: the overlapping write differs from the
-    cloned one (and raises nothing); the cloned write is the intended shift."""
+    cloned one (and raises nothing), read directly or through ``.view_as(x[:, 1:])``; the
+    cloned write is the intended shift."""
     torch = v.torch
     x = torch.arange(15.0, device=v.device).reshape(3, 5)
     y = x.clone()
     want = x.clone()
     want[:, 1:] = torch.stack([x[:, i] for i in range(4)], dim=1)
+    z = x.clone()
     x[:, 1:] = x[:, :-1]  # noqa: TEN403 -- the claim demonstrates the overlap
     y[:, 1:] = y[:, :-1].clone()
-    holds = not bool(torch.equal(x, y)) and bool(torch.equal(y, want))
-    return holds, {"overlapping_row0": x[0].tolist(), "cloned_row0": y[0].tolist()}
+    # read through ``view_as`` of the written view: the same elements, as wrong
+    z[:, 1:] = z[:, :-1].view_as(z[:, 1:])  # noqa: TEN403 -- the claim demonstrates it
+    holds = not bool(torch.equal(x, y)) and bool(torch.equal(y, want)) and \
+        not bool(torch.equal(z, y))
+    return holds, {"overlapping_row0": x[0].tolist(), "cloned_row0": y[0].tolist(),
+                   "view_as_row0": z[0].tolist()}
 
 
 def _augmented_shift_silently_wrong(v):
@@ -106,7 +112,7 @@ class OverlappingSliceWrite(Rule):
         "(`f[1::2, :-s] = f[1::2, s:]`), the source may be read through `detach()` (the same "
         "storage: `x[:, 1:] = x[:, :-1].detach()`) or a conversion to its own tensor's dtype or "
         "device (`.to(x.dtype)`, `.to(x.device)`, `.type_as(x)`: nothing to convert, the view "
-        "itself), or be a view bound to a name first "
+        "itself) or `.view_as(x[...])` (the same elements), or be a view bound to a name first "
         "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in "
         "the bounds is bound again, on every path), and so may the destination (`d = x[:, "
         "1:]` ... `d.copy_(x[:, :-1])`), also a view of such a view (`w = prev[:, 1:]`). A "
@@ -216,7 +222,8 @@ class OverlappingSliceWrite(Rule):
     claims = (
         Claim("column-shift-silently-wrong", "semantics",
               "`x[:, 1:] = x[:, :-1]` on a (3, 5) tensor raises nothing and differs from the "
-              "cloned write, which is the intended shift", _column_shift_silently_wrong,
+              "cloned write, which is the intended shift; so does the read through "
+              "`.view_as(x[:, 1:])`", _column_shift_silently_wrong,
               devices=("cpu",)),
         Claim("augmented-shift-silently-wrong", "semantics",
               "`x[:, 1:] += x[:, :-1]` differs from `x[:, 1:] += x[:, :-1].clone()`, and "
@@ -289,7 +296,8 @@ class OverlappingSliceWrite(Rule):
 def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
     """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (a view of the
     same storage and region), of ``x[:, :-1].to(x.dtype)``, ``.to(x.device)`` or
-    ``.type_as(x)`` (the tensor itself: nothing to convert); ``src`` itself otherwise."""
+    ``.type_as(x)`` (the tensor itself: nothing to convert), of ``.view_as(x[...])`` (a view of
+    the same elements, shaped as another view of ``x``); ``src`` itself otherwise."""
     if type(src) is not nodes.Call:
         return src  # (nearly every statement's value)
     calls = []
@@ -312,6 +320,9 @@ def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
             continue
         if m == "type_as" and dotted_name(arg.value) == base:
             continue
+        if m == "view_as" and type(arg.value) is nodes.Subscript and \
+                dotted_name(arg.value.value) == base:
+            continue  # ``x[:, :-1].view_as(x[:, 1:])``: a view of the same elements
         return src
     return inner
 

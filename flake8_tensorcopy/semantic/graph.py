@@ -30,10 +30,9 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from ..syntax.walk import node_fields
 from .graph_terms import (
-    DETACHING, DIFFERENTIATING, KEEPS_GRAPH, NUMBERS, THROUGH_DIFF, computed, decorated_grad,
-    calls_in, dotted, function_params, grad_effect, indexes_tensor, is_sum, literal, path_of,
-    join_envs, path_root, plain_number, terms,
-)
+    DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
+    computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
+    join_envs, literal, path_of, path_root, plain_number, terms)
 from . import graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
@@ -324,7 +323,7 @@ class ScopeGraph:
                 elif name == "grad" and n.args and self._once(n) and dotted(f) in (
                         "torch.autograd.grad", "autograd.grad"):
                     self.differentiated.append((n.args[0], stmt))
-                elif name in _MODULE_ONLY and type(f) is ast.Attribute \
+                elif name in MODULE_ONLY and type(f) is ast.Attribute \
                         and type(f.value) is ast.Name and self._once(n):
                     self.module_reads.append(f.value)
             for field in node_fields(type(n)):  # ``syntax.walk.child_nodes``, inline
@@ -685,9 +684,6 @@ class ScopeGraph:
         self._need()
         return self.grad.get(id(stmt))
 
-
-#: methods a callable value has when it is a module (``X.eval()`` ... ``X(x)``: ``module_reads``)
-_MODULE_ONLY = frozenset({"parameters", "named_parameters", "eval", "train"})
 
 #: ``ScopeGraph._read``: not a read it knows; look into the expression
 _OPEN = object()

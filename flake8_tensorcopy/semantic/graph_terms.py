@@ -69,6 +69,11 @@ GRAD_OFF = frozenset({"no_grad", "inference_mode"})
 GRAD_ON = frozenset({"enable_grad"})
 
 
+#: methods a called value has when it is a module (``X.eval()`` ... ``X(x)``: the scope's
+#: ``module_reads``, ``graph_sources.call_kind``)
+MODULE_ONLY = frozenset({"parameters", "named_parameters", "eval", "train"})
+
+
 def path_of(node: ast.AST) -> Optional[Tuple[str, str]]:
     """(root name, path) of ``out["loss"]``, ``out.loss``, ``out[0]``: constant keys only."""
     path = []

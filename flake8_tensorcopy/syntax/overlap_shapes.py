@@ -25,7 +25,7 @@ def slice_write(a: ast.expr) -> bool:
 WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_"})
 #: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
 #: decides which calls of them do)
-SAME_VIEW = frozenset({"detach", "to", "type_as"})
+SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as"})
 
 
 def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
