@@ -378,7 +378,8 @@ AWAITING_GPU = frozenset(
     | {("TEN406", i) for i in ("repeated-list-is-one-tensor", "expand-row-write-is-silent",
                                "fix-1", "fix-2")}
     | {("TEN403", "fix-3"), ("TEN403", "fix-4"),
-       ("TEN402", "fresh-optimizer-snapshot-holds-nothing-live")})
+       ("TEN402", "fresh-optimizer-snapshot-holds-nothing-live"),
+       ("TEN501", "stored-per-index-keeps-graph")})
 
 
 def test_committed_cuda_report_agrees_with_the_rules():
