@@ -214,3 +214,102 @@ def test_an_analysis_leaves_no_cyclic_garbage():
     finally:
         if was:
             gc.enable()
+
+
+TRAINED = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    def validate(model, loader):
+        model.eval()
+        preds = []
+        for x, y in loader:
+            preds.append(model(x))
+        return preds
+
+
+    def chunks(model, xs):
+        model.train()
+        outs = []
+        for x in xs:
+            outs.append(model(x))
+        return torch.cat(outs)
+
+
+    def quiet(model, loader):
+        model.eval()
+        kept = []
+        for x, y in loader:
+            kept.append(model(x))
+        return kept
+
+
+    def train(model, loader, val_loader, opt, epochs):
+        criterion = nn.CrossEntropyLoss()
+        for epoch in range(epochs):
+            model.train()
+            for xs, y in loader:
+                out = chunks(model, xs)
+                loss = criterion(out, y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            validate(model, val_loader)
+            with torch.no_grad():
+                quiet(model, val_loader)
+
+
+    class Trainer:
+        def __init__(self, model, loader, val_loader):
+            self.model = model
+            self.loader = loader
+            self.val_loader = val_loader
+            self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+        def evaluate(self):
+            self.model.eval()
+            outs = []
+            for x, y in self.val_loader:
+                outs.append(self.model(x))
+            return outs
+
+        def collect(self, xs):
+            self.model.train()
+            outs = []
+            for x in xs:
+                outs.append(self.model(x))
+            return torch.cat(outs)
+
+        def fit(self, epochs):
+            for epoch in range(epochs):
+                self.model.train()
+                for xs, y in self.loader:
+                    loss = F.mse_loss(self.collect(xs), y)
+                    self.opt.zero_grad()
+                    loss.backward()
+                    self.opt.step()
+                self.evaluate()
+    """)
+
+
+def test_callers_whose_backward_proves_grad_on(tmp_path):
+    """An evaluation function or method without ``no_grad``, called where the caller's own
+    differentiation proves grad on (a ``backward`` in the same grad region), keeps every
+    batch's graph; not where the caller differentiates what the call returns (chunks of a
+    forward pass collected for one loss), nor a call under ``no_grad``."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    (root / "train.py").write_text(TRAINED)
+    lines = TRAINED.splitlines()
+    want = [("train.py", i) for i, text in enumerate(lines, 1)
+            if text.strip() in ("preds.append(model(x))",)] + \
+        [("train.py", i) for i, text in enumerate(lines, 1)
+         if text.strip() == "outs.append(self.model(x))"][:1]
+    assert len(want) == 2
+    assert _ten501(root) == sorted(want)
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
+    assert sorted(int(line.split(":")[1]) for line in proc.stdout.splitlines()) == \
+        sorted(n for _, n in want), proc.stdout + proc.stderr

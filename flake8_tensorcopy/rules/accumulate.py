@@ -10,8 +10,8 @@ from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
-from .accumulate_graph import accumulation, method_accumulation, scope_graph, \
-    stored_per_turn
+from .accumulate_graph import accumulation, caller_proves, method_accumulation, \
+    method_called_with_grad_on, scope_graph, stored_per_turn
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread, stored_keeps_graph
 from .context import cached, statement_blocks, statement_list
@@ -76,8 +76,13 @@ class GraphKeepingAccumulator(Rule):
         "provably on (no `torch.no_grad()`/`inference_mode()` block around it, no "
         "`set_grad_enabled`, no parameter frozen in the file): in script-level code, or in a "
         "plain top-level function whose every caller is visible and runs it with grad on (each "
-        "use of its name in its file is a call at script level, or from a function proven so in "
-        "turn, outside any `with` block about grad; no decorator on the way; and no other file "
+        "use of its name in its file is a call at script level, from a function proven so in "
+        "turn, or from a function whose own `backward()` proves grad on where it calls it "
+        "(`loss.backward()` ... `validate(model, val_loader)`; a call whose value is dropped, "
+        "where the function returns what it accumulates), outside any `with` block about "
+        "grad; no decorator on the way), or in a plain method called only as `self.m()` from "
+        "methods of its class proven so (`self.model(x)` is a model's output where the method "
+        "calls `self.model.eval()`); and no other file "
         "of the project imports the file, read from the text of every project file: an import "
         "naming it, or one by a computed name, keeps the function silent). Not flagged: an "
         "accumulator that is itself differentiated (`acc = acc + loss / k` ... "
@@ -278,7 +283,8 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif form != "store" and (_script_grad_on(ctx, facts) or _called_grad_on(ctx, facts)):
+        elif form != "store" and (_script_grad_on(ctx, facts) or _called_grad_on(
+                ctx, facts, lambda: _returned(_scope_facts(ctx), root))):
             callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN
@@ -488,15 +494,18 @@ class _ScopeFacts:
     (a GAN script's 25 candidates walked their scope 5 times each, 75% of the file's analysis):
     each binding's targets with the names its value reads, the names each differentiating call
     reads, and the roots whose items are written in place."""
-    __slots__ = ("bindings", "differentiating", "in_place_roots")
+    __slots__ = ("bindings", "differentiating", "in_place_roots", "returned")
 
     def __init__(self, body) -> None:
         self.bindings: List[Tuple[Set[str], List[str]]] = []
         self.differentiating: List[Set[str]] = []
         self.in_place_roots: Set[str] = set()
+        self.returned: Set[str] = set()
         for n in _walk(body):
             t = type(n)
-            if t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
+            if t is nodes.Return and n.value is not None:
+                _prefixes(n.value, self.returned)
+            elif t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
                 if n.value is not None:
                     self.bindings.append((_prefixes(n.value, set()), _targets_of(n)))
             elif t is nodes.Call:
@@ -555,11 +564,22 @@ def _root_name(node) -> Optional[str]:
 _BACKWARD_FUNCS = frozenset({"backward", "manual_backward"})
 
 
+def _returned(scope: _ScopeFacts, root: str) -> bool:
+    """Does the scope return the accumulator, or a name computed from it?"""
+    return bool(scope.returned) and _meets(scope.returned, _derived_names(scope, root))
+
+
 def _differentiated(scope: _ScopeFacts, root: str) -> bool:
     """Is the accumulator, or a name computed from it, differentiated anywhere in the scope
     (``acc.backward()``, ``torch.stack(losses).sum().backward()``, ``autograd.grad(acc, ...)``)?"""
     if not scope.differentiating:
         return False
+    names = _derived_names(scope, root)
+    return any(_meets(read, names) for read in scope.differentiating)
+
+
+def _derived_names(scope: _ScopeFacts, root: str) -> Set[str]:
+    """``root`` and the names the scope computes from it, a few steps deep."""
     names = {root}
     for _ in range(3):  # names derived from it, a few steps deep
         grew = False
@@ -571,7 +591,7 @@ def _differentiated(scope: _ScopeFacts, root: str) -> bool:
                         grew = True
         if not grew:
             break
-    return any(_meets(read, names) for read in scope.differentiating)
+    return names
 
 
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
@@ -599,23 +619,29 @@ def _plain_top(ctx) -> bool:
         not scope.decorators and any(s is scope for s in ctx.module.body)
 
 
-def _called_grad_on(ctx, facts: _LoopFacts) -> bool:
+def _called_grad_on(ctx, facts: _LoopFacts, escapes) -> bool:
     """A plain top-level function, outside any ``no_grad`` block of its own, with a loop body
     without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
     every caller in the project is visible and runs it with grad on: each use of its name in
-    the file is a call at script level or from a function proven so in turn
-    (``syntax/grad_callers.called_with_grad_on``, which the pre-filter asks too). That no
-    other file of the project may import the file is asked last, by ``check``, once the
-    accumulation would be reported."""
-    if ctx.inf.in_no_grad or facts.any_backward or not _plain_top(ctx):
+    the file is a call at script level, from a function proven so in turn
+    (``syntax/grad_callers.called_with_grad_on``, which the pre-filter asks too) or from one
+    whose own differentiation proves grad on at the call (``caller_proves``; ``escapes()``:
+    the function returns what it accumulates); or a plain method called only as
+    ``self.m(...)`` from methods of its class proven so. That no other file of the project
+    may import the file is asked last, by ``check``, once it would be reported."""
+    if ctx.inf.in_no_grad or facts.any_backward:
         return False
     project = ctx.inf.project
     tree = project.module_tree() if project is not None else None
     fn = ctx.scope_node._a
     if tree is None or not isinstance(fn, ast.AST):
         return False
+    if not _plain_top(ctx):  # (``accumulate_graph.method_called_with_grad_on``)
+        return type(ctx.scope_node) is nodes.FunctionDef and not _grad_off_text(ctx) and \
+            method_called_with_grad_on(ctx, tree, fn, escapes)
     return called_with_grad_on(fn, True, ctx.source, lambda: cached(
-        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)))
+        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)),
+        proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
 
 
 # ---- fix safety -------------------------------------------------------------------------------

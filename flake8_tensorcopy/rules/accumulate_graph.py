@@ -11,7 +11,7 @@ import ast
 import weakref
 from typing import Optional, Set
 
-from ..semantic import graph, kinds
+from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.index.summaries import collects
@@ -293,9 +293,9 @@ _CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
 
 def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
     """``acc[i] = v`` (``node``): does each turn of its loop store at its own index (the index
-    reads a name of ``bound``, those the loop binds), into a tensor, a list or a dict the scope makes (every binding
-    reaching ``acc``: ``torch.zeros(n)``, ``[None] * n``, ``{}``; not a NumPy array, where
-    the store raises instead)?"""
+    reads a name of ``bound``, those the loop binds), into a tensor, a list or a dict the
+    scope makes (every binding reaching ``acc``: ``torch.zeros(n)``, ``[None] * n``, ``{}``;
+    not a NumPy array, where the store raises instead)?"""
     index = node.targets[0].target.slice
     if not any(type(n) is nodes.Name and n.value in bound for n in nodes.within(index, ())):
         return False
@@ -322,3 +322,128 @@ def _made_container(value, torch_name: Optional[str]) -> bool:
         head, _, last = d.rpartition(".")
         return d in _CONTAINER_MAKERS or (head == torch_name and last in _TENSOR_MAKERS)
     return False
+
+
+# ---- a caller's grad mode, proven by its own differentiation ---------------------------------
+def caller_proves(ctx, tree: ast.Module, owner: str, use: ast.Name, escapes) -> bool:
+    """Is grad on where the top-level function ``owner`` of the linted module calls ``use``
+    (the called name): the statement holding the call is in a grad region a value ``owner``
+    differentiates proves on (``graph_sources.proven_regions``: ``loss = criterion(model(x),
+    y); loss.backward()`` ... ``validate(model, loader)``), whatever its own callers do?
+    Where ``escapes()`` (the called function returns what it accumulated), only a call whose
+    value is dropped (a statement of its own) counts."""
+    fn = next((s for s in tree.body if type(s) is ast.FunctionDef and s.name == owner), None)
+    return fn is not None and _method_proves(ctx, fn, use, escapes)
+
+
+def _statement_of(body, use: ast.Name):
+    """The innermost statement of ``body`` (not inside a nested definition) holding ``use``."""
+    line, col = use.lineno, use.col_offset
+    for s in body:
+        if not (s.lineno, s.col_offset) <= (line, col) <= (s.end_lineno, s.end_col_offset):
+            continue
+        if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            return None
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(s, field, None)
+            if type(inner) is list:
+                blocks = [h.body for h in inner] if field == "handlers" else [inner]
+                for b in blocks:
+                    got = _statement_of(b, use)
+                    if got is not None:
+                        return got
+        return s
+    return None
+
+
+class CallerOracle(graph.Oracle):
+    """The calls of a caller's scope as its own text shows them (no inference state is at that
+    scope): torch's functions as spelled, and a name it binds once, to a loss module it makes
+    (``criterion = nn.CrossEntropyLoss()``: no parameters, its output has a graph through its
+    inputs)."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        bound: dict = {}
+        for n in ast.walk(fn):
+            if type(n) is ast.Assign:
+                for t in n.targets:
+                    for x in ast.walk(t):
+                        if type(x) is ast.Name:
+                            bound[x.id] = None if x.id in bound else n.value
+            elif type(n) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr):
+                for x in ast.walk(getattr(n, "target", None) or n):
+                    if type(x) is ast.Name and type(x.ctx) is ast.Store:
+                        bound[x.id] = None
+        self._losses = frozenset(k for k, v in bound.items() if _loss_module(v))
+
+    def call(self, node: ast.Call) -> Optional[str]:
+        got = super().call(node)
+        if got is None and type(node.func) is ast.Name and node.func.id in self._losses:
+            return "through"
+        return got
+
+
+def _loss_module(value) -> bool:
+    """``nn.MSELoss()``, ``torch.nn.CrossEntropyLoss(reduction="sum")``."""
+    if type(value) is not ast.Call:
+        return False
+    head, _, last = (dotted(value.func) or "").rpartition(".")
+    return last.endswith("Loss") and head in ("nn", "torch.nn")
+
+
+def method_called_with_grad_on(ctx, tree: ast.Module, fn, escapes) -> bool:
+    """Does the method ``fn`` (a plain one, no decorator, of a top-level class of the linted
+    module) run only with grad on, as the module shows: the class defines it once and no other
+    class of the module defines its name; every use of the name in the module is a call
+    ``self.m(...)`` in a plain method of the same class, outside any ``with`` about grad,
+    where that method's differentiation proves grad on (``caller_proves``; ``escapes`` as
+    there)? Other files are asked by the caller (``imported_elsewhere``)."""
+    if type(fn) is not ast.FunctionDef or fn.decorator_list:
+        return False
+    cls = next((c for c in tree.body if type(c) is ast.ClassDef and
+                any(s is fn for s in c.body)), None)
+    if cls is None:
+        return False
+    name = fn.name
+    defined = [d for d in ast.walk(tree) if type(d) in (ast.FunctionDef, ast.AsyncFunctionDef)
+               and d.name == name]
+    if len(defined) != 1:
+        return False
+    methods = {m.name: m for m in cls.body if type(m) is ast.FunctionDef}
+    called = False
+    for owner in ast.walk(tree):
+        for node in ast.iter_child_nodes(owner):
+            if (type(node) is ast.Attribute and node.attr == name) or \
+                    (type(node) is ast.Name and node.id == name):
+                if not (type(owner) is ast.Call and owner.func is node and
+                        type(node) is ast.Attribute and type(node.value) is ast.Name and
+                        node.value.id == "self"):
+                    return False
+    for m in methods.values():
+        if m is fn or m.decorator_list:
+            continue
+        for node in ast.walk(m):
+            if type(node) is ast.Attribute and node.attr == name:
+                if not _method_proves(ctx, m, node, escapes):
+                    return False
+                called = True
+    # every use is in a plain method of the class (counted above): none anywhere else
+    uses = sum(1 for n in ast.walk(tree) if type(n) is ast.Attribute and n.attr == name)
+    return called and uses == sum(1 for m in methods.values() if not m.decorator_list
+                                  for n in ast.walk(m)
+                                  if type(n) is ast.Attribute and n.attr == name)
+
+
+def _method_proves(ctx, method: ast.FunctionDef, use, escapes) -> bool:
+    """Is grad on at ``use`` (a called name, ``self.m``) in the function or method ``method``:
+    not in a nested definition, in a grad region ``method``'s own differentiation proves on
+    (``graph_sources.proven_regions``; a ``with`` block about grad is a region of its own)?"""
+    stmt = _statement_of(method.body, use)
+    if stmt is None or (escapes() and not (type(stmt) is ast.Expr and
+                                           type(stmt.value) is ast.Call and
+                                           stmt.value.func is use)):
+        return False
+    g = cached(ctx, "_accumulate_caller_graphs", method,
+               lambda: graph.scope_graph(method, CallerOracle(method)))
+    r = graph_sources.region(g, stmt)
+    return r is not None and r in graph_sources.proven_regions(g)

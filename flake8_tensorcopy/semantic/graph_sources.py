@@ -26,7 +26,7 @@ import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
-from .graph_terms import DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, dotted, \
+from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, path_of, \
     path_root
 
@@ -187,6 +187,16 @@ def call_kind(g, node: ast.Call) -> Optional[str]:
     ... ``model(x)``: only a module has them)."""
     kind = g.oracle.call(node)
     f = node.func
+    if kind is None and type(f) is ast.Attribute:
+        # ``self.model(x)`` where the scope calls ``self.model.eval()`` (and binds nothing on
+        # ``self``): a module
+        g._need()
+        d = dotted(f)
+        root = path_root(f)
+        if d is not None and type(root) is ast.Name and root.id not in g.path_written and \
+                d in _module_attributes(g):
+            return "forward"
+        return None
     if kind is None and type(f) is ast.Name:
         g._need()
     if kind is None and type(f) is ast.Name and g.module_reads:
@@ -195,6 +205,18 @@ def call_kind(g, node: ast.Call) -> Optional[str]:
                 g.uses.get(id(m)) == reach for m in g.module_reads):
             return "forward"
     return kind
+
+
+def _module_attributes(g) -> FrozenSet[str]:
+    """The dotted attributes the scope calls a module's method of, as a statement
+    (``self.model.eval()``: ``graph_terms.MODULE_ONLY``)."""
+    got = g.memo.get("module_attrs")
+    if got is None:
+        got = g.memo["module_attrs"] = frozenset(
+            dotted(s.value.func.value) for s in g.expr_stmts
+            if type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
+            s.value.func.attr in MODULE_ONLY and type(s.value.func.value) is ast.Attribute)
+    return got
 
 
 def call_fact(g, call: ast.Call, key: str, stmt) -> Optional[Fact]:

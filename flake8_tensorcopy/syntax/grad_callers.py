@@ -37,8 +37,9 @@ def grad_off_text(source: str) -> bool:
 _NESTED = "<nested>"
 _GRAD_WORDS = ("grad", "inference")
 
-#: (owner: None at script level or the top-level function holding the use, grad on, a call)
-Use = Tuple[Optional[str], bool, bool]
+#: (owner: None at script level or the top-level function holding the use, grad on, a call,
+#: the ``Name`` node used)
+Use = Tuple[Optional[str], bool, bool, ast.Name]
 
 
 class Uses:
@@ -72,14 +73,18 @@ class Uses:
                 self._read[name] = None
         return self._read[name]
 
-    def grad_on(self, name: str) -> bool:
-        """Is ``name`` a plain top-level function of the module that runs only with grad on?"""
+    def grad_on(self, name: str, proven: Optional[Callable[[str, ast.Name], bool]] = None) \
+            -> bool:
+        """Is ``name`` a plain top-level function of the module that runs only with grad on?
+        ``proven(owner, use)``: is grad on where the plain top-level function ``owner`` calls
+        it (``use``: the called name), whatever its own callers do (a value differentiated in
+        the same grad region proves it); without it, only callers proven in turn count."""
         try:
-            return self._grad_on(name, set())
+            return self._grad_on(name, set(), proven)
         except RecursionError:  # a chain of callers too long to follow: nothing is proven
             return False
 
-    def _grad_on(self, name: str, seen: Set[str]) -> bool:
+    def _grad_on(self, name: str, seen: Set[str], proven=None) -> bool:
         if name in seen or name not in self.plain:
             return False  # a cycle, or not a plain function
         read = self.of(name)
@@ -87,10 +92,12 @@ class Uses:
             return False  # unreadable, or not one definition
         seen.add(name)
         called = False
-        for owner, on, call in read[0]:
+        for owner, on, call, use in read[0]:
             if not (on and call) or owner == _NESTED or owner == name:
                 return False
-            if owner is not None and not self._grad_on(owner, seen):
+            if owner is not None and not (proven is not None and owner in self.plain and
+                                          proven(owner, use)) and \
+                    not self._grad_on(owner, seen, proven):
                 return False
             called = True
         return called
@@ -169,7 +176,7 @@ class _Walk:
             self._calls.add(id(node.func))
         elif t is ast.Name:
             if node.id == name:
-                self.uses.append((owner, on, id(node) in self._calls))
+                self.uses.append((owner, on, id(node) in self._calls, node))
             return
         visit, AST = self.visit, ast.AST  # ``ast.iter_child_nodes``, without its generators
         for field in node_fields(t):  # (names, contexts and operators hold no use)
@@ -190,14 +197,16 @@ def grad_on_function(tree: ast.Module, name: str, text: Optional[str] = None) ->
 
 
 def called_with_grad_on(fn: ast.AST, top: bool, source: str, uses: "Callable[[], Uses]",
-                        off: Optional[bool] = None) -> bool:
+                        off: Optional[bool] = None,
+                        proven: Optional[Callable[[str, ast.Name], bool]] = None) -> bool:
     """May TEN501 prove from its callers that ``fn`` (a definition of the module ``source`` is
     the text of) runs with grad on: a plain top-level function (``top``: in the module's own
     body; not ``async``, no decorator) in a file whose text turns grad off nowhere, whose name
     is called in the file and whose every use there is a call made with grad on (``uses()``:
     the module's ``Uses``, made once by the caller; ``off``: ``grad_off_text(source)``, when
     the caller has it)?"""
-    return may_be_called_with_grad_on(fn, top, source, off) and uses().grad_on(fn.name)
+    return may_be_called_with_grad_on(fn, top, source, off) and \
+        uses().grad_on(fn.name, proven)
 
 
 def may_be_called_with_grad_on(fn: ast.AST, top: bool, source: str,
