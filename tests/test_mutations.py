@@ -424,7 +424,8 @@ MUTATIONS = (
         "TEN202 fix-2", "TEN302 fix-1,fix-2,fix-3", "TEN401 detach-write-reaches-source",
         "TEN403 column-shift-silently-wrong,augmented-shift-silently-wrong,first-dim-shift-raises")),
     Mutation("state-dict-returns-copies", state_dict_returns_copies, _k(
-        "TEN402 shallow-snapshots-follow-step,cpu-snapshot-is-the-tensors-on-cpu")),
+        "TEN402 shallow-snapshots-follow-step,cpu-snapshot-is-the-tensors-on-cpu,"
+        "float-and-numpy-snapshots-are-the-tensors")),
     Mutation("cpu-returns-copy", cpu_returns_copy, _k(
         "TEN402 cpu-snapshot-is-the-tensors-on-cpu"), devices=("cpu",)),
     Mutation("optimizer-state-dict-deepcopies", optimizer_state_dict_deepcopies, _k(

@@ -8,7 +8,7 @@ from ..syntax import nodes
 
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, returned_live_state_dict
-from ..semantic.statedicts import Live, live_state_dict
+from ..semantic.statedicts import COPIES_ELSEWHERE, Live, live_state_dict
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from .snapshot_flow import (
@@ -18,6 +18,7 @@ from .snapshot_flow import (
 from .snapshot_methods import restored_elsewhere
 from .snapshot_claims import (
     cpu_snapshot_is_the_tensors_on_cpu, deep_snapshots_keep_old_weights,
+    float_and_numpy_snapshots_are_the_tensors,
     fresh_optimizer_snapshot_holds_nothing_live, optimizer_state_follows_step,
     shallow_snapshots_follow_step,
 )
@@ -38,7 +39,8 @@ class StateDictSnapshot(Rule):
         "`X.state_dict()` (`keep_vars=True` too; `best, score = model.state_dict(), 0.0`) or "
         "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
         "`{k: v for k, v in ....items()}` with any key and filter, `{k: v.detach() ...}`, "
-        "`{k: v.cpu() ...}`; also of a "
+        "`{k: v.cpu() ...}`, `{k: v.cpu().numpy() ...}` (the same memory), `{k: v.float() "
+        "...}` (the same float32 tensors); also of a "
         "name holding a live state dict: `sd.copy()`), of a project function's result when "
         "every `return` of it is one (`trainer.get_weights()` returning "
         "`self.model.state_dict()`), also `optimizer.state_dict()`, when the binding is read "
@@ -72,7 +74,8 @@ class StateDictSnapshot(Rule):
         "`OrderedDict()`, `copy.copy()` and a plain comprehension all equal the NEW weights, "
         "and so does `{k: v.detach() ...}`; `copy.deepcopy(...)` and `{k: v.detach().clone() "
         "...}` keep the old ones. BatchNorm's running statistics and `num_batches_tracked` "
-        "follow too, and on CPU `{k: v.cpu() ...}` returns the same tensors (a copy on GPU). In "
+        "follow too, and on CPU `{k: v.cpu() ...}` returns the same tensors (a copy on GPU), "
+        "as `.float()` does for float32 ones and `.numpy()` arrays share their memory. In "
         "`optimizer.state_dict()` Adam's `exp_avg` tensors move with the next step while "
         "`param_groups` is a fresh copy. The classic early-stopping loop (`if acc > best_acc: "
         "best_wts = model.state_dict()` ... `model.load_state_dict(best_wts)`) therefore "
@@ -188,6 +191,11 @@ class StateDictSnapshot(Rule):
               "`{k: v.cpu() ...}` of a module on the CPU equals the new weights after one "
               "`SGD.step()`: the same tensors (from a GPU, `.cpu()` copies)",
               cpu_snapshot_is_the_tensors_on_cpu, devices=("cpu",)),
+        Claim("float-and-numpy-snapshots-are-the-tensors", "semantics",
+              "`{k: v.float() ...}` of a float32 module on the CPU and `{k: v.cpu().numpy() "
+              "...}` equal the new weights after one `SGD.step()` (the same tensors, the same "
+              "memory); `{k: v.double() ...}` keeps the old ones",
+              float_and_numpy_snapshots_are_the_tensors, devices=("cpu",)),
         Claim("deep-snapshots-keep-old-weights", "semantics",
               "`copy.deepcopy(state_dict())` and `{k: v.detach().clone()}` keep the weights of "
               "the moment they were taken, and loading the deep copy restores them",
@@ -278,9 +286,10 @@ class StateDictSnapshot(Rule):
         change = found[0]
         fix = self._fix(ctx, value, snap)
         if snap.where:
-            live = (f"{snap.where} the live tensors themselves, not a copy (a copy only on a "
-                    f"GPU)")
-            advice = "clone them for a snapshot (`v.detach().cpu().clone()`)"
+            live = (f"{snap.where} the live tensors themselves, not a copy (a copy only "
+                    f"{COPIES_ELSEWHERE.get(snap.where, 'elsewhere')})")
+            advice = "clone them for a snapshot (`v.detach().cpu().clone()`)" \
+                if snap.where == "on CPU" else "clone them for a snapshot (`v.detach().clone()`)"
         elif via is not None:
             live = f"the live tensors (`{via[0]}()` returns `{via[1][:40]}`), not a copy"
             advice = ("take `copy.deepcopy(...)` for a snapshot" if fix is not None

@@ -57,6 +57,29 @@ def cpu_snapshot_is_the_tensors_on_cpu(v):
                                "snapshot": "follows the step" if follows else "kept the old weights"}
 
 
+def float_and_numpy_snapshots_are_the_tensors(v):
+    """``{k: v.float() ...}`` of a float32 module and ``{k: v.cpu().numpy() ...}`` of a module on
+    the CPU follow the step (the same tensors; the same memory); ``{k: v.double() ...}`` keeps
+    the old weights (a conversion that converts copies)."""
+    torch = v.torch
+    measured = {}
+    ok = True
+    for name, make, same in (
+            ("{k: v.float()}", lambda m: {k: t.float() for k, t in m.state_dict().items()}, True),
+            ("{k: v.cpu().numpy()}",
+             lambda m: {k: torch.from_numpy(t.cpu().numpy()) for k, t in m.state_dict().items()},
+             True),
+            ("{k: v.double()}", lambda m: {k: t.double() for k, t in m.state_dict().items()},
+             False)):
+        m, snap, before = _trained(v, make)
+        now = m.weight.detach().to(snap["weight"].dtype)
+        follows = bool(torch.equal(snap["weight"], now)) and \
+            not bool(torch.equal(snap["weight"], before.to(snap["weight"].dtype)))
+        measured[name] = "follows the step" if follows else "kept the old weights"
+        ok = ok and follows == same
+    return ok, measured
+
+
 def deep_snapshots_keep_old_weights(v):
     import copy
     torch = v.torch

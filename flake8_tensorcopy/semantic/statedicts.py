@@ -21,10 +21,14 @@ from ..syntax.nodes import dotted_name, last_name
 
 #: conversions that return the SAME tensor (not a copy) in the conditions named, measured on
 #: torch 2.13 (shared/FACTS.md section 7): ``t.cpu()`` and ``t.to("cpu")`` of a CPU tensor return
-#: ``t`` itself, ``detach()`` always shares the storage. The general table of such conversions
+#: ``t`` itself, ``t.float()`` of a float32 one too, ``t.numpy()`` (CPU only) shares its memory,
+#: ``detach()`` always shares the storage. The general table of such conversions
 #: (``.float()``, ``.contiguous()``, ``as_tensor``...) belongs in ``semantic/storage.py``; this
 #: one is the part state dicts need until that module exists.
-SAME_STORAGE = {"detach": "", "cpu": "on CPU"}
+SAME_STORAGE = {"detach": "", "cpu": "on CPU", "numpy": "on CPU",
+                "float": "for float32 tensors"}
+#: for each condition of ``SAME_STORAGE``: where the conversion copies instead
+COPIES_ELSEWHERE = {"on CPU": "on a GPU", "for float32 tensors": "for another dtype"}
 #: ``t.to(<one of these>)`` is ``t.cpu()``
 _CPU_DEVICES = frozenset({"'cpu'", '"cpu"'})
 
@@ -79,7 +83,8 @@ def _dict_source(node, holds_live: Callable[[str], bool]):
 def same_storage(node, name: str) -> Optional[str]:
     """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
     conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
-    ``v.to("cpu")``): "" (everywhere) or "on CPU"; None when it may be a copy."""
+    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``): "" (everywhere) or the condition
+    (``"on CPU"``: the outermost conversion's); None when it may be a copy."""
     where = ""
     while type(node) is nodes.Call and type(node.func) is nodes.Attribute:
         m = node.func.attr.value
