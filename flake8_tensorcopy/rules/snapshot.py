@@ -34,7 +34,8 @@ class StateDictSnapshot(Rule):
     what = (
         "Flags a binding (to a name, an attribute, or into a container; also as an item of a "
         "dict, tuple or list display: `state = {\"model\": model.state_dict(), \"epoch\": "
-        "e}`, `kept.append((epoch, model.state_dict()))`, where a read of another constant "
+        "e}`, `kept.append((epoch, model.state_dict()))`, `store.update(weights=model."
+        "state_dict())` on a dict the function makes, where a read of another constant "
         "key, `state[\"epoch\"]` or `kept[-1][0]`, is no read of its tensors) of "
         "`X.state_dict()` (`keep_vars=True` too; `best, score = model.state_dict(), 0.0`) or "
         "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
@@ -231,6 +232,10 @@ class StateDictSnapshot(Rule):
             if call.func.attr.value == "load_state_dict" and call.args and \
                     type(call.args[0].value) is nodes.Attribute:
                 return self._restored_from_instance(node, ctx, call.args[0].value)
+            if call.func.attr.value == "update" and call.args and \
+                    type(call.func.value) is nodes.Name and \
+                    _made_dict(ctx.scope_node, call.func.value.value):
+                return self._updated(node, ctx, call)
             if call.func.attr.value != "append" or len(call.args) != 1:
                 return ()
             target, value = call.func.value, call.args[0].value
@@ -253,6 +258,28 @@ class StateDictSnapshot(Rule):
                 return ()
             snap = Live(None, None, False, "")
         return self._check(node, ctx, target, value, snap, via, keys)
+
+    def _updated(self, node, ctx, call) -> Iterable[Report]:
+        """``store.update(score=s, weights=model.state_dict())`` or ``store.update({"weights":
+        model.state_dict()})``: the keys it sets to a live state dict, as ``store["weights"] =
+        ...`` would."""
+        args = call.args
+        if len(args) == 1 and args[0].keyword is None and not args[0].star and \
+                type(args[0].value) is nodes.Dict:
+            found = live_items(ctx, args[0].value)
+            if found is None:
+                return ()
+            value, snap, keys = found
+        else:
+            if any(a.keyword is None for a in args):
+                return ()
+            live = [(a.keyword.value, a.value, snapshot(ctx, a.value)) for a in args]
+            live = [x for x in live if x[2] is not None]
+            if not live:
+                return ()
+            value, snap = live[0][1], live[0][2]
+            keys = frozenset(x[0] for x in live)
+        return self._check(node, ctx, call.func.value, value, snap, None, (1, keys))
 
     def _unpacked(self, node, ctx, target, value) -> Iterable[Report]:
         """``best, score = model.state_dict(), 0.0``: the first name bound to a snapshot."""
@@ -368,6 +395,42 @@ def live_items(ctx, value):
         if first is None:
             first = (el.value, snap)
     return None if first is None else (first[0], first[1], frozenset(keys))
+
+
+_DICT_MAKERS = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "defaultdict",
+                          "collections.defaultdict"})
+
+
+def _made_dict(scope, name: str) -> bool:
+    """Is every binding of ``name`` in ``scope`` (not inside a nested definition) a dict it
+    makes (``{...}``, ``dict(...)``), and is there one (not a parameter: anything)?"""
+    found = False
+    for n in nodes.within(scope.body if type(scope) is not nodes.Module else scope,
+                          (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+        t = type(n)
+        if t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
+            targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
+            for tgt in targets:
+                if any(type(x) is nodes.Name and x.value == name for x in nodes.within(tgt, ())):
+                    v = n.value
+                    if not (type(tgt) is nodes.Name and t is not nodes.AugAssign and (
+                            type(v) in (nodes.Dict, nodes.DictComp) or
+                            (type(v) is nodes.Call and dotted_name(v.func) in _DICT_MAKERS))):
+                        if type(tgt) is nodes.Name:
+                            return False
+                        continue  # ``store["k"] = v``: an item, not a binding
+                    found = True
+        elif t in (nodes.For, nodes.With, nodes.Global, nodes.Nonlocal) and \
+                name in _bound_names(n):
+            return False
+    return found
+
+
+def _bound_names(n) -> set:
+    if type(n) in (nodes.Global, nodes.Nonlocal):
+        return {x.name.value for x in n.names}
+    tgt = n.target if type(n) is nodes.For else [i.asname for i in n.items if i.asname]
+    return {x.value for x in nodes.within(tgt, ()) if type(x) is nodes.Name}
 
 
 def snapshot(ctx, node) -> Optional[Live]:
