@@ -193,7 +193,7 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         for t in node.targets:
             self.inf.bind_target(t.target, kind, doubt)
         target = node.targets[0].target
-        if type(node.value) is nodes.Subscript and len(node.targets) == 1 and \
+        if type(node.value) in (nodes.Subscript, nodes.Name) and len(node.targets) == 1 and \
                 type(target) is nodes.Name:
             regions.bind_view(self.inf, target.value, node.value)
         elif type(target) is nodes.Attribute and target.attr.value == "data" and \

@@ -115,7 +115,9 @@ class OverlappingSliceWrite(Rule):
         "itself) or `.view_as(x[...])` (the same elements), or be a view bound to a name first "
         "(`prev = x[:, :-1]` ... `x[:, 1:] = prev`, while neither `prev`, `x` nor a name in "
         "the bounds is bound again, on every path), and so may the destination (`d = x[:, "
-        "1:]` ... `d.copy_(x[:, :-1])`), also a view of such a view (`w = prev[:, 1:]`). A "
+        "1:]` ... `d.copy_(x[:, :-1])`), also a view of such a view (`w = prev[:, 1:]`), and "
+        "the tensor itself under another name (`ids = labels` ... `ids[:, 1:] = "
+        "labels[:, :-1]`). A "
         "`self` attribute is a tensor where every binding of it in the class is one, not "
         "counting a binding of `__init__` that a later one replaces in straight-line code "
         "with nothing between that could read it (`self.buf = np.zeros(...)`, then `self.buf "
@@ -347,7 +349,10 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
     since."""
     if type(node) is nodes.Name:
         view = regions.view_of(ctx.inf, node.value)
-        return (view.base, view.region) if view is not None else None
+        # (a name for the whole tensor, ``y = x``, is read through its subscripts only: the
+        # whole against a part of itself differs in shape, an error)
+        return (view.base, view.region) if view is not None and \
+            view.region != regions.WHOLE else None
     value = node.value
     while type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
             value.func.attr.value == "detach" and not value.args:

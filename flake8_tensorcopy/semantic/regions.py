@@ -414,6 +414,10 @@ class View(Kind):
         self.needs = needs
 
 
+#: the region of a tensor's own name (``y = x``: all of ``x``)
+WHOLE = Region((), None)
+
+
 def key(name: str) -> str:
     """Where the binding state keeps the view a name holds."""
     return name + "["
@@ -422,13 +426,19 @@ def key(name: str) -> str:
 def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View]:
     """The view ``name = value`` binds, or None: ``value`` is a basic-slice subscript of a plain
     name known to be a tensor, whose bounds read only plain names, none of them (nor the base)
-    ``name`` itself or written by another scope."""
-    if type(value) is not nodes.Subscript or type(value.value) is not nodes.Name:
+    ``name`` itself or written by another scope; or that name itself (``y = x``: ``WHOLE``)."""
+    if type(value) is nodes.Name:  # ``y = x``: the whole of ``x`` under another name
+        base = value.value
+        r: Optional[Region] = WHOLE
+    elif type(value) is not nodes.Subscript or type(value.value) is not nodes.Name:
         return None
-    base = value.value.value
+    else:
+        base = value.value.value
+        r = None
     if base == name or not is_tensor(inference.lookup(base)):
         return None
-    r = region(value, lambda n: not is_tensor(inference.infer(n)))
+    if r is None:
+        r = region(value, lambda n: not is_tensor(inference.infer(n)))
     if r is None:
         return None
     outer = view_of(inference, base)

@@ -61,9 +61,10 @@ def through_views(views: Set) -> Set:
 
 
 def binds_view(roots, named: Set) -> bool:
-    """Do ``roots`` bind ``v = x[...]`` (or a view of a view of ``x``) for a write ``x[..:..] =
-    v`` (or ``v.copy_(x[...])``) noted in ``named``?"""
-    views = {(dotted(n.value.value), n.targets[0].id) for root in roots for n in walk_nodes(root)
-             if type(n) is ast.Assign and type(n.value) is ast.Subscript and
+    """Do ``roots`` bind ``v = x[...]`` or ``v = x`` (or a view of a view of ``x``) for a write
+    ``x[..:..] = v`` (or ``v.copy_(x[...])``) noted in ``named``?"""
+    views = {(dotted(n.value.value) if type(n.value) is ast.Subscript else n.value.id,
+              n.targets[0].id) for root in roots for n in walk_nodes(root)
+             if type(n) is ast.Assign and type(n.value) in (ast.Subscript, ast.Name) and
              type(n.targets[0]) is ast.Name}
     return bool(views) and not named.isdisjoint(through_views(views))

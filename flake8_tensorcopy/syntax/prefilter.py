@@ -255,9 +255,10 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
             if t is ast.Assign and any(_same_subscripted(target, value, named)
                                        for target in node.targets):
                 return True  # TEN403
-            if t is ast.Assign and isinstance(value, ast.Subscript) and \
-                    isinstance(node.targets[0], ast.Name):
-                views.add((dotted(value.value), node.targets[0].id))
+            if t is ast.Assign and isinstance(value, (ast.Subscript, ast.Name)) and \
+                    isinstance(node.targets[0], ast.Name):  # ``v = x[...]``, ``v = x``
+                views.add((dotted(value.value) if isinstance(value, ast.Subscript) else
+                           value.id, node.targets[0].id))
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True
