@@ -88,9 +88,9 @@ def test_hook_tables_keep_the_rules_order():
 def test_a_constant_accumulated_in_a_loop_reads_nothing_of_the_loop(monkeypatch):
     """``steps += 1`` in a loop: TEN501 cannot fire on it (no carrier, no call that may hold a
     graph), so that loop's facts are not gathered for it; ``total += loss`` still is reported."""
-    from flake8_tensorcopy.rules import accumulate
+    from flake8_tensorcopy.rules import accumulate_loops
 
-    made = _counted(monkeypatch, accumulate._LoopFacts, "__init__")
+    made = _counted(monkeypatch, accumulate_loops.LoopFacts, "__init__")
     src = ("import torch\n\n\ndef train(model, opt, data):\n    steps = total = 0\n"
            "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
            "        opt.step()\n        total += loss\n"

@@ -1,20 +1,22 @@
 """TEN501: an accumulator that keeps every iteration's autograd graph alive."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Iterable, Iterator, List, Optional
 
 import ast
 import builtins
 
 from ..semantic import closed, graph, kinds
 from ..syntax import nodes
-from ..syntax.nodes import dotted_name, last_name
+from ..syntax.nodes import dotted_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
 from .accumulate_graph import accumulation, caller_proves, method_accumulation, \
     method_called_with_grad_on, scope_graph, stored_per_turn
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     no_backward_keeps_activations, one_thread, stored_keeps_graph
-from .context import cached, statement_blocks, statement_list
+from .context import cached
+from .accumulate_loops import LoopFacts, differentiated, differentiates, in_loop, \
+    innermost_loop, loop_facts, reset_in, returned, scope_facts
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability
 
@@ -47,7 +49,9 @@ class GraphKeepingAccumulator(Rule):
         "had a graph because backward ran through it: the value `backward()` is called on "
         "(`loss.backward()`, `scaler.scale(loss / k).backward()`, `accelerator.backward(loss)`, "
         "`out[\"loss\"].backward()`), a term of that loss bound to a computed value "
-        "(`loss = rec + kl` ... `total_rec += rec`), the loss a called function differentiated "
+        "(`loss = rec + kl` ... `total_rec += rec`), a value of a dict whose values the loss "
+        "sums (`loss = sum(loss_dict.values())` ... `for k, v in loss_dict.items(): "
+        "hist[k].append(v)`), the loss a called function differentiated "
         "and returns (`loss = train_step(batch)`), a key of the dict it returns that it "
         "differentiated (`out[\"loss\"].backward(); return out` ... `total += "
         "out[\"loss\"]`), an item of the tuple or namedtuple it returns "
@@ -243,7 +247,7 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = accumulation(node)
-        if found is None and type(node) is nodes.Expr and _may_keep(node.value) and _in_loop(ctx):
+        if found is None and type(node) is nodes.Expr and _may_keep(node.value) and in_loop(ctx):
             # (asked only in a loop: ``_check`` reports nothing elsewhere, and finding the
             # called method's summary is the costly part)
             found = method_accumulation(node, ctx)
@@ -258,16 +262,16 @@ class GraphKeepingAccumulator(Rule):
         if ctx.inf.torch_alias() is None or (form == "cat" and not (
                 ctx.inf.qualname(node.value.func) or "").startswith("torch.")):
             return
-        loop = _innermost_loop(ctx, line)
+        loop = innermost_loop(ctx, line)
         if loop is None:
             return
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
             return
-        facts = _loop_facts(ctx, loop)
-        if _reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
-                facts.any_backward and stored_per_turn(ctx, facts.bound, node, acc))):
+        facts = loop_facts(ctx, loop)
+        if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
+                differentiates(ctx, loop) and stored_per_turn(ctx, facts.bound, node, acc))):
             return  # (an item per index: asked only in a loop that differentiates)
         try:
             fact = scope_graph(ctx).attached(
@@ -284,15 +288,15 @@ class GraphKeepingAccumulator(Rule):
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
         elif form != "store" and (_script_grad_on(ctx, facts) or _called_grad_on(
-                ctx, facts, lambda: _returned(_scope_facts(ctx), root))):
+                ctx, facts, lambda: returned(scope_facts(ctx), root))):
             callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN
         else:
             return
         # last, the one question asked of the whole scope (most candidates never get here)
-        scope = _scope_facts(ctx)
-        if _differentiated(scope, root) or root in scope.in_place_roots:
+        scope = scope_facts(ctx)
+        if differentiated(scope, root) or root in scope.in_place_roots:
             return
         if callers and ctx.inf.project.imported_elsewhere():
             # asked last: the answer makes the file's analysis depend on every project file
@@ -400,202 +404,8 @@ def _may_keep(call) -> bool:
     return any(not a.star and _operands(a.value) for a in call.args)
 
 
-def _innermost_loop(ctx, line):
-    """The innermost ``for``/``while`` of the scope being checked (not crossing a definition)
-    whose body holds the statement line ``line``, or None. The loops of every statement are
-    found in one walk per scope and file."""
-    if line is None:
-        return None
-    scope = ctx.scope_node
-    return cached(ctx, "_accumulate_loops", scope, lambda: _loops_of(scope)).get(id(line))
-
-
-def _in_loop(ctx) -> bool:
-    """Is the statement being checked in the body of a loop of its scope?"""
-    return _innermost_loop(ctx, ctx.stmt_line) is not None
-
-
-def _loops_of(scope) -> dict:
-    """id of each statement of ``scope`` (not crossing a definition) in a loop's body -> the
-    innermost such loop (a loop's ``else`` is not its body)."""
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    out: dict = {}
-    todo = [(s, None) for s in body]
-    while todo:
-        s, loop = todo.pop()
-        if loop is not None:
-            out[id(s)] = loop
-        own = type(s) in _LOOPS
-        for i, block in enumerate(statement_blocks(s)):
-            inner = s if own and i == 0 else loop
-            todo.extend((c, inner) for c in block)
-    return out
-
-
-def _walk(node):
-    """Every node under ``node`` in source order, not entering definitions or lambdas."""
-    return nodes.within(node, _DEFS)
-
-
-def _prefixes(node, out: Set[str]) -> Set[str]:
-    """Every dotted name read under ``node`` with each of its prefixes (``a.b.c``: ``a``,
-    ``a.b``, ``a.b.c``): ``node`` mentions a set of names when the two sets meet."""
-    for n in _walk(node):
-        t = type(n)
-        if t is nodes.Name or t is nodes.Attribute:
-            d = dotted_name(n)
-            if d is not None:
-                out.add(d)
-    return out
-
-
-def _targets_of(n) -> List[str]:
-    t = type(n)
-    targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-    return [d for tgt in targets for sub in _walk(tgt)
-            if type(sub) in (nodes.Name, nodes.Attribute) for d in (dotted_name(sub),)
-            if d is not None]
-
-
-class _LoopFacts:
-    """What the accumulation questions ask of one loop's body, walked once per loop and file:
-    its bindings (statement, targets), the names it binds (its own target's too) and its
-    backward calls."""
-    __slots__ = ("bindings", "backwards", "any_backward", "bound")
-
-    def __init__(self, loop, ctx) -> None:
-        self.bindings: List[tuple] = []
-        self.backwards: List[nodes.Call] = []
-        self.any_backward = False
-        self.bound: Set[str] = set()
-        if type(loop) is nodes.For:
-            self.bound.update(n.value for n in _walk(loop.target) if type(n) is nodes.Name)
-        for n in _walk(loop.body):
-            t = type(n)
-            if (t is nodes.Assign or t is nodes.AnnAssign) and n.value is not None:
-                targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-                self.bindings.append((n, targets))
-                self.bound.update(x.value for x in targets if type(x) is nodes.Name)
-            elif t is nodes.AugAssign and type(n.target) is nodes.Name:
-                self.bound.add(n.target.value)
-            elif t is nodes.For:
-                self.bound.update(x.value for x in _walk(n.target) if type(x) is nodes.Name)
-            elif t is nodes.Call:
-                name = last_name(n.func) or ""
-                if name in _BACKWARD_FUNCS:
-                    self.backwards.append(n)
-                    self.any_backward = True
-                elif name == "grad":
-                    self.any_backward = True
-
-
-class _ScopeFacts:
-    """What the accumulation questions ask of the current scope, walked once per scope and file
-    (a GAN script's 25 candidates walked their scope 5 times each, 75% of the file's analysis):
-    each binding's targets with the names its value reads, the names each differentiating call
-    reads, and the roots whose items are written in place."""
-    __slots__ = ("bindings", "differentiating", "in_place_roots", "returned")
-
-    def __init__(self, body) -> None:
-        self.bindings: List[Tuple[Set[str], List[str]]] = []
-        self.differentiating: List[Set[str]] = []
-        self.in_place_roots: Set[str] = set()
-        self.returned: Set[str] = set()
-        for n in _walk(body):
-            t = type(n)
-            if t is nodes.Return and n.value is not None:
-                _prefixes(n.value, self.returned)
-            elif t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
-                if n.value is not None:
-                    self.bindings.append((_prefixes(n.value, set()), _targets_of(n)))
-            elif t is nodes.Call:
-                func = n.func
-                name = last_name(func)
-                if name in _BACKWARD_FUNCS or name == "grad":
-                    read: Set[str] = set()
-                    if name == "backward" and type(func) is nodes.Attribute:
-                        _prefixes(func.value, read)
-                    for a in n.args:
-                        _prefixes(a.value, read)
-                    self.differentiating.append(read)
-                if type(func) is nodes.Attribute and func.attr.value.endswith("_") and \
-                        not func.attr.value.startswith("_") and \
-                        type(func.value) is nodes.Subscript:
-                    root = dotted_name(func.value.value)
-                    if root is not None:
-                        self.in_place_roots.add(root)
-
-
-def _loop_facts(ctx, loop) -> _LoopFacts:
-    return cached(ctx, "_accumulate_loop_facts", loop, lambda: _LoopFacts(loop, ctx))
-
-
-def _scope_facts(ctx) -> _ScopeFacts:
-    scope = ctx.scope_node
-    return cached(ctx, "_accumulate_scope_facts", scope, lambda: _ScopeFacts(scope.body))
-
-
-def _meets(read: Set[str], names: Set[str]) -> bool:
-    """Does a read set (``_prefixes``) mention one of ``names`` (``n`` or ``n.attr...``)? A read
-    of ``n.attr`` holds ``n`` too (the walk meets the inner name), so sets meeting suffices."""
-    return not read.isdisjoint(names)
-
-
-def _reset_in(facts: _LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
-    """Is the accumulator bound afresh inside the loop (``parts = []`` each turn)? A target
-    spelled as the accumulator is one of its node type and dotted name (of the subscripted
-    value for ``hist["loss"]``): only those are compared by text."""
-    kind = type(acc)
-    root = _root_name(acc)
-    for n, targets in facts.bindings:
-        if n is stmt:
-            continue
-        for tgt in targets:
-            if type(tgt) is kind and _root_name(tgt) == root and ctx.code(tgt) == acc_code \
-                    and acc_code not in ctx.code(n.value):
-                return True
-    return False
-
-
-def _root_name(node) -> Optional[str]:
-    return dotted_name(node.value if type(node) is nodes.Subscript else node)
-
-
-_BACKWARD_FUNCS = frozenset({"backward", "manual_backward"})
-
-
-def _returned(scope: _ScopeFacts, root: str) -> bool:
-    """Does the scope return the accumulator, or a name computed from it?"""
-    return bool(scope.returned) and _meets(scope.returned, _derived_names(scope, root))
-
-
-def _differentiated(scope: _ScopeFacts, root: str) -> bool:
-    """Is the accumulator, or a name computed from it, differentiated anywhere in the scope
-    (``acc.backward()``, ``torch.stack(losses).sum().backward()``, ``autograd.grad(acc, ...)``)?"""
-    if not scope.differentiating:
-        return False
-    names = _derived_names(scope, root)
-    return any(_meets(read, names) for read in scope.differentiating)
-
-
-def _derived_names(scope: _ScopeFacts, root: str) -> Set[str]:
-    """``root`` and the names the scope computes from it, a few steps deep."""
-    names = {root}
-    for _ in range(3):  # names derived from it, a few steps deep
-        grew = False
-        for read, targets in scope.bindings:
-            if _meets(read, names):
-                for d in targets:
-                    if d not in names:
-                        names.add(d)
-                        grew = True
-        if not grew:
-            break
-    return names
-
-
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
-def _script_grad_on(ctx, facts: _LoopFacts) -> bool:
+def _script_grad_on(ctx, facts: LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file turns grad off or freezes a
     parameter, outside any ``no_grad`` block, and a loop body without ``backward``."""
     if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or _grad_off_text(ctx):
@@ -619,7 +429,7 @@ def _plain_top(ctx) -> bool:
         not scope.decorators and any(s is scope for s in ctx.module.body)
 
 
-def _called_grad_on(ctx, facts: _LoopFacts, escapes) -> bool:
+def _called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
     """A plain top-level function, outside any ``no_grad`` block of its own, with a loop body
     without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
     every caller in the project is visible and runs it with grad on: each use of its name in

@@ -33,7 +33,7 @@ from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
     join_envs, literal, path_of, path_root, plain_number, terms)
-from . import graph_sources
+from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
     Oracle, first_fact,
@@ -389,37 +389,8 @@ class ScopeGraph:
                     self._mark_expr(side, fact, depth + 1)
         elif t is ast.UnaryOp and type(expr.op) is ast.USub:
             self._mark_expr(expr.operand, fact, depth + 1)
-        elif t is ast.IfExp or (t is ast.Call and self._summed(expr) is not None):
-            self._mark_summed(expr, fact)
-
-    def _summed(self, expr) -> Optional[ast.Name]:
-        """The name whose items ``sum(name)`` (the builtin) adds, or ``name`` itself."""
-        if type(expr) is ast.Name:
-            return expr
-        if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id == "sum" \
-                and id(expr.func) not in self.uses and expr.func.id not in self.opaque and \
-                len(expr.args) == 1 and not expr.keywords and type(expr.args[0]) is ast.Name:
-            return expr.args[0]
-        return None
-
-    def _mark_summed(self, expr, fact: Fact) -> None:
-        """A differentiated ``sum(losses)``, or ``sum(losses) if isinstance(losses, tuple) else
-        losses`` (each branch ``losses`` or its sum: whichever ran, it is that value or its
-        terms): the computed binding of ``losses`` holds the loss's terms."""
-        if type(expr) is ast.IfExp:
-            a, b = self._summed(expr.body), self._summed(expr.orelse)
-            if a is None or b is None or a.id != b.id:
-                return
-            reach = self.uses.get(id(a))
-            if not reach or reach != self.uses.get(id(b)):
-                return
-        else:
-            a = self._summed(expr)
-        sib = Fact(TERMS, fact.line, detail=fact.detail)  # a container: its tensors hold it
-        for b in self.uses.get(id(a), ()):
-            bd = self.bindings[b]
-            if bd.kind == "assign" and computed(bd.value) and b not in self.marked:
-                self.marked[b] = sib
+        elif t is ast.IfExp or (t is ast.Call and graph_items.summed(self, expr) is not None):
+            graph_items.mark_summed(self, expr, Fact(TERMS, fact.line, detail=fact.detail))
 
     def _mark_value(self, value, fact: Fact, depth: int) -> None:
         """The value of a differentiated binding: its terms when a sum (siblings), else as
@@ -515,6 +486,8 @@ class ScopeGraph:
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
                 fact = self._unpacked(bd.value, bd.index, bd.stmt)
+            elif bd.kind == "other":  # ``for k, v in losses.items()`` of a summed dict
+                fact = graph_items.loop_item_fact(self, bd)
             if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
                 fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:

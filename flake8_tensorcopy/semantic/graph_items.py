@@ -13,6 +13,9 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from .graph_facts import SIBLING, TERMS, Fact
+from .graph_terms import computed
+
 #: list methods that change a list in place: its items are no longer the ones it was bound to
 _MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
                        "reverse", "__setitem__", "__delitem__", "__iadd__"})
@@ -127,3 +130,66 @@ def call_bindings(g, name) -> Optional[List[int]]:
                         type(g.bindings[b].value) is not ast.Call for b in reach):
         return None
     return sorted(reach)
+
+
+# ---- the terms of a differentiated builtin ``sum`` (``graph.ScopeGraph._mark_expr``) -----------
+def summed(g, expr) -> Optional[ast.Name]:
+    """The name whose items ``sum(name)`` (the builtin) adds, ``sum(d.values())`` or
+    ``sum(v for v in d.values())`` a dict's values, or ``name`` itself."""
+    if type(expr) is ast.Name:
+        return expr
+    if not (type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id == "sum"
+            and id(expr.func) not in g.uses and expr.func.id not in g.opaque and
+            len(expr.args) == 1 and not expr.keywords):
+        return None
+    arg = expr.args[0]
+    if type(arg) is ast.GeneratorExp and len(arg.generators) == 1 and \
+            type(arg.elt) is ast.Name and type(arg.generators[0].target) is ast.Name and \
+            arg.generators[0].target.id == arg.elt.id and not arg.generators[0].ifs:
+        arg = arg.generators[0].iter  # ``sum(v for v in d.values())``
+    if type(arg) is ast.Call and type(arg.func) is ast.Attribute and \
+            arg.func.attr == "values" and not arg.args and type(arg.func.value) is ast.Name:
+        arg = arg.func.value  # ``sum(d.values())``
+    return arg if type(arg) is ast.Name else None
+
+
+def mark_summed(g, expr, terms) -> None:
+    """A differentiated ``sum(losses)``, or ``sum(losses) if isinstance(losses, tuple) else
+    losses`` (each branch ``losses`` or its sum: whichever ran, it is that value or its
+    terms): the computed binding of ``losses`` holds the loss's terms (``terms``: the fact)."""
+    if type(expr) is ast.IfExp:
+        a, b = summed(g, expr.body), summed(g, expr.orelse)
+        if a is None or b is None or a.id != b.id:
+            return
+        reach = g.uses.get(id(a))
+        if not reach or reach != g.uses.get(id(b)):
+            return
+    else:
+        a = summed(g, expr)
+    for b in g.uses.get(id(a), ()):
+        bd = g.bindings[b]
+        if bd.kind == "assign" and computed(bd.value) and b not in g.marked:
+            g.marked[b] = terms
+
+
+def loop_item_fact(g, bd):
+    """The value a loop takes from a dict whose values a differentiated ``sum`` adds (``for k,
+    v in loss_dict.items()``, ``for v in loss_dict.values()``): a term of that loss (the
+    dict's binding marked ``TERMS`` on every path, its items written nowhere), or None."""
+    s = bd.stmt
+    if type(s) not in (ast.For, ast.AsyncFor):
+        return None
+    it = s.iter
+    if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
+            type(it.func.value) is ast.Name) or it.func.value.id in g.path_written:
+        return None
+    m, tgt = it.func.attr, s.target
+    if not ((m == "items" and type(tgt) is ast.Tuple and len(tgt.elts) == 2 and
+             bd.index == 1) or (m == "values" and type(tgt) is ast.Name)):
+        return None
+    reach = g.uses.get(id(it.func.value))
+    facts = [g.marked.get(b) for b in reach or ()]
+    if not facts or any(f is None or f.why != TERMS for f in facts):
+        return None
+    return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
+

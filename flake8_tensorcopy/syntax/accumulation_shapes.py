@@ -140,7 +140,8 @@ def _names(node: ast.AST) -> Set[str]:
 def _backward_names(loop: ast.AST) -> Set[str]:
     """The names a ``backward`` call in ``loop`` differentiates (its receiver's, its first
     argument's: ``loss.backward()``, ``scaler.scale(loss).backward()``, ``acc.backward(loss)``),
-    and the names the loop computes those from (``loss = rec + kl``: the loss's terms)."""
+    the names the loop computes those from (``loss = rec + kl``: the loss's terms), and the
+    names a loop over one of those binds (``for k, v in loss_dict.items()``)."""
     out: Set[str] = set()
     for n in _nodes(loop):  # every call ``ast.walk`` meets; the answer is a set
         if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(
@@ -153,6 +154,9 @@ def _backward_names(loop: ast.AST) -> Set[str]:
         for s in statements(loop):
             if isinstance(s, ast.Assign) and any(_names(t) & out for t in s.targets):
                 out |= _names(s.value)
+        for s in statements(loop):  # ``for k, v in loss_dict.items()`` of a summed dict
+            if isinstance(s, (ast.For, ast.AsyncFor)) and _names(s.iter) & out:
+                out |= _names(s.target)
     return out
 
 
