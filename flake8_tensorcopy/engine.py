@@ -193,8 +193,11 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         for t in node.targets:
             self.inf.bind_target(t.target, kind, doubt)
         target = node.targets[0].target
-        if type(node.value) in (nodes.Subscript, nodes.Name) and len(node.targets) == 1 and \
-                type(target) is nodes.Name:
+        if len(node.targets) == 1 and type(target) is nodes.Name and (
+                type(node.value) is nodes.Subscript or (
+                    type(node.value) is nodes.Name and target.value + "[" in self.ctx.source)):
+            # (``y = x``: a view of all of ``x``, kept only where ``y[`` is written somewhere:
+            # once a view is kept, every binding of the file asks which views it ends)
             regions.bind_view(self.inf, target.value, node.value)
         elif type(target) is nodes.Attribute and target.attr.value == "data" and \
                 type(target.value) is nodes.Name:  # ``x.data = y``: x has other storage now

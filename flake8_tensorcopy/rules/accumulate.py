@@ -263,8 +263,8 @@ class GraphKeepingAccumulator(Rule):
                 ctx.inf.qualname(node.value.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)
-        if loop is None:
-            return
+        if loop is None or (form == "store" and not _mentions_backward(ctx)):
+            return  # (an item per index: only where the scope's text calls ``backward``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
@@ -333,6 +333,19 @@ class GraphKeepingAccumulator(Rule):
             safety = UNSAFE
         return FixPlan("accumulate `.detach()`", safety,
                        [NodeEdit("replace", value, (*ctx.operand_parts(value), ".detach()"))])
+
+
+def _mentions_backward(ctx) -> bool:
+    """Does the text of the scope being checked mention ``backward``? Read once per scope."""
+    scope = ctx.scope_node
+
+    def look() -> bool:
+        a = getattr(scope, "_a", None)
+        if type(scope) is nodes.Module or not isinstance(a, ast.AST):
+            return "backward" in ctx.source
+        start, end = ctx.text.ast_span(a)
+        return ctx.source.find("backward", start, end) >= 0
+    return cached(ctx, "_accumulate_backward_text", scope, look)
 
 
 def _how(form, fact) -> str:

@@ -234,10 +234,22 @@ def accumulation(node):
     return acc, call.args[0].value, form
 
 
+_CONSTANTS = (nodes.Integer, nodes.SimpleString, nodes.Float, nodes.Ellipsis)
+
+
 def _constant_index(sub) -> bool:
-    """Is the index of ``x[...]`` made of constants only (``x["loss"]``, ``x[0, :]``)?"""
-    return not any(type(n) in (nodes.Name, nodes.Attribute, nodes.Call)
-                   for n in nodes.within(sub.slice, ()))
+    """Is the index of ``x[...]`` made of constants only (``x["loss"]``, ``x[0, :]``,
+    ``x[-1]``)? Anything else may change from turn to turn."""
+    for element in sub.slice:
+        s = element.slice
+        parts = (s.value,) if type(s) is nodes.Index else (s.lower, s.upper, s.step) \
+            if type(s) is nodes.Slice else (s,)
+        for p in parts:
+            if type(p) is nodes.UnaryOperation:
+                p = p.expression
+            if p is not None and type(p) not in _CONSTANTS:
+                return False
+    return True
 
 
 def _added(name: str, op):
@@ -398,8 +410,15 @@ def method_called_with_grad_on(ctx, tree: ast.Module, fn, escapes) -> bool:
     ``self.m(...)`` in a plain method of the same class, outside any ``with`` about grad,
     where that method's differentiation proves grad on (``caller_proves``; ``escapes`` as
     there)? Other files are asked by the caller (``imported_elsewhere``)."""
-    if type(fn) is not ast.FunctionDef or fn.decorator_list:
-        return False
+    if type(fn) is not ast.FunctionDef or fn.decorator_list or \
+            f"self.{fn.name}(" not in ctx.source:
+        return False  # (the text first: a call ``self.m(`` spelled so somewhere)
+    dropped = escapes()  # (the answer differs with it: kept apart)
+    return cached(ctx, "_accumulate_method_callers" + ("_dropped" if dropped else ""), fn,
+                  lambda: _method_callers_prove(ctx, tree, fn, lambda: dropped))
+
+
+def _method_callers_prove(ctx, tree: ast.Module, fn, escapes) -> bool:
     cls = next((c for c in tree.body if type(c) is ast.ClassDef and
                 any(s is fn for s in c.body)), None)
     if cls is None:

@@ -82,27 +82,21 @@ def targets_of(n) -> List[str]:
 
 class LoopFacts:
     """What the accumulation questions ask of one loop's body, walked once per loop and file:
-    its bindings (statement, targets), the names it binds (its own target's too) and its
-    backward calls."""
-    __slots__ = ("bindings", "backwards", "any_backward", "bound")
+    its bindings (statement, targets) and its backward calls; the names it binds (its own
+    target's too) when asked (``bound``)."""
+    __slots__ = ("bindings", "backwards", "any_backward", "_loop", "_bound")
 
     def __init__(self, loop, ctx) -> None:
         self.bindings: List[tuple] = []
         self.backwards: List[nodes.Call] = []
         self.any_backward = False
-        self.bound: Set[str] = set()
-        if type(loop) is nodes.For:
-            self.bound.update(n.value for n in own_nodes_of(loop.target) if type(n) is nodes.Name)
+        self._loop = loop
+        self._bound: Optional[Set[str]] = None
         for n in own_nodes_of(loop.body):
             t = type(n)
             if (t is nodes.Assign or t is nodes.AnnAssign) and n.value is not None:
                 targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
                 self.bindings.append((n, targets))
-                self.bound.update(x.value for x in targets if type(x) is nodes.Name)
-            elif t is nodes.AugAssign and type(n.target) is nodes.Name:
-                self.bound.add(n.target.value)
-            elif t is nodes.For:
-                self.bound.update(x.value for x in own_nodes_of(n.target) if type(x) is nodes.Name)
             elif t is nodes.Call:
                 name = last_name(n.func) or ""
                 if name in BACKWARD_FUNCS:
@@ -110,6 +104,37 @@ class LoopFacts:
                     self.any_backward = True
                 elif name == "grad":
                     self.any_backward = True
+
+    @property
+    def bound(self) -> Set[str]:
+        """The plain names the loop binds: its target's, its body's assignments, augmented
+        assignments and inner loops' targets (not inside a nested definition)."""
+        if self._bound is None:
+            loop = self._loop
+            out: Set[str] = set()
+            if type(loop) is nodes.For:
+                _bound_by(loop.target, out)
+            for n in own_nodes_of(loop.body):
+                t = type(n)
+                if t is nodes.Assign or t is nodes.AnnAssign or t is nodes.AugAssign or \
+                        t is nodes.For:
+                    for tgt in [x.target for x in n.targets] if t is nodes.Assign else \
+                            [n.target]:
+                        _bound_by(tgt, out)
+            self._bound = out
+        return self._bound
+
+
+def _bound_by(target, out: Set[str]) -> None:
+    """The plain names a target binds (``x``, ``a, (b, c)``, ``*rest``; not what ``x[i]``
+    reads)."""
+    t = type(target)
+    if t is nodes.Name:
+        out.add(target.value)
+    elif t is nodes.Tuple or t is nodes.List:
+        for e in target.elements:
+            if type(e) in (nodes.Element, nodes.StarredElement):
+                _bound_by(e.value, out)
 
 
 class ScopeFacts:

@@ -233,8 +233,7 @@ class StateDictSnapshot(Rule):
                     type(call.args[0].value) is nodes.Attribute:
                 return self._restored_from_instance(node, ctx, call.args[0].value)
             if call.func.attr.value == "update" and call.args and \
-                    type(call.func.value) is nodes.Name and \
-                    _made_dict(ctx.scope_node, call.func.value.value):
+                    type(call.func.value) is nodes.Name:
                 return self._updated(node, ctx, call)
             if call.func.attr.value != "append" or len(call.args) != 1:
                 return ()
@@ -261,8 +260,8 @@ class StateDictSnapshot(Rule):
 
     def _updated(self, node, ctx, call) -> Iterable[Report]:
         """``store.update(score=s, weights=model.state_dict())`` or ``store.update({"weights":
-        model.state_dict()})``: the keys it sets to a live state dict, as ``store["weights"] =
-        ...`` would."""
+        model.state_dict()})`` of a dict the scope makes (``_made_dict``): the keys it sets to
+        a live state dict, as ``store["weights"] = ...`` would."""
         args = call.args
         if len(args) == 1 and args[0].keyword is None and not args[0].star and \
                 type(args[0].value) is nodes.Dict:
@@ -279,6 +278,8 @@ class StateDictSnapshot(Rule):
                 return ()
             value, snap = live[0][1], live[0][2]
             keys = frozenset(x[0] for x in live)
+        if not _made_dict(ctx.scope_node, call.func.value.value):
+            return ()  # (asked last: a walk of the scope)
         return self._check(node, ctx, call.func.value, value, snap, None, (1, keys))
 
     def _unpacked(self, node, ctx, target, value) -> Iterable[Report]:
