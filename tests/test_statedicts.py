@@ -40,6 +40,11 @@ def live(text, named=()):
     ("{k: v for k, v in model.state_dict().items() if 'bn' not in k}", True, ""),
     ("{k.replace('a', 'b'): v for k, v in model.state_dict().items()}", True, ""),
     ("model.state_dict(keep_vars=True)", False, ""),
+    # seventh session: these were "not live" before; measured (claim
+    # float-and-numpy-snapshots-are-the-tensors), the arrays share the CPU tensors' memory and
+    # ``.float()`` of a float32 tensor is the tensor
+    ("{k: v.cpu().numpy() for k, v in model.state_dict().items()}", True, "on CPU"),
+    ("{k: v.float() for k, v in model.state_dict().items()}", True, "for float32 tensors"),
 ])
 def test_live_state_dicts(text, shallow, where):
     got = live(text)
@@ -53,7 +58,8 @@ def test_live_state_dicts(text, shallow, where):
     "{k: v.cpu().clone() for k, v in model.state_dict().items()}",
     "{k: v.detach().cpu().clone() for k, v in model.state_dict().items()}",
     "{k: v.to('cuda') for k, v in model.state_dict().items()}",
-    "{k: v.cpu().numpy() for k, v in model.state_dict().items()}",
+    "{k: v.cpu().numpy().copy() for k, v in model.state_dict().items()}",
+    "{k: v.double() for k, v in model.state_dict().items()}",
     "scheduler.state_dict()",
     "model.state_dict(prefix='x')",
     "sd.copy()",  # a name not known to hold a live state dict
