@@ -441,7 +441,7 @@ MUTATIONS = (
     Mutation("eval-disables-grad", eval_disables_grad, _k(
         "TEN501 no-backward-keeps-activations,memory-grows-per-step")),
     Mutation("detach-keeps-graph", detach_keeps_graph, _k(
-        "TEN501 after-backward-keeps-graph,stored-per-index-keeps-graph,"
+        "TEN501 after-backward-keeps-graph,stored-per-index-keeps-graph,bounded-queue-keeps-graph,"
         "no-backward-keeps-activations,memory-grows-per-step")),
     Mutation("tensor-warning-recommends-clone-detach", tensor_warning_recommends_clone_detach,
              _k("TEN201 tensor-warns")),

@@ -10,10 +10,10 @@ from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
-from .accumulate_graph import accumulation, caller_proves, method_accumulation, \
-    method_called_with_grad_on, scope_graph, stored_per_turn
+from .accumulate_graph import accumulation, caller_proves, concatenated_call, \
+    method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
-    no_backward_keeps_activations, one_thread, stored_keeps_graph
+    bounded_queue_keeps_graph, no_backward_keeps_activations, one_thread, stored_keeps_graph
 from .context import cached
 from .accumulate_loops import LoopFacts, differentiated, differentiates, in_loop, \
     innermost_loop, loop_facts, reset_in, returned, scope_facts
@@ -31,7 +31,8 @@ class GraphKeepingAccumulator(Rule):
     what = (
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
         "`losses.append(loss)`, `losses.extend([loss])`, `recent.appendleft(loss)`, "
-        "`hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))`, `total = "
+        "`hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))` (also a bounded "
+        "queue, `q = torch.cat([q, out])[-k:]`: each step's graph links the last), `total = "
         "torch.add(total, loss)`, a running average `ema = 0.9 * ema + 0.1 * loss` (also "
         "started in one branch of `loss if ema is None else ...`), an item stored per index "
         "into a tensor, list or dict the function makes, in a loop that calls `backward()` "
@@ -233,6 +234,11 @@ class GraphKeepingAccumulator(Rule):
               "(`losses[i] = loss`) keeps every step's graph reachable from that tensor (the "
               "count grows with the steps); storing `loss.detach()` keeps none",
               one_thread(stored_keeps_graph)),
+        Claim("bounded-queue-keeps-graph", "semantics",
+              "a queue cut to its last 4 rows after each `torch.cat` with a model output after "
+              "`backward()` (`queue = torch.cat([queue, out])[-4:]`) still reaches every step's "
+              "graph (the count grows with the steps); `out.detach()` keeps none",
+              one_thread(bounded_queue_keeps_graph)),
         Claim("no-backward-keeps-activations", "semantics",
               "appending a model's output in a loop without `backward()` and with grad enabled "
               "keeps every step's intermediate activations alive; `out.detach()` or "
@@ -259,8 +265,9 @@ class GraphKeepingAccumulator(Rule):
         if line is None or (form in ("aug", "add", "ifexp", "cat", "store") and
                             ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing
-        if ctx.inf.torch_alias() is None or (form == "cat" and not (
-                ctx.inf.qualname(node.value.func) or "").startswith("torch.")):
+        cat = concatenated_call(node.value) if form == "cat" else None
+        if ctx.inf.torch_alias() is None or (
+                cat is not None and not (ctx.inf.qualname(cat.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)
         if loop is None or (form == "store" and not _mentions_backward(ctx)):

@@ -97,6 +97,29 @@ def stored_keeps_graph(v):
         "nodes_per_step": per_step, "graph_nodes_with_detach": fixed}
 
 
+def _queued(v, steps: int, detach: bool):
+    """``queue = torch.cat([queue, out])[-4:]`` (or ``out.detach()``) after ``backward()``."""
+    torch = v.torch
+    model = _mlp(v)
+    queue = torch.zeros(0, 1, device=v.device)
+    for _ in range(steps):
+        out = model(torch.randn(2, 64, device=v.device))
+        out.pow(2).mean().backward()
+        queue = torch.cat([queue, out.detach() if detach else out])[-4:]
+    return queue
+
+
+def bounded_queue_keeps_graph(v):
+    """A queue cut to its last rows after each concatenation still reaches every step's graph
+    (each step's ``CatBackward`` links the one before); ``out.detach()`` keeps none."""
+    kept = {n: _graph_nodes(_queued(v, n, False)) for n in (5, 10)}
+    fixed = _graph_nodes(_queued(v, 10, True))
+    per_step = (kept[10] - kept[5]) / 5
+    return per_step >= 10 and fixed == 0, {
+        "graph_nodes_after_5": kept[5], "graph_nodes_after_10": kept[10],
+        "nodes_per_step": per_step, "graph_nodes_with_detach": fixed}
+
+
 def _no_backward(v, steps: int, detach: bool, no_grad: bool = False):
     """An evaluation loop without ``no_grad``: the outputs appended; a weak reference to one
     intermediate activation of each step."""

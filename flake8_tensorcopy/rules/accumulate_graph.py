@@ -186,7 +186,7 @@ def accumulation(node):
     ``... if ... else ...``: form ``"ifexp"``), ``acc[i] = v`` (form ``"store"``),
     ``acc.append(v)``,
     ``acc.appendleft(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)``, ``acc = torch.cat((acc,
-    v))`` and ``acc = torch.add(acc, v)``; None otherwise."""
+    v))`` (also sliced: ``[-k:]``) and ``acc = torch.add(acc, v)``; None otherwise."""
     t = type(node)
     if t is nodes.AugAssign:
         if type(node.operator) is not nodes.Add or type(node.target) not in TARGETS:
@@ -205,7 +205,7 @@ def accumulation(node):
         name = dotted_name(acc)
         if name is None:
             return None
-        op = node.value
+        op = concatenated_call(node.value)
         if type(op) is nodes.Call:
             return concatenation(acc, name, op)
         if type(op) is nodes.IfExp:
@@ -270,6 +270,15 @@ def _scaled(expr, name: str) -> bool:
     return any(dotted_name(a) == name and type(b) in (nodes.Integer, nodes.Float, nodes.Name,
                                                        nodes.Attribute)
                for a, b in ((expr.left, expr.right), (expr.right, expr.left)))
+
+
+def concatenated_call(value):
+    """The call of ``q = torch.cat((q, v))[-k:]`` (a bounded queue: a slice of what is
+    concatenated keeps the graph of all that came before it), or ``value`` itself."""
+    if type(value) is nodes.Subscript and type(value.value) is nodes.Call and \
+            len(value.slice) == 1 and type(value.slice[0].slice) is nodes.Slice:
+        return value.value
+    return value
 
 
 def concatenation(acc, name: str, call):

@@ -80,11 +80,13 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
             len(node.value.args) == 2 and dotted(node.targets[0]) is not None and \
             dotted(node.targets[0]) in map(dotted, node.value.args):
         value = node.value  # ``acc = torch.add(acc, v)``
-    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
-            isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _CONCAT and \
-            node.value.args and isinstance(node.value.args[0], (ast.Tuple, ast.List)) and \
-            dotted(node.targets[0]) is not None and len(node.value.args[0].elts) == 2:
-        items = node.value.args[0].elts
+    elif t is ast.Assign and len(node.targets) == 1 and \
+            isinstance(_catted(node.value), ast.Call) and \
+            isinstance(_catted(node.value).func, ast.Attribute) and \
+            _catted(node.value).func.attr in _CONCAT and _catted(node.value).args and \
+            isinstance(_catted(node.value).args[0], (ast.Tuple, ast.List)) and \
+            dotted(node.targets[0]) is not None and len(_catted(node.value).args[0].elts) == 2:
+        items = _catted(node.value).args[0].elts
         names = [dotted(e) for e in items]
         if names.count(dotted(node.targets[0])) != 1:
             return None
@@ -118,6 +120,14 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
 
 
 _CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
+
+
+def _catted(value: ast.expr) -> ast.expr:
+    """The call of ``torch.cat((q, v))[-k:]`` (a bounded queue), or ``value`` itself."""
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Call) and \
+            isinstance(value.slice, ast.Slice):
+        return value.value
+    return value
 
 
 def _scaled(node: ast.AST) -> Optional[str]:
