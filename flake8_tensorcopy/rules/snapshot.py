@@ -16,6 +16,7 @@ from .snapshot_flow import (
     trained_after_keeping,
 )
 from .snapshot_methods import restored_elsewhere
+from .snapshot_records import live_fields
 from .snapshot_claims import (
     cpu_snapshot_is_the_tensors_on_cpu, deep_snapshots_keep_old_weights,
     float_and_numpy_snapshots_are_the_tensors,
@@ -35,7 +36,10 @@ class StateDictSnapshot(Rule):
         "Flags a binding (to a name, an attribute, or into a container; also as an item of a "
         "dict, tuple or list display: `state = {\"model\": model.state_dict(), \"epoch\": "
         "e}`, `kept.append((epoch, model.state_dict()))`, `store.update(weights=model."
-        "state_dict())` on a dict the function makes, where a read of another constant "
+        "state_dict())` on a dict the function makes, a field of a namedtuple or dataclass "
+        "the file defines (`Best(score=s, weights=model.state_dict())`; `best.score` reads no "
+        "tensor; not a dataclass with its own `__init__` or `__post_init__`), where a read of "
+        "another constant "
         "key, `state[\"epoch\"]` or `kept[-1][0]`, is no read of its tensors) of "
         "`X.state_dict()` (`keep_vars=True` too; `best, score = model.state_dict(), 0.0`) or "
         "of a shallow copy of one (`.copy()`, `dict(...)`, `OrderedDict(...)`, `copy.copy(...)`, "
@@ -240,6 +244,12 @@ class StateDictSnapshot(Rule):
             target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
         via = keys = None
+        if snap is None and type(value) is nodes.Call and t is not nodes.Expr:
+            # ``best = Snapshot(epoch, score, model.state_dict())``: a record class's field
+            found = live_fields(ctx, value, snapshot)
+            if found is not None:
+                value, snap, live = found
+                keys = (0, live)
         if snap is None and type(value) in (nodes.Dict, nodes.Tuple, nodes.List):
             # ``state = {"model": model.state_dict(), "epoch": e}``, ``snaps.append((epoch,
             # model.state_dict()))``: the items that are live, and where

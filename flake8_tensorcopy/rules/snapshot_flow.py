@@ -43,8 +43,9 @@ def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] =
     """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``).
     ``keys``: (depth, keys): ``name`` holds the live tensors only under these constant keys
     at that depth of subscripts (``(1, {"model"})`` for ``state = {"model": ..., "epoch":
-    e}``, ``(2, {1})`` for ``snaps.append((epoch, ...))``): an item read by another constant
-    key there (``state["epoch"]``, ``snaps[-1][0]``) is no read of them."""
+    e}``, ``(2, {1})`` for ``snaps.append((epoch, ...))``; depth 0: fields of a record,
+    ``(0, {"weights"})``): an item read by another constant key there (``state["epoch"]``,
+    ``snaps[-1][0]``, ``best.score``) is no read of them."""
     todo = [node]
     while todo:
         n = todo.pop()
@@ -53,6 +54,9 @@ def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] =
         t = type(n)
         if keys is not None and t is nodes.Subscript and other_item(n, name, keys):
             continue
+        if keys is not None and keys[0] == 0 and t is nodes.Attribute and \
+                n.attr.value not in keys[1] and dotted_name(n.value) == name:
+            continue  # ``best.score`` of a record whose ``weights`` field is live
         if t is nodes.Call or t is nodes.Comparison:
             if reads_keys_only(n, name):
                 continue  # ``len(sd)``, ``k in sd``: the keys, never the tensors
@@ -128,7 +132,7 @@ def other_item(node, name: str, keys: Tuple[int, frozenset]) -> bool:
         chain.append(root)
         root = root.value
     depth, live = keys
-    if dotted_name(root) != name or len(chain) < depth:
+    if depth == 0 or dotted_name(root) != name or len(chain) < depth:
         return False
     key = constant_key(chain[len(chain) - depth])
     return key is not None and key not in live
