@@ -15,7 +15,7 @@ from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.index.summaries import collects
-from ..semantic.graph_terms import dotted, keeps_graph_function
+from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
 from ..syntax import nodes
 from ..syntax.grad_callers import grad_off_text
 from ..syntax.nodes import dotted_name, last_name
@@ -305,18 +305,11 @@ def concatenation(acc, name: str, call):
     return acc, items[1 - names.index(name)], "cat"
 
 
-#: what makes a tensor, a list or a dict an index stores into (``_stored_per_turn``)
-_TENSOR_MAKERS = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like",
-                            "ones_like", "full_like"})
-_CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
-                               "collections.defaultdict", "collections.OrderedDict"})
-
-
 def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
     """``acc[i] = v`` (``node``): does each turn of its loop store at its own index (the index
     reads a name of ``bound``, those the loop binds), into a tensor, a list or a dict the
-    scope makes (every binding reaching ``acc``: ``torch.zeros(n)``, ``[None] * n``, ``{}``;
-    not a NumPy array, where the store raises instead)?"""
+    scope makes (``made_container`` of every binding reaching ``acc``: ``torch.zeros(n)``,
+    ``[None] * n``, ``{}``; not a NumPy array, where the store raises instead)?"""
     index = node.targets[0].target.slice
     if not any(type(n) is nodes.Name and n.value in bound for n in nodes.within(index, ())):
         return False
@@ -328,21 +321,8 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
     reach = g.uses.get(id(a))
     torch_name = ctx.inf.torch_alias()
     return bool(reach) and all(g.bindings[b].kind == "assign" and
-                               _made_container(g.bindings[b].value, torch_name)
+                               made_container(g.bindings[b].value, torch_name)
                                for b in reach)
-
-
-def _made_container(value, torch_name: Optional[str]) -> bool:
-    t = type(value)
-    if t in (ast.Dict, ast.List, ast.ListComp, ast.DictComp):
-        return True
-    if t is ast.BinOp and type(value.op) is ast.Mult:
-        return type(value.left) is ast.List or type(value.right) is ast.List
-    if t is ast.Call:
-        d = dotted(value.func) or ""
-        head, _, last = d.rpartition(".")
-        return d in _CONTAINER_MAKERS or (head == torch_name and last in _TENSOR_MAKERS)
-    return False
 
 
 # ---- a caller's grad mode, proven by its own differentiation ---------------------------------

@@ -1,16 +1,20 @@
 """TEN402: a ``state_dict()`` kept as a snapshot across training is the live tensors."""
 from __future__ import annotations
 
+import ast
 import re
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
 
+from ..semantic import graph
+from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, returned_live_state_dict
 from ..semantic.statedicts import COPIES_ELSEWHERE, Live, live_state_dict
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .context import cached
 from .snapshot_flow import (
     constructed_fresh, fresh_optimizer, never_changed, read_after_change,
     trained_after_keeping,
@@ -288,7 +292,7 @@ class StateDictSnapshot(Rule):
                 return ()
             value, snap = live[0][1], live[0][2]
             keys = frozenset(x[0] for x in live)
-        if not _made_dict(ctx.scope_node, call.func.value.value):
+        if not _made_dict(ctx, call.func.value):
             return ()  # (asked last: a walk of the scope)
         return self._check(node, ctx, call.func.value, value, snap, None, (1, keys))
 
@@ -408,40 +412,21 @@ def live_items(ctx, value):
     return None if first is None else (first[0], first[1], frozenset(keys))
 
 
-_DICT_MAKERS = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "defaultdict",
-                          "collections.defaultdict"})
-
-
-def _made_dict(scope, name: str) -> bool:
-    """Is every binding of ``name`` in ``scope`` (not inside a nested definition) a dict it
-    makes (``{...}``, ``dict(...)``), and is there one (not a parameter: anything)?"""
-    found = False
-    for n in nodes.within(scope.body if type(scope) is not nodes.Module else scope,
-                          (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
-        t = type(n)
-        if t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
-            targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-            for tgt in targets:
-                if any(type(x) is nodes.Name and x.value == name for x in nodes.within(tgt, ())):
-                    v = n.value
-                    if not (type(tgt) is nodes.Name and t is not nodes.AugAssign and (
-                            type(v) in (nodes.Dict, nodes.DictComp) or
-                            (type(v) is nodes.Call and dotted_name(v.func) in _DICT_MAKERS))):
-                        if type(tgt) is nodes.Name:
-                            return False
-                        continue  # ``store["k"] = v``: an item, not a binding
-                    found = True
-        elif t in (nodes.For, nodes.With, nodes.Global, nodes.Nonlocal) and \
-                name in _bound_names(n):
-            return False
-    return found
-
-
-def _bound_names(n) -> set:
-    if type(n) in (nodes.Global, nodes.Nonlocal):
-        return {x.name.value for x in n.names}
-    tgt = n.target if type(n) is nodes.For else [i.asname for i in n.items if i.asname]
-    return {x.value for x in nodes.within(tgt, ()) if type(x) is nodes.Name}
+def _made_dict(ctx, name) -> bool:
+    """Is ``name`` (a read) bound, on every path reaching it, to a list or dict the scope makes
+    (``graph_terms.made_container``; what ``dict.update`` runs on, then a dict)? The scope's
+    bindings, from a scope graph made for this question only (no oracle: calls are not asked)."""
+    scope = ctx.scope_node
+    a = getattr(name, "_a", None)
+    tree = getattr(scope, "_a", None)
+    if type(a) is not ast.Name or not isinstance(tree, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                          ast.Module)):
+        return False
+    g = cached(ctx, "_snapshot_graphs", scope, lambda: graph.scope_graph(tree, lazy=True))
+    g._need()
+    reach = g.uses.get(id(a))
+    return bool(reach) and all(g.bindings[b].kind == "assign" and
+                               made_container(g.bindings[b].value) for b in reach)
 
 
 def snapshot(ctx, node) -> Optional[Live]:

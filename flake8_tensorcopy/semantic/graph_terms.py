@@ -213,3 +213,28 @@ def join_envs(a: dict, b: dict) -> dict:
         got = out.get(k)
         out[k] = v if got is None else got | v
     return out
+
+
+#: calls that make an empty or filled tensor, or a list or a dict (``made_container``)
+_TENSOR_MAKERS = frozenset({"zeros", "empty", "ones", "full", "zeros_like", "empty_like",
+                            "ones_like", "full_like"})
+_CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
+                               "collections.defaultdict", "collections.OrderedDict"})
+
+
+def made_container(value, torch_name: Optional[str] = None) -> bool:
+    """Does ``value`` make a fresh list or dict (a display, a comprehension, ``[x] * n``,
+    ``dict(...)``, ``defaultdict(list)``), or, through ``torch_name`` (the name ``torch`` is
+    bound to), a fresh tensor (``torch.zeros(n)``)? Not a NumPy array, nor anything else."""
+    t = type(value)
+    if t in (ast.Dict, ast.List, ast.ListComp, ast.DictComp):
+        return True
+    if t is ast.BinOp and type(value.op) is ast.Mult:
+        return type(value.left) is ast.List or type(value.right) is ast.List
+    if t is ast.Call:
+        d = dotted(value.func) or ""
+        head, _, last = d.rpartition(".")
+        return d in _CONTAINER_MAKERS or (torch_name is not None and head == torch_name and
+                                          last in _TENSOR_MAKERS)
+    return False
+
