@@ -17,7 +17,7 @@ from ..semantic.index.statedict_summaries import module_function
 from ..semantic.index.summaries import collects
 from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
 from ..syntax import nodes
-from ..syntax.grad_callers import grad_off_text
+from ..syntax.grad_callers import freeze_text, grad_off_text
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached
 
@@ -95,11 +95,12 @@ class LintOracle(graph.Oracle):
 
     def trainable(self, node: ast.Call) -> bool:
         """No parameter frozen and no grad turned off by a call in the linted file
-        (``grad_off_text``), nor anywhere in the text of the class the call runs (a project
-        class: its module; a class of this file: its own lines, ``no_grad`` too)."""
+        (``freeze_text``: its ``no_grad`` and ``inference_mode`` blocks are regions the graph
+        reads), nor anywhere in the text of the class the call runs (a project class: its
+        module; a class of this file: its own lines, ``no_grad`` and ``inference_mode`` too)."""
         n = self._funcs.get(id(node.func))
         ctx = self.ctx
-        if n is None or ctx is None or grad_off_text(ctx.source):
+        if n is None or ctx is None or freeze_text(ctx.source):
             return False
         try:
             k = ctx.infer(n)

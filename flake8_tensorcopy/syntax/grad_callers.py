@@ -33,6 +33,17 @@ def grad_off_text(source: str) -> bool:
     return any(s in source for s in GRAD_OFF_TEXT)
 
 
+#: ``GRAD_OFF_TEXT`` but the ``inference_mode`` blocks and decorators: text that freezes a
+#: parameter or sets grad mode by a call, for code whose grad regions are read where they are
+#: (a ``with torch.inference_mode():`` elsewhere in the file freezes nothing)
+FREEZE_TEXT = tuple(s for s in GRAD_OFF_TEXT if s != "inference_mode")
+
+
+def freeze_text(source: str) -> bool:
+    """Does ``source`` freeze a parameter or set grad mode by a call anywhere (``FREEZE_TEXT``)?"""
+    return any(s in source for s in FREEZE_TEXT)
+
+
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
 _GRAD_WORDS = ("grad", "inference")
