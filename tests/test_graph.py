@@ -171,6 +171,23 @@ def test_forward_values_need_grad_on():
     assert _why(src, 5) is None  # without the oracle nothing is known of ``model``
 
 
+def test_items_of_a_list_comprehension_are_what_its_element_is_derived_from():
+    src = """\
+    def f(model, augs, loader):
+        outs = []
+        for x in loader:
+            outs.append(torch.stack([model(a(x)) for a in augs]))
+            outs.append([model(a(x)) for a in augs])
+            outs.append(torch.stack([a(x) for a in augs]))
+            outs.append(torch.stack([model(a(x)).detach() for a in augs]))
+            outs.append(torch.stack([v for v in x]))
+    """
+    for line in (4, 5):
+        assert _why(src, line, _Forward()) == (graph.FORWARD, True), line
+    for line in (6, 7, 8):  # no model ran; each item detached; names the comprehension binds
+        assert _why(src, line, _Forward()) is None, line
+
+
 def test_grad_mode_of_with_blocks_and_decorators():
     src = """\
     @torch.no_grad()

@@ -9,7 +9,7 @@ import builtins
 from ..semantic import closed, graph, kinds
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from ..syntax.grad_callers import Uses, called_with_grad_on, grad_off_text
+from ..syntax.grad_callers import Uses, called_with_grad_on, freeze_text, grad_off_text
 from .accumulate_graph import accumulation, caller_proves, concatenated_call, \
     method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
@@ -426,9 +426,10 @@ def _may_keep(call) -> bool:
 
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
 def _script_grad_on(ctx, facts: LoopFacts) -> bool:
-    """Script-level code (module scope) where nothing in the file turns grad off or freezes a
-    parameter, outside any ``no_grad`` block, and a loop body without ``backward``."""
-    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or _grad_off_text(ctx):
+    """Script-level code (module scope) where nothing in the file freezes a parameter or sets
+    grad mode by a call (``freeze_text``), outside any ``no_grad`` or ``inference_mode`` block
+    (regions the walk reads where they are), and a loop body without ``backward``."""
+    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or _freeze_text(ctx):
         return False
     return not facts.any_backward
 
@@ -439,6 +440,14 @@ def _grad_off_text(ctx) -> bool:
     hit = ctx.__dict__.get("_accumulate_grad_off")
     if hit is None:
         hit = ctx.__dict__["_accumulate_grad_off"] = grad_off_text(ctx.source)
+    return hit
+
+
+def _freeze_text(ctx) -> bool:
+    """Does the file's text freeze a parameter or set grad mode by a call (``freeze_text``)?"""
+    hit = ctx.__dict__.get("_accumulate_freeze")
+    if hit is None:
+        hit = ctx.__dict__["_accumulate_freeze"] = freeze_text(ctx.source)
     return hit
 
 
