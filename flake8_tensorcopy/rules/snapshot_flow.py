@@ -329,7 +329,11 @@ def read_after_change(ctx, bind, name: str, receiver: str,
         if owner is not None:
             compound = owner[0][owner[1]]
             if type(compound) in LOOPS and stmts is not None and is_body(compound, stmts):
-                items.extend(stmts)  # the next turn
+                # the next two turns: a snapshot retaken on some turns only (``if step % 2 ==
+                # 0``) may be read two turns on after a change in the turn between that did not
+                # take it again (a rebind on every path ends the scan where it runs)
+                items.extend(stmts)
+                items.extend(stmts)
     return FlowScan(ctx, bind, name, receiver, keys).run(items)
 
 
