@@ -1,4 +1,7 @@
 """The rules of issue 25 driven through their front ends: TEN403 (overlapping slice writes)."""
+import subprocess
+import sys
+
 import pytest
 
 from .conftest import tensorcopy
@@ -116,3 +119,42 @@ def test_snapshot_taken_after_the_last_change_is_silent_at_runtime(write):
     assert tensorcopy("check", "--select", "TEN402", str(path)).returncode == 0
     res = tensorcopy("trace", str(path))
     assert res.returncode == 0 and ": TEN" not in res.stderr, res.stderr
+
+
+REWIND = '''\
+import collections
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2))
+opt = torch.optim.SGD(model.parameters(), lr=0.5)
+renamed = {"w." + k: v for k, v in model.state_dict().items() if "num" not in k}
+pairs = collections.OrderedDict((k, v) for k, v in model.state_dict().items())
+first = model[0].weight.detach().clone()
+model(torch.randn(4, 3)).pow(2).sum().backward()
+opt.step()
+print(sorted(renamed) == sorted("w." + k for k in model.state_dict() if "num" not in k),
+      type(pairs).__name__,
+      torch.equal(renamed["w.0.weight"], first), torch.equal(pairs["0.weight"], first))
+'''
+
+
+def test_a_dict_made_of_a_state_dicts_items_is_flagged_and_its_fix_keeps_its_keys(write):
+    """A dict comprehension or ``OrderedDict(pairs)`` over a live state dict's items keeps the
+    live tensors. The unsafe fix deep-copies what the expression makes: its renamed and filtered
+    keys and its type stay (it took a deep copy of the whole state dict before: the keys
+    ``load_state_dict`` was to be given were gone)."""
+    path = write("rewind.py", REWIND)
+    res = tensorcopy("check", "--select", "TEN402", str(path))
+    assert ":7:1: TEN402" in res.stdout and ":8:1: TEN402" in res.stdout, res.stdout
+    res = tensorcopy("fix", "--unsafe-fixes", "--select", "TEN402", str(path))
+    assert res.returncode == 0, res.stderr
+    fixed = path.read_text()
+    assert "renamed = copy.deepcopy({\"w.\" + k: v for k, v in model.state_dict().items() " \
+           "if \"num\" not in k})\n" in fixed, fixed
+    assert "pairs = copy.deepcopy(collections.OrderedDict((k, v) for k, v in " \
+           "model.state_dict().items()))\n" in fixed, fixed
+    before = subprocess.run([sys.executable, "-c", REWIND], capture_output=True, text=True)
+    after = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+    assert before.stdout == "True OrderedDict False False\n", before.stderr
+    assert after.stdout == "True OrderedDict True True\n", after.stderr

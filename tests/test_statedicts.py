@@ -45,6 +45,10 @@ def live(text, named=()):
     # ``.float()`` of a float32 tensor is the tensor
     ("{k: v.cpu().numpy() for k, v in model.state_dict().items()}", True, "on CPU"),
     ("{k: v.float() for k, v in model.state_dict().items()}", True, "for float32 tensors"),
+    # eighth session: the pairs of its items handed to ``dict``/``OrderedDict``
+    ("OrderedDict((k, v) for k, v in model.backbone.state_dict().items())", True, ""),
+    ("dict([(k, v.detach()) for k, v in model.state_dict().items()])", True, ""),
+    ("dict((k, v.cpu()) for k, v in model.state_dict().items() if 'bn' in k)", True, "on CPU"),
 ])
 def test_live_state_dicts(text, shallow, where):
     got = live(text)
@@ -62,6 +66,9 @@ def test_live_state_dicts(text, shallow, where):
     "{k: v.double() for k, v in model.state_dict().items()}",
     "scheduler.state_dict()",
     "model.state_dict(prefix='x')",
+    "OrderedDict((k, v.clone()) for k, v in model.state_dict().items())",
+    "dict((v, k) for k, v in model.state_dict().items())",  # the tensors as keys: no dict of them
+    "dict((k, k) for k, v in model.state_dict().items())",
     "sd.copy()",  # a name not known to hold a live state dict
     "dict(sd)",
 ])

@@ -376,7 +376,11 @@ class StateDictSnapshot(Rule):
             edits.append(NodeEdit("import", None, "copy"))
         elif not (type(bound) is Qual and bound.qual == "copy"):
             return None
-        if snap.receiver is not None:
+        if type(value) is nodes.DictComp or (
+                type(value) is nodes.Call and value.args and
+                type(value.args[0].value) in (nodes.GeneratorExp, nodes.ListComp)):
+            inner = ctx.code(value)  # its keys, filter and type kept: a copy of what it makes
+        elif snap.receiver is not None:
             inner = f"{ctx.operand(snap.receiver)}.state_dict()"
         else:
             inner = snap.source or ctx.code(value)

@@ -107,8 +107,9 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
                     ) -> Optional[Live]:
     """``node`` when it holds a module's live tensors: ``X.state_dict()``, a shallow copy of it
     or of a name that ``holds_live`` says holds one (``.copy()``, ``dict(...)``,
-    ``OrderedDict(...)``, ``copy.copy(...)``), or ``{k: v ... for k, v in <one>.items()}`` with
-    ``v`` kept, detached or moved to the CPU (``same_storage``)."""
+    ``OrderedDict(...)``, ``copy.copy(...)``), or ``{k: v ... for k, v in <one>.items()}`` (or
+    its pairs handed to one of ``DICT_COPIES``: ``dict((k, v) for k, v in ...)``) with ``v``
+    kept, detached or moved to the CPU (``same_storage``)."""
     recv = state_dict_receiver(node)
     if recv is not None:
         return Live(recv, None, False, "")
@@ -120,29 +121,41 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
             src = _dict_source(func.value, holds_live)
         elif dotted_name(func) in DICT_COPIES and len(node.args) == 1 and \
                 node.args[0].keyword is None and not node.args[0].star:
-            src = _dict_source(node.args[0].value, holds_live)
+            arg = node.args[0].value
+            if type(arg) in (nodes.GeneratorExp, nodes.ListComp):
+                # ``OrderedDict((k, v) for k, v in sd.items())``: a dict of the pairs
+                pair = arg.elt
+                if type(pair) is not nodes.Tuple or len(pair.elements) != 2 or any(
+                        type(e) is not nodes.Element for e in pair.elements):
+                    return None
+                return _items_copy(arg.for_in, pair.elements[1].value, holds_live)
+            src = _dict_source(arg, holds_live)
         return Live(src[0], src[1], True, "") if src is not None else None
     if t is nodes.DictComp:
-        # the values kept (any key, any filter: ``{k.replace("module.", ""): v for k, v in
-        # sd.items() if "num" not in k}``) are the same tensors
-        comp = node.for_in
-        if comp.inner_for_in is not None or type(comp.target) is not nodes.Tuple:
-            return None
-        elems = comp.target.elements
-        if len(elems) != 2 or any(type(e.value) is not nodes.Name for e in elems):
-            return None
-        v = elems[1].value.value
-        it = comp.iter
-        if type(it) is not nodes.Call or it.args or type(it.func) is not nodes.Attribute or \
-                it.func.attr.value != "items":
-            return None
-        src = _dict_source(it.func.value, holds_live)
-        if src is None:
-            return None
-        where = same_storage(node.value, v)
-        if where is not None:
-            return Live(src[0], src[1], True, where)
+        return _items_copy(node.for_in, node.value, holds_live)
     return None
+
+
+def _items_copy(comp, value, holds_live: Callable[[str], bool]) -> Optional[Live]:
+    """A dict made of the items of a live one, ``value`` kept for each
+    (``for k, v in <live>.items()``): the values kept (any key, any filter:
+    ``{k.replace("module.", ""): v for k, v in sd.items() if "num" not in k}``) are the same
+    tensors where ``value`` is ``v`` itself or shares its storage (``same_storage``)."""
+    if comp.inner_for_in is not None or type(comp.target) is not nodes.Tuple:
+        return None
+    elems = comp.target.elements
+    if len(elems) != 2 or any(type(e.value) is not nodes.Name for e in elems):
+        return None
+    v = elems[1].value.value
+    it = comp.iter
+    if type(it) is not nodes.Call or it.args or type(it.func) is not nodes.Attribute or \
+            it.func.attr.value != "items":
+        return None
+    src = _dict_source(it.func.value, holds_live)
+    if src is None:
+        return None
+    where = same_storage(value, v)
+    return Live(src[0], src[1], True, where) if where is not None else None
 
 
 def reads_keys_only(node, name: str) -> bool:

@@ -165,8 +165,9 @@ def _state_dict_call(node: ast.expr) -> bool:
 
 
 def _snapshot_shape(node: ast.expr) -> bool:
-    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value), or a dict, tuple
-    or list display holding one (``{"model": model.state_dict(), "epoch": e}``)."""
+    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value: a dict of its items
+    too, by a comprehension or pairs handed to ``dict``), or a dict, tuple or list display
+    holding one (``{"model": model.state_dict(), "epoch": e}``)."""
     if _state_dict_call(node):
         return True
     if isinstance(node, ast.Dict):
@@ -177,8 +178,12 @@ def _snapshot_shape(node: ast.expr) -> bool:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "copy":
             return _state_dict_call(func.value)
-        return len(node.args) == 1 and _state_dict_call(node.args[0])
-    if isinstance(node, ast.DictComp) and len(node.generators) == 1:
+        if len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
+            node = node.args[0]  # ``OrderedDict((k, v) for k, v in m.state_dict().items())``
+        else:
+            return len(node.args) == 1 and _state_dict_call(node.args[0])
+    if isinstance(node, (ast.DictComp, ast.GeneratorExp, ast.ListComp)) and \
+            len(node.generators) == 1:
         it = node.generators[0].iter
         return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
             it.func.attr == "items" and _state_dict_call(it.func.value)
