@@ -1,4 +1,5 @@
 """The rules of issue 25 driven through their front ends: TEN403 (overlapping slice writes)."""
+import os
 import subprocess
 import sys
 
@@ -158,3 +159,21 @@ def test_a_dict_made_of_a_state_dicts_items_is_flagged_and_its_fix_keeps_its_key
     after = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
     assert before.stdout == "True OrderedDict False False\n", before.stderr
     assert after.stdout == "True OrderedDict True True\n", after.stderr
+
+
+def test_the_fix_of_a_snapshot_made_by_a_project_helper_keeps_the_helper(tmp_path):
+    """``strip_prefix(net.state_dict())`` (a helper of another module that hands back the tensors
+    it is given under new keys): the unsafe fix deep-copies what the helper makes, not the
+    state dict it was given (whose keys were not the ones the rewind reads)."""
+    import shutil
+
+    from .conftest import FIXTURES
+    project = tmp_path / "rewind_project"
+    shutil.copytree(os.path.join(FIXTURES, "rewind_project"), project)
+    res = tensorcopy("fix", "--unsafe-fixes", "--select", "TEN402", str(project / "prune.py"))
+    assert res.returncode == 0, res.stderr
+    fixed = (project / "prune.py").read_text()
+    assert "    rewind = copy.deepcopy(strip_prefix(net.state_dict()))  # expect: TEN402\n" in fixed
+    assert "    named = copy.deepcopy(renamed(net.state_dict()))  # expect: TEN402\n" in fixed
+    assert "    early = copy.deepcopy(trainable(net))  # expect: TEN402\n" in fixed
+    assert "    safe = cloned(net.state_dict())  # trap" in fixed

@@ -108,6 +108,23 @@ def summarize(src):
     return summarize_function(ast.parse(textwrap.dedent(src)).body[0])
 
 
+@pytest.mark.parametrize("src, position", [
+    ("def strip(state, prefix='module.'):\n"
+     "    return {k[len(prefix):]: v for k, v in state.items()}\n", 0),
+    ("def renamed(self, state):\n    if not state:\n        return dict(state)\n"
+     "    return {'net.' + k: v.detach() for k, v in state.items()}\n", 1),
+    ("def shallow(sd):\n    return sd.copy()\n", 0),
+    # not a dict of what it is given on every return, or not the same tensors
+    ("def cloned(state):\n    return {k: v.clone() for k, v in state.items()}\n", None),
+    ("def same(state):\n    return state\n", None),
+    ("def either(a, b):\n    if a:\n        return dict(a)\n    return dict(b)\n", None),
+    ("def maybe(state):\n    if state:\n        return dict(state)\n", None),
+    ("def kw(*, state):\n    return dict(state)\n", None),
+])
+def test_summary_hands_back_the_tensors_of_a_parameter(src, position):
+    assert summarize(src).passes_items == position
+
+
 def test_summary_returns_a_live_state_dict():
     s = summarize("""
         def get_weights(self):

@@ -10,8 +10,10 @@ from ..syntax import nodes
 from ..semantic import graph
 from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
-from ..semantic.index.statedict_summaries import kept_on_instance, returned_live_state_dict
-from ..semantic.statedicts import COPIES_ELSEWHERE, Live, live_state_dict
+from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
+    returned_live_state_dict
+from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
+    state_dict_receiver
 from ..syntax.nodes import dotted_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 from .context import cached
@@ -376,16 +378,28 @@ class StateDictSnapshot(Rule):
             edits.append(NodeEdit("import", None, "copy"))
         elif not (type(bound) is Qual and bound.qual == "copy"):
             return None
-        if type(value) is nodes.DictComp or (
-                type(value) is nodes.Call and value.args and
-                type(value.args[0].value) in (nodes.GeneratorExp, nodes.ListComp)):
-            inner = ctx.code(value)  # its keys, filter and type kept: a copy of what it makes
+        if not _same_keys(value):
+            # a dict of its own (a comprehension, pairs, a helper's ``strip_prefix(sd)``): a
+            # copy of what it makes, its keys, filter and type kept
+            inner = ctx.code(value)
         elif snap.receiver is not None:
             inner = f"{ctx.operand(snap.receiver)}.state_dict()"
         else:
             inner = snap.source or ctx.code(value)
         edits.insert(0, NodeEdit("replace", value, f"copy.deepcopy({inner})"))
         return FixPlan("take `copy.deepcopy(...)` of the state dict", UNSAFE, edits)
+
+
+def _same_keys(value) -> bool:
+    """Is ``value`` a state dict or a plain shallow copy of one (``sd.copy()``, ``dict(sd)``,
+    ``OrderedDict(...)``, ``copy.copy(...)``): the same keys as the dict it copies?"""
+    if type(value) is not nodes.Call or state_dict_receiver(value) is not None:
+        return type(value) is nodes.Call
+    func = value.func
+    if type(func) is nodes.Attribute and func.attr.value == "copy" and not value.args:
+        return True
+    return dotted_name(func) in DICT_COPIES and len(value.args) == 1 and \
+        type(value.args[0].value) not in (nodes.GeneratorExp, nodes.ListComp)
 
 
 # ---- what a snapshot is -----------------------------------------------------------------------
@@ -435,11 +449,26 @@ def _made_dict(ctx, name) -> bool:
 
 def snapshot(ctx, node) -> Optional[Live]:
     """``node`` when it holds a module's live tensors (``statedicts.live_state_dict``); a name
-    counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``)."""
-    return live_state_dict(node, lambda name: ctx.inf.lookup(name) is TENSOR_DICT)
+    counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``). Also a
+    call of a project function that hands back a dict of what it is given
+    (``strip_prefix(model.state_dict())``: ``passed_items_argument``), given a live one."""
+    holds = lambda name: ctx.inf.lookup(name) is TENSOR_DICT  # noqa: E731
+    got = live_state_dict(node, holds)
+    if got is not None or type(node) is not nodes.Call or not node.args:
+        return got
+    # asked only of a call that hands over a live state dict (the summary's look-up resolves
+    # the callee, which most calls never need)
+    if not any(not a.star and live_state_dict(a.value, holds) is not None for a in node.args):
+        return None
+    arg = passed_items_argument(ctx.inf, node)
+    inner = snapshot(ctx, arg) if arg is not None else None
+    return None if inner is None else Live(inner.receiver, inner.source, True, inner.where)
 
 
-_LOADED = re.compile(r"load_state_dict\(\s*([A-Za-z_][\w.]*)\s*[,)]")
+#: a name or attribute chain handed to ``load_state_dict``, or whose items a dict comprehension
+#: handed to it reads (``load_state_dict({k: v * m for k, v in early.items()})``, on one line)
+_LOADED = re.compile(r"load_state_dict\(\s*(?:([A-Za-z_][\w.]*)\s*[,)]|\{[^}\n]*?\bin\s+"
+                     r"([A-Za-z_][\w.]*)\s*\.\s*items\s*\(\s*\)\s*\})")
 _loaded_in: Tuple[Optional[str], frozenset] = (None, frozenset())
 
 
@@ -449,7 +478,7 @@ def _loaded(source: str) -> frozenset:
     global _loaded_in
     kept = _loaded_in
     if kept[0] is not source:
-        kept = _loaded_in = (source, frozenset(_LOADED.findall(source)))
+        kept = _loaded_in = (source, frozenset(a or b for a, b in _LOADED.findall(source)))
     return kept[1]
 
 

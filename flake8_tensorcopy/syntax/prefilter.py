@@ -41,7 +41,7 @@ _TREE_SHAPE_BRANCHES = (
     r"state_dict\s*\(\s*(?:\)|keep_vars\b)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
     r"\]\s*\.\s*(?:add|sub|mul|div)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
-    r"load_state_dict\s*\(\s*[A-Za-z_]",
+    r"load_state_dict\s*\(\s*[A-Za-z_{]",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
     # TEN404-406: a binding made by a conversion, a NumPy bridge, an expansion or a repetition
@@ -150,8 +150,14 @@ def _torch_aliases(nodes) -> Set[str]:
 
 
 def _restored_name(arg: ast.expr) -> bool:
-    """``best``, ``self.best``, or an item of one (``self.cache["model"]``): what TEN402 may
-    follow back to a binding when it is handed to ``load_state_dict``."""
+    """``best``, ``self.best``, or an item of one (``self.cache["model"]``), or a dict
+    comprehension over the items of one (``{k: v * m[k] for k, v in early.items()}``): what
+    TEN402 may follow back to a binding when it is handed to ``load_state_dict``."""
+    if isinstance(arg, ast.DictComp) and len(arg.generators) == 1:
+        it = arg.generators[0].iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+                it.func.attr == "items" and not it.args:
+            arg = it.func.value
     if isinstance(arg, ast.Subscript):
         arg = arg.value
     return isinstance(arg, ast.Name) or (isinstance(arg, ast.Attribute) and

@@ -40,6 +40,10 @@ class Summary(NamedTuple):
     #: "" when one of its bindings there is something else (``None`` and other constants are
     #: not counted: the empty slot before the first snapshot)
     binds_self: Tuple[Tuple[str, str], ...]
+    #: the position (``self`` counted) of the parameter whose live tensors every ``return``
+    #: hands back in a dict of its own (``return {k[7:]: v for k, v in state.items()}``,
+    #: ``dict(state)``, ``state.copy()``: the same tensors under the keys it makes); None
+    passes_items: Optional[int] = None
 
 
 _NOTHING = Summary(None, "", frozenset(), "", ())
@@ -101,6 +105,34 @@ def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
     if s.returns_live is None:
         return None
     return found[0].name, s.returns_text  # type: ignore[attr-defined]
+
+
+def passed_items_argument(inf, call):
+    """What ``call`` passes for the parameter whose tensors the project function it runs
+    hands back in a dict of its own (``Summary.passes_items``: ``strip_prefix(sd)``), or None."""
+    found = called_function(inf, call)
+    if found is None:
+        return None
+    fn, bound = found
+    position = summary(fn).passes_items
+    if position is None:
+        return None
+    try:
+        name = fn.node.args.args[position].arg if position < len(fn.node.args.args) else None
+    except (AttributeError, IndexError):
+        return None
+    index = 0
+    for a in call.args:
+        if a.star:
+            return None  # positions unknown from here on
+        if a.keyword is not None:
+            if a.keyword.value == name:
+                return a.value
+            continue
+        if index + (1 if bound else 0) == position:
+            return a.value
+        index += 1
+    return None
 
 
 def weight_change(inf, call, receiver: str) -> Optional[str]:
@@ -236,11 +268,17 @@ def summarize_function(fn: ast.AST) -> Summary:
             if module is not None and _writes_loop_target(n, frozen):
                 written.add(module)
     live, text = None, ""
+    passes = None
     values = [r[2] for r in sorted(returns, key=lambda r: r[:2])]  # in source order
     if values and all(r is not None for r in values):
         texts = [_live_text(r) for r in values]
         if all(texts):
             live, text = live_state_dict(parse_expression(texts[0])), texts[0]
+        elif isinstance(fn.body[-1], ast.Return):  # (no path falls off the end: ``None``)
+            passed = {_passed_items(r, params) for r in values}
+            if len(passed) == 1:
+                name = passed.pop()
+                passes = positional.index(name) if name in positional else None
     out = set()
     for w in written:
         if w is None:
@@ -257,7 +295,18 @@ def summarize_function(fn: ast.AST) -> Summary:
                 out.add(positional.index(w))
         elif root == "self" and "self" == (positional[:1] or [""])[0]:
             out.add(w)
-    return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())))
+    return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())), passes)
+
+
+def _passed_items(value: ast.expr, params) -> Optional[str]:
+    """The parameter whose tensors ``value`` hands back in a dict of its own (a shallow copy or
+    a dict of its items, ``live_state_dict`` with the parameters as the live dicts), else
+    None; not the parameter itself (that is no dict made here: a function returning what it is
+    given is the caller's own value)."""
+    if not isinstance(value, (ast.DictComp, ast.Call)):
+        return None
+    shape = live_state_dict(parse_expression(ast.unparse(value)), lambda n: n in params)
+    return shape.source if shape is not None and shape.receiver is None else None
 
 
 def _live_text(value: ast.expr) -> str:
