@@ -8,6 +8,7 @@ import os
 from ..syntax import nodes
 from ..syntax.nodes import last_name
 from .context import statement_blocks, statement_list
+from ..semantic.storage_flow import bound_in
 from .snapshot_flow import DEFS, locate, mentions
 
 
@@ -37,6 +38,59 @@ def restored_elsewhere(ctx, bind, name: str, keys=None):
                 where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
                 return f"later calls of {where} (`{stmt.name.value}()`)", hit
     return restored_in_project(ctx, cls, name) if keys is None else None
+
+
+def restored_by_sibling(ctx, name: str, keys=None):
+    """``nonlocal best`` ... ``best = model.state_dict()`` in a closure whose enclosing function
+    defines another closure that hands ``best`` to ``load_state_dict`` (an early-stopping
+    factory's ``step()`` and ``restore()``): later calls of it, as two methods of one object
+    share ``self`` (``restored_elsewhere``). A closure that binds the name for itself without
+    ``nonlocal`` reads its own."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or not _declares_nonlocal(scope, name):
+        return None
+    outer = _enclosing_function(ctx.module, scope)
+    if outer is None:
+        return None
+    for stmt in statement_list(outer.body):
+        if type(stmt) is not nodes.FunctionDef or stmt is scope or (
+                bound_in(stmt, name) and not _declares_nonlocal(stmt, name)):
+            continue
+        hit = load_of(stmt.body, name, keys)
+        if hit is not None:
+            return f"later calls of `{stmt.name.value}()`", hit
+    return None
+
+
+def _declares_nonlocal(fn, name: str) -> bool:
+    """Does ``fn``'s own body declare ``nonlocal name``?"""
+    todo = list(statement_list(fn.body))
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is nodes.Nonlocal and any(item.name.value == name for item in n.names):
+            return True
+        if t is nodes.SimpleStatementLine:
+            todo.extend(n.body)
+        elif t not in DEFS:
+            todo.extend(s for block in statement_blocks(n) for s in block)
+    return False
+
+
+def _enclosing_function(module, fn):
+    """The function whose own block (or a block of its statements) defines ``fn``, or None."""
+    todo = [(module, None)]
+    while todo:
+        n, owner = todo.pop()
+        if n is fn:
+            return owner
+        if type(n) is nodes.FunctionDef:
+            owner = n
+        if type(n) in (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.If, nodes.Try,
+                       nodes.IndentedBlock, nodes.Else, nodes.With, nodes.For, nodes.While):
+            todo.extend((c, owner if type(n) is not nodes.ClassDef else None)
+                        for c in n.children if c is not None)
+    return None
 
 
 def restored_in_project(ctx, cls, name: str):
