@@ -284,6 +284,63 @@ def summaries(tmp_path):
     ctx.release()
 
 
+GRAD_STEPS = """
+import torch.nn.functional as F
+
+
+def step(model, batch, opt):
+    out = model(batch)
+    loss = F.mse_loss(out, batch)
+    loss.backward()
+    opt.step()
+    return loss.item(), out
+
+
+def step_in_with(model, batch, scaler):
+    with torch.autocast("cpu"):
+        out = model(batch)
+        loss = out.pow(2).mean()
+    scaler.scale(loss).backward()
+    return out
+
+
+def step_if(model, batch, train):
+    out = model(batch)
+    if train:
+        out.sum().backward()
+    return out
+
+
+def step_early(model, batch):
+    out = model(batch)
+    if out.isnan().any():
+        return out
+    out.sum().backward()
+    return out
+
+
+def forward_only(model, batch):
+    return model(batch)
+"""
+
+
+def test_a_step_that_differentiates_on_every_call_proves_grad_on_where_it_is_called(tmp_path):
+    path = tmp_path / "steps.py"
+    path.write_text(GRAD_STEPS)
+    ctx = FileContext(str(path), ast.parse(GRAD_STEPS), GRAD_STEPS)
+    try:
+        get = lambda name: ctx.facts().defs[name].graph_summary()  # noqa: E731
+        assert get("step").proves_on and get("step_in_with").proves_on
+        for name in ("step_if", "step_early", "forward_only"):
+            assert not get(name).proves_on, name
+        # what it returns of a call of its parameter: a forward pass where the caller passes
+        # a module (origin "c0"), in the mode it was called in
+        assert get("step").sources["[1]"] == frozenset({("c0", "")})
+        assert get("forward_only").sources[""] == frozenset({("c0", "")})
+    finally:
+        ctx.release()
+
+
 def test_function_summaries(summaries):
     get = lambda name: summaries.defs[name].graph_summary()  # noqa: E731
     assert get("train_step").returns_item(None)

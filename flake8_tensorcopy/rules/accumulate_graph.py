@@ -93,6 +93,10 @@ class LintOracle(graph.Oracle):
         q = ctx.inf.qualname(n)
         return "through" if q is not None and keeps_graph_function(q) else None
 
+    def module_name(self, name: str) -> bool:
+        ctx = self.ctx
+        return ctx is not None and module_call(ctx.inf.lookup(name)) is True
+
     def trainable(self, node: ast.Call) -> bool:
         """No parameter frozen and no grad turned off by a call in the linted file
         (``freeze_text``: its ``no_grad`` and ``inference_mode`` blocks are regions the graph

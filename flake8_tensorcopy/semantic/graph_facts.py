@@ -77,6 +77,11 @@ class Oracle:
         block turning grad off, where the caller can read that)? This default does not know."""
         return False
 
+    def module_name(self, name: str) -> bool:
+        """Is ``name``, bound once in the scope, a module there (as the inference knows it:
+        ``model = AutoEncoder()``)? This default does not know."""
+        return False
+
     def fields(self, node: ast.Call):
         """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
         return None

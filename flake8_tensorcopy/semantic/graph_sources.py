@@ -178,6 +178,14 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
         return call_item(g, node, "", r, depth + 1)
     if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
         return _within(sources(g, f.value, r, depth + 1, True), r)
+    if type(f) is ast.Name:
+        # ``student(x)`` of a parameter the scope cannot tell is a module: a forward pass
+        # where the caller's argument is one (``call_item``: origin ``"c<k>"``)
+        reach = g.uses.get(id(f))
+        if reach and len(reach) == 1:
+            bd = g.bindings[next(iter(reach))]
+            if bd.kind == "param":
+                return frozenset({(f"c{bd.index}", r)})
     return NONE
 
 
@@ -292,6 +300,10 @@ def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> Froz
         arg = _argument(call, k)
         if arg is None:
             continue
+        if o[0] == "c":  # a call of the argument: a forward pass where it is a module here
+            if module_argument(g, arg) and g.oracle.trainable(call):
+                out.add(("f", here))
+            continue
         if path:  # an item of the argument, which the callee uses as a tensor
             q = path_of(arg) if type(arg) is not ast.Name else (arg.id, "")
             if q is not None:
@@ -344,8 +356,32 @@ def shifted(srcs: FrozenSet[Source], offset: int, positional: int) -> FrozenSet[
             continue
         k, path = _param_origin(o)
         if offset <= k < positional:
-            out.add((f"p{k - offset}{path}", reg))
+            out.add((f"{o[0]}{k - offset}{path}", reg))
     return frozenset(out)
+
+
+def module_argument(g, arg) -> bool:
+    """Is ``arg``, passed at a call of the scope, a module as the scope shows it: a name bound
+    once that the inference knows is one (``Oracle.module_name``), a parameter whose
+    ``parameters()``/``train()``/``eval()`` the scope reads (``call_kind``'s evidence), or an
+    attribute chain whose module method the scope calls as a statement
+    (``self.student.train()``)?"""
+    g._need()
+    if type(arg) is ast.Attribute:
+        d = dotted(arg)
+        root = path_root(arg)
+        return d is not None and type(root) is ast.Name and root.id not in g.path_written and \
+            d in _module_attributes(g)
+    if type(arg) is not ast.Name:
+        return False
+    reach = g.uses.get(id(arg))
+    if not reach:
+        return False
+    if len(reach) == 1 and g.bindings[next(iter(reach))].kind == "assign" and \
+            sum(1 for b in g.bindings if b.key == arg.id) == 1:
+        return g.oracle.module_name(arg.id)  # bound once: what the inference knows of it
+    return bool(g.module_reads) and all(g.bindings[b].kind == "param" for b in reach) and any(
+        g.uses.get(id(m)) == reach for m in g.module_reads)
 
 
 def computed_in(g, expr, stmt) -> Optional[str]:
@@ -444,6 +480,13 @@ def proven_regions(g) -> Dict[str, int]:
             by_line.setdefault(fact.line, set()).add(here)
         else:
             by_line.setdefault(fact.line, set()).add(None)
+    for bd in g.bindings:
+        # ``loss, out = step(model, batch)`` of a function that differentiates on every call
+        # (``GraphSummary.proves_on``): grad was on where the call ran
+        v = bd.value
+        if bd.kind in ("assign", "unpack") and type(v) is ast.Call and \
+                getattr(g.summary(v), "proves_on", False):
+            by_line.setdefault(v.lineno, set()).add(region(g, bd.stmt))
     out: Dict[str, int] = {}
     for line, regs in sorted(by_line.items()):
         if len(regs) == 1 and None not in regs and ANY not in regs:

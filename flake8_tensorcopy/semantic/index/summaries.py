@@ -38,7 +38,8 @@ _BUSY = object()
 
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
-                 "key_terms", "fields", "key_derived", "sources", "regions", "keys")
+                 "key_terms", "fields", "key_derived", "sources", "regions", "keys",
+                 "proves_on")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -49,8 +50,12 @@ class GraphSummary:
                  key_derived: Optional[Dict[str, FrozenSet[str]]] = None,
                  sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
                  regions: Optional[Dict[str, str]] = None,
-                 keys: FrozenSet[str] = frozenset()) -> None:
+                 keys: FrozenSet[str] = frozenset(), proves_on: bool = False) -> None:
         self.name = name
+        #: every call differentiates a value computed in the mode it was called in (a
+        #: ``backward()`` among the body's own statements, no ``return`` before it): grad was
+        #: on where a call of it ran (``graph_sources.proven_regions`` of the caller)
+        self.proves_on = proves_on
         #: key paths of the dict every return gives back that it differentiated
         #: (``out = {"loss": ...}; out["loss"].backward(); return out``: ``['loss']``)
         self.keys = keys
@@ -209,7 +214,21 @@ def _summarise(fn) -> GraphSummary:
     sources, regions = graph_sources.summary_items(g, offset, positional, *keyed) \
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
-                        key_terms, fields, key_derived, sources, regions, _returned_keys(g))
+                        key_terms, fields, key_derived, sources, regions, _returned_keys(g),
+                        bool(sources) and _proves_on(g, node))
+
+
+def _proves_on(g: graph.ScopeGraph, node) -> bool:
+    """Does every call of the function differentiate a value it computed in the mode it was
+    called in: the region ``""`` proven on (``graph_sources.proven_regions``) by a statement of
+    the body's own (not inside an ``if``, a loop or a ``try``), with no ``return`` before it?"""
+    line = graph_sources.proven_regions(g).get("")
+    if line is None:
+        return False
+    own = any(s.lineno <= line <= (s.end_lineno or s.lineno) and
+              type(s) in (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.With)
+              for s in node.body)
+    return own and all(stmt.lineno > line for _, stmt in g.returns)
 
 
 def _static(node) -> bool:
