@@ -143,6 +143,15 @@ def test_accumulations_are_candidates_only_near_backward_or_in_script_loops():
             "    total += loss\n"
     assert might_match(steps) and plan(ast.parse(steps), steps)[0]
     assert [(d.code, d.line) for d in analyze(steps)] == [("TEN501", 9)]
+    # script level, an item stored per index: a candidate of its own
+    stores = "import torch\nmodel = torch.nn.Linear(2, 1)\nout = torch.empty(3, 1)\n" \
+             "for i, x in enumerate(torch.ones(3, 2)):\n    out[i] = model(x)\n"
+    assert might_match(stores) and plan(ast.parse(stores), stores)[0]
+    assert [(d.code, d.line) for d in analyze(stores)] == [("TEN501", 5)]
+    # in a function's loop without backward, a store is no candidate
+    stored = "import torch\n\n\ndef f(model, xs, out):\n    for i, x in enumerate(xs):\n" \
+             "        out[i] = model(x)\n"
+    assert not plan(ast.parse(stored), stored)[0]
 
 
 def test_lone_copy_into_a_name_is_no_candidate():

@@ -270,16 +270,20 @@ class GraphKeepingAccumulator(Rule):
                 cat is not None and not (ctx.inf.qualname(cat.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)
-        if loop is None or (form == "store" and not _mentions_backward(ctx)):
-            return  # (an item per index: only where the scope's text calls ``backward``)
+        script = type(ctx.scope_node) is nodes.Module
+        if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
+            return  # (an item per index: only where the scope's text calls ``backward``, or
+            # at script level, where the file proves grad on: ``_script_grad_on``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None:
             return
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
-                differentiates(ctx, loop) and stored_per_turn(ctx, facts.bound, node, acc))):
-            return  # (an item per index: asked only in a loop that differentiates)
+                (script or differentiates(ctx, loop)) and
+                stored_per_turn(ctx, facts.bound, node, acc))):
+            return  # (an item per index: asked only in a loop that differentiates, or a
+            # script's loop)
         try:
             fact = scope_graph(ctx).attached(
                 value._a, node._a if isinstance(node._a, ast.stmt) else None) \
@@ -294,8 +298,9 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif form != "store" and (_script_grad_on(ctx, facts) or _called_grad_on(
-                ctx, facts, lambda: returned(scope_facts(ctx), root))):
+        elif (form != "store" or script) and (_script_grad_on(ctx, facts) or (
+                form != "store" and _called_grad_on(
+                    ctx, facts, lambda: returned(scope_facts(ctx), root)))):
             callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN

@@ -171,7 +171,8 @@ def _backward_names(loop: ast.AST) -> Set[str]:
 
 
 def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[str],
-                mentions: Optional[Callable[[ast.AST, str], bool]] = None) -> bool:
+                mentions: Optional[Callable[[ast.AST, str], bool]] = None,
+                stores: bool = False) -> bool:
     """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates),
     asked three ways at once, each loop read once:
 
@@ -181,7 +182,9 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
     - with ``calls``: that, or a value a call of one of those names computed (given to a
       method too: ``meter.update(v)``).
 
-    (The first question is asked only where neither other one is.) ``mentions(node, word)``:
+    (The first question is asked only where neither other one is.) With ``stores`` (a script's
+    loops), ``called`` counts an item stored per index too (``scores[i] = out``).
+    ``mentions(node, word)``:
     may ``word`` occur within ``node``'s lines (the text's answer, a superset); a loop whose
     lines do not mention ``backward`` holds no ``backward`` call to read names from."""
     if not (backward or called or calls):
@@ -206,6 +209,10 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
         if called:
             # a value computed by a call (``model(x)``, ``train_step(batch)``) in the loop
             values = [v for s in statements(loop) for v in (_accumulated(s),) if v is not None]
+            if stores:
+                values += [v for s in statements(loop) if type(s) is ast.Assign and
+                           isinstance(s.targets[0], ast.Subscript)
+                           for v in (_accumulated(s, True),) if v is not None]
             by_any = _through_names(loop, {d for s in statements(loop) if isinstance(
                 s, ast.Assign) and isinstance(s.value, (ast.Call, ast.BinOp))
                 for t in s.targets for d in _names(t)})

@@ -646,8 +646,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                                                                          stored):
             found = True
         elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(
-                stmt, False, True, frozenset()):
-            found = True  # TEN501: an accumulation in a script-level loop
+                stmt, False, True, frozenset(), stores=True):
+            found = True  # TEN501: an accumulation in a script-level loop (a store too)
         elif top:
             name = _literal_binding(stmt)
             if name is not None:
