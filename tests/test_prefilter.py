@@ -375,8 +375,8 @@ def test_accumulations_are_looked_for_only_in_definitions_whose_text_holds_a_loo
     gated = [prefilter.plan(tree, text) for text, tree in trees]
     monkeypatch.setattr(prefilter._TextIndex, "has_loop", lambda self, node: True)
     monkeypatch.setattr(prefilter, "_accumulates",
-                        lambda node, b, c, calls, mentions=None:
-                        accumulation_shapes.accumulates(node, b, c, calls))
+                        lambda node, b, c, calls, mentions=None, stores=False:
+                        accumulation_shapes.accumulates(node, b, c, calls, stores=stores))
     assert gated == [prefilter.plan(tree, text) for text, tree in trees]
     assert sum(found for found, _ in gated) > 50
 
