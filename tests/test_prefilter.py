@@ -360,7 +360,8 @@ def test_accumulations_are_looked_for_only_in_definitions_whose_text_holds_a_loo
     seen = []
     real = prefilter._accumulates
     monkeypatch.setattr(prefilter, "_accumulates",
-                        lambda node, *a: seen.append(getattr(node, "name", None)) or real(node, *a))
+                        lambda node, *a, **k: seen.append(getattr(node, "name", None)) or
+                        real(node, *a, **k))
     src = ("import torch\nfrom model import step\n\n\ndef forward(x):\n    return x.format()\n\n\n"
            "def before(m, x):\n    return step(m(x))  # ... for each x\n\n\n"
            "def fit(m, xs):\n    total = 0\n    for(x) in xs:\n        total += step(m(x))\n"
