@@ -394,7 +394,18 @@ class StateDictSnapshot(Rule):
 
 def _same_keys(value) -> bool:
     """Is ``value`` a state dict or a plain shallow copy of one (``sd.copy()``, ``dict(sd)``,
-    ``OrderedDict(...)``, ``copy.copy(...)``): the same keys as the dict it copies?"""
+    ``OrderedDict(...)``, ``copy.copy(...)``, ``{k: v for k, v in sd.items()}``, its values
+    detached): the same keys as the dict it copies?"""
+    if type(value) is nodes.DictComp:
+        comp, key, item = value.for_in, value.key, value.value
+        while type(item) is nodes.Call and type(item.func) is nodes.Attribute and \
+                item.func.attr.value == "detach" and not item.args:
+            item = item.func.value
+        elems = comp.target.elements if type(comp.target) is nodes.Tuple else ()
+        return not comp.ifs and comp.inner_for_in is None and len(elems) == 2 and \
+            type(key) is nodes.Name and type(item) is nodes.Name and \
+            all(type(e.value) is nodes.Name for e in elems) and \
+            (key.value, item.value) == (elems[0].value.value, elems[1].value.value)
     if type(value) is not nodes.Call or state_dict_receiver(value) is not None:
         return type(value) is nodes.Call
     func = value.func
