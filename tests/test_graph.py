@@ -188,6 +188,31 @@ def test_items_of_a_list_comprehension_are_what_its_element_is_derived_from():
         assert _why(src, line, _Forward()) is None, line
 
 
+def test_a_fresh_list_holds_what_the_scope_appends_to_it():
+    src = """\
+    def f(model, loader, given):
+        kept = []
+        for x in loader:
+            vals, nums = [], []
+            other = list()
+            vals.append(model(x))
+            nums.append(model(x).item())
+            other.extend([model(x)])
+            kept.extend(vals)
+            kept.extend(nums)
+            kept.extend(other)
+            kept.extend(given)
+    """
+    for line in (9, 11):
+        got = _why(src, line, _Forward())
+        assert got == (graph.HOLDS, True), line
+    for line in (10, 12):  # numbers; a parameter
+        assert _why(src, line, _Forward()) is None, line
+    rebound = src.replace("            other = list()\n", "            other = list()\n"
+                          "            other = make()\n")
+    assert _why(rebound, 12, _Forward()) is None  # a binding that makes no fresh empty list
+
+
 def test_grad_mode_of_with_blocks_and_decorators():
     src = """\
     @torch.no_grad()

@@ -375,6 +375,9 @@ def _how(form, fact) -> str:
     if fact.why == graph.DERIVED:
         return out + (f" (computed from the loss differentiated on line {fact.line}, or from "
                       "a term of it)")
+    if fact.why == graph.HOLDS and fact.detail == graph.APPENDED:
+        return out + (" (it holds tensors appended to it that keep their graph, as line "
+                      f"{fact.line} shows)")
     if fact.why == graph.HOLDS:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:

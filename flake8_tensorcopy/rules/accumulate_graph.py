@@ -230,10 +230,11 @@ def accumulation(node):
     if type(acc) not in TARGETS:
         return None
     if call.func.attr.value == "extend":
-        # ``acc.extend([loss])``: the items of a list or tuple it spells (another list's items
-        # are not known here)
+        # ``acc.extend([loss])``: the items of a list or tuple it spells, or of a list the
+        # scope fills (``acc.extend(values)``: the graph knows what ``values`` holds)
         value = call.args[0].value
-        return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple) else None
+        return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple, nodes.Name) \
+            else None
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form

@@ -218,6 +218,15 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
                 for t in s.targets for d in _names(t)})
             if any(isinstance(v, ast.Call) or _names(v) & by_any for v in values):
                 return True
+            # ``acc.extend(values)`` of a list the loop appends such a value to
+            filled = {s.value.func.value.id for s in statements(loop)
+                      if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and
+                      isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
+                      and isinstance(s.value.func.value, ast.Name) and s.value.args and
+                      (isinstance(s.value.args[0], ast.Call) or
+                       _names(s.value.args[0]) & by_any)}
+            if filled and any(_names(v) & filled for v in values):
+                return True
     return False
 
 
