@@ -213,6 +213,26 @@ def test_a_fresh_list_holds_what_the_scope_appends_to_it():
     assert _why(rebound, 12, _Forward()) is None  # a binding that makes no fresh empty list
 
 
+def test_an_optimizer_step_with_a_closure_gives_back_what_it_differentiated():
+    src = """\
+    def f(model, opt, loader):
+        for x in loader:
+            def closure():
+                loss = model(x).sum()
+                loss.backward()
+                return loss
+            def numbers():
+                out = model(x).sum()
+                out.backward()
+                return out.item()
+            hist.append(opt.step(closure))
+            hist.append(opt.step(numbers))
+            hist.append(opt.step(lambda: model(x).sum()))
+    """
+    assert _why(src, 11) == (graph.RETURNED, False)
+    assert _why(src, 12) is None and _why(src, 13) is None
+
+
 def test_grad_mode_of_with_blocks_and_decorators():
     src = """\
     @torch.no_grad()

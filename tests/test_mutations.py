@@ -442,7 +442,7 @@ MUTATIONS = (
         "TEN501 no-backward-keeps-activations,memory-grows-per-step")),
     Mutation("detach-keeps-graph", detach_keeps_graph, _k(
         "TEN501 after-backward-keeps-graph,stored-per-index-keeps-graph,bounded-queue-keeps-graph,"
-        "no-backward-keeps-activations,memory-grows-per-step")),
+        "step-closure-returns-the-loss,no-backward-keeps-activations,memory-grows-per-step")),
     Mutation("tensor-warning-recommends-clone-detach", tensor_warning_recommends_clone_detach,
              _k("TEN201 tensor-warns")),
     Mutation("tensor-keeps-graph", tensor_keeps_graph, _k(

@@ -379,7 +379,8 @@ AWAITING_GPU = frozenset(
                                "fix-1", "fix-2")}
     | {("TEN403", "fix-3"), ("TEN403", "fix-4"),
        ("TEN402", "fresh-optimizer-snapshot-holds-nothing-live"),
-       ("TEN501", "stored-per-index-keeps-graph"), ("TEN501", "bounded-queue-keeps-graph")})
+       ("TEN501", "stored-per-index-keeps-graph"), ("TEN501", "bounded-queue-keeps-graph"),
+       ("TEN501", "step-closure-returns-the-loss")})
 
 
 def test_committed_cuda_report_agrees_with_the_rules():

@@ -13,7 +13,8 @@ from ..syntax.grad_callers import Uses, called_with_grad_on, freeze_text, grad_o
 from .accumulate_graph import accumulation, caller_proves, concatenated_call, \
     method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
-    bounded_queue_keeps_graph, no_backward_keeps_activations, one_thread, stored_keeps_graph
+    bounded_queue_keeps_graph, no_backward_keeps_activations, one_thread, \
+    step_closure_returns_the_loss, stored_keeps_graph
 from .context import cached
 from .accumulate_loops import LoopFacts, differentiated, differentiates, in_loop, \
     innermost_loop, loop_facts, reset_in, returned, scope_facts
@@ -239,6 +240,11 @@ class GraphKeepingAccumulator(Rule):
               "`backward()` (`queue = torch.cat([queue, out])[-4:]`) still reaches every step's "
               "graph (the count grows with the steps); `out.detach()` keeps none",
               one_thread(bounded_queue_keeps_graph)),
+        Claim("step-closure-returns-the-loss", "semantics",
+              "`loss = opt.step(closure)`, whose closure differentiates the loss and returns "
+              "it, gives back that loss with its graph (SGD, and LBFGS's first evaluation): "
+              "keeping it each step keeps every step's graph reachable (the count grows with "
+              "the steps); `.detach()` keeps none", one_thread(step_closure_returns_the_loss)),
         Claim("no-backward-keeps-activations", "semantics",
               "appending a model's output in a loop without `backward()` and with grad enabled "
               "keeps every step's intermediate activations alive; `out.detach()` or "

@@ -120,6 +120,42 @@ def bounded_queue_keeps_graph(v):
         "nodes_per_step": per_step, "graph_nodes_with_detach": fixed}
 
 
+def _closure_steps(v, steps: int, detach: bool, lbfgs: bool):
+    """``loss = opt.step(closure)`` (the closure differentiates the loss and returns it), the
+    step's value kept (or its ``.detach()``), ``steps`` times; stacked into one tensor."""
+    torch = v.torch
+    model = _mlp(v)
+    params = model.parameters()
+    opt = torch.optim.LBFGS(params, lr=0.1, max_iter=2) if lbfgs else \
+        torch.optim.SGD(params, lr=0.01)
+    x = torch.randn(16, 64, device=v.device)
+    kept = []
+    for _ in range(steps):
+        def closure():
+            opt.zero_grad()
+            loss = model(x).pow(2).mean()
+            loss.backward()
+            return loss
+        loss = opt.step(closure)
+        kept.append(loss.detach() if detach else loss)
+    return torch.stack(kept)
+
+
+def step_closure_returns_the_loss(v):
+    """``opt.step(closure)`` gives back the loss the closure differentiated, graph and all
+    (SGD: the closure's value; LBFGS: its first evaluation's): keeping it each step keeps every
+    step's graph; ``.detach()`` keeps none."""
+    out = {}
+    holds = True
+    for name, lbfgs in (("sgd", False), ("lbfgs", True)):
+        kept = {n: _graph_nodes(_closure_steps(v, n, False, lbfgs)) for n in (5, 10)}
+        fixed = _graph_nodes(_closure_steps(v, 10, True, lbfgs))
+        per_step = (kept[10] - kept[5]) / 5
+        holds = holds and per_step >= 10 and fixed == 0
+        out.update({f"{name}_nodes_per_step": per_step, f"{name}_graph_nodes_with_detach": fixed})
+    return holds, out
+
+
 def _no_backward(v, steps: int, detach: bool, no_grad: bool = False):
     """An evaluation loop without ``no_grad``: the outputs appended; a weak reference to one
     intermediate activation of each step."""

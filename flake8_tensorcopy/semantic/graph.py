@@ -675,7 +675,35 @@ class ScopeGraph:
             return Fact(RETURNED, node.lineno, detail=summary.name)
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return self._derived(f.value, read)
+        if type(f) is ast.Attribute and f.attr == "step" and len(node.args) == 1 and \
+                not node.keywords and type(node.args[0]) is ast.Name:
+            return self._closure_loss(node.args[0])
         return None
+
+    def _closure_loss(self, name: ast.Name) -> Optional[Fact]:
+        """``opt.step(closure)`` returns what ``closure()`` returns (an optimizer's step with a
+        closure: claim ``step-closure-returns-the-loss``): where ``name`` is bound only to a
+        ``def`` of the scope without parameters whose every ``return`` gives a value it
+        differentiated, and which ends with one."""
+        self._need()
+        reach = self.uses.get(id(name))
+        if not reach or len(reach) != 1:
+            return None
+        bd = self.bindings[next(iter(reach))]
+        fn = bd.stmt
+        if bd.kind != "other" or type(fn) is not ast.FunctionDef or fn.name != name.id or \
+                fn.args.args or fn.args.posonlyargs or fn.args.vararg or fn.args.kwonlyargs or \
+                fn.decorator_list or not fn.body or type(fn.body[-1]) is not ast.Return:
+            return None
+        memo = self.memo.setdefault("closures", {})
+        got = memo.get(id(fn), _OPEN)
+        if got is _OPEN:
+            got = memo[id(fn)] = None
+            inner = scope_graph(fn, self.oracle)
+            facts = [inner.attached(v, st) if v is not None else None for v, st in inner.returns]
+            if facts and all(x is not None and x.why == DIFFERENTIATED for x in facts):
+                got = memo[id(fn)] = Fact(RETURNED, name.lineno, detail=fn.name)
+        return got
 
     def grad_mode(self, stmt: ast.stmt) -> Optional[str]:
         """"off"/"on"/"unknown" from the innermost ``with`` about grad around ``stmt`` (or the
