@@ -491,7 +491,7 @@ class ScopeGraph:
             if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
                 fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:
-                fact = self._holds(b) or self._appended(b)
+                fact = self._holds(b) or graph_items.appended(self, b)
         finally:
             self._busy.discard(b)
         self._facts[b] = fact
@@ -508,28 +508,6 @@ class ScopeGraph:
                 for s in self.expr_stmts):
             return None
         return Fact(HOLDS, got.line, detail=got.detail)
-
-    def _appended(self, b: int) -> Optional[Fact]:
-        """The value of binding ``b``, an empty list the scope makes (``values = []``, ``a, b =
-        [], []``) where every binding of its name makes one, holds what the scope appends to
-        it (``values.append(v)``, ``values.extend([v])``): attached where one of those is (the
-        first such item's fact, as one the list holds)."""
-        bd = self.bindings[b]
-        key = bd.key
-        if not _empty_list(bd) or not all(_empty_list(o) for o in self.bindings if o.key == key):
-            return None
-        for s in self.expr_stmts:
-            call = s.value
-            if type(call) is not ast.Call or type(call.func) is not ast.Attribute or \
-                    type(call.func.value) is not ast.Name or call.func.value.id != key or \
-                    len(call.args) != 1 or call.keywords:
-                continue
-            m, item = call.func.attr, call.args[0]
-            if m == "append" or (m == "extend" and type(item) in (ast.List, ast.Tuple)):
-                got = self.attached(item, s)
-                if got is not None:
-                    return Fact(HOLDS, got.line, needs_grad=got.needs_grad, detail=APPENDED)
-        return None
 
     def _unpacked(self, value, i: int, stmt=None) -> Optional[Fact]:
         if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
@@ -677,33 +655,12 @@ class ScopeGraph:
             return self._derived(f.value, read)
         if type(f) is ast.Attribute and f.attr == "step" and len(node.args) == 1 and \
                 not node.keywords and type(node.args[0]) is ast.Name:
-            return self._closure_loss(node.args[0])
+            return graph_items.closure_loss(self, node.args[0])
         return None
 
-    def _closure_loss(self, name: ast.Name) -> Optional[Fact]:
-        """``opt.step(closure)`` returns what ``closure()`` returns (an optimizer's step with a
-        closure: claim ``step-closure-returns-the-loss``): where ``name`` is bound only to a
-        ``def`` of the scope without parameters whose every ``return`` gives a value it
-        differentiated, and which ends with one."""
-        self._need()
-        reach = self.uses.get(id(name))
-        if not reach or len(reach) != 1:
-            return None
-        bd = self.bindings[next(iter(reach))]
-        fn = bd.stmt
-        if bd.kind != "other" or type(fn) is not ast.FunctionDef or fn.name != name.id or \
-                fn.args.args or fn.args.posonlyargs or fn.args.vararg or fn.args.kwonlyargs or \
-                fn.decorator_list or not fn.body or type(fn.body[-1]) is not ast.Return:
-            return None
-        memo = self.memo.setdefault("closures", {})
-        got = memo.get(id(fn), _OPEN)
-        if got is _OPEN:
-            got = memo[id(fn)] = None
-            inner = scope_graph(fn, self.oracle)
-            facts = [inner.attached(v, st) if v is not None else None for v, st in inner.returns]
-            if facts and all(x is not None and x.why == DIFFERENTIATED for x in facts):
-                got = memo[id(fn)] = Fact(RETURNED, name.lineno, detail=fn.name)
-        return got
+    def nested(self, fn: ast.FunctionDef) -> "ScopeGraph":
+        """The graph facts of a ``def`` inside this scope, asked as this scope's oracle would."""
+        return scope_graph(fn, self.oracle)
 
     def grad_mode(self, stmt: ast.stmt) -> Optional[str]:
         """"off"/"on"/"unknown" from the innermost ``with`` about grad around ``stmt`` (or the
@@ -714,21 +671,10 @@ class ScopeGraph:
 
 #: ``ScopeGraph._read``: not a read it knows; look into the expression
 _OPEN = object()
-#: the detail of a HOLDS fact of a list the scope appends attached values to (``_appended``)
-APPENDED = "appended"
+#: the detail of a HOLDS fact of a list the scope appends attached values to
+#: (``graph_items.appended``)
+APPENDED = graph_items.APPENDED
 
-
-def _empty_list(bd: Binding) -> bool:
-    """Does binding ``bd`` bind its name to a fresh empty list (``x = []``, ``x = list()``, an
-    item of ``a, b = [], []``)?"""
-    v = bd.value
-    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and 0 <= bd.index < len(v.elts):
-        v = v.elts[bd.index]
-    elif bd.kind != "assign":
-        return False
-    return (type(v) is ast.List and not v.elts) or (
-        type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "list" and
-        not v.args and not v.keywords)
 
 
 def scope_graph(scope, oracle: Optional[Oracle] = None, lazy: bool = False) -> ScopeGraph:

@@ -2,7 +2,9 @@
 what a returned ``LossTuple(*losses)`` holds at each position, where ``losses = [a, b]`` and
 ``losses = losses + [sum(losses)]`` were bound before, and which of those items are the terms
 of a builtin ``sum`` of others. The function summaries of the project index
-(``index.summaries``) read returns through these; nothing here is asked on a file's own walk.
+(``index.summaries``) read returns through these. Also what a list the scope fills holds
+(``appended``: ``values = []`` ... ``values.append(out)``) and what an optimizer's
+``step(closure)`` gives back (``closure_loss``), asked by the graph of a linted scope too.
 
 A name is followed to its one reaching binding when that binds it whole (``x = [...]``) and
 nothing in the scope changes it in place (``x.append(...)``, ``x[0] = ...``): otherwise its
@@ -13,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
-from .graph_facts import SIBLING, TERMS, Fact
+from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact
 from .graph_terms import computed
 
 #: list methods that change a list in place: its items are no longer the ones it was bound to
@@ -193,3 +195,70 @@ def loop_item_fact(g, bd):
         return None
     return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
 
+
+# ---- lists the scope fills, closures an optimizer step runs ----------------------------------
+#: the detail of a HOLDS fact of a list the scope appends attached values to (``appended``)
+APPENDED = "appended"
+_UNSEEN = object()
+
+
+def appended(g, b: int) -> Optional[Fact]:
+    """The value of binding ``b``, an empty list the scope makes (``values = []``, ``a, b =
+    [], []``) where every binding of its name makes one, holds what the scope appends to
+    it (``values.append(v)``, ``values.extend([v])``): attached where one of those is (the
+    first such item's fact, as one the list holds)."""
+    bd = g.bindings[b]
+    key = bd.key
+    if not _empty_list(bd) or not all(_empty_list(o) for o in g.bindings if o.key == key):
+        return None
+    for s in g.expr_stmts:
+        call = s.value
+        if type(call) is not ast.Call or type(call.func) is not ast.Attribute or \
+                type(call.func.value) is not ast.Name or call.func.value.id != key or \
+                len(call.args) != 1 or call.keywords:
+            continue
+        m, item = call.func.attr, call.args[0]
+        if m == "append" or (m == "extend" and type(item) in (ast.List, ast.Tuple)):
+            got = g.attached(item, s)
+            if got is not None:
+                return Fact(HOLDS, got.line, needs_grad=got.needs_grad, detail=APPENDED)
+    return None
+
+
+def closure_loss(g, name: ast.Name) -> Optional[Fact]:
+    """``opt.step(closure)`` returns what ``closure()`` returns (an optimizer's step with a
+    closure: claim ``step-closure-returns-the-loss``): where ``name`` is bound only to a
+    ``def`` of the scope without parameters whose every ``return`` gives a value it
+    differentiated, and which ends with one."""
+    g._need()
+    reach = g.uses.get(id(name))
+    if not reach or len(reach) != 1:
+        return None
+    bd = g.bindings[next(iter(reach))]
+    fn = bd.stmt
+    if bd.kind != "other" or type(fn) is not ast.FunctionDef or fn.name != name.id or \
+            fn.args.args or fn.args.posonlyargs or fn.args.vararg or fn.args.kwonlyargs or \
+            fn.decorator_list or not fn.body or type(fn.body[-1]) is not ast.Return:
+        return None
+    memo = g.memo.setdefault("closures", {})
+    got = memo.get(id(fn), _UNSEEN)
+    if got is _UNSEEN:
+        got = memo[id(fn)] = None
+        inner = g.nested(fn)
+        facts = [inner.attached(v, st) if v is not None else None for v, st in inner.returns]
+        if facts and all(x is not None and x.why == DIFFERENTIATED for x in facts):
+            got = memo[id(fn)] = Fact(RETURNED, name.lineno, detail=fn.name)
+    return got
+
+
+def _empty_list(bd: Binding) -> bool:
+    """Does binding ``bd`` bind its name to a fresh empty list (``x = []``, ``x = list()``, an
+    item of ``a, b = [], []``)?"""
+    v = bd.value
+    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and 0 <= bd.index < len(v.elts):
+        v = v.elts[bd.index]
+    elif bd.kind != "assign":
+        return False
+    return (type(v) is ast.List and not v.elts) or (
+        type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "list" and
+        not v.args and not v.keywords)
