@@ -386,6 +386,51 @@ def test_a_step_that_differentiates_on_every_call_proves_grad_on_where_it_is_cal
         ctx.release()
 
 
+GENERATORS = """
+def gen(model, opt, batches):
+    for x in batches:
+        loss = model(x).sum()
+        loss.backward()
+        yield loss
+
+
+def numbers(model, batches):
+    for x in batches:
+        loss = model(x).sum()
+        loss.backward()
+        yield loss.item()
+
+
+def outputs(model, batches):
+    for x in batches:
+        yield model(x)
+
+
+def sent(model, batches):
+    for x in batches:
+        loss = model(x).sum()
+        loss.backward()
+        got = yield loss
+
+
+def delegating(model, opt, batches):
+    yield from gen(model, opt, batches)
+"""
+
+
+def test_a_generator_that_yields_what_it_differentiated(tmp_path):
+    path = tmp_path / "gens.py"
+    path.write_text(GENERATORS)
+    ctx = FileContext(str(path), ast.parse(GENERATORS), GENERATORS)
+    try:
+        get = lambda name: ctx.facts().defs[name].graph_summary()  # noqa: E731
+        assert get("gen").yields
+        for name in ("numbers", "outputs", "sent", "delegating"):
+            assert not get(name).yields, name
+    finally:
+        ctx.release()
+
+
 def test_function_summaries(summaries):
     get = lambda name: summaries.defs[name].graph_summary()  # noqa: E731
     assert get("train_step").returns_item(None)

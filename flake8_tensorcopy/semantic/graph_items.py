@@ -177,11 +177,18 @@ def mark_summed(g, expr, terms) -> None:
 def loop_item_fact(g, bd):
     """The value a loop takes from a dict whose values a differentiated ``sum`` adds (``for k,
     v in loss_dict.items()``, ``for v in loss_dict.values()``): a term of that loss (the
-    dict's binding marked ``TERMS`` on every path, its items written nowhere), or None."""
+    dict's binding marked ``TERMS`` on every path, its items written nowhere); or from a call
+    of a generator that yields what it differentiated (``GraphSummary.yields``); or None."""
     s = bd.stmt
     if type(s) not in (ast.For, ast.AsyncFor):
         return None
     it = s.iter
+    if type(it) is ast.Call and type(s.target) is ast.Name and bd.index <= 0:
+        # ``for loss in train_gen(model, opt)`` of a generator that yields what it
+        # differentiated (``GraphSummary.yields``)
+        summary = g.summary(it)
+        if getattr(summary, "yields", False):
+            return Fact(RETURNED, it.lineno, detail=summary.name)
     if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
             type(it.func.value) is ast.Name) or it.func.value.id in g.path_written:
         return None

@@ -4,6 +4,7 @@ tree. A superset of what ``rules/accumulate.py`` reports: the engine's walk deci
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from typing import Callable, FrozenSet, Optional, Set
 
@@ -216,6 +217,8 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
             by_any = _through_names(loop, {d for s in statements(loop) if isinstance(
                 s, ast.Assign) and isinstance(s.value, (ast.Call, ast.BinOp))
                 for t in s.targets for d in _names(t)})
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and _generated(loop.iter):
+                by_any = by_any | _names(loop.target)  # ``for loss in train_gen(...)``
             if any(isinstance(v, ast.Call) or _names(v) & by_any for v in values):
                 return True
             # ``acc.extend(values)`` of a list the loop appends such a value to
@@ -228,6 +231,17 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
             if filled and any(_names(v) & filled for v in values):
                 return True
     return False
+
+
+#: builtins a loop iterates a call of: no generator of the project
+_BUILTIN_ITERS = frozenset(dir(builtins))
+
+
+def _generated(it: ast.expr) -> bool:
+    """May ``it``, a loop's iterable, be a call of a generator of the project (a call of a
+    name that is not a builtin: ``train_gen(model, opt)``, not ``enumerate(loader)``)?"""
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+        it.func.id not in _BUILTIN_ITERS
 
 
 def _through_names(loop: ast.AST, called: Set[str]) -> Set[str]:

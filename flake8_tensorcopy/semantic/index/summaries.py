@@ -39,7 +39,7 @@ _BUSY = object()
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
                  "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "proves_on")
+                 "proves_on", "yields")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -50,8 +50,12 @@ class GraphSummary:
                  key_derived: Optional[Dict[str, FrozenSet[str]]] = None,
                  sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
                  regions: Optional[Dict[str, str]] = None,
-                 keys: FrozenSet[str] = frozenset(), proves_on: bool = False) -> None:
+                 keys: FrozenSet[str] = frozenset(), proves_on: bool = False,
+                 yields: bool = False) -> None:
         self.name = name
+        #: a generator every ``yield`` of which gives a value it differentiated (``loss.backward();
+        #: yield loss``): what a loop over a call of it takes holds that graph
+        self.yields = yields
         #: every call differentiates a value computed in the mode it was called in (a
         #: ``backward()`` among the body's own statements, no ``return`` before it): grad was
         #: on where a call of it ran (``graph_sources.proven_regions`` of the caller)
@@ -215,7 +219,32 @@ def _summarise(fn) -> GraphSummary:
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        bool(sources) and _proves_on(g, node))
+                        bool(sources) and _proves_on(g, node), _yields(g, node))
+
+
+def _yields(g: graph.ScopeGraph, node) -> bool:
+    """Is every ``yield`` of the function (none nested in another scope) a statement ``yield v``
+    of a value it differentiated, and is there one (no ``yield from``)?"""
+    found = False
+    todo = list(ast.iter_child_nodes(node))
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if t is ast.YieldFrom:
+            return False
+        if t is ast.Expr and type(n.value) is ast.Yield:
+            v = n.value.value
+            fact = g.attached(v, n) if v is not None else None
+            if fact is None or fact.why != graph.DIFFERENTIATED:
+                return False
+            found = True
+            continue
+        if t is ast.Yield:
+            return False  # ``x = yield v``: a value sent in, not the plain shape
+        todo.extend(ast.iter_child_nodes(n))
+    return found
 
 
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
