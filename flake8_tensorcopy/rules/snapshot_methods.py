@@ -43,18 +43,27 @@ def restored_elsewhere(ctx, bind, name: str, keys=None):
 def restored_by_sibling(ctx, name: str, keys=None):
     """``nonlocal best`` ... ``best = model.state_dict()`` in a closure whose enclosing function
     defines another closure that hands ``best`` to ``load_state_dict`` (an early-stopping
-    factory's ``step()`` and ``restore()``): later calls of it, as two methods of one object
-    share ``self`` (``restored_elsewhere``). A closure that binds the name for itself without
-    ``nonlocal`` reads its own."""
+    factory's ``step()`` and ``restore()``), or ``global BEST`` ... in a function of the module
+    whose other function loads ``BEST``: later calls of it, as two methods of one object share
+    ``self`` (``restored_elsewhere``). A function that binds the name for itself without the
+    same declaration reads its own."""
     scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef or not _declares_nonlocal(scope, name):
+    if type(scope) is not nodes.FunctionDef:
         return None
-    outer = _enclosing_function(ctx.module, scope)
-    if outer is None:
+    if _declares(scope, name, nodes.Global):
+        # ``global BEST`` ... ``BEST = model.state_dict()``: the module's other functions
+        siblings = [s for s in ctx.module.body if type(s) is nodes.FunctionDef]
+        kind = nodes.Global
+    elif _declares(scope, name, nodes.Nonlocal):
+        outer = _enclosing_function(ctx.module, scope)
+        if outer is None:
+            return None
+        siblings = [s for s in statement_list(outer.body) if type(s) is nodes.FunctionDef]
+        kind = nodes.Nonlocal
+    else:
         return None
-    for stmt in statement_list(outer.body):
-        if type(stmt) is not nodes.FunctionDef or stmt is scope or (
-                bound_in(stmt, name) and not _declares_nonlocal(stmt, name)):
+    for stmt in siblings:
+        if stmt is scope or (bound_in(stmt, name) and not _declares(stmt, name, kind)):
             continue
         hit = load_of(stmt.body, name, keys)
         if hit is not None:
@@ -62,13 +71,14 @@ def restored_by_sibling(ctx, name: str, keys=None):
     return None
 
 
-def _declares_nonlocal(fn, name: str) -> bool:
-    """Does ``fn``'s own body declare ``nonlocal name``?"""
+def _declares(fn, name: str, kind) -> bool:
+    """Does ``fn``'s own body declare ``nonlocal name`` (``kind`` ``nodes.Nonlocal``) or
+    ``global name`` (``nodes.Global``)?"""
     todo = list(statement_list(fn.body))
     while todo:
         n = todo.pop()
         t = type(n)
-        if t is nodes.Nonlocal and any(item.name.value == name for item in n.names):
+        if t is kind and any(item.name.value == name for item in n.names):
             return True
         if t is nodes.SimpleStatementLine:
             todo.extend(n.body)
