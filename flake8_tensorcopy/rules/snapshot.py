@@ -469,9 +469,14 @@ def snapshot(ctx, node) -> Optional[Live]:
     got = live_state_dict(node, holds)
     if got is not None or type(node) is not nodes.Call or not node.args:
         return got
-    # asked only of a call that hands over a live state dict (the summary's look-up resolves
-    # the callee, which most calls never need)
-    if not any(not a.star and live_state_dict(a.value, holds) is not None for a in node.args):
+    # asked only of a call that hands over a live state dict, a call or a comprehension (the
+    # summary's look-up resolves the callee, which most calls never need)
+    for a in node.args:
+        v = a.value
+        if (type(v) is nodes.Call or type(v) is nodes.DictComp) and not a.star and \
+                live_state_dict(v, holds) is not None:
+            break
+    else:
         return None
     arg = passed_items_argument(ctx.inf, node)
     inner = snapshot(ctx, arg) if arg is not None else None

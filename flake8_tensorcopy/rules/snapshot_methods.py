@@ -48,8 +48,9 @@ def restored_by_sibling(ctx, name: str, keys=None):
     ``self`` (``restored_elsewhere``). A function that binds the name for itself without the
     same declaration reads its own."""
     scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef:
-        return None
+    if type(scope) is not nodes.FunctionDef or not (
+            "global" in ctx.source or "nonlocal" in ctx.source):
+        return None  # (the text first: no declaration, no walk of the function)
     if _declares(scope, name, nodes.Global):
         # ``global BEST`` ... ``BEST = model.state_dict()``: the module's other functions
         siblings = [s for s in ctx.module.body if type(s) is nodes.FunctionDef]

@@ -222,6 +222,8 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
             if any(isinstance(v, ast.Call) or _names(v) & by_any for v in values):
                 return True
             # ``acc.extend(values)`` of a list the loop appends such a value to
+            if not any(type(v) is ast.Name for v in values):
+                continue
             filled = {s.value.func.value.id for s in statements(loop)
                       if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and
                       isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"

@@ -225,6 +225,8 @@ def _summarise(fn) -> GraphSummary:
 def _yields(g: graph.ScopeGraph, node) -> bool:
     """Is every ``yield`` of the function (none nested in another scope) a statement ``yield v``
     of a value it differentiated, and is there one (no ``yield from``)?"""
+    if not any(type(s.value) is ast.Yield for s in g.expr_stmts):
+        return False  # (most functions: no walk of the body)
     found = False
     todo = list(ast.iter_child_nodes(node))
     while todo:
