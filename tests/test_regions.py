@@ -75,6 +75,16 @@ def test_no_region_where_a_bound_cannot_be_read(text):
     assert region(text) is None
 
 
+def test_a_new_axis_selects_no_dimension_of_the_base_where_the_caller_says_so():
+    """``x[None, 1:]`` is unknown by default (a view bound to a name: its axes are its own);
+    asked with ``new_axes``, ``None`` is passed over: the same elements as ``x[1:]``."""
+    read = lambda text: regions.region(build.parse_expression(text), new_axes=True)  # noqa: E731
+    assert read("x[:, None, d:]") == region("x[:, d:]")
+    assert read("x[None, ..., None, 1:]") == region("x[..., 1:]")
+    assert regions.compare(read("x[:, None, 1:]"), read("x[:, None, :-1]")) == OVERLAP
+    assert regions.compare(read("x[None, :, 1:]"), read("x[:, 1:]")) == SAME
+
+
 def test_an_index_the_caller_says_is_no_integer_gives_no_region():
     sub = build.parse_expression("x[mask, 1:]")
     assert regions.region(sub) is not None

@@ -360,7 +360,7 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
     base = dotted_name(value)
     if base is None:
         return None
-    r = regions.region(node, lambda n: _may_be_int(ctx, n))
+    r = regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True)
     if r is None:
         return None
     outer = regions.view_of(ctx.inf, base) if type(value) is nodes.Name else None

@@ -250,15 +250,22 @@ def _leaves(node: nodes.BaseExpression):
         yield node
 
 
-def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None) -> Optional[Region]:
+def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None,
+           new_axes: bool = False) -> Optional[Region]:
     """The region of its base that the basic-slice subscript ``sub`` selects, or None (advanced
-    indexing, ``None``, a computed bound, two Ellipses, a step that is not a positive
-    expression)."""
+    indexing, a computed bound, two Ellipses, a step that is not a positive expression).
+    ``None`` (a new axis of size 1) selects no dimension of the base: with ``new_axes`` it is
+    passed over (``x[:, None, 1:]`` selects the elements ``x[:, 1:]`` does), else the region is
+    unknown (a view bound to a name: its own dimensions would not be the base's)."""
     lead: list = []
     tail: Optional[list] = None
     for element in sub.slice:
         s = element.slice
         out = tail if tail is not None else lead
+        if type(s) is nodes.Index and type(s.value) is nodes.Name and s.value.value == "None":
+            if not new_axes:
+                return None
+            continue
         if type(s) is nodes.Index and type(s.value) is nodes.Ellipsis:
             if tail is not None:
                 return None
