@@ -21,7 +21,7 @@ from .snapshot_flow import (
     constructed_fresh, fresh_optimizer, never_changed, read_after_change,
     trained_after_keeping,
 )
-from .snapshot_methods import restored_by_sibling, restored_elsewhere
+from .snapshot_methods import restored_by_caller, restored_by_sibling, restored_elsewhere
 from .snapshot_records import live_fields
 from .snapshot_claims import (
     cpu_snapshot_is_the_tensors_on_cpu, deep_snapshots_keep_old_weights,
@@ -327,6 +327,8 @@ class StateDictSnapshot(Rule):
             found = restored_elsewhere(ctx, node, tracked, keys)
         if found is None and type(target) is nodes.Name:
             found = restored_by_sibling(ctx, tracked, keys)
+        if found is None and type(target) is nodes.Subscript and owner:
+            found = restored_by_caller(ctx, tracked, owner, keys)
         if found is None:
             return
         change = found[0]

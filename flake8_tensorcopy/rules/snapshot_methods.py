@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 
 from ..syntax import nodes
-from ..syntax.nodes import last_name
+from ..syntax.nodes import dotted_name, last_name
 from .context import statement_blocks, statement_list
 from ..semantic.storage_flow import bound_in
-from .snapshot_flow import DEFS, locate, mentions
+from .snapshot_flow import DEFS, locate, mentions, read_after_change
 
 
 def restored_elsewhere(ctx, bind, name: str, keys=None):
@@ -70,6 +70,99 @@ def restored_by_sibling(ctx, name: str, keys=None):
         if hit is not None:
             return f"later calls of `{stmt.name.value}()`", hit
     return None
+
+
+class _InCaller:
+    """A rule context seen from another function of the module: its scope and the statement of
+    a call there (``read_after_change`` reads the flow from that statement on)."""
+
+    def __init__(self, ctx, scope, line) -> None:
+        self._ctx, self.scope_node, self.stmt_line = ctx, scope, line
+
+    def __getattr__(self, name: str):
+        return getattr(self._ctx, name)
+
+
+def restored_by_caller(ctx, name: str, receiver: str, keys=None):
+    """``store["weights"] = model.state_dict()`` in a top-level function of the module where
+    ``store`` is a positional parameter it never rebinds (a helper handed the dict): a call of
+    it from another top-level function that hands it a name and hands that name to
+    ``load_state_dict``, after which that caller changes the weights and reads the name
+    (``read_after_change`` from the call, in the caller)."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or "." in name or \
+            not any(s is scope for s in ctx.module.body):
+        return None
+    fname = scope.name.value
+    if ctx.source.count(fname + "(") < 2 or _rebinds(scope, name):
+        return None  # (the text first: the helper called somewhere)
+    positional = [p.name.value for p in list(scope.params.posonly_params) +
+                  list(scope.params.params)]
+    if name not in positional:
+        return None
+    k = positional.index(name)
+    r = positional.index(receiver) if receiver in positional else None
+    for caller in ctx.module.body:
+        # a caller that restores through ``load_state_dict`` (one the pre-filter keeps whole:
+        # the lint view and the fixer's read the same callers)
+        if type(caller) is not nodes.FunctionDef or caller is scope or \
+                f"{fname}(" not in ctx.code(caller):
+            continue
+        for line, small, call in _calls_of(caller, fname):
+            args = call.args
+            if any(a.star or a.keyword is not None for a in args[:max(k, r or 0) + 1]) or \
+                    len(args) <= k or type(args[k].value) is not nodes.Name:
+                continue
+            owner = receiver if r is None else (
+                dotted_name(args[r].value) if r < len(args) else None)
+            if owner is None or load_of(caller.body, args[k].value.value) is None:
+                continue
+            found = read_after_change(_InCaller(ctx, caller, line), small, args[k].value.value,
+                                      owner, keys)
+            if found is not None:
+                return f"{found[0]} in its caller `{caller.name.value}()`", found[1]
+    return None
+
+
+def _rebinds(fn, name: str) -> bool:
+    """Does ``fn`` bind the plain name ``name`` (its writes into the object it names aside: an
+    assignment, an augmented one or a loop target naming it, ``del``, ``global``, ``nonlocal``)?"""
+    todo = list(fn.body.children) if fn.body is not None else []
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in DEFS or t is nodes.Lambda:
+            continue
+        targets = [a.target for a in n.targets] if t is nodes.Assign else \
+            [n.target] if t in (nodes.AugAssign, nodes.AnnAssign, nodes.For, nodes.NamedExpr) \
+            else []
+        while targets:
+            tgt = targets.pop()
+            if type(tgt) is nodes.Name and tgt.value == name:
+                return True
+            if type(tgt) in (nodes.Tuple, nodes.List):
+                targets.extend(e.value for e in tgt.elements)
+        if t in (nodes.Global, nodes.Nonlocal, nodes.Del) and mentions(n, name) is not None:
+            return True
+        todo.extend(c for c in n.children if c is not None)
+    return False
+
+
+def _calls_of(fn, fname: str):
+    """(statement line, small statement, call) for each statement of ``fn`` (not in a nested
+    definition) that is a call of the plain name ``fname``, as an expression statement."""
+    todo = list(statement_list(fn.body))
+    while todo:
+        st = todo.pop()
+        t = type(st)
+        if t is nodes.SimpleStatementLine:
+            for small in st.body:
+                v = getattr(small, "value", None)
+                if type(small) is nodes.Expr and type(v) is nodes.Call and \
+                        type(v.func) is nodes.Name and v.func.value == fname:
+                    yield st, small, v
+        elif t not in DEFS:
+            todo.extend(s for block in statement_blocks(st) for s in block)
 
 
 def _declares(fn, name: str, kind) -> bool:
