@@ -88,14 +88,16 @@ def restored_by_caller(ctx, name: str, receiver: str, keys=None):
     ``store`` is a positional parameter it never rebinds (a helper handed the dict): a call of
     it from another top-level function that hands it a name and hands that name to
     ``load_state_dict``, after which that caller changes the weights and reads the name
-    (``read_after_change`` from the call, in the caller)."""
+    (``read_after_change`` from the call, in the caller). In a closure, its enclosing function
+    as the caller (``_restored_by_enclosing``)."""
     scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef or "." in name or \
-            not any(s is scope for s in ctx.module.body):
+    if type(scope) is not nodes.FunctionDef or "." in name:
         return None
     fname = scope.name.value
     if ctx.source.count(fname + "(") < 2 or _rebinds(scope, name):
         return None  # (the text first: the helper called somewhere)
+    if not any(s is scope for s in ctx.module.body):
+        return _restored_by_enclosing(ctx, scope, name, receiver, keys)
     positional = [p.name.value for p in list(scope.params.posonly_params) +
                   list(scope.params.params)]
     if name not in positional:
@@ -121,6 +123,25 @@ def restored_by_caller(ctx, name: str, receiver: str, keys=None):
                                       owner, keys)
             if found is not None:
                 return f"{found[0]} in its caller `{caller.name.value}()`", found[1]
+    return None
+
+
+def _restored_by_enclosing(ctx, scope, name: str, receiver: str, keys=None):
+    """``cell[0] = model.state_dict()`` in a closure where ``cell`` is a name of the enclosing
+    function (not a parameter of the closure, never bound there), which calls the closure as a
+    statement and later hands ``cell`` to ``load_state_dict``: read the flow from each such
+    call in the enclosing function."""
+    params = [p.name.value for p in list(scope.params.posonly_params) +
+              list(scope.params.params) + list(scope.params.kwonly_params)]
+    if name in params or receiver in params:
+        return None
+    outer = _enclosing_function(ctx.module, scope)
+    if outer is None or load_of(outer.body, name) is None:
+        return None
+    for line, small, _ in _calls_of(outer, scope.name.value):
+        found = read_after_change(_InCaller(ctx, outer, line), small, name, receiver, keys)
+        if found is not None:
+            return f"{found[0]} in `{outer.name.value}()` (which calls it)", found[1]
     return None
 
 
