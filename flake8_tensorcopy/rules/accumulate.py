@@ -7,6 +7,7 @@ import ast
 import builtins
 
 from ..semantic import closed, graph, kinds
+from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, freeze_text, grad_off_text
@@ -16,7 +17,7 @@ from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step
     bounded_queue_keeps_graph, no_backward_keeps_activations, one_thread, \
     step_closure_returns_the_loss, stored_keeps_graph
 from .context import cached
-from .accumulate_loops import LoopFacts, differentiated, differentiates, in_loop, \
+from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
     innermost_loop, loop_facts, reset_in, returned, scope_facts
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability
@@ -287,14 +288,18 @@ class GraphKeepingAccumulator(Rule):
                 cat is not None and not (ctx.inf.qualname(cat.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)
+        closure = loop is None and form in ("append", "aug", "add")
+        if closure:
+            loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
             # at script level, where the file proves grad on: ``_script_grad_on``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
-        if root is None:
-            return
+        if root is None or (closure and (root.partition(".")[0] in _params(ctx.scope_node) or
+                                         bound_in(ctx.scope_node, root.partition(".")[0]))):
+            return  # (a closure's own list: made afresh on each call)
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
                 (script or differentiates(ctx, loop)) and
@@ -506,6 +511,16 @@ def _called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
     return called_with_grad_on(fn, True, ctx.source, lambda: cached(
         ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)),
         proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
+
+
+def _params(fn) -> frozenset:
+    """The names of ``fn``'s parameters (a closure's own values, not its enclosing scope's)."""
+    p = fn.params
+    out = [x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)]
+    for star in (p.star_arg, p.star_kwarg):
+        if type(star) is nodes.Param:
+            out.append(star.name.value)
+    return frozenset(out)
 
 
 # ---- fix safety -------------------------------------------------------------------------------

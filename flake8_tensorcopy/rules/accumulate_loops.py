@@ -8,7 +8,7 @@ from typing import List, Optional, Set, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .context import cached, statement_blocks, statement_list
+from .context import cached, enclosing_function, statement_blocks, statement_list
 
 _LOOPS = (nodes.For, nodes.While)
 _DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
@@ -22,6 +22,33 @@ def innermost_loop(ctx, line):
         return None
     scope = ctx.scope_node
     return cached(ctx, "_accumulate_loops", scope, lambda: loops_of(scope)).get(id(line))
+
+
+def closure_loop(ctx):
+    """The loop of the enclosing function that defines the scope being checked (a closure, a
+    statement of the loop's own body) and calls it each turn there (``closure()``, or
+    ``opt.step(closure)``), or None: what the closure appends to a list of the enclosing
+    function accumulates across that loop's turns."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef:
+        return None
+
+    def find():
+        outer = enclosing_function(ctx.module, scope)
+        loop = loops_of(outer).get(id(scope)) if outer is not None else None
+        if loop is None or not any(s is scope for s in statement_list(loop.body)):
+            return None
+        name = scope.name.value
+        for n in own_nodes_of(loop.body):
+            if type(n) is not nodes.Call:
+                continue
+            f = n.func
+            if (type(f) is nodes.Name and f.value == name) or (
+                    type(f) is nodes.Attribute and f.attr.value == "step" and n.args and
+                    type(n.args[0].value) is nodes.Name and n.args[0].value.value == name):
+                return loop
+        return None
+    return cached(ctx, "_accumulate_closure_loop", scope, find)
 
 
 def differentiates(ctx, loop) -> bool:

@@ -282,3 +282,19 @@ def statement_blocks(stmt) -> List[list]:
         if getattr(stmt, f, None) is not None:
             out.append(statement_list(getattr(stmt, f)))
     return out
+
+
+def enclosing_function(module, fn):
+    """The function whose own block (or a block of its statements) defines ``fn``, or None."""
+    todo = [(module, None)]
+    while todo:
+        n, owner = todo.pop()
+        if n is fn:
+            return owner
+        if type(n) is nodes.FunctionDef:
+            owner = n
+        if type(n) in (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.If, nodes.Try,
+                       nodes.IndentedBlock, nodes.Else, nodes.With, nodes.For, nodes.While):
+            todo.extend((c, owner if type(n) is not nodes.ClassDef else None)
+                        for c in n.children if c is not None)
+    return None

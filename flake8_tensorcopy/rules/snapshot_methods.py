@@ -7,7 +7,7 @@ import os
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .context import statement_blocks, statement_list
+from .context import enclosing_function, statement_blocks, statement_list
 from ..semantic.storage_flow import bound_in
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 
@@ -56,7 +56,7 @@ def restored_by_sibling(ctx, name: str, keys=None):
         siblings = [s for s in ctx.module.body if type(s) is nodes.FunctionDef]
         kind = nodes.Global
     elif _declares(scope, name, nodes.Nonlocal):
-        outer = _enclosing_function(ctx.module, scope)
+        outer = enclosing_function(ctx.module, scope)
         if outer is None:
             return None
         siblings = [s for s in statement_list(outer.body) if type(s) is nodes.FunctionDef]
@@ -135,7 +135,7 @@ def _restored_by_enclosing(ctx, scope, name: str, receiver: str, keys=None):
               list(scope.params.params) + list(scope.params.kwonly_params)]
     if name in params or receiver in params:
         return None
-    outer = _enclosing_function(ctx.module, scope)
+    outer = enclosing_function(ctx.module, scope)
     if outer is None or load_of(outer.body, name) is None:
         return None
     for line, small, _ in _calls_of(outer, scope.name.value):
@@ -200,22 +200,6 @@ def _declares(fn, name: str, kind) -> bool:
         elif t not in DEFS:
             todo.extend(s for block in statement_blocks(n) for s in block)
     return False
-
-
-def _enclosing_function(module, fn):
-    """The function whose own block (or a block of its statements) defines ``fn``, or None."""
-    todo = [(module, None)]
-    while todo:
-        n, owner = todo.pop()
-        if n is fn:
-            return owner
-        if type(n) is nodes.FunctionDef:
-            owner = n
-        if type(n) in (nodes.Module, nodes.ClassDef, nodes.FunctionDef, nodes.If, nodes.Try,
-                       nodes.IndentedBlock, nodes.Else, nodes.With, nodes.For, nodes.While):
-            todo.extend((c, owner if type(n) is not nodes.ClassDef else None)
-                        for c in n.children if c is not None)
-    return None
 
 
 def restored_in_project(ctx, cls, name: str):
