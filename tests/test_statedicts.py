@@ -125,6 +125,18 @@ def test_summary_hands_back_the_tensors_of_a_parameter(src, position):
     assert summarize(src).passes_items == position
 
 
+def test_a_summary_reads_no_statement_of_a_function_defined_inside():
+    """``own_nodes`` walked into a ``def`` that stands directly in the body: its ``return None``
+    counted as one of the outer function's returns, which then looked not live."""
+    s = summarize("""
+        def get_weights(model):
+            def on_event():
+                return None
+            return model.state_dict()
+    """)
+    assert s.returns_live is not None and s.returns_text == "model.state_dict()"
+
+
 def test_summary_returns_a_live_state_dict():
     s = summarize("""
         def get_weights(self):

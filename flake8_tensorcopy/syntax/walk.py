@@ -137,11 +137,12 @@ def on_lines(lines: List[int], node: ast.AST) -> bool:
 def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
     """The nodes of ``fn``'s body, not those of functions, lambdas or classes inside it (what
     a function summary reads of its own code)."""
-    todo = list(getattr(fn, "body", ()))
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    # (a definition standing directly in the body is left out too, as one deeper down is)
+    todo = [s for s in getattr(fn, "body", ()) if not isinstance(s, scopes)]
     while todo:
         n = todo.pop()
         yield n
         for child in ast.iter_child_nodes(n):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                      ast.ClassDef)):
+            if not isinstance(child, scopes):
                 todo.append(child)
