@@ -28,6 +28,13 @@ def _graph_nodes(t) -> int:
     return len(seen)
 
 
+def _growth(run):
+    """Graph nodes reachable after 5 and after 10 steps of ``run(steps, detach)``, after 10
+    steps keeping ``.detach()``, and the nodes added per step: ({5: n, 10: n}, fixed, per step)."""
+    kept = {n: _graph_nodes(run(n, False)) for n in (5, 10)}
+    return kept, _graph_nodes(run(10, True)), (kept[10] - kept[5]) / 5
+
+
 def _after_backward(v, steps: int, detach: bool):
     """``total += loss`` (or ``loss.detach()``) after ``loss.backward()``, ``steps`` times."""
     torch = v.torch
@@ -56,15 +63,13 @@ def one_thread(check):
 
 def after_backward_keeps_graph(v):
     torch = v.torch
-    kept = {n: _graph_nodes(_after_backward(v, n, False)) for n in (5, 10)}
-    fixed = _graph_nodes(_after_backward(v, 10, True))
+    kept, fixed, per_step = _growth(lambda n, d: _after_backward(v, n, d))
     total = _after_backward(v, 3, False)
     try:
         total.backward()
         second = "no error"
     except RuntimeError as exc:
         second = str(exc).split("\n")[0][:90]
-    per_step = (kept[10] - kept[5]) / 5
     holds = per_step >= 10 and fixed == 0 and "second time" in second
     del torch
     return holds, {"graph_nodes_after_5": kept[5], "graph_nodes_after_10": kept[10],
@@ -89,9 +94,7 @@ def _stored(v, steps: int, detach: bool):
 def stored_keeps_graph(v):
     """A tensor an item is stored into per step records each store (``CopySlices``): every
     step's graph stays reachable from it; storing ``loss.detach()`` keeps none."""
-    kept = {n: _graph_nodes(_stored(v, n, False)) for n in (5, 10)}
-    fixed = _graph_nodes(_stored(v, 10, True))
-    per_step = (kept[10] - kept[5]) / 5
+    kept, fixed, per_step = _growth(lambda n, d: _stored(v, n, d))
     return per_step >= 10 and fixed == 0, {
         "graph_nodes_after_5": kept[5], "graph_nodes_after_10": kept[10],
         "nodes_per_step": per_step, "graph_nodes_with_detach": fixed}
@@ -112,9 +115,7 @@ def _queued(v, steps: int, detach: bool):
 def bounded_queue_keeps_graph(v):
     """A queue cut to its last rows after each concatenation still reaches every step's graph
     (each step's ``CatBackward`` links the one before); ``out.detach()`` keeps none."""
-    kept = {n: _graph_nodes(_queued(v, n, False)) for n in (5, 10)}
-    fixed = _graph_nodes(_queued(v, 10, True))
-    per_step = (kept[10] - kept[5]) / 5
+    kept, fixed, per_step = _growth(lambda n, d: _queued(v, n, d))
     return per_step >= 10 and fixed == 0, {
         "graph_nodes_after_5": kept[5], "graph_nodes_after_10": kept[10],
         "nodes_per_step": per_step, "graph_nodes_with_detach": fixed}
@@ -148,9 +149,7 @@ def step_closure_returns_the_loss(v):
     out = {}
     holds = True
     for name, lbfgs in (("sgd", False), ("lbfgs", True)):
-        kept = {n: _graph_nodes(_closure_steps(v, n, False, lbfgs)) for n in (5, 10)}
-        fixed = _graph_nodes(_closure_steps(v, 10, True, lbfgs))
-        per_step = (kept[10] - kept[5]) / 5
+        _, fixed, per_step = _growth(lambda n, d: _closure_steps(v, n, d, lbfgs))
         holds = holds and per_step >= 10 and fixed == 0
         out.update({f"{name}_nodes_per_step": per_step, f"{name}_graph_nodes_with_detach": fixed})
     return holds, out

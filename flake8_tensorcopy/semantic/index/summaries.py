@@ -228,12 +228,9 @@ def _yields(g: graph.ScopeGraph, node) -> bool:
     if not any(type(s.value) is ast.Yield for s in g.expr_stmts):
         return False  # (most functions: no walk of the body)
     found = False
-    todo = list(ast.iter_child_nodes(node))
-    while todo:
-        n = todo.pop()
+    plain = set()  # the ``yield`` of each statement ``yield v`` (met before it: a parent first)
+    for n in own_nodes(node):
         t = type(n)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
         if t is ast.YieldFrom:
             return False
         if t is ast.Expr and type(n.value) is ast.Yield:
@@ -241,11 +238,10 @@ def _yields(g: graph.ScopeGraph, node) -> bool:
             fact = g.attached(v, n) if v is not None else None
             if fact is None or fact.why != graph.DIFFERENTIATED:
                 return False
+            plain.add(id(n.value))
             found = True
-            continue
-        if t is ast.Yield:
+        elif t is ast.Yield and id(n) not in plain:
             return False  # ``x = yield v``: a value sent in, not the plain shape
-        todo.extend(ast.iter_child_nodes(n))
     return found
 
 
