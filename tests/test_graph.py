@@ -2,6 +2,7 @@
 summaries (``semantic.index.summaries``), asked directly; and the TEN501 shapes built on them
 through flake8 and the CLI, across the files of a project."""
 import ast
+import contextlib
 import json
 import os
 import textwrap
@@ -369,12 +370,20 @@ def forward_only(model, batch):
 """
 
 
-def test_a_step_that_differentiates_on_every_call_proves_grad_on_where_it_is_called(tmp_path):
-    path = tmp_path / "steps.py"
-    path.write_text(GRAD_STEPS)
-    ctx = FileContext(str(path), ast.parse(GRAD_STEPS), GRAD_STEPS)
+@contextlib.contextmanager
+def _graph_summaries(tmp_path, source):
+    """``get(name)``: the graph summary of function ``name`` of a module holding ``source``."""
+    path = tmp_path / "mod.py"
+    path.write_text(source)
+    ctx = FileContext(str(path), ast.parse(source), source)
     try:
-        get = lambda name: ctx.facts().defs[name].graph_summary()  # noqa: E731
+        yield lambda name: ctx.facts().defs[name].graph_summary()
+    finally:
+        ctx.release()
+
+
+def test_a_step_that_differentiates_on_every_call_proves_grad_on_where_it_is_called(tmp_path):
+    with _graph_summaries(tmp_path, GRAD_STEPS) as get:
         assert get("step").proves_on and get("step_in_with").proves_on
         for name in ("step_if", "step_early", "forward_only"):
             assert not get(name).proves_on, name
@@ -382,8 +391,6 @@ def test_a_step_that_differentiates_on_every_call_proves_grad_on_where_it_is_cal
         # a module (origin "c0"), in the mode it was called in
         assert get("step").sources["[1]"] == frozenset({("c0", "")})
         assert get("forward_only").sources[""] == frozenset({("c0", "")})
-    finally:
-        ctx.release()
 
 
 GENERATORS = """
@@ -419,16 +426,10 @@ def delegating(model, opt, batches):
 
 
 def test_a_generator_that_yields_what_it_differentiated(tmp_path):
-    path = tmp_path / "gens.py"
-    path.write_text(GENERATORS)
-    ctx = FileContext(str(path), ast.parse(GENERATORS), GENERATORS)
-    try:
-        get = lambda name: ctx.facts().defs[name].graph_summary()  # noqa: E731
+    with _graph_summaries(tmp_path, GENERATORS) as get:
         assert get("gen").yields
         for name in ("numbers", "outputs", "sent", "delegating"):
             assert not get(name).yields, name
-    finally:
-        ctx.release()
 
 
 def test_function_summaries(summaries):
