@@ -16,7 +16,7 @@ from .accumulate_graph import accumulation, caller_proves, concatenated_call, \
 from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
     bounded_queue_keeps_graph, no_backward_keeps_activations, one_thread, \
     step_closure_returns_the_loss, stored_keeps_graph
-from .context import cached
+from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
     innermost_loop, loop_facts, reset_in, returned, scope_facts
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
@@ -297,7 +297,7 @@ class GraphKeepingAccumulator(Rule):
             # at script level, where the file proves grad on: ``_script_grad_on``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
-        if root is None or (closure and (root.partition(".")[0] in _params(ctx.scope_node) or
+        if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
                                          bound_in(ctx.scope_node, root.partition(".")[0]))):
             return  # (a closure's own list: made afresh on each call)
         facts = loop_facts(ctx, loop)
@@ -511,16 +511,6 @@ def _called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
     return called_with_grad_on(fn, True, ctx.source, lambda: cached(
         ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)),
         proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
-
-
-def _params(fn) -> frozenset:
-    """The names of ``fn``'s parameters (a closure's own values, not its enclosing scope's)."""
-    p = fn.params
-    out = [x.name.value for x in list(p.posonly_params) + list(p.params) + list(p.kwonly_params)]
-    for star in (p.star_arg, p.star_kwarg):
-        if type(star) is nodes.Param:
-            out.append(star.name.value)
-    return frozenset(out)
 
 
 # ---- fix safety -------------------------------------------------------------------------------

@@ -298,3 +298,20 @@ def enclosing_function(module, fn):
             todo.extend((c, owner if type(n) is not nodes.ClassDef else None)
                         for c in n.children if c is not None)
     return None
+
+
+def positional_param_names(fn) -> list:
+    """The names of ``fn``'s positional parameters, in order (``self`` included)."""
+    ps = fn.params
+    return [p.name.value for p in (*(getattr(ps, "posonly_params", None) or ()), *ps.params)]
+
+
+def param_names(fn) -> list:
+    """The names of all of ``fn``'s parameters: positional, keyword-only, ``*args``,
+    ``**kwargs``."""
+    ps = fn.params
+    out = positional_param_names(fn) + [p.name.value for p in ps.kwonly_params]
+    for star in (ps.star_arg, ps.star_kwarg):
+        if type(star) is nodes.Param:
+            out.append(star.name.value)
+    return out

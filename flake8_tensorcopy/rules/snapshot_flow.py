@@ -12,7 +12,7 @@ from ..semantic.index.statedict_summaries import weight_change
 from ..semantic.statedicts import reads_keys_only, same_storage
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .context import cached, statement_blocks, statement_list
+from .context import cached, param_names, statement_blocks, statement_list
 
 #: ``torch.optim`` classes whose fresh instance holds no state tensors (measured on torch 2.13
 #: by the claim ``fresh-optimizer-snapshot-holds-nothing-live``; not Adagrad, whose ``sum``
@@ -431,7 +431,7 @@ def binding_count(scope, name: str) -> int:
     bound: set = set()
     todo = [scope.body] if type(scope) is nodes.FunctionDef else list(scope.body)
     if type(scope) is nodes.FunctionDef:
-        count += sum(1 for p in nodes_params(scope) if p == name)
+        count += sum(1 for p in param_names(scope) if p == name)
     while todo:
         n = todo.pop()
         t = type(n)
@@ -449,16 +449,6 @@ def binding_count(scope, name: str) -> int:
     return count + len(bound)
 
 
-def nodes_params(fn) -> list:
-    ps = fn.params
-    out = [p.name.value for p in (*(getattr(ps, "posonly_params", None) or ()), *ps.params,
-                                  *ps.kwonly_params)]
-    for star in (ps.star_arg, ps.star_kwarg):
-        if type(star) is nodes.Param:
-            out.append(star.name.value)
-    return out
-
-
 #: what a module may be asked without any of its tensors changing
 _KEEPS_TENSORS = frozenset({"state_dict", "eval", "train"})
 
@@ -474,7 +464,7 @@ def never_changed(ctx, receiver) -> bool:
         return False
     name = receiver.value
     scope = ctx.scope_node
-    if type(scope) is nodes.FunctionDef and name in nodes_params(scope):
+    if type(scope) is nodes.FunctionDef and name in param_names(scope):
         return False
     allowed: set = set()
     made = 0

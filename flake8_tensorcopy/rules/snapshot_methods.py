@@ -7,7 +7,8 @@ import os
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .context import enclosing_function, statement_blocks, statement_list
+from .context import enclosing_function, positional_param_names, statement_blocks, \
+    statement_list
 from ..semantic.storage_flow import bound_in
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 
@@ -98,8 +99,7 @@ def restored_by_caller(ctx, name: str, receiver: str, keys=None):
         return None  # (the text first: the helper called somewhere)
     if not any(s is scope for s in ctx.module.body):
         return _restored_by_enclosing(ctx, scope, name, receiver, keys)
-    positional = [p.name.value for p in list(scope.params.posonly_params) +
-                  list(scope.params.params)]
+    positional = positional_param_names(scope)
     if name not in positional:
         return None
     k = positional.index(name)
