@@ -98,6 +98,35 @@ class Net(torch.nn.Module):
     def step(self, x):
         out = self.fc(x)
         return out.pow(2).mean(), self.act(x).sum()
+
+
+def via_total(pred, target):
+    loss = total(pred, target)
+    return loss, helper(pred, target)
+
+
+class Own(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def step(self, x, y):
+        out = self(x)
+        return total(out, y), out
+
+
+class NotModule:
+    def forward(self, x):
+        return torch.nn.functional.linear(x, x)
+
+    def __call__(self, x):
+        return x
+
+    def step(self, x):
+        return self(x)
 """
 
 
@@ -178,6 +207,21 @@ def test_a_layer_the_class_holds_is_a_forward_pass(defs):
     s = defs["Net"].method("step").graph_summary()
     assert s.sources["[0]"] == frozenset({("f", "")})  # ``self.fc``: a layer with parameters
     assert s.sources["[1]"] == frozenset({("p0", "")})  # ``self.act``: through its input
+
+
+def test_a_project_function_computes_its_value_in_the_region_it_was_called_in(defs):
+    # ``loss = total(pred, target)``: made by ``total``'s own arithmetic, where the caller's
+    # grad mode holds; a function the index cannot read proves nothing
+    s = _s(defs, "via_total")
+    assert s.regions["[0]"] == "" and "[1]" not in s.regions
+
+
+def test_self_called_in_a_method_of_a_module_is_its_own_forward(defs):
+    s = defs["Own"].method("step").graph_summary()
+    assert s.sources["[1]"] == frozenset({("f", "")})  # ``self(x)``: ``forward``'s layer
+    assert ("f", "") in s.sources["[0]"] and s.regions["[0]"] == ""
+    # a class that is no module: ``self(x)`` is its ``__call__``, no forward pass
+    assert ("f", "") not in defs["NotModule"].method("step").graph_summary().sources.get("", ())
 
 
 def _scope(src, summaries):

@@ -402,7 +402,12 @@ def computed_in(g, expr, stmt) -> Optional[str]:
         f = expr.func
         if call_kind(g, expr) is None and not (type(f) is ast.Attribute and
                                                f.attr in KEEPS_GRAPH):
-            return None
+            # a project function whose summary says where its value was computed (``def
+            # gauss(a, b): return ((a - b) ** 2).mean()``: in the region it was called in)
+            s = g.summary(expr)
+            reg = s.regions.get("") if s is not None else None
+            r = region(g, stmt) if reg is not None else None
+            return None if r is None else _called_region(reg, r, expr)  # type: ignore[arg-type]
     elif t is not ast.BinOp:
         return None
     return region(g, stmt)

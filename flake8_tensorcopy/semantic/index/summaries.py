@@ -171,6 +171,14 @@ class IndexOracle(graph.Oracle):
         q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
         return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
 
+    def _own_forward(self):
+        """The summary of the class's ``forward`` when it is a module (``self(x)``), else None."""
+        try:
+            target = self.cls.method("forward") if self.cls.category() == "module" else None
+        except (OSError, ValueError, RecursionError):
+            return None
+        return target.graph_summary() if hasattr(target, "graph_summary") else None
+
     def _held(self, f):
         """The shape of ``self.X`` the class binds (``self.fc = nn.Linear(...)``), for a call of
         ``self.X``; None for anything else."""
@@ -184,6 +192,9 @@ class IndexOracle(graph.Oracle):
 
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
+        if type(f) is ast.Name and f.id == "self" and self.cls is not None:
+            # ``self(x)`` in a method of a module: its own ``forward``, as ``self.forward(x)``
+            return self._own_forward()
         if local and type(f) is ast.Name:
             return None  # a name this function binds: not the module's function of that name
         target = None
