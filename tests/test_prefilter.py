@@ -446,3 +446,27 @@ def test_the_prefilter_keeps_loops_that_may_call_a_differentiating_project_funct
     full = analyze(src, prefilter=False, filename=str(path))
     assert [d.code for d in full] == ["TEN501"], src
     assert analyze(src, filename=str(path)) == full
+
+
+def test_each_text_branch_word_begins_every_match_of_its_pattern():
+    """``_ShapeText`` skips a branch whose word a text lacks: the word must begin every match
+    (``re``'s own parse: literals first, no alternation above them)."""
+    import re._parser as sre_parse  # noqa: E402 (3.11+; sre_parse before)
+
+    from flake8_tensorcopy.syntax.prefilter import SHAPES, TREE_SHAPES, _leading_word
+
+    literal = sre_parse.LITERAL if hasattr(sre_parse, "LITERAL") else None
+    checked = 0
+    for shapes in (SHAPES, TREE_SHAPES):
+        for pattern, word in zip(shapes.branches, shapes.words):
+            if word is None:
+                continue
+            parsed = list(sre_parse.parse(pattern.pattern))
+            head = [(op, av) for op, av in parsed[:len(word)]]
+            assert head == [(literal, ord(c)) for c in word], pattern.pattern
+            checked += 1
+    assert checked >= 20
+    # a word followed by a quantifier or an alternation begins no match for sure
+    assert _leading_word(r"abcd*e") is None and _leading_word(r"abc|xyz") is None
+    assert _leading_word(r"ab\s*\(") is None and _leading_word(r"\.\s*data") is None
+    assert _leading_word(r"detach\s*\(") == "detach"

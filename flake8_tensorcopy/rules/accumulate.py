@@ -13,14 +13,16 @@ from ..syntax.nodes import dotted_name
 from ..syntax.grad_callers import Uses, called_with_grad_on, freeze_text, grad_off_text
 from .accumulate_graph import accumulation, caller_proves, concatenated_call, \
     method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
-from .accumulate_claims import after_backward_keeps_graph, memory_grows_per_step, \
-    bounded_queue_keeps_graph, no_backward_keeps_activations, one_thread, \
-    step_closure_returns_the_loss, stored_keeps_graph
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
     innermost_loop, loop_facts, reset_in, returned, scope_facts
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
-    applicability
+    applicability, check_in
+
+
+def _checked(name: str):
+    """A claim's check in ``accumulate_claims.py``, run with one CPU thread."""
+    return check_in("accumulate_claims", name, one_thread=True)
 
 
 class GraphKeepingAccumulator(Rule):
@@ -241,31 +243,35 @@ class GraphKeepingAccumulator(Rule):
               "accumulating `loss` after `loss.backward()` keeps every step's graph nodes "
               "reachable from the accumulator (the count grows with the steps), a later "
               "`total.backward()` raises \"backward through the graph a second time\", and "
-              "accumulating `loss.detach()` keeps none", one_thread(after_backward_keeps_graph)),
+              "accumulating `loss.detach()` keeps none",
+              _checked("after_backward_keeps_graph")),
         Claim("stored-per-index-keeps-graph", "semantics",
               "storing the loss after `backward()` at a new index of a tensor each step "
               "(`losses[i] = loss`) keeps every step's graph reachable from that tensor (the "
               "count grows with the steps); storing `loss.detach()` keeps none",
-              one_thread(stored_keeps_graph)),
+              _checked("stored_keeps_graph")),
         Claim("bounded-queue-keeps-graph", "semantics",
               "a queue cut to its last 4 rows after each `torch.cat` with a model output after "
               "`backward()` (`queue = torch.cat([queue, out])[-4:]`) still reaches every step's "
               "graph (the count grows with the steps); `out.detach()` keeps none",
-              one_thread(bounded_queue_keeps_graph)),
+              _checked("bounded_queue_keeps_graph")),
         Claim("step-closure-returns-the-loss", "semantics",
               "`loss = opt.step(closure)`, whose closure differentiates the loss and returns "
               "it, gives back that loss with its graph (SGD, and LBFGS's first evaluation): "
               "keeping it each step keeps every step's graph reachable (the count grows with "
-              "the steps); `.detach()` keeps none", one_thread(step_closure_returns_the_loss)),
+              "the steps); `.detach()` keeps none",
+              _checked("step_closure_returns_the_loss")),
         Claim("no-backward-keeps-activations", "semantics",
               "appending a model's output in a loop without `backward()` and with grad enabled "
               "keeps every step's intermediate activations alive; `out.detach()` or "
-              "`torch.no_grad()` frees them", one_thread(no_backward_keeps_activations)),
+              "`torch.no_grad()` frees them",
+              _checked("no_backward_keeps_activations")),
         Claim("memory-grows-per-step", "semantics",
               "the memory held by the accumulator grows with every step in both shapes (after "
               "backward: the graph's nodes, in the resident set; without backward: the "
               "activations, in the resident set on CPU and in allocated memory on CUDA), and "
-              "accumulating `.detach()` holds (about) none of it", memory_grows_per_step),
+              "accumulating `.detach()` holds (about) none of it",
+              check_in("accumulate_claims", "memory_grows_per_step")),
     )
 
     def check(self, node, ctx) -> Iterable[Report]:

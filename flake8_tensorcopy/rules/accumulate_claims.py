@@ -48,19 +48,6 @@ def _after_backward(v, steps: int, detach: bool):
     return total
 
 
-def one_thread(check):
-    """Run a claim with one CPU thread (a loaded machine makes two threads slow, not the
-    result different), restoring the setting afterwards."""
-    def run(v):
-        threads = v.torch.get_num_threads()
-        v.torch.set_num_threads(1)
-        try:
-            return check(v)
-        finally:
-            v.torch.set_num_threads(threads)
-    return run
-
-
 def after_backward_keeps_graph(v):
     torch = v.torch
     kept, fixed, per_step = _growth(lambda n, d: _after_backward(v, n, d))

@@ -14,7 +14,6 @@ from typing import Optional, Set
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
-from ..semantic.index.summaries import collects
 from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
 from ..syntax import nodes
 from ..syntax.grad_callers import freeze_text, grad_off_text
@@ -169,6 +168,8 @@ def method_accumulation(node, ctx):
 def _collected(call, fn, name: str):
     """(the argument appended to, the argument appended, (``name``, None)) of a call of a
     project function whose summary says it appends one parameter to another, by position."""
+    from ..semantic.index.summaries import collects  # (imported with the first summary)
+
     found = collects(fn) if fn is not None and hasattr(fn, "node") else {}
     if not found or any(a.star or a.keyword is not None for a in call.args):
         return None

@@ -1,6 +1,8 @@
 """What a rule is: one class carrying its code, message, docs, examples, fix and claims."""
 from __future__ import annotations
 
+from importlib import import_module
+
 from ..syntax.records import field, record
 from typing import (Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List, Optional, Sequence,
                     Tuple, Type)
@@ -126,6 +128,37 @@ class Claim:
     check: Callable[[Any], Tuple[bool, dict]]
     #: devices the claim is about (default: every device verified)
     devices: Tuple[str, ...] = ("cpu", "cuda")
+
+
+def check_in(module: str, name: str,
+             one_thread: bool = False) -> Callable[[Any], Tuple[bool, dict]]:
+    """A claim's ``check`` kept in ``rules/<module>.py`` as ``name``, imported when the verifier
+    first runs it: a lint never does, so the rule's module imports none of it (an editor's run
+    imports the engine on every save). ``one_thread``: run it with one CPU thread (a loaded
+    machine makes more threads slow, not the result different), restoring the setting after."""
+    def check(v):
+        run = getattr(import_module(f"{__package__}.{module}"), name)
+        if not one_thread:
+            return run(v)
+        threads = v.torch.get_num_threads()
+        v.torch.set_num_threads(1)
+        try:
+            return run(v)
+        finally:
+            v.torch.set_num_threads(threads)
+    check.__name__ = check.__qualname__ = name
+    return check
+
+
+class claims_in:
+    """A rule's ``claims`` kept in ``rules/<module>.py`` as ``name`` (a tuple of ``Claim``), read
+    when first asked for (the verifier, the docs): a lint never asks."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __get__(self, obj: Any, owner: Any = None) -> Tuple[Claim, ...]:
+        return getattr(import_module(f"{__package__}.{self.module}"), self.name)
 
 
 @record(frozen=True)

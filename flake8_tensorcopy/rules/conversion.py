@@ -13,8 +13,7 @@ from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
 from ..semantic.index.statedict_summaries import called_function, module_function
 from .context import clip
-from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
-from . import conversion_claims as claims_of
+from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, claims_in
 
 #: the last names of the calls that may make a storage fact (a cheap gate before ``share_of``)
 _CONVERSION_CALLS = storage.CONVERSION_METHODS | {"as_tensor", "asarray"}
@@ -221,7 +220,7 @@ class ConversionAlias(Rule):
                 differs=("input_values", "values", "input_version"),
                 kinds=("plain", "float64", "int64")),
     )
-    claims = claims_of.TEN404
+    claims = claims_in("conversion_claims", "TEN404")
 
     def check(self, node, ctx) -> Iterable[Report]:
         found = _bound_fact(ctx, node, _CONVERSION_CALLS, CONVERSION)
@@ -331,7 +330,7 @@ class NumpyBridgeAlias(Rule):
                 "    return torch.from_numpy(a)", differs=("values",),
                 kinds=("plain", "float64", "int64"), devices=("cpu",)),
     )
-    claims = claims_of.TEN405
+    claims = claims_in("conversion_claims", "TEN405")
 
     def check(self, node, ctx) -> Iterable[Report]:
         found = _bound_fact(ctx, node, _BRIDGE_CALLS, BRIDGE)
@@ -568,7 +567,7 @@ class RepeatedTensorWrite(Rule):
         FixCase("e = torch.zeros(1, 3).expand(4, 3)\n    e[0] = torch.ones(3)\n    return e[1]",
                 differs=("values",), kinds=("plain",)),
     )
-    claims = claims_of.TEN406
+    claims = claims_in("conversion_claims", "TEN406")
 
     def check(self, node, ctx) -> Iterable[Report]:
         bound = _bound(node)

@@ -15,20 +15,9 @@ from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
     state_dict_receiver
 from ..syntax.nodes import dotted_name
-from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
+from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached
-from .snapshot_flow import (
-    constructed_fresh, fresh_optimizer, never_changed, read_after_change,
-    trained_after_keeping,
-)
-from .snapshot_methods import restored_by_caller, restored_by_sibling, restored_elsewhere
 from .snapshot_records import live_fields
-from .snapshot_claims import (
-    cpu_snapshot_is_the_tensors_on_cpu, deep_snapshots_keep_old_weights,
-    float_and_numpy_snapshots_are_the_tensors,
-    fresh_optimizer_snapshot_holds_nothing_live, optimizer_state_follows_step,
-    shallow_snapshots_follow_step,
-)
 
 
 class StateDictSnapshot(Rule):
@@ -206,28 +195,30 @@ class StateDictSnapshot(Rule):
         Claim("shallow-snapshots-follow-step", "semantics",
               "after one `SGD.step()`, a snapshot made by `state_dict()`, `.copy()`, `dict()`, "
               "`OrderedDict()`, `copy.copy()`, `{k: v}` or `{k: v.detach()}` equals the new "
-              "weights", shallow_snapshots_follow_step),
+              "weights", check_in("snapshot_claims", "shallow_snapshots_follow_step")),
         Claim("cpu-snapshot-is-the-tensors-on-cpu", "semantics",
               "`{k: v.cpu() ...}` of a module on the CPU equals the new weights after one "
               "`SGD.step()`: the same tensors (from a GPU, `.cpu()` copies)",
-              cpu_snapshot_is_the_tensors_on_cpu, devices=("cpu",)),
+              check_in("snapshot_claims", "cpu_snapshot_is_the_tensors_on_cpu"), devices=("cpu",)),
         Claim("float-and-numpy-snapshots-are-the-tensors", "semantics",
               "`{k: v.float() ...}` of a float32 module on the CPU and `{k: v.cpu().numpy() "
               "...}` equal the new weights after one `SGD.step()` (the same tensors, the same "
               "memory); `{k: v.double() ...}` keeps the old ones",
-              float_and_numpy_snapshots_are_the_tensors, devices=("cpu",)),
+              check_in("snapshot_claims", "float_and_numpy_snapshots_are_the_tensors"),
+              devices=("cpu",)),
         Claim("deep-snapshots-keep-old-weights", "semantics",
               "`copy.deepcopy(state_dict())` and `{k: v.detach().clone()}` keep the weights of "
               "the moment they were taken, and loading the deep copy restores them",
-              deep_snapshots_keep_old_weights),
+              check_in("snapshot_claims", "deep_snapshots_keep_old_weights")),
         Claim("optimizer-state-follows-step", "semantics",
               "Adam's `exp_avg` in an `optimizer.state_dict()` snapshot moves with the next step; "
-              "its `param_groups` are a fresh copy", optimizer_state_follows_step),
+              "its `param_groups` are a fresh copy",
+              check_in("snapshot_claims", "optimizer_state_follows_step")),
         Claim("fresh-optimizer-snapshot-holds-nothing-live", "semantics",
               "`state_dict()` of a fresh `SGD`, `Adam`, `AdamW`, `RMSprop` (and the other "
               "optimizers of `STATELESS_UNTIL_STEP`; not `Adagrad`) holds no state tensors, and "
               "its `param_groups` stay as they were after a step and a new learning rate",
-              fresh_optimizer_snapshot_holds_nothing_live),
+              check_in("snapshot_claims", "fresh_optimizer_snapshot_holds_nothing_live")),
     )
 
     def check(self, node, ctx) -> Iterable[Report]:
@@ -321,6 +312,12 @@ class StateDictSnapshot(Rule):
 
     def _check(self, node, ctx, target, value, snap: Live, via,
                keys: Optional[Tuple[int, frozenset]] = None) -> Iterator[Report]:
+        # the flow of a snapshot: imported for the first one (most files keep none)
+        from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
+            read_after_change
+        from .snapshot_methods import restored_by_caller, restored_by_sibling, \
+            restored_elsewhere
+
         receiver = snap.receiver
         tracked = _tracked_name(target)
         if tracked is None:
@@ -374,6 +371,8 @@ class StateDictSnapshot(Rule):
             if any(load.path == here.path and span.start.line <= load.line <= span.end.line
                    for load in here.attribute_restores(cls_name, cls_path, arg.attr.value)):
                 return  # reported where it is kept: the binding is the line to change
+        from .snapshot_flow import trained_after_keeping
+
         change = trained_after_keeping(ctx, f"{arg.value.value}.{method}")
         if change is None:
             return

@@ -80,27 +80,56 @@ class _ShapeText:
         #: each branch compiled when first tried: ``search`` stops at the first that matches
         #: (``backward(`` in a training script), so most are never compiled there
         self.branches = tuple(LazyPattern(b) for b in branches)
+        #: the word each branch's matches begin with (``_leading_word``), or None: a text
+        #: without it is not searched, and the pattern never compiled, for that branch (an
+        #: editor's run on a training script compiled all of them for ``starts``)
+        self.words = tuple(_leading_word(b) for b in branches)
         #: a test of the last branch's matches: only one it passes counts (``search``)
         self.last = last
 
+    def _tried(self, text: str):
+        """The (pattern, is the last branch) of the branches whose word ``text`` holds."""
+        last = len(self.branches) - 1 if self.last is not None else -1
+        for i, (pattern, word) in enumerate(zip(self.branches, self.words)):
+            if word is None or word in text:
+                yield pattern, i == last
+
     def search(self, text: str) -> Optional["re.Match[str]"]:
-        for pattern in self.branches[:-1] if self.last is not None else self.branches:
-            m = pattern.search(text)
-            if m is not None:
-                return m
-        if self.last is not None:
-            for m in self.branches[-1].finditer(text):
+        for pattern, last in self._tried(text):
+            if not last:
+                m = pattern.search(text)
+                if m is not None:
+                    return m
+                continue
+            for m in pattern.finditer(text):
                 if self.last(m):
                     return m
         return None
 
     def starts(self, text: str) -> List[int]:
         found: Set[int] = set()
-        for pattern in self.branches[:-1] if self.last is not None else self.branches:
-            found.update(map(_START, pattern.finditer(text)))  # no generator frame per match
-        if self.last is not None:
-            found.update(m.start() for m in self.branches[-1].finditer(text) if self.last(m))
+        for pattern, last in self._tried(text):
+            if not last:
+                found.update(map(_START, pattern.finditer(text)))  # no generator frame per match
+            else:
+                found.update(m.start() for m in pattern.finditer(text) if self.last(m))
         return sorted(found)
+
+
+_WORD_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+
+
+def _leading_word(pattern: str) -> Optional[str]:
+    """The word every match of ``pattern`` begins with: its leading letters when there are at
+    least three and no quantifier follows them (``detach\s*\(``: ``detach``), else None.
+    (Read without ``re``, whose compile is the cost saved; ``tests/test_prefilter.py`` checks
+    every branch against ``re``'s own parse.)"""
+    n = 0
+    while n < len(pattern) and pattern[n] in _WORD_LETTERS:
+        n += 1
+    if n < 3 or pattern[n:n + 1] in ("*", "+", "?", "{", "|"):
+        return None
+    return pattern[:n]
 
 
 #: text every flaggable piece of code contains: ``.data``, a ``tensor(``/``new_tensor(``/

@@ -18,7 +18,6 @@ from ..kinds import (
     Qual, join_alternatives,
 )
 from .evaluate import TOO_DEEP, Evaluator, lines_hold
-from .summaries import summary_of
 
 
 class Home:
@@ -163,7 +162,10 @@ class FuncFacts(ProjectFunction):
         return self._ret
 
     def graph_summary(self):
-        """What this function does to autograd graphs (``summaries.summary_of``)."""
+        """What this function does to autograd graphs (``summaries.summary_of``: imported for the
+        first summary asked, which most files never need)."""
+        from .summaries import summary_of
+
         return summary_of(self)
 
     def is_property(self) -> bool:

@@ -13,25 +13,27 @@ the pre-filter's plan, never what the analysis reports (the plan may leave out o
 be reported), so a results cache needs no file of it beyond its usual dependencies."""
 from __future__ import annotations
 
-import re
 from typing import Tuple
+
+from ...syntax.source import LazyPattern
 
 Specs = Tuple[Tuple[str, int], ...]
 
 _WS = r"(?:[ \t\f]|\\\r?\n)"  # a blank within a line, or a continued line
 #: ``from .pkg.mod import a, b as c`` / ``from . import (a,  # note\n b)`` / continued lines
 # (each pattern starts with its literal, a word boundary checked behind it: ``re`` then finds
-# candidates by a fast substring scan, where a leading ``\b`` is tried at every position)
-_FROM = re.compile(r"from(?<!\wfrom)\b((?:[.\w]|" + _WS + r")*?)\bimport\b" + _WS +
-                   r"*(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n\\;#]|\\\r?\n)*)")
+# candidates by a fast substring scan, where a leading ``\b`` is tried at every position);
+# each compiled when first used (the pre-filter asks only for a file whose plan needs it)
+_FROM = LazyPattern(r"from(?<!\wfrom)\b((?:[.\w]|" + _WS + r")*?)\bimport\b" + _WS +
+                    r"*(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n\\;#]|\\\r?\n)*)")
 #: ``import a.b as c, d``
-_IMPORT = re.compile(r"import(?<![\w.]import)\b((?:[^\n\\;#]|\\\r?\n)*)")
+_IMPORT = LazyPattern(r"import(?<![\w.]import)\b((?:[^\n\\;#]|\\\r?\n)*)")
 #: the text before an ``import`` word on its line when it is a ``from m import``'s (``_FROM``
 #: reads those)
-_FROM_BEFORE = re.compile(r"\bfrom\b(?:[.\w]|" + _WS + r")*$")
-_BLANKS = re.compile(_WS)
-_NAME = re.compile(r"[A-Za-z_]\w*")
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_FROM_BEFORE = LazyPattern(r"\bfrom\b(?:[.\w]|" + _WS + r")*$")
+_BLANKS = LazyPattern(_WS)
+_NAME = LazyPattern(r"[A-Za-z_]\w*")
+_DOTTED = LazyPattern(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def import_specs(text: str) -> Specs:
