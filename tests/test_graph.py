@@ -1181,3 +1181,18 @@ def test_one_container_fact_for_items_terms_and_derived_keys():
     assert _why(src, 8, oracle) == (graph.HOLDS, False)
     assert _why(src, 12, oracle) is None and _why(src, 16, oracle) is None
     assert _why(src, 6, None) is None  # no summary: the derived key is unknown
+
+
+def test_the_indices_of_a_reduction_along_a_dimension_hold_no_graph():
+    from flake8_tensorcopy.semantic.graph_terms import indexes_tensor
+
+    def idx(src):
+        return indexes_tensor(ast.parse(src, mode="eval").body)
+
+    for src in ("out.max(1)[1]", "torch.max(out, 1)[1]", "torch.min(out, dim=1)[1]",
+                "out.min(-1)[-1]", "out.sort(1)[1]", "out.topk(3)[1]"):
+        assert not idx(src), src
+    # the values, an element-wise maximum, a whole reduction: tensors that keep the graph
+    for src in ("out.max(1)[0]", "torch.max(out, other)[1]", "out.max()[0]", "out[1]",
+                "out.sum(1)[1]"):
+        assert idx(src), src

@@ -173,9 +173,38 @@ def terms(value) -> List[ast.AST]:
 
 def indexes_tensor(node: ast.Subscript) -> bool:
     """Indexing that keeps a tensor (a slice, an integer, a tuple of those); a string key picks
-    an entry of a dict, whose other entries may be numbers."""
+    an entry of a dict, whose other entries may be numbers, and ``[1]`` of ``out.max(1)`` the
+    indices (``_indices``)."""
     s = node.slice
-    return not (type(s) is ast.Constant and type(s.value) is str)
+    return not (type(s) is ast.Constant and type(s.value) is str) and not _indices(node)
+
+
+#: reductions along a dimension that give (values, indices): the indices are integers that
+#: hold no graph (``out.max(1)[1]``, ``torch.min(out, dim=-1)[1]``)
+_WITH_INDICES = frozenset({"max", "min", "median", "nanmedian", "mode", "kthvalue", "sort",
+                           "topk", "cummax", "cummin"})
+
+
+def _indices(node: ast.Subscript) -> bool:
+    """``[1]`` (or ``[-1]``) of a reduction of ``_WITH_INDICES`` given a dimension: its indices."""
+    s = node.slice
+    if type(s) is ast.UnaryOp and type(s.op) is ast.USub:
+        s = s.operand
+        if type(s) is not ast.Constant or s.value != 1:
+            return False
+    elif type(s) is not ast.Constant or s.value != 1 or type(s.value) is not int:
+        return False
+    call = node.value
+    if type(call) is not ast.Call or type(call.func) is not ast.Attribute or \
+            call.func.attr not in _WITH_INDICES:
+        return False
+    if call.func.attr not in ("max", "min", "median", "nanmedian"):
+        return True  # always a (values, indices) pair
+    function = dotted(call.func) == "torch." + call.func.attr
+    pos = call.args[1:] if function else call.args
+    return any(k.arg == "dim" for k in call.keywords) or (
+        bool(pos) and type(pos[0]) is ast.Constant and type(pos[0].value) is int) or (
+        bool(pos) and type(pos[0]) is ast.UnaryOp and type(pos[0].operand) is ast.Constant)
 
 
 def function_params(fn) -> List[str]:
