@@ -175,3 +175,50 @@ def test_prefilter_keeps_storage_bindings_with_a_write_and_skips_look_alikes():
                 "g = [torch.zeros_like(x)] * n\n", "e = x.expand(n, -1)\nprint(e[0])\n",
                 "def f(w):\n    y = w.float()\n    z = y * 2\n    other.add_(z)\n"):
         assert not has_candidates(ast.parse(src)), src
+
+
+class _Placed(Rule):
+    """Records, at each ``snap = ...`` binding, whether ``model`` is on a GPU there."""
+
+    code = "TEN998"
+    hooks = (nodes.Assign,)
+
+    def __init__(self):
+        self.seen = []
+
+    def check(self, node, ctx):
+        if dotted_name_of(node.targets[0].target) == "snap":
+            scope = ctx.scope_node
+            self.seen.append(storage.on_accelerator(
+                scope, "model", node, ctx.inf, lambda name: sole_binding(scope, name, node)))
+        return ()
+
+
+def dotted_name_of(n):
+    return n.value if type(n) is nodes.Name else None
+
+
+def on_gpu(body):
+    src = "import torch\n\n\ndef f(model, device, flag):\n" + "".join(
+        "    " + line + "\n" for line in body.splitlines())
+    tree = ast.parse(src)
+    text = Text(src)
+    module = build.build(tree, src, text, {})
+    inf = Inference((), (), None)
+    probe = _Placed()
+    Walker(Context(module, inf, src, text), [probe]).walk(module)
+    return probe.seen
+
+
+def test_a_module_the_code_puts_on_a_gpu_before_the_statement():
+    assert on_gpu("model = torch.nn.Linear(3, 1).cuda()\nsnap = 1") == [True]
+    assert on_gpu("model = torch.nn.Linear(3, 1, device='cuda:0')\nsnap = 1") == [True]
+    assert on_gpu("model = model.to(torch.device('cuda'))\nsnap = 1") == [True]
+    assert on_gpu("model.cuda()\nfor x in flag:\n    snap = 1") == [True]
+    # not shown: a device held by a name, a move under a condition, a move back, after it, none
+    assert on_gpu("model = model.to(device)\nsnap = 1") == [False]
+    assert on_gpu("if flag:\n    model.cuda()\nsnap = 1") == [False]
+    assert on_gpu("model.cuda()\nif flag:\n    model = model.cpu()\nsnap = 1") == [False]
+    assert on_gpu("model.cuda()\nmodel.to('cpu')\nsnap = 1") == [False]
+    assert on_gpu("snap = 1\nmodel.cuda()") == [False]
+    assert on_gpu("snap = 1") == [False]

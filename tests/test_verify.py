@@ -380,7 +380,7 @@ AWAITING_GPU = frozenset(
     | {("TEN403", "fix-3"), ("TEN403", "fix-4"),
        ("TEN402", "fresh-optimizer-snapshot-holds-nothing-live"),
        ("TEN501", "stored-per-index-keeps-graph"), ("TEN501", "bounded-queue-keeps-graph"),
-       ("TEN501", "step-closure-returns-the-loss")})
+       ("TEN501", "step-closure-returns-the-loss"), ("TEN402", "shallow-snapshots-follow-step")})
 
 
 def test_committed_cuda_report_agrees_with_the_rules():

@@ -12,6 +12,8 @@ from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
     returned_live_state_dict
+from ..semantic.storage import on_accelerator
+from ..semantic.storage_flow import sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
     state_dict_receiver
 from ..syntax.nodes import dotted_name
@@ -194,16 +196,18 @@ class StateDictSnapshot(Rule):
     claims = (
         Claim("shallow-snapshots-follow-step", "semantics",
               "after one `SGD.step()`, a snapshot made by `state_dict()`, `.copy()`, `dict()`, "
-              "`OrderedDict()`, `copy.copy()`, `{k: v}` or `{k: v.detach()}` equals the new "
-              "weights", check_in("snapshot_claims", "shallow_snapshots_follow_step")),
+              "`OrderedDict()`, `copy.copy()`, `{k: v}`, `{k: v.detach()}`, `{**sd}`, "
+              "`dict(sd.items())`, `list(sd.values())`, `sd[\"weight\"]` or "
+              "`{k: v.contiguous()}` equals the new weights", check_in("snapshot_claims", "shallow_snapshots_follow_step")),
         Claim("cpu-snapshot-is-the-tensors-on-cpu", "semantics",
               "`{k: v.cpu() ...}` of a module on the CPU equals the new weights after one "
               "`SGD.step()`: the same tensors (from a GPU, `.cpu()` copies)",
               check_in("snapshot_claims", "cpu_snapshot_is_the_tensors_on_cpu"), devices=("cpu",)),
         Claim("float-and-numpy-snapshots-are-the-tensors", "semantics",
-              "`{k: v.float() ...}` of a float32 module on the CPU and `{k: v.cpu().numpy() "
-              "...}` equal the new weights after one `SGD.step()` (the same tensors, the same "
-              "memory); `{k: v.double() ...}` keeps the old ones",
+              "`{k: v.float() ...}` and `{k: v.to(torch.float32) ...}` of a float32 module on "
+              "the CPU and `{k: v.cpu().numpy() ...}` equal the new weights after one "
+              "`SGD.step()` (the same tensors, the same memory); `{k: v.double() ...}` keeps the "
+              "old ones",
               check_in("snapshot_claims", "float_and_numpy_snapshots_are_the_tensors"),
               devices=("cpu",)),
         Claim("deep-snapshots-keep-old-weights", "semantics",
@@ -322,6 +326,8 @@ class StateDictSnapshot(Rule):
         tracked = _tracked_name(target)
         if tracked is None:
             return
+        if snap.where == "on CPU" and type(receiver) is nodes.Name and _on_gpu(ctx, node, receiver):
+            return  # ``.cpu()`` of a module the code puts on a GPU: a copy
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
         if receiver is not None and never_changed(ctx, receiver):
@@ -400,6 +406,14 @@ class StateDictSnapshot(Rule):
             inner = snap.source or ctx.code(value)
         edits.insert(0, NodeEdit("replace", value, f"copy.deepcopy({inner})"))
         return FixPlan("take `copy.deepcopy(...)` of the state dict", UNSAFE, edits)
+
+
+def _on_gpu(ctx, node, receiver) -> bool:
+    """Is the module ``receiver`` (a plain name) on a GPU where ``node`` runs, as the scope shows
+    (``storage.on_accelerator``)?"""
+    scope = ctx.scope_node
+    return on_accelerator(scope, receiver.value, node, ctx.inf,
+                          lambda name: sole_binding(scope, name, node))
 
 
 def _same_keys(value) -> bool:

@@ -29,6 +29,11 @@ def _shallow_forms(v):
         "copy.copy()": lambda m: copy.copy(m.state_dict()),
         "{k: v}": lambda m: {k: t for k, t in m.state_dict().items()},
         "{k: v.detach()}": lambda m: {k: t.detach() for k, t in m.state_dict().items()},
+        "{**sd}": lambda m: {**m.state_dict()},
+        "dict(sd.items())": lambda m: dict(m.state_dict().items()),
+        "list(sd.values())": lambda m: dict(zip(m.state_dict(), list(m.state_dict().values()))),
+        'sd["weight"]': lambda m: {"weight": m.state_dict()["weight"]},
+        "{k: v.contiguous()}": lambda m: {k: t.contiguous() for k, t in m.state_dict().items()},
     }
 
 
@@ -66,6 +71,8 @@ def float_and_numpy_snapshots_are_the_tensors(v):
     ok = True
     for name, make, same in (
             ("{k: v.float()}", lambda m: {k: t.float() for k, t in m.state_dict().items()}, True),
+            ("{k: v.to(torch.float32)}",
+             lambda m: {k: t.to(torch.float32) for k, t in m.state_dict().items()}, True),
             ("{k: v.cpu().numpy()}",
              lambda m: {k: torch.from_numpy(t.cpu().numpy()) for k, t in m.state_dict().items()},
              True),

@@ -5,7 +5,7 @@ The statement walk after a binding (``read_after_change``), what counts as a poi
 train (``trained_after_keeping``). Split from ``rules/snapshot.py``."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import weight_change
@@ -75,8 +75,9 @@ def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] =
     return None
 
 
-def change_point(ctx, node, receiver: str, name: str = "") -> Optional[str]:
-    """A call under ``node`` after which the module's or optimizer's tensors may have changed."""
+def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optional[str]:
+    """A call under ``node`` after which the module's or optimizer's tensors may have changed
+    (``loop``: the innermost loop holding ``node``, whose steps a ``backward()`` there feeds)."""
     todo = [node]
     while todo:
         n = todo.pop()
@@ -85,8 +86,9 @@ def change_point(ctx, node, receiver: str, name: str = "") -> Optional[str]:
             continue
         if t is nodes.Call:
             what = changing_call(n, receiver, name)
-            if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and
-                             steps_others_only(ctx, receiver)):
+            if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and (
+                    steps_others_only(ctx, receiver) or
+                    _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
                 return what
             why = weight_change(ctx.inf, n, receiver)
             if why:
@@ -172,7 +174,8 @@ def ctx_name(func) -> str:
 
 
 class FlowScan:
-    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys", "gone")
+    __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys", "gone",
+                 "loop")
 
     def __init__(self, ctx, bind, name: str, receiver: str,
                  keys: Optional[Tuple[int, frozenset]] = None) -> None:
@@ -190,6 +193,8 @@ class FlowScan:
         self.changed: Optional[str] = None
         #: a ``setattr(obj, k, v)`` that let the snapshot's tensors escape (``setattr_escape``)
         self.escaped: Optional[nodes.CSTNode] = None
+        #: the innermost loop the scan is in (``change_point``'s ``loop``)
+        self.loop = None
 
     def run(self, items) -> Optional[Tuple[str, nodes.CSTNode]]:
         for stmt in items:
@@ -225,18 +230,22 @@ class FlowScan:
         # ``if`` with an ``else`` (one of its blocks always runs)
         before = self.changed
         ends = [] if t is nodes.If and type(stmt.orelse) is nodes.Else else [before]
+        outer = self.loop
         for k, block in enumerate(statement_blocks(stmt)):
             self.changed = before
+            self.loop = stmt if k == 0 and t in LOOPS else outer
             # a loop's body runs again after its own change points: a second pass is its
             # next turn (a reset ``model.load_state_dict(init)`` at the top of each run)
             for _ in range(2 if k == 0 and t in LOOPS else 1):
                 for s in block:
                     r = self.stmt(s, True)
                     if r is not None:
+                        self.loop = outer
                         return r
                 if self.changed is None:
                     break
             ends.append(self.changed)
+        self.loop = outer
         self.changed = next((e for e in ends if e is not None), None)
         return None
 
@@ -261,7 +270,7 @@ class FlowScan:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then
         # holds the new value, so the call changes nothing the name still holds
-        change = change_point(self.ctx, node, self.receiver, self.name) \
+        change = change_point(self.ctx, node, self.receiver, self.name, self.loop) \
             if rebinds is None and not self.gone else None
         if change is not None:
             self.changed = change
@@ -498,6 +507,30 @@ def _stepped(call) -> str:
     return dotted_name(call.func.value) or "" if type(call.func) is nodes.Attribute else ""
 
 
+def _steps_another(ctx, where, receiver: str) -> bool:
+    """Is every optimizer step in ``where`` (a step call, or the loop holding a ``backward()``:
+    the steps it feeds), and at least one, a step of an optimizer the scope makes once over
+    another module's parameters than ``receiver``'s (``probe_opt = SGD(probe.parameters())``
+    for ``probe = copy.deepcopy(model)``)?"""
+    if where is None or not receiver or "." in receiver or "opt" in receiver.lower():
+        return False  # (an optimizer's own snapshot: its steps change it)
+    _, optimizers, by_name = cached(ctx, "_optimized_modules", ctx.scope_node,
+                                    lambda: _optimized_modules(ctx, ctx.scope_node))
+    if receiver in optimizers:
+        return False
+    steps = []
+    todo = [where]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Call and last_name(n.func) == "step" and "opt" in _stepped(n).lower():
+            steps.append(_stepped(n))
+        if type(n) not in DEFS and type(n) is not nodes.Lambda:
+            todo.extend(c for c in n.children if c is not None)
+    return bool(steps) and all(
+        by_name.get(opt) is not None and by_name[opt] != receiver and
+        not by_name[opt].startswith(receiver + ".") for opt in steps)
+
+
 def steps_others_only(ctx, receiver: str) -> bool:
     """Does the scope make optimizers (``torch.optim.X(M.parameters(), ...)``) and every one of
     them over another module's parameters than ``receiver``'s (its name a plain name, neither a
@@ -506,31 +539,47 @@ def steps_others_only(ctx, receiver: str) -> bool:
     if not receiver or "." in receiver:
         return False
     scope = ctx.scope_node
-    modules, optimizers = cached(ctx, "_optimized_modules", scope,
-                                 lambda: _optimized_modules(ctx, scope))
+    modules, optimizers, _ = cached(ctx, "_optimized_modules", scope,
+                                    lambda: _optimized_modules(ctx, scope))
     return modules is not None and bool(modules) and receiver not in optimizers and \
         "opt" not in receiver.lower() and all(
             m != receiver and not m.startswith(receiver + ".") for m in modules)
 
 
-def _optimized_modules(ctx, scope) -> Tuple[Optional[set], set]:
+def _optimized_modules(ctx, scope) -> Tuple[Optional[set], set, Dict[str, Optional[str]]]:
     """(the modules whose ``parameters()`` the scope's optimizers are made over, None where one
-    is made over something else; the names the scope binds optimizers to)."""
-    out: set = set()
+    is made over something else; the names the scope binds optimizers to; each such name -> the
+    module it is made over, None where that is not one module's ``parameters()`` or the name is
+    bound to more than one)."""
+    out: Optional[set] = set()
     names: set = set()
+    by_name: Dict[str, Optional[str]] = {}
     todo = [scope]
     while todo:
         n = todo.pop()
         q = ctx.inf.qualname(n.func) or "" if type(n) is nodes.Call else ""
         if q.startswith("torch.optim.") and "lr_scheduler" not in q:
-            first = n.args[0].value if n.args and n.args[0].keyword is None else None
-            if type(first) is not nodes.Call or type(first.func) is not nodes.Attribute or \
-                    first.func.attr.value not in ("parameters", "named_parameters") or \
-                    dotted_name(first.func.value) is None:
-                return None, names
-            out.add(dotted_name(first.func.value))
+            module = _parameters_of(n)
+            if module is None:
+                out = None
+            elif out is not None:
+                out.add(module)
         elif type(n) is nodes.Assign and type(n.value) is nodes.Call and \
                 (ctx.inf.qualname(n.value.func) or "").startswith("torch.optim."):
-            names.update(dotted_name(t.target) for t in n.targets)
+            module = _parameters_of(n.value)
+            for t in n.targets:
+                name = dotted_name(t.target)
+                names.add(name)
+                if name is not None:
+                    by_name[name] = module if by_name.get(name, module) == module else None
         todo.extend(c for c in n.children if c is not None)
-    return out, names
+    return out, names, by_name
+
+
+def _parameters_of(call) -> Optional[str]:
+    """``M`` of an optimizer made as ``torch.optim.X(M.parameters(), ...)``, else None."""
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if type(first) is not nodes.Call or type(first.func) is not nodes.Attribute or \
+            first.func.attr.value not in ("parameters", "named_parameters"):
+        return None
+    return dotted_name(first.func.value)

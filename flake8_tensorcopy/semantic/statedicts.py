@@ -26,9 +26,12 @@ from ..syntax.nodes import dotted_name, last_name
 #: (``.float()``, ``.contiguous()``, ``as_tensor``...) belongs in ``semantic/storage.py``; this
 #: one is the part state dicts need until that module exists.
 SAME_STORAGE = {"detach": "", "cpu": "on CPU", "numpy": "on CPU",
-                "float": "for float32 tensors"}
+                "float": "for float32 tensors", "contiguous": "for contiguous tensors"}
 #: for each condition of ``SAME_STORAGE``: where the conversion copies instead
-COPIES_ELSEWHERE = {"on CPU": "on a GPU", "for float32 tensors": "for another dtype"}
+COPIES_ELSEWHERE = {"on CPU": "on a GPU", "for float32 tensors": "for another dtype",
+                    "for contiguous tensors": "for a non-contiguous one"}
+#: ``t.to(<one of these>)`` is ``t.float()``
+_FLOAT32 = frozenset({"torch.float32", "torch.float"})
 #: ``t.to(<one of these>)`` is ``t.cpu()``
 _CPU_DEVICES = frozenset({"'cpu'", '"cpu"'})
 
@@ -92,6 +95,9 @@ def same_storage(node, name: str) -> Optional[str]:
                 type(node.args[0].value) is nodes.SimpleString and \
                 node.args[0].value.value in _CPU_DEVICES:
             cond = "on CPU"
+        elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
+                dotted_name(node.args[0].value) in _FLOAT32:
+            cond = "for float32 tensors"
         elif m in SAME_STORAGE and not node.args:
             cond = SAME_STORAGE[m]
         else:
@@ -114,6 +120,20 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
     if recv is not None:
         return Live(recv, None, False, "")
     t = type(node)
+    if t is nodes.Subscript and len(node.slice) == 1 and \
+            type(node.slice[0].slice) is nodes.Index and \
+            type(node.slice[0].slice.value) is nodes.SimpleString:
+        # ``model.state_dict()["fc.weight"]``: one of the live tensors
+        src = _dict_source(node.value, holds_live)
+        return Live(src[0], src[1], True, "") if src is not None else None
+    if t is nodes.Dict and any(type(e) is nodes.StarredDictElement for e in node.elements):
+        # ``{**sd}``, ``{**sd, "step": 3}``: the same tensors under the same keys
+        for e in node.elements:
+            src = _dict_source(e.value, holds_live) \
+                if type(e) is nodes.StarredDictElement else None
+            if src is not None:
+                return Live(src[0], src[1], True, "")
+        return None
     if t is nodes.Call:
         func = node.func
         src = None
@@ -129,11 +149,23 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
                         type(e) is not nodes.Element for e in pair.elements):
                     return None
                 return _items_copy(arg.for_in, pair.elements[1].value, holds_live)
-            src = _dict_source(arg, holds_live)
+            src = _dict_source(arg, holds_live) or _view_source(arg, "items", holds_live)
+        elif dotted_name(func) == "list" and len(node.args) == 1 and \
+                node.args[0].keyword is None and not node.args[0].star:
+            # ``list(sd.values())``: the tensors themselves, in a list
+            src = _view_source(node.args[0].value, "values", holds_live)
         return Live(src[0], src[1], True, "") if src is not None else None
     if t is nodes.DictComp:
         return _items_copy(node.for_in, node.value, holds_live)
     return None
+
+
+def _view_source(node, method: str, holds_live: Callable[[str], bool]):
+    """``<live>.items()`` (or ``.values()``): its dict's source (``_dict_source``), else None."""
+    if type(node) is not nodes.Call or node.args or type(node.func) is not nodes.Attribute or \
+            node.func.attr.value != method:
+        return None
+    return _dict_source(node.func.value, holds_live)
 
 
 def _items_copy(comp, value, holds_live: Callable[[str], bool]) -> Optional[Live]:
