@@ -292,3 +292,27 @@ def test_a_plan_that_asks_the_index_sets_flake8s_process_up_as_an_analysis_does(
     out = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "train.py")],
                          capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
     assert out.stdout.split() == ["False", "True"], out.stdout + out.stderr
+
+
+def test_grad_off_is_read_from_the_code_not_from_its_words():
+    import ast as _ast
+
+    from flake8_tensorcopy.syntax.grad_callers import grad_off_in
+
+    def off(src, inference=True):
+        return grad_off_in(src, _ast.parse(src), inference)
+
+    # words in a docstring or a comment, a new tensor or parameter made without grad: no freeze
+    assert not off('"""freeze with requires_grad=False"""\nx = 1  # p.requires_grad_(False)\n')
+    assert not off("pe = nn.Parameter(t, requires_grad=False)\ns = torch.ones(3, requires_grad=False)\n")
+    assert not off("p.requires_grad_()\np.requires_grad_(True)\np.requires_grad = True\n")
+    # the code freezing a parameter or setting grad mode: off (in a file whose text names one of
+    # them: ``GRAD_OFF_TEXT`` stays the gate, a flag alone is not read, as before)
+    for src in ("p.requires_grad_(False)", "p.requires_grad = False",
+                "set_requires_grad(net, requires_grad=False)", "torch.set_grad_enabled(False)",
+                "p.requires_grad_(False)\nq.requires_grad = flag"):
+        assert off(src), src
+    assert off("with torch.inference_mode():\n    pass\n")
+    assert not off("with torch.inference_mode():\n    pass\n", inference=False)
+    # no tree: the text decides, as before
+    assert grad_off_in('"requires_grad=False"', None)

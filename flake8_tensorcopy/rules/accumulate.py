@@ -10,9 +10,9 @@ from ..semantic import closed, graph, kinds
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from ..syntax.grad_callers import Uses, called_with_grad_on, freeze_text, grad_off_text
-from .accumulate_graph import accumulation, caller_proves, concatenated_call, \
-    method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
+from ..syntax.grad_callers import Uses, called_with_grad_on
+from .accumulate_graph import accumulation, caller_proves, concatenated_call, freezes_here, \
+    grad_off_here, method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
     innermost_loop, loop_facts, reset_in, returned, scope_facts
@@ -463,28 +463,11 @@ def _may_keep(call) -> bool:
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
 def _script_grad_on(ctx, facts: LoopFacts) -> bool:
     """Script-level code (module scope) where nothing in the file freezes a parameter or sets
-    grad mode by a call (``freeze_text``), outside any ``no_grad`` or ``inference_mode`` block
+    grad mode by a call (``freezes_here``), outside any ``no_grad`` or ``inference_mode`` block
     (regions the walk reads where they are), and a loop body without ``backward``."""
-    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or _freeze_text(ctx):
+    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or freezes_here(ctx):
         return False
     return not facts.any_backward
-
-
-def _grad_off_text(ctx) -> bool:
-    """Does the file's text turn grad off or freeze a parameter anywhere (``grad_off_text``)?
-    Read once per file: each accumulation asks."""
-    hit = ctx.__dict__.get("_accumulate_grad_off")
-    if hit is None:
-        hit = ctx.__dict__["_accumulate_grad_off"] = grad_off_text(ctx.source)
-    return hit
-
-
-def _freeze_text(ctx) -> bool:
-    """Does the file's text freeze a parameter or set grad mode by a call (``freeze_text``)?"""
-    hit = ctx.__dict__.get("_accumulate_freeze")
-    if hit is None:
-        hit = ctx.__dict__["_accumulate_freeze"] = freeze_text(ctx.source)
-    return hit
 
 
 def _plain_top(ctx) -> bool:
@@ -512,10 +495,10 @@ def _called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
     if tree is None or not isinstance(fn, ast.AST):
         return False
     if not _plain_top(ctx):  # (``accumulate_graph.method_called_with_grad_on``)
-        return type(ctx.scope_node) is nodes.FunctionDef and not _grad_off_text(ctx) and \
+        return type(ctx.scope_node) is nodes.FunctionDef and not grad_off_here(ctx) and \
             method_called_with_grad_on(ctx, tree, fn, escapes)
     return called_with_grad_on(fn, True, ctx.source, lambda: cached(
-        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)),
+        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)), grad_off_here(ctx),
         proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
 
 

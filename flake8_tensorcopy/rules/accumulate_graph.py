@@ -16,7 +16,7 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
 from ..syntax import nodes
-from ..syntax.grad_callers import freeze_text, grad_off_text
+from ..syntax.grad_callers import grad_off_in
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached
 
@@ -50,13 +50,14 @@ def callee(ctx, func) -> Optional[object]:
     return None
 
 
-def _class_text(ctx, name: str) -> Optional[str]:
-    """The lines of the linted file's top-level class ``name`` (None: not one)."""
+def _class_text(ctx, name: str):
+    """(the lines, the ``ast`` node) of the linted file's top-level class ``name`` (None: not
+    one)."""
     tree = getattr(ctx.module, "_a", None)
     for stmt in getattr(tree, "body", ()):
         if type(stmt) is ast.ClassDef and stmt.name == name:
             lines = ctx.source.splitlines()[stmt.lineno - 1:stmt.end_lineno]
-            return "\n".join(lines)
+            return "\n".join(lines), stmt
     return None
 
 
@@ -98,12 +99,12 @@ class LintOracle(graph.Oracle):
 
     def trainable(self, node: ast.Call) -> bool:
         """No parameter frozen and no grad turned off by a call in the linted file
-        (``freeze_text``: its ``no_grad`` and ``inference_mode`` blocks are regions the graph
+        (``freezes_here``: its ``no_grad`` and ``inference_mode`` blocks are regions the graph
         reads), nor anywhere in the text of the class the call runs (a project class: its
         module; a class of this file: its own lines, ``no_grad`` and ``inference_mode`` too)."""
         n = self._funcs.get(id(node.func))
         ctx = self.ctx
-        if n is None or ctx is None or freeze_text(ctx.source):
+        if n is None or ctx is None or freezes_here(ctx):
             return False
         try:
             k = ctx.infer(n)
@@ -113,17 +114,41 @@ class LintOracle(graph.Oracle):
             return True
         facts = k.cls.facts
         project = ctx.inf.project
+        node = None
         if facts is None or (project is not None and facts.module.path == project.path):
-            text = _class_text(ctx, k.cls.cls_name)  # (this file's eval blocks are regions)
+            found = _class_text(ctx, k.cls.cls_name)  # (this file's eval blocks are regions)
+            text, node = found if found is not None else (None, None)
         else:
             text = getattr(facts.module, "text", None)
-        return text is not None and not (grad_off_text(text) or "no_grad" in text)
+        # (a class of this file: read from its tree, where a ``Parameter(...,
+        # requires_grad=False)`` freezes nothing; another module's: from its text)
+        return text is not None and not (grad_off_in(text, node) or "no_grad" in text)
 
     def summary(self, node: ast.Call, local: bool = False):
         # the inference knows what a name bound in the scope is at the checked statement
         n = self._funcs.get(id(node.func))
         ctx = self.ctx
         return summary(ctx, n) if n is not None and ctx is not None else None
+
+
+def grad_off_here(ctx) -> bool:
+    """Does the linted file freeze a parameter, set grad mode by a call or use
+    ``inference_mode`` anywhere (``grad_callers.grad_off_in``, read from its tree)? Once a file."""
+    hit = ctx.__dict__.get("_accumulate_grad_off")
+    if hit is None:
+        hit = ctx.__dict__["_accumulate_grad_off"] = grad_off_in(
+            ctx.source, getattr(ctx.inf, "module_tree", None))
+    return hit
+
+
+def freezes_here(ctx) -> bool:
+    """``grad_off_here`` but ``inference_mode`` (its blocks are regions the graph reads where
+    they are)."""
+    hit = ctx.__dict__.get("_accumulate_freeze")
+    if hit is None:
+        hit = ctx.__dict__["_accumulate_freeze"] = grad_off_in(
+            ctx.source, getattr(ctx.inf, "module_tree", None), inference=False)
+    return hit
 
 
 def scope_graph(ctx) -> graph.ScopeGraph:

@@ -44,6 +44,56 @@ def freeze_text(source: str) -> bool:
     return any(s in source for s in FREEZE_TEXT)
 
 
+#: calls that make a new tensor: ``requires_grad=False`` there freezes no model's parameter
+#: (``nn.Parameter(pe, requires_grad=False)``, ``torch.zeros(3, requires_grad=False)``)
+_MAKERS = frozenset({
+    "Parameter", "tensor", "as_tensor", "Tensor", "zeros", "ones", "empty", "full", "rand",
+    "randn", "randint", "arange", "linspace", "logspace", "eye", "zeros_like", "ones_like",
+    "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "from_numpy",
+    "normal", "tril", "triu", "FloatTensor", "LongTensor", "DoubleTensor", "BoolTensor"})
+_MODE_CALLS = frozenset({"set_grad_enabled", "_set_grad_enabled"})
+
+
+def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) -> bool:
+    """Does the code freeze a parameter or set grad mode by a call anywhere (with
+    ``inference``: or use ``inference_mode``)? ``grad_off_text``'s (or ``freeze_text``'s)
+    question asked of the tree, where one is given: a call of ``requires_grad_`` but
+    ``requires_grad_(True)``, ``X.requires_grad = v`` but ``True``, ``requires_grad=v`` but
+    ``True`` handed to anything but a tensor maker (``_MAKERS``: a new tensor freezes nothing),
+    any ``set_grad_enabled``. A docstring or a comment naming them turns nothing off; text that
+    names none of them is answered from the text alone."""
+    words = GRAD_OFF_TEXT if inference else FREEZE_TEXT
+    if not any(s in source for s in words):
+        return False
+    if tree is None:
+        return True
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.Name or t is ast.Attribute:
+            word = n.id if t is ast.Name else n.attr
+            if word in _MODE_CALLS or (inference and word == "inference_mode"):
+                return True
+        elif t is ast.Call:
+            f = n.func
+            name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
+            if name == "requires_grad_" and n.args + [k.value for k in n.keywords] and \
+                    not all(_is_true(a) for a in n.args + [k.value for k in n.keywords]):
+                return True
+            if name not in _MAKERS and any(k.arg == "requires_grad" and not _is_true(k.value)
+                                           for k in n.keywords):
+                return True
+        elif t is ast.Assign or t is ast.AnnAssign:
+            targets = n.targets if t is ast.Assign else [n.target]
+            if n.value is not None and not _is_true(n.value) and any(
+                    type(x) is ast.Attribute and x.attr == "requires_grad" for x in targets):
+                return True
+    return False
+
+
+def _is_true(node) -> bool:
+    return type(node) is ast.Constant and node.value is True
+
+
 #: the owner of code nested in a class, a lambda or a function inside a function: never proven
 _NESTED = "<nested>"
 _GRAD_WORDS = ("grad", "inference")
@@ -227,6 +277,6 @@ def may_be_called_with_grad_on(fn: ast.AST, top: bool, source: str,
     if not top or type(fn) is not ast.FunctionDef or fn.decorator_list:
         return False
     if off is None:
-        off = grad_off_text(source)
+        off = grad_off_text(source)  # (the text alone: callers with the tree pass ``off``)
     # grad turned off somewhere, or the name is never called in the file
     return not off and source.count(fn.name + "(") >= 2

@@ -20,7 +20,7 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
     PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules
-from .grad_callers import Uses, called_with_grad_on, grad_off_text, may_be_called_with_grad_on
+from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views
 from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
@@ -465,7 +465,7 @@ class _Proof:
         self.tree, self.source, self.reach = tree, source, reach
         self._bridged: Optional[bool] = None
         self._file: Optional[bool] = None
-        self._off: Optional[bool] = None  # ``grad_off_text``, read once
+        self._off: Optional[bool] = None  # ``grad_off_in``, read once
         self._imports: Optional[bool] = None
         self._reached: Optional[bool] = None
         self._uses: Optional[Uses] = None
@@ -482,7 +482,7 @@ class _Proof:
             return True  # no text to read: anything may hold
         if self._file is None:
             self._file = mentions_proof(source)
-            self._off = grad_off_text(source)
+            self._off = grad_off_in(source, self.tree)
         return self._file or may_be_called_with_grad_on(fn, top, source, self._off) or \
             self.imports()
 
