@@ -118,6 +118,21 @@ class Own(torch.nn.Module):
         return total(out, y), out
 
 
+class Kept:
+    def put(self, item):
+        self.data.append(item)
+
+    def train_net(self):
+        for prob in self.data:
+            (-prob.log()).backward()
+        self.data = []
+
+
+class Recorded:
+    def put(self, item):
+        self.data.append(item)
+
+
 class NotModule:
     def forward(self, x):
         return torch.nn.functional.linear(x, x)
@@ -222,6 +237,13 @@ def test_self_called_in_a_method_of_a_module_is_its_own_forward(defs):
     assert ("f", "") in s.sources["[0]"] and s.regions["[0]"] == ""
     # a class that is no module: ``self(x)`` is its ``__call__``, no forward pass
     assert ("f", "") not in defs["NotModule"].method("step").graph_summary().sources.get("", ())
+
+
+def test_what_another_method_differentiates_is_kept_on_purpose(defs):
+    # ``put`` adds its argument into ``self.data``: a tracker, unless another method of the
+    # class reads ``self.data`` and differentiates (REINFORCE's ``train_net``)
+    assert defs["Recorded"].method("put").graph_summary().accumulates == {0: "self.data"}
+    assert defs["Kept"].method("put").graph_summary().accumulates == {}
 
 
 def _scope(src, summaries):

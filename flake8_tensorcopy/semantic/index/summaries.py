@@ -533,7 +533,33 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
             continue
         if attr is not None and value is not None:
             _accumulated(g, stmt, attr, value, params, offset, items, found)
-    return {k: a for k, a in found.items() if not targets.get(a)}
+    return {k: a for k, a in found.items() if not targets.get(a) and not (
+        cls is not None and _differentiated_elsewhere(cls, fn, a))}
+
+
+_DIFFERENTIATING = frozenset({"backward", "grad"})
+
+
+def _differentiated_elsewhere(cls, fn, attr: str) -> bool:
+    """Does another method of the class read ``self.<attr>`` and differentiate (``backward``,
+    ``autograd.grad``)? What is added into it is then kept for that backward (a REINFORCE
+    policy's ``put_data`` and ``train_net``), not by mistake. (``attr``: ``self.data``.)"""
+    attr = attr[5:] if attr.startswith("self.") else attr
+    for other in list(getattr(cls, "methods", {}).values()):
+        node = getattr(other, "node", None)
+        if node is None or node is fn:
+            continue
+        reads = differentiates = False
+        for n in ast.walk(node):
+            if type(n) is ast.Attribute and n.attr == attr and type(n.value) is ast.Name and \
+                    n.value.id == "self" and type(n.ctx) is ast.Load:
+                reads = True
+            elif type(n) is ast.Call and type(n.func) is ast.Attribute and \
+                    n.func.attr in _DIFFERENTIATING:
+                differentiates = True
+        if reads and differentiates:
+            return True
+    return False
 
 
 def _on_self(node) -> bool:
