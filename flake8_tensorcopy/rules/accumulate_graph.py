@@ -242,7 +242,8 @@ def accumulation(node):
         if type(op) is nodes.IfExp:
             # ``acc = v if acc is None else 0.98 * acc + 0.02 * v``: one branch adds to ``acc``
             # (the other starts it); its fix is not one edit (form ``"ifexp"``: none offered)
-            found = [_added(name, b) for b in (op.body, op.orelse)]
+            found = [_added(name, b) or _torch_concatenated(acc, name, b)
+                     for b in (op.body, op.orelse)]
             added = [f for f in found if f is not None]
             return (acc, added[0], "ifexp") if len(added) == 1 else None
         other = _added(name, op)
@@ -284,9 +285,21 @@ def _constant_index(sub) -> bool:
     return True
 
 
+def _torch_concatenated(acc, name: str, op):
+    """The ``v`` of ``torch.cat([acc, v])`` spelled so (a branch of ``... if ... else ...``, where
+    the callee is not asked of the inference), or None."""
+    if type(op) is not nodes.Call or dotted_name(op.func) not in (
+            "torch.cat", "torch.concat", "torch.concatenate", "torch.vstack", "torch.hstack"):
+        return None
+    found = concatenation(acc, name, op)
+    return found[1] if found is not None else None
+
+
 def _added(name: str, op):
-    """The ``v`` of ``acc + v``, ``v + acc`` or a running average ``0.9 * acc + 0.1 * v``
-    (``name``: the accumulator's), or None."""
+    """The ``v`` of ``acc + v``, ``v + acc``, a running average ``0.9 * acc + 0.1 * v`` or a
+    running mean ``(acc * i + v) / (i + 1)`` (``name``: the accumulator's), or None."""
+    if type(op) is nodes.BinaryOperation and type(op.operator) is nodes.Divide:
+        op = op.left  # ``(acc * i + v) / (i + 1)``: a running mean
     if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
         return None
     for mine, other in ((op.left, op.right), (op.right, op.left)):

@@ -227,8 +227,36 @@ def reset_in(facts: LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
             continue
         for tgt in targets:
             if type(tgt) is kind and root_name(tgt) == root and ctx.code(tgt) == acc_code \
-                    and acc_code not in ctx.code(n.value):
+                    and acc_code not in ctx.code(n.value) and \
+                    not _starts(facts._loop, n, acc_code, ctx):
                 return True
+    return False
+
+
+def _starts(loop, binding, acc_code: str, ctx) -> bool:
+    """Is ``binding`` in the body of an ``if <acc> is None:`` of the loop (``if all_out is None:
+    all_out = out else: all_out = torch.cat([all_out, out])``)? It starts the accumulator the
+    first turn, it does not reset it each turn."""
+    for n in own_nodes_of(loop.body):
+        if type(n) is not nodes.If:
+            continue
+        test = n.test
+        if type(test) is nodes.Comparison and len(test.comparisons) == 1 and \
+                type(test.comparisons[0].operator) is nodes.Is and \
+                type(test.comparisons[0].comparator) is nodes.Name and \
+                test.comparisons[0].comparator.value == "None" and \
+                ctx.code(test.left) == acc_code and _within(n.body, binding):
+            return True
+    return False
+
+
+def _within(block, node) -> bool:
+    todo = [block]
+    while todo:
+        n = todo.pop()
+        if n is node:
+            return True
+        todo.extend(c for c in n.children if c is not None)
     return False
 
 

@@ -48,6 +48,21 @@ _NUMBERS = frozenset({"item", "detach", "float", "int", "len", "tolist", "numpy"
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
+def _mean_of(expr):
+    """The sum of ``(acc * i + v) / (i + 1)`` (a running mean), else ``expr`` itself."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+        return expr.left
+    return expr
+
+
+def _catted_with(expr, name: str) -> bool:
+    """``torch.cat([name, v])`` (any of ``_CONCAT``, ``name`` one of its two items)?"""
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
+        expr.func.attr in _CONCAT and bool(expr.args) and \
+        isinstance(expr.args[0], (ast.Tuple, ast.List)) and len(expr.args[0].elts) == 2 and \
+        [dotted(e) for e in expr.args[0].elts].count(name) == 1
+
+
 def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     """The value of ``acc += v``, ``acc = acc + v`` (in one branch of ``... if ... else ...``
     too), ``acc.append(v)``, ``acc.extend([v])``,
@@ -60,10 +75,12 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     t = type(node)
     if t is ast.AugAssign and isinstance(node.op, ast.Add):
         value = node.value
-    elif t is ast.Assign and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add) \
-            and len(node.targets) == 1 and dotted(node.targets[0]) is not None and \
-            dotted(node.targets[0]) in (_scaled(node.value.left), _scaled(node.value.right)):
-        value = node.value  # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``
+    elif t is ast.Assign and isinstance(_mean_of(node.value), ast.BinOp) and \
+            isinstance(_mean_of(node.value).op, ast.Add) and len(node.targets) == 1 and \
+            dotted(node.targets[0]) is not None and dotted(node.targets[0]) in (
+                _scaled(_mean_of(node.value).left), _scaled(_mean_of(node.value).right)):
+        # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``, ``acc = (acc * i + v) / (i + 1)``
+        value = node.value
     elif methods and t is ast.Assign and len(node.targets) == 1 and \
             isinstance(node.targets[0], ast.Subscript) and \
             isinstance(node.targets[0].value, ast.Name) and any(
@@ -76,6 +93,11 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
                 dotted(node.targets[0]) in (_scaled(b.left), _scaled(b.right))
                 for b in (node.value.body, node.value.orelse)):
         value = node.value  # ``acc = v if acc is None else 0.9 * acc + 0.1 * v``
+    elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.IfExp) and \
+            dotted(node.targets[0]) is not None and any(
+                _catted_with(b, dotted(node.targets[0]))
+                for b in (node.value.body, node.value.orelse)):
+        value = node.value  # ``acc = v if acc is None else torch.cat([acc, v])``
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
             isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "add" and \
             len(node.value.args) == 2 and dotted(node.targets[0]) is not None and \
