@@ -470,3 +470,16 @@ def test_each_text_branch_word_begins_every_match_of_its_pattern():
     assert _leading_word(r"abcd*e") is None and _leading_word(r"abc|xyz") is None
     assert _leading_word(r"ab\s*\(") is None and _leading_word(r"\.\s*data") is None
     assert _leading_word(r"detach\s*\(") == "detach"
+
+
+@pytest.mark.parametrize("line", [
+    "old = list(model.parameters())", "old = [p for p in model.parameters()]",
+    "w = model.state_dict()['weight']", "b = dict(model.state_dict().items())",
+    "v = list(model.state_dict().values())"])
+def test_the_plan_keeps_a_function_whose_only_candidate_is_a_newer_snapshot_form(line):
+    """TEN402's ninth-session forms: the plan keeps them (it must never hide a diagnostic)."""
+    name = line.split(" = ")[0]
+    src = ("def f(model, opt, loader):\n    " + line + "\n    for x in loader:\n"
+           "        model(x).sum().backward()\n        opt.step()\n    return " + name + "\n")
+    assert has_candidates(ast.parse(src))
+    assert [d.code for d in analyze(src)] == ["TEN402"]

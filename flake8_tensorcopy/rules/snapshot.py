@@ -17,6 +17,7 @@ from ..semantic.storage_flow import sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
     state_dict_receiver
 from ..syntax.nodes import dotted_name
+from ..syntax.snapshot_shapes import snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached
 from .snapshot_records import live_fields
@@ -197,8 +198,10 @@ class StateDictSnapshot(Rule):
         Claim("shallow-snapshots-follow-step", "semantics",
               "after one `SGD.step()`, a snapshot made by `state_dict()`, `.copy()`, `dict()`, "
               "`OrderedDict()`, `copy.copy()`, `{k: v}`, `{k: v.detach()}`, `{**sd}`, "
-              "`dict(sd.items())`, `list(sd.values())`, `sd[\"weight\"]` or "
-              "`{k: v.contiguous()}` equals the new weights", check_in("snapshot_claims", "shallow_snapshots_follow_step")),
+              "`dict(sd.items())`, `list(sd.values())`, `sd[\"weight\"]`, "
+              "`{k: v.contiguous()}`, `list(m.parameters())`, `[p.data for p in "
+              "m.parameters()]` or `{n: p.detach() for n, p in m.named_parameters()}` equals "
+              "the new weights", check_in("snapshot_claims", "shallow_snapshots_follow_step")),
         Claim("cpu-snapshot-is-the-tensors-on-cpu", "semantics",
               "`{k: v.cpu() ...}` of a module on the CPU equals the new weights after one "
               "`SGD.step()`: the same tensors (from a GPU, `.cpu()` copies)",
@@ -328,6 +331,8 @@ class StateDictSnapshot(Rule):
             return
         if snap.where == "on CPU" and type(receiver) is nodes.Name and _on_gpu(ctx, node, receiver):
             return  # ``.cpu()`` of a module the code puts on a GPU: a copy
+        if snap.params and not snapshot_name(tracked):
+            return  # ``params = list(model.parameters())``: as often kept to use them live
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
         if receiver is not None and never_changed(ctx, receiver):

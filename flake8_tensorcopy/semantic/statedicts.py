@@ -54,6 +54,9 @@ class Live(NamedTuple):
     shallow: bool
     #: where the tensors are the same: "" (everywhere) or "on CPU" (a copy elsewhere)
     where: str
+    #: made of ``X.parameters()`` / ``X.named_parameters()`` (a list of them is as often kept
+    #: to use the live parameters as to compare them later: the rule asks for a snapshot's name)
+    params: bool = False
 
 
 def state_dict_receiver(node) -> Optional[nodes.BaseExpression]:
@@ -73,6 +76,15 @@ def state_dict_receiver(node) -> Optional[nodes.BaseExpression]:
     return func.value
 
 
+def parameters_receiver(node) -> Optional[nodes.BaseExpression]:
+    """``X`` of ``X.parameters()`` or ``X.named_parameters()`` (the live parameters), else
+    None."""
+    if type(node) is not nodes.Call or node.args or type(node.func) is not nodes.Attribute or \
+            node.func.attr.value not in ("parameters", "named_parameters"):
+        return None
+    return node.func.value
+
+
 def _dict_source(node, holds_live: Callable[[str], bool]):
     """A state dict call (receiver, None) or a name holding a live one (None, name)."""
     recv = state_dict_receiver(node)
@@ -89,7 +101,11 @@ def same_storage(node, name: str) -> Optional[str]:
     ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``): "" (everywhere) or the condition
     (``"on CPU"``: the outermost conversion's); None when it may be a copy."""
     where = ""
-    while type(node) is nodes.Call and type(node.func) is nodes.Attribute:
+    while (type(node) is nodes.Call and type(node.func) is nodes.Attribute) or (
+            type(node) is nodes.Attribute and node.attr.value == "data"):
+        if type(node) is nodes.Attribute:  # ``p.data``: the same storage
+            node = node.value
+            continue
         m = node.func.attr.value
         if m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
                 type(node.args[0].value) is nodes.SimpleString and \
@@ -150,11 +166,31 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
                     return None
                 return _items_copy(arg.for_in, pair.elements[1].value, holds_live)
             src = _dict_source(arg, holds_live) or _view_source(arg, "items", holds_live)
-        elif dotted_name(func) == "list" and len(node.args) == 1 and \
+        elif dotted_name(func) in ("list", "tuple") and len(node.args) == 1 and \
                 node.args[0].keyword is None and not node.args[0].star:
             # ``list(sd.values())``: the tensors themselves, in a list
             src = _view_source(node.args[0].value, "values", holds_live)
+        if src is None and len(node.args) == 1 and node.args[0].keyword is None and \
+                not node.args[0].star and dotted_name(func) in (
+                    "list", "tuple", "dict", "OrderedDict", "collections.OrderedDict"):
+            # ``list(model.parameters())``, ``dict(model.named_parameters())``
+            recv = parameters_receiver(node.args[0].value)
+            if recv is not None:
+                return Live(recv, None, True, "", True)
         return Live(src[0], src[1], True, "") if src is not None else None
+    if t is nodes.ListComp or (t is nodes.DictComp and node.key is not None):
+        # ``[p for p in model.parameters()]``, ``{n: p.detach() for n, p in
+        # model.named_parameters()}``: the parameters, or tensors sharing their storage
+        comp = node.for_in
+        recv = parameters_receiver(comp.iter) if comp.inner_for_in is None else None
+        target = comp.target
+        if recv is not None and type(target) is nodes.Tuple and len(target.elements) == 2:
+            target = target.elements[1].value
+        value = node.elt if t is nodes.ListComp else node.value
+        where = same_storage(value, target.value) if recv is not None and \
+            type(target) is nodes.Name else None
+        if where is not None:
+            return Live(recv, None, True, where, True)
     if t is nodes.DictComp:
         return _items_copy(node.for_in, node.value, holds_live)
     return None

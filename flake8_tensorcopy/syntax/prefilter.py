@@ -24,6 +24,7 @@ from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views
 from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
+from .snapshot_shapes import restored_name as _restored_name, snapshot_shape as _snapshot_shape
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -39,6 +40,9 @@ _TREE_SHAPE_BRANCHES = (
     # A word boundary before the literal is checked after it, by a look-behind.
     r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
     r"state_dict\s*\(\s*(?:\)|keep_vars\b)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
+    # TEN402: a list or dict of the parameters themselves (``list(m.parameters())``,
+    # ``[p for p in m.parameters()]``)
+    r"parameters\s*\(\s*\)\s*[\]})]",
     r"\]\s*\.\s*(?:add|sub|mul|div)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*[A-Za-z_{]",
@@ -178,53 +182,6 @@ def _torch_aliases(nodes) -> Set[str]:
     return aliases
 
 
-def _restored_name(arg: ast.expr) -> bool:
-    """``best``, ``self.best``, or an item of one (``self.cache["model"]``), or a dict
-    comprehension over the items of one (``{k: v * m[k] for k, v in early.items()}``): what
-    TEN402 may follow back to a binding when it is handed to ``load_state_dict``."""
-    if isinstance(arg, ast.DictComp) and len(arg.generators) == 1:
-        it = arg.generators[0].iter
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
-                it.func.attr == "items" and not it.args:
-            arg = it.func.value
-    if isinstance(arg, ast.Subscript):
-        arg = arg.value
-    return isinstance(arg, ast.Name) or (isinstance(arg, ast.Attribute) and
-                                         isinstance(arg.value, ast.Name))
-
-
-def _state_dict_call(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-        node.func.attr == "state_dict" and not node.args and \
-        all(k.arg == "keep_vars" for k in node.keywords)
-
-
-def _snapshot_shape(node: ast.expr) -> bool:
-    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value: a dict of its items
-    too, by a comprehension or pairs handed to ``dict``), or a dict, tuple or list display
-    holding one (``{"model": model.state_dict(), "epoch": e}``)."""
-    if _state_dict_call(node):
-        return True
-    if isinstance(node, ast.Dict):
-        return any(v is not None and _snapshot_shape(v) for v in node.values)
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return any(_snapshot_shape(v) for v in node.elts)
-    if isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == "copy":
-            return _state_dict_call(func.value)
-        if len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
-            node = node.args[0]  # ``OrderedDict((k, v) for k, v in m.state_dict().items())``
-        else:
-            return len(node.args) == 1 and _state_dict_call(node.args[0])
-    if isinstance(node, (ast.DictComp, ast.GeneratorExp, ast.ListComp)) and \
-            len(node.generators) == 1:
-        it = node.generators[0].iter
-        return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
-            it.func.attr == "items" and _state_dict_call(it.func.value)
-    return False
-
-
 def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                stored: Optional[Set] = None) -> bool:
     """Does ``root`` hold a shape? Writes ``x[..:..] = v`` of a name go to ``named`` when given
@@ -266,7 +223,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     # dict (``best = trainer.get_weights()``), or an instance's attribute that
                     # its class's methods bind to one (``es.best_state``)
                     return True
-                elif attr == "append" and len(args) == 1 and _snapshot_shape(args[0]):
+                elif attr == "append" and len(args) == 1 and _snapshot_shape(
+                        args[0], dotted(func.value)):
                     return True  # TEN402
                 elif attr in _WRITING and args and _same_subscripted(func.value, args[0], named):
                     return True  # TEN403
@@ -290,7 +248,9 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                 return True
         elif t is ast.Assign or t is ast.AnnAssign or t is ast.NamedExpr:
             value = node.value
-            if value is not None and _snapshot_shape(value):
+            if value is not None and _snapshot_shape(
+                    value, dotted(node.targets[0]) if t is ast.Assign else
+                    dotted(node.target) if t is ast.AnnAssign else None):
                 return True  # TEN402
             if t is ast.Assign and any(_same_subscripted(target, value, named)
                                        for target in node.targets):

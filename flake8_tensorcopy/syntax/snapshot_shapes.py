@@ -1,0 +1,91 @@
+"""TEN402's shapes for the pre-filter: what a snapshot of a module's tensors looks like in the
+``ast`` (``snapshot_shape``: ``X.state_dict()``, a shallow copy of one, one of its items, a list
+or dict of the parameters themselves under a snapshot's name), and what may be handed back to
+``load_state_dict`` (``restored_name``)."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .walk import dotted
+
+
+def restored_name(arg: ast.expr) -> bool:
+    """``best``, ``self.best``, or an item of one (``self.cache["model"]``), or a dict
+    comprehension over the items of one (``{k: v * m[k] for k, v in early.items()}``): what
+    TEN402 may follow back to a binding when it is handed to ``load_state_dict``."""
+    if isinstance(arg, ast.DictComp) and len(arg.generators) == 1:
+        it = arg.generators[0].iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+                it.func.attr == "items" and not it.args:
+            arg = it.func.value
+    if isinstance(arg, ast.Subscript):
+        arg = arg.value
+    return isinstance(arg, ast.Name) or (isinstance(arg, ast.Attribute) and
+                                         isinstance(arg.value, ast.Name))
+
+
+def _state_dict_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "state_dict" and not node.args and \
+        all(k.arg == "keep_vars" for k in node.keywords)
+
+
+def _parameters_call(node: ast.expr) -> bool:
+    """``X.parameters()`` or ``X.named_parameters()``: the live parameters themselves."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr in ("parameters", "named_parameters") and not node.args
+
+
+#: words of a name that keeps values to compare or restore (``params_before``, ``init_weights``):
+#: a list of the parameters themselves is as often kept to use them live (an optimizer's, a
+#: clipping call's), so TEN402 takes one for a snapshot only under such a name
+SNAPSHOT_WORDS = ("before", "old", "prev", "orig", "init", "backup", "snapshot", "snap",
+                  "saved", "best", "start", "copy")
+
+
+def snapshot_name(name: Optional[str]) -> bool:
+    """Does the (dotted) name say it keeps a snapshot (``SNAPSHOT_WORDS``)?"""
+    last = (name or "").rsplit(".", 1)[-1].lower()
+    return any(w in last for w in SNAPSHOT_WORDS)
+
+
+def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
+    """``X.state_dict()`` or a shallow copy of one (TEN402's bound value: a dict of its items
+    too, by a comprehension or pairs handed to ``dict``; its ``.items()`` or ``.values()``
+    handed to one; one item of it), a list or dict of ``X.parameters()`` or
+    ``X.named_parameters()``, or a dict, tuple or list display holding one
+    (``{"model": model.state_dict(), "epoch": e}``)."""
+    if _state_dict_call(node):
+        return True
+    if isinstance(node, ast.Subscript):
+        return _state_dict_call(node.value)  # ``model.state_dict()["fc.weight"]``
+    if isinstance(node, ast.Call) and len(node.args) == 1 and ((
+            _parameters_call(node.args[0]) and snapshot_name(name) and
+            dotted(node.func) in ("list", "tuple", "dict", "OrderedDict",
+                                  "collections.OrderedDict")) or (
+                isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Attribute)
+                and node.args[0].func.attr in ("items", "values") and
+                _state_dict_call(node.args[0].func.value))):
+        return True  # ``list(model.parameters())``, ``dict(model.state_dict().items())``
+    if isinstance(node, (ast.DictComp, ast.ListComp)) and len(node.generators) == 1 and \
+            _parameters_call(node.generators[0].iter) and snapshot_name(name):
+        return True  # ``[p for p in model.parameters()]``
+    if isinstance(node, ast.Dict):
+        return any(v is not None and snapshot_shape(v) for v in node.values)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(snapshot_shape(v) for v in node.elts)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "copy":
+            return _state_dict_call(func.value)
+        if len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
+            node = node.args[0]  # ``OrderedDict((k, v) for k, v in m.state_dict().items())``
+        else:
+            return len(node.args) == 1 and _state_dict_call(node.args[0])
+    if isinstance(node, (ast.DictComp, ast.GeneratorExp, ast.ListComp)) and \
+            len(node.generators) == 1:
+        it = node.generators[0].iter
+        return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
+            it.func.attr == "items" and _state_dict_call(it.func.value)
+    return False
