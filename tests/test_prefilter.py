@@ -483,3 +483,14 @@ def test_the_plan_keeps_a_function_whose_only_candidate_is_a_newer_snapshot_form
            "        model(x).sum().backward()\n        opt.step()\n    return " + name + "\n")
     assert has_candidates(ast.parse(src))
     assert [d.code for d in analyze(src)] == ["TEN402"]
+
+
+def test_the_plan_keeps_a_copy_between_two_named_views():
+    """TEN403's ``d = x[:, :-c]; s = x[:, c:]; d.copy_(s)``: kept alone (and a copy between
+    views of two tensors is not a shape)."""
+    src = ("import torch\n\n\ndef f(x: torch.Tensor, c: int):\n    d = x[:, :-c]\n"
+           "    s = x[:, c:]\n    d.copy_(s)\n    return x\n")
+    assert has_candidates(ast.parse(src))
+    assert [d.code for d in analyze(src)] == ["TEN403"]
+    other = src.replace("s = x[:, c:]", "s = y[:, c:]").replace("c: int", "c: int, y=None")
+    assert not has_candidates(ast.parse(other))

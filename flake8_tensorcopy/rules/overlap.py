@@ -266,8 +266,9 @@ class OverlappingSliceWrite(Rule):
             return ()  # (``y = f(x)``: no write into a view)
         outer, src = src, _through_detach(src)
         ts = type(src)
-        if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and ts is nodes.Subscript:
-            # ``d = x[:, 1:]; d.copy_(x[:, :-1])``
+        if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and (
+                ts is nodes.Subscript or ts is nodes.Name):
+            # ``d = x[:, 1:]; d.copy_(x[:, :-1])``; both named (``d.copy_(s)``, ``s = x[:, :-1]``)
             return self._check(node, ctx, ((dst, src, outer),))
         if td is nodes.Subscript:
             if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):

@@ -62,9 +62,19 @@ def through_views(views: Set) -> Set:
 
 def binds_view(roots, named: Set) -> bool:
     """Do ``roots`` bind ``v = x[...]`` or ``v = x`` (or a view of a view of ``x``) for a write
-    ``x[..:..] = v`` (or ``v.copy_(x[...])``) noted in ``named``?"""
+    ``x[..:..] = v`` (or ``v.copy_(x[...])``) noted in ``named``, or views ``d`` and ``s`` of one
+    ``x`` for a ``d.copy_(s)`` noted as ``(None, d, s)``?"""
     views = {(dotted(n.value.value) if type(n.value) is ast.Subscript else n.value.id,
               n.targets[0].id) for root in roots for n in walk_nodes(root)
              if type(n) is ast.Assign and type(n.value) in (ast.Subscript, ast.Name) and
              type(n.targets[0]) is ast.Name}
-    return bool(views) and not named.isdisjoint(through_views(views))
+    return bool(views) and views_written(named, through_views(views))
+
+
+def views_written(named: Set, seen: Set) -> bool:
+    """Does a write noted in ``named`` meet the views ``seen`` (``through_views``): ``(x, v)``
+    one of them, or ``(None, d, s)`` two views of one ``x``?"""
+    if not named.isdisjoint(seen):
+        return True
+    return any(len(p) == 3 and (b, p[1]) in seen and (b, p[2]) in seen
+               for p in named for b, _ in seen)

@@ -22,7 +22,7 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     project_imports as _project_imports, project_modules as _project_modules
 from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
-    same_subscripted as _same_subscripted, through_views as _through_views
+    same_subscripted as _same_subscripted, through_views as _through_views, views_written
 from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
 from .snapshot_shapes import restored_name as _restored_name, snapshot_shape as _snapshot_shape
 from .walk import (  # noqa: F401
@@ -237,6 +237,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     two_step = True  # ``out.copy_(v)``: a shape only after ``out = *_like(v)``
                     if isinstance(args[0], ast.Subscript):
                         named.add((dotted(args[0].value), func.value.id))  # TEN403, as below
+                    elif isinstance(args[0], ast.Name):
+                        named.add((None, func.value.id, args[0].id))  # ``d.copy_(s)``, views
                 elif (attr in _CTOR_ATTRS or _legacy_name(attr)) and first is not None \
                         and not isinstance(first, _LITERALS):
                     if isinstance(first, (ast.List, ast.Tuple)) and all(
@@ -272,7 +274,7 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
             more = _torch_aliases([node]) - aliases
             if more:
                 return True  # a local import of a constructor alias: let the walk look
-    if mine and named and not named.isdisjoint(_through_views(views)):
+    if mine and named and views_written(named, _through_views(views)):
         return True  # TEN403: ``v = x[...]`` and ``x[..:..] = v`` (or ``v.copy_(x[...])``)
     if own_stored and stored and writes_into(root, stored):
         return True  # TEN404-406: a binding and a write into one of its two sides
