@@ -1196,3 +1196,21 @@ def test_the_indices_of_a_reduction_along_a_dimension_hold_no_graph():
     for src in ("out.max(1)[0]", "torch.max(out, other)[1]", "out.max()[0]", "out[1]",
                 "out.sum(1)[1]"):
         assert idx(src), src
+
+
+def test_a_differentiated_slice_proves_its_tensor_attached():
+    src = """\
+def f(model, loader, hist):
+    for x in loader:
+        out = model(x)
+        loss = -out[:, 0].mean()
+        loss.backward()
+        hist.append(out)
+        other = model(x)
+        (other[0] * 2).sum().backward()
+        hist.append(other)
+"""
+    assert _why(src, 6) == (graph.DIFFERENTIATED, False)
+    # ``other[0]``: a constant index may pick an item of a container: ``other`` holds an
+    # attached item (a path fact), it is not proven a tensor with a graph itself
+    assert _why(src, 9) == (graph.HOLDS, False)

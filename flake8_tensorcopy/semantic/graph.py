@@ -389,6 +389,10 @@ class ScopeGraph:
                     self._mark_expr(side, fact, depth + 1)
         elif t is ast.UnaryOp and type(expr.op) is ast.USub:
             self._mark_expr(expr.operand, fact, depth + 1)
+        elif t is ast.Subscript and type(expr.slice) in (ast.Slice, ast.Tuple) and \
+                indexes_tensor(expr):
+            # ``-out[:, 0].mean()``: a slice of a tensor holds a graph only if the tensor does
+            self._mark_expr(expr.value, fact, depth + 1)
         elif t is ast.IfExp or (t is ast.Call and graph_items.summed(self, expr) is not None):
             graph_items.mark_summed(self, expr, Fact(TERMS, fact.line, detail=fact.detail))
 
