@@ -138,8 +138,10 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
     t = type(node)
     if t is nodes.Subscript and len(node.slice) == 1 and \
             type(node.slice[0].slice) is nodes.Index and \
-            type(node.slice[0].slice.value) is nodes.SimpleString:
-        # ``model.state_dict()["fc.weight"]``: one of the live tensors
+            type(node.slice[0].slice.value) is nodes.SimpleString and \
+            node.slice[0].slice.value.evaluated_value != "param_groups":
+        # ``model.state_dict()["fc.weight"]``: one of the live tensors (an optimizer's
+        # ``["param_groups"]`` is a fresh copy: claim optimizer-state-follows-step)
         src = _dict_source(node.value, holds_live)
         return Live(src[0], src[1], True, "") if src is not None else None
     if t is nodes.Dict and any(type(e) is nodes.StarredDictElement for e in node.elements):

@@ -59,7 +59,7 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
     if _state_dict_call(node):
         return True
     if isinstance(node, ast.Subscript):
-        return _state_dict_call(node.value)  # ``model.state_dict()["fc.weight"]``
+        return _state_dict_call(node.value)  # ``model.state_dict()["fc.weight"]`` (a superset)
     if isinstance(node, ast.Call) and len(node.args) == 1 and ((
             _parameters_call(node.args[0]) and snapshot_name(name) and
             dotted(node.func) in ("list", "tuple", "dict", "OrderedDict",
