@@ -290,7 +290,7 @@ class GraphKeepingAccumulator(Rule):
                             ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing
         cat = concatenated_call(node.value) if form == "cat" else None
-        if ctx.inf.torch_alias() is None or (
+        if not ctx.inf.imports_torch or (  # (``import torch.nn.functional as F`` is enough)
                 cat is not None and not (ctx.inf.qualname(cat.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)

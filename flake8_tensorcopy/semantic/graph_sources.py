@@ -433,6 +433,8 @@ def proving_region(g, value, stmt) -> Optional[str]:
     with grad on (none of ``NOT_GRAD_PROOF``: under ``no_grad`` a view or a conversion of an
     attached tensor still requires grad, so its differentiation proves nothing there)."""
     t = type(value)
+    if t is ast.UnaryOp and type(value.op) is ast.USub:
+        t, value = type(value.operand), value.operand  # ``-(q * k).sum()``: what is negated
     if t is ast.BinOp:
         if type(value.op) not in _ARITH:
             return None
