@@ -7,7 +7,7 @@ from flake8_tensorcopy.engine import Walker
 from flake8_tensorcopy.flow import note_shared_writes
 from flake8_tensorcopy.rules.base import Rule
 from flake8_tensorcopy.rules.context import Context
-from flake8_tensorcopy.semantic import storage
+from flake8_tensorcopy.semantic import devices, storage
 from flake8_tensorcopy.semantic.infer import Inference
 from flake8_tensorcopy.semantic.storage_flow import first_write, sole_binding
 from flake8_tensorcopy.syntax import build, nodes
@@ -189,7 +189,7 @@ class _Placed(Rule):
     def check(self, node, ctx):
         if dotted_name_of(node.targets[0].target) == "snap":
             scope = ctx.scope_node
-            self.seen.append(storage.on_accelerator(
+            self.seen.append(devices.on_accelerator(
                 scope, "model", node, ctx.inf, lambda name: sole_binding(scope, name, node)))
         return ()
 

@@ -12,7 +12,7 @@ from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
     returned_live_state_dict
-from ..semantic.storage import on_accelerator
+from ..semantic.devices import on_accelerator
 from ..semantic.storage_flow import sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
     state_dict_receiver
@@ -415,7 +415,7 @@ class StateDictSnapshot(Rule):
 
 def _on_gpu(ctx, node, receiver) -> bool:
     """Is the module ``receiver`` (a plain name) on a GPU where ``node`` runs, as the scope shows
-    (``storage.on_accelerator``)?"""
+    (``devices.on_accelerator``)?"""
     scope = ctx.scope_node
     return on_accelerator(scope, receiver.value, node, ctx.inf,
                           lambda name: sole_binding(scope, name, node))

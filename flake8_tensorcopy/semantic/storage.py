@@ -182,6 +182,8 @@ def placement(expr, inf, binding=None) -> Place:
             continue
         if t is nodes.BinaryOperation and type(expr.operator) is nodes.Divide:
             return Place(dtype=FLOATING)  # true division: a floating dtype, whatever it divides
+        if t is nodes.Comparison:
+            return Place(dtype="bool")  # ``labels != 0``: a new bool tensor (or a bool)
         if t is not nodes.Call:
             return Place()
         func = expr.func
@@ -218,10 +220,28 @@ def placement(expr, inf, binding=None) -> Place:
                 "cpu" if not inf.default_device_may_differ and not q.endswith("_like") else None)
             dt = _kwarg(expr, "dtype")
             dtype = _dtype_literal(dt, inf) if dt is not None else (
-                "float32" if q in FLOAT_FACTORIES and not _sets_default_dtype(inf) else None)
+                "float32" if q in FLOAT_FACTORIES and not _sets_default_dtype(inf) else
+                "int64" if q == "torch.randint" else _arange_dtype(expr) if q == "torch.arange"
+                else None)
             return Place(device, dtype, True)
         return Place()
     return Place()
+
+
+def _arange_dtype(call) -> str:
+    """``torch.arange(10)``: int64; ``arange(n)``: int64, or float32 for a float ``n``."""
+    pos = _positional(call)
+    return "int64" if all(type(a) is nodes.Integer for a in pos) else "int64|float32"
+
+
+def target_device(call, inf) -> Optional[str]:
+    """The device ``t.to(...)`` moves to, as its arguments show (None: not shown)."""
+    return (_to_target(call, inf) or (None,))[0]
+
+
+def device_literal(expr, inf) -> Optional[str]:
+    """``"cuda"`` of ``"cuda:0"`` / ``torch.device("cuda")``; None for anything else."""
+    return _device_literal(expr, inf)
 
 
 def _sets_default_dtype(inf) -> bool:
@@ -280,102 +300,6 @@ def _to_target_args(call, inf):
             continue
         return None
     return device, dtype, " and ".join(words)
-
-
-def on_accelerator(scope, name: str, before, inf, binding) -> bool:
-    """Is the module or tensor named ``name`` on a GPU (any device but the CPU) wherever
-    ``before`` runs, as the code shows it: bound to ``X.cuda()``, ``X.to("cuda")``, a layer made
-    with ``device="cuda"``, or moved by ``name.cuda()`` / ``name.to("cuda")`` (a module moves in
-    place), by the last statement of ``scope``'s own block that binds or moves it before the
-    statement holding ``before``, with no other binding of it in a nested block? ``binding``:
-    the one value a name is bound to before (None: not one). A move under a condition (``if
-    torch.cuda.is_available():``) shows nothing: the code also runs on CPU."""
-    bound = binding(name)
-    if bound is not None and _accelerator(_device_made(bound, inf, binding)):
-        return True
-    block = getattr(scope, "body", None)
-    state = False
-    for stmt in getattr(block, "body", None) or ():
-        if _holds(stmt, before):
-            return state
-        if type(stmt) is not nodes.SimpleStatementLine:
-            if _binds_inside(stmt, name):
-                return False  # bound or moved on some path only
-            continue
-        for small in stmt.body:
-            if type(small) is nodes.Assign and any(dotted_name(t.target) == name
-                                                   for t in small.targets):
-                state = len(small.targets) == 1 and _accelerator(
-                    _device_made(small.value, inf, binding))
-                continue
-            call = small.value if type(small) is nodes.Expr else None
-            func = call.func if type(call) is nodes.Call else None
-            if type(func) is nodes.Attribute and dotted_name(func.value) == name and \
-                    func.attr.value in ("cuda", "cpu", "to"):
-                state = (func.attr.value == "cuda" and not call.args) or (
-                    func.attr.value == "to" and _accelerator((_to_target(call, inf) or
-                                                             (None,))[0]))
-    return False
-
-
-def _device_made(value, inf, binding) -> Optional[str]:
-    """The device ``value`` shows (``X.cuda()``, ``X.to("cuda")``, ``nn.Linear(3, 1,
-    device="cuda")``)."""
-    return placement(value, inf, binding).device or _layer_device(value, inf)
-
-
-def _binds_inside(stmt, name: str) -> bool:
-    """Does the compound statement bind ``name`` (a plain target) or move it (``name.to(...)``,
-    ``.cuda()``, ``.cpu()``) anywhere inside, nested definitions aside?"""
-    todo = [stmt]
-    while todo:
-        n = todo.pop()
-        t = type(n)
-        if t in (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda):
-            continue
-        if t in (nodes.Assign, nodes.AugAssign, nodes.For, nodes.AsName) and name in _targets(n):
-            return True
-        if t is nodes.Call and type(n.func) is nodes.Attribute and \
-                dotted_name(n.func.value) == name and n.func.attr.value in ("cuda", "cpu", "to"):
-            return True
-        todo.extend(c for c in n.children if c is not None)
-    return False
-
-
-def _targets(node) -> set:
-    t = type(node)
-    if t is nodes.Assign:
-        return {dotted_name(a.target) for a in node.targets}
-    if t is nodes.For:  # every name in the loop's target
-        todo, out = [node.target], set()
-        while todo:
-            n = todo.pop()
-            out.add(dotted_name(n))
-            todo.extend(c for c in n.children if c is not None)
-        return out
-    return {dotted_name(node.target if t is nodes.AugAssign else node.name)}
-
-
-def _accelerator(device: Optional[str]) -> bool:
-    return device is not None and device not in ("cpu", "meta")
-
-
-def _layer_device(call, inf) -> Optional[str]:
-    """The device a ``torch.nn`` layer is made on (``nn.Linear(3, 1, device="cuda")``)."""
-    if type(call) is not nodes.Call or not (_qual(inf, call.func) or "").startswith("torch.nn."):
-        return None
-    dev = _kwarg(call, "device")
-    return _device_literal(dev, inf) if dev is not None else None
-
-
-def _holds(node, inner) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if n is inner:
-            return True
-        todo.extend(c for c in n.children if c is not None)
-    return False
 
 
 # ---- what an expression shares storage with ----------------------------------------------------
@@ -518,8 +442,11 @@ def _device_condition(place: Place, device: str, words: str) -> Optional[str]:
 
 
 def _dtype_condition(place: Place, dtype: str) -> Optional[str]:
-    if place.dtype is None or (place.dtype == FLOATING and dtype in FLOATING_DTYPES):
+    if place.dtype is None or (place.dtype == FLOATING and dtype in FLOATING_DTYPES) or (
+            "|" in place.dtype and dtype in place.dtype.split("|")):
         return f"when it is already {dtype}"
+    if "|" in place.dtype:
+        return None  # one of some dtypes (``arange(n)``), none of them the target: a copy
     if place.dtype == FLOATING:
         return None  # a floating value converted to an integer or bool dtype: a copy
     return "" if place.dtype == dtype else None

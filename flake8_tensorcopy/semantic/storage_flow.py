@@ -212,14 +212,16 @@ def _metadata_read(node: nodes.Name, stack: list) -> bool:
 
 def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode):
     """The value of the one ``name = value`` statement of ``scope`` (not counting nested
-    scopes), when it comes before ``before`` and nothing else binds ``name`` there (no
-    parameter, loop target, ``with ... as``, augmented or tuple assignment, ``global``); else
-    None."""
+    scopes), when it comes before ``before`` and nothing else binds ``name`` there (no loop
+    target, ``with ... as``, augmented or tuple assignment, ``global``; a parameter only where
+    that statement is one of the function's own, before the one holding ``before``: every path
+    to ``before`` rebinds it); else None."""
+    param = False
     if type(scope) is nodes.FunctionDef:
         params = scope.params
         for group in (params.params, params.kwonly_params, getattr(params, "posonly_params", ())):
             if any(p.name.value == name for p in group or ()):
-                return None
+                param = True
         for p in (params.star_arg, params.star_kwarg):
             if type(p) is nodes.Param and p.name.value == name:
                 return None
@@ -255,7 +257,32 @@ def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode):
         todo.extend(reversed([c for c in node.children if c is not None]))
     if len(found) != 1 or found[0][1]:
         return None
+    if param and (not _rebinds_first(scope, found[0][0], before) or
+                  _mentions(found[0][0], name)):
+        return None  # (``x = x.cuda()``: its ``x`` is the parameter, bound nowhere here)
     return found[0][0]
+
+
+def _rebinds_first(scope, value, before) -> bool:
+    """Is the statement binding ``value`` one of the function's own statements (no branch, no
+    loop around it), before the one that holds ``before``?"""
+    for stmt in getattr(scope.body, "body", ()):
+        if type(stmt) is nodes.SimpleStatementLine and any(
+                type(small) is nodes.Assign and small.value is value for small in stmt.body):
+            return True
+        if _holds_node(stmt, before):
+            return False
+    return False
+
+
+def _holds_node(node, inner) -> bool:
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n is inner:
+            return True
+        todo.extend(c for c in n.children if c is not None)
+    return False
 
 
 def _mentions(expr: nodes.CSTNode, name: str) -> bool:
