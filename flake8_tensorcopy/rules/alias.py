@@ -6,7 +6,9 @@ from typing import Iterable, Iterator, Optional
 from ..syntax import nodes
 
 from ..semantic.kinds import Alias, is_value_write
-from ..semantic.storage_flow import original_used_after, read_after, swapped_between
+from ..semantic.storage_flow import backward_after, original_used_after, read_after, \
+    swapped_between
+from .context import param_names
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule
 
 
@@ -192,6 +194,14 @@ class AliasWrite(Rule):
             yield self.report(node, None, advice=f"`{kind.source}` is read afterwards and sees "
                               f"the change; bind `{kind.source}.detach().clone()` only if a copy "
                               f"was meant", **fields)
+            return
+        if kind.source not in param_names(ctx.scope_node) and not (
+                backward_after(ctx.scope_node, node, kind.source, kind.node)
+                if kind.source == target.value else
+                original_used_after(ctx.scope_node, node, kind.source, kind.node)):
+            # the original is this scope's own and neither read again nor saved for a backward
+            # that follows (``h = h.detach(); h[:, done] = 0``; ``preds = logits.detach();
+            # preds.clamp_(0, 1)`` after the step): the write reaches nothing anyone uses
             return
         fix = FixPlan(f"bind `{kind.source}.detach().clone()`", UNSAFE,
                       [NodeEdit("replace", kind.node, f"{ctx.operand(kind.node_value)}.detach().clone()")])

@@ -13,6 +13,7 @@ from ..syntax import nodes
 from ..semantic import torch_api
 from ..semantic.kinds import (FREE, MODULE_OUT, UNKNOWN, is_tensor, is_value_write, lazy_module,
                               signalled)
+from ..semantic.storage_flow import sole_binding
 from ..syntax.nodes import last_name, root_name
 from .base import (CLOSED_WORLD, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, Src,
                    applicability)
@@ -92,7 +93,7 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
         return True
     if kind is not None and kind is not UNKNOWN and kind is not FREE:
         return False  # known: a module path, a list, a config, a local class...
-    if not ctx.inf.imports_torch or ctx.local_data_attr:
+    if not ctx.inf.imports_torch or ctx.local_data_attr or _dataset(ctx, node, recv):
         return False
     use, detail = _kind(ctx, node)
     if use == "str-subscript" or (use in ("attr", "method") and detail in NON_TENSOR_FOLLOWERS):
@@ -118,6 +119,23 @@ def data_evidence(ctx, node: nodes.Attribute) -> bool:
         # a bare name bound to some unknown value is not enough; a parameter or an attribute is
         return not (type(recv) is nodes.Name and kind is UNKNOWN)
     return False
+
+
+#: libraries whose classes' ``.data`` is a dataset's samples (``MNIST(root).data``)
+_DATASET_MODULES = ("torchvision.datasets.", "torchtext.datasets.", "torchaudio.datasets.",
+                    "torch_geometric.datasets.")
+
+
+def _dataset(ctx, node, recv) -> bool:
+    """Is ``recv`` a name bound once in the scope, before ``node``, to an instance of a
+    dataset class (``train_set = datasets.MNIST(root)``): its ``.data`` is no tensor's?"""
+    if type(recv) is not nodes.Name:
+        return False
+    bound = sole_binding(ctx.scope_node, recv.value, node)
+    if type(bound) is not nodes.Call:
+        return False
+    q = ctx.inf.qualname(bound.func) or ""
+    return q.startswith(_DATASET_MODULES)
 
 
 def lazy_parameter(ctx, node: nodes.Attribute) -> bool:

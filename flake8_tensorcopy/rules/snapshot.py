@@ -11,7 +11,7 @@ from ..semantic import graph
 from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
-    returned_live_state_dict
+    returned_live_state_dict, returned_on_cpu_of
 from ..semantic.devices import on_accelerator
 from ..semantic.storage_flow import sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
@@ -278,6 +278,9 @@ class StateDictSnapshot(Rule):
             via = returned_live_state_dict(ctx.inf, value)
             if via is None:
                 return ()
+            on_cpu = returned_on_cpu_of(ctx.inf, value)
+            if type(on_cpu) is nodes.Name and _on_gpu(ctx, node, on_cpu):
+                return ()  # ``cpu_state(model)`` of a module the code puts on a GPU: a copy
             snap = Live(None, None, False, "")
         return self._check(node, ctx, target, value, snap, via, keys)
 

@@ -11,6 +11,7 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import weight_change
 from ..semantic.statedicts import reads_keys_only, same_storage
 from ..syntax import nodes
+from ..semantic.storage_flow import sole_binding
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, param_names, statement_blocks, statement_list
 
@@ -86,11 +87,14 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
             continue
         if t is nodes.Call:
             what = changing_call(n, receiver, name)
+            if what and what == f"`{ctx_name(n.func)}()`" and _trains_a_copy(ctx, n, receiver):
+                what = None  # ``local_train(copy.deepcopy(model))``: it trains a copy
             if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and (
                     steps_others_only(ctx, receiver) or
                     _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
                 return what
-            why = weight_change(ctx.inf, n, receiver) or _writes_parameter(n, receiver, loop)
+            why = (weight_change(ctx.inf, n, receiver) if not _trains_a_copy(ctx, n, receiver)
+                   else None) or _writes_parameter(n, receiver, loop)
             if why:
                 return f"`{ctx_name(n.func)}()` ({why})"
         todo.extend(c for c in n.children if c is not None)
@@ -505,6 +509,23 @@ def never_changed(ctx, receiver) -> bool:
 def _stepped(call) -> str:
     """``opt`` of ``opt.step()``."""
     return dotted_name(call.func.value) or "" if type(call.func) is nodes.Attribute else ""
+
+
+def _trains_a_copy(ctx, call, receiver: str) -> bool:
+    """Is ``call`` handed a deep copy (``local_train(local, loader)`` for ``local =
+    copy.deepcopy(model)``, or ``finetune(copy.deepcopy(model))``) and nothing of ``receiver``?
+    What it trains is then that copy (FedAvg, task vectors), not the snapshot's module."""
+    copied = False
+    for a in call.args:
+        v = a.value
+        name = dotted_name(v)
+        if name is not None and (name == receiver or name.startswith(receiver + ".")):
+            return False
+        if type(v) is nodes.Name:
+            v = sole_binding(ctx.scope_node, v.value, call)
+        copied = copied or (type(v) is nodes.Call and
+                            (dotted_name(v.func) or "") in ("copy.deepcopy", "deepcopy"))
+    return copied
 
 
 #: in-place methods that change no value (``requires_grad_``, ``share_memory_``...)

@@ -57,6 +57,13 @@ def on_accelerator(scope, name: str, before, inf, binding) -> bool:
 def _device_made(value, inf, binding) -> Optional[str]:
     """The device ``value`` shows (``X.cuda()``, ``X.to("cuda")``, ``nn.Linear(3, 1,
     device="cuda")``)."""
+    if type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
+            value.func.attr.value == "to" and len(value.args) == 1 and \
+            type(value.args[0].value) is nodes.Name:
+        bound = binding(value.args[0].value.value)  # ``device = torch.device("cuda")``
+        found = device_literal(bound, inf) if bound is not None else None
+        if found is not None:
+            return found
     return placement(value, inf, binding).device or _layer_device(value, inf)
 
 

@@ -67,6 +67,15 @@ def original_used_after(scope: nodes.CSTNode, write: nodes.CSTNode, source: str,
     return walk.used_before and walk.backward_after
 
 
+def backward_after(scope: nodes.CSTNode, write: nodes.CSTNode, source: str,
+                   alias_expr: Optional[nodes.CSTNode]) -> bool:
+    """``original_used_after`` less its reads: for ``h = h.detach()``, whose later reads of
+    ``h`` are the alias's, the original is used after only by a backward that saved it."""
+    walk = _Mentions(write, source, alias_expr)
+    walk.visit(scope, [])
+    return walk.used_before and walk.backward_after
+
+
 _BACKWARD_FUNCS = frozenset({"grad", "backward"})
 
 

@@ -107,6 +107,28 @@ def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
     return found[0].name, s.returns_text  # type: ignore[attr-defined]
 
 
+def returned_on_cpu_of(inf, call):
+    """The argument ``call`` passes for the module whose tensors the project function it runs
+    returns moved to the CPU (``def cpu_state(m): return {k: v.cpu() for k, v in
+    m.state_dict().items()}``): the same tensors only where that module is on the CPU. None
+    for anything else."""
+    found = called_function(inf, call)
+    if found is None:
+        return None
+    fn, bound = found
+    live = summary(fn).returns_live
+    if live is None or live.where != "on CPU" or live.receiver is None:
+        return None
+    try:
+        positional = [a.arg for a in fn.node.args.args]
+    except AttributeError:
+        return None
+    name = dotted_name(live.receiver)
+    k = positional.index(name) - (1 if bound else 0) if name in positional else -1
+    args = [a for a in call.args if a.keyword is None and not a.star]
+    return args[k].value if 0 <= k < len(args) and len(args) == len(call.args) else None
+
+
 def passed_items_argument(inf, call):
     """What ``call`` passes for the parameter whose tensors the project function it runs
     hands back in a dict of its own (``Summary.passes_items``: ``strip_prefix(sd)``), or None."""
