@@ -195,7 +195,8 @@ class AliasWrite(Rule):
                               f"the change; bind `{kind.source}.detach().clone()` only if a copy "
                               f"was meant", **fields)
             return
-        if kind.source not in param_names(ctx.scope_node) and not (
+        if type(ctx.scope_node) is nodes.FunctionDef and \
+                kind.source not in param_names(ctx.scope_node) and not (
                 backward_after(ctx.scope_node, node, kind.source, kind.node)
                 if kind.source == target.value else
                 original_used_after(ctx.scope_node, node, kind.source, kind.node)):
