@@ -194,7 +194,12 @@ def _indices(node: ast.Subscript) -> bool:
             return False
     elif type(s) is not ast.Constant or s.value != 1 or type(s.value) is not int:
         return False
-    call = node.value
+    return values_and_indices(node.value)
+
+
+def values_and_indices(call) -> bool:
+    """Is ``call`` a reduction of ``_WITH_INDICES`` that gives (values, indices)
+    (``out.max(1)``, ``torch.min(out, dim=-1)``, ``out.topk(3)``)?"""
     if type(call) is not ast.Call or type(call.func) is not ast.Attribute or \
             call.func.attr not in _WITH_INDICES:
         return False

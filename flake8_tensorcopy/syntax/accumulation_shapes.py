@@ -123,11 +123,20 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
             and (node.value.func.attr in ("append", "appendleft", "extend") or methods) and \
             node.value.args:
         first = node.value.args[0]
-        if node.value.func.attr not in ("append", "appendleft") and not isinstance(
+        attr = node.value.func.attr
+        if attr not in ("append", "appendleft", "extend") and len(node.value.args) > 1:
+            # ``tracker.log(step, loss)``: a method may keep any argument it is given
+            value = ast.Tuple(elts=[a for a in node.value.args
+                                    if isinstance(a, (ast.Name, ast.Subscript, ast.Attribute))],
+                              ctx=ast.Load())
+            if not value.elts:
+                return None
+        elif attr not in ("append", "appendleft") and not isinstance(
                 first, (ast.Name, ast.Subscript, ast.Attribute)) and not (
-                node.value.func.attr == "extend" and isinstance(first, (ast.List, ast.Tuple))):
+                attr == "extend" and isinstance(first, (ast.List, ast.Tuple))):
             return None
-        value = node.value.args[0]
+        else:
+            value = node.value.args[0]
     else:
         return None
     if isinstance(value, (ast.List, ast.Tuple, ast.Dict)):
