@@ -129,13 +129,23 @@ _DATASET_MODULES = ("torchvision.datasets.", "torchtext.datasets.", "torchaudio.
 def _dataset(ctx, node, recv) -> bool:
     """Is ``recv`` a name bound once in the scope, before ``node``, to an instance of a
     dataset class (``train_set = datasets.MNIST(root)``): its ``.data`` is no tensor's?"""
-    if type(recv) is not nodes.Name:
+    if type(recv) is not nodes.Name or not _mentions_datasets(ctx):
         return False
     bound = sole_binding(ctx.scope_node, recv.value, node)
     if type(bound) is not nodes.Call:
         return False
     q = ctx.inf.qualname(bound.func) or ""
     return q.startswith(_DATASET_MODULES)
+
+
+def _mentions_datasets(ctx) -> bool:
+    """Does the file's text name one of ``_DATASET_MODULES``' packages (read once a file: the
+    qualified name of a call may make the project index read a module)?"""
+    hit = ctx.__dict__.get("_data_datasets")
+    if hit is None:
+        hit = ctx.__dict__["_data_datasets"] = any(
+            m.split(".")[0] in ctx.source for m in _DATASET_MODULES)
+    return hit
 
 
 def lazy_parameter(ctx, node: nodes.Attribute) -> bool:

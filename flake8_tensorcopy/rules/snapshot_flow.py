@@ -11,7 +11,6 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import weight_change
 from ..semantic.statedicts import reads_keys_only, same_storage
 from ..syntax import nodes
-from ..semantic.storage_flow import sole_binding
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, param_names, statement_blocks, statement_list
 
@@ -93,8 +92,10 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
                     steps_others_only(ctx, receiver) or
                     _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
                 return what
-            why = (weight_change(ctx.inf, n, receiver) if not _trains_a_copy(ctx, n, receiver)
-                   else None) or _writes_parameter(n, receiver, loop)
+            why = weight_change(ctx.inf, n, receiver)
+            if why and _trains_a_copy(ctx, n, receiver):
+                why = None
+            why = why or _writes_parameter(n, receiver, loop)
             if why:
                 return f"`{ctx_name(n.func)}()` ({why})"
         todo.extend(c for c in n.children if c is not None)
@@ -516,16 +517,40 @@ def _trains_a_copy(ctx, call, receiver: str) -> bool:
     copy.deepcopy(model)``, or ``finetune(copy.deepcopy(model))``) and nothing of ``receiver``?
     What it trains is then that copy (FedAvg, task vectors), not the snapshot's module."""
     copied = False
+    copies = None
     for a in call.args:
         v = a.value
         name = dotted_name(v)
         if name is not None and (name == receiver or name.startswith(receiver + ".")):
             return False
         if type(v) is nodes.Name:
-            v = sole_binding(ctx.scope_node, v.value, call)
-        copied = copied or (type(v) is nodes.Call and
-                            (dotted_name(v.func) or "") in ("copy.deepcopy", "deepcopy"))
+            if copies is None:
+                copies = cached(ctx, "_deep_copies", ctx.scope_node,
+                                lambda: _deep_copies(ctx.scope_node))
+            copied = copied or v.value in copies
+        else:
+            copied = copied or _deep_copy_call(v)
     return copied
+
+
+def _deep_copy_call(v) -> bool:
+    return type(v) is nodes.Call and (dotted_name(v.func) or "") in ("copy.deepcopy", "deepcopy")
+
+
+def _deep_copies(scope) -> frozenset:
+    """The names the scope binds only to ``copy.deepcopy(...)`` (one walk a scope)."""
+    copies, other = set(), set()
+    todo = [scope]
+    while todo:
+        n = todo.pop()
+        if n is not scope and type(n) in DEFS:
+            continue
+        if type(n) is nodes.Assign:
+            for t in n.targets:
+                if type(t.target) is nodes.Name:
+                    (copies if _deep_copy_call(n.value) else other).add(t.target.value)
+        todo.extend(c for c in n.children if c is not None)
+    return frozenset(copies - other)
 
 
 #: in-place methods that change no value (``requires_grad_``, ``share_memory_``...)
