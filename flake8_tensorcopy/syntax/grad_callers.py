@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from .source import line_numbers, line_starts, word_starts
-from .walk import node_fields, on_lines
+from .source import line_numbers, line_starts, lines_of_sorted, occurrences, word_starts
+from .walk import node_fields, on_lines, statements
 
 #: text that turns grad off or freezes a parameter somewhere in a file: none of its functions is
 #: then proven to run with grad on (``called_with_grad_on``), nor its script-level code
@@ -67,7 +67,12 @@ def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) ->
         return False
     if tree is None:
         return True
-    for n in ast.walk(tree):
+    # the statements on the lines naming ``requires_grad`` or a mode call: all that may turn
+    # grad off (a walk of the whole tree took as long as the rest of this question)
+    offsets = sorted({i for w in ("requires_grad", "set_grad_enabled", "inference_mode")
+                      for i in occurrences(source, w)})
+    lines = lines_of_sorted(source, offsets)
+    for n in _nodes_on(tree, lines):
         t = type(n)
         if t is ast.Name or t is ast.Attribute:
             word = n.id if t is ast.Name else n.attr
@@ -88,6 +93,22 @@ def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) ->
                     type(x) is ast.Attribute and x.attr == "requires_grad" for x in targets):
                 return True
     return False
+
+
+def _nodes_on(tree: ast.AST, lines: List[int]):
+    """The nodes of the statements on ``lines`` (a compound statement's own expressions only:
+    its blocks' statements come on their own lines)."""
+    blocks = ("body", "orelse", "finalbody", "handlers", "cases")
+    for stmt in statements(tree, lines):
+        if stmt is tree:
+            continue
+        yield stmt
+        for name, value in ast.iter_fields(stmt):
+            if name in blocks:
+                continue
+            for part in value if type(value) is list else (value,):
+                if isinstance(part, ast.AST):
+                    yield from ast.walk(part)
 
 
 def _is_true(node) -> bool:
