@@ -222,3 +222,22 @@ def test_a_module_the_code_puts_on_a_gpu_before_the_statement():
     assert on_gpu("model.cuda()\nmodel.to('cpu')\nsnap = 1") == [False]
     assert on_gpu("snap = 1\nmodel.cuda()") == [False]
     assert on_gpu("snap = 1") == [False]
+
+
+def test_an_attribute_or_keyword_named_like_a_name_is_no_read_of_it():
+    """``t.data`` reads ``t``, not a name ``data``; ``f(data=x)`` reads ``x`` (hypothesis found a
+    fix that was not idempotent: TEN401 took ``t.data.add_(1)`` for a read of ``data``)."""
+    from flake8_tensorcopy.fixes import fix_source
+    from flake8_tensorcopy.semantic.storage_flow import read_after
+
+    src = ("import torch\nt = data.detach()\nt.data.add_(1)\nt.data = torch.randn(3)\n"
+           "t.data.add_(1)\nt = torch.randn(3)\nt.data.add_(1)\n")
+    result = fix_source(src, unsafe=True)
+    assert fix_source(result.source, unsafe=True).source == result.source
+
+    tree = ast.parse("import torch\ny = x.detach()\ny.add_(1)\nz.data.add_(1)\nf(x=2)\n")
+    text = Text(ast.unparse(tree) + "\n")
+    module = build.build(tree, text.source, text, {})
+    write = module.body[2]
+    assert not read_after(module, write, "x") and not read_after(module, write, "data")
+    assert read_after(module, write, "z")

@@ -187,7 +187,7 @@ class _ReadAfter:
         stack.append(node)
         line = None if self.found else self.line
         try:
-            for child in node.children:
+            for child in _read_children(node):
                 if line is not None and not self.found and _ends_before(child, line):
                     continue  # the write is not in it, and no read before the write counts
                 r = self.visit(child, stack)
@@ -297,7 +297,16 @@ def _holds_node(node, inner) -> bool:
 def _mentions(expr: nodes.CSTNode, name: str) -> bool:
     if type(expr) is nodes.Name:
         return expr.value == name
-    return any(_mentions(child, name) for child in expr.children)
+    return any(_mentions(child, name) for child in _read_children(expr))
+
+
+def _read_children(node: nodes.CSTNode) -> list:
+    """The children of ``node`` that may read a name: not an attribute's own name (``t.data``
+    reads ``t``, not ``data``) nor a keyword's (``f(data=x)`` reads ``x``)."""
+    t = type(node)
+    if t is nodes.Attribute or t is nodes.Arg:
+        return [node.value]
+    return node.children
 
 
 def _write_receiver(node: nodes.Name, stack: list) -> bool:
