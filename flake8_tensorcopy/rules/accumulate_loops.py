@@ -245,19 +245,10 @@ def _starts(loop, binding, acc_code: str, ctx) -> bool:
                 type(test.comparisons[0].operator) is nodes.Is and \
                 type(test.comparisons[0].comparator) is nodes.Name and \
                 test.comparisons[0].comparator.value == "None" and \
-                ctx.code(test.left) == acc_code and _within(n.body, binding):
+                ctx.code(test.left) == acc_code and nodes.holds(n.body, binding):
             return True
     return False
 
-
-def _within(block, node) -> bool:
-    todo = [block]
-    while todo:
-        n = todo.pop()
-        if n is node:
-            return True
-        todo.extend(c for c in n.children if c is not None)
-    return False
 
 
 def root_name(node) -> Optional[str]:

@@ -33,7 +33,7 @@ def on_accelerator(scope, name: str, before, inf, binding) -> bool:
     block = getattr(scope, "body", None)
     state = False
     for stmt in getattr(block, "body", None) or ():
-        if _holds(stmt, before):
+        if nodes.holds(stmt, before):
             return state
         if type(stmt) is not nodes.SimpleStatementLine:
             if _binds_inside(stmt, name):
@@ -110,12 +110,3 @@ def _layer_device(call, inf) -> Optional[str]:
                None)
     return device_literal(dev, inf) if dev is not None else None
 
-
-def _holds(node, inner) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if n is inner:
-            return True
-        todo.extend(c for c in n.children if c is not None)
-    return False

@@ -279,19 +279,10 @@ def _rebinds_first(scope, value, before) -> bool:
         if type(stmt) is nodes.SimpleStatementLine and any(
                 type(small) is nodes.Assign and small.value is value for small in stmt.body):
             return True
-        if _holds_node(stmt, before):
+        if nodes.holds(stmt, before):
             return False
     return False
 
-
-def _holds_node(node, inner) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if n is inner:
-            return True
-        todo.extend(c for c in n.children if c is not None)
-    return False
 
 
 def _mentions(expr: nodes.CSTNode, name: str) -> bool:

@@ -263,6 +263,11 @@ OPERATORS = {t: cls(None) for t, cls in OPERATORS.items()}  # one shared instanc
 _KIDS_REVERSED = {cls: tuple(reversed(cls._kids)) for cls in _ALL}
 
 
+def holds(node: Node, inner: Node) -> bool:
+    """Is ``inner`` ``node`` itself or a node under it?"""
+    return any(n is inner for n in within(node))
+
+
 def within(node: Node, stop: tuple = ()) -> _t.Iterator[Node]:
     """``node`` and every node under it (``children``'s, recursively) in source order, not
     entering a node of a type in ``stop`` (other than ``node``): kids are pushed on a stack
