@@ -55,12 +55,17 @@ def _mean_of(expr):
     return expr
 
 
-def _catted_with(expr, name: str) -> bool:
-    """``torch.cat([name, v])`` (any of ``_CONCAT``, ``name`` one of its two items)?"""
-    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
-        expr.func.attr in _CONCAT and bool(expr.args) and \
-        isinstance(expr.args[0], (ast.Tuple, ast.List)) and len(expr.args[0].elts) == 2 and \
-        [dotted(e) for e in expr.args[0].elts].count(name) == 1
+def _concatenated(expr, name: Optional[str]) -> Optional[ast.expr]:
+    """The ``v`` of ``torch.cat([name, v])`` (any of ``_CONCAT``; ``name`` one of its two
+    items, either first), else None."""
+    if name is None or not isinstance(expr, ast.Call) or \
+            not isinstance(expr.func, ast.Attribute) or expr.func.attr not in _CONCAT or \
+            not expr.args or not isinstance(expr.args[0], (ast.Tuple, ast.List)) or \
+            len(expr.args[0].elts) != 2:
+        return None
+    items = expr.args[0].elts
+    names = [dotted(e) for e in items]
+    return items[1 - names.index(name)] if names.count(name) == 1 else None
 
 
 def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
@@ -77,8 +82,9 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         value = node.value
     elif t is ast.Assign and isinstance(_mean_of(node.value), ast.BinOp) and \
             isinstance(_mean_of(node.value).op, ast.Add) and len(node.targets) == 1 and \
-            dotted(node.targets[0]) is not None and dotted(node.targets[0]) in (
-                _scaled(_mean_of(node.value).left), _scaled(_mean_of(node.value).right)):
+            dotted(node.targets[0]) is not None and \
+            dotted(node.targets[0]) in map(_scaled, (_mean_of(node.value).left,
+                                                     _mean_of(node.value).right)):
         # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``, ``acc = (acc * i + v) / (i + 1)``
         value = node.value
     elif methods and t is ast.Assign and len(node.targets) == 1 and \
@@ -94,8 +100,7 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
                 for b in (node.value.body, node.value.orelse)):
         value = node.value  # ``acc = v if acc is None else 0.9 * acc + 0.1 * v``
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.IfExp) and \
-            dotted(node.targets[0]) is not None and any(
-                _catted_with(b, dotted(node.targets[0]))
+            any(_concatenated(b, dotted(node.targets[0])) is not None
                 for b in (node.value.body, node.value.orelse)):
         value = node.value  # ``acc = v if acc is None else torch.cat([acc, v])``
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.Call) and \
@@ -104,16 +109,8 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
             dotted(node.targets[0]) in map(dotted, node.value.args):
         value = node.value  # ``acc = torch.add(acc, v)``
     elif t is ast.Assign and len(node.targets) == 1 and \
-            isinstance(_catted(node.value), ast.Call) and \
-            isinstance(_catted(node.value).func, ast.Attribute) and \
-            _catted(node.value).func.attr in _CONCAT and _catted(node.value).args and \
-            isinstance(_catted(node.value).args[0], (ast.Tuple, ast.List)) and \
-            dotted(node.targets[0]) is not None and len(_catted(node.value).args[0].elts) == 2:
-        items = _catted(node.value).args[0].elts
-        names = [dotted(e) for e in items]
-        if names.count(dotted(node.targets[0])) != 1:
-            return None
-        value = items[1 - names.index(dotted(node.targets[0]))]
+            _concatenated(_catted(node.value), dotted(node.targets[0])) is not None:
+        value = _concatenated(_catted(node.value), dotted(node.targets[0]))
     elif methods and t is ast.Expr and type(node.value) is ast.Call and \
             type(node.value.func) is ast.Name and len(node.value.args) > 1:
         # ``record(hist, loss)``: a function that may append one argument to another
