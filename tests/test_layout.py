@@ -284,3 +284,28 @@ def test_no_module_over_700_lines():
                 if n > 700:
                     long.append(f"{os.path.relpath(path, PKG)}: {n}")
     assert long == []
+
+
+def test_every_module_compiles_without_a_warning():
+    """An invalid escape such as ``"\\s"`` in a docstring warns on every Python (a
+    SyntaxWarning from 3.12); users running with ``-W error`` would see the plugin fail."""
+    import warnings
+
+    roots = [PKG, os.path.join(os.path.dirname(PKG), "tests"),
+             os.path.join(os.path.dirname(PKG), "benchmarks")]
+    noisy = []
+    for root in roots:
+        for dirpath, _, files in os.walk(root):
+            if ".work" in dirpath.split(os.sep):
+                continue
+            for f in files:
+                if f.endswith(".py"):
+                    path = os.path.join(dirpath, f)
+                    with open(path, encoding="utf-8") as fh:
+                        text = fh.read()
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        compile(text, path, "exec")
+                    noisy += [f"{os.path.relpath(path, os.path.dirname(PKG))}: {w.message}"
+                              for w in caught]
+    assert noisy == []

@@ -451,7 +451,10 @@ def test_the_prefilter_keeps_loops_that_may_call_a_differentiating_project_funct
 def test_each_text_branch_word_begins_every_match_of_its_pattern():
     """``_ShapeText`` skips a branch whose word a text lacks: the word must begin every match
     (``re``'s own parse: literals first, no alternation above them)."""
-    import re._parser as sre_parse  # noqa: E402 (3.11+; sre_parse before)
+    try:
+        import re._parser as sre_parse  # 3.11+
+    except ImportError:  # 3.9, 3.10
+        import sre_parse
 
     from flake8_tensorcopy.syntax.prefilter import SHAPES, TREE_SHAPES, _leading_word
 

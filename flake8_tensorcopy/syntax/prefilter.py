@@ -124,7 +124,7 @@ _WORD_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_
 
 
 def _leading_word(pattern: str) -> Optional[str]:
-    """The word every match of ``pattern`` begins with: its leading letters when there are at
+    r"""The word every match of ``pattern`` begins with: its leading letters when there are at
     least three and no quantifier follows them (``detach\s*\(``: ``detach``), else None.
     (Read without ``re``, whose compile is the cost saved; ``tests/test_prefilter.py`` checks
     every branch against ``re``'s own parse.)"""
