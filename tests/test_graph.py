@@ -754,6 +754,30 @@ def test_call_sites_after_the_definition_at_script_level(tmp_path):
     assert facts.param_shapes("train") == {}
 
 
+def test_script_level_call_sites_see_the_modules_own_classes(tmp_path):
+    """At script level a ``class`` (or ``def``) statement binds the module's own definition:
+    ``net = Net()`` under ``if __name__ == "__main__":`` is an instance of it at the call sites
+    after it (it read as unknown, so no parameter kind came from the script's calls). A name
+    defined twice is unknown before its last definition."""
+    from flake8_tensorcopy.semantic.index import resolve
+    from flake8_tensorcopy.semantic.index.evaluate import ProjInstance
+
+    src = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+           "    def forward(self, x):\n        return x\n\n\n"
+           "def features(model, k):\n    return model\n\n\n"
+           "if __name__ == '__main__':\n    net = Net()\n    features(net, 1)\n")
+    path = tmp_path / "m.py"
+    path.write_text(src)
+    facts = resolve.ProjectIndex().load_path(str(path))
+    assert type(facts.param_shapes("features").get("model")) is ProjInstance
+    twice = tmp_path / "t.py"
+    twice.write_text(src.replace("\n\n\ndef features", "\n\nnet = Net()\n\n\nclass Net:\n"
+                                 "    pass\n\n\ndef features").replace(
+        "    net = Net()\n", ""))
+    facts = resolve.ProjectIndex().load_path(str(twice))
+    assert "model" not in facts.param_shapes("features")  # the first Net's instance
+
+
 def test_a_long_chain_of_bindings_is_unknown_not_an_error():
     lines = ["def f(model, x, opt):", "    total = 0", "    for b in x:", "        h = model(b)"]
     lines += ["        h = h + 1"] * 400

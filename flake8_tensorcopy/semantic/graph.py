@@ -496,6 +496,10 @@ class ScopeGraph:
                 fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:
                 fact = self._holds(b) or graph_items.appended(self, b)
+            elif fact.why in (FORWARD, GRAD_ON) and bd.kind == "assign":
+                # a model's output an item of which was differentiated (``out = model(x)``;
+                # ``out["loss"].backward()``): a structure holding the loss, whatever its class
+                fact = self._holds(b) or fact
         finally:
             self._busy.discard(b)
         self._facts[b] = fact

@@ -253,7 +253,12 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
             sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                 g.summary(bd.value) is not None:
-            sets.append(call_item(g, bd.value, p[1], region(g, bd.stmt), depth + 1))
+            got = call_item(g, bd.value, p[1], region(g, bd.stmt), depth + 1)
+            if not got and _unfollowed(g.summary(bd.value), p[1]) and \
+                    call_kind(g, bd.value) == "forward":
+                # of a forward pass's output, as for a module of unknown class below
+                got = frozenset(s for s in binding(g, b, depth + 1) if s[0] == "f")
+            sets.append(got)
         elif tensor or (_output_item(p[1]) and bd.kind == "assign" and
                         type(bd.value) is ast.Call and call_kind(g, bd.value) == "forward"):
             # (an item of a tensor, or an item or field of a forward pass's output:
@@ -262,6 +267,14 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
         else:
             return NONE
     return _shared(sets)
+
+
+def _unfollowed(s, key: str) -> bool:
+    """Is ``key`` an output item (``_output_item``) of a value whose callee's summary follows no
+    item of what it returns (``return Output(loss=l, logits=y)``: a record it cannot read)?
+    A summary that follows some keys of a returned dict leaves the others out on purpose (a key
+    written twice, its last value detached)."""
+    return _output_item(key) and not any(k for k in s.sources)
 
 
 #: attributes of a tensor that are not a tensor holding its graph (``out.shape``, ``out.data``)
@@ -468,6 +481,9 @@ def proven_regions(g) -> Dict[str, int]:
         if fact.why != DIFFERENTIATED:
             continue
         s = g.summary(bd.value) if type(bd.value) is ast.Call else None
+        if s is not None and _unfollowed(s, key) and bd.kind == "assign" and \
+                call_kind(g, bd.value) == "forward":
+            s = None  # as a forward pass's output's (below)
         if s is None:
             if key == "" and bd.kind == "assign":
                 # ``loss = crit(out, y)`` (or ``rec + kl``) made here, then differentiated
@@ -550,9 +566,8 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     for key, got in groups.items():
         if not got:
             continue
-        s = shifted(_shared(x for x, _ in got), offset, positional)
-        if s:
-            srcs[key] = s
+        # (an item followed to no source is kept, empty: known, unlike one never followed)
+        srcs[key] = shifted(_shared(x for x, _ in got), offset, positional)
         regs = {reg for _, reg in got}
         if len(regs) == 1 and None not in regs:
             regions[key] = regs.pop()

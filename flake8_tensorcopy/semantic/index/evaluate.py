@@ -273,6 +273,9 @@ class Evaluator:
         self.last: Optional[int] = None
         #: what the ``yield`` statements give (a generator function's elements)
         self.yields: List[object] = []
+        #: the walk of the module's own top-level statements, where a ``def`` or ``class``
+        #: binds the module's definition of that name (``_defines_own``)
+        self.top = fn is None and cls is None
         if fn is not None:
             self._bind_params(fn)
 
@@ -318,6 +321,16 @@ class Evaluator:
             return False
         d = self.module.defs.get(stmt.name)
         return isinstance(d, ProjectFunction) and d.node is stmt
+
+    def _defines_own(self, stmt) -> bool:
+        """At script level (``top``), is ``stmt`` the definition the module's name stands for
+        (its last one)? After it the name means what ``module.lookup`` finds: ``net = Net()``
+        under ``if __name__ == "__main__":`` is an instance of the module's class."""
+        if not self.top:
+            return False
+        d = self.module.defs.get(stmt.name)
+        return d is not None and getattr(d, "_line", None) == stmt.lineno and \
+            getattr(d, "name", None) == stmt.name
 
     def _record_calls(self, stmt) -> None:
         targets, sink = self.collect  # type: ignore[misc]
@@ -383,7 +396,9 @@ class Evaluator:
                 self._block(stmt.orelse, rets)
                 self._block(stmt.finalbody, rets)
             elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                if not self._defines_target(stmt):
+                if self._defines_own(stmt):
+                    self.env.pop(stmt.name, None)  # the name is the module's definition again
+                elif not self._defines_target(stmt):
                     self.env[stmt.name] = None
             elif t is ast.Expr and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)) and \
                     self.collect is None:

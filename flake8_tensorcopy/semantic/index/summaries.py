@@ -230,7 +230,7 @@ def _summarise(fn) -> GraphSummary:
         if graph.decorated_grad(node) in (None, "on") else ({}, {})
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        bool(sources) and _proves_on(g, node), _yields(g, node))
+                        any(sources.values()) and _proves_on(g, node), _yields(g, node))
 
 
 def _yields(g: graph.ScopeGraph, node) -> bool:
