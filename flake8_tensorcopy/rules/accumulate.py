@@ -15,7 +15,7 @@ from .accumulate_graph import accumulation, caller_proves, concatenated_call, fr
     grad_off_here, method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
-    innermost_loop, loop_facts, reset_in, returned, scope_facts
+    innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -47,11 +47,15 @@ class GraphKeepingAccumulator(Rule):
         "`meter.update(loss)` with `self.sum += val`, `self.sum += hvd.allreduce(val.cpu())` "
         "(an autograd-aware call), or every item of a dict it is given, `for k in losses: "
         "self.totals[k] += losses[k]`) of a graph-attached value into an "
-        "accumulator that outlives the iteration. A value is graph-attached by the semantic "
-        "core's graph facts (`semantic/graph.py`: flow-sensitive, every binding that reaches the "
-        "read must be attached; function summaries in the project index carry it across calls "
-        "and files), in two shapes, each with its own message: **after backward**, the value "
-        "had a graph because backward ran through it: the value `backward()` is called on "
+        "accumulator that outlives the iteration; and what the `training_step` of a Lightning "
+        "`LightningModule` appends to or adds into an attribute of `self` "
+        "(`self.training_step_outputs.append(loss)`: Lightning runs it once per batch with "
+        "grad on; not `validation_step`, which it runs under `no_grad`). A value is "
+        "graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
+        "flow-sensitive, every binding that reaches the read must be attached; function "
+        "summaries in the project index carry it across calls and files), in two shapes, "
+        "each with its own message: **after backward**, the value had a graph because "
+        "backward ran through it: the value `backward()` is called on "
         "(`loss.backward()`, `scaler.scale(loss / k).backward()`, `accelerator.backward(loss)`, "
         "`out[\"loss\"].backward()`), a term of that loss bound to a computed value "
         "(`loss = rec + kl` ... `total_rec += rec`), a value of a dict whose values the loss "
@@ -295,8 +299,12 @@ class GraphKeepingAccumulator(Rule):
             return
         loop = innermost_loop(ctx, line)
         closure = loop is None and form in ("append", "aug", "add")
+        hook = False
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
+            if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
+                loop = step_hook(ctx)
+                hook, closure = loop is not None, False
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
@@ -304,8 +312,9 @@ class GraphKeepingAccumulator(Rule):
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
-                                         bound_in(ctx.scope_node, root.partition(".")[0]))):
-            return  # (a closure's own list: made afresh on each call)
+                                         bound_in(ctx.scope_node, root.partition(".")[0]))) \
+                or (hook and not root.startswith("self.")):
+            return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
                 (script or differentiates(ctx, loop)) and
@@ -326,10 +335,11 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif (form != "store" or script) and (_script_grad_on(ctx, facts) or (
+        elif hook or (form != "store" or script) and (_script_grad_on(ctx, facts) or (
                 form != "store" and _called_grad_on(
                     ctx, facts, lambda: returned(scope_facts(ctx), root)))):
-            callers = type(ctx.scope_node) is not nodes.Module  # proven by its callers
+            # proven by its callers (Lightning's own call of ``training_step``: no file's)
+            callers = not hook and type(ctx.scope_node) is not nodes.Module
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN
         else:
@@ -351,7 +361,11 @@ class GraphKeepingAccumulator(Rule):
         elif form == "ifexp":
             fields["fixed"] = "`.detach()`-ed values in both branches"
         how = _how(form, fact)
-        if not fact.needs_grad:
+        if hook:
+            fields.update(shape=how + " in `training_step`, which Lightning runs once per batch "
+                                      "with grad on: every step's autograd graph stays reachable "
+                                      "until it is emptied or reset (memory grows each step)")
+        elif not fact.needs_grad:
             fields.update(shape=how + ": every iteration's autograd graph stays reachable "
                                       "(memory grows each step; a later backward through it "
                                       "fails)")

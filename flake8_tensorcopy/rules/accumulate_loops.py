@@ -51,6 +51,34 @@ def closure_loop(ctx):
     return cached(ctx, "_accumulate_closure_loop", scope, find)
 
 
+#: the packages whose ``LightningModule`` calls ``training_step`` once per batch, grad on
+_LIGHTNING = ("lightning", "pytorch_lightning")
+
+
+def step_hook(ctx):
+    """The method being checked when it is the ``training_step`` of a class of the module whose
+    base is Lightning's ``LightningModule`` (by qualified name), else None. Lightning calls it
+    once per batch with grad on (and differentiates what it returns): its body is the body of
+    a loop whose turns are the training steps, which an attribute of ``self`` outlives."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or scope.name.value != "training_step" or \
+            "LightningModule" not in ctx.source:
+        return None
+
+    def find():
+        for c in ctx.module.body:
+            if type(c) is not nodes.ClassDef or not any(s is scope for s in c.body.body):
+                continue
+            for b in c.bases:
+                v = b.value
+                q = ctx.inf.qualname(v) if type(v) in (nodes.Name, nodes.Attribute) else None
+                if q is not None and q.endswith(".LightningModule") and \
+                        q.partition(".")[0] in _LIGHTNING:
+                    return scope
+        return None
+    return cached(ctx, "_accumulate_step_hook", scope, find)
+
+
 def differentiates(ctx, loop) -> bool:
     """Does ``loop``, or a loop of the scope around it, call ``backward``?"""
     while loop is not None:

@@ -604,6 +604,9 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # module computed, where the rule can tell it holds a graph (``_Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
+            elif in_class and stmt.name == "training_step" and _step_accumulates(
+                    stmt, proof.source):
+                found = True  # TEN501: Lightning's step (``accumulate_loops.step_hook``)
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():
                 found = True  # TEN405: a project function's result written in place
@@ -646,6 +649,30 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 skip.append((stmt.lineno, stmt.end_lineno, f"{name} = []"))
     return found or (bool(named) and _binds_view(
         [stmt for stmt in body if not isinstance(stmt, _FUNCS + (ast.ClassDef,))], named))
+
+
+def _step_accumulates(fn: ast.AST, source: Optional[str]) -> bool:
+    """Does ``fn`` append to or add into an attribute of ``self`` (``self.outs.append(v)``,
+    ``self.total += v``, ``self.total = self.total + v``), in a text naming
+    ``LightningModule``? (TEN501's Lightning step: a superset of what the rule reports.)"""
+    if source is not None and "LightningModule" not in source:
+        return False
+    for n in ast.walk(fn):
+        t = type(n)
+        if t is ast.Call:
+            f = n.func
+            target = f.value if type(f) is ast.Attribute and f.attr in ("append", "extend") \
+                else None
+        elif t is ast.AugAssign:
+            target = n.target
+        elif t is ast.Assign and type(n.value) is ast.BinOp:
+            target = n.targets[0]
+        else:
+            continue
+        if type(target) is ast.Attribute and type(target.value) is ast.Name and \
+                target.value.id == "self":
+            return True
+    return False
 
 
 def has_candidates(tree: ast.AST) -> bool:
