@@ -196,6 +196,17 @@ def test_keys_of_a_returned_dict(defs):
     assert s.sources["['twice']"] == s.sources["['mse']"] and s.regions["['twice']"] == ""
 
 
+def test_the_items_a_summary_followed(defs):
+    """``followed``: the returned items (tuple items, keys of a returned dict) the summary
+    followed, with a source or none; a caller treats an output field of a module whose
+    summary followed none (a record it builds) as a forward pass's output. A function that
+    turns grad off follows nothing (None): none of what it returns is attached."""
+    assert {"['y_bpp']", "['mse']", "['count']"} <= _s(defs, "criterion").followed
+    assert {"[0]", "[1]", "[2]"} <= _s(defs, "metrics").followed
+    assert _s(defs, "branches").followed == frozenset()  # only the value itself
+    assert _s(defs, "decorated").followed is None
+
+
 def test_every_binding_must_share_a_source(defs):
     assert _s(defs, "branches").sources[""] == frozenset({("p0", "")})
 

@@ -274,7 +274,7 @@ def _unfollowed(s, key: str) -> bool:
     item of what it returns (``return Output(loss=l, logits=y)``: a record it cannot read)?
     A summary that follows some keys of a returned dict leaves the others out on purpose (a key
     written twice, its last value detached)."""
-    return _output_item(key) and not any(k for k in s.sources)
+    return _output_item(key) and s.followed is not None and not s.followed
 
 
 #: attributes of a tensor that are not a tensor holding its graph (``out.shape``, ``out.data``)
@@ -538,8 +538,9 @@ def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
 
 def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
                   root: str = "") -> Tuple[
-        Dict[str, FrozenSet[Source]], Dict[str, str]]:
-    """(returned item -> its sources, returned item -> the region it was computed in) of a
+        Dict[str, FrozenSet[Source]], Dict[str, str], FrozenSet[str]]:
+    """(returned item -> its sources, returned item -> the region it was computed in, the
+    items of what it returns that were followed, sources or none: ``_unfollowed``) of a
     function (``offset``: 1 for a method's ``self``; ``positional``: how many parameters a call
     fills by position): ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
     ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
@@ -566,9 +567,10 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     for key, got in groups.items():
         if not got:
             continue
-        # (an item followed to no source is kept, empty: known, unlike one never followed)
-        srcs[key] = shifted(_shared(x for x, _ in got), offset, positional)
+        s = shifted(_shared(x for x, _ in got), offset, positional)
+        if s:
+            srcs[key] = s
         regs = {reg for _, reg in got}
         if len(regs) == 1 and None not in regs:
             regions[key] = regs.pop()
-    return srcs, regions
+    return srcs, regions, frozenset(k for k, got in groups.items() if k and got)

@@ -39,7 +39,7 @@ _BUSY = object()
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
                  "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "proves_on", "yields")
+                 "proves_on", "yields", "followed")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -51,8 +51,13 @@ class GraphSummary:
                  sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
                  regions: Optional[Dict[str, str]] = None,
                  keys: FrozenSet[str] = frozenset(), proves_on: bool = False,
-                 yields: bool = False) -> None:
+                 yields: bool = False,
+                 followed: Optional[FrozenSet[str]] = frozenset()) -> None:
         self.name = name
+        #: the items of what it returns (``"[i]"``, key paths) that ``sources`` followed, with
+        #: a source or none (``graph_sources._unfollowed``: none followed, a record it builds;
+        #: None: nothing is followed in a function that turns grad off, none of it is attached)
+        self.followed = followed
         #: a generator every ``yield`` of which gives a value it differentiated (``loss.backward();
         #: yield loss``): what a loop over a call of it takes holds that graph
         self.yields = yields
@@ -226,11 +231,11 @@ def _summarise(fn) -> GraphSummary:
     accumulates = _accumulates(g, node, offset, cls) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
     positional = len(node.args.posonlyargs) + len(node.args.args)
-    sources, regions = graph_sources.summary_items(g, offset, positional, *keyed) \
-        if graph.decorated_grad(node) in (None, "on") else ({}, {})
+    sources, regions, followed = graph_sources.summary_items(g, offset, positional, *keyed) \
+        if graph.decorated_grad(node) in (None, "on") else ({}, {}, None)
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        any(sources.values()) and _proves_on(g, node), _yields(g, node))
+                        bool(sources) and _proves_on(g, node), _yields(g, node), followed)
 
 
 def _yields(g: graph.ScopeGraph, node) -> bool:
