@@ -15,7 +15,7 @@ from .accumulate_graph import accumulation, caller_proves, concatenated_call, fr
     grad_off_here, method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
-    innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook
+    innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -50,7 +50,10 @@ class GraphKeepingAccumulator(Rule):
         "accumulator that outlives the iteration; and what the `training_step` of a Lightning "
         "`LightningModule` appends to or adds into an attribute of `self` "
         "(`self.training_step_outputs.append(loss)`: Lightning runs it once per batch with "
-        "grad on; not `validation_step`, which it runs under `no_grad`). A value is "
+        "grad on; not `validation_step`, which it runs under `no_grad`), or by a method "
+        "whose own body calls `backward()` outside a loop (a training step: each call is a "
+        "step; only a value the method proves attached, `self.losses.append(loss)` after "
+        "`loss.backward()`). A value is "
         "graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
         "flow-sensitive, every binding that reaches the read must be attached; function "
         "summaries in the project index carry it across calls and files), in two shapes, "
@@ -300,11 +303,15 @@ class GraphKeepingAccumulator(Rule):
         loop = innermost_loop(ctx, line)
         closure = loop is None and form in ("append", "aug", "add")
         hook = False
+        step = None
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
             if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
                 loop = step_hook(ctx)
                 hook, closure = loop is not None, False
+            if loop is None:  # ``self.losses.append(loss)`` in a method that ran backward
+                loop = step = step_method(ctx)
+                closure = False
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
@@ -313,7 +320,7 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
                                          bound_in(ctx.scope_node, root.partition(".")[0]))) \
-                or (hook and not root.startswith("self.")):
+                or ((hook or step is not None) and not root.startswith("self.")):
             return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
@@ -335,8 +342,8 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif hook or (form != "store" or script) and (_script_grad_on(ctx, facts) or (
-                form != "store" and _called_grad_on(
+        elif hook or step is None and (form != "store" or script) and (
+                _script_grad_on(ctx, facts) or (form != "store" and _called_grad_on(
                     ctx, facts, lambda: returned(scope_facts(ctx), root)))):
             # proven by its callers (Lightning's own call of ``training_step``: no file's)
             callers = not hook and type(ctx.scope_node) is not nodes.Module
@@ -365,6 +372,11 @@ class GraphKeepingAccumulator(Rule):
             fields.update(shape=how + " in `training_step`, which Lightning runs once per batch "
                                       "with grad on: every step's autograd graph stays reachable "
                                       "until it is emptied or reset (memory grows each step)")
+        elif step is not None:
+            fields.update(shape=how + f" in `{step.name.value}()`, a training step (it calls "
+                                      "`backward()`): every call's autograd graph stays "
+                                      "reachable from `self` (memory grows each step; a later "
+                                      "backward through it fails)")
         elif not fact.needs_grad:
             fields.update(shape=how + ": every iteration's autograd graph stays reachable "
                                       "(memory grows each step; a later backward through it "

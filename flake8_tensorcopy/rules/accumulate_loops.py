@@ -8,7 +8,8 @@ from typing import List, Optional, Set, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from .context import cached, enclosing_function, statement_blocks, statement_list
+from .context import cached, enclosing_function, positional_param_names, \
+    statement_blocks, statement_list
 
 _LOOPS = (nodes.For, nodes.While)
 _DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
@@ -77,6 +78,17 @@ def step_hook(ctx):
                     return scope
         return None
     return cached(ctx, "_accumulate_step_hook", scope, find)
+
+
+def step_method(ctx):
+    """The method being checked when its own body calls ``backward()`` outside any loop of it (a
+    training step: each call is one step), else None. What it adds to an attribute of ``self``
+    accumulates across its calls; only a value the method proves attached counts there (no
+    caller is asked for the grad mode)."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or not positional_param_names(scope)[:1] == ["self"]:
+        return None
+    return scope if loop_facts(ctx, scope).any_backward else None
 
 
 def differentiates(ctx, loop) -> bool:

@@ -604,9 +604,10 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # module computed, where the rule can tell it holds a graph (``_Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
-            elif in_class and stmt.name == "training_step" and _step_accumulates(
-                    stmt, proof.source):
-                found = True  # TEN501: Lightning's step (``accumulate_loops.step_hook``)
+            elif in_class and _is_step(stmt, proof.source, text) and _step_accumulates(stmt):
+                # TEN501: Lightning's step, a method that runs ``backward()``
+                # (``accumulate_loops.step_hook``, ``step_method``)
+                found = True
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():
                 found = True  # TEN405: a project function's result written in place
@@ -651,12 +652,18 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
         [stmt for stmt in body if not isinstance(stmt, _FUNCS + (ast.ClassDef,))], named))
 
 
-def _step_accumulates(fn: ast.AST, source: Optional[str]) -> bool:
+def _is_step(fn: ast.AST, source: Optional[str], text: Optional[_TextIndex]) -> bool:
+    """May method ``fn`` be a training step: Lightning's ``training_step`` (in a text naming
+    ``LightningModule``), or one whose text calls ``backward``?"""
+    if fn.name == "training_step" and (source is None or "LightningModule" in source):
+        return True
+    return text is None or text.contains(fn, "backward")
+
+
+def _step_accumulates(fn: ast.AST) -> bool:
     """Does ``fn`` append to or add into an attribute of ``self`` (``self.outs.append(v)``,
-    ``self.total += v``, ``self.total = self.total + v``), in a text naming
-    ``LightningModule``? (TEN501's Lightning step: a superset of what the rule reports.)"""
-    if source is not None and "LightningModule" not in source:
-        return False
+    ``self.total += v``, ``self.total = self.total + v``)? (TEN501's steps: a superset of
+    what the rule reports.)"""
     for n in ast.walk(fn):
         t = type(n)
         if t is ast.Call:
