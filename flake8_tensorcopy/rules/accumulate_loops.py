@@ -88,7 +88,29 @@ def step_method(ctx):
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef or not positional_param_names(scope)[:1] == ["self"]:
         return None
-    return scope if loop_facts(ctx, scope).any_backward else None
+    if not loop_facts(ctx, scope).any_backward:
+        return None  # (most methods: no walk below)
+    return scope if cached(ctx, "_accumulate_step_method", scope,
+                           lambda: _differentiates_once(scope)) else None
+
+
+def _differentiates_once(scope) -> bool:
+    """Does a statement of ``scope`` outside its loops (and nested definitions) call
+    ``backward()`` (``manual_backward``, ``autograd.grad``)?"""
+    todo = statement_list(scope.body)
+    while todo:
+        s = todo.pop()
+        if type(s) in _LOOPS or type(s) in _DEFS:
+            continue
+        blocks = statement_blocks(s)
+        if blocks:
+            for block in blocks:
+                todo.extend(block)
+            continue
+        for n in own_nodes_of(s):
+            if type(n) is nodes.Call and (last_name(n.func) or "") in BACKWARD_FUNCS | {"grad"}:
+                return True
+    return False
 
 
 def differentiates(ctx, loop) -> bool:
