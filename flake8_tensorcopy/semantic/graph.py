@@ -603,10 +603,8 @@ class ScopeGraph:
                 else None
         if t in (ast.Tuple, ast.List):
             return first_fact(self._derived(e, read) for e in expr.elts if type(e) is not ast.Starred)
-        if t is ast.ListComp:
-            # ``torch.stack([model(a(x)) for a in augs])``: what each item is derived from (the
-            # names the comprehension binds are none of the scope's: not known to be attached)
-            return self._derived(expr.elt, read)
+        if t is ast.ListComp or t is ast.DictComp:  # (``graph_items.comprehension_fact``)
+            return graph_items.comprehension_fact(expr, lambda e: self._derived(e, read))
         if t is ast.Dict:
             return first_fact(self._derived(v, read) for v in expr.values)
         if t is ast.IfExp:

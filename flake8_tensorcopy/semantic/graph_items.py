@@ -16,6 +16,7 @@ import ast
 from typing import List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact
+from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed
 
 #: list methods that change a list in place: its items are no longer the ones it was bound to
@@ -269,3 +270,16 @@ def _empty_list(bd: Binding) -> bool:
     return (type(v) is ast.List and not v.elts) or (
         type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "list" and
         not v.args and not v.keywords)
+
+
+def comprehension_fact(comp, derived) -> Optional[Fact]:
+    """Why a list or dict comprehension is attached (``derived(e)``: the fact of ``e`` in the
+    scope): one that copies a container's items unfiltered holds them (``{k: v for k, v in
+    losses.items()}`` of the loss's terms); a list's items are derived from what each one is
+    (``torch.stack([model(a(x)) for a in augs])``; the names the comprehension binds are none
+    of the scope's: not known to be attached)."""
+    copied = copied_from(comp)
+    if copied is not None:
+        got = derived(copied)
+        return got if got is not None and got.why in (TERMS, HOLDS) else None
+    return derived(comp.elt) if type(comp) is ast.ListComp else None

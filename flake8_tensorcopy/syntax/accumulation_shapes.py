@@ -282,7 +282,33 @@ def _through_names(loop: ast.AST, called: Set[str]) -> Set[str]:
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and \
                     s.value.id in called and isinstance(s.targets[0], (ast.Tuple, ast.List)):
                 called = called | {d for t in s.targets for d in _names(t)}
+            elif isinstance(s, ast.Assign) and isinstance(s.value, (ast.ListComp, ast.DictComp)):
+                copied = copied_from(s.value)  # ``logged = {k: v for k, v in out.items()}``
+                if copied is not None and copied.id in called:
+                    called = called | {d for t in s.targets for d in _names(t)}
     return called
+
+
+def copied_from(comp) -> Optional[ast.Name]:
+    """The name whose values a comprehension copies as they are, unfiltered: ``{k: v for k, v
+    in d.items()}``, ``[v for v in d.values()]`` (``d``), or None (``[k for k in d]`` gives
+    a dict's keys)."""
+    if len(comp.generators) != 1 or comp.generators[0].ifs or comp.generators[0].is_async:
+        return None
+    gen = comp.generators[0]
+    item = comp.value if type(comp) is ast.DictComp else comp.elt
+    it, target = gen.iter, gen.target
+    if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
+            not it.keywords and it.func.attr in ("items", "values")):
+        return None
+    if it.func.attr == "items":
+        if type(target) is not ast.Tuple or len(target.elts) != 2:
+            return None
+        target = target.elts[1]
+    it = it.func.value
+    if type(it) is not ast.Name or type(target) is not ast.Name or type(item) is not ast.Name:
+        return None
+    return it if item.id == target.id else None
 
 
 def _callee_name(call: ast.Call) -> Optional[str]:
