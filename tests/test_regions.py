@@ -136,6 +136,18 @@ def test_an_index_the_caller_says_is_no_integer_gives_no_region():
     ("x[0]", "x[:, 0]", UNKNOWN),  # an index against a slice
     ("x[:, 0]", "x[:, 1]", DISJOINT),
     ("x[-1]", "x[4]", DISJOINT),
+    # a bound spelled with the base's own length of that dimension: ``n`` itself
+    ("y[:, s:]", "y[:, 0:y.shape[1] - s]", OVERLAP),
+    ("y[:, 1:]", "y[:, :y.size(1) - 1]", OVERLAP),
+    ("y[1:]", "y[:len(y) - 1]", OVERLAP),
+    ("y[..., s:]", "y[..., :y.shape[-1] - s]", OVERLAP),
+    ("y[:, :-s]", "y[:, s:y.shape[1]]", OVERLAP),
+    ("y[:, s:]", "y[:, :y.shape[1] - s]", OVERLAP),
+    ("y[:, :s]", "y[:, y.shape[1] - s:]", DISJOINT),
+    ("y[:, s:]", "y[:, 0:z.shape[1] - s]", None),  # another tensor's length: no region
+    ("y[..., s:]", "y[..., :y.shape[1] - s]", None),  # after an Ellipsis: which dimension?
+    ("y[..., 1:]", "y[..., :y.shape[1] - 1]", OVERLAP),  # a symbol: equal lengths say n
+    ("y[:, 1:]", "y[:, :2 * y.shape[1] - 1]", None),
 ])
 def test_compare(dst, src, want):
     assert verdict(dst, src) == want

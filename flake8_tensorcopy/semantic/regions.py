@@ -144,9 +144,9 @@ def _symbol(node: nodes.BaseExpression) -> Optional[str]:
             inner = dotted_name(arg)
             return f"len({inner})" if inner is not None else None
         if type(func) is nodes.Attribute and func.attr.value == "size" and \
-                type(arg) is nodes.Integer:
+                _integer(arg) is not None:
             owner = dotted_name(func.value)
-            return f"{owner}.shape[{int(arg.value, 0)}]" if owner is not None else None
+            return f"{owner}.shape[{_integer(arg)}]" if owner is not None else None
     if t is nodes.Call and node.args and all(
             a.keyword is None and not a.star and type(a.value) in _PLAIN for a in node.args):
         # ``abs(s)``, ``np.abs(s)``, ``int(k)``: one value wherever the same call is spelled
@@ -160,9 +160,16 @@ def _symbol(node: nodes.BaseExpression) -> Optional[str]:
             node.value.attr.value == "shape" and len(node.slice) == 1:
         index = node.slice[0].slice
         owner = dotted_name(node.value.value)
-        if type(index) is nodes.Index and type(index.value) is nodes.Integer and owner:
-            return f"{owner}.shape[{int(index.value.value, 0)}]"
+        at = _integer(index.value) if type(index) is nodes.Index else None
+        if at is not None and owner:
+            return f"{owner}.shape[{at}]"
     return None
+
+
+def _integer(node: nodes.BaseExpression) -> Optional[int]:
+    """An integer literal, or a negated one (``-1``)."""
+    a = affine(node) if type(node) in (nodes.Integer, nodes.UnaryOperation) else None
+    return a.const if a is not None and not a.terms else None
 
 
 _PLAIN = (nodes.Name, nodes.Attribute, nodes.Integer)
@@ -205,22 +212,34 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Aff
     return Affine(0, ((sym, 1),)) if sym is not None else None
 
 
-def _bound(node: Optional[nodes.BaseExpression], default: Bound) -> Optional[Bound]:
+def _bound(node: Optional[nodes.BaseExpression], default: Bound,
+           lengths: FrozenSet[str] = frozenset()) -> Optional[Bound]:
+    """A slice's bound; ``lengths``: the symbols that spell this dimension's length
+    (``x.shape[1]``, ``x.size(1)``, ``len(x)`` in ``x[:, :x.shape[1] - k]``): ``n`` itself."""
     if node is None or (type(node) is nodes.Name and node.value == "None"):
         return default
     a = affine(node)
     if a is None:
         return None
+    if lengths and any(sym in lengths for sym, _ in a.terms):
+        times = sum(c for sym, c in a.terms if sym in lengths)
+        rest = Affine(a.const, tuple((sym, c) for sym, c in a.terms if sym not in lengths))
+        if times == 1:
+            return (1, rest)  # ``x.shape[1] - k``: counted from the end
+        if times != 0:
+            return None
+        a = rest
     sign = a.sign()
     if sign is None:
         return None  # from the start or from the end: depends on the symbols
     return (1, a) if sign < 0 else (0, a)
 
 
-def _dim(el: nodes.BaseExpression, index_ok: Optional[IndexCheck]) -> Optional[Dim]:
+def _dim(el: nodes.BaseExpression, index_ok: Optional[IndexCheck],
+         lengths: FrozenSet[str] = frozenset()) -> Optional[Dim]:
     if type(el) is nodes.Slice:
-        start = _bound(el.lower, (0, ZERO))
-        stop = _bound(el.upper, (1, ZERO))
+        start = _bound(el.lower, (0, ZERO), lengths)
+        stop = _bound(el.upper, (1, ZERO), lengths)
         step = ONE if el.step is None or (type(el.step) is nodes.Name and el.step.value == "None") \
             else affine(el.step)
         if start is None or stop is None or step is None or step.sign() != 1:
@@ -271,11 +290,20 @@ def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None,
                 return None
             tail = []
             continue
-        d = _dim(s, index_ok)
+        out.append(s)
+    base = dotted_name(sub.value)
+    dims = []
+    for i, s in enumerate(lead + (tail or [])):
+        # the symbols for this dimension's length: ``x.shape[i]`` counted from the first (or,
+        # after an Ellipsis, from the last) dimension of the base
+        at = i if i < len(lead) else i - len(lead) - len(tail)  # type: ignore[arg-type]
+        lengths = frozenset({f"{base}.shape[{at}]"} | ({f"len({base})"} if at == 0 else set())) \
+            if base is not None else frozenset()
+        d = _dim(s, index_ok, lengths)
         if d is None:
             return None
-        out.append(d)
-    return Region(tuple(lead), tuple(tail) if tail is not None else None)
+        dims.append(d)
+    return Region(tuple(dims[:len(lead)]), tuple(dims[len(lead):]) if tail is not None else None)
 
 
 # ---- comparing regions ----------------------------------------------------------------------
