@@ -1337,3 +1337,34 @@ def test_flake8s_index_makes_no_digest_and_refuses_dependency_states(tmp_path, m
                 idx.dependency_states(str(tmp_path / "lib.py"))
         else:
             assert made
+
+
+def test_a_field_the_class_body_annotates_is_the_instance_attribute_no_method_binds(tmp_path):
+    """``obs: torch.Tensor`` in a dataclass (or any class body): ``instance.obs`` is a tensor
+    where no method binds it; a method's ``self.x = ...`` wins over the annotation; a field
+    annotated with a non-tensor class is not a tensor; one with no annotation stays unknown."""
+    from flake8_tensorcopy.semantic.index import resolve
+
+    (tmp_path / "rec.py").write_text(textwrap.dedent("""\
+        from dataclasses import dataclass
+        import torch
+
+
+        @dataclass
+        class Rollout:
+            obs: torch.Tensor
+            steps: int
+            seen = 0
+
+
+        class Mixed:
+            x: torch.Tensor
+
+            def __init__(self):
+                self.x = [1, 2]
+        """))
+    facts = resolve.ProjectIndex().load_path(str(tmp_path / "rec.py"))
+    assert facts.defs["Rollout"].attr("obs") is TENSOR
+    assert facts.defs["Rollout"].attr("steps") is not TENSOR
+    assert facts.defs["Rollout"].attr("seen") is None
+    assert facts.defs["Mixed"].attr("x") is not TENSOR

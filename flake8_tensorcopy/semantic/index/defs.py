@@ -195,7 +195,8 @@ class FuncFacts(ProjectFunction):
 class ClassFacts(ProjectClass):
     __slots__ = ("name", "_node", "_line", "_first", "_last", "_home", "_bases", "_nbases",
                  "_base_shapes",
-                 "methods", "_attr_exprs", "_attr_where", "_buffers", "fields", "_own_data",
+                 "methods", "_attr_exprs", "_attr_where", "_buffers", "fields", "_field_ann",
+                 "_own_data",
                  "_data_attr",
                  "is_dataclass", "_category", "_attrs", "_busy", "replaced", "__weakref__")
 
@@ -221,6 +222,9 @@ class ClassFacts(ProjectClass):
         self._buffers: Dict[str, object] = {}
         #: names bound in the class body (fields of a NamedTuple/dataclass, class attributes)
         self.fields: Set[str] = set()
+        #: the dotted annotation of each field the class body annotates (``obs: torch.Tensor``
+        #: in a dataclass): what an instance's attribute is where no method binds it
+        self._field_ann: Dict[str, str] = {}
         self._own_data = False
         self._data_attr: Optional[bool] = None
         self.is_dataclass = any(
@@ -239,6 +243,9 @@ class ClassFacts(ProjectClass):
                     self._own_data = True
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 self.fields.add(stmt.target.id)
+                ann = dotted(stmt.annotation)
+                if ann is not None:
+                    self._field_ann[stmt.target.id] = ann
             elif isinstance(stmt, ast.Assign):
                 for t in stmt.targets:
                     if isinstance(t, ast.Name):
@@ -422,6 +429,9 @@ class ClassFacts(ProjectClass):
                 ev = Evaluator(self.module, self, cls_method.node if cls_method else None)
                 shapes.append(ev.eval(e))
             return join_alternatives(shapes)
+        ann = self._field_ann.get(name)
+        if ann is not None:  # a field the class body annotates, which no method binds
+            return Evaluator(self.module, self).annotation(ast.parse(ann, mode="eval").body)
         return self._from_bases(seen, lambda base, seen: base._attr(name, seen))
 
     def has_own_data(self, _seen: Optional[Set[int]] = None) -> bool:
