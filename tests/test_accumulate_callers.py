@@ -7,6 +7,8 @@ import os
 import shutil
 import textwrap
 
+import pytest
+
 from flake8_tensorcopy.syntax.grad_callers import grad_on_function
 from flake8_tensorcopy.semantic.index import importers
 
@@ -315,3 +317,23 @@ def test_callers_whose_backward_proves_grad_on(tmp_path):
     proc = flake8("--select", "TEN501", "train.py", cwd=str(root))
     assert sorted(int(line.split(":")[1]) for line in proc.stdout.splitlines()) == \
         sorted(n for _, n in want), proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("src, want", [
+    ("for p in teacher.parameters():\n    p.requires_grad_(False)\n", {"teacher"}),
+    ("for n, p in self.ema.named_parameters():\n    p.requires_grad = False\n", {"self.ema"}),
+    ("model.backbone.requires_grad_(False)\nx.requires_grad_(True)\n", {"model.backbone"}),
+    ("net = torch.nn.Parameter(pe, requires_grad=False)\n", set()),
+    ("def f(m):\n    m.requires_grad_(False)\n", {"m (in f)"}),
+    ("for p in params:\n    p.requires_grad = False\n", None),  # a loop over what?
+    ("frozen = student\nfrozen.requires_grad_(False)\n", None),  # an alias
+    ("torch.set_grad_enabled(False)\n", None),
+    ("f(model, requires_grad=False)\n", None),
+    ("get()[0].requires_grad_(False)\n", None),
+])
+def test_frozen_targets_names_each_frozen_module(src, want):
+    from flake8_tensorcopy.syntax.grad_callers import frozen_targets
+
+    got = frozen_targets(ast.parse(src))
+    assert (got if got is None else {d + (f" (in {fn.name})" if fn else "")
+                                     for d, fn in got}) == want

@@ -16,7 +16,7 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
 from ..syntax import nodes
-from ..syntax.grad_callers import grad_off_in
+from ..syntax.grad_callers import frozen_targets, grad_off_in
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached
 
@@ -104,7 +104,7 @@ class LintOracle(graph.Oracle):
         module; a class of this file: its own lines, ``no_grad`` and ``inference_mode`` too)."""
         n = self._funcs.get(id(node.func))
         ctx = self.ctx
-        if n is None or ctx is None or freezes_here(ctx):
+        if n is None or ctx is None or (freezes_here(ctx) and not _unfrozen(ctx, node.func)):
             return False
         try:
             k = ctx.infer(n)
@@ -129,6 +129,23 @@ class LintOracle(graph.Oracle):
         n = self._funcs.get(id(node.func))
         ctx = self.ctx
         return summary(ctx, n) if n is not None and ctx is not None else None
+
+
+def _unfrozen(ctx, func: ast.expr) -> bool:
+    """Is the module called as ``func`` (a dotted name) none of those the file freezes, nor
+    within or around one, where every freeze names its module (``frozen_targets``: the
+    teacher's ``requires_grad_(False)`` leaves the student's forward a graph)? A freeze of a
+    function's parameter names it only in that function: elsewhere it may be any module."""
+    frozen = ctx.__dict__.get("_accumulate_frozen", False)
+    if frozen is False:
+        frozen = ctx.__dict__["_accumulate_frozen"] = frozen_targets(
+            getattr(ctx.inf, "module_tree", None))
+    d = dotted(func)
+    if frozen is None or d is None:
+        return False
+    here = getattr(ctx.scope_node, "_a", None)
+    return not any((fn is not None and fn is not here) or d == r or d.startswith(r + ".") or
+                   r.startswith(d + ".") for r, fn in frozen)
 
 
 def grad_off_here(ctx) -> bool:

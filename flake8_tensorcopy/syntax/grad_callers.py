@@ -95,6 +95,90 @@ def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) ->
     return False
 
 
+def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object], ...]]:
+    """Each module whose parameters the code freezes, by the form of the freeze:
+    ``M.requires_grad_(False)``, ``M.requires_grad = False``, or either on the variable of a loop
+    ``for p in M.parameters()`` (``named_parameters()``: its second name), as (the dotted name
+    ``M``, the function whose parameter ``M``'s first name is, or None: a name of the module or
+    an attribute of ``self``). None where a freeze or a grad-mode call is of another form (a
+    loop over something else, a call's result: its module is unknown), or where a frozen name is
+    also bound to another name's value (``teacher = model``: an alias)."""
+    if tree is None:
+        return None
+    out: List[Tuple[str, object]] = []
+    aliases: Set[str] = set()
+
+    def target(node: ast.expr, loops: Dict[str, str], fn, params: Set[str]) -> bool:
+        d = _dotted(node)
+        if d is None:
+            return False
+        d = loops.get(d, d)
+        root = d.partition(".")[0]
+        if root in loops.values() or root not in loop_vars:
+            out.append((d, fn if root in params and root != "self" else None))
+            return True
+        return False  # a loop's variable over something else than ``parameters()``
+
+    loop_vars: Set[str] = {n.id for f in ast.walk(tree) if type(f) in (ast.For, ast.comprehension)
+                           for n in ast.walk(f.target) if type(n) is ast.Name}
+
+    def visit(node: ast.AST, loops: Dict[str, str], fn, params: Set[str]) -> bool:
+        t = type(node)
+        if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+            a = node.args
+            fn, params, loops = node, {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}, {}
+        elif t is ast.For and type(node.iter) is ast.Call and \
+                type(node.iter.func) is ast.Attribute and \
+                node.iter.func.attr in ("parameters", "named_parameters"):
+            owner = _dotted(node.iter.func.value)
+            var = node.target
+            if node.iter.func.attr == "named_parameters" and type(var) is ast.Tuple and \
+                    len(var.elts) == 2:
+                var = var.elts[1]
+            if owner is not None and type(var) is ast.Name:
+                loops = {**loops, var.id: owner}
+        elif t is ast.Call:
+            f = node.func
+            name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
+            values = node.args + [k.value for k in node.keywords]
+            if name == "requires_grad_" and not all(_is_true(a) for a in values):
+                if type(f) is not ast.Attribute or not target(f.value, loops, fn, params):
+                    return False
+            elif name in _MODE_CALLS or (name not in _MAKERS and any(
+                    k.arg == "requires_grad" and not _is_true(k.value) for k in node.keywords)):
+                return False
+        elif t is ast.Assign or t is ast.AnnAssign:
+            targets = node.targets if t is ast.Assign else [node.target]
+            for x in targets:
+                if type(x) is ast.Attribute and x.attr == "requires_grad" and \
+                        node.value is not None and not _is_true(node.value) and \
+                        not target(x.value, loops, fn, params):
+                    return False
+                if type(x) is ast.Name and type(node.value) in (ast.Name, ast.Attribute):
+                    aliases.add(x.id)
+        elif (t is ast.Name and node.id in _MODE_CALLS) or \
+                (t is ast.Attribute and node.attr in _MODE_CALLS):
+            return False
+        return all(visit(c, loops, fn, params) for c in ast.iter_child_nodes(node))
+
+    if not visit(tree, {}, None, set()):
+        return None
+    if any(d.partition(".")[0] in aliases for d, _ in out):
+        return None
+    return tuple(out)
+
+
+def _dotted(node: ast.expr) -> Optional[str]:
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
 def _nodes_on(tree: ast.AST, lines: List[int]):
     """The nodes of the statements on ``lines`` (a compound statement's own expressions only:
     its blocks' statements come on their own lines)."""
