@@ -95,7 +95,8 @@ def test_the_fixture_project_agrees_between_flake8_and_check(tmp_path):
                          (line.split("|") for line in proc.stdout.splitlines()))
     assert from_flake8 == _ten501(root) == [
         ("evaluate_script.py", 13), ("evaluate_script.py", 14), ("main_block.py", 29),
-        ("main_block.py", 36), ("main_block_outputs.py", 50), ("main_block_outputs.py", 63)]
+        ("main_block.py", 36), ("main_block_outputs.py", 50), ("main_block_outputs.py", 63),
+        ("runner_methods.py", 19)]
 
 
 def test_callers_proof_reads_every_binding_of_the_name():

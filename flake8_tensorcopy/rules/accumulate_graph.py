@@ -469,7 +469,7 @@ def method_called_with_grad_on(ctx, tree: ast.Module, fn, escapes) -> bool:
                   lambda: _method_callers_prove(ctx, tree, fn, lambda: dropped))
 
 
-def _method_callers_prove(ctx, tree: ast.Module, fn, escapes) -> bool:
+def _method_callers_prove(ctx, tree: ast.Module, fn, escapes, depth: int = 0) -> bool:
     cls = next((c for c in tree.body if type(c) is ast.ClassDef and
                 any(s is fn for s in c.body)), None)
     if cls is None:
@@ -481,33 +481,84 @@ def _method_callers_prove(ctx, tree: ast.Module, fn, escapes) -> bool:
         return False
     methods = {m.name: m for m in cls.body if type(m) is ast.FunctionDef}
     called = False
+    scripted = 0
     for owner in ast.walk(tree):
         for node in ast.iter_child_nodes(owner):
             if (type(node) is ast.Attribute and node.attr == name) or \
                     (type(node) is ast.Name and node.id == name):
                 if not (type(owner) is ast.Call and owner.func is node and
-                        type(node) is ast.Attribute and type(node.value) is ast.Name and
-                        node.value.id == "self"):
+                        type(node) is ast.Attribute):
                     return False
+                if type(node.value) is ast.Name and node.value.id == "self":
+                    continue
+                # ``Runner(...).run()`` at script level, outside any ``with``: grad is on there
+                if not (_instance_of(tree, node.value, cls.name) and
+                        _at_script_level(tree.body, owner)):
+                    return False
+                scripted += 1
     for m in methods.values():
         if m is fn or m.decorator_list:
             continue
         for node in ast.walk(m):
             if type(node) is ast.Attribute and node.attr == name:
-                if not _method_proves(ctx, m, node, escapes):
+                if not _method_proves(ctx, m, node, escapes, tree, depth):
                     return False
                 called = True
-    # every use is in a plain method of the class (counted above): none anywhere else
+    # every use is in a plain method of the class or a script-level call (counted above)
     uses = sum(1 for n in ast.walk(tree) if type(n) is ast.Attribute and n.attr == name)
-    return called and uses == sum(1 for m in methods.values() if not m.decorator_list
-                                  for n in ast.walk(m)
-                                  if type(n) is ast.Attribute and n.attr == name)
+    return (called or scripted > 0) and uses == scripted + sum(
+        1 for m in methods.values() if not m.decorator_list for n in ast.walk(m)
+        if type(n) is ast.Attribute and n.attr == name)
 
 
-def _method_proves(ctx, method: ast.FunctionDef, use, escapes) -> bool:
+def _instance_of(tree: ast.Module, value: ast.expr, cls: str) -> bool:
+    """Is ``value`` ``Cls(...)``, or a name every binding of which in the module is a
+    script-level ``name = Cls(...)``?"""
+    if type(value) is ast.Call:
+        return type(value.func) is ast.Name and value.func.id == cls
+    if type(value) is not ast.Name:
+        return False
+    found = False
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and n.id == value.id and type(n.ctx) is not ast.Load:
+            bound = next((s for s in ast.walk(tree) if type(s) is ast.Assign and
+                          any(t is n for t in s.targets)), None)
+            if bound is None or not _at_script_level(tree.body, bound) or \
+                    not _instance_of(tree, bound.value, cls):
+                return False
+            found = True
+    return found
+
+
+def _at_script_level(body, node) -> bool:
+    """Is ``node`` within a statement of the module's own code (through ``if``, ``for``,
+    ``while`` and ``try`` blocks), outside any ``with`` (grad may be off there) and any
+    definition?"""
+    line, col = node.lineno, node.col_offset
+    for s in body:
+        if not (s.lineno, s.col_offset) <= (line, col) <= (s.end_lineno, s.end_col_offset):
+            continue
+        t = type(s)
+        if t in (ast.With, ast.AsyncWith, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            return False
+        blocks = [getattr(s, f) for f in ("body", "orelse", "finalbody")
+                  if type(getattr(s, f, None)) is list] + [h.body for h in getattr(
+                      s, "handlers", ())]
+        inner = [b for b in blocks if any(
+            (x.lineno, x.col_offset) <= (line, col) <= (x.end_lineno, x.end_col_offset)
+            for x in b)]
+        return _at_script_level(inner[0], node) if inner else True
+    return False
+
+
+def _method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
+                   depth: int = 0) -> bool:
     """Is grad on at ``use`` (a called name, ``self.m``) in the function or method ``method``:
     not in a nested definition, in a grad region ``method``'s own differentiation proves on
-    (``graph_sources.proven_regions``; a ``with`` block about grad is a region of its own)?"""
+    (``graph_sources.proven_regions``; a ``with`` block about grad is a region of its own),
+    or (given the module's ``tree``) in the grad mode ``method`` was called in, where its own
+    callers prove it on in turn (``Runner(...).run()`` at script level: a chain of at most
+    three methods)?"""
     stmt = _statement_of(method.body, use)
     if stmt is None or (escapes() and not (type(stmt) is ast.Expr and
                                            type(stmt.value) is ast.Call and
@@ -516,4 +567,7 @@ def _method_proves(ctx, method: ast.FunctionDef, use, escapes) -> bool:
     g = cached(ctx, "_accumulate_caller_graphs", method,
                lambda: graph.scope_graph(method, CallerOracle(method)))
     r = graph_sources.region(g, stmt)
-    return r is not None and r in graph_sources.proven_regions(g)
+    if r is not None and r in graph_sources.proven_regions(g):
+        return True
+    return r == "" and tree is not None and depth < 2 and \
+        _method_callers_prove(ctx, tree, method, lambda: False, depth + 1)

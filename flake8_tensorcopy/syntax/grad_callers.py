@@ -378,10 +378,13 @@ def called_with_grad_on(fn: ast.AST, top: bool, source: str, uses: "Callable[[],
 def may_be_called_with_grad_on(fn: ast.AST, top: bool, source: str,
                                off: Optional[bool] = None) -> bool:
     """``called_with_grad_on`` less its walk of the module: what the text and the definition
-    itself show."""
-    if not top or type(fn) is not ast.FunctionDef or fn.decorator_list:
+    itself show. Not ``top``: a method, which the rule may prove from calls ``self.m(...)``
+    (``accumulate_graph.method_called_with_grad_on``) where the text spells one."""
+    if type(fn) is not ast.FunctionDef or fn.decorator_list:
         return False
     if off is None:
         off = grad_off_text(source)  # (the text alone: callers with the tree pass ``off``)
     # grad turned off somewhere, or the name is never called in the file
+    if not top:
+        return not off and f"self.{fn.name}(" in source
     return not off and source.count(fn.name + "(") >= 2

@@ -458,8 +458,9 @@ class _Proof:
         source = self.source
         if source is None or not self.may(fn, top):
             return source is None
-        if self._file or called_with_grad_on(fn, top, source, self.uses, self._off):
-            return True
+        if self._file or (not top and may_be_called_with_grad_on(fn, top, source, self._off)) \
+                or called_with_grad_on(fn, top, source, self.uses, self._off):
+            return True  # (a method: its callers are read by the walk)
         if self._reached is None:
             self._reached = self.imports() and (self.reach is None or
                                                 bool(self.reach(mentions_proof)))
