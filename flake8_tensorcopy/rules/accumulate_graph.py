@@ -399,6 +399,18 @@ def caller_proves(ctx, tree: ast.Module, owner: str, use: ast.Name, escapes) -> 
     return fn is not None and _method_proves(ctx, fn, use, escapes)
 
 
+def _dropped(stmt: ast.stmt, use) -> bool:
+    """Is the value of the call of ``use`` dropped by ``stmt``: a statement of its own, or an
+    argument of a ``print(...)`` statement (nothing differentiates what it returned)?"""
+    if type(stmt) is not ast.Expr or type(stmt.value) is not ast.Call:
+        return False
+    call = stmt.value
+    if call.func is use:
+        return True
+    return type(call.func) is ast.Name and call.func.id == "print" and any(
+        type(a) is ast.Call and a.func is use for a in call.args)
+
+
 def _statement_of(body, use: ast.Name):
     """The innermost statement of ``body`` (not inside a nested definition) holding ``use``."""
     line, col = use.lineno, use.col_offset
@@ -560,9 +572,7 @@ def _method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
     callers prove it on in turn (``Runner(...).run()`` at script level: a chain of at most
     three methods)?"""
     stmt = _statement_of(method.body, use)
-    if stmt is None or (escapes() and not (type(stmt) is ast.Expr and
-                                           type(stmt.value) is ast.Call and
-                                           stmt.value.func is use)):
+    if stmt is None or (escapes() and not _dropped(stmt, use)):
         return False
     g = cached(ctx, "_accumulate_caller_graphs", method,
                lambda: graph.scope_graph(method, CallerOracle(method)))
