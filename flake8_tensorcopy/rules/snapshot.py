@@ -12,8 +12,8 @@ from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
     returned_live_state_dict, returned_on_cpu_of
-from ..semantic.devices import on_accelerator
-from ..semantic.storage_flow import sole_binding
+from ..semantic.devices import global_on_accelerator, on_accelerator
+from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
     state_dict_receiver
 from ..syntax.nodes import dotted_name
@@ -420,8 +420,12 @@ def _on_gpu(ctx, node, receiver) -> bool:
     """Is the module ``receiver`` (a plain name) on a GPU where ``node`` runs, as the scope shows
     (``devices.on_accelerator``)?"""
     scope = ctx.scope_node
-    return on_accelerator(scope, receiver.value, node, ctx.inf,
-                          lambda name: sole_binding(scope, name, node))
+    if on_accelerator(scope, receiver.value, node, ctx.inf,
+                      lambda name: sole_binding(scope, name, node)):
+        return True
+    # a global of a function (``model = Net().cuda()`` at module level)
+    return type(scope) is nodes.FunctionDef and not bound_in(scope, receiver.value) and \
+        global_on_accelerator(ctx.module, receiver.value, ctx.inf)
 
 
 def _same_keys(value) -> bool:

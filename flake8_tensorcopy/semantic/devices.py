@@ -54,6 +54,32 @@ def on_accelerator(scope, name: str, before, inf, binding) -> bool:
     return False
 
 
+def global_on_accelerator(module, name: str, inf) -> bool:
+    """Is the module-level ``name`` on a GPU wherever a function reads it: exactly one statement
+    of the file binds or moves it (no ``global`` of it anywhere), a statement of the module's own
+    body that puts it there (``model = Net().cuda()``)? A function that reads it runs after
+    that statement or finds no such name."""
+    found = []
+    todo = [module]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is nodes.Global and any(g.name.value == name for g in n.names):
+            return False
+        if (t in (nodes.Assign, nodes.AugAssign, nodes.For, nodes.AsName) and
+                name in _targets(n)) or (
+                t is nodes.Call and type(n.func) is nodes.Attribute and
+                dotted_name(n.func.value) == name and n.func.attr.value in ("cuda", "cpu", "to")):
+            found.append(n)
+        todo.extend(c for c in n.children if c is not None)
+    if len(found) != 1 or type(found[0]) is not nodes.Assign or \
+            len(found[0].targets) != 1 or not any(
+                type(s) is nodes.SimpleStatementLine and any(x is found[0] for x in s.body)
+                for s in module.body):
+        return False
+    return _accelerator(_device_made(found[0].value, inf, lambda _name: None))
+
+
 def _device_made(value, inf, binding) -> Optional[str]:
     """The device ``value`` shows (``X.cuda()``, ``X.to("cuda")``, ``nn.Linear(3, 1,
     device="cuda")``)."""
