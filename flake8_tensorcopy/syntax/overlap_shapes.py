@@ -45,6 +45,8 @@ def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> b
         return False
     if isinstance(a.value, ast.Name) and named is not None:
         named.add((dotted(b.value), a.value.id))  # ``v[:] = x[...]`` once ``v = x[...]``
+    if isinstance(b.value, ast.Name) and named is not None:
+        named.add((dotted(a.value), b.value.id))  # ``x[1:] = v[:-1]`` once ``v = x``
     read = b.value
     while isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute) and \
             read.func.attr == "detach":
