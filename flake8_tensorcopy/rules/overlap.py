@@ -360,7 +360,7 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
     while type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
             value.func.attr.value == "detach" and not value.args:
         value = value.func.value  # ``x.detach()[:, :-1]``: a region of ``x``'s storage
-    base = dotted_name(value)
+    base = _keyed_name(value)
     if base is None:
         return None
     r = regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True)
@@ -371,6 +371,24 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
         r = regions.compose(outer.region, r)
         return (outer.base, r) if r is not None else None
     return base, r
+
+
+def _keyed_name(value) -> Optional[str]:
+    """A name or attribute chain, or an item of one at a constant key (``self.cache["k"]``,
+    ``bufs[0]``): one tensor wherever the same spelling is read in one statement."""
+    d = dotted_name(value)
+    if d is not None or type(value) is not nodes.Subscript or len(value.slice) != 1:
+        return d
+    idx = value.slice[0].slice
+    key = idx.value if type(idx) is nodes.Index else None
+    if type(key) is nodes.SimpleString and isinstance(key.evaluated_value, str):
+        key_text = repr(key.evaluated_value)
+    elif type(key) is nodes.Integer:
+        key_text = str(int(key.value, 0))
+    else:
+        return None
+    inner = _keyed_name(value.value)
+    return f"{inner}[{key_text}]" if inner is not None else None
 
 
 def _base(dst: nodes.BaseExpression) -> nodes.BaseExpression:

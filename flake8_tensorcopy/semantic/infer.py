@@ -21,6 +21,7 @@ from .kinds import (
     Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
     MODULE_OUT, TENSORISH, EMPTY_LIST, TENSOR_SIGNAL, TENSOR_SUBCLASS, BATCH, DATA_LOADERS, DictOf,
+    TENSOR_MADE,
     loader_batches, container_item, LIST_CONTAINERS, PARAM_CONTAINERS, PARAMETER_SUBCLASSES,
     PRIVATE_RETURNS, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
@@ -214,7 +215,8 @@ class Inference(Bindings):
             self.pop()
 
     def _infer_dict(self, node) -> Kind:
-        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``): its values."""
+        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``), or a display of plain
+    tensors: its values."""
         if type(node) is nodes.DictComp:
             self.push("comp")
             try:
@@ -226,6 +228,11 @@ class Inference(Bindings):
             values = [self.infer(e.value) for e in node.elements if type(e) is nodes.DictElement]
         if values and all(type(v) is Iter and v.elem is BATCH for v in values):
             return DictOf(values[0])
+        if type(node) is nodes.Dict and values and all(v is TENSOR or v is TENSOR_MADE
+                                                       for v in values):
+            # ``{"k": torch.zeros(...), "v": torch.zeros(...)}``: proven tensors (an item is
+            # read elsewhere, where a tensor made here is a proof: ``kinds.opened``)
+            return DictOf(TENSOR)
         return NOT_TENSOR
 
     def bind_comp_targets(self, comp: Optional[nodes.CompFor]) -> None:

@@ -51,7 +51,18 @@ def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> b
     while isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute) and \
             read.func.attr == "detach":
         read = read.func.value  # ``x.detach()[:, :-1]``
-    return dotted(a.value) is not None and dotted(a.value) == dotted(read)
+    return keyed(a.value) is not None and keyed(a.value) == keyed(read)
+
+
+def keyed(node: ast.expr) -> Optional[str]:
+    """``dotted``, or an item of a dotted name at a constant key (``self.cache["k"]``)."""
+    d = dotted(node)
+    if d is not None or not isinstance(node, ast.Subscript) or \
+            not isinstance(node.slice, ast.Constant) or \
+            type(node.slice.value) not in (str, int):
+        return d
+    inner = keyed(node.value)
+    return f"{inner}[{node.slice.value!r}]" if inner is not None else None
 
 
 def through_views(views: Set) -> Set:
