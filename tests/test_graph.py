@@ -124,8 +124,24 @@ def test_reaching_bindings_join_over_branches_and_loops():
             total += loss
             loss.backward()
     """
-    # ``loss = 0.0`` reaches the read too: a literal is never attached, so not every binding is
-    assert _why(src, 7) is None
+    # ``loss = 0.0`` reaches the read too: a number literal keeps no graph, so the value is the
+    # attached loss or that number (tenth session: before, any literal made it unknown)
+    assert _why(src, 7) == (graph.DIFFERENTIATED, False)
+    # a binding that is neither attached nor a number literal still makes it unknown
+    after = """\
+    def f(model, loader, flag, other):
+        total = 0
+        for x in loader:
+            loss = model(x).sum()
+            loss.backward()
+            if flag:
+                loss = other(x)
+            total += loss
+    """
+    assert _why(after, 8) is None
+    assert _why(after.replace("loss = other(x)", "loss = 0.0"), 8) == (graph.DIFFERENTIATED, False)
+    assert _why(after.replace("loss = other(x)", "loss = 0.0").replace(
+        "loss = model(x).sum()\n        loss.backward()", "loss = 1.0"), 7) is None  # numbers only
     src2 = """\
     def f(model, loader, flag):
         total = 0

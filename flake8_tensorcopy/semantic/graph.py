@@ -566,8 +566,10 @@ class ScopeGraph:
             reach = self.uses.get(id(expr))
             if not reach:
                 return None
-            facts = [self.binding_fact(b) for b in reach]
-            if any(f is None for f in facts):
+            # (a number a name starts as, ``total = 0.0``, holds no graph, nor keeps one)
+            facts = [f for b in reach for f in (self.binding_fact(b),)
+                     if f is not None or not graph_items.number_binding(self.bindings[b])]
+            if not facts or any(f is None for f in facts):
                 return None
             return strongest(facts)
         p = path_of(expr)

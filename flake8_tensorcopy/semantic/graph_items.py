@@ -283,3 +283,10 @@ def comprehension_fact(comp, derived) -> Optional[Fact]:
         got = derived(copied)
         return got if got is not None and got.why in (TERMS, HOLDS) else None
     return derived(comp.elt) if type(comp) is ast.ListComp else None
+
+
+def number_binding(bd: Binding) -> bool:
+    """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
+    same read are attached, the value is attached or that number."""
+    v = bd.value
+    return bd.kind == "assign" and type(v) is ast.Constant and type(v.value) in (int, float)

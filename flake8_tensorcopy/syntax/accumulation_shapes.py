@@ -83,8 +83,8 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     elif t is ast.Assign and isinstance(_mean_of(node.value), ast.BinOp) and \
             isinstance(_mean_of(node.value).op, ast.Add) and len(node.targets) == 1 and \
             dotted(node.targets[0]) is not None and \
-            dotted(node.targets[0]) in map(_scaled, (_mean_of(node.value).left,
-                                                     _mean_of(node.value).right)):
+            dotted(node.targets[0]) in (_scaled(_mean_of(node.value).left) |
+                                        _scaled(_mean_of(node.value).right)):
         # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``, ``acc = (acc * i + v) / (i + 1)``
         value = node.value
     elif methods and t is ast.Assign and len(node.targets) == 1 and \
@@ -96,7 +96,7 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.IfExp) and \
             dotted(node.targets[0]) is not None and any(
                 isinstance(b, ast.BinOp) and isinstance(b.op, ast.Add) and
-                dotted(node.targets[0]) in (_scaled(b.left), _scaled(b.right))
+                dotted(node.targets[0]) in (_scaled(b.left) | _scaled(b.right))
                 for b in (node.value.body, node.value.orelse)):
         value = node.value  # ``acc = v if acc is None else 0.9 * acc + 0.1 * v``
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.IfExp) and \
@@ -159,16 +159,16 @@ def _catted(value: ast.expr) -> ast.expr:
     return value
 
 
-def _scaled(node: ast.AST) -> Optional[str]:
-    """``acc`` of ``acc``, ``0.9 * acc``, ``acc * beta``, ``self.m * acc`` (a running average's
-    term): the dotted name a product by a number or a setting scales."""
+def _scaled(node: ast.AST) -> Set[str]:
+    """``acc`` of ``acc``, ``0.9 * acc``, ``acc * beta``, ``self.m * acc``, ``beta * acc`` (a
+    running average's term): the dotted names a product by a number or a setting may scale
+    (both of ``beta * acc``)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        for side, other in ((node.left, node.right), (node.right, node.left)):
-            if isinstance(other, (ast.Constant, ast.Name, ast.Attribute)) and \
-                    dotted(side) is not None:
-                return dotted(side)
-        return None
-    return dotted(node)
+        return {dotted(side) for side, other in ((node.left, node.right), (node.right, node.left))
+                if isinstance(other, (ast.Constant, ast.Name, ast.Attribute)) and
+                dotted(side) is not None}
+    d = dotted(node)
+    return {d} if d is not None else set()
 
 
 def _names(node: ast.AST) -> Set[str]:
