@@ -17,17 +17,15 @@ from ..syntax import build, nodes
 from ..syntax.nodes import dotted_name, root_name
 from .scope import Bindings
 from .kinds import (
-    NO_GRAD,
-    Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
+    NO_GRAD, Kind, TENSOR, NOT_TENSOR, UNKNOWN, TENSORS, NAMED_TENSORS, TENSOR_DICT, PARAM_GROUPS,
     PARAM_GROUP, MODULE, MODULES, NAMED_MODULES, OPTIMIZER, FUNCTION, NONE, FREE,
     MODULE_OUT, TENSORISH, EMPTY_LIST, TENSOR_SIGNAL, TENSOR_SUBCLASS, BATCH, DATA_LOADERS, DictOf,
-    TENSOR_MADE,
     loader_batches, container_item, LIST_CONTAINERS, PARAM_CONTAINERS, PARAMETER_SUBCLASSES,
     PRIVATE_RETURNS, Qual, ClassInfo, Func, ModuleOf, Proj,
     Instance, Seq, Iter, NamedTupleClass, ProjectClass,
     ProjectFunction, ProjectModule, is_tensor, is_module, TENSOR_TYPES,
     MODULE_TYPES, TENSOR_ATTRS, NON_TENSOR_ATTRS, NOT_VALUE_WRITES, is_value_write,
-    SIGNAL, evidence, tensor_like,
+    SIGNAL, TENSOR_MADE, evidence, tensor_like,
 )
 
 from . import closed, storage, torch_api
@@ -215,8 +213,8 @@ class Inference(Bindings):
             self.pop()
 
     def _infer_dict(self, node) -> Kind:
-        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``), or a display of plain
-    tensors: its values."""
+        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``) or of tensors made
+        (``{"k": torch.zeros(n)}``: an item read elsewhere is a proof, ``kinds.opened``)."""
         if type(node) is nodes.DictComp:
             self.push("comp")
             try:
@@ -228,10 +226,7 @@ class Inference(Bindings):
             values = [self.infer(e.value) for e in node.elements if type(e) is nodes.DictElement]
         if values and all(type(v) is Iter and v.elem is BATCH for v in values):
             return DictOf(values[0])
-        if type(node) is nodes.Dict and values and all(v is TENSOR or v is TENSOR_MADE
-                                                       for v in values):
-            # ``{"k": torch.zeros(...), "v": torch.zeros(...)}``: proven tensors (an item is
-            # read elsewhere, where a tensor made here is a proof: ``kinds.opened``)
+        if type(node) is nodes.Dict and values and all(v in (TENSOR, TENSOR_MADE) for v in values):
             return DictOf(TENSOR)
         return NOT_TENSOR
 
