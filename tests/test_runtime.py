@@ -267,7 +267,7 @@ SCRIPT = textwrap.dedent("""\
         for p in model.parameters():
             p.data.add_(p.grad, alpha=-0.1)
             p.grad = None
-        snap = torch.tensor({"l": loss}["l"])  # a tensor only the run can see
+        snap = torch.tensor(vars()["loss"])  # a tensor only the run can see
     if False:
         t = torch.ones(2)
         c = t.clone().detach()

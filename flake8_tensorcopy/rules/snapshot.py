@@ -19,7 +19,7 @@ from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_stat
 from ..syntax.nodes import dotted_name
 from ..syntax.snapshot_shapes import snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
-from .context import cached
+from .context import cached, param_names
 from .snapshot_records import live_fields
 
 
@@ -425,7 +425,9 @@ def _on_gpu(ctx, node, receiver) -> bool:
         return True
     # a global of a function (``model = Net().cuda()`` at module level)
     return type(scope) is nodes.FunctionDef and not bound_in(scope, receiver.value) and \
-        global_on_accelerator(ctx.module, receiver.value, ctx.inf)
+        receiver.value not in param_names(scope) and \
+        global_on_accelerator(ctx.module, getattr(ctx.inf, "module_tree", None),
+                              receiver.value, ctx.inf)
 
 
 def _same_keys(value) -> bool:

@@ -5,6 +5,7 @@ statement moving it in place (``model.cuda()``). TEN402 asks it of ``{k: v.cpu()
 copy from a GPU."""
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 from ..syntax import nodes
@@ -54,30 +55,35 @@ def on_accelerator(scope, name: str, before, inf, binding) -> bool:
     return False
 
 
-def global_on_accelerator(module, name: str, inf) -> bool:
+def global_on_accelerator(module, tree, name: str, inf) -> bool:
     """Is the module-level ``name`` on a GPU wherever a function reads it: exactly one statement
-    of the file binds or moves it (no ``global`` of it anywhere), a statement of the module's own
-    body that puts it there (``model = Net().cuda()``)? A function that reads it runs after
-    that statement or finds no such name."""
-    found = []
-    todo = [module]
-    while todo:
-        n = todo.pop()
-        t = type(n)
-        if t is nodes.Global and any(g.name.value == name for g in n.names):
-            return False
-        if (t in (nodes.Assign, nodes.AugAssign, nodes.For, nodes.AsName) and
-                name in _targets(n)) or (
-                t is nodes.Call and type(n.func) is nodes.Attribute and
-                dotted_name(n.func.value) == name and n.func.attr.value in ("cuda", "cpu", "to")):
-            found.append(n)
-        todo.extend(c for c in n.children if c is not None)
-    if len(found) != 1 or type(found[0]) is not nodes.Assign or \
-            len(found[0].targets) != 1 or not any(
-                type(s) is nodes.SimpleStatementLine and any(x is found[0] for x in s.body)
-                for s in module.body):
+    of the file (``tree``, its whole ``ast``: bodies the walk left unbuilt included) binds or
+    moves it, with no ``global`` of it anywhere, a statement of the module's own body (in
+    ``module``, the walk's tree) that puts it there (``model = Net().cuda()``)? A function that
+    reads it runs after that statement or finds no such name."""
+    if tree is None:
         return False
-    return _accelerator(_device_made(found[0].value, inf, lambda _name: None))
+    found = []
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.Global and name in n.names:
+            return False
+        if (t is ast.Name and n.id == name and type(n.ctx) is ast.Store) or (
+                t is ast.Call and type(n.func) is ast.Attribute and
+                n.func.attr in ("cuda", "cpu", "to") and type(n.func.value) is ast.Name and
+                n.func.value.id == name) or (t is ast.alias and (n.asname or n.name) == name):
+            found.append(n)
+    if len(found) != 1 or type(found[0]) is not ast.Name:
+        return False
+    line = found[0].lineno
+    for stmt in module.body:
+        if type(stmt) is nodes.SimpleStatementLine and len(stmt.body) == 1 and \
+                type(stmt.body[0]) is nodes.Assign and len(stmt.body[0].targets) == 1 and \
+                dotted_name(stmt.body[0].targets[0].target) == name:
+            a = getattr(stmt.body[0], "_a", None)
+            if a is not None and getattr(a, "lineno", None) == line:
+                return _accelerator(_device_made(stmt.body[0].value, inf, lambda _name: None))
+    return False
 
 
 def _device_made(value, inf, binding) -> Optional[str]:
