@@ -459,19 +459,15 @@ def proving_region(g, value, stmt) -> Optional[str]:
     elif t is ast.Attribute or t is ast.Subscript:
         # ``loss = model(**batch).loss; loss.backward()``: the forward pass ran with grad on
         base = value.value
-        key = f".{value.attr}" if t is ast.Attribute else _key_of(value)
+        key = f".{value.attr}" if t is ast.Attribute else (
+            f"[{value.slice.value!r}]" if type(value.slice) is ast.Constant and
+            type(value.slice.value) is str else None)  # (``graph_terms.path_of``'s spelling)
         if type(base) is not ast.Call or key is None or not _output_item(key) or \
                 call_kind(g, base) != "forward":
             return None
     else:
         return None
     return region(g, stmt)
-
-
-def _key_of(sub: ast.Subscript) -> Optional[str]:
-    """``['loss']`` for ``x["loss"]``, else None."""
-    k = sub.slice
-    return f"['{k.value}']" if type(k) is ast.Constant and type(k.value) is str else None
 
 
 def proven_regions(g) -> Dict[str, int]:

@@ -20,7 +20,7 @@ import ast
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from .source import line_numbers, line_starts, lines_of_sorted, occurrences, word_starts
-from .walk import node_fields, on_lines, statements
+from .walk import dotted, node_fields, on_lines, statements
 
 #: text that turns grad off or freezes a parameter somewhere in a file: none of its functions is
 #: then proven to run with grad on (``called_with_grad_on``), nor its script-level code
@@ -109,7 +109,7 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
     aliases: Set[str] = set()
 
     def target(node: ast.expr, loops: Dict[str, str], fn, params: Set[str]) -> bool:
-        d = _dotted(node)
+        d = dotted(node)
         if d is None:
             return False
         d = loops.get(d, d)
@@ -130,7 +130,7 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
         elif t is ast.For and type(node.iter) is ast.Call and \
                 type(node.iter.func) is ast.Attribute and \
                 node.iter.func.attr in ("parameters", "named_parameters"):
-            owner = _dotted(node.iter.func.value)
+            owner = dotted(node.iter.func.value)
             var = node.target
             if node.iter.func.attr == "named_parameters" and type(var) is ast.Tuple and \
                     len(var.elts) == 2:
@@ -166,17 +166,6 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
     if any(d.partition(".")[0] in aliases for d, _ in out):
         return None
     return tuple(out)
-
-
-def _dotted(node: ast.expr) -> Optional[str]:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _nodes_on(tree: ast.AST, lines: List[int]):
