@@ -530,16 +530,12 @@ def _instance_of(tree: ast.Module, value: ast.expr, cls: str) -> bool:
         return type(value.func) is ast.Name and value.func.id == cls
     if type(value) is not ast.Name:
         return False
-    found = False
-    for n in ast.walk(tree):
-        if type(n) is ast.Name and n.id == value.id and type(n.ctx) is not ast.Load:
-            bound = next((s for s in ast.walk(tree) if type(s) is ast.Assign and
-                          any(t is n for t in s.targets)), None)
-            if bound is None or not _at_script_level(tree.body, bound) or \
-                    not _instance_of(tree, bound.value, cls):
-                return False
-            found = True
-    return found
+    stores = [n for n in ast.walk(tree)
+              if type(n) is ast.Name and n.id == value.id and type(n.ctx) is not ast.Load]
+    assigns = {id(t): s for s in ast.walk(tree) if type(s) is ast.Assign for t in s.targets}
+    return bool(stores) and all(
+        id(n) in assigns and _at_script_level(tree.body, assigns[id(n)]) and
+        _instance_of(tree, assigns[id(n)].value, cls) for n in stores)
 
 
 def _at_script_level(body, node) -> bool:

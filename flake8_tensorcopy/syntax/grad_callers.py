@@ -73,26 +73,39 @@ def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) ->
                       for i in occurrences(source, w)})
     lines = lines_of_sorted(source, offsets)
     for n in _nodes_on(tree, lines):
-        t = type(n)
-        if t is ast.Name or t is ast.Attribute:
-            word = n.id if t is ast.Name else n.attr
-            if word in _MODE_CALLS or (inference and word == "inference_mode"):
-                return True
-        elif t is ast.Call:
-            f = n.func
-            name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
-            if name == "requires_grad_" and n.args + [k.value for k in n.keywords] and \
-                    not all(_is_true(a) for a in n.args + [k.value for k in n.keywords]):
-                return True
-            if name not in _MAKERS and any(k.arg == "requires_grad" and not _is_true(k.value)
-                                           for k in n.keywords):
-                return True
-        elif t is ast.Assign or t is ast.AnnAssign:
-            targets = n.targets if t is ast.Assign else [n.target]
-            if n.value is not None and not _is_true(n.value) and any(
-                    type(x) is ast.Attribute and x.attr == "requires_grad" for x in targets):
-                return True
+        if _freezes(n) or (inference and (getattr(n, "id", None) == "inference_mode" or
+                                          getattr(n, "attr", None) == "inference_mode")):
+            return True
     return False
+
+
+#: what ``_freezes`` gives for a freeze or a grad-mode call that names no module
+_ANY_MODULE = object()
+
+
+def _freezes(n: ast.AST) -> list:
+    """What node ``n`` freezes: the ``ast`` of each module it names (``M`` of
+    ``M.requires_grad_(False)`` or ``M.requires_grad = False``), ``_ANY_MODULE`` for a freeze or
+    grad-mode call that names none (``requires_grad=False`` handed to anything but a tensor
+    maker, ``set_grad_enabled``, ``requires_grad_`` of a call's result), nothing where it is
+    neither. ``grad_off_in`` and ``frozen_targets`` read the same forms from it."""
+    t = type(n)
+    if t is ast.Name or t is ast.Attribute:
+        return [_ANY_MODULE] if (n.id if t is ast.Name else n.attr) in _MODE_CALLS else []
+    if t is ast.Call:
+        f = n.func
+        name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
+        if name == "requires_grad_" and not all(
+                _is_true(a) for a in n.args + [k.value for k in n.keywords]):
+            return [f.value if type(f) is ast.Attribute else _ANY_MODULE]
+        if name not in _MAKERS and any(k.arg == "requires_grad" and not _is_true(k.value)
+                                       for k in n.keywords):
+            return [_ANY_MODULE]
+    elif (t is ast.Assign or t is ast.AnnAssign) and n.value is not None and \
+            not _is_true(n.value):
+        return [x.value for x in (n.targets if t is ast.Assign else [n.target])
+                if type(x) is ast.Attribute and x.attr == "requires_grad"]
+    return []
 
 
 def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object], ...]]:
@@ -137,28 +150,13 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
                 var = var.elts[1]
             if owner is not None and type(var) is ast.Name:
                 loops = {**loops, var.id: owner}
-        elif t is ast.Call:
-            f = node.func
-            name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
-            values = node.args + [k.value for k in node.keywords]
-            if name == "requires_grad_" and not all(_is_true(a) for a in values):
-                if type(f) is not ast.Attribute or not target(f.value, loops, fn, params):
-                    return False
-            elif name in _MODE_CALLS or (name not in _MAKERS and any(
-                    k.arg == "requires_grad" and not _is_true(k.value) for k in node.keywords)):
+        else:
+            if any(m is _ANY_MODULE or not target(m, loops, fn, params) for m in _freezes(node)):
                 return False
-        elif t is ast.Assign or t is ast.AnnAssign:
-            targets = node.targets if t is ast.Assign else [node.target]
-            for x in targets:
-                if type(x) is ast.Attribute and x.attr == "requires_grad" and \
-                        node.value is not None and not _is_true(node.value) and \
-                        not target(x.value, loops, fn, params):
-                    return False
-                if type(x) is ast.Name and type(node.value) in (ast.Name, ast.Attribute):
-                    aliases.add(x.id)
-        elif (t is ast.Name and node.id in _MODE_CALLS) or \
-                (t is ast.Attribute and node.attr in _MODE_CALLS):
-            return False
+            if (t is ast.Assign or t is ast.AnnAssign) and \
+                    type(node.value) in (ast.Name, ast.Attribute):
+                aliases.update(x.id for x in (node.targets if t is ast.Assign else [node.target])
+                               if type(x) is ast.Name)
         return all(visit(c, loops, fn, params) for c in ast.iter_child_nodes(node))
 
     if not visit(tree, {}, None, set()):
