@@ -11,8 +11,9 @@ from ..syntax import nodes
 from ..semantic import storage
 from ..semantic.storage import BRIDGE, CONVERSION, REPEATED, Share
 from ..semantic.storage_flow import bound_in, first_write, read_after, sole_binding
+from ..syntax.storage_shapes import mentions_bridge
 from ..semantic.index.statedict_summaries import called_function, module_function
-from .context import clip
+from .context import cached, clip
 from .base import FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, claims_in
 
 #: the last names of the calls that may make a storage fact (a cheap gate before ``share_of``)
@@ -97,6 +98,18 @@ def _sides(ctx, node, name: str, share: Share):
     if write is not None and read_after(scope, write, name, values=True):
         return write, base, name
     return None
+
+
+def _bridge_in_view(ctx) -> bool:
+    """May a project function this file calls share through the NumPy bridge? Its summary says
+    so only where its body holds ``BRIDGE_WORDS``, in this file or in a module the file's
+    imports reach: the pre-filter's question (``prefilter._Proof.bridged``), asked once per
+    file by ``_helper`` for the code kept for other rules (most assignments of a project
+    that never converts from NumPy cost nothing here)."""
+    if mentions_bridge(ctx.source):
+        return True
+    project = ctx.inf.project
+    return project is not None and project.reaches(mentions_bridge)
 
 
 def _written_back(scope, write, base: str, name: str) -> bool:
@@ -352,7 +365,8 @@ class NumpyBridgeAlias(Rule):
         # a function called by name, or a function of a project module (as the pre-filter keeps
         # them: ``helper_written``); not a method: its receiver's class decides
         if type(value) is not nodes.Call or len(node.targets) != 1 or \
-                type(value.func) not in (nodes.Name, nodes.Attribute):
+                type(value.func) not in (nodes.Name, nodes.Attribute) or \
+                not cached(ctx, "_bridge_in_view", None, lambda: _bridge_in_view(ctx)):
             return
         target = node.targets[0].target
         if type(target) is nodes.Name:

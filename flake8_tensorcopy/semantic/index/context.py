@@ -64,6 +64,15 @@ class FileContext:
         except (OSError, RecursionError, ValueError):
             return True
 
+    def reaches(self, holds) -> bool:
+        """Does a project module this file's imports reach hold text for which ``holds`` is
+        true (``ProjectIndex.reaches``: the pre-filter's question, asked by a rule of code the
+        plan kept for another rule)? True when it cannot tell."""
+        try:
+            return self.index.reaches(self.path, self._source, holds)
+        except (OSError, RecursionError, ValueError):
+            return True
+
     def attribute_restores(self, cls: str, cls_path: str, attr: str) -> list:
         """Where the project hands attribute ``attr`` of class ``cls`` (defined in
         ``cls_path``) or of a subclass to ``load_state_dict`` (``attribute_loads.restores_of``),
