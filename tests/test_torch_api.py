@@ -82,3 +82,13 @@ def test_table_module_is_plain_data():
     for name, value in sections.items():
         assert isinstance(value, ast.Constant) and isinstance(value.value, str), name
     assert f"TORCH_VERSION = '{torch_api.TORCH_VERSION}'" in text
+
+
+def test_torchvision_model_builders_build_modules():
+    assert torch_api.is_model_builder("torchvision.models.resnet18")
+    assert torch_api.is_model_builder("torchvision.models.detection.fasterrcnn_resnet50_fpn")
+    assert torch_api.is_model_builder("torchvision.models.get_model")
+    for helper in ("torchvision.models.get_weight", "torchvision.models.list_models",
+                   "torchvision.models.ResNet18_Weights", "torchvision.transforms.resize",
+                   "mylib.models.resnet18"):
+        assert not torch_api.is_model_builder(helper), helper

@@ -329,6 +329,11 @@ class StateDictSnapshot(Rule):
             restored_elsewhere
 
         receiver = snap.receiver
+        if receiver is None and snap.source is not None and "." not in snap.source:
+            # ``teacher_sd = teacher.state_dict()`` ... ``{k: v for k, v in teacher_sd.items()}``:
+            # the owner of the name's live dict, where the scope binds it once
+            bound = sole_binding(ctx.scope_node, snap.source, node)
+            receiver = state_dict_receiver(bound) if bound is not None else None
         tracked = _tracked_name(target)
         if tracked is None:
             return

@@ -1,15 +1,16 @@
 """TEN402's flow: is a state-dict snapshot read after a point where the weights can change?
 
-The statement walk after a binding (``read_after_change``), what counts as a point of change
-(``change_point``), the ``setattr`` escape of a snapshot's tensors, and the loops that keep and
-train (``trained_after_keeping``). Split from ``rules/snapshot.py``."""
+The walk after a binding (``read_after_change``), the points of change (``change_point``), a
+snapshot's ``setattr`` escape, the loops that keep and train (``trained_after_keeping``)."""
 from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import weight_change
+from ..semantic.kinds import is_module
 from ..semantic.statedicts import reads_keys_only, same_storage
+from ..semantic.storage_flow import sole_binding
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, param_names, statement_blocks, statement_list
@@ -86,8 +87,9 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
             continue
         if t is nodes.Call:
             what = changing_call(n, receiver, name)
-            if what and what == f"`{ctx_name(n.func)}()`" and _trains_a_copy(ctx, n, receiver):
-                what = None  # ``local_train(copy.deepcopy(model))``: it trains a copy
+            if what and what == f"`{ctx_name(n.func)}()`" and (
+                    _trains_a_copy(ctx, n, receiver) or _mode_switch(ctx, n)):
+                what = None  # ``local_train(copy.deepcopy(m))`` trains a copy; ``m.train()``
             if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and (
                     steps_others_only(ctx, receiver) or
                     _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
@@ -510,6 +512,15 @@ def never_changed(ctx, receiver) -> bool:
 def _stepped(call) -> str:
     """``opt`` of ``opt.step()``."""
     return dotted_name(call.func.value) or "" if type(call.func) is nodes.Attribute else ""
+
+
+def _mode_switch(ctx, call) -> bool:
+    """``student.train()`` of a name the scope binds once, before it, to a module: it sets the
+    training flag and changes no tensor (``trainer.train()`` of anything else trains)."""
+    func = call.func
+    value = sole_binding(ctx.scope_node, func.value.value, call) if len(call.args) < 2 and \
+        type(func) is nodes.Attribute and type(func.value) is nodes.Name else None
+    return value is not None and func.attr.value == "train" and is_module(ctx.inf.infer(value))
 
 
 def _trains_a_copy(ctx, call, receiver: str) -> bool:

@@ -408,7 +408,7 @@ class Inference(Bindings):
             # ``torchvision``, ``torchtext``, ``torch_geometric``: other packages
             if q.startswith("numpy."):
                 return NOT_TENSOR
-            return UNKNOWN
+            return MODULE if torch_api.is_model_builder(q) else UNKNOWN
         ns, _, last = q.rpartition(".")
         if q in TENSOR_TYPES or q == "torch.nn.Parameter":
             return TENSOR

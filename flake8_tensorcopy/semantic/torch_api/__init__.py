@@ -102,6 +102,22 @@ def is_layer(qual: str) -> bool:
     return layer(qual) is not None
 
 
+#: the subpackages of ``torchvision.models`` whose lowercase functions build models
+_MODEL_PACKAGES = frozenset({"torchvision.models", "torchvision.models.detection",
+                             "torchvision.models.segmentation", "torchvision.models.video",
+                             "torchvision.models.quantization",
+                             "torchvision.models.optical_flow"})
+
+
+def is_model_builder(qual: str) -> bool:
+    """Does calling ``qual`` build an ``nn.Module``? torchvision's model builders
+    (``torchvision.models.resnet18``, ``torchvision.models.detection.fasterrcnn_resnet50_fpn``,
+    ``get_model``); not its helpers (``get_weight``, ``list_models``) nor its classes."""
+    ns, _, last = qual.rpartition(".")
+    return ns in _MODEL_PACKAGES and last[:1].islower() and last != "list_models" and \
+        (not last.startswith("get_") or last == "get_model")
+
+
 def _normal(attr: str) -> str:
     return _LAYER_NUM.sub("_l{n}", attr)
 
