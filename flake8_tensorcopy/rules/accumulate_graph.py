@@ -433,11 +433,13 @@ def _statement_of(body, use: ast.Name):
 
 class CallerOracle(graph.Oracle):
     """The calls of a caller's scope as its own text shows them (no inference state is at that
-    scope): torch's functions as spelled, and a name it binds once, to a loss module it makes
+    scope): torch's functions as spelled, a name it binds once, to a loss module it makes
     (``criterion = nn.CrossEntropyLoss()``: no parameters, its output has a graph through its
-    inputs)."""
+    inputs), and the summary of a plain top-level function of the linted module called by its
+    name (``tr = train_epoch(model, loader, opt)``, whose every call differentiates)."""
 
-    def __init__(self, fn: ast.FunctionDef) -> None:
+    def __init__(self, fn: ast.FunctionDef, ctx=None) -> None:
+        self._ctx = None if ctx is None else weakref.ref(ctx)
         bound: dict = {}
         for n in ast.walk(fn):
             if type(n) is ast.Assign:
@@ -450,12 +452,43 @@ class CallerOracle(graph.Oracle):
                     if type(x) is ast.Name and type(x.ctx) is ast.Store:
                         bound[x.id] = None
         self._losses = frozenset(k for k, v in bound.items() if _loss_module(v))
+        self._bound = frozenset(bound)
 
     def call(self, node: ast.Call) -> Optional[str]:
         got = super().call(node)
         if got is None and type(node.func) is ast.Name and node.func.id in self._losses:
             return "through"
         return got
+
+    def summary(self, node: ast.Call, local: bool = False):
+        ctx = self._ctx() if self._ctx is not None else None
+        f = node.func
+        if ctx is None or local or type(f) is not ast.Name or f.id in self._bound or \
+                ctx.inf.project is None:
+            return None
+        fn = ctx.inf.project.current_function(f.id)
+        if fn is None or fn.node.decorator_list or not cached(
+                ctx, "_accumulate_one_def", fn.node, lambda: _one_def(ctx, f.id)):
+            return None
+        return fn.graph_summary()
+
+
+def _one_def(ctx, name: str) -> bool:
+    """Does the linted module bind ``name`` once, by its ``def``, and nowhere else (no other
+    ``def`` or class of the name, no assignment, import, ``global`` or deletion of it)?"""
+    tree = ctx.inf.project.module_tree()
+    if tree is None:
+        return False
+    defs = 0
+    for n in ast.walk(tree):
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and n.name == name:
+            defs += 1
+        elif (t is ast.Name and n.id == name and type(n.ctx) is not ast.Load) or \
+                (t is ast.alias and (n.asname or n.name.split(".")[0]) == name) or \
+                (t in (ast.Global, ast.Nonlocal) and name in n.names):
+            return False
+    return defs == 1
 
 
 def _loss_module(value) -> bool:
@@ -571,7 +604,7 @@ def _method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
     if stmt is None or (escapes() and not _dropped(stmt, use)):
         return False
     g = cached(ctx, "_accumulate_caller_graphs", method,
-               lambda: graph.scope_graph(method, CallerOracle(method)))
+               lambda: graph.scope_graph(method, CallerOracle(method, ctx)))
     r = graph_sources.region(g, stmt)
     if r is not None and r in graph_sources.proven_regions(g):
         return True

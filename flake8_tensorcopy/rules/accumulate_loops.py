@@ -161,6 +161,31 @@ def prefixes(node, out: Set[str]) -> Set[str]:
     return out
 
 
+#: methods whose result carries no graph of their receiver (a number, a list, an index tensor)
+_GRAPH_FREE = frozenset({"item", "tolist", "detach", "numpy", "argmax", "argmin"})
+
+
+def _graph_prefixes(node, out: Set[str]) -> Set[str]:
+    """``prefixes`` of what a returned value may hand a graph on from: not the names read only
+    under ``x.item()``, ``torch.cat(xs).argmax(1)``, ``float(x)`` (``return val_loss.item(),
+    preds``: the accumulated graph does not escape to the caller)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is nodes.Call and len(n.args) <= 1 and (
+                (type(n.func) is nodes.Attribute and n.func.attr.value in _GRAPH_FREE) or
+                (type(n.func) is nodes.Name and n.func.value in ("float", "int", "bool"))):
+            continue
+        if t is nodes.Name or t is nodes.Attribute:
+            d = dotted_name(n)
+            if d is not None:
+                out.add(d)
+        if t not in _DEFS and t is not nodes.Lambda:
+            todo.extend(c for c in n.children if c is not None)
+    return out
+
+
 def targets_of(n) -> List[str]:
     t = type(n)
     targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
@@ -241,7 +266,7 @@ class ScopeFacts:
         for n in own_nodes_of(body):
             t = type(n)
             if t is nodes.Return and n.value is not None:
-                prefixes(n.value, self.returned)
+                _graph_prefixes(n.value, self.returned)
             elif t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
                 if n.value is not None:
                     self.bindings.append((prefixes(n.value, set()), targets_of(n)))

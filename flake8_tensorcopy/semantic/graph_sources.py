@@ -512,13 +512,12 @@ def proven_regions(g) -> Dict[str, int]:
             by_line.setdefault(fact.line, set()).add(here)
         else:
             by_line.setdefault(fact.line, set()).add(None)
-    for bd in g.bindings:
-        # ``loss, out = step(model, batch)`` of a function that differentiates on every call
-        # (``GraphSummary.proves_on``): grad was on where the call ran
-        v = bd.value
-        if bd.kind in ("assign", "unpack") and type(v) is ast.Call and \
-                getattr(g.summary(v), "proves_on", False):
-            by_line.setdefault(v.lineno, set()).add(region(g, bd.stmt))
+    # ``loss, out = step(model, batch)``, ``train_epoch(model, loader)`` of a function that
+    # differentiates on every call (``GraphSummary.proves_on``): grad was on where the call ran
+    calls = [(bd.value, bd.stmt) for bd in g.bindings if bd.kind in ("assign", "unpack")]
+    for v, stmt in calls + [(s.value, s) for s in g.expr_stmts]:
+        if type(v) is ast.Call and getattr(g.summary(v), "proves_on", False):
+            by_line.setdefault(v.lineno, set()).add(region(g, stmt))
     out: Dict[str, int] = {}
     for line, regs in sorted(by_line.items()):
         if len(regs) == 1 and None not in regs and ANY not in regs:

@@ -231,11 +231,12 @@ def _summarise(fn) -> GraphSummary:
     accumulates = _accumulates(g, node, offset, cls) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
     positional = len(node.args.posonlyargs) + len(node.args.args)
+    grad = graph.decorated_grad(node) in (None, "on")
     sources, regions, followed = graph_sources.summary_items(g, offset, positional, *keyed) \
-        if graph.decorated_grad(node) in (None, "on") else ({}, {}, None)
+        if grad else ({}, {}, None)
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        bool(sources) and _proves_on(g, node), _yields(g, node), followed)
+                        grad and _proves_on(g, node), _yields(g, node), followed)
 
 
 def _yields(g: graph.ScopeGraph, node) -> bool:
@@ -264,14 +265,19 @@ def _yields(g: graph.ScopeGraph, node) -> bool:
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
     """Does every call of the function differentiate a value it computed in the mode it was
     called in: the region ``""`` proven on (``graph_sources.proven_regions``) by a statement of
-    the body's own (not inside an ``if``, a loop or a ``try``), with no ``return`` before it?"""
+    the body's own, or of a loop's body among them (each turn runs it: ``for x, y in loader:
+    ... loss.backward()``; a call that runs no turn differentiates nothing, and a caller's grad
+    mode matters only where the loops it times run), not inside an ``if`` or a ``try``, with no
+    ``return`` before it?"""
     line = graph_sources.proven_regions(g).get("")
-    if line is None:
-        return False
-    own = any(s.lineno <= line <= (s.end_lineno or s.lineno) and
-              type(s) in (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.With)
-              for s in node.body)
-    return own and all(stmt.lineno > line for _, stmt in g.returns)
+    body = node.body
+    while line is not None:
+        s = next((s for s in body if s.lineno <= line <= (s.end_lineno or s.lineno)), None)
+        if type(s) not in (ast.For, ast.While):
+            own = type(s) in (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.With)
+            return own and all(stmt.lineno > line for _, stmt in g.returns)
+        body = s.body
+    return False
 
 
 def _static(node) -> bool:
