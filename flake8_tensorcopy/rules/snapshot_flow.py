@@ -519,8 +519,8 @@ def _mode_switch(ctx, call) -> bool:
     training flag and changes no tensor (``trainer.train()`` of anything else trains)."""
     func = call.func
     value = sole_binding(ctx.scope_node, func.value.value, call) if len(call.args) < 2 and \
-        type(func) is nodes.Attribute and type(func.value) is nodes.Name else None
-    return value is not None and func.attr.value == "train" and is_module(ctx.inf.infer(value))
+        last_name(func) == "train" and type(func.value) is nodes.Name else None
+    return value is not None and is_module(ctx.inf.infer(value))
 
 
 def _trains_a_copy(ctx, call, receiver: str) -> bool:

@@ -234,9 +234,14 @@ def _summarise(fn) -> GraphSummary:
     grad = graph.decorated_grad(node) in (None, "on")
     sources, regions, followed = graph_sources.summary_items(g, offset, positional, *keyed) \
         if grad else ({}, {}, None)
+    # (asked of a function that returns what it computed or differentiates something itself:
+    # the proof reads the summaries of every call it binds, a walk of the callees)
+    proves = grad and (bool(sources) or any(
+        f.why == graph.DIFFERENTIATED for f in (*g.marked.values(), *g.paths.values()))) and \
+        _proves_on(g, node)
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        grad and _proves_on(g, node), _yields(g, node), followed)
+                        proves, _yields(g, node), followed)
 
 
 def _yields(g: graph.ScopeGraph, node) -> bool:
