@@ -16,7 +16,7 @@ from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
 from ..syntax import nodes
-from ..syntax.grad_callers import frozen_targets, grad_off_in
+from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached
 
@@ -466,29 +466,15 @@ class CallerOracle(graph.Oracle):
         if ctx is None or local or type(f) is not ast.Name or f.id in self._bound or \
                 ctx.inf.project is None:
             return None
-        fn = ctx.inf.project.current_function(f.id)
-        if fn is None or fn.node.decorator_list or not cached(
-                ctx, "_accumulate_one_def", fn.node, lambda: _one_def(ctx, f.id)):
+        tree = ctx.inf.project.module_tree()
+        if tree is None:
             return None
-        return fn.graph_summary()
-
-
-def _one_def(ctx, name: str) -> bool:
-    """Does the linted module bind ``name`` once, by its ``def``, and nowhere else (no other
-    ``def`` or class of the name, no assignment, import, ``global`` or deletion of it)?"""
-    tree = ctx.inf.project.module_tree()
-    if tree is None:
-        return False
-    defs = 0
-    for n in ast.walk(tree):
-        t = type(n)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and n.name == name:
-            defs += 1
-        elif (t is ast.Name and n.id == name and type(n.ctx) is not ast.Load) or \
-                (t is ast.alias and (n.asname or n.name.split(".")[0]) == name) or \
-                (t in (ast.Global, ast.Nonlocal) and name in n.names):
-            return False
-    return defs == 1
+        # a plain top-level ``def`` nothing else binds (the callers' proof reads the same uses)
+        uses = cached(ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source))
+        got = uses.of(f.id) if f.id in uses.plain else None
+        fn = ctx.inf.project.current_function(f.id) if got and got[1] == 1 and all(
+            type(u[3].ctx) is ast.Load for u in got[0]) else None
+        return fn.graph_summary() if fn is not None else None
 
 
 def _loss_module(value) -> bool:
