@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Set, Tuple
 
+from ..semantic.graph_terms import DETACHING, NUMBERS
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, enclosing_function, positional_param_names, \
@@ -161,10 +162,6 @@ def prefixes(node, out: Set[str]) -> Set[str]:
     return out
 
 
-#: methods whose result carries no graph of their receiver (a number, a list, an index tensor)
-_GRAPH_FREE = frozenset({"item", "tolist", "detach", "numpy", "argmax", "argmin"})
-
-
 def _graph_prefixes(node, out: Set[str]) -> Set[str]:
     """``prefixes`` of what a returned value may hand a graph on from: not the names read only
     under ``x.item()``, ``torch.cat(xs).argmax(1)``, ``float(x)`` (``return val_loss.item(),
@@ -173,9 +170,9 @@ def _graph_prefixes(node, out: Set[str]) -> Set[str]:
     while todo:
         n = todo.pop()
         t = type(n)
-        if t is nodes.Call and len(n.args) <= 1 and (
-                (type(n.func) is nodes.Attribute and n.func.attr.value in _GRAPH_FREE) or
-                (type(n.func) is nodes.Name and n.func.value in ("float", "int", "bool"))):
+        if t is nodes.Call and len(n.args) <= 1 and (  # (the graph's own stops: DETACHING)
+                (type(n.func) is nodes.Attribute and n.func.attr.value in DETACHING) or
+                (type(n.func) is nodes.Name and n.func.value in NUMBERS)):
             continue
         if t is nodes.Name or t is nodes.Attribute:
             d = dotted_name(n)
