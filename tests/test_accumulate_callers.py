@@ -94,7 +94,8 @@ def test_the_fixture_project_agrees_between_flake8_and_check(tmp_path):
     from_flake8 = sorted((os.path.normpath(p), int(r)) for p, r in
                          (line.split("|") for line in proc.stdout.splitlines()))
     assert from_flake8 == _ten501(root) == [
-        ("epoch_loop.py", 28), ("epoch_loop.py", 29), ("epoch_loop.py", 56),
+        ("criterion_param.py", 27), ("criterion_param.py", 36), ("epoch_loop.py", 28), ("epoch_loop.py", 29),
+        ("epoch_loop.py", 56),
         ("eval_metrics.py", 15), ("evaluate_script.py", 13), ("evaluate_script.py", 14),
         ("hf_eval.py", 15), ("main_block.py", 29), ("main_block.py", 36),
         ("main_block_outputs.py", 50), ("main_block_outputs.py", 63), ("runner_methods.py", 19)]

@@ -92,3 +92,16 @@ def test_torchvision_model_builders_build_modules():
                    "torchvision.models.ResNet18_Weights", "torchvision.transforms.resize",
                    "mylib.models.resnet18"):
         assert not torch_api.is_model_builder(helper), helper
+
+
+def test_hugging_face_and_timm_model_builders_build_modules():
+    for q in ("transformers.AutoModelForSequenceClassification.from_pretrained",
+              "transformers.AutoModel.from_config", "transformers.GPT2LMHeadModel.from_pretrained",
+              "transformers.BertForMaskedLM.from_pretrained", "timm.create_model"):
+        assert torch_api.is_model_builder(q), q
+    for q in ("transformers.AutoTokenizer.from_pretrained", "transformers.AutoConfig.from_pretrained",
+              "transformers.AutoProcessor.from_pretrained", "transformers.TFAutoModel.from_pretrained",
+              "transformers.FlaxBertModel.from_pretrained", "transformers.AutoModel",
+              "transformers.AutoModelForCausalLM.save_pretrained", "mylib.BertModel.from_pretrained",
+              "timm.list_models"):
+        assert not torch_api.is_model_builder(q), q

@@ -251,8 +251,9 @@ def _bound_by(target, out: Set[str]) -> None:
 class ScopeFacts:
     """What the accumulation questions ask of the current scope, walked once per scope and file
     (a GAN script's 25 candidates walked their scope 5 times each, 75% of the file's analysis):
-    each binding's targets with the names its value reads, the names each differentiating call
-    reads, and the roots whose items are written in place."""
+    each binding's targets with the names its value may take a graph from (``_graph_prefixes``:
+    not those read only under ``.item()``, ``argmax``, ``float()``), the names each
+    differentiating call reads, and the roots whose items are written in place."""
     __slots__ = ("bindings", "differentiating", "in_place_roots", "returned")
 
     def __init__(self, body) -> None:
@@ -265,8 +266,8 @@ class ScopeFacts:
             if t is nodes.Return and n.value is not None:
                 _graph_prefixes(n.value, self.returned)
             elif t in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign):
-                if n.value is not None:
-                    self.bindings.append((prefixes(n.value, set()), targets_of(n)))
+                if n.value is not None:  # (a number made of it holds none of its graph)
+                    self.bindings.append((_graph_prefixes(n.value, set()), targets_of(n)))
             elif t is nodes.Call:
                 func = n.func
                 name = last_name(func)

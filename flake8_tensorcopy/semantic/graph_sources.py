@@ -454,7 +454,8 @@ def proving_region(g, value, stmt) -> Optional[str]:
     elif t is ast.Call:
         f = value.func
         last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-        if last in NOT_GRAD_PROOF or computed_in(g, value, stmt) is None:
+        if last in NOT_GRAD_PROOF or (computed_in(g, value, stmt) is None and
+                                      not _passed_forward(g, value, stmt)):
             return None
     elif t is ast.Attribute or t is ast.Subscript:
         # ``loss = model(**batch).loss; loss.backward()``: the forward pass ran with grad on
@@ -468,6 +469,30 @@ def proving_region(g, value, stmt) -> Optional[str]:
     else:
         return None
     return region(g, stmt)
+
+
+def _passed_forward(g, call: ast.Call, stmt) -> bool:
+    """Is ``call`` a call of a parameter of the scope (``criterion(logits, y)``: a loss passed
+    in) with an argument that a forward pass made in ``stmt``'s region (``logits = model(x)``)?
+    Differentiated, it proves that region on: with grad off there the output holds no graph,
+    and the callable would have to turn grad on and bring parameters of its own."""
+    f = call.func
+    reach = g.uses.get(id(f)) if type(f) is ast.Name else None
+    if not reach or any(g.bindings[b].kind != "param" for b in reach):
+        return False
+    r = region(g, stmt)
+    for a in call.args:
+        if type(a) is ast.Name:
+            got = g.uses.get(id(a))
+            if not got or len(got) != 1:
+                continue
+            bd = g.bindings[next(iter(got))]
+            if bd.kind != "assign" or region(g, bd.stmt) != r:
+                continue
+            a = bd.value
+        if type(a) is ast.Call and call_kind(g, a) == "forward":
+            return True
+    return False
 
 
 def proven_regions(g) -> Dict[str, int]:

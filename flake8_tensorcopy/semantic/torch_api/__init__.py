@@ -109,13 +109,26 @@ _MODEL_PACKAGES = frozenset({"torchvision.models", "torchvision.models.detection
                              "torchvision.models.optical_flow"})
 
 
+#: a Hugging Face ``transformers`` class that is a PyTorch model (``AutoModelForCausalLM``,
+#: ``BertModel``, ``GPT2LMHeadModel``, ``T5ForConditionalGeneration``); not a tokenizer, a
+#: config or a processor, nor a TensorFlow (``TF``) or Flax class
+_HF_MODEL_CLASS = re.compile(r"(?!TF[A-Z]|Flax)[A-Z]\w*(?:Model|For[A-Z]\w*)")
+
+
 def is_model_builder(qual: str) -> bool:
     """Does calling ``qual`` build an ``nn.Module``? torchvision's model builders
     (``torchvision.models.resnet18``, ``torchvision.models.detection.fasterrcnn_resnet50_fpn``,
-    ``get_model``); not its helpers (``get_weight``, ``list_models``) nor its classes."""
+    ``get_model``), not its helpers (``get_weight``, ``list_models``) nor its classes;
+    ``timm.create_model``; a ``transformers`` model class's ``from_pretrained`` or
+    ``from_config`` (``AutoModelForSequenceClassification.from_pretrained``)."""
     ns, _, last = qual.rpartition(".")
-    return ns in _MODEL_PACKAGES and last[:1].islower() and last != "list_models" and \
-        (not last.startswith("get_") or last == "get_model")
+    if ns in _MODEL_PACKAGES:
+        return last[:1].islower() and last != "list_models" and \
+            (not last.startswith("get_") or last == "get_model")
+    if last in ("from_pretrained", "from_config"):
+        package, _, cls = ns.rpartition(".")
+        return package == "transformers" and _HF_MODEL_CLASS.fullmatch(cls) is not None
+    return qual == "timm.create_model"
 
 
 def _normal(attr: str) -> str:
