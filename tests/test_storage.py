@@ -9,7 +9,7 @@ from flake8_tensorcopy.rules.base import Rule
 from flake8_tensorcopy.rules.context import Context
 from flake8_tensorcopy.semantic import devices, storage
 from flake8_tensorcopy.semantic.infer import Inference
-from flake8_tensorcopy.semantic.storage_flow import first_write, sole_binding
+from flake8_tensorcopy.semantic.storage_flow import first_write, sole_binding, tensor_parameter
 from flake8_tensorcopy.syntax import build, nodes
 from flake8_tensorcopy.syntax.positions import Text
 from flake8_tensorcopy.syntax.prefilter import has_candidates
@@ -150,6 +150,23 @@ def test_sole_binding_refuses_what_is_bound_more_than_once():
     assert sole_binding(fn, "x", ret) is None
     assert sole_binding(fn, "a", ret) is None  # a parameter
     assert type(sole_binding(fn, "y", ret)) is nodes.Name
+
+
+def test_a_parameter_used_as_a_tensor():
+    def used(body, name="x", params="x, k"):
+        src = f"def f({params}):\n" + "".join(f"    {line}\n" for line in body)
+        return tensor_parameter(build.build(ast.parse(src), src, Text(src), {}).body[0], name)
+
+    assert used(["n = x.size(-1)", "x[1:] = x[:-1]"])  # a write into it binds nothing
+    assert used(["return x.unsqueeze(0)"])
+    assert used(["x.masked_fill_(x < 0, 0)"])
+    assert not used(["n = x.size", "return x.shape"])  # what an array has too
+    assert not used(["n = x.size()"])  # a size of any container class: no dimension asked
+    assert not used(["y = x.unsqueeze(0)", "x = y.numpy()"])  # bound again
+    assert not used(["for x in k:", "    x.unsqueeze(0)"])
+    assert not used(["y = k.unsqueeze(0)"])  # another name's use
+    assert not used(["return x.unsqueeze(0)"], params="*x")
+    assert not used(["def g(x):", "    return x.unsqueeze(0)", "return g"])  # another scope's x
 
 
 def test_prefilter_keeps_storage_bindings_with_a_write_and_skips_look_alikes():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, List, Optional, Tuple
 
-from ..semantic import ints, regions
+from ..semantic import ints, regions, storage_flow
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -403,6 +403,14 @@ def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
     return not (is_tensor(k) or k is TENSORS or k is EMPTY_LIST or type(k) in (Seq, Iter))
 
 
+def _tensor(ctx, base: nodes.BaseExpression) -> bool:
+    """Is the written ``base`` a tensor: as the inference knows it, or a parameter the function
+    uses as one (``storage_flow.tensor_parameter``: ``L = x.size(-1)``)? A NumPy array's
+    overlapping copy is well defined."""
+    return ctx.is_tensor(base) or (type(base) is nodes.Name and
+                                   storage_flow.tensor_parameter(ctx.scope_node, base.value))
+
+
 def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:
     """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
     without being the same view, for every value of the bounds' symbols but the trivial ones?"""
@@ -412,7 +420,7 @@ def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bo
     b = _storage(ctx, src)
     if b is None or a[0] != b[0]:
         return False
-    if regions.compare(a[1], b[1]) != regions.OVERLAP or not ctx.is_tensor(_base(dst)):
+    if regions.compare(a[1], b[1]) != regions.OVERLAP or not _tensor(ctx, _base(dst)):
         return False
     names = regions.symbols(a[1]) | regions.symbols(b[1])
     if not names:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..syntax import nodes
+from . import torch_api
 from .kinds import NON_TENSOR_ATTRS, is_value_write
 
 _LOOPS = (nodes.For, nodes.While)
@@ -225,15 +226,40 @@ def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode):
     target, ``with ... as``, augmented or tuple assignment, ``global``; a parameter only where
     that statement is one of the function's own, before the one holding ``before``: every path
     to ``before`` rebinds it); else None."""
-    param = False
-    if type(scope) is nodes.FunctionDef:
-        params = scope.params
-        for group in (params.params, params.kwonly_params, getattr(params, "posonly_params", ())):
-            if any(p.name.value == name for p in group or ()):
-                param = True
-        for p in (params.star_arg, params.star_kwarg):
-            if type(p) is nodes.Param and p.name.value == name:
-                return None
+    param = _parameter(scope, name)
+    if param is None:
+        return None
+    found = _assigned(scope, name, before)
+    if found is None or len(found) != 1 or found[0][1]:
+        return None
+    if param and (not _rebinds_first(scope, found[0][0], before) or
+                  _mentions(found[0][0], name)):
+        return None  # (``x = x.cuda()``: its ``x`` is the parameter, bound nowhere here)
+    return found[0][0]
+
+
+def _parameter(scope: nodes.CSTNode, name: str) -> Optional[bool]:
+    """Is ``name`` a plain parameter of function ``scope`` (None: its ``*args`` or
+    ``**kwargs``)?"""
+    if type(scope) is not nodes.FunctionDef:
+        return False
+    params = scope.params
+    for p in (params.star_arg, params.star_kwarg):
+        if type(p) is nodes.Param and p.name.value == name:
+            return None
+    return any(p.name.value == name for group in (
+        params.params, params.kwonly_params, getattr(params, "posonly_params", ()))
+        for p in group or ())
+
+
+def _assigned(scope: nodes.CSTNode, name: str, before: Optional[nodes.CSTNode],
+              mentions=None):
+    """The ``name = value`` statements of ``scope`` (not counting nested scopes), each as
+    (value, whether it comes after ``before``), or None where something else binds ``name``
+    (a loop target, ``with ... as``, an augmented or tuple assignment, ``global``, a nested
+    definition of that name) or, with ``mentions`` left as ``_mentions``, a target reads it
+    (``name[i] = v``)."""
+    mentions = mentions or _mentions
     found = []
     seen = [False]
     todo = [scope]
@@ -253,23 +279,35 @@ def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode):
                 if len(node.targets) != 1:
                     return None
                 found.append((node.value, seen[0]))
-            elif any(_mentions(a.target, name) for a in node.targets):
+            elif any(mentions(a.target, name) for a in node.targets):
                 return None
         elif t in (nodes.AugAssign, nodes.AnnAssign, nodes.For, nodes.WithItem,
                    nodes.NamedExpr, nodes.CompFor):
             target = getattr(node, "target", None) if t is not nodes.WithItem else node.asname
-            if target is not None and _mentions(target, name):
+            if target is not None and mentions(target, name):
                 return None
         elif t in (nodes.Global, nodes.Nonlocal) or (t is nodes.ExceptHandler and node.name):
             if _mentions(node, name):
                 return None
         todo.extend(reversed([c for c in node.children if c is not None]))
-    if len(found) != 1 or found[0][1]:
-        return None
-    if param and (not _rebinds_first(scope, found[0][0], before) or
-                  _mentions(found[0][0], name)):
-        return None  # (``x = x.cuda()``: its ``x`` is the parameter, bound nowhere here)
-    return found[0][0]
+    return found
+
+
+def tensor_parameter(scope: nodes.CSTNode, name: str) -> bool:
+    """Is ``name`` a parameter of function ``scope`` that nothing in it binds again, on which
+    the function calls a method only a tensor has (``x.unsqueeze(0)``, ``x.masked_fill_(m, 0)``:
+    ``torch_api.is_tensor_only_method``) or ``x.size(d)`` (a NumPy array's ``size`` is a
+    number)? A tensor on every call that gets that far: evidence for a storage question asked
+    of it (which views of it overlap), a signal, not a proof."""
+    if not _parameter(scope, name) or _assigned(scope, name, None, _rebinds) != []:
+        return False
+    for node in nodes.within(scope.body, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+        if type(node) is nodes.Call and type(node.func) is nodes.Attribute and \
+                type(node.func.value) is nodes.Name and node.func.value.value == name:
+            m = node.func.attr.value
+            if (m == "size" and node.args) or torch_api.is_tensor_only_method(m):
+                return True
+    return False
 
 
 def _rebinds_first(scope, value, before) -> bool:
@@ -283,6 +321,19 @@ def _rebinds_first(scope, value, before) -> bool:
             return False
     return False
 
+
+
+def _rebinds(target: nodes.CSTNode, name: str) -> bool:
+    """Does assigning to ``target`` bind ``name`` (not ``name[i] = v``, ``name.a = v``: writes
+    into the object it holds)?"""
+    t = type(target)
+    if t is nodes.Name:
+        return target.value == name
+    if t is nodes.Tuple or t is nodes.List:
+        return any(_rebinds(e.value, name) for e in target.elements)
+    if t is nodes.StarredElement:
+        return _rebinds(target.value, name)
+    return False
 
 
 def _mentions(expr: nodes.CSTNode, name: str) -> bool:
