@@ -105,3 +105,12 @@ def test_hugging_face_and_timm_model_builders_build_modules():
               "transformers.AutoModelForCausalLM.save_pretrained", "mylib.BertModel.from_pretrained",
               "timm.list_models"):
         assert not torch_api.is_model_builder(q), q
+
+
+def test_other_libraries_module_bases():
+    for q in ("lightning.LightningModule", "lightning.pytorch.LightningModule",
+              "pytorch_lightning.LightningModule", "transformers.PreTrainedModel"):
+        assert torch_api.is_module_base(q), q
+    for q in ("lightning.LightningDataModule", "pytorch_lightning.Trainer",
+              "transformers.PretrainedConfig", "mylib.LightningModule"):
+        assert not torch_api.is_module_base(q), q

@@ -64,6 +64,9 @@ _SHAPE_BRANCHES = tuple(p.pattern for _, p in _PROOF_WORDS) + _TREE_SHAPE_BRANCH
     # script-level code that calls a function: a ``__main__`` guard, or a call (its result
     # bound or not) at the start of a line
     r"if(?<![^\n]if)[ \t]+__name__\b",
+    # Lightning's ``training_step`` (``_is_step``): Lightning runs it once per batch with grad
+    # on, where no ``backward`` call nor loop of the file's own says so
+    r"training_step\s*\(",
     r"\n(?:[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*)?[a-z_][\w.]*[ \t]*\(",
     # an import of a module that may be the project's own, anywhere (TEN501: its function may
     # return the loss it differentiated, or keep what it is given); the module is told apart
@@ -142,7 +145,8 @@ def _leading_word(pattern: str) -> Optional[str]:
 #: bracket), ``state_dict()`` or ``load_state_dict(name`` (TEN402), ``backward(`` or a loop at
 #: the start of a line (TEN501: an accumulation in a loop that calls backward, or in a
 #: script-level loop), script-level code calling a function (TEN501: a loop in a function its
-#: file runs with grad on), or an import of a constructor alias.
+#: file runs with grad on), a ``training_step`` (TEN501: Lightning's), or an import of a
+#: constructor alias.
 #: A cheap C-level test before any tree is walked.
 SHAPES = _ShapeText(_SHAPE_BRANCHES, _project_import)
 #: the part of ``SHAPES`` a tree's shapes are made of (``_TextIndex.may_have_shape`` asks before

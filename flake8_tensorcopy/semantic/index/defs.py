@@ -501,7 +501,8 @@ def category_of(shape) -> Optional[str]:
             return "tensor"
         if q in ("torch.nn.Module", "torch.nn.modules.module.Module") or torch_api.is_layer(q) or (
                 q.startswith("torch.nn.") and q.rsplit(".", 1)[1].lstrip("_")[:1].isupper()
-                and q not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")):
+                and q not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")) or \
+                torch_api.is_module_base(q):
             return "module"
         if q.startswith("torch.optim.") and (torch_api.is_optimizer(q) or q.endswith(".Optimizer")):
             return "optimizer"

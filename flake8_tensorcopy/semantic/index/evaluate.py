@@ -580,7 +580,8 @@ def _qual_call(q: str, npos: int, kws, star: bool):
     if q in PARAMETER_SUBCLASSES:
         return TENSOR
     if q != "torch" and not q.startswith("torch."):
-        return None
+        # (``torchvision.models.resnet18``, ``timm.create_model``: as ``Inference`` says)
+        return MODULE if torch_api.is_model_builder(q) else None
     if q in DATA_LOADERS:
         return loader_batches(npos, kws, star, "batch_size=None" in kws)
     if q in PRIVATE_RETURNS:

@@ -115,6 +115,22 @@ _MODEL_PACKAGES = frozenset({"torchvision.models", "torchvision.models.detection
 _HF_MODEL_CLASS = re.compile(r"(?!TF[A-Z]|Flax)[A-Z]\w*(?:Model|For[A-Z]\w*)")
 
 
+#: classes of other libraries that derive from ``torch.nn.Module``: a subclass is a module
+_MODULE_BASES = frozenset({
+    "lightning.LightningModule", "lightning.pytorch.LightningModule",
+    "lightning.pytorch.core.LightningModule", "lightning.pytorch.core.module.LightningModule",
+    "pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule",
+    "pytorch_lightning.core.module.LightningModule",
+    "pytorch_lightning.core.lightning.LightningModule",
+    "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel"})
+
+
+def is_module_base(qual: str) -> bool:
+    """Is ``qual`` a class of another library that derives from ``nn.Module`` (Lightning's
+    ``LightningModule``, ``transformers.PreTrainedModel``)?"""
+    return qual in _MODULE_BASES
+
+
 def is_model_builder(qual: str) -> bool:
     """Does calling ``qual`` build an ``nn.Module``? torchvision's model builders
     (``torchvision.models.resnet18``, ``torchvision.models.detection.fasterrcnn_resnet50_fpn``,
