@@ -49,6 +49,10 @@ def live(text, named=()):
     ("OrderedDict((k, v) for k, v in model.backbone.state_dict().items())", True, ""),
     ("dict([(k, v.detach()) for k, v in model.state_dict().items()])", True, ""),
     ("dict((k, v.cpu()) for k, v in model.state_dict().items() if 'bn' in k)", True, "on CPU"),
+    # twelfth session: ``.to(device)`` returns the tensor where it is on that device already
+    ("{k: v.to(device) for k, v in model.state_dict().items()}", True, "if already on `device`"),
+    ("{k: v.detach().to(dev) for k, v in model.state_dict().items()}", True,
+     "if already on `dev`"),
 ])
 def test_live_state_dicts(text, shallow, where):
     got = live(text)
@@ -62,6 +66,9 @@ def test_live_state_dicts(text, shallow, where):
     "{k: v.cpu().clone() for k, v in model.state_dict().items()}",
     "{k: v.detach().cpu().clone() for k, v in model.state_dict().items()}",
     "{k: v.to('cuda') for k, v in model.state_dict().items()}",
+    "{k: v.to(device).clone() for k, v in model.state_dict().items()}",
+    "{k: v.to(device, copy=True) for k, v in model.state_dict().items()}",
+    "{k: v.to(cfg.device) for k, v in model.state_dict().items()}",
     "{k: v.cpu().numpy().copy() for k, v in model.state_dict().items()}",
     "{k: v.double() for k, v in model.state_dict().items()}",
     "scheduler.state_dict()",

@@ -199,7 +199,8 @@ class StateDictSnapshot(Rule):
               "after one `SGD.step()`, a snapshot made by `state_dict()`, `.copy()`, `dict()`, "
               "`OrderedDict()`, `copy.copy()`, `{k: v}`, `{k: v.detach()}`, `{**sd}`, "
               "`dict(sd.items())`, `list(sd.values())`, `sd[\"weight\"]`, "
-              "`{k: v.contiguous()}`, `list(m.parameters())`, `[p.data for p in "
+              "`{k: v.contiguous()}`, `{k: v.to(device)}` with the module on `device`, "
+              "`list(m.parameters())`, `[p.data for p in "
               "m.parameters()]` or `{n: p.detach() for n, p in m.named_parameters()}` equals "
               "the new weights", check_in("snapshot_claims", "shallow_snapshots_follow_step")),
         Claim("cpu-snapshot-is-the-tensors-on-cpu", "semantics",
@@ -359,8 +360,8 @@ class StateDictSnapshot(Rule):
         change = found[0]
         fix = self._fix(ctx, value, snap)
         if snap.where:
-            live = (f"{snap.where} the live tensors themselves, not a copy (a copy only "
-                    f"{COPIES_ELSEWHERE.get(snap.where, 'elsewhere')})")
+            live = (f"{snap.where}, the live tensors themselves, not a copy (a copy only "
+                    f"{COPIES_ELSEWHERE.get(snap.where, 'from another device')})")
             advice = "clone them for a snapshot (`v.detach().cpu().clone()`)" \
                 if snap.where == "on CPU" else "clone them for a snapshot (`v.detach().clone()`)"
         elif via is not None:

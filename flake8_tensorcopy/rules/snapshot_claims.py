@@ -34,6 +34,8 @@ def _shallow_forms(v):
         "list(sd.values())": lambda m: dict(zip(m.state_dict(), list(m.state_dict().values()))),
         'sd["weight"]': lambda m: {"weight": m.state_dict()["weight"]},
         "{k: v.contiguous()}": lambda m: {k: t.contiguous() for k, t in m.state_dict().items()},
+        "{k: v.to(device)} (the module's own)":
+            lambda m: {k: t.to(m.weight.device) for k, t in m.state_dict().items()},
         "list(parameters())": lambda m: dict(zip(("weight", "bias"), list(m.parameters()))),
         "[p.data for p in parameters()]":  # the form measured is the ``.data`` one
             lambda m: dict(zip(("weight", "bias"), [p.data for p in m.parameters()])),  # noqa: TEN101

@@ -98,8 +98,8 @@ def _dict_source(node, holds_live: Callable[[str], bool]):
 def same_storage(node, name: str) -> Optional[str]:
     """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
     conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
-    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``): "" (everywhere) or the condition
-    (``"on CPU"``: the outermost conversion's); None when it may be a copy."""
+    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``): "" (everywhere) or
+    the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy."""
     where = ""
     while (type(node) is nodes.Call and type(node.func) is nodes.Attribute) or (
             type(node) is nodes.Attribute and node.attr.value == "data"):
@@ -114,6 +114,11 @@ def same_storage(node, name: str) -> Optional[str]:
         elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
                 dotted_name(node.args[0].value) in _FLOAT32:
             cond = "for float32 tensors"
+        elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
+                type(node.args[0].value) is nodes.Name:
+            # ``v.to(device)``: the tensor itself where it is on that device already (as a
+            # module's are on the device the code runs on)
+            cond = f"if already on `{node.args[0].value.value}`"
         elif m in SAME_STORAGE and not node.args:
             cond = SAME_STORAGE[m]
         else:
