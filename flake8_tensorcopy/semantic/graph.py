@@ -32,7 +32,7 @@ from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
-    join_envs, literal, path_of, path_root, plain_number, terms, values_and_indices)
+    join_envs, literal, path_of, path_root, plain_number, reduced_values, terms, values_and_indices)
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
@@ -603,6 +603,8 @@ class ScopeGraph:
         if t is ast.UnaryOp:
             return self._derived(expr.operand, read) if type(expr.op) in (ast.USub, ast.UAdd) \
                 else None
+        if t is ast.Attribute:  # ``out.max(dim=-1).values`` (``reduced_values``)
+            return self._derived(expr.value, read) if reduced_values(expr) else None
         if t in (ast.Tuple, ast.List):
             return first_fact(self._derived(e, read) for e in expr.elts if type(e) is not ast.Starred)
         if t is ast.ListComp or t is ast.DictComp:  # (``graph_items.comprehension_fact``)
@@ -686,7 +688,6 @@ _OPEN = object()
 #: the detail of a HOLDS fact of a list the scope appends attached values to
 #: (``graph_items.appended``)
 APPENDED = graph_items.APPENDED
-
 
 
 def scope_graph(scope, oracle: Optional[Oracle] = None, lazy: bool = False) -> ScopeGraph:

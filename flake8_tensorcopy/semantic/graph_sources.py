@@ -27,8 +27,7 @@ from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
-    indexes_tensor, path_of, \
-    path_root
+    indexes_tensor, path_of, path_root, reduced_values
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -144,6 +143,10 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
     if t is ast.Subscript:
         return _within(sources(g, expr.value, r, depth + 1, True), r) \
             if indexes_tensor(expr) else NONE
+    if t is ast.Attribute:
+        # ``out.max(dim=-1).values``: the values a reduction returns beside their indices
+        return _within(sources(g, expr.value, r, depth + 1, True), r) \
+            if reduced_values(expr) else NONE
     if t is ast.BinOp:
         if type(expr.op) not in _ARITH:
             return NONE

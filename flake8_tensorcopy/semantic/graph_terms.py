@@ -272,3 +272,10 @@ def made_container(value, torch_name: Optional[str] = None) -> bool:
                                           last in _TENSOR_MAKERS)
     return False
 
+
+
+def reduced_values(expr: ast.Attribute) -> bool:
+    """Is ``expr`` the ``.values`` of a reduction that gives (values, indices)
+    (``out.max(dim=-1).values``, ``torch.topk(x, 3).values``: ``values_and_indices``), which
+    keep the graph of what was reduced?"""
+    return expr.attr == "values" and values_and_indices(expr.value)
