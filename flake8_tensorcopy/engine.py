@@ -160,6 +160,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
     def block(self, body) -> None:
         """An IndentedBlock / SimpleStatementSuite / Module body."""
         for stmt in body.body:
+            if self.inf.brief_views and type(stmt) is not nodes.SimpleStatementLine:
+                regions.age_brief_views(self.inf, True)  # (a compound statement's test runs)
             self.walk(stmt)
 
     # -- statements ----------------------------------------------------------------------------
@@ -171,6 +173,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         self.ctx.stmt_line = node
         for stmt in node.body:
             self.walk(stmt)
+            if self.inf.brief_views:
+                regions.age_brief_views(self.inf)
         self.ctx.stmt_line = outer
 
     def _suite(self, node: nodes.SimpleStatementSuite) -> None:
@@ -178,6 +182,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         self.ctx.stmt_line = None  # statements after ``if x:`` on one line cannot be wrapped
         for stmt in node.body:
             self.walk(stmt)
+            if self.inf.brief_views:
+                regions.age_brief_views(self.inf)
         self.ctx.stmt_line = outer
 
     def _assign(self, node: nodes.Assign) -> None:

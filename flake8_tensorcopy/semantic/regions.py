@@ -440,13 +440,16 @@ class View(Kind):
     """What a name bound to a basic-slice view holds besides its tensor kind: the base (a
     plain name), the region, and the names whose rebinding ends it."""
 
-    __slots__ = ("base", "region", "needs")
+    __slots__ = ("base", "region", "needs", "brief")
 
-    def __init__(self, base: str, region: Region, needs: FrozenSet[str]) -> None:
+    def __init__(self, base: str, region: Region, needs: FrozenSet[str],
+                 brief: bool = False) -> None:
         super().__init__("view")
         self.base = base
         self.region = region
         self.needs = needs
+        #: of an attribute chain (``self.taps``): ends after the next statement
+        self.brief = brief
 
 
 #: the region of a tensor's own name (``y = x``: all of ``x``)
@@ -462,15 +465,23 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
     """The view ``name = value`` binds, or None: ``value`` is a basic-slice subscript of a plain
     name known to be a tensor, whose bounds read only plain names, none of them (nor the base)
     ``name`` itself or written by another scope; or that name itself (``y = x``: ``WHOLE``)."""
+    brief = False
     if type(value) is nodes.Name:  # ``y = x``: the whole of ``x`` under another name
         base = value.value
         r: Optional[Region] = WHOLE
-    elif type(value) is not nodes.Subscript or type(value.value) is not nodes.Name:
+    elif type(value) is not nodes.Subscript:
         return None
+    elif type(value.value) is not nodes.Name:
+        # ``older = self.taps[..., :-1]``: a view of an attribute, which any call may rebind,
+        # kept for the next statement only (``age_brief_views``)
+        base = dotted_name(value.value) if type(value.value) is nodes.Attribute else None
+        if base is None or not is_tensor(inference.infer(value.value)):
+            return None
+        brief, r = True, None
     else:
         base = value.value.value
         r = None
-    if base == name or not is_tensor(inference.lookup(base)):
+    if base == name or not (brief or is_tensor(inference.lookup(base))):
         return None
     if r is None:
         r = region(value, lambda n: not is_tensor(inference.infer(n)))
@@ -489,13 +500,13 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
         syms = symbols(r)
     if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) for s in syms):
         return None  # an attribute or a call: what changes it is not seen here
-    needs = frozenset({base} | {_root(s) for s in syms})
+    needs = frozenset({base, _root(base)} | {_root(s) for s in syms})
     if name in needs:
         return None
     shared = inference.written_elsewhere
     if shared and any(n in names for names in shared.values() for n in needs | {name}):
         return None  # another scope's ``global``/``nonlocal`` may bind one of them
-    return View(base, r, needs)
+    return View(base, r, needs, brief)
 
 
 def drop_views(names: Dict[str, Kind], name: str) -> None:
@@ -511,6 +522,22 @@ def bind_view(inference, name: str, value: nodes.BaseExpression) -> None:
     if view is not None:
         inference.scope.names[key(name)] = view
         inference.viewed = True
+        if view.brief:
+            inference.brief_views[key(name)] = 0
+
+
+def age_brief_views(inference, ended: bool = False) -> None:
+    """A statement was walked (``ended``: or a compound one begins): the views of attributes
+    bound before the statement just walked end (a call anywhere since may have rebound the
+    attribute; between two simple statements in a row nothing else runs)."""
+    brief, names = inference.brief_views, inference.scope.names
+    for k, age in list(brief.items()):
+        if ended or age:
+            del brief[k]
+            if type(names.get(k)) is View and names[k].brief:
+                del names[k]
+        else:
+            brief[k] = 1
 
 
 def view_of(inference, name: str) -> Optional[View]:

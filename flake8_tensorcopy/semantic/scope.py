@@ -103,6 +103,8 @@ class Bindings:
         self.aliased = False
         #: some name was bound to a view (``regions.View``): until then no binding ends one
         self.viewed = False
+        #: the keys of views of attributes, and whether a statement since ended (``regions``)
+        self.brief_views: Dict[str, int] = {}
         #: the file rebinds module globals by name (``globals().update(...)``, ``vars()``,
         #: ``exec``, ``setattr`` on ``sys.modules[...]``): no module global is made here
         #: (closed-world, issue 45); set by the engine
