@@ -15,7 +15,7 @@ from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_
 from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
-    state_dict_receiver
+    parameters_receiver, same_storage, state_dict_receiver
 from ..syntax.nodes import dotted_name
 from ..syntax.snapshot_shapes import snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
@@ -258,6 +258,10 @@ class StateDictSnapshot(Rule):
             target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
         via = keys = None
+        if snap is None and type(target) is nodes.Subscript and \
+                snapshot_name(_tracked_name(target)):
+            # ``self.backup[name] = param.data`` in ``for name, param in m.named_parameters()``
+            snap = _parameter_item(ctx, value)
         if snap is None and type(value) is nodes.Call and t is not nodes.Expr:
             # ``best = Snapshot(epoch, score, model.state_dict())``: a record class's field
             found = live_fields(ctx, value, snapshot)
@@ -326,8 +330,8 @@ class StateDictSnapshot(Rule):
         # the flow of a snapshot: imported for the first one (most files keep none)
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
-        from .snapshot_methods import restored_by_caller, restored_by_sibling, \
-            restored_elsewhere
+        from .snapshot_methods import overwritten_backup, restored_by_caller, \
+            restored_by_sibling, restored_elsewhere
 
         receiver = snap.receiver
         if receiver is None and snap.source is not None and "." not in snap.source:
@@ -355,6 +359,9 @@ class StateDictSnapshot(Rule):
             found = restored_by_sibling(ctx, tracked, keys)
         if found is None and type(target) is nodes.Subscript and owner:
             found = restored_by_caller(ctx, tracked, owner, keys)
+        if found is None and snap.params and type(target) is nodes.Subscript and \
+                tracked.startswith("self.") and owner:
+            found = overwritten_backup(ctx, tracked, owner)
         if found is None:
             return
         change = found[0]
@@ -525,6 +532,22 @@ def snapshot(ctx, node) -> Optional[Live]:
     arg = passed_items_argument(ctx.inf, node)
     inner = snapshot(ctx, arg) if arg is not None else None
     return None if inner is None else Live(inner.receiver, inner.source, True, inner.where)
+
+
+def _parameter_item(ctx, value) -> Optional[Live]:
+    """``value`` when it is the parameter a loop over ``X.parameters()`` or
+    ``X.named_parameters()`` binds this turn, or shares its storage (``param.data``,
+    ``param.detach()``): one of ``X``'s live tensors, kept under a snapshot's name."""
+    from .accumulate_loops import innermost_loop
+    from .snapshot_flow import _loop_parameters
+
+    loop = innermost_loop(ctx, ctx.stmt_line)
+    it = loop.iter if type(loop) is nodes.For else None
+    recv = parameters_receiver(it)
+    owner = dotted_name(recv) if recv is not None else None
+    names = _loop_parameters(loop, owner) if owner is not None else ()
+    where = same_storage(value, names[0]) if names else None
+    return Live(recv, None, True, where, True) if where is not None else None
 
 
 #: a name or attribute chain handed to ``load_state_dict``, or whose items a dict comprehension

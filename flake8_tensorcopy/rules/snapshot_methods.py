@@ -3,13 +3,15 @@ another method of the class, of a related class of the file, or on a later call 
 method. Split from ``rules/snapshot.py``."""
 from __future__ import annotations
 
+import ast
 import os
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .context import enclosing_function, positional_param_names, statement_blocks, \
     statement_list
-from ..semantic.storage_flow import bound_in
+from ..semantic.storage_flow import bound_in, first_write
+from ..syntax.walk import dotted
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 
 
@@ -39,6 +41,52 @@ def restored_elsewhere(ctx, bind, name: str, keys=None):
                 where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
                 return f"later calls of {where} (`{stmt.name.value}()`)", hit
     return restored_in_project(ctx, cls, name) if keys is None else None
+
+
+def overwritten_backup(ctx, name: str, owner: str):
+    """``self.backup[n] = p.data`` in ``for n, p in m.named_parameters():``, where the same turn
+    then writes ``p`` in place (``p.data.copy_(self.shadow[n])``: an EMA helper swapping its
+    weights in) and another method of the class (or of one related to it) reads
+    ``self.backup``: what it reads are the values written in, not those backed up. (The
+    write, the read) or None."""
+    from .accumulate_loops import innermost_loop
+    from .snapshot_flow import _loop_parameters
+
+    scope = ctx.scope_node
+    loop = innermost_loop(ctx, ctx.stmt_line)
+    cls = owner_class(ctx.module, scope) if type(scope) is nodes.FunctionDef else None
+    params = _loop_parameters(loop, owner) if cls is not None else ()
+    if not params:
+        return None
+    write = first_write(loop.body, ctx.stmt_line,
+                        frozenset(params) | frozenset(p + ".data" for p in params))
+    if write is None:
+        return None
+    for owner in related_classes(ctx.module, cls):
+        for stmt in statement_list(owner.body):
+            if type(stmt) is nodes.FunctionDef and stmt is not scope:
+                hit = _read_of(stmt, name)
+                if hit is not None:
+                    return f"`{ctx.snippet(write, 40)}` in the same turn", hit
+    return None
+
+
+def _read_of(fn, name: str):
+    """A read of the attribute chain ``name`` in method ``fn``, read from its ``ast`` (a body
+    the pre-filter left unbuilt too): a load that is not the object of an item write
+    (``self.backup[k] = v``); the ``ast`` node or None."""
+    a = fn._a
+    if not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    written = set()
+    found = []
+    for n in ast.walk(a):
+        t = type(n)
+        if t is ast.Subscript and type(n.ctx) is not ast.Load:
+            written.add(id(n.value))
+        elif t is ast.Attribute and type(n.ctx) is ast.Load and dotted(n) == name:
+            found.append(n)
+    return next((n for n in found if id(n) not in written), None)
 
 
 def restored_by_sibling(ctx, name: str, keys=None):
