@@ -539,13 +539,13 @@ def _parameter_item(ctx, value) -> Optional[Live]:
     ``X.named_parameters()`` binds this turn, or shares its storage (``param.data``,
     ``param.detach()``): one of ``X``'s live tensors, kept under a snapshot's name."""
     from .accumulate_loops import innermost_loop
-    from .snapshot_flow import _loop_parameters
+    from .snapshot_flow import loop_parameters
 
     loop = innermost_loop(ctx, ctx.stmt_line)
     it = loop.iter if type(loop) is nodes.For else None
     recv = parameters_receiver(it)
     owner = dotted_name(recv) if recv is not None else None
-    names = _loop_parameters(loop, owner) if owner is not None else ()
+    names = loop_parameters(loop, owner) if owner is not None else ()
     where = same_storage(value, names[0]) if names else None
     return Live(recv, None, True, where, True) if where is not None else None
 

@@ -584,9 +584,9 @@ def _writes_parameter(call, receiver: str, loop) -> Optional[str]:
         return f"it re-initialises `{receiver}`'s parameters"
     if m.endswith("_") and not m.startswith("_") and m not in _NOT_WRITES:
         if _part_of(func.value, receiver) or \
-                dotted_name(func.value) in _loop_parameters(loop, receiver) or (
+                dotted_name(func.value) in loop_parameters(loop, receiver) or (
                     type(func.value) is nodes.Attribute and func.value.attr.value == "data" and
-                    dotted_name(func.value.value) in _loop_parameters(loop, receiver)):
+                    dotted_name(func.value.value) in loop_parameters(loop, receiver)):
             return f"it writes `{receiver}`'s parameters in place"
         first = call.args[0].value if call.args and call.args[0].keyword is None else None
         if (dotted_name(func.value) or "").endswith("init") and first is not None and \
@@ -605,7 +605,7 @@ def _part_of(node, receiver: str) -> bool:
     return type(node) is nodes.Name and node.value == receiver
 
 
-def _loop_parameters(loop, receiver: str) -> Tuple[str, ...]:
+def loop_parameters(loop, receiver: str) -> Tuple[str, ...]:
     """The names ``for p in receiver.parameters():`` (``for n, p in ...named_parameters()``)
     binds to each parameter, for the loop the scan is in."""
     if type(loop) is not nodes.For or type(loop.iter) is not nodes.Call:

@@ -50,12 +50,12 @@ def overwritten_backup(ctx, name: str, owner: str):
     ``self.backup``: what it reads are the values written in, not those backed up. (The
     write, the read) or None."""
     from .accumulate_loops import innermost_loop
-    from .snapshot_flow import _loop_parameters
+    from .snapshot_flow import loop_parameters
 
     scope = ctx.scope_node
     loop = innermost_loop(ctx, ctx.stmt_line)
     cls = owner_class(ctx.module, scope) if type(scope) is nodes.FunctionDef else None
-    params = _loop_parameters(loop, owner) if cls is not None else ()
+    params = loop_parameters(loop, owner) if cls is not None else ()
     if not params:
         return None
     write = first_write(loop.body, ctx.stmt_line,
