@@ -11,7 +11,7 @@ from ..semantic import graph
 from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
-    returned_live_state_dict, returned_on_cpu_of
+    returned_live_by_name, returned_live_state_dict, returned_on_cpu_of
 from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
@@ -278,9 +278,16 @@ class StateDictSnapshot(Rule):
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
             # dict (asked only where the file hands the target to ``load_state_dict``)
-            if type(value) is not nodes.Call or _tracked_name(target) not in _loaded(ctx.source):
+            if type(value) is not nodes.Call or "load_state_dict" not in ctx.source:
                 return ()
-            via = returned_live_state_dict(ctx.inf, value)
+            from .snapshot_methods import handed_to_loaders
+
+            tree = ctx.module._a
+            tracked = _tracked_name(target)
+            if tracked not in _loaded(ctx.source) and tracked not in handed_to_loaders(tree):
+                return ()  # (``trainer.set_weights(best)`` of a method that loads it: one too)
+            via = returned_live_state_dict(ctx.inf, value) or \
+                returned_live_by_name(ctx.inf, value, tree)
             if via is None:
                 return ()
             on_cpu = returned_on_cpu_of(ctx.inf, value)

@@ -36,7 +36,7 @@ def restored_elsewhere(ctx, bind, name: str, keys=None):
                 if hit is not None:
                     return f"a later call of `{stmt.name.value}()`", hit
                 continue
-            hit = load_of(stmt.body, name, keys)
+            hit = load_of(stmt.body, name, keys) or _wrapped_load(stmt, name, ctx.module._a)
             if hit is not None:
                 where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
                 return f"later calls of {where} (`{stmt.name.value}()`)", hit
@@ -282,6 +282,57 @@ def load_of(node, name: str, keys=None):
                 return hit
         todo.extend(c for c in n.children if c is not None)
     return None
+
+
+def _wrapped_load(fn, name: str, tree):
+    """``trainer.set_weights(name)`` in method ``fn`` (read from its ``ast``: a body the
+    pre-filter left unbuilt too) of one of the file's ``wrapped_loaders``: the call, or None."""
+    loaders = wrapped_loaders(tree)
+    a = fn._a
+    if not loaders or not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    return next((n for n in ast.walk(a) if type(n) is ast.Call and n.args and
+                 type(n.func) is ast.Attribute and n.func.attr in loaders and
+                 dotted(n.args[0]) == name), None)
+
+
+_wrapped: tuple = (None, frozenset())
+
+
+def wrapped_loaders(tree) -> frozenset:
+    """The names of the file's functions and methods that hand their first argument to
+    ``load_state_dict`` (``def set_weights(self, state): self.model.load_state_dict(state)``),
+    from the file's ``ast`` (one walk per file: the last file's answer is kept)."""
+    global _wrapped
+    kept = _wrapped
+    if kept[0] is not tree:
+        found = set()
+        for fn in ast.walk(tree):
+            if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+                continue
+            params = [a.arg for a in fn.args.args]
+            first = params[1] if params[:1] in (["self"], ["cls"]) and len(params) > 1 else \
+                params[0] if params and params[:1] not in (["self"], ["cls"]) else None
+            if first is not None and any(
+                    type(n) is ast.Call and type(n.func) is ast.Attribute and
+                    n.func.attr == "load_state_dict" and n.args and
+                    type(n.args[0]) is ast.Name and n.args[0].id == first
+                    for n in ast.walk(fn)):
+                found.add(fn.name)
+        kept = _wrapped = (tree, frozenset(found))
+    return kept[1]
+
+
+def handed_to_loaders(tree) -> frozenset:
+    """The names and attribute chains the file hands to one of its ``wrapped_loaders``
+    (``trainer.set_weights(self.best_weights)``)."""
+    loaders = wrapped_loaders(tree)
+    if not loaders:
+        return frozenset()
+    return frozenset(
+        d for n in ast.walk(tree)
+        if type(n) is ast.Call and n.args and type(n.func) is ast.Attribute and
+        n.func.attr in loaders for d in (dotted(n.args[0]),) if d is not None)
 
 
 def lines_with_chain(stmts: list, chain: list):

@@ -6,8 +6,7 @@ free. This scan looks only for node *shapes* a rule needs (``X.data``, ``tensor(
 where a rule could fire: it is a superset, the engine's walk decides.
 
 ``plan`` also names the top-level functions and methods with no such shape; the engine builds
-no tree for them (where most of a large file's analysis time goes).
-"""
+no tree for them (where most of a large file's analysis time goes)."""
 from __future__ import annotations
 
 import ast
@@ -24,7 +23,8 @@ from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
 from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
-from .snapshot_shapes import restored_name as _restored_name, snapshot_shape as _snapshot_shape
+from .snapshot_shapes import calls_any as _calls_any, live_returners as _live_returners, \
+    restored_name as _restored_name, snapshot_shape as _snapshot_shape
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -424,7 +424,7 @@ class _Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_bridged")
+                 "_bridged", "_returners")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
@@ -435,11 +435,19 @@ class _Proof:
         self._imports: Optional[bool] = None
         self._reached: Optional[bool] = None
         self._uses: Optional[Uses] = None
+        self._returners: Optional[FrozenSet[str]] = None
 
     def uses(self) -> Uses:
         if self._uses is None:
             self._uses = Uses(self.tree, self.source)
         return self._uses
+
+    def calls_live_returner(self, fn: ast.AST, text: Optional["_TextIndex"]) -> bool:
+        """Does ``fn`` call the file's ``def weights(self): return self.model.state_dict()``?"""
+        if self._returners is None:  # (TEN402: ``self.best = trainer.weights()``)
+            self._returners = _live_returners(self.tree, self.source or "state_dict")
+        return any(text is None or text.contains(fn, n) for n in self._returners) and \
+            _calls_any(fn, self._returners)
 
     def may(self, fn: ast.AST, top: bool) -> bool:
         """A superset of the answer, from the text and the definition alone."""
@@ -609,9 +617,10 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # module computed, where the rule can tell it holds a graph (``_Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
-            elif in_class and _is_step(stmt, proof.source, text) and _step_accumulates(stmt):
-                # TEN501: Lightning's step, a method that runs ``backward()``
-                # (``accumulate_loops.step_hook``, ``step_method``)
+            elif in_class and (_is_step(stmt, proof.source, text) and _step_accumulates(stmt) or
+                               proof.calls_live_returner(stmt, text)):
+                # TEN501: Lightning's step, a method that runs ``backward()`` (``accumulate_loops
+                # .step_hook``, ``step_method``); TEN402: ``self.best = trainer.weights()``
                 found = True
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():

@@ -5,7 +5,7 @@ or dict of the parameters themselves under a snapshot's name), and what may be h
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import FrozenSet, Optional
 
 from .walk import dotted
 
@@ -89,3 +89,20 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
             it.func.attr == "items" and _state_dict_call(it.func.value)
     return False
+
+
+def live_returners(tree: ast.Module, source: str) -> FrozenSet[str]:
+    """The names of the file's functions and methods that return a module's live state dict
+    (``def weights(self): return self.model.state_dict()``: ``snapshot_shape``)."""
+    if "state_dict" not in source:
+        return frozenset()
+    return frozenset(f.name for f in ast.walk(tree)
+                     if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                         isinstance(r, ast.Return) and r.value is not None and
+                         snapshot_shape(r.value) for r in ast.walk(f)))
+
+
+def calls_any(fn: ast.AST, names: FrozenSet[str]) -> bool:
+    """Does ``fn`` call a method of one of ``names`` (``trainer.weights()``)?"""
+    return bool(names) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                               and n.func.attr in names for n in ast.walk(fn))

@@ -18,7 +18,8 @@ from ...syntax.build import parse_expression
 from ...syntax.nodes import dotted_name
 from ...syntax.prefilter import dotted, walk_nodes
 from ...syntax.walk import own_nodes
-from ..kinds import FUNCTION, Instance, Proj, ProjectFunction, ProjectModule
+from ..kinds import FREE, FUNCTION, UNKNOWN, ClassInfo, Instance, Proj, ProjectClass, \
+    ProjectFunction, ProjectModule
 from ..statedicts import Live, live_state_dict
 
 
@@ -105,6 +106,28 @@ def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
     if s.returns_live is None:
         return None
     return found[0].name, s.returns_text  # type: ignore[attr-defined]
+
+
+def returned_live_by_name(inf, call, tree) -> Optional[Tuple[str, str]]:
+    """``returned_live_state_dict`` of ``obj.m()`` where nothing tells what ``obj`` is: the
+    ``m`` of the one class of the file (``tree``, its ``ast``) that defines a method ``m``
+    (``trainer.weights()`` in a callback, ``Trainer.weights`` returning
+    ``self.model.state_dict()``), else None."""
+    func = call.func
+    if type(func) is not nodes.Attribute or type(func.value) is not nodes.Name:
+        return None
+    m = func.attr.value
+    owners = [c.name for c in getattr(tree, "body", ()) if type(c) is ast.ClassDef and any(
+        type(f) in (ast.FunctionDef, ast.AsyncFunctionDef) and f.name == m for f in c.body)]
+    if len(owners) != 1 or inf.infer(func.value) not in (None, UNKNOWN, FREE):
+        return None
+    k = inf.lookup(owners[0])
+    facts = k.facts if type(k) is ClassInfo else k.obj if type(k) is Proj else None
+    fn = facts.method(m) if isinstance(facts, ProjectClass) else None
+    if not isinstance(fn, ProjectFunction):
+        return None
+    s = summary(fn)
+    return (fn.name, s.returns_text) if s.returns_live is not None else None  # type: ignore
 
 
 def returned_on_cpu_of(inf, call):
