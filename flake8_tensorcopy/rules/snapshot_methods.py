@@ -296,43 +296,52 @@ def _wrapped_load(fn, name: str, tree):
                  dotted(n.args[0]) == name), None)
 
 
-_wrapped: tuple = (None, frozenset())
+_wrapped: tuple = (None, frozenset(), frozenset())
+
+
+def _loaders_of(tree) -> tuple:
+    """(``wrapped_loaders``, ``handed_to_loaders``) of the file's ``ast``, from one walk of it
+    (and one more of each function whose parameter a ``load_state_dict`` call is handed): the
+    last file's answer is kept."""
+    global _wrapped
+    kept = _wrapped
+    if kept[0] is tree:
+        return kept[1], kept[2]
+    funcs, loaded, calls = [], set(), []
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+            funcs.append(n)
+        elif t is ast.Call and n.args and type(n.func) is ast.Attribute:
+            calls.append(n)
+            if n.func.attr == "load_state_dict" and type(n.args[0]) is ast.Name:
+                loaded.add(n.args[0].id)
+    found = set()
+    for fn in funcs if loaded else ():
+        params = [a.arg for a in fn.args.args]
+        first = params[1] if params[:1] in (["self"], ["cls"]) and len(params) > 1 else \
+            params[0] if params and params[:1] not in (["self"], ["cls"]) else None
+        if first in loaded and any(
+                type(n) is ast.Call and type(n.func) is ast.Attribute and
+                n.func.attr == "load_state_dict" and n.args and
+                type(n.args[0]) is ast.Name and n.args[0].id == first for n in ast.walk(fn)):
+            found.add(fn.name)
+    handed = frozenset(d for n in calls if n.func.attr in found
+                       for d in (dotted(n.args[0]),) if d is not None) if found else frozenset()
+    _wrapped = (tree, frozenset(found), handed)
+    return _wrapped[1], _wrapped[2]
 
 
 def wrapped_loaders(tree) -> frozenset:
     """The names of the file's functions and methods that hand their first argument to
-    ``load_state_dict`` (``def set_weights(self, state): self.model.load_state_dict(state)``),
-    from the file's ``ast`` (one walk per file: the last file's answer is kept)."""
-    global _wrapped
-    kept = _wrapped
-    if kept[0] is not tree:
-        found = set()
-        for fn in ast.walk(tree):
-            if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-                continue
-            params = [a.arg for a in fn.args.args]
-            first = params[1] if params[:1] in (["self"], ["cls"]) and len(params) > 1 else \
-                params[0] if params and params[:1] not in (["self"], ["cls"]) else None
-            if first is not None and any(
-                    type(n) is ast.Call and type(n.func) is ast.Attribute and
-                    n.func.attr == "load_state_dict" and n.args and
-                    type(n.args[0]) is ast.Name and n.args[0].id == first
-                    for n in ast.walk(fn)):
-                found.add(fn.name)
-        kept = _wrapped = (tree, frozenset(found))
-    return kept[1]
+    ``load_state_dict`` (``def set_weights(self, state): self.model.load_state_dict(state)``)."""
+    return _loaders_of(tree)[0]
 
 
 def handed_to_loaders(tree) -> frozenset:
     """The names and attribute chains the file hands to one of its ``wrapped_loaders``
     (``trainer.set_weights(self.best_weights)``)."""
-    loaders = wrapped_loaders(tree)
-    if not loaders:
-        return frozenset()
-    return frozenset(
-        d for n in ast.walk(tree)
-        if type(n) is ast.Call and n.args and type(n.func) is ast.Attribute and
-        n.func.attr in loaders for d in (dotted(n.args[0]),) if d is not None)
+    return _loaders_of(tree)[1]
 
 
 def lines_with_chain(stmts: list, chain: list):
