@@ -17,7 +17,7 @@ from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
     parameters_receiver, same_storage, state_dict_receiver
 from ..syntax.nodes import dotted_name
-from ..syntax.snapshot_shapes import snapshot_name
+from ..syntax.snapshot_shapes import live_returners, snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
 from .snapshot_records import live_fields
@@ -280,14 +280,20 @@ class StateDictSnapshot(Rule):
             # dict (asked only where the file hands the target to ``load_state_dict``)
             if type(value) is not nodes.Call or "load_state_dict" not in ctx.source:
                 return ()
-            from .snapshot_methods import handed_to_loaders
+            tree, tracked = ctx.module._a, _tracked_name(target)
+            # or ``best = trainer.weights()`` of the file's method that returns one, handed to
+            # the file's method that loads it (``trainer.set_weights(best)``)
+            by_name = type(value.func) is nodes.Attribute and \
+                value.func.attr.value in live_returners(tree, ctx.source)
+            if tracked not in _loaded(ctx.source):
+                if not by_name:
+                    return ()
+                from .snapshot_methods import handed_to_loaders
 
-            tree = ctx.module._a
-            tracked = _tracked_name(target)
-            if tracked not in _loaded(ctx.source) and tracked not in handed_to_loaders(tree):
-                return ()  # (``trainer.set_weights(best)`` of a method that loads it: one too)
-            via = returned_live_state_dict(ctx.inf, value) or \
-                returned_live_by_name(ctx.inf, value, tree)
+                if tracked not in handed_to_loaders(tree):
+                    return ()
+            via = returned_live_state_dict(ctx.inf, value) or (
+                returned_live_by_name(ctx.inf, value, tree) if by_name else None)
             if via is None:
                 return ()
             on_cpu = returned_on_cpu_of(ctx.inf, value)

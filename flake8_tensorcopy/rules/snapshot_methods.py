@@ -11,7 +11,7 @@ from ..syntax.nodes import dotted_name, last_name
 from .context import enclosing_function, positional_param_names, statement_blocks, \
     statement_list
 from ..semantic.storage_flow import bound_in, first_write
-from ..syntax.walk import dotted
+from ..syntax.walk import dotted, walk_nodes
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 
 
@@ -308,7 +308,7 @@ def _loaders_of(tree) -> tuple:
     if kept[0] is tree:
         return kept[1], kept[2]
     funcs, loaded, calls = [], set(), []
-    for n in ast.walk(tree):
+    for n in walk_nodes(tree):
         t = type(n)
         if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
             funcs.append(n)

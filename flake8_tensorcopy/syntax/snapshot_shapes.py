@@ -7,7 +7,8 @@ from __future__ import annotations
 import ast
 from typing import FrozenSet, Optional
 
-from .walk import dotted
+from .source import occurrences
+from .walk import dotted, walk_nodes
 
 
 def restored_name(arg: ast.expr) -> bool:
@@ -91,18 +92,33 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
     return False
 
 
+_returners: tuple = (None, frozenset())
+
+
 def live_returners(tree: ast.Module, source: str) -> FrozenSet[str]:
     """The names of the file's functions and methods that return a module's live state dict
-    (``def weights(self): return self.model.state_dict()``: ``snapshot_shape``)."""
-    if "state_dict" not in source:
-        return frozenset()
-    return frozenset(f.name for f in ast.walk(tree)
-                     if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                         isinstance(r, ast.Return) and r.value is not None and
-                         snapshot_shape(r.value) for r in ast.walk(f)))
+    (``def weights(self): return self.model.state_dict()``: ``snapshot_shape``); the last
+    file's answer is kept."""
+    global _returners
+    if _returners[0] is not tree:
+        _returners = (tree, _live_returners(tree, source))
+    return _returners[1]
+
+
+def _live_returners(tree: ast.Module, source: str) -> FrozenSet[str]:
+    if not any("return" in source[source.rfind("\n", 0, i) + 1:i]
+               for i in occurrences(source, "state_dict")):
+        return frozenset()  # (no line returns one: most files, without a walk)
+    funcs, live = [], set()
+    for n in walk_nodes(tree):  # (one walk; a function's again only where one returns it)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            funcs.append(n)
+        elif isinstance(n, ast.Return) and n.value is not None and snapshot_shape(n.value):
+            live.add(id(n))
+    return frozenset(f.name for f in funcs if live and any(id(r) in live for r in walk_nodes(f)))
 
 
 def calls_any(fn: ast.AST, names: FrozenSet[str]) -> bool:
     """Does ``fn`` call a method of one of ``names`` (``trainer.weights()``)?"""
     return bool(names) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                               and n.func.attr in names for n in ast.walk(fn))
+                               and n.func.attr in names for n in walk_nodes(fn))
