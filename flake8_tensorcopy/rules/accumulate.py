@@ -14,8 +14,8 @@ from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import accumulation, caller_proves, concatenated_call, freezes_here, \
     grad_off_here, method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .context import cached, param_names
-from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, in_loop, \
-    innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method
+from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
+    in_loop, innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -303,6 +303,9 @@ class GraphKeepingAccumulator(Rule):
                 cat is not None and not (ctx.inf.qualname(cat.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)
+        outer = innermost_loop(ctx, loop) if loop is not None and fans_out(loop) else None
+        if outer is not None:  # ``for k, v in losses.items(): hist[k].append(v)``, each step
+            loop = outer
         closure = loop is None and form in ("append", "aug", "add")
         hook = False
         step = None

@@ -26,6 +26,15 @@ def innermost_loop(ctx, line):
     return cached(ctx, "_accumulate_loops", scope, lambda: loops_of(scope)).get(id(line))
 
 
+def fans_out(loop) -> bool:
+    """Is ``loop`` a walk over the items or values of a dict named by a plain name (``for k, v
+    in losses.items():``)? Inside another loop, what its body accumulates accumulates once per
+    turn of that one (``innermost_loop`` of the walk is where the turns are)."""
+    it = loop.iter if type(loop) is nodes.For else None
+    return type(it) is nodes.Call and type(it.func) is nodes.Attribute and not it.args and \
+        it.func.attr.value in ("items", "values") and type(it.func.value) is nodes.Name
+
+
 def closure_loop(ctx):
     """The loop of the enclosing function that defines the scope being checked (a closure, a
     statement of the loop's own body) and calls it each turn there (``closure()``, or

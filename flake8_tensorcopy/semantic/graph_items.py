@@ -147,13 +147,37 @@ def summed(g, expr) -> Optional[ast.Name]:
         return None
     arg = expr.args[0]
     if type(arg) is ast.GeneratorExp and len(arg.generators) == 1 and \
-            type(arg.elt) is ast.Name and type(arg.generators[0].target) is ast.Name and \
-            arg.generators[0].target.id == arg.elt.id and not arg.generators[0].ifs:
-        arg = arg.generators[0].iter  # ``sum(v for v in d.values())``
+            not arg.generators[0].ifs:
+        # ``sum(v for v in d.values())``, ``sum(w[k] * v for k, v in d.items())``: each value
+        # a term, weighted or not
+        gen = arg.generators[0]
+        it, tgt = gen.iter, gen.target
+        view = it.func.attr if type(it) is ast.Call and type(it.func) is ast.Attribute and \
+            not it.args else None
+        v = tgt if view == "values" else tgt.elts[1] if view == "items" and \
+            type(tgt) is ast.Tuple and len(tgt.elts) == 2 else None
+        if type(v) is not ast.Name or not _weighted(arg.elt, v.id):
+            return None
+        arg = it
     if type(arg) is ast.Call and type(arg.func) is ast.Attribute and \
-            arg.func.attr == "values" and not arg.args and type(arg.func.value) is ast.Name:
+            arg.func.attr in ("values", "items") and not arg.args and \
+            type(arg.func.value) is ast.Name and (arg.func.attr == "values" or
+                                                   type(expr.args[0]) is ast.GeneratorExp):
         arg = arg.func.value  # ``sum(d.values())``
     return arg if type(arg) is ast.Name else None
+
+
+def _weighted(elt, v: str) -> bool:
+    """Is ``elt`` the name ``v``, or ``v`` times or over a factor that does not read it
+    (``weights[k] * v``, ``v / n``)?"""
+    if type(elt) is ast.Name:
+        return elt.id == v
+    if type(elt) is not ast.BinOp or type(elt.op) not in (ast.Mult, ast.Div):
+        return False
+    sides = ((elt.left, elt.right),) if type(elt.op) is ast.Div else \
+        ((elt.left, elt.right), (elt.right, elt.left))
+    return any(type(a) is ast.Name and a.id == v and not any(
+        type(n) is ast.Name and n.id == v for n in ast.walk(b)) for a, b in sides)
 
 
 def mark_summed(g, expr, terms) -> None:
@@ -171,8 +195,9 @@ def mark_summed(g, expr, terms) -> None:
         a = summed(g, expr)
     for b in g.uses.get(id(a), ()):
         bd = g.bindings[b]
-        if bd.kind == "assign" and computed(bd.value) and b not in g.marked:
-            g.marked[b] = terms
+        if bd.kind == "assign" and b not in g.marked and (computed(bd.value) or (
+                type(bd.value) is ast.Dict and any(computed(v) for v in bd.value.values))):
+            g.marked[b] = terms  # (a dict display of computed losses too)
 
 
 def loop_item_fact(g, bd):
