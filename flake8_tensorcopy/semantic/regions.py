@@ -438,7 +438,8 @@ def _root(symbol: str) -> str:
 # ---- views bound to names -------------------------------------------------------------------
 class View(Kind):
     """What a name bound to a basic-slice view holds besides its tensor kind: the base (a
-    plain name), the region, and the names whose rebinding ends it."""
+    plain name, or an attribute chain for one statement: ``brief``), the region, and the names
+    whose rebinding ends it."""
 
     __slots__ = ("base", "region", "needs", "brief")
 
@@ -463,8 +464,9 @@ def key(name: str) -> str:
 
 def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View]:
     """The view ``name = value`` binds, or None: ``value`` is a basic-slice subscript of a plain
-    name known to be a tensor, whose bounds read only plain names, none of them (nor the base)
-    ``name`` itself or written by another scope; or that name itself (``y = x``: ``WHOLE``)."""
+    name (or of an attribute chain: a ``brief`` view) known to be a tensor, whose bounds read
+    only plain names, none of them (nor the base) ``name`` itself or written by another scope;
+    or that name itself (``y = x``: ``WHOLE``)."""
     brief = False
     if type(value) is nodes.Name:  # ``y = x``: the whole of ``x`` under another name
         base = value.value
