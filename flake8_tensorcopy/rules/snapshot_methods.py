@@ -285,28 +285,29 @@ def load_of(node, name: str, keys=None):
 
 
 def _wrapped_load(fn, name: str, tree):
-    """``trainer.set_weights(name)`` in method ``fn`` (read from its ``ast``: a body the
-    pre-filter left unbuilt too) of one of the file's ``wrapped_loaders``: the call, or None."""
-    loaders = wrapped_loaders(tree)
+    """``trainer.set_weights(name)`` in method ``fn`` (its ``ast`` lines: a body the pre-filter
+    left unbuilt too), a call of one of the file's loader wrappers (``handed_to_loaders``):
+    the call, or None."""
     a = fn._a
-    if not loaders or not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    return next((n for n in ast.walk(a) if type(n) is ast.Call and n.args and
-                 type(n.func) is ast.Attribute and n.func.attr in loaders and
-                 dotted(n.args[0]) == name), None)
+    return next((c for c in handed_to_loaders(tree).get(name, ())
+                 if a.lineno <= c.lineno <= (a.end_lineno or a.lineno)), None)
 
 
-_wrapped: tuple = (None, frozenset(), frozenset())
+_wrapped: tuple = (None, {})
 
 
-def _loaders_of(tree) -> tuple:
-    """(``wrapped_loaders``, ``handed_to_loaders``) of the file's ``ast``, from one walk of it
-    (and one more of each function whose parameter a ``load_state_dict`` call is handed): the
-    last file's answer is kept."""
+def handed_to_loaders(tree) -> dict:
+    """The names and attribute chains the file (its ``ast``) hands to one of its loader
+    wrappers, functions and methods that hand their first argument to ``load_state_dict``
+    (``trainer.set_weights(self.best_weights)`` of ``def set_weights(self, state):
+    self.model.load_state_dict(state)``), each with those calls: one walk of the file, and one
+    more of each function whose parameter a ``load_state_dict`` call is handed; the last
+    file's answer is kept."""
     global _wrapped
-    kept = _wrapped
-    if kept[0] is tree:
-        return kept[1], kept[2]
+    if _wrapped[0] is tree:
+        return _wrapped[1]
     funcs, loaded, calls = [], set(), []
     for n in walk_nodes(tree):
         t = type(n)
@@ -326,22 +327,13 @@ def _loaders_of(tree) -> tuple:
                 n.func.attr == "load_state_dict" and n.args and
                 type(n.args[0]) is ast.Name and n.args[0].id == first for n in ast.walk(fn)):
             found.add(fn.name)
-    handed = frozenset(d for n in calls if n.func.attr in found
-                       for d in (dotted(n.args[0]),) if d is not None) if found else frozenset()
-    _wrapped = (tree, frozenset(found), handed)
-    return _wrapped[1], _wrapped[2]
-
-
-def wrapped_loaders(tree) -> frozenset:
-    """The names of the file's functions and methods that hand their first argument to
-    ``load_state_dict`` (``def set_weights(self, state): self.model.load_state_dict(state)``)."""
-    return _loaders_of(tree)[0]
-
-
-def handed_to_loaders(tree) -> frozenset:
-    """The names and attribute chains the file hands to one of its ``wrapped_loaders``
-    (``trainer.set_weights(self.best_weights)``)."""
-    return _loaders_of(tree)[1]
+    handed: dict = {}
+    for n in calls if found else ():
+        d = dotted(n.args[0]) if n.func.attr in found else None
+        if d is not None:
+            handed.setdefault(d, []).append(n)
+    _wrapped = (tree, handed)
+    return handed
 
 
 def lines_with_chain(stmts: list, chain: list):
