@@ -15,7 +15,8 @@ from .accumulate_graph import accumulation, caller_proves, concatenated_call, fr
     grad_off_here, method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
-    in_loop, innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method
+    in_loop, innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method, \
+    stepped_by_caller
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -42,7 +43,9 @@ class GraphKeepingAccumulator(Rule):
         "into a tensor, list or dict the function makes, in a loop that calls `backward()` "
         "(`losses[i] = loss`: a tensor records every store), a project "
         "function that appends one argument to "
-        "another (`record(hist, loss)` with `store.append(value)`), "
+        "another (`record(hist, loss)` with `store.append(value)`) or to a module-level "
+        "container of its module (`log_step(loss)` with `LOSSES.append(value)`; a `global` "
+        "number, `TOTAL += value`), "
         "and a tracker's method that adds what it is given into an attribute of `self`: "
         "`meter.update(loss)` with `self.sum += val`, `self.sum += hvd.allreduce(val.cpu())` "
         "(an autograd-aware call), or every item of a dict it is given, `for k in losses: "
@@ -53,7 +56,9 @@ class GraphKeepingAccumulator(Rule):
         "grad on; not `validation_step`, which it runs under `no_grad`), or by a method "
         "whose own body calls `backward()` outside a loop (a training step: each call is a "
         "step; only a value the method proves attached, `self.losses.append(loss)` after "
-        "`loss.backward()`). A value is "
+        "`loss.backward()`), or by a method that a loop of the file calls by name and whose "
+        "value that loop differentiates (`loss = module.training_step(batch, i)` ... "
+        "`loss.backward()`: each call is a step made with grad on). A value is "
         "graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
         "flow-sensitive, every binding that reaches the read must be attached, a number it "
         "starts as aside, `total = 0.0`; function "
@@ -308,7 +313,7 @@ class GraphKeepingAccumulator(Rule):
             loop = outer
         closure = loop is None and form in ("append", "aug", "add")
         hook = False
-        step = None
+        step = stepped = None
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
             if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
@@ -317,6 +322,11 @@ class GraphKeepingAccumulator(Rule):
             if loop is None:  # ``self.losses.append(loss)`` in a method that ran backward
                 loop = step = step_method(ctx)
                 closure = False
+            if loop is None and (dotted_name(acc) or "").startswith("self."):
+                # ... or in a method whose value a loop of the file differentiates
+                stepped = stepped_by_caller(ctx)
+                loop = ctx.scope_node if stepped is not None else None
+                hook = loop is not None
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
@@ -373,7 +383,12 @@ class GraphKeepingAccumulator(Rule):
         elif form == "ifexp":
             fields["fixed"] = "`.detach()`-ed values in both branches"
         how = _how(form, fact)
-        if hook:
+        if stepped is not None:
+            fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, whose value "
+                                      f"`backward()` differentiates on line {stepped}, once per "
+                                      "step: every call's autograd graph stays reachable from "
+                                      "`self` (memory grows each step)")
+        elif hook:
             fields.update(shape=how + " in `training_step`, which Lightning runs once per batch "
                                       "with grad on: every step's autograd graph stays reachable "
                                       "until it is emptied or reset (memory grows each step)")
@@ -423,8 +438,9 @@ def _how(form, fact) -> str:
     """Where the graph is kept and why the value has one, for the message."""
     out = ""
     if type(form) is tuple:
-        out = f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1] is not None else \
-            f" (`{form[0]}()` appends it)"
+        out = f" (`{form[0]}()` appends it)" if form[1] is None else \
+            f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1].startswith("self.") else \
+            f" (`{form[0]}()` keeps it in the module-level `{form[1]}`)"
     if fact.why == graph.DIFFERENTIATED and fact.detail:
         return out + f" after `{fact.detail}()` called `backward()` on it"
     if fact.why == graph.DIFFERENTIATED:
@@ -482,8 +498,9 @@ def _may_keep(call) -> bool:
     ``pbar.update(1)`` is not asked for its method's summary."""
     if type(call) is not nodes.Call:
         return False
-    if type(call.func) is nodes.Name:  # ``record(hist, loss)``: a function that appends
-        return len(call.args) > 1 and call.func.value not in _BUILTINS and \
+    if type(call.func) is nodes.Name:  # ``record(hist, loss)``, ``log_step(loss)``: a
+        # function that appends to another argument or to a module-level log
+        return bool(call.args) and call.func.value not in _BUILTINS and \
             any(not a.star and _operands(a.value) for a in call.args)
     if type(call.func) is not nodes.Attribute or \
             type(call.func.value) not in (nodes.Name, nodes.Attribute):

@@ -209,17 +209,22 @@ def method_accumulation(node, ctx):
 
 def _collected(call, fn, name: str):
     """(the argument appended to, the argument appended, (``name``, None)) of a call of a
-    project function whose summary says it appends one parameter to another, by position."""
-    from ..semantic.index.summaries import collects  # (imported with the first summary)
+    project function whose summary says it appends one parameter to another, by position; or
+    (the function called, the argument, (``name``, the module-level name)) of one whose summary
+    says it keeps that parameter in a module-level container or ``global`` number."""
+    from ..semantic.index.collect_summaries import collects, logs
 
-    found = collects(fn) if fn is not None and hasattr(fn, "node") else {}
-    if not found or any(a.star or a.keyword is not None for a in call.args):
+    if fn is None or not hasattr(fn, "node") or \
+            any(a.star or a.keyword is not None for a in call.args):
         return None
     args = call.args
-    for k, into in sorted(found.items()):
+    for k, into in sorted(collects(fn).items()):
         if k < len(args) and into < len(args) and \
                 type(args[into].value) in (nodes.Name, nodes.Attribute):
             return args[into].value, args[k].value, (name, None)
+    for k, kept in sorted(logs(fn).items()):
+        if k < len(args) and type(call.func) is nodes.Name:
+            return call.func, args[k].value, (name, kept)
     return None
 
 

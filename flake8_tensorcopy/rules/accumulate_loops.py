@@ -4,10 +4,12 @@ statement and the loops around it, what a loop's body binds and differentiates, 
 binds, differentiates, writes in place and returns."""
 from __future__ import annotations
 
+import ast
 from typing import List, Optional, Set, Tuple
 
 from ..semantic.graph_terms import DETACHING, NUMBERS
 from ..syntax import nodes
+from ..syntax.accumulation_shapes import stepping_names
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, enclosing_function, positional_param_names, \
     statement_blocks, statement_list
@@ -88,6 +90,48 @@ def step_hook(ctx):
                     return scope
         return None
     return cached(ctx, "_accumulate_step_hook", scope, find)
+
+
+def stepped_by_caller(ctx) -> Optional[int]:
+    """The line of a ``backward()`` in a loop of this file that differentiates what the method
+    being checked returns (``loss = module.training_step(batch, i)`` ... ``loss.backward()``:
+    the method called by its name on any receiver, in the same loop), else None. Each such call is one training step made with grad on: the method's
+    body is the body of that loop, as Lightning's ``training_step`` is (``step_hook``). Found in
+    one walk of the file's ``ast`` (masked definitions included), for every method's name."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or positional_param_names(scope)[:1] != ["self"]:
+        return None
+    name = scope.name.value
+    if name not in stepping_names(ctx.source):
+        return None  # (most methods: the text alone says no)
+    found = cached(ctx, "_accumulate_stepped", None, lambda: _stepping_calls(
+        getattr(ctx.inf, "module_tree", None)))
+    return found.get(name)
+
+
+def _stepping_calls(tree) -> dict:
+    """Method name -> the first line of a ``backward()`` on what a call of it returned, the
+    call and the ``backward()`` within one loop's lines (the value bound to a name between)."""
+    out: dict = {}
+    if tree is None:
+        return out
+    loops, bound, backs = [], {}, []
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.For or t is ast.While or t is ast.AsyncFor:
+            loops.append((n.lineno, n.end_lineno))
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and \
+                type(n.value) is ast.Call and type(n.value.func) is ast.Attribute:
+            bound.setdefault(n.targets[0].id, []).append((n.lineno, n.value.func.attr))
+        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward":
+            backs.append(n)
+    for b in sorted(backs, key=lambda c: c.lineno):
+        v = b.func.value
+        for line, method in (bound.get(v.id, ()) if type(v) is ast.Name else ()):
+            if method not in out and any(first <= line <= b.lineno <= last
+                                         for first, last in loops):
+                out[method] = b.lineno
+    return out
 
 
 def step_method(ctx):

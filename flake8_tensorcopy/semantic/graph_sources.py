@@ -429,13 +429,18 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     return region(g, stmt)
 
 
-def forward_fact(g, node: ast.Call, stmt) -> Fact:
-    """A forward pass ``node`` of the scope, read in ``stmt`` (None: not known where): attached
-    for sure where that statement's region is proven on (``proven_regions``) and its parameters
-    may require grad (``Oracle.trainable``: a frozen backbone's output has no graph), else
-    attached where the scope runs with grad on."""
-    if stmt is not None and g.oracle.trainable(node):
+def forward_fact(g, node: ast.Call, stmt) -> Optional[Fact]:
+    """A forward pass ``node`` of the scope, read in ``stmt`` (None: not known where): nothing
+    where that statement runs under a ``with`` that turns grad off (``torch.no_grad()``: the
+    value bound there has no graph, wherever it is read later); attached for sure where its
+    region is proven on (``proven_regions``) and its parameters may require grad
+    (``Oracle.trainable``: a frozen backbone's output has no graph), else attached where the
+    scope runs with grad on."""
+    if stmt is not None:
         g._need()
+        if g.grad.get(id(stmt)) == "off":
+            return None
+    if stmt is not None and g.oracle.trainable(node):
         r = region(g, stmt)
         on = proven_regions(g) if r is not None else {}
         if r in on:

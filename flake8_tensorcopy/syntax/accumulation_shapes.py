@@ -365,3 +365,29 @@ def imports_project(source: str) -> bool:
     """May ``source`` import a module of its own project (``project_import``)? Then a function
     it calls may be the project's, whose summary may say it differentiated what it returns."""
     return any(project_import(m) for m in _IMPORT_WORD.finditer(source))
+
+
+_DIFFERENTIATED_NAME = LazyPattern(r"\b([A-Za-z_]\w*)\s*\.\s*backward\s*\(")
+_STEPPING_NAMES: dict = {}
+
+
+def stepping_names(source: str) -> FrozenSet[str]:
+    """The names of the methods whose value a name bound from their call is differentiated by
+    in ``source`` (``loss = module.training_step(batch, i)`` ... ``loss.backward()``: the
+    ``training_step`` of any class may run once per step, grad on), from the text alone: a
+    superset of what ``rules/accumulate_loops.stepped_by_caller`` finds (the call and the
+    ``backward()`` in one loop). Kept for the last source asked (the pre-filter and the rule
+    ask of the same file)."""
+    hit = _STEPPING_NAMES.get(source)
+    if hit is not None:
+        return hit
+    names = {m.group(1) for m in _DIFFERENTIATED_NAME.finditer(source)} if \
+        "backward" in source else set()
+    found = set()
+    for name in names:
+        found.update(re.findall(r"(?m)^[ \t]*" + name +
+                                r"\s*=\s*[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*\.\s*(\w+)\s*\(",
+                                source))
+    _STEPPING_NAMES.clear()
+    got = _STEPPING_NAMES[source] = frozenset(found)
+    return got

@@ -18,7 +18,7 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
     PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, \
-    project_imports as _project_imports, project_modules as _project_modules
+    project_imports as _project_imports, project_modules as _project_modules, stepping_names
 from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
@@ -295,8 +295,7 @@ def _like_call(node: ast.expr) -> bool:
 
 
 def _two_step_copy(block: list) -> bool:
-    """TEN302's two-statement form in one block: ``out = torch.empty_like(v)`` then, as the next
-    statement, ``out.copy_(v)``."""
+    """TEN302's two statements in one block: ``out = torch.empty_like(v)``, then ``out.copy_(v)``."""
     for prev, stmt in zip(block, block[1:]):
         if type(stmt) is ast.Expr and type(prev) is ast.Assign and len(prev.targets) == 1:
             call, target = stmt.value, prev.targets[0]
@@ -592,10 +591,9 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
     ``proof(fn, top)``: may TEN501 report an accumulation in a loop of ``fn`` (``_Proof``,
-    asked only of a definition whose loops accumulate what may be a graph)?
-    ``helpers``: the names of the project's functions the module calls by name, and the names
-    of the project's modules it calls functions of (TEN405 reads their storage summaries:
-    ``helper_written``)."""
+    asked only of a definition whose loops accumulate what may be a graph)? ``helpers``: the
+    names of the project's functions the module calls by name and of the project's modules it
+    calls functions of (TEN405 reads their storage summaries: ``helper_written``)."""
     found = _two_step_copy(body)
     if proof is None:
         proof = _Proof(ast.Module([], []), None, None)  # no text: every definition may
@@ -668,10 +666,12 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
 
 def _is_step(fn: ast.AST, source: Optional[str], text: Optional[_TextIndex]) -> bool:
     """May method ``fn`` be a training step: Lightning's ``training_step`` (in a text naming
-    ``LightningModule``), or one whose text calls ``backward``?"""
+    ``LightningModule``), one whose text calls ``backward``, or one a text that does calls by
+    name (``accumulate_loops.stepped_by_caller``)?"""
     if fn.name == "training_step" and (source is None or "LightningModule" in source):
         return True
-    return text is None or text.contains(fn, "backward")
+    return text is None or text.contains(fn, "backward") or source is not None and \
+        fn.name in stepping_names(source)
 
 
 def _step_accumulates(fn: ast.AST) -> bool:

@@ -311,6 +311,12 @@ class ModuleFacts(ProjectModule):
         return got  # type: ignore[return-value]
 
     # -- names -------------------------------------------------------------------------------
+    def top_level_kind(self, name: str) -> Optional[str]:
+        """What a top-level ``name = value`` of this module binds: ``"container"`` (a list or
+        dict display, ``list()``, ``deque()``...), ``"number"`` (an int or float constant),
+        ``"namedtuple"``, ``"name"`` or ``"other"``; None where no such statement binds it."""
+        return self._assign_kinds.get(name)
+
     def lookup(self, name: str, _depth: int = 0):
         """The shape of the module-level ``name`` (None: unknown or not defined here)."""
         if _depth > 8:
@@ -414,10 +420,19 @@ def _read_as_utf8(data: bytes) -> bool:
         return False
 
 
+_GROWING = frozenset({"list", "dict", "deque", "collections.deque", "defaultdict",
+                      "collections.defaultdict"})
+
+
 def _assign_kind(value: ast.expr) -> str:
     if isinstance(value, ast.Call) and dotted(value.func) in (
             "namedtuple", "collections.namedtuple", "NamedTuple", "typing.NamedTuple"):
         return "namedtuple"
+    if isinstance(value, (ast.List, ast.Dict)) or (
+            isinstance(value, ast.Call) and dotted(value.func) in _GROWING):
+        return "container"  # ``LOG = []``, ``deque(maxlen=k)``: what may grow
+    if isinstance(value, ast.Constant) and type(value.value) in (int, float):
+        return "number"  # ``TOTAL = 0.0``
     return "name" if isinstance(value, (ast.Name, ast.Attribute)) else "other"
 
 

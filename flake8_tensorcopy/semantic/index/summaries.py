@@ -21,12 +21,9 @@ cycle of calls reads nothing for the call that closes it.
 from __future__ import annotations
 
 import ast
-import weakref
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from ...syntax.source import any_line_within
 from ...syntax.walk import own_nodes
-from .statedict_summaries import kept_per_function
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
@@ -316,65 +313,6 @@ def _returns(g: graph.ScopeGraph):
             whole = whole and _proven(g.attached(value))
             items = set()
     return whole, frozenset(items or ()), fields if type(fields) is tuple else ()
-
-
-#: module facts -> {id(function facts): (function facts, what ``collects`` gave)}
-_COLLECTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def collects(fn) -> Dict[int, int]:
-    """Call position of a parameter of project function ``fn`` (a ``FuncFacts``) -> call
-    position of the parameter it appends it to (``def record(store, value):
-    store.append(value)``: 1 -> 0); worked out when a call asks (a call statement in a loop),
-    once per function, not with every graph summary."""
-    first, last = getattr(fn, "_first", None), getattr(fn, "_last", None)
-    spots = [fn.module.word_lines(w) for w in ("append", "extend")]
-    if first is not None and None not in spots and not any(
-            any_line_within(s, first, last) for s in spots):
-        return {}  # neither word in its lines: nothing appended (the text, before the walk)
-    offset = 1 if fn.cls is not None and not _static(fn.node) else 0
-    return kept_per_function(fn, _COLLECTS, lambda node: _collects(node, offset), {})
-
-
-def _collects(fn, offset: int) -> Dict[int, int]:
-    """Call position of a parameter -> call position of the parameter the function appends it
-    to (``store.append(value)``, ``store[k].append(value)``, ``store.setdefault(k,
-    []).append(value)``, ``store.extend([value])``), where the function rebinds neither:
-    whatever the caller passes as ``store`` keeps what it passes as ``value``."""
-    params = graph.function_params(fn)
-    pos = {name: i - offset for i, name in enumerate(params) if i >= offset}
-    rebound = set()
-    found: Dict[int, int] = {}
-    for n in own_nodes(fn):
-        t = type(n)
-        if t is ast.Assign or t is ast.AugAssign or t is ast.AnnAssign or t is ast.For or \
-                t is ast.NamedExpr:
-            for target in (n.targets if t is ast.Assign else [n.target]):
-                rebound.update(x.id for x in ast.walk(target) if type(x) is ast.Name)
-            continue
-        if t is not ast.Expr or type(n.value) is not ast.Call:
-            continue
-        call = n.value
-        f = call.func
-        if type(f) is not ast.Attribute or f.attr not in ("append", "extend") or \
-                len(call.args) != 1 or call.keywords:
-            continue
-        recv = f.value
-        if type(recv) is ast.Subscript:
-            recv = recv.value
-        elif type(recv) is ast.Call and type(recv.func) is ast.Attribute and \
-                recv.func.attr == "setdefault":
-            recv = recv.func.value
-        if type(recv) is not ast.Name or recv.id not in pos:
-            continue
-        arg = call.args[0]
-        items = arg.elts if f.attr == "extend" and type(arg) in (ast.List, ast.Tuple) else \
-            [arg] if f.attr == "append" else []
-        for v in items:
-            if type(v) is ast.Name and v.id in pos and v.id != recv.id:
-                found.setdefault(pos[v.id], pos[recv.id])
-    names = {i: name for name, i in pos.items()}
-    return {k: a for k, a in found.items() if names[k] not in rebound and names[a] not in rebound}
 
 
 def _returned_keys(g: graph.ScopeGraph) -> FrozenSet[str]:

@@ -1,0 +1,111 @@
+"""What a project function keeps of its arguments beyond the call, read from its own code once
+and kept with its module's facts (``statedict_summaries.kept_per_function``):
+
+- ``collects``: a parameter it appends to another parameter (``def record(store, value):
+  store.append(value)``): whatever the caller passes as ``store`` keeps what it passes as
+  ``value``;
+- ``logs``: a parameter it appends to a module-level container of its own module, or adds into
+  a module-level number it declares ``global`` (``LOSSES.append(loss)``, ``global TOTAL;
+  TOTAL += loss``): the module keeps it for the rest of the run.
+
+Both are worked out when a call statement in a loop asks (TEN501's ``method_accumulation``),
+not with every graph summary, and one walk of the function answers both.
+"""
+from __future__ import annotations
+
+import ast
+import weakref
+from typing import Dict, Tuple
+
+from ...syntax.source import any_line_within
+from ...syntax.walk import own_nodes
+from .. import graph
+from .statedict_summaries import kept_per_function
+
+#: module facts -> {id(function facts): (function facts, (``collects``, ``logs``))}
+_KEPT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_NONE: Tuple[Dict[int, int], Dict[int, str]] = ({}, {})
+_WORDS = ("append", "extend", "global")
+
+
+def collects(fn) -> Dict[int, int]:
+    """Call position of a parameter of project function ``fn`` (a ``FuncFacts``) -> call
+    position of the parameter it appends it to (``def record(store, value):
+    store.append(value)``: 1 -> 0)."""
+    return _kept(fn)[0]
+
+
+def logs(fn) -> Dict[int, str]:
+    """Call position of a parameter of project function ``fn`` (not a method) -> the
+    module-level name it appends it to or adds it into (``LOSSES``)."""
+    return _kept(fn)[1]
+
+
+def _kept(fn) -> Tuple[Dict[int, int], Dict[int, str]]:
+    first, last = getattr(fn, "_first", None), getattr(fn, "_last", None)
+    spots = [fn.module.word_lines(w) for w in _WORDS]
+    if first is not None and None not in spots and not any(
+            any_line_within(s, first, last) for s in spots):
+        return _NONE  # none of the words in its lines: nothing kept (the text, before the walk)
+    method = fn.cls is not None and not any(
+        graph.dotted(d) in ("staticmethod", "classmethod") for d in fn.node.decorator_list)
+    top = None if fn.cls is not None else fn.module.top_level_kind
+    return kept_per_function(fn, _KEPT, lambda node: _walk(node, 1 if method else 0, top), _NONE)
+
+
+def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
+    """One walk of ``fn``'s own code: (``collects``, ``logs``). Appended: ``store.append(value)``,
+    ``store[k].append(value)``, ``store.setdefault(k, []).append(value)``,
+    ``store.extend([value])``; added (a ``global`` name only): ``TOTAL += value``. Neither side
+    may be bound in the function (a ``global`` name may, by the ``+=`` itself)."""
+    params = graph.function_params(fn)
+    pos = {name: i - offset for i, name in enumerate(params) if i >= offset}
+    rebound = set()
+    declared = set()
+    found: Dict[int, int] = {}
+    into_module: Dict[int, str] = {}
+    for n in own_nodes(fn):
+        t = type(n)
+        if t is ast.Global:
+            declared.update(n.names)
+            continue
+        if t is ast.AugAssign and type(n.op) is ast.Add and type(n.target) is ast.Name and \
+                type(n.value) is ast.Name and n.value.id in pos and top is not None and \
+                top(n.target.id) == "number":
+            into_module.setdefault(pos[n.value.id], n.target.id)  # kept if ``global`` below
+        if t is ast.Assign or t is ast.AugAssign or t is ast.AnnAssign or t is ast.For or \
+                t is ast.NamedExpr:
+            for target in (n.targets if t is ast.Assign else [n.target]):
+                rebound.update(x.id for x in ast.walk(target) if type(x) is ast.Name)
+            continue
+        if t is not ast.Expr or type(n.value) is not ast.Call:
+            continue
+        call = n.value
+        f = call.func
+        if type(f) is not ast.Attribute or f.attr not in ("append", "extend") or \
+                len(call.args) != 1 or call.keywords:
+            continue
+        recv = f.value
+        if type(recv) is ast.Subscript:
+            recv = recv.value
+        elif type(recv) is ast.Call and type(recv.func) is ast.Attribute and \
+                recv.func.attr == "setdefault":
+            recv = recv.func.value
+        if type(recv) is not ast.Name:
+            continue
+        arg = call.args[0]
+        items = arg.elts if f.attr == "extend" and type(arg) in (ast.List, ast.Tuple) else \
+            [arg] if f.attr == "append" else []
+        for v in items:
+            if type(v) is not ast.Name or v.id not in pos or v.id == recv.id:
+                continue
+            if recv.id in pos:
+                found.setdefault(pos[v.id], pos[recv.id])
+            elif top is not None and top(recv.id) == "container":
+                into_module.setdefault(pos[v.id], recv.id)
+    names = {i: name for name, i in pos.items()}
+    collected = {k: a for k, a in found.items()
+                 if names[k] not in rebound and names[a] not in rebound}
+    logged = {k: g for k, g in into_module.items() if names[k] not in rebound and (
+        g in declared if top(g) == "number" else g not in rebound or g in declared)}
+    return collected, logged

@@ -1,0 +1,131 @@
+"""What a project function keeps of its arguments (``semantic/index/collect_summaries``) and the
+text's stepping methods (``syntax/accumulation_shapes.stepping_names``): the facts under
+TEN501's module-level logs and its steps called by a hand-written loop."""
+import textwrap
+
+import pytest
+
+from flake8_tensorcopy.semantic.index import index
+from flake8_tensorcopy.semantic.index.collect_summaries import collects, logs
+from flake8_tensorcopy.syntax.accumulation_shapes import stepping_names
+
+from .conftest import flake8
+
+
+def _module(tmp_path, src):
+    path = tmp_path / "mod.py"
+    path.write_text(textwrap.dedent(src))
+    return index().load_path(str(path))
+
+
+def test_logs_names_the_module_level_container_or_global_number(tmp_path):
+    m = _module(tmp_path, """
+        LOG = []
+        HIST = {}
+        TOTAL = 0.0
+        NAME = "x"
+
+        def record(value, norm):
+            LOG.append(value)
+            HIST.setdefault("n", []).append(norm)
+
+        def add(value):
+            global TOTAL
+            TOTAL += value
+
+        def add_undeclared(value):
+            TOTAL = 0
+            TOTAL += value
+
+        def into_string(value):
+            NAME.append(value)
+
+        def local_list(value):
+            LOG = []
+            LOG.append(value)
+
+        def rebinds_param(value):
+            value = value.item()
+            LOG.append(value)
+
+        def store(into, value):
+            into.append(value)
+    """)
+    assert logs(m.defs["record"]) == {0: "LOG", 1: "HIST"}
+    assert logs(m.defs["add"]) == {0: "TOTAL"}
+    for name in ("add_undeclared", "into_string", "local_list", "rebinds_param", "store"):
+        assert logs(m.defs[name]) == {}, name
+    assert collects(m.defs["store"]) == {1: 0}
+    assert collects(m.defs["record"]) == {}
+
+
+def test_a_method_keeps_nothing_in_module_logs(tmp_path):
+    m = _module(tmp_path, """
+        LOG = []
+
+        class Meter:
+            def update(self, value):
+                LOG.append(value)
+    """)
+    assert logs(m.defs["Meter"].method("update")) == {}
+
+
+def test_top_level_kind(tmp_path):
+    m = _module(tmp_path, """
+        import collections
+        A = []
+        B = collections.deque(maxlen=3)
+        C = 0
+        D = "s"
+        E = A
+    """)
+    assert [m.top_level_kind(n) for n in "ABCDEF"] == [
+        "container", "container", "number", "other", "name", None]
+
+
+@pytest.mark.parametrize("src, want", [
+    ("loss = module.training_step(batch, i)\nloss.backward()\n", {"training_step"}),
+    ("l = self.model.compute(b)\nopt.zero_grad()\nl.backward()\n", {"compute"}),
+    ("loss = crit(out, y)\nloss.backward()\n", set()),  # a plain call: no method
+    ("loss = module.training_step(batch, i)\n", set()),  # never differentiated
+    ("(loss * 2).backward()\nloss = m.step(b)\n", set()),  # not the bound name
+])
+def test_stepping_names(src, want):
+    assert stepping_names(src) == want
+
+
+def test_module_log_and_called_step_reported_at_the_call_and_in_the_method(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent("""
+        import torch
+        import torch.nn.functional as F
+
+        LOSSES = []
+
+
+        def log(value):
+            LOSSES.append(value)
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(2, 1)
+                self.outs = []
+
+            def step(self, x, y):
+                loss = F.mse_loss(self.lin(x), y)
+                self.outs.append(loss)
+                return loss
+
+
+        def fit(net, batches, opt):
+            for x, y in batches:
+                loss = net.step(x, y)
+                loss.backward()
+                opt.step()
+                log(loss)
+                log(loss.item())
+    """))
+    out = flake8(str(path), "--select", "TEN501").stdout
+    assert [line.split(":")[1] for line in out.splitlines()] == ["20", "29"], out
