@@ -282,8 +282,8 @@ def accumulation(node):
         # ``acc.extend([loss])``: the items of a list or tuple it spells, or of a list the
         # scope fills (``acc.extend(values)``: the graph knows what ``values`` holds)
         value = call.args[0].value
-        return (acc, value, "append") if type(value) in (nodes.List, nodes.Tuple, nodes.Name) \
-            else None
+        return (acc, value, "append") if type(value) in (
+            nodes.List, nodes.Tuple, nodes.Name, nodes.Subscript, nodes.Attribute) else None
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form
@@ -414,6 +414,36 @@ def _dropped(stmt: ast.stmt, use) -> bool:
         return True
     return type(call.func) is ast.Name and call.func.id == "print" and any(
         type(a) is ast.Call and a.func is use for a in call.args)
+
+
+_AS_NUMBER = frozenset({"item", "tolist"})
+
+
+def _read_as_number(fn, stmt: ast.stmt, use) -> bool:
+    """``val_loss = validate(model, loader)`` where every other read of ``val_loss`` in ``fn``
+    is ``val_loss.item()``, ``val_loss.tolist()`` or ``float(val_loss)``: nothing differentiates
+    what the call returned (the name bound once in ``fn``, by ``stmt``)."""
+    if type(stmt) is not ast.Assign or stmt.value is not use and not (
+            type(stmt.value) is ast.Call and stmt.value.func is use) or \
+            len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Name:
+        return False
+    name = stmt.targets[0].id
+    numbers = set()
+    reads = []
+    for n in ast.walk(fn):
+        if type(n) is ast.Name and n.id == name:
+            if type(n.ctx) is not ast.Load:
+                if n is not stmt.targets[0]:
+                    return False  # bound again: another value
+            else:
+                reads.append(n)
+        elif type(n) is ast.Call and len(n.args) == 1 and not n.keywords and \
+                type(n.func) is ast.Name and n.func.id == "float":
+            numbers.add(id(n.args[0]))
+        elif type(n) is ast.Call and not n.args and type(n.func) is ast.Attribute and \
+                n.func.attr in _AS_NUMBER:
+            numbers.add(id(n.func.value))
+    return all(id(r) in numbers for r in reads)
 
 
 def _statement_of(body, use: ast.Name):
@@ -592,7 +622,8 @@ def _method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
     callers prove it on in turn (``Runner(...).run()`` at script level: a chain of at most
     three methods)?"""
     stmt = _statement_of(method.body, use)
-    if stmt is None or (escapes() and not _dropped(stmt, use)):
+    if stmt is None or (escapes() and not _dropped(stmt, use) and
+                        not _read_as_number(method, stmt, use)):
         return False
     g = cached(ctx, "_accumulate_caller_graphs", method,
                lambda: graph.scope_graph(method, CallerOracle(method, ctx)))

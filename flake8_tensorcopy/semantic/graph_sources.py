@@ -262,6 +262,12 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
                 # of a forward pass's output, as for a module of unknown class below
                 got = frozenset(s for s in binding(g, b, depth + 1) if s[0] == "f")
             sets.append(got)
+        elif bd.kind == "unpack" and type(bd.value) is ast.Call and \
+                g.summary(bd.value) is not None:
+            # ``loss, parts = compute_loss(model, x)`` ... ``parts["l1"]``: a key of the dict
+            # the callee returns as that tuple item
+            sets.append(call_item(g, bd.value, f"[{bd.index}]{p[1]}", region(g, bd.stmt),
+                                  depth + 1))
         elif tensor or (_output_item(p[1]) and bd.kind == "assign" and
                         type(bd.value) is ast.Call and call_kind(g, bd.value) == "forward"):
             # (an item of a tensor, or an item or field of a forward pass's output:
@@ -597,12 +603,18 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
         if type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts):
             here = {i: (sources(g, e, r), computed_in(g, e, stmt))
                     for i, e in enumerate(value.elts)}
+            for i, e in enumerate(value.elts):  # ``return loss, {"mse": mse, "l1": l1}``
+                if type(e) is ast.Dict and None not in e.keys:
+                    here.update({f"[{i}][{k.value!r}]": (sources(g, v, r),
+                                                         computed_in(g, v, stmt))
+                                 for k, v in zip(e.keys, e.values)
+                                 if type(k) is ast.Constant and type(k.value) is str})
             items = {i: [here[i]] for i in here} if items is None else {
                 i: items[i] + [here[i]] for i in items if i in here}
         else:
             items = {}
     groups = {"": whole}
-    groups.update({f"[{i}]": v for i, v in (items or {}).items()})
+    groups.update({i if type(i) is str else f"[{i}]": v for i, v in (items or {}).items()})
     for key, (value, stmt) in keyed.items():
         groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
     for key, got in groups.items():
