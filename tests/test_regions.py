@@ -387,3 +387,24 @@ def test_prefilter_keeps_a_named_destination_and_a_view_of_a_view():
     assert kept("d = x[:, 1:]\nd[:] = x[:, :-1]")
     assert kept("v = x[:, 1:]\nw = v[:, :-1]\nx[:, 2:] = w")
     assert not kept("d = y[:, 1:]\nprint(d)")
+
+
+@pytest.mark.parametrize("call, sliced", [
+    ("x.narrow(0, 0, n - 1)", "x[0:n - 1]"),
+    ("x.narrow(1, k, 3)", "x[:, k:k + 3]"),
+    ("x.narrow(2, 1, m)", "x[:, :, 1:1 + m]"),
+])
+def test_narrow_selects_the_slice_of_its_dimension(call, sliced):
+    assert regions.narrowed(build.parse_expression(call)) == region(sliced)
+
+
+@pytest.mark.parametrize("call", [
+    "x.narrow(d, 0, 2)",  # the dimension is not a literal
+    "x.narrow(0, -2, 2)",  # counted from the end
+    "x.narrow(0, 0, n * m)",  # a length that is no affine expression
+    "x.narrow(0, 0, 0)",  # an empty view
+    "x.narrow(0, 1)",
+    "x.select(0, 1)",
+])
+def test_no_narrow_region(call):
+    assert regions.narrowed(build.parse_expression(call)) is None

@@ -105,7 +105,8 @@ class OverlappingSliceWrite(Rule):
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
         "...`, `x[:, 1:].copy_(...)`, `x[:, 1:].add_(...)` and the other in-place methods an "
-        "augmented assignment runs, each item of a tuple assignment) whose source is an "
+        "augmented assignment runs, each item of a tuple assignment; `x.narrow(0, 0, n - "
+        "1).copy_(x.narrow(0, 1, n - 1))`, read as the slices it selects) whose source is an "
         "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
         "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] "
         "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`), other dimensions may be stepped "
@@ -261,11 +262,15 @@ class OverlappingSliceWrite(Rule):
                 return ()  # (``add_(v, alpha=a)``: keywords after the source)
             dst, src = func.value, node.args[0].value
         td = type(dst)
+        if td is nodes.Call and t is nodes.Call and _narrow(dst):
+            td = nodes.Subscript  # ``x.narrow(0, 0, n - 1).copy_(...)``: a view as ``x[:n - 1]``
         if td is not nodes.Subscript and td is not nodes.Tuple and not (
                 td is nodes.Name and t is nodes.Call):
             return ()  # (``y = f(x)``: no write into a view)
         outer, src = src, _through_detach(src)
         ts = type(src)
+        if ts is nodes.Call and _narrow(src):
+            ts = nodes.Subscript
         if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and (
                 ts is nodes.Subscript or ts is nodes.Name):
             # ``d = x[:, 1:]; d.copy_(x[:, :-1])``; both named (``d.copy_(s)``, ``s = x[:, :-1]``)
@@ -356,14 +361,16 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
         # whole against a part of itself differs in shape, an error)
         return (view.base, view.region) if view is not None and \
             view.region != regions.WHOLE else None
-    value = node.value
+    narrow = type(node) is nodes.Call
+    value = node.func.value if narrow else node.value
     while type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
             value.func.attr.value == "detach" and not value.args:
         value = value.func.value  # ``x.detach()[:, :-1]``: a region of ``x``'s storage
     base = _keyed_name(value)
     if base is None:
         return None
-    r = regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True)
+    r = regions.narrowed(node, lambda n: _may_be_int(ctx, n)) if narrow else \
+        regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True)
     if r is None:
         return None
     outer = regions.view_of(ctx.inf, base) if type(value) is nodes.Name else None
@@ -371,6 +378,11 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
         r = regions.compose(outer.region, r)
         return (outer.base, r) if r is not None else None
     return base, r
+
+
+def _narrow(node) -> bool:
+    """``x.narrow(...)`` (its region: ``regions.narrowed``)."""
+    return type(node.func) is nodes.Attribute and node.func.attr.value == "narrow"
 
 
 def _keyed_name(value) -> Optional[str]:
@@ -392,7 +404,10 @@ def _keyed_name(value) -> Optional[str]:
 
 
 def _base(dst: nodes.BaseExpression) -> nodes.BaseExpression:
-    """The tensor a write goes into: ``x`` of ``x[...]``, or the name bound to a view."""
+    """The tensor a write goes into: ``x`` of ``x[...]`` or of ``x.narrow(...)``, or the name
+    bound to a view."""
+    if type(dst) is nodes.Call:
+        return dst.func.value
     return dst.value if type(dst) is nodes.Subscript else dst
 
 

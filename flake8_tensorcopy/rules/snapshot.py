@@ -76,7 +76,9 @@ class StateDictSnapshot(Rule):
         "flagged: a module made in the scope and only ever asked for its state dict (a "
         "template copied into fresh models that are trained instead), steps of optimizers the "
         "scope makes over other modules' parameters only (a teacher's snapshot while the "
-        "student's optimizer steps), and changes after the owner's name is bound to another "
+        "student's optimizer steps), the state dict of a `self` module the file freezes and "
+        "puts in eval mode and uses only for forward passes (a frozen teacher kept for a warm "
+        "start), and changes after the owner's name is bound to another "
         "module (a fresh model each turn of a loop)."
     )
     why = (
@@ -343,7 +345,7 @@ class StateDictSnapshot(Rule):
         # the flow of a snapshot: imported for the first one (most files keep none)
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
-        from .snapshot_methods import overwritten_backup, restored_by_caller, \
+        from .snapshot_methods import frozen_module, overwritten_backup, restored_by_caller, \
             restored_by_sibling, restored_elsewhere
 
         receiver = snap.receiver
@@ -361,8 +363,10 @@ class StateDictSnapshot(Rule):
             return  # ``params = list(model.parameters())``: as often kept to use them live
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
-        if receiver is not None and never_changed(ctx, receiver):
-            return  # a template only ever read for its state dict: nothing changes it
+        if receiver is not None and (never_changed(ctx, receiver) or
+                                     frozen_module(ctx, receiver)):
+            return  # a template only ever read for its state dict, a frozen teacher: nothing
+            # changes its tensors
         owner = dotted_name(receiver) or "" if receiver is not None else ""
         found = read_after_change(ctx, node, tracked, owner, keys)
         if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \

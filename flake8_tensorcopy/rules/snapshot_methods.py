@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
@@ -411,3 +412,32 @@ def owner_class(module, fn):
                        nodes.IndentedBlock, nodes.Else, nodes.With):
             todo.extend(c for c in n.children if c is not None)
     return None
+
+
+#: what may follow ``self.teacher`` in a file for a frozen module's tensors to stay as they are:
+#: a forward pass, its state dict, eval mode, the freeze itself, a move, its parameters read
+_STILL = re.compile(r"\s*(?:\(|\.\s*(?:state_dict|eval|requires_grad_|parameters|"
+                    r"named_parameters|to|cuda|cpu)\s*\(|=[^=])")
+
+
+def frozen_module(ctx, receiver) -> bool:
+    """Is ``receiver`` (``self.teacher``) a module the file freezes (``grad_callers
+    .frozen_targets``: ``self.teacher.requires_grad_(False)``), puts in eval mode, and uses
+    nowhere but in those forms (``_STILL``: no ``load_state_dict`` into it, no ``train()``, no
+    optimizer or call handed it, no attribute of it written)? Nothing then changes its tensors:
+    a snapshot of its state dict stays what it was (a frozen teacher's weights kept for a warm
+    start)."""
+    name = dotted_name(receiver) if type(receiver) is nodes.Attribute else None
+    if name is None or not name.startswith("self.") or name.count(".") != 1:
+        return False
+    source = ctx.source
+    uses = [m.end() for m in re.finditer(re.escape(name) + r"\b", source)]
+    if not uses or not re.search(re.escape(name) + r"(?:\.requires_grad_\(False\))?\.eval\(",
+                                 source):
+        return False
+    if any(_STILL.match(source, end) is None for end in uses):
+        return False
+    from ..syntax.grad_callers import frozen_targets
+
+    frozen = frozen_targets(ctx.module._a)
+    return frozen is not None and (name, None) in frozen

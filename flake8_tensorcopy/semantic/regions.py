@@ -306,6 +306,31 @@ def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None,
     return Region(tuple(dims[:len(lead)]), tuple(dims[len(lead):]) if tail is not None else None)
 
 
+def narrowed(call: nodes.Call, index_ok: Optional[IndexCheck] = None) -> Optional[Region]:
+    """The region of its base that ``base.narrow(dim, start, length)`` selects (a view:
+    ``base[..., start:start + length]`` on dimension ``dim``, a non-negative integer literal),
+    or None: not such a call, or a bound that is no affine expression counted from the start."""
+    f = call.func
+    args = call.args
+    if type(f) is not nodes.Attribute or f.attr.value != "narrow" or len(args) != 3 or \
+            any(a.keyword is not None or a.star for a in args) or \
+            type(args[0].value) is not nodes.Integer:
+        return None
+    try:
+        dim = int(args[0].value.value, 0)
+    except ValueError:
+        return None
+    start, length = _bound(args[1].value, (0, ZERO)), affine(args[2].value)
+    if start is None or start[0] != 0 or length is None or length.sign() != 1 or dim > 8:
+        return None
+    if index_ok is not None and any(
+            type(n) in (nodes.Name, nodes.Attribute) and not index_ok(n)
+            for a in args[1:] for n in _leaves(a.value)):
+        return None
+    whole = Dim((0, ZERO), (1, ZERO), ONE)
+    return Region((whole,) * dim + (Dim(start, (0, start[1].plus(length)), ONE),))
+
+
 # ---- comparing regions ----------------------------------------------------------------------
 def _meet(a: Dim, b: Dim) -> Optional[bool]:
     """Do the ranges [a.start, a.stop) and [b.start, b.stop) share a point (large symbols, a

@@ -34,6 +34,9 @@ def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> b
     a shape once ``v = x[...]`` is bound too."""
     if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
         return any(same_subscripted(x, y, named) for x, y in zip(a.elts, b.elts))
+    if _narrow(a):  # ``x.narrow(0, 0, n - 1).copy_(x.narrow(0, 1, n - 1))``
+        return _narrow(b) and keyed(a.func.value) is not None and \
+            keyed(a.func.value) == keyed(b.func.value)
     if not slice_write(a):
         return False
     while isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute) and \
@@ -52,6 +55,12 @@ def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> b
             read.func.attr == "detach":
         read = read.func.value  # ``x.detach()[:, :-1]``
     return keyed(a.value) is not None and keyed(a.value) == keyed(read)
+
+
+def _narrow(node: ast.expr) -> bool:
+    """``x.narrow(dim, start, length)``: a view like a slice (``regions.narrowed``)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "narrow"
 
 
 def keyed(node: ast.expr) -> Optional[str]:
