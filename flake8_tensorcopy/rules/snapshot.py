@@ -59,7 +59,9 @@ class StateDictSnapshot(Rule):
         "around one of them, or the turn after it (a snapshot retaken on some turns only; a "
         "list re-sliced, `snaps = snaps[-3:]`, still holds them); when its "
         "tensors were handed to `setattr` before such a point; or when an attribute binding "
-        "(`self.best = model.state_dict()`) is handed to `load_state_dict` in another method of "
+        "(`self.best = model.state_dict()`, an item of a `self` dict, `self.snapshots[epoch] = "
+        "...`, or an append to a `self` container, `self.history.append(self.weights())`) is "
+        "handed (whole or an item of it) to `load_state_dict` in another method of "
         "the class or of a class of the file related to it by inheritance, in the same "
         "method where a later call reaches the load first (an `EarlyStopping` helper), or "
         "anywhere in the project: through an instance of the class or of a subclass "
@@ -71,7 +73,12 @@ class StateDictSnapshot(Rule):
         "(`store[\"weights\"] = model.state_dict()`) or a closure into a list of its "
         "enclosing function (`cell[0] = ...`), where the caller loads it after changing the "
         "weights; a dict comprehension over a live dict's items handed to `load_state_dict` "
-        "reads it; such a snapshot is reported where it is kept, not where it is loaded. Reads "
+        "reads it; a list or dict of a module's parameters kept on `self` under a snapshot's "
+        "name (`self.anchor = [p.detach() for p in backbone.parameters()]`) that another "
+        "method reads together with the parameters of the module spelled the same "
+        "(`zip(backbone.parameters(), self.anchor)`: an L2-SP penalty measured against "
+        "itself, always zero); such a snapshot is reported where it is kept, not where it is "
+        "loaded. Reads "
         "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors. Not "
         "flagged: a module made in the scope and only ever asked for its state dict (a "
         "template copied into fresh models that are trained instead), steps of optimizers the "
@@ -345,8 +352,8 @@ class StateDictSnapshot(Rule):
         # the flow of a snapshot: imported for the first one (most files keep none)
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
-        from .snapshot_methods import frozen_module, overwritten_backup, restored_by_caller, \
-            restored_by_sibling, restored_elsewhere
+        from .snapshot_methods import compared_with_live, frozen_module, overwritten_backup, \
+            restored_by_caller, restored_by_sibling, restored_elsewhere
 
         receiver = snap.receiver
         if receiver is None and snap.source is not None and "." not in snap.source:
@@ -369,8 +376,10 @@ class StateDictSnapshot(Rule):
             # changes its tensors
         owner = dotted_name(receiver) or "" if receiver is not None else ""
         found = read_after_change(ctx, node, tracked, owner, keys)
-        if found is None and type(target) is nodes.Attribute and tracked.startswith("self.") \
-                and not (receiver is not None and fresh_optimizer(ctx, receiver)):
+        if found is None and type(target) in (nodes.Attribute, nodes.Subscript) and \
+                tracked.startswith("self.") and \
+                not (receiver is not None and fresh_optimizer(ctx, receiver)):
+            # (``self.snapshots[epoch] = ...``: a load of any item of it)
             found = restored_elsewhere(ctx, node, tracked, keys)
         if found is None and type(target) is nodes.Name:
             found = restored_by_sibling(ctx, tracked, keys)
@@ -379,6 +388,9 @@ class StateDictSnapshot(Rule):
         if found is None and snap.params and type(target) is nodes.Subscript and \
                 tracked.startswith("self.") and owner:
             found = overwritten_backup(ctx, tracked, owner)
+        if found is None and snap.params and type(target) is nodes.Attribute and \
+                tracked.startswith("self.") and owner:
+            found = compared_with_live(ctx, tracked, owner)  # an L2-SP anchor
         if found is None:
             return
         change = found[0]
@@ -567,9 +579,11 @@ def _parameter_item(ctx, value) -> Optional[Live]:
     return Live(recv, None, True, where, True) if where is not None else None
 
 
-#: a name or attribute chain handed to ``load_state_dict``, or whose items a dict comprehension
-#: handed to it reads (``load_state_dict({k: v * m for k, v in early.items()})``, on one line)
-_LOADED = re.compile(r"load_state_dict\(\s*(?:([A-Za-z_][\w.]*)\s*[,)]|\{[^}\n]*?\bin\s+"
+#: a name or attribute chain handed to ``load_state_dict`` (or an item of it: ``self.history[0]``),
+#: or whose items a dict comprehension handed to it reads (``load_state_dict({k: v * m for k, v in
+#: early.items()})``, on one line)
+_LOADED = re.compile(r"load_state_dict\(\s*(?:([A-Za-z_][\w.]*)\s*(?:\[[^\]\n]*\]\s*)?[,)]|"
+                     r"\{[^}\n]*?\bin\s+"
                      r"([A-Za-z_][\w.]*)\s*\.\s*items\s*\(\s*\)\s*\})")
 _loaded_in: Tuple[Optional[str], frozenset] = (None, frozenset())
 

@@ -441,3 +441,34 @@ def frozen_module(ctx, receiver) -> bool:
 
     frozen = frozen_targets(ctx.module._a)
     return frozen is not None and (name, None) in frozen
+
+
+def compared_with_live(ctx, name: str, owner: str):
+    """``self.anchor = [p.detach() for p in backbone.parameters()]`` (a list or dict of a
+    module's parameters, kept on ``self``) where another method of the class (or of one related
+    to it) reads ``self.anchor`` and the parameters of a module spelled ``owner`` as well
+    (``zip(backbone.parameters(), self.anchor)``, ``for n, p in model.backbone
+    .named_parameters(): ... self.anchor[n]``): it measures the parameters against the values
+    kept, which are the same tensors, so the difference is zero however they were trained (an
+    L2-SP anchor, a drift measure). (The change, the read) or None."""
+    scope = ctx.scope_node
+    cls = owner_class(ctx.module, scope) if type(scope) is nodes.FunctionDef else None
+    if cls is None or not owner:
+        return None
+    for klass in related_classes(ctx.module, cls):
+        for stmt in statement_list(klass.body):
+            if type(stmt) is not nodes.FunctionDef or stmt is scope:
+                continue
+            hit = _read_of(stmt, name)
+            if hit is not None and _reads_parameters_of(stmt._a, owner):
+                return (f"training (`{stmt.name.value}()` compares it with "
+                        f"`{owner}.parameters()`, the same tensors)"), hit
+    return None
+
+
+def _reads_parameters_of(fn, owner: str) -> bool:
+    """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()``?"""
+    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        type(n) is ast.Call and type(n.func) is ast.Attribute and
+        n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
+        for n in ast.walk(fn))

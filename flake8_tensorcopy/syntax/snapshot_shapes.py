@@ -42,7 +42,7 @@ def _parameters_call(node: ast.expr) -> bool:
 #: a list of the parameters themselves is as often kept to use them live (an optimizer's, a
 #: clipping call's), so TEN402 takes one for a snapshot only under such a name
 SNAPSHOT_WORDS = ("before", "old", "prev", "orig", "init", "backup", "snapshot", "snap",
-                  "saved", "best", "start", "copy")
+                  "saved", "best", "start", "copy", "anchor")
 
 
 def snapshot_name(name: Optional[str]) -> bool:
