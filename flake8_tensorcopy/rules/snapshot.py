@@ -11,7 +11,8 @@ from ..semantic import graph
 from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
-    returned_live_by_name, returned_live_state_dict, returned_on_cpu_of
+    returned_live_by_name, returned_live_parameters, returned_live_state_dict, \
+    returned_on_cpu_of
 from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
@@ -47,7 +48,9 @@ class StateDictSnapshot(Rule):
         "...}` (the same float32 tensors); also of a "
         "name holding a live state dict: `sd.copy()`), of a project function's result when "
         "every `return` of it is one (`trainer.get_weights()` returning "
-        "`self.model.state_dict()`) or hands back a dict of the tensors it is given "
+        "`self.model.state_dict()`; `before = get_params(model)` returning `[p.data for p in "
+        "model.parameters()]`, under a snapshot's name) or hands back a dict of the tensors it "
+        "is given "
         "(`strip_prefix(net.state_dict())`), also `optimizer.state_dict()`, when the binding is "
         "read "
         "after a point where the module or optimizer can change: an optimizer step, a "
@@ -284,6 +287,12 @@ class StateDictSnapshot(Rule):
             if found is not None:
                 value, snap, live = found
                 keys = (1 if t is nodes.Assign or t is nodes.AnnAssign else 2, live)
+        if snap is None and type(value) is nodes.Call and t is not nodes.Expr and \
+                "parameters" in ctx.source and snapshot_name(_tracked_name(target)):
+            # ``before = get_params(model)``: a project function returning the parameters
+            got = returned_live_parameters(ctx.inf, value)
+            if got is not None:
+                via, snap = got[:2], got[2]
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
             # dict (asked only where the file hands the target to ``load_state_dict``)

@@ -108,6 +108,38 @@ def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
     return found[0].name, s.returns_text  # type: ignore[attr-defined]
 
 
+#: module facts -> {id(function facts): (function facts, ``_returned_parameters``'s answer)}
+_PARAMETERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def returned_live_parameters(inf, call) -> Optional[Tuple[str, str, Live]]:
+    """When ``call`` runs a project function every ``return`` of which is a list or dict of a
+    module's parameters themselves (``def get_params(model): return [p.data for p in
+    model.parameters()]``, ``p.detach()`` likewise): the function's name, what it returns and
+    its shape (``Live.params``), else None. Read once per function, when a call asks."""
+    found = called_function(inf, call)
+    if found is None:
+        return None
+    got = kept_per_function(found[0], _PARAMETERS, _returned_parameters, None)
+    return None if got is None else (found[0].name,) + got  # type: ignore[return-value]
+
+
+def _returned_parameters(fn: ast.AST) -> Optional[Tuple[str, Live]]:
+    values = [n.value for n in own_nodes(fn) if type(n) is ast.Return]
+    if not values or any(v is None for v in values) or \
+            not isinstance(getattr(fn, "body", [None])[-1], ast.Return):
+        return None
+    texts = {ast.unparse(v) for v in values}
+    if len(texts) != 1:
+        return None
+    text = texts.pop()
+    if "parameters" not in text:
+        return None
+    shape = live_state_dict(parse_expression(text))
+    return (text, shape) if shape is not None and shape.params and \
+        shape.receiver is not None else None
+
+
 def returned_live_by_name(inf, call, tree) -> Optional[Tuple[str, str]]:
     """``returned_live_state_dict`` of ``obj.m()`` where nothing tells what ``obj`` is: the
     ``m`` of the one class of the file (``tree``, its ``ast``) that defines a method ``m``
