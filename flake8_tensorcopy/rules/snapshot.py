@@ -288,7 +288,7 @@ class StateDictSnapshot(Rule):
                 value, snap, live = found
                 keys = (1 if t is nodes.Assign or t is nodes.AnnAssign else 2, live)
         if snap is None and type(value) is nodes.Call and t is not nodes.Expr and \
-                "parameters" in ctx.source and snapshot_name(_tracked_name(target)):
+                snapshot_name(_tracked_name(target)) and "parameters" in ctx.source:
             # ``before = get_params(model)``: a project function returning the parameters
             got = returned_live_parameters(ctx.inf, value)
             if got is not None:

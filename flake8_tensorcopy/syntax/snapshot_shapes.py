@@ -5,6 +5,7 @@ or dict of the parameters themselves under a snapshot's name), and what may be h
 from __future__ import annotations
 
 import ast
+import re
 from typing import FrozenSet, Optional
 
 from .source import occurrences
@@ -45,10 +46,13 @@ SNAPSHOT_WORDS = ("before", "old", "prev", "orig", "init", "backup", "snapshot",
                   "saved", "best", "start", "copy", "anchor")
 
 
+_SNAPSHOT_WORD = re.compile("|".join(SNAPSHOT_WORDS), re.IGNORECASE)
+
+
 def snapshot_name(name: Optional[str]) -> bool:
     """Does the (dotted) name say it keeps a snapshot (``SNAPSHOT_WORDS``)?"""
-    last = (name or "").rsplit(".", 1)[-1].lower()
-    return any(w in last for w in SNAPSHOT_WORDS)
+    return name is not None and \
+        _SNAPSHOT_WORD.search(name, name.rfind(".") + 1) is not None
 
 
 def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
