@@ -129,3 +129,31 @@ def test_module_log_and_called_step_reported_at_the_call_and_in_the_method(tmp_p
     """))
     out = flake8(str(path), "--select", "TEN501").stdout
     assert [line.split(":")[1] for line in out.splitlines()] == ["20", "29"], out
+
+
+def test_collects_adds_into_an_item_of_the_dict_handed(tmp_path):
+    m = _module(tmp_path, """
+        def accumulate(stats, key, value):
+            stats[key] = stats.get(key, 0.0) + value
+
+        def bump(totals, key, value):
+            totals[key] += value
+
+        def swapped(stats, key, value):
+            stats[key] = value + stats[key]
+
+        def product(stats, key, value):
+            stats[key] = stats.get(key, 1.0) * value
+
+        def number(stats, key, value):
+            stats[key] = stats.get(key, 0.0) + float(value)
+
+        def rebinds(stats, key, value):
+            stats = {}
+            stats[key] = stats.get(key, 0.0) + value
+    """)
+    assert collects(m.defs["accumulate"]) == {2: 0}
+    assert collects(m.defs["bump"]) == {2: 0}
+    assert collects(m.defs["swapped"]) == {2: 0}
+    for name in ("product", "number", "rebinds"):
+        assert collects(m.defs[name]) == {}, name

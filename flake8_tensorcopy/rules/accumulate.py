@@ -43,7 +43,8 @@ class GraphKeepingAccumulator(Rule):
         "into a tensor, list or dict the function makes, in a loop that calls `backward()` "
         "(`losses[i] = loss`: a tensor records every store), a project "
         "function that appends one argument to "
-        "another (`record(hist, loss)` with `store.append(value)`) or to a module-level "
+        "another (`record(hist, loss)` with `store.append(value)`; or adds it into an item "
+        "of it, `stats[key] = stats.get(key, 0.0) + value`) or to a module-level "
         "container of its module (`log_step(loss)` with `LOSSES.append(value)`; a `global` "
         "number, `TOTAL += value`), "
         "and a tracker's method that adds what it is given into an attribute of `self`: "
@@ -438,7 +439,7 @@ def _how(form, fact) -> str:
     """Where the graph is kept and why the value has one, for the message."""
     out = ""
     if type(form) is tuple:
-        out = f" (`{form[0]}()` appends it)" if form[1] is None else \
+        out = f" (`{form[0]}()` keeps it there)" if form[1] is None else \
             f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1].startswith("self.") else \
             f" (`{form[0]}()` keeps it in the module-level `{form[1]}`)"
     if fact.why == graph.DIFFERENTIATED and fact.detail:

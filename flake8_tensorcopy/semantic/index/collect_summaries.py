@@ -25,7 +25,7 @@ from .statedict_summaries import kept_per_function
 #: module facts -> {id(function facts): (function facts, (``collects``, ``logs``))}
 _KEPT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _NONE: Tuple[Dict[int, int], Dict[int, str]] = ({}, {})
-_WORDS = ("append", "extend", "global")
+_WORDS = ("append", "extend", "global", "+")
 
 
 def collects(fn) -> Dict[int, int]:
@@ -76,7 +76,11 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
         if t is ast.Assign or t is ast.AugAssign or t is ast.AnnAssign or t is ast.For or \
                 t is ast.NamedExpr:
             for target in (n.targets if t is ast.Assign else [n.target]):
-                rebound.update(x.id for x in ast.walk(target) if type(x) is ast.Name)
+                rebound.update(_bound_names(target))
+                added = _item_added(target, n, t)
+                if added is not None and added[0] in pos and added[1] in pos and \
+                        added[0] != added[1]:
+                    found.setdefault(pos[added[1]], pos[added[0]])
             continue
         if t is not ast.Expr or type(n.value) is not ast.Call:
             continue
@@ -109,3 +113,43 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
     logged = {k: g for k, g in into_module.items() if names[k] not in rebound and (
         g in declared if top(g) == "number" else g not in rebound or g in declared)}
     return collected, logged
+
+
+def _bound_names(target) -> list:
+    """The names an assignment to ``target`` binds (not those read in a subscript or attribute
+    target: ``stats[key] = v`` binds nothing)."""
+    t = type(target)
+    if t is ast.Name:
+        return [target.id]
+    if t is ast.Tuple or t is ast.List:
+        return [x for e in target.elts for x in _bound_names(e)]
+    if t is ast.Starred:
+        return _bound_names(target.value)
+    return []
+
+
+def _item_added(target, stmt, t):
+    """(the dict, the value) of ``store[k] += value`` or ``store[k] = store.get(k, 0) + value``
+    (either order, ``store[k] + value`` too) of two plain names, else None."""
+    if type(target) is not ast.Subscript or type(target.value) is not ast.Name:
+        return None
+    store = target.value.id
+    if t is ast.AugAssign:
+        ok = type(stmt.op) is ast.Add and type(stmt.value) is ast.Name
+        return (store, stmt.value.id) if ok else None
+    v = stmt.value if t is ast.Assign and len(stmt.targets) == 1 else None
+    if type(v) is not ast.BinOp or type(v.op) is not ast.Add:
+        return None
+    for mine, other in ((v.left, v.right), (v.right, v.left)):
+        if type(other) is ast.Name and _read_of(mine, store):
+            return store, other.id
+    return None
+
+
+def _read_of(node, store: str) -> bool:
+    """``store[k]`` or ``store.get(k, ...)``."""
+    if type(node) is ast.Subscript:
+        return type(node.value) is ast.Name and node.value.id == store
+    return type(node) is ast.Call and type(node.func) is ast.Attribute and \
+        node.func.attr == "get" and type(node.func.value) is ast.Name and \
+        node.func.value.id == store
