@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact
+from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact, \
+    strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed
 
@@ -224,9 +225,18 @@ def loop_item_fact(g, bd):
         return None
     reach = g.uses.get(id(it.func.value))
     facts = [g.marked.get(b) for b in reach or ()]
-    if not facts or any(f is None or f.why != TERMS for f in facts):
+    if facts and all(f is not None and f.why == TERMS for f in facts):
+        return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
+    # a dict a call of the project computed from an attached value (``dices =
+    # dice_per_class(logits, mask)``; its summary says where its value comes from): what the
+    # loop takes holds that graph wherever one of its values does
+    from .graph_sources import call_fact
+
+    bound = [g.bindings[b] for b in reach or ()]
+    if not bound or any(x.kind != "assign" or type(x.value) is not ast.Call for x in bound):
         return None
-    return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
+    got = [call_fact(g, x.value, "[*]", x.stmt) for x in bound]
+    return strongest(got) if all(f is not None for f in got) else None
 
 
 # ---- lists the scope fills, closures an optimizer step runs ----------------------------------

@@ -597,9 +597,18 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     regions: Dict[str, str] = {}
     whole = []
     items: Optional[Dict[int, list]] = None
+    values: Optional[list] = []  # ``"[*]"``: the values of the dict every return makes
     for value, stmt in g.returns:
         r = region(g, stmt)
         whole.append((sources(g, value, r), computed_in(g, value, stmt)))
+        if values is not None and type(value) in (ast.Dict, ast.DictComp):
+            # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes
+            vs = [value.value] if type(value) is ast.DictComp else value.values
+            got: FrozenSet[Source] = frozenset().union(*(sources(g, v, r) for v in vs))
+            regs = {computed_in(g, v, stmt) for v in vs}
+            values.append((got, regs.pop() if len(regs) == 1 else None))
+        else:
+            values = None
         if type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts):
             here = {i: (sources(g, e, r), computed_in(g, e, stmt))
                     for i, e in enumerate(value.elts)}
@@ -617,6 +626,8 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     groups.update({i if type(i) is str else f"[{i}]": v for i, v in (items or {}).items()})
     for key, (value, stmt) in keyed.items():
         groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
+    if values:
+        groups["[*]"] = values
     for key, got in groups.items():
         if not got:
             continue
