@@ -7,6 +7,7 @@ import ast
 import builtins
 
 from ..semantic import closed, graph, kinds
+from ..semantic.graph_items import RETURNED_HOLDING
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -80,7 +81,9 @@ class GraphKeepingAccumulator(Rule):
         "the loss or a term of it through operations that keep a graph (`out[\"psnr\"] = 10 * "
         "torch.log10(1 / out[\"mse\"])`), a dict whose item was differentiated "
         "(`out[\"loss\"].backward()` ... `outputs.append(out)`, unless the item is rewritten, "
-        "deleted or the dict changed by a method), or a dict, tuple or list holding one (a "
+        "deleted or the dict changed by a method; or returned by a called step that "
+        "differentiated it, `terms = self.training_step(batch)` ... `history.log(terms)` with "
+        "`log` appending every value it is given), or a dict, tuple or list holding one (a "
         "comprehension copying such a dict's values too, `{k: v for k, v in d.items()}`); the "
         "loss `opt.step(closure)` gives back where the closure differentiated it; what a loop "
         "takes from a generator that yields the loss it differentiated (`for loss in "
@@ -455,6 +458,9 @@ def _how(form, fact) -> str:
     if fact.why == graph.HOLDS and fact.detail == graph.APPENDED:
         return out + (" (it holds tensors appended to it that keep their graph, as line "
                       f"{fact.line} shows)")
+    if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_HOLDING):
+        return out + (f" (it holds the loss `{fact.detail[len(RETURNED_HOLDING):]}()` "
+                      f"differentiated, as its call on line {fact.line} returned it)")
     if fact.why == graph.HOLDS:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:

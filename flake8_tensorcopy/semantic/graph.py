@@ -495,11 +495,11 @@ class ScopeGraph:
             if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
                 fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:
-                fact = self._holds(b) or graph_items.appended(self, b)
+                fact = self._holds(b) or graph_items.appended(self, b) or \
+                    graph_items.holds_returned(self, bd)
             elif fact.why in (FORWARD, GRAD_ON) and bd.kind == "assign":
                 # a model's output an item of which was differentiated (``out = model(x)``;
-                # ``out["loss"].backward()``): a structure holding the loss, whatever its class
-                fact = self._holds(b) or fact
+                fact = self._holds(b) or fact  # ``out["loss"].backward()``): whatever its class
         finally:
             self._busy.discard(b)
         self._facts[b] = fact

@@ -239,9 +239,23 @@ def loop_item_fact(g, bd):
     return strongest(got) if all(f is not None for f in got) else None
 
 
+def holds_returned(g, bd) -> Optional[Fact]:
+    """``terms = self.training_step(batch)`` of a function whose summary says a key of the dict
+    it returns holds the loss it differentiated (``terms["loss"].backward(); return terms``:
+    ``GraphSummary.keys``): the dict holds that graph, when nothing here writes its items."""
+    if bd.kind != "assign" or type(bd.value) is not ast.Call or bd.key in g.path_written:
+        return None
+    s = g.summary(bd.value)
+    if s is None or not getattr(s, "keys", None):
+        return None
+    return Fact(HOLDS, bd.value.lineno, detail=RETURNED_HOLDING + s.name)
+
+
 # ---- lists the scope fills, closures an optimizer step runs ----------------------------------
 #: the detail of a HOLDS fact of a list the scope appends attached values to (``appended``)
 APPENDED = "appended"
+#: the start of the detail of a HOLDS fact of what a called function returned (``holds_returned``)
+RETURNED_HOLDING = "returned:"
 _UNSEEN = object()
 
 

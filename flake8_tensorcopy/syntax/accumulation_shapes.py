@@ -312,7 +312,10 @@ def copied_from(comp) -> Optional[ast.Name]:
 
 
 def _callee_name(call: ast.Call) -> Optional[str]:
+    """``f`` of ``f(...)``, ``m`` of ``self.m(...)`` or ``obj.m(...)``."""
     f = call.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return f.attr
     return f.id if isinstance(f, ast.Name) else None
 
 
@@ -391,3 +394,21 @@ def stepping_names(source: str) -> FrozenSet[str]:
     _STEPPING_NAMES.clear()
     got = _STEPPING_NAMES[source] = frozenset(found)
     return got
+
+
+def differentiating_defs(body: list, mentions: Optional[Callable[[ast.AST, str], bool]]
+                         ) -> FrozenSet[str]:
+    """The names of the top-level functions and the methods of top-level classes in ``body``
+    whose lines mention ``backward`` (``mentions(node, word)``: the text's answer): a value a
+    call of one of them returns may be the loss it differentiated, or a dict holding it
+    (``terms = self.training_step(batch)`` ... ``history.log(terms)``); ``accumulates``'s
+    ``calls``."""
+    if mentions is None:
+        return frozenset()
+    found = set()
+    for s in body:
+        for d in (s.body if isinstance(s, ast.ClassDef) else (s,)):
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    mentions(d, "backward"):
+                found.add(d.name)
+    return frozenset(found)

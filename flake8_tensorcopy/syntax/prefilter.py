@@ -18,7 +18,8 @@ from .source import LazyPattern, lines_of_sorted, occurrences
 from .accumulation_shapes import LOOPS as _LOOPS, \
     IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
     PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, \
-    project_imports as _project_imports, project_modules as _project_modules, stepping_names
+    project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
+    differentiating_defs
 from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
@@ -388,8 +389,7 @@ def plan(tree: ast.Module, source: Optional[str] = None,
     that stands in for them). With ``source``, a definition whose text has no shape is decided
     by the regex alone, without walking its tree. ``reach(holds)``: does a project module that
     the file's imports reach, directly or through others, hold text for which ``holds`` is true
-    (the project index's answer, asked only where TEN501's or TEN405's summaries need it; None:
-    assumed so)?"""
+    (the project index's answer, asked only where TEN501's or TEN405's summaries need it)?"""
     body = getattr(tree, "body", [])
     aliases = _torch_aliases(n for n in body)
     skip: List[Span] = []
@@ -401,9 +401,10 @@ def plan(tree: ast.Module, source: Optional[str] = None,
     helpers = local | {s.name for s in body if isinstance(s, _FUNCS)}
     # a name ``from pkg import name`` binds may be a module too (``name.to_tensor(a)``)
     modules = local | _project_modules(body)
-    found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text,
-                       local=local, stored=stored, proof=_Proof(tree, source, reach),
-                       helpers=(helpers, modules))
+    found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text, local=local |
+                       differentiating_defs(body, text.contains if text is not None and
+                                            "backward" in text.source else None),
+                       stored=stored, proof=_Proof(tree, source, reach), helpers=(helpers, modules))
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
@@ -584,11 +585,10 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None,
-               proof: Optional["_Proof"] = None,
+               stored: Optional[Set] = None, proof: Optional["_Proof"] = None,
                helpers: Tuple[FrozenSet[str], FrozenSet[str]] = (frozenset(), frozenset())
                ) -> bool:
-    """Walk one block; definitions without candidates go to ``skip``. True if any candidate.
+    """Walk one block; definitions without candidates go to ``skip``. True if any candidate;
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
     ``proof(fn, top)``: may TEN501 report an accumulation in a loop of ``fn`` (``_Proof``,
     asked only of a definition whose loops accumulate what may be a graph)? ``helpers``: the

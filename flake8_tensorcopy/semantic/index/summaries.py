@@ -586,6 +586,12 @@ def _every_item(loop: ast.For, out: set) -> None:
         it = it.func.value
     if type(it) is ast.Name and type(key) is ast.Name:
         out.add((it.id, key.id))
+    target = loop.target
+    if type(it) is ast.Name and loop.iter is not it and loop.iter.func.attr == "items" and \
+            type(target) is ast.Tuple and len(target.elts) == 2 and \
+            type(target.elts[1]) is ast.Name:
+        # ``for k, v in terms.items(): self.hist[k].append(v)``: ``v`` is each item of ``terms``
+        out.add((target.elts[1].id, None, it))
 
 
 def _operands(value, oracle, items: set):
@@ -594,7 +600,7 @@ def _operands(value, oracle, items: set):
     over every key of ``losses`` (``items``); not ``val.item()``, ``float(val)``)."""
     t = type(value)
     if t is ast.Name:
-        return [value]
+        return [next((x[2] for x in items if len(x) == 3 and x[0] == value.id), value)]
     if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
         return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
