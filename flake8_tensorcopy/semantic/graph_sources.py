@@ -25,7 +25,7 @@ import ast
 import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, Fact
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, path_of, path_root, reduced_values
 
@@ -233,9 +233,21 @@ def _module_attributes(g) -> FrozenSet[str]:
 def call_fact(g, call: ast.Call, key: str, stmt) -> Optional[Fact]:
     """Item ``key`` (``""``: the value) of what ``call``, made at ``stmt``, returns: attached
     by its sources (``fact``)."""
-    if stmt is None or g.summary(call) is None:
+    s = g.summary(call) if stmt is not None else None
+    if s is None:
         return None
-    return fact(g, call_item(g, call, key, region(g, stmt), 0), call.lineno)
+    r = region(g, stmt)
+    got = fact(g, call_item(g, call, key, r, 0), call.lineno)
+    if got is not None or not key.startswith("["):
+        return got
+    # ``total, losses = compute_losses(...)`` ... ``log.append(losses)``: a dict the callee
+    # returns as that item, one of whose values is attached, holds that graph
+    for k in s.sources:
+        if k.startswith(key + "[") and k.count("[") == key.count("[") + 1:
+            item = fact(g, call_item(g, call, k, r, 0), call.lineno)
+            if item is not None:
+                return Fact(HOLDS, item.line, needs_grad=item.needs_grad)
+    return None
 
 
 def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source]:
@@ -435,6 +447,18 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     return region(g, stmt)
 
 
+def _displayed_dict(g, e):
+    """``e``, or the dict display the name ``e`` is bound to by its one binding (``losses =
+    {"seg": ..., "depth": ...}`` ... ``return total, losses``), when nothing writes its items."""
+    if type(e) is not ast.Name or e.id in g.path_written:
+        return e
+    reach = g.uses.get(id(e))
+    if not reach or len(reach) != 1:
+        return e
+    bd = g.bindings[next(iter(reach))]
+    return bd.value if bd.kind == "assign" and type(bd.value) is ast.Dict else e
+
+
 def forward_fact(g, node: ast.Call, stmt) -> Optional[Fact]:
     """A forward pass ``node`` of the scope, read in ``stmt`` (None: not known where): nothing
     where that statement runs under a ``with`` that turns grad off (``torch.no_grad()``: the
@@ -613,6 +637,7 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
             here = {i: (sources(g, e, r), computed_in(g, e, stmt))
                     for i, e in enumerate(value.elts)}
             for i, e in enumerate(value.elts):  # ``return loss, {"mse": mse, "l1": l1}``
+                e = _displayed_dict(g, e)
                 if type(e) is ast.Dict and None not in e.keys:
                     here.update({f"[{i}][{k.value!r}]": (sources(g, v, r),
                                                          computed_in(g, v, stmt))
