@@ -174,7 +174,7 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         for stmt in node.body:
             self.walk(stmt)
             if self.inf.brief_views:
-                regions.age_brief_views(self.inf)
+                regions.age_brief_views(self.inf, stmt=stmt)
         self.ctx.stmt_line = outer
 
     def _suite(self, node: nodes.SimpleStatementSuite) -> None:

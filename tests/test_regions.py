@@ -393,6 +393,8 @@ def test_prefilter_keeps_a_named_destination_and_a_view_of_a_view():
     ("x.narrow(0, 0, n - 1)", "x[0:n - 1]"),
     ("x.narrow(1, k, 3)", "x[:, k:k + 3]"),
     ("x.narrow(2, 1, m)", "x[:, :, 1:1 + m]"),
+    ("x.narrow(-1, 0, k)", "x[..., 0:k]"),
+    ("x.narrow(-2, t, 3)", "x[..., t:t + 3, :]"),
 ])
 def test_narrow_selects_the_slice_of_its_dimension(call, sliced):
     assert regions.narrowed(build.parse_expression(call)) == region(sliced)
@@ -401,6 +403,7 @@ def test_narrow_selects_the_slice_of_its_dimension(call, sliced):
 @pytest.mark.parametrize("call", [
     "x.narrow(d, 0, 2)",  # the dimension is not a literal
     "x.narrow(0, -2, 2)",  # counted from the end
+    "x.narrow(-9, 0, 2)",
     "x.narrow(0, 0, n * m)",  # a length that is no affine expression
     "x.narrow(0, 0, 0)",  # an empty view
     "x.narrow(0, 1)",

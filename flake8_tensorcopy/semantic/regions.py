@@ -308,27 +308,31 @@ def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None,
 
 def narrowed(call: nodes.Call, index_ok: Optional[IndexCheck] = None) -> Optional[Region]:
     """The region of its base that ``base.narrow(dim, start, length)`` selects (a view:
-    ``base[..., start:start + length]`` on dimension ``dim``, a non-negative integer literal),
-    or None: not such a call, or a bound that is no affine expression counted from the start."""
+    ``base[..., start:start + length]`` on dimension ``dim``, an integer literal: counted from
+    the last where negative, ``narrow(-1, ...)`` as ``base[..., start:start + length]``), or
+    None: not such a call, or a bound that is no affine expression counted from the start."""
     f = call.func
     args = call.args
     if type(f) is not nodes.Attribute or f.attr.value != "narrow" or len(args) != 3 or \
-            any(a.keyword is not None or a.star for a in args) or \
-            type(args[0].value) is not nodes.Integer:
+            any(a.keyword is not None or a.star for a in args):
         return None
-    try:
-        dim = int(args[0].value.value, 0)
-    except ValueError:
+    d = affine(args[0].value)
+    if d is None or d.terms:
         return None
+    dim = d.const
     start, length = _bound(args[1].value, (0, ZERO)), affine(args[2].value)
-    if start is None or start[0] != 0 or length is None or length.sign() != 1 or dim > 8:
+    if start is None or start[0] != 0 or length is None or length.sign() != 1 or \
+            not -8 <= dim <= 8:
         return None
     if index_ok is not None and any(
             type(n) in (nodes.Name, nodes.Attribute) and not index_ok(n)
             for a in args[1:] for n in _leaves(a.value)):
         return None
     whole = Dim((0, ZERO), (1, ZERO), ONE)
-    return Region((whole,) * dim + (Dim(start, (0, start[1].plus(length)), ONE),))
+    picked = Dim(start, (0, start[1].plus(length)), ONE)
+    if dim < 0:
+        return Region((), (picked,) + (whole,) * (-dim - 1))
+    return Region((whole,) * dim + (picked,))
 
 
 # ---- comparing regions ----------------------------------------------------------------------
@@ -553,18 +557,42 @@ def bind_view(inference, name: str, value: nodes.BaseExpression) -> None:
             inference.brief_views[key(name)] = 0
 
 
-def age_brief_views(inference, ended: bool = False) -> None:
+def age_brief_views(inference, ended: bool = False, stmt=None) -> None:
     """A statement was walked (``ended``: or a compound one begins): the views of attributes
     bound before the statement just walked end (a call anywhere since may have rebound the
-    attribute; between two simple statements in a row nothing else runs)."""
+    attribute; between two simple statements in a row nothing else runs), unless that statement
+    ``stmt`` only binds plain names to what it reads without a call (``src = self.state[...,
+    t:]`` after ``dst = self.state[..., :-t]``: nothing ran that could rebind the attribute)."""
+    harmless = stmt is not None and not ended and _binds_without_calls(stmt)
     brief, names = inference.brief_views, inference.scope.names
     for k, age in list(brief.items()):
+        if age and harmless:
+            continue
         if ended or age:
             del brief[k]
             if type(names.get(k)) is View and names[k].brief:
                 del names[k]
         else:
             brief[k] = 1
+
+
+#: what may run code of anyone's choosing within an expression (beyond reading attributes and
+#: items, which the views of attributes take as they read them)
+_RUNS_CODE = (nodes.Call, nodes.Lambda, nodes.NamedExpr, nodes.Await, nodes.Yield, nodes.CompFor)
+
+
+def _binds_without_calls(stmt) -> bool:
+    """``a = <expression without a call>`` (plain names as targets only)."""
+    if type(stmt) is not nodes.Assign or any(type(t.target) is not nodes.Name
+                                             for t in stmt.targets):
+        return False
+    todo = [stmt.value]
+    while todo:
+        n = todo.pop()
+        if type(n) in _RUNS_CODE:
+            return False
+        todo.extend(c for c in n.children if c is not None)
+    return True
 
 
 def view_of(inference, name: str) -> Optional[View]:
