@@ -80,7 +80,12 @@ class StateDictSnapshot(Rule):
         "name (`self.anchor = [p.detach() for p in backbone.parameters()]`) that another "
         "method reads together with the parameters of the module spelled the same "
         "(`zip(backbone.parameters(), self.anchor)`: an L2-SP penalty measured against "
-        "itself, always zero); such a snapshot is reported where it is kept, not where it is "
+        "itself, always zero); the live state dict of the model a method is handed, pushed "
+        "onto a `self` heap or list on every call (`heapq.heappush(self.heap, (score, step, "
+        "model.state_dict()))`, also through a local tuple) where another method returns "
+        "what it reads from there (`return max(self.heap)[2]`) and the file calls the "
+        "method and trains (a top-k keeper: every entry is the last weights); such a "
+        "snapshot is reported where it is kept, not where it is "
         "loaded. Reads "
         "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors. Not "
         "flagged: a module made in the scope and only ever asked for its state dict (a "
@@ -265,9 +270,17 @@ class StateDictSnapshot(Rule):
             if call.func.attr.value == "update" and call.args and \
                     type(call.func.value) is nodes.Name:
                 return self._updated(node, ctx, call)
-            if call.func.attr.value != "append" or len(call.args) != 1:
+            if call.func.attr.value in ("heappush", "heapreplace", "heappushpop") and \
+                    len(call.args) == 2 and "state_dict" in ctx.source:
+                from .snapshot_methods import pushed  # ``heapq.heappush(self.heap, (s, sd))``
+
+                if not pushed(call):
+                    return ()
+                target, value = call.args[0].value, call.args[1].value
+            elif call.func.attr.value != "append" or len(call.args) != 1:
                 return ()
-            target, value = call.func.value, call.args[0].value
+            else:
+                target, value = call.func.value, call.args[0].value
         snap = snapshot(ctx, value)
         via = keys = None
         if snap is None and type(target) is nodes.Subscript and \
@@ -361,8 +374,9 @@ class StateDictSnapshot(Rule):
         # the flow of a snapshot: imported for the first one (most files keep none)
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
-        from .snapshot_methods import compared_with_live, frozen_module, overwritten_backup, \
-            restored_by_caller, restored_by_sibling, restored_elsewhere
+        from .snapshot_methods import compared_with_live, frozen_module, handed_back, \
+            overwritten_backup, pushed_into_self, restored_by_caller, restored_by_sibling, \
+            restored_elsewhere
 
         receiver = snap.receiver
         if receiver is None and snap.source is not None and "." not in snap.source:
@@ -400,6 +414,13 @@ class StateDictSnapshot(Rule):
         if found is None and snap.params and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:
             found = compared_with_live(ctx, tracked, owner)  # an L2-SP anchor
+        if found is None and type(node) is nodes.Expr and type(target) is nodes.Attribute and \
+                tracked.startswith("self.") and owner:
+            found = handed_back(ctx, tracked, owner)  # a top-k keeper's heap
+        elif found is None and type(target) is nodes.Name and owner and \
+                type(ctx.scope_node) is nodes.FunctionDef and "heap" in ctx.source:
+            into = pushed_into_self(ctx.scope_node, tracked)  # ``entry = (s, step, sd)``
+            found = handed_back(ctx, into, owner) if into is not None else None
         if found is None:
             return
         change = found[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from typing import Optional
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
@@ -472,3 +473,70 @@ def _reads_parameters_of(fn, owner: str) -> bool:
         type(n) is ast.Call and type(n.func) is ast.Attribute and
         n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
         for n in ast.walk(fn))
+
+
+_PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})
+
+
+def pushed(call) -> bool:
+    """``heapq.heappush(heap, item)`` (``heapreplace``, ``heappushpop``; ``heappush`` imported
+    by name too): the item goes into ``heap`` as ``heap.append(item)`` would put it."""
+    f = call.func
+    name = f.attr.value if type(f) is nodes.Attribute else f.value if type(f) is nodes.Name \
+        else None
+    return name in _PUSHES and len(call.args) == 2 and \
+        all(a.keyword is None and not a.star for a in call.args)
+
+
+def handed_back(ctx, name: str, owner: str):
+    """A keeper: ``self.heap`` gets the live state dict of ``owner``, a parameter of the method
+    (``def consider(self, score, model)``), on every call, and another method of the class
+    returns what it reads from ``self.heap`` (``return max(self.heap)[2]``), in a file that
+    calls the method (``keeper.consider(score, model)``) and trains (``backward``): each kept
+    entry is the same live tensors, so the "best" one handed back is the weights of the last
+    call. (The change, the read) or None."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or "." in owner or \
+            owner not in positional_param_names(scope)[1:] or \
+            f".{scope.name.value}(" not in ctx.source or "backward" not in ctx.source:
+        return None
+    cls = owner_class(ctx.module, scope)
+    if cls is None:
+        return None
+    for stmt in statement_list(cls.body):
+        if type(stmt) is not nodes.FunctionDef or stmt is scope:
+            continue
+        a = stmt._a
+        if not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for n in ast.walk(a):
+            if type(n) is ast.Return and n.value is not None and any(
+                    type(m) is ast.Attribute and dotted(m) == name for m in ast.walk(n.value)):
+                return (f"later calls of `{scope.name.value}()` (each keeps the same live "
+                        f"tensors of `{owner}`; `{stmt.name.value}()` hands one back)"), n
+    return None
+
+
+def pushed_into_self(scope, name: str) -> Optional[str]:
+    """The ``self`` container a statement of ``scope`` puts ``name`` into, whole or as an item
+    of a tuple display (``entry = (score, step, sd)`` ... ``heapq.heappush(self.heap, entry)``;
+    ``item = (score, step, state)`` ... ``heapq.heappush(self._heap, item)``), else None."""
+    held = {name}
+    for n in nodes.within(scope.body, DEFS):
+        if type(n) is nodes.Assign and len(n.targets) == 1 and \
+                type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.Tuple and \
+                any(type(e.value) is nodes.Name and e.value.value in held
+                    for e in n.value.elements if type(e) is nodes.Element):
+            held.add(n.targets[0].target.value)
+        elif type(n) is nodes.Call and type(n.func) is nodes.Attribute:
+            if pushed(n):
+                into, item = n.args[0].value, n.args[1].value
+            elif n.func.attr.value == "append" and len(n.args) == 1:
+                into, item = n.func.value, n.args[0].value
+            else:
+                continue
+            d = dotted_name(into)
+            if d is not None and d.startswith("self.") and type(item) is nodes.Name and \
+                    item.value in held:
+                return d
+    return None

@@ -228,9 +228,9 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     # dict (``best = trainer.get_weights()``), or an instance's attribute that
                     # its class's methods bind to one (``es.best_state``)
                     return True
-                elif attr == "append" and len(args) == 1 and _snapshot_shape(
-                        args[0], dotted(func.value)):
-                    return True  # TEN402
+                elif attr in _KEEPS and len(args) == (attr != "append") + 1 and _snapshot_shape(
+                        args[-1], dotted(func.value if len(args) == 1 else args[0])):
+                    return True  # TEN402 (``heapq.heappush(self.heap, (s, m.state_dict()))``)
                 elif attr in _WRITING and args and _same_subscripted(func.value, args[0], named):
                     return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
@@ -408,7 +408,7 @@ def plan(tree: ast.Module, source: Optional[str] = None,
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
-_SUB_BODIES = ("body", "orelse", "finalbody")
+_SUB_BODIES, _KEEPS = ("body", "orelse", "finalbody"), ("append", "heappush", "heapreplace")
 
 
 class _Proof:

@@ -82,8 +82,8 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return any(snapshot_shape(v) for v in node.elts)
     if isinstance(node, ast.Call):
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == "copy":
-            return _state_dict_call(func.value)
+        if isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
+            return _state_dict_call(func.value)  # ``model.state_dict().copy()``
         if len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
             node = node.args[0]  # ``OrderedDict((k, v) for k, v in m.state_dict().items())``
         else:
