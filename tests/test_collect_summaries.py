@@ -73,14 +73,16 @@ def test_a_method_keeps_nothing_in_module_logs(tmp_path):
 def test_top_level_kind(tmp_path):
     m = _module(tmp_path, """
         import collections
+        from typing import List
+        G: List = []
         A = []
         B = collections.deque(maxlen=3)
         C = 0
         D = "s"
         E = A
     """)
-    assert [m.top_level_kind(n) for n in "ABCDEF"] == [
-        "container", "container", "number", "other", "name", None]
+    assert [m.top_level_kind(n) for n in "ABCDEFG"] == [
+        "container", "container", "number", "other", "name", None, "container"]
 
 
 @pytest.mark.parametrize("src, want", [

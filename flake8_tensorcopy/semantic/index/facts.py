@@ -214,6 +214,9 @@ class ModuleFacts(ProjectModule):
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
                     and isinstance(stmt.targets[0], ast.Name):
                 self._assigns[stmt.targets[0].id] = stmt.value  # type: ignore[index]
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and \
+                    isinstance(stmt.target, ast.Name):  # ``LOSSES: List = []``
+                self._assigns[stmt.target.id] = stmt.value  # type: ignore[index]
             elif isinstance(stmt, (ast.If, ast.Try)):
                 # ``try: from apex import X / except ImportError: X = None``: take the body
                 self._scan(stmt.body, nested=True)
