@@ -80,7 +80,11 @@ class StateDictSnapshot(Rule):
         "name (`self.anchor = [p.detach() for p in backbone.parameters()]`) that another "
         "method reads together with the parameters of the module spelled the same "
         "(`zip(backbone.parameters(), self.anchor)`: an L2-SP penalty measured against "
-        "itself, always zero); the live state dict of the model a method is handed, pushed "
+        "itself, always zero; under any other name, `self.source_weights = [p.detach() for "
+        "p in backbone.parameters()]`, where one `zip` pairs the two, the module spelled "
+        "`self.backbone` too where the method binds `self.backbone = backbone`); a "
+        "rewind point on `self` loaded through a local a conditional expression chooses "
+        "(`state = self.rewind_state if ... else self.init_state`); the live state dict of the model a method is handed, pushed "
         "onto a `self` heap or list on every call (`heapq.heappush(self.heap, (score, step, "
         "model.state_dict()))`, also through a local tuple) where another method returns "
         "what it reads from there (`return max(self.heap)[2]`) and the file calls the "
@@ -389,8 +393,16 @@ class StateDictSnapshot(Rule):
             return
         if snap.where == "on CPU" and type(receiver) is nodes.Name and _on_gpu(ctx, node, receiver):
             return  # ``.cpu()`` of a module the code puts on a GPU: a copy
+        paired = None
         if snap.params and not snapshot_name(tracked):
-            return  # ``params = list(model.parameters())``: as often kept to use them live
+            # ``params = list(model.parameters())``: as often kept to use them live; unless
+            # another method zips it with the live parameters of the same module
+            if type(target) is not nodes.Attribute or not tracked.startswith("self.") or \
+                    receiver is None or dotted_name(receiver) is None:
+                return
+            paired = compared_with_live(ctx, tracked, dotted_name(receiver), zipped=True)
+            if paired is None:
+                return
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
         if receiver is not None and (never_changed(ctx, receiver) or
@@ -398,7 +410,7 @@ class StateDictSnapshot(Rule):
             return  # a template only ever read for its state dict, a frozen teacher: nothing
             # changes its tensors
         owner = dotted_name(receiver) or "" if receiver is not None else ""
-        found = read_after_change(ctx, node, tracked, owner, keys)
+        found = paired or read_after_change(ctx, node, tracked, owner, keys)
         if found is None and type(target) in (nodes.Attribute, nodes.Subscript) and \
                 tracked.startswith("self.") and \
                 not (receiver is not None and fresh_optimizer(ctx, receiver)):

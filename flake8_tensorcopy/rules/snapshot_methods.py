@@ -274,16 +274,25 @@ def restored_in_project(ctx, cls, name: str):
 
 
 def load_of(node, name: str, keys=None):
-    """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``."""
+    """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``,
+    or of a local name bound under ``node`` to ``name`` in one branch of a conditional
+    expression (``state = self.rewind if self.rewind is not None else self.init`` ...
+    ``load_state_dict(state)``)."""
     todo = [node]
+    loads, chosen = [], set()
     while todo:
         n = todo.pop()
         if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
             hit = mentions(n.args[0], name, keys=keys)
             if hit is not None:
                 return hit
+            loads.append(n.args[0].value)
+        elif type(n) is nodes.Assign and len(n.targets) == 1 and \
+                type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.IfExp and \
+                name in (dotted_name(n.value.body), dotted_name(n.value.orelse)):
+            chosen.add(n.targets[0].target.value)
         todo.extend(c for c in n.children if c is not None)
-    return None
+    return next((a for a in loads if type(a) is nodes.Name and a.value in chosen), None)
 
 
 def _wrapped_load(fn, name: str, tree):
@@ -444,35 +453,50 @@ def frozen_module(ctx, receiver) -> bool:
     return frozen is not None and (name, None) in frozen
 
 
-def compared_with_live(ctx, name: str, owner: str):
+def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
     """``self.anchor = [p.detach() for p in backbone.parameters()]`` (a list or dict of a
     module's parameters, kept on ``self``) where another method of the class (or of one related
     to it) reads ``self.anchor`` and the parameters of a module spelled ``owner`` as well
     (``zip(backbone.parameters(), self.anchor)``, ``for n, p in model.backbone
     .named_parameters(): ... self.anchor[n]``): it measures the parameters against the values
     kept, which are the same tensors, so the difference is zero however they were trained (an
-    L2-SP anchor, a drift measure). (The change, the read) or None."""
+    L2-SP anchor, a drift measure). ``owner`` may be spelled ``self.X`` there where the
+    snapshot's method binds ``self.X = owner``. ``zipped``: only where one ``zip(...)`` pairs
+    the two (a list under a name that says nothing of a snapshot: ``self.source_weights``).
+    (The change, the read) or None."""
     scope = ctx.scope_node
     cls = owner_class(ctx.module, scope) if type(scope) is nodes.FunctionDef else None
     if cls is None or not owner:
         return None
+    owners = {owner} | {dotted_name(t.target) for n in nodes.within(scope.body, DEFS)
+                        if type(n) is nodes.Assign and dotted_name(n.value) == owner
+                        for t in n.targets if type(t.target) is nodes.Attribute}
     for klass in related_classes(ctx.module, cls):
         for stmt in statement_list(klass.body):
             if type(stmt) is not nodes.FunctionDef or stmt is scope:
                 continue
             hit = _read_of(stmt, name)
-            if hit is not None and _reads_parameters_of(stmt._a, owner):
+            spelled = next((o for o in sorted(owners) if hit is not None and
+                            _reads_parameters_of(stmt._a, o, name if zipped else None)), None)
+            if spelled is not None:
                 return (f"training (`{stmt.name.value}()` compares it with "
-                        f"`{owner}.parameters()`, the same tensors)"), hit
+                        f"`{spelled}.parameters()`, the same tensors)"), hit
     return None
 
 
-def _reads_parameters_of(fn, owner: str) -> bool:
-    """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()``?"""
-    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        type(n) is ast.Call and type(n.func) is ast.Attribute and
-        n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
-        for n in ast.walk(fn))
+def _reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
+    """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()`` (with
+    ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too)?"""
+    def params(n) -> bool:
+        return type(n) is ast.Call and type(n.func) is ast.Attribute and \
+            n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if zipped_with is None:
+        return any(params(n) for n in ast.walk(fn))
+    return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
+               any(params(a) for a in n.args) and any(dotted(a) == zipped_with for a in n.args)
+               for n in ast.walk(fn))
 
 
 _PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})

@@ -74,8 +74,9 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
                 _state_dict_call(node.args[0].func.value))):
         return True  # ``list(model.parameters())``, ``dict(model.state_dict().items())``
     if isinstance(node, (ast.DictComp, ast.ListComp)) and len(node.generators) == 1 and \
-            _parameters_call(node.generators[0].iter) and snapshot_name(name):
-        return True  # ``[p for p in model.parameters()]``
+            _parameters_call(node.generators[0].iter) and (snapshot_name(name) or (
+                (name or "").startswith("self.") and _detached(node))):
+        return True  # ``[p for p in model.parameters()]``; ``self.w0 = [p.detach() ...]``
     if isinstance(node, ast.Dict):
         return any(v is not None and snapshot_shape(v) for v in node.values)
     if isinstance(node, (ast.Tuple, ast.List)):
@@ -94,6 +95,14 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
             it.func.attr == "items" and _state_dict_call(it.func.value)
     return False
+
+
+def _detached(comp) -> bool:
+    """``[p.detach() for ...]``, ``{n: p.data for ...}``: each item the parameter's tensor."""
+    elt = comp.value if isinstance(comp, ast.DictComp) else comp.elt
+    return (isinstance(elt, ast.Attribute) and elt.attr == "data") or (
+        isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute) and
+        elt.func.attr == "detach" and not elt.args)
 
 
 _returners: tuple = (None, frozenset())
