@@ -114,11 +114,12 @@ def same_storage(node, name: str) -> Optional[str]:
         elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
                 dotted_name(node.args[0].value) in _FLOAT32:
             cond = "for float32 tensors"
-        elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
-                type(node.args[0].value) is nodes.Name:
-            # ``v.to(device)``: the tensor itself where it is on that device already (as a
-            # module's are on the device the code runs on)
-            cond = f"if already on `{node.args[0].value.value}`"
+        elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and (
+                type(node.args[0].value) is nodes.Name or
+                (dotted_name(node.args[0].value) or "").endswith(".device")):
+            # ``v.to(device)``, ``v.to(self.device)``: the tensor itself where it is on that
+            # device already (as a module's are on the device the code runs on)
+            cond = f"if already on `{dotted_name(node.args[0].value)}`"
         elif m in SAME_STORAGE and not node.args:
             cond = SAME_STORAGE[m]
         else:
