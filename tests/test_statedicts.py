@@ -53,6 +53,9 @@ def live(text, named=()):
     ("{k: v.to(device) for k, v in model.state_dict().items()}", True, "if already on `device`"),
     ("{k: v.detach().to(dev) for k, v in model.state_dict().items()}", True,
      "if already on `dev`"),
+    # thirteenth session: an object's own device, where it keeps its model
+    ("{k: v.to(self.device) for k, v in self.model.state_dict().items()}", True,
+     "if already on `self.device`"),
 ])
 def test_live_state_dicts(text, shallow, where):
     got = live(text)

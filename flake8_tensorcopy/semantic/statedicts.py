@@ -116,9 +116,10 @@ def same_storage(node, name: str) -> Optional[str]:
             cond = "for float32 tensors"
         elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and (
                 type(node.args[0].value) is nodes.Name or
-                (dotted_name(node.args[0].value) or "").endswith(".device")):
+                dotted_name(node.args[0].value) == "self.device"):
             # ``v.to(device)``, ``v.to(self.device)``: the tensor itself where it is on that
-            # device already (as a module's are on the device the code runs on)
+            # device already (as a module's are on the device the code runs on; an object's
+            # own ``device``, where it keeps its model; not another object's, ``cfg.device``)
             cond = f"if already on `{dotted_name(node.args[0].value)}`"
         elif m in SAME_STORAGE and not node.args:
             cond = SAME_STORAGE[m]
