@@ -503,12 +503,10 @@ _PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})
 
 
 def pushed(call) -> bool:
-    """``heapq.heappush(heap, item)`` (``heapreplace``, ``heappushpop``; ``heappush`` imported
-    by name too): the item goes into ``heap`` as ``heap.append(item)`` would put it."""
+    """``heapq.heappush(heap, item)`` (``heapreplace``, ``heappushpop``): the item goes into
+    ``heap`` as ``heap.append(item)`` would put it."""
     f = call.func
-    name = f.attr.value if type(f) is nodes.Attribute else f.value if type(f) is nodes.Name \
-        else None
-    return name in _PUSHES and len(call.args) == 2 and \
+    return type(f) is nodes.Attribute and f.attr.value in _PUSHES and len(call.args) == 2 and \
         all(a.keyword is None and not a.star for a in call.args)
 
 
