@@ -274,8 +274,7 @@ class StateDictSnapshot(Rule):
             if call.func.attr.value == "update" and call.args and \
                     type(call.func.value) is nodes.Name:
                 return self._updated(node, ctx, call)
-            if call.func.attr.value in ("heappush", "heapreplace", "heappushpop") and \
-                    len(call.args) == 2 and "state_dict" in ctx.source:
+            if call.func.attr.value.startswith("heap") and "state_dict" in ctx.source:
                 from .snapshot_methods import pushed  # ``heapq.heappush(self.heap, (s, sd))``
 
                 if not pushed(call):

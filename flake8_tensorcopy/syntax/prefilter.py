@@ -408,7 +408,7 @@ def plan(tree: ast.Module, source: Optional[str] = None,
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
-_SUB_BODIES, _KEEPS = ("body", "orelse", "finalbody"), ("append", "heappush", "heapreplace")
+_SUB_BODIES, _KEEPS = ("body", "orelse", "finalbody"), ("append", "heappush", "heapreplace", "heappushpop")
 
 
 class _Proof:
