@@ -95,9 +95,10 @@ def step_hook(ctx):
 def stepped_by_caller(ctx) -> Optional[int]:
     """The line of a ``backward()`` in a loop of this file that differentiates what the method
     being checked returns (``loss = module.training_step(batch, i)`` ... ``loss.backward()``:
-    the method called by its name on any receiver, in the same loop), else None. Each such call is one training step made with grad on: the method's
-    body is the body of that loop, as Lightning's ``training_step`` is (``step_hook``). Found in
-    one walk of the file's ``ast`` (masked definitions included), for every method's name."""
+    the method called by its name on any receiver, in the same loop), else None. Each such call
+    is one training step made with grad on: the method's body is the body of that loop, as
+    Lightning's ``training_step`` is (``step_hook``). Found in one walk of the file's ``ast``
+    (masked definitions included), for every method's name."""
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef or positional_param_names(scope)[:1] != ["self"]:
         return None

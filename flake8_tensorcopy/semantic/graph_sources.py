@@ -424,11 +424,8 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     function, a tensor method; bound to it by one binding), or None: a call of anything else
     may turn grad on inside."""
     if type(expr) is ast.Name:
-        reach = g.uses.get(id(expr))
-        if not reach or len(reach) != 1:
-            return None
-        bd = g.bindings[next(iter(reach))]
-        if bd.kind != "assign":
+        bd = _assigned(g, expr)
+        if bd is None:
             return None
         expr, stmt = bd.value, bd.stmt
     t = type(expr)
@@ -447,16 +444,20 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     return region(g, stmt)
 
 
+def _assigned(g, name: ast.Name):
+    """The one binding that reaches the read ``name``, when it is an assignment; else None."""
+    reach = g.uses.get(id(name))
+    if not reach or len(reach) != 1:
+        return None
+    bd = g.bindings[next(iter(reach))]
+    return bd if bd.kind == "assign" else None
+
+
 def _displayed_dict(g, e):
     """``e``, or the dict display the name ``e`` is bound to by its one binding (``losses =
     {"seg": ..., "depth": ...}`` ... ``return total, losses``), when nothing writes its items."""
-    if type(e) is not ast.Name or e.id in g.path_written:
-        return e
-    reach = g.uses.get(id(e))
-    if not reach or len(reach) != 1:
-        return e
-    bd = g.bindings[next(iter(reach))]
-    return bd.value if bd.kind == "assign" and type(bd.value) is ast.Dict else e
+    bd = _assigned(g, e) if type(e) is ast.Name and e.id not in g.path_written else None
+    return bd.value if bd is not None and type(bd.value) is ast.Dict else e
 
 
 def forward_fact(g, node: ast.Call, stmt) -> Optional[Fact]:
@@ -466,10 +467,8 @@ def forward_fact(g, node: ast.Call, stmt) -> Optional[Fact]:
     region is proven on (``proven_regions``) and its parameters may require grad
     (``Oracle.trainable``: a frozen backbone's output has no graph), else attached where the
     scope runs with grad on."""
-    if stmt is not None:
-        g._need()
-        if g.grad.get(id(stmt)) == "off":
-            return None
+    if stmt is not None and g.grad_mode(stmt) == "off":
+        return None
     if stmt is not None and g.oracle.trainable(node):
         r = region(g, stmt)
         on = proven_regions(g) if r is not None else {}
