@@ -7,7 +7,7 @@ import pytest
 
 from flake8_tensorcopy.semantic.index import index
 from flake8_tensorcopy.semantic.index.collect_summaries import collects, logs
-from flake8_tensorcopy.syntax.accumulation_shapes import stepping_names
+from flake8_tensorcopy.syntax.accumulation_shapes import differentiated_names, stepping_names
 
 from .conftest import flake8
 
@@ -94,6 +94,19 @@ def test_top_level_kind(tmp_path):
 ])
 def test_stepping_names(src, want):
     assert stepping_names(src) == want
+
+
+@pytest.mark.parametrize("src, want", [
+    ("loss.backward()\n", {"loss"}),
+    ("total_loss\n  .backward ()\n", {"total_loss"}),  # the name and the dot on two lines
+    ("pad = 1\n" + "x" * 300 + ".backward()\n", {"x" * 300}),  # longer than the window
+    ("y = 2\n" + "x" * 300 + "1.backward()\n", {"x" * 300 + "1"}),
+    ("(a + b).backward()\n", set()),
+    ("3x.backward()\n", set()),  # not a name
+    ("loss.backwards()\nloss.my_backward()\n", set()),
+])
+def test_differentiated_names(src, want):
+    assert differentiated_names(src) == want
 
 
 def test_module_log_and_called_step_reported_at_the_call_and_in_the_method(tmp_path):

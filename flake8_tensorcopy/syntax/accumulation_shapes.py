@@ -370,8 +370,32 @@ def imports_project(source: str) -> bool:
     return any(project_import(m) for m in _IMPORT_WORD.finditer(source))
 
 
-_DIFFERENTIATED_NAME = LazyPattern(r"\b([A-Za-z_]\w*)\s*\.\s*backward\s*\(")
+#: ``.backward(``: a literal first character, which the regex engine finds fast; the name before
+#: it is read from a window of the text ending there (``_NAME_BEFORE``)
+_BACKWARD_CALL = LazyPattern(r"\.\s*backward\s*\(")
+_NAME_BEFORE = LazyPattern(r"(?<!\w)([A-Za-z_]\w*)\s*\Z")
+#: ``name = receiver.method(``, ``name = x[i].method(``: the bound name and the method
+_BOUND_FROM_METHOD = LazyPattern(
+    r"(?m)^[ \t]*([A-Za-z_]\w*)\s*=\s*[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*\.\s*(\w+)\s*\(")
 _STEPPING_NAMES: dict = {}
+
+
+def differentiated_names(source: str) -> Set[str]:
+    """The names ``source`` calls ``.backward(`` on (``loss.backward()``: ``loss``)."""
+    names = set()
+    if "backward" not in source:
+        return names
+    for m in _BACKWARD_CALL.finditer(source):
+        end = m.start()
+        lo = max(0, end - 256)
+        got = _NAME_BEFORE.search(source, lo, end)
+        if got is None and lo:  # a name that starts before the window: from its first letter
+            while lo and (source[lo - 1].isalnum() or source[lo - 1] == "_"):
+                lo -= 1
+            got = _NAME_BEFORE.search(source, lo, end)
+        if got is not None:
+            names.add(got.group(1))
+    return names
 
 
 def stepping_names(source: str) -> FrozenSet[str]:
@@ -384,13 +408,9 @@ def stepping_names(source: str) -> FrozenSet[str]:
     hit = _STEPPING_NAMES.get(source)
     if hit is not None:
         return hit
-    names = {m.group(1) for m in _DIFFERENTIATED_NAME.finditer(source)} if \
-        "backward" in source else set()
-    found = set()
-    for name in names:
-        found.update(re.findall(r"(?m)^[ \t]*" + name +
-                                r"\s*=\s*[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*\.\s*(\w+)\s*\(",
-                                source))
+    names = differentiated_names(source)
+    found = {m.group(2) for m in _BOUND_FROM_METHOD.finditer(source)
+             if m.group(1) in names} if names else set()
     _STEPPING_NAMES.clear()
     got = _STEPPING_NAMES[source] = frozenset(found)
     return got
