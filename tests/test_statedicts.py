@@ -2,6 +2,7 @@
 index (semantic/index/statedict_summaries.py) that TEN402 reads across methods, calls and files
 (issue 43), and the key-only reads that are no read of the tensors (issue 46)."""
 import ast
+import os
 import re
 import textwrap
 
@@ -14,7 +15,7 @@ from flake8_tensorcopy.semantic.statedicts import (
 )
 from flake8_tensorcopy.syntax.build import parse_expression
 
-from .conftest import flake8
+from .conftest import FIXTURES, flake8
 
 LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<code>TEN\d{3})", re.M)
 
@@ -418,3 +419,79 @@ def test_a_function_of_a_module_imported_whole_is_summarised_through_flake8(tmp_
     got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
     assert got == {(11, "TEN402")}, proc.stdout
     assert "`snapshot()` returns `model.state_dict()`" in proc.stdout
+
+
+def test_summary_loads_its_parameter():
+    assert summarize("def restore(model, state):\n    model.load_state_dict(state)\n").loads == {1}
+    assert summarize("def put(self, sd):\n    self.model.load_state_dict(sd, strict=False)\n"
+                     ).loads == {1}
+    assert summarize("def put(self, sd):\n    self.model.load_state_dict(sd['model'])\n"
+                     ).loads == frozenset()
+
+
+STATE_UTILS = """\
+import copy
+
+
+def capture_state(model):
+    return dict(model.state_dict())
+
+
+def capture_state_copy(model):
+    return copy.deepcopy(model.state_dict())
+
+
+def restore_state(model, state):
+    model.load_state_dict(state, strict=False)
+"""
+
+EARLY_STOP = """\
+from proj.state_utils import capture_state, capture_state_copy, restore_state
+
+
+class Trainer:
+    def __init__(self, model, opt):
+        self.model, self.opt = model, opt
+        self.best_state = self.init_state = None
+
+    def fit(self, train, validate, epochs):
+        self.init_state = capture_state_copy(self.model)
+        best = float("inf")
+        for epoch in range(epochs):
+            train(self.model, self.opt)
+            loss = validate(self.model)
+            if loss < best:
+                best = loss
+                self.best_state = capture_state(self.model)
+            elif loss > 10 * best:
+                restore_state(self.model, self.init_state)
+        restore_state(self.model, self.best_state)
+"""
+
+
+def test_snapshot_made_and_loaded_by_functions_of_a_namespace_package(tmp_path):
+    """A snapshot a function of another module makes (``dict(model.state_dict())``) and another
+    loads (its summary's ``loads``: ``handed_to_loader``), in a package folder without
+    ``__init__.py`` linted from inside it."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "state_utils.py").write_text(STATE_UTILS)
+    (tmp_path / "proj" / "trainer.py").write_text(EARLY_STOP)
+    proc = flake8("--select", "TEN402", "trainer.py", cwd=str(tmp_path / "proj"))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == {(17, "TEN402")}, proc.stdout + proc.stderr
+    assert "`capture_state()` returns `dict(model.state_dict())`" in proc.stdout
+
+
+def test_frozen_local_teacher_through_flake8(tmp_path):
+    """A function's own module frozen and put in eval mode, then only run forward: its state
+    dict keeps its values (``frozen_local``); handed to an optimizer or aliased, it does not.
+    Linted outside this repository, as a user's script (inside it, the fixture's public
+    function is left alone for its unknown callers)."""
+    fixture = os.path.join(FIXTURES, "state_dict_frozen_local.py")
+    with open(fixture, encoding="utf-8") as fh:
+        src = fh.read()
+    want = {(i, "TEN402") for i, line in enumerate(src.splitlines(), 1) if "expect: TEN402" in line}
+    (tmp_path / "distil.py").write_text(src)
+    proc = flake8("--select", "TEN402", "distil.py", cwd=str(tmp_path))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == want and len(want) == 2, proc.stdout + proc.stderr

@@ -103,7 +103,7 @@ def _sides(ctx, node, name: str, share: Share):
 def _bridge_in_view(ctx) -> bool:
     """May a project function this file calls share through the NumPy bridge? Its summary says
     so only where its body holds ``BRIDGE_WORDS``, in this file or in a module the file's
-    imports reach: the pre-filter's question (``prefilter._Proof.bridged``), asked once per
+    imports reach: the pre-filter's question (``prefilter_proof.Proof.bridged``), asked once per
     file by ``_helper`` for the code kept for other rules (most assignments of a project
     that never converts from NumPy cost nothing here)."""
     if mentions_bridge(ctx.source):

@@ -11,7 +11,7 @@ from ..semantic import graph
 from ..semantic.graph_terms import made_container
 from ..semantic.kinds import TENSOR_DICT, Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
-    returned_live_by_name, returned_live_parameters, returned_live_state_dict, \
+    handed_to_loader, returned_live_by_name, returned_live_parameters, returned_live_state_dict, \
     returned_on_cpu_of
 from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
@@ -312,19 +312,26 @@ class StateDictSnapshot(Rule):
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
             # dict (asked only where the file hands the target to ``load_state_dict``)
-            if type(value) is not nodes.Call or "load_state_dict" not in ctx.source:
+            if type(value) is not nodes.Call:
                 return ()
             tree, tracked = ctx.module._a, _tracked_name(target)
-            # or ``best = trainer.weights()`` of the file's method that returns one, handed to
-            # the file's method that loads it (``trainer.set_weights(best)``)
-            by_name = type(value.func) is nodes.Attribute and \
-                value.func.attr.value in live_returners(tree, ctx.source)
-            if tracked not in _loaded(ctx.source):
-                if not by_name:
-                    return ()
-                from .snapshot_methods import handed_to_loaders
+            loads = "load_state_dict" in ctx.source
+            by_name = False
+            if not (loads and tracked in _loaded(ctx.source)):
+                # ``best = trainer.weights()`` of the file's method that returns one, handed to
+                # the file's method that loads it (``trainer.set_weights(best)``)
+                by_name = loads and type(value.func) is nodes.Attribute and \
+                    value.func.attr.value in live_returners(tree, ctx.source)
+                if by_name:
+                    from .snapshot_methods import handed_to_loaders
 
-                if tracked not in handed_to_loaders(tree):
+                    if tracked not in handed_to_loaders(tree):
+                        return ()
+                # or ``self.best = capture(self.model)`` ... ``restore(self.model,
+                # self.best)`` of project functions (another module's, often)
+                elif not snapshot_name(tracked) or \
+                        returned_live_state_dict(ctx.inf, value) is None or \
+                        handed_to_loader(ctx.inf, tree, tracked) is None:
                     return ()
             via = returned_live_state_dict(ctx.inf, value) or (
                 returned_live_by_name(ctx.inf, value, tree) if by_name else None)
@@ -377,7 +384,7 @@ class StateDictSnapshot(Rule):
         # the flow of a snapshot: imported for the first one (most files keep none)
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
-        from .snapshot_methods import compared_with_live, frozen_module, handed_back, \
+        from .snapshot_methods import compared_with_live, frozen_local, frozen_module, handed_back, \
             overwritten_backup, pushed_into_self, restored_by_caller, restored_by_sibling, \
             restored_elsewhere
 
@@ -405,7 +412,7 @@ class StateDictSnapshot(Rule):
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
         if receiver is not None and (never_changed(ctx, receiver) or
-                                     frozen_module(ctx, receiver)):
+                                     frozen_module(ctx, receiver) or frozen_local(ctx, receiver)):
             return  # a template only ever read for its state dict, a frozen teacher: nothing
             # changes its tensors
         owner = dotted_name(receiver) or "" if receiver is not None else ""

@@ -453,6 +453,69 @@ def frozen_module(ctx, receiver) -> bool:
     return frozen is not None and (name, None) in frozen
 
 
+#: what a frozen module's name may be the receiver of in ``frozen_local``: its state dict, its
+#: moves and modes (each returns the module itself)
+_STILL_METHODS = frozenset({"state_dict", "eval", "requires_grad_", "to", "cuda", "cpu"})
+
+
+def frozen_local(ctx, receiver) -> bool:
+    """Is ``receiver`` a name of the function being walked that it freezes and puts in eval mode
+    (``teacher = teacher.to(device).eval().requires_grad_(False)``), and uses nowhere but to run
+    it forward or as the receiver of ``_STILL_METHODS`` (no optimizer, call or loader handed
+    it, no other value bound to it)? Nothing then changes its tensors, as ``frozen_module``
+    says of ``self.teacher``."""
+    fn = getattr(ctx.scope_node, "_a", None)
+    if type(receiver) is not nodes.Name or "requires_grad_" not in ctx.source or \
+            type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    name = receiver.value
+    parents = {c: p for p in walk_nodes(fn) for c in ast.iter_child_nodes(p)}
+    seen = set()  # the methods called on it (or on a chain of them), by name
+    for n in walk_nodes(fn):
+        if type(n) is not ast.Name or n.id != name:
+            continue
+        p = parents.get(n)
+        if type(n.ctx) is ast.Store:
+            if type(p) is not ast.Assign or p.targets != [n] or not _still_chain(p.value, name,
+                                                                                  seen):
+                return False  # bound to something else than itself, moved or frozen
+        elif not (type(p) is ast.Call and p.func is n):
+            last = _outermost_call(p, parents)
+            if not _still_chain(last, name, seen):
+                return False  # handed to a call, kept, or an attribute of it read
+            up = parents.get(last)
+            if last.func.attr != "state_dict" and type(up) is not ast.Expr and not (
+                    type(up) is ast.Assign and type(up.targets[0]) is ast.Name and
+                    up.targets[0].id == name):
+                return False  # the module itself handed on or bound to another name
+    return "eval" in seen and "requires_grad_" in seen
+
+
+def _outermost_call(node, parents):
+    """The last call of a method chain that starts at ``node`` (``x.to(d).eval()`` from ``x.to``)."""
+    while type(node) is ast.Attribute and type(parents.get(node)) is ast.Call and \
+            parents[node].func is node:
+        node = parents[node]
+        if type(parents.get(node)) is not ast.Attribute:
+            break
+        node = parents[node]
+    return node
+
+
+def _still_chain(node, name: str, seen: set) -> bool:
+    """Is ``node`` ``name`` or a chain of ``_STILL_METHODS`` calls on it, each ``requires_grad_``
+    with ``False``? The methods go to ``seen``."""
+    while type(node) is ast.Call and type(node.func) is ast.Attribute and \
+            node.func.attr in _STILL_METHODS:
+        if node.func.attr == "requires_grad_" and not (
+                len(node.args) == 1 and type(node.args[0]) is ast.Constant and
+                node.args[0].value is False):
+            return False
+        seen.add(node.func.attr)
+        node = node.func.value
+    return type(node) is ast.Name and node.id == name
+
+
 def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
     """``self.anchor = [p.detach() for p in backbone.parameters()]`` (a list or dict of a
     module's parameters, kept on ``self``) where another method of the class (or of one related

@@ -16,16 +16,16 @@ from typing import Callable, FrozenSet, Iterator, List, Optional, Set, Tuple
 from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LOOPS as _LOOPS, \
-    IMPORT_WORD, accumulates as _accumulates, imports_project as _imports_project, \
-    PROOF_WORDS as _PROOF_WORDS, mentions_proof, project_import as _project_import, \
+    IMPORT_WORD, accumulates as _accumulates, \
+    PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
     differentiating_defs
-from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
-from .storage_shapes import helper_written, mentions_bridge, storage_shape, writes_into
-from .snapshot_shapes import calls_any as _calls_any, live_returners as _live_returners, \
-    restored_name as _restored_name, snapshot_shape as _snapshot_shape
+from .storage_shapes import helper_written, storage_shape, writes_into
+from .prefilter_proof import Proof
+from .snapshot_shapes import helper_snapshot, restored_name as _restored_name, \
+    snapshot_shape as _snapshot_shape
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
 )
@@ -404,89 +404,11 @@ def plan(tree: ast.Module, source: Optional[str] = None,
     found = _plan_body(body, aliases, skip, in_class=False, top=True, text=text, local=local |
                        differentiating_defs(body, text.contains if text is not None and
                                             "backward" in text.source else None),
-                       stored=stored, proof=_Proof(tree, source, reach), helpers=(helpers, modules))
+                       stored=stored, proof=Proof(tree, source, reach), helpers=(helpers, modules))
     return found or (bool(stored) and writes_into(tree, stored)), skip
 
 
 _SUB_BODIES, _KEEPS = ("body", "orelse", "finalbody"), ("append", "heappush", "heapreplace", "heappushpop")
-
-
-class _Proof:
-    """What a file's summaries could prove, for the definitions whose candidates rest on them.
-
-    Where TEN501 may report a loop of a definition that accumulates what a call computed,
-    with no ``backward`` call in the loop to read names from (``proof(fn, top)``). The rule
-    needs one of: a grad mode the callers prove on (``called_with_grad_on``: a plain top-level
-    function the file calls only with grad on), or a value some code proves attached without
-    that (``PROOF_WORDS``: a differentiating call or a block turning grad on, in the file or in
-    a project module its imports reach, whose function summaries say so). ``may`` reads
-    what the file's text shows, before the definition's loops are read; the call, the rest,
-    after (the walk of the module for the callers, the project index's ``reach``)."""
-
-    __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_bridged", "_returners")
-
-    def __init__(self, tree: ast.Module, source: Optional[str],
-                 reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
-        self.tree, self.source, self.reach = tree, source, reach
-        self._bridged: Optional[bool] = None
-        self._file: Optional[bool] = None
-        self._off: Optional[bool] = None  # ``grad_off_in``, read once
-        self._imports: Optional[bool] = None
-        self._reached: Optional[bool] = None
-        self._uses: Optional[Uses] = None
-        self._returners: Optional[FrozenSet[str]] = None
-
-    def uses(self) -> Uses:
-        if self._uses is None:
-            self._uses = Uses(self.tree, self.source)
-        return self._uses
-
-    def calls_live_returner(self, fn: ast.AST, text: Optional["_TextIndex"]) -> bool:
-        """Does ``fn`` call the file's ``def weights(self): return self.model.state_dict()``?"""
-        if self._returners is None:  # (TEN402: ``self.best = trainer.weights()``)
-            self._returners = _live_returners(self.tree, self.source or "state_dict")
-        return any(text is None or text.contains(fn, n) for n in self._returners) and \
-            _calls_any(fn, self._returners)
-
-    def may(self, fn: ast.AST, top: bool) -> bool:
-        """A superset of the answer, from the text and the definition alone."""
-        source = self.source
-        if source is None:
-            return True  # no text to read: anything may hold
-        if self._file is None:
-            self._file = mentions_proof(source)
-            self._off = grad_off_in(source, self.tree)
-        return self._file or may_be_called_with_grad_on(fn, top, source, self._off) or \
-            self.imports()
-
-    def imports(self) -> bool:
-        """May the file import a module of its own project (``imports_project``)?"""
-        if self._imports is None:
-            self._imports = _imports_project(self.source)  # type: ignore[arg-type]
-        return self._imports
-
-    def __call__(self, fn: ast.AST, top: bool) -> bool:
-        source = self.source
-        if source is None or not self.may(fn, top):
-            return source is None
-        if self._file or (not top and may_be_called_with_grad_on(fn, top, source, self._off)) \
-                or called_with_grad_on(fn, top, source, self.uses, self._off):
-            return True  # (a method: its callers are read by the walk)
-        if self._reached is None:
-            self._reached = self.imports() and (self.reach is None or
-                                                bool(self.reach(mentions_proof)))
-        return self._reached
-
-    def bridged(self) -> bool:
-        """TEN405 through a project function (``helper_written``): may its storage summary say
-        it shares through the NumPy bridge? Its body must then hold ``BRIDGE_WORDS``, and it
-        is defined in this file or in a module the file's imports reach."""
-        if self._bridged is None:
-            source = self.source
-            self._bridged = source is None or mentions_bridge(source) or (
-                self.reach is None or bool(self.reach(mentions_bridge)))
-        return self._bridged
 
 
 #: a loop's keyword as a word (comprehensions match too: a superset of the loops), one pattern
@@ -585,18 +507,18 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
 
 def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: bool,
                text: Optional[_TextIndex] = None, local: FrozenSet[str] = frozenset(),
-               stored: Optional[Set] = None, proof: Optional["_Proof"] = None,
+               stored: Optional[Set] = None, proof: Optional["Proof"] = None,
                helpers: Tuple[FrozenSet[str], FrozenSet[str]] = (frozenset(), frozenset())
                ) -> bool:
     """Walk one block; definitions without candidates go to ``skip``. True if any candidate;
     TEN404-406's bindings outside definitions go to ``stored`` (``plan`` looks for a write).
-    ``proof(fn, top)``: may TEN501 report an accumulation in a loop of ``fn`` (``_Proof``,
+    ``proof(fn, top)``: may TEN501 report an accumulation in a loop of ``fn`` (``Proof``,
     asked only of a definition whose loops accumulate what may be a graph)? ``helpers``: the
     names of the project's functions the module calls by name and of the project's modules it
     calls functions of (TEN405 reads their storage summaries: ``helper_written``)."""
     found = _two_step_copy(body)
     if proof is None:
-        proof = _Proof(ast.Module([], []), None, None)  # no text: every definition may
+        proof = Proof(ast.Module([], []), None, None)  # no text: every definition may
     rest = (text, local, stored, proof, helpers)  # what every nested block is walked with
     named: Set = set()  # ``x[..:..] = v`` at this level: a shape once ``v = x[...]`` is bound
     for stmt in body:
@@ -612,7 +534,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     text is None or text.contains(stmt, "backward"),
                     # or of a value a call computed (``model(x)``, a project function that may
                     # return the loss it differentiated) or a function of another project
-                    # module computed, where the rule can tell it holds a graph (``_Proof``)
+                    # module computed, where the rule can tell it holds a graph (``Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
             elif in_class and (_is_step(stmt, proof.source, text) and _step_accumulates(stmt) or
@@ -623,6 +545,9 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():
                 found = True  # TEN405: a project function's result written in place
+            elif helpers[0] and proof.snapshots_by_helpers(helpers[0]) and \
+                    helper_snapshot(stmt, helpers[0]) and proof.loads():
+                found = True  # TEN402: ``self.best = capture(model)`` of a project function
             elif not keep:
                 span = _span(stmt)
                 if span:

@@ -135,3 +135,16 @@ def calls_any(fn: ast.AST, names: FrozenSet[str]) -> bool:
     """Does ``fn`` call a method of one of ``names`` (``trainer.weights()``)?"""
     return bool(names) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                                and n.func.attr in names for n in walk_nodes(fn))
+
+
+def helper_snapshot(fn: ast.AST, helpers: FrozenSet[str]) -> bool:
+    """Does ``fn`` bind a name or attribute chain with a snapshot's name (``snapshot_name``) to
+    a call of one of ``helpers``, the project's functions the module calls by name (``self.best
+    = capture_state(self.model)``)? TEN402 then asks the function's state-dict summary, and
+    those of the functions the file hands the snapshot to (``restore_state(model, self.best)``)."""
+    for node in walk_nodes(fn):
+        if type(node) is ast.Assign and len(node.targets) == 1 and \
+                type(node.value) is ast.Call and type(node.value.func) is ast.Name and \
+                node.value.func.id in helpers and snapshot_name(dotted(node.targets[0])):
+            return True
+    return False

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, NamedTuple, Optional, Set, Tuple
 
 from ...syntax import nodes
 from ...syntax.build import parse_expression
@@ -45,6 +45,9 @@ class Summary(NamedTuple):
     #: hands back in a dict of its own (``return {k[7:]: v for k, v in state.items()}``,
     #: ``dict(state)``, ``state.copy()``: the same tensors under the keys it makes); None
     passes_items: Optional[int] = None
+    #: the positions (``self`` counted) of the parameters it hands to ``load_state_dict`` as
+    #: they are (``def restore(model, state): model.load_state_dict(state)``: 1)
+    loads: FrozenSet[int] = frozenset()
 
 
 _NOTHING = Summary(None, "", frozenset(), "", ())
@@ -74,14 +77,19 @@ def called_function(inf, call) -> Optional[Tuple[object, bool]]:
         return (fn, False) if fn is not None else None
     if t is not nodes.Name:
         return None
-    name = func.value
+    fn = function_named(inf, func.value)
+    return (fn, False) if fn is not None else None
+
+
+def function_named(inf, name: str):
+    """The project function ``name`` is bound to where the walk is (one of another module,
+    imported; one the file defines at module level): its ``FuncFacts``, else None."""
     bound = inf.lookup(name)
     if type(bound) is Proj and isinstance(bound.obj, ProjectFunction):
-        return bound.obj, False
+        return bound.obj
     if bound is FUNCTION and inf.project is not None and \
             inf.binding_scope(name) is inf.module_scope:
-        fn = inf.project.current_function(name)
-        return (fn, False) if fn is not None else None
+        return inf.project.current_function(name)
     return None
 
 
@@ -106,6 +114,24 @@ def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
     if s.returns_live is None:
         return None
     return found[0].name, s.returns_text  # type: ignore[attr-defined]
+
+
+def handed_to_loader(inf, tree: ast.Module, name: str) -> Optional[str]:
+    """Does the file (its ``ast``) hand ``name`` (a name or an attribute chain) as it is to a
+    project function bound at module level that loads that argument into a module (its
+    summary's ``loads``: ``restore_state(self.model, self.best_state)`` of ``def
+    restore_state(model, state): model.load_state_dict(state)`` in another module)? The
+    function's name, else None."""
+    for n in walk_nodes(tree):
+        if type(n) is not ast.Call or type(n.func) is not ast.Name or not n.args:
+            continue
+        at = [i for i, a in enumerate(n.args) if dotted(a) == name]
+        if not at or any(type(a) is ast.Starred for a in n.args[:at[0]]):
+            continue
+        fn = function_named(inf, n.func.id)
+        if fn is not None and summary(fn).loads.intersection(at):
+            return n.func.id
+    return None
 
 
 #: module facts -> {id(function facts): (function facts, ``_returned_parameters``'s answer)}
@@ -319,6 +345,7 @@ def summarize_function(fn: ast.AST) -> Summary:
     written = set()
     trains = ""
     binds: Dict[str, str] = {}
+    loads: Set[int] = set()
     me = positional[0] if positional else None
     for n in own_nodes(fn):
         t = type(n)
@@ -335,6 +362,8 @@ def summarize_function(fn: ast.AST) -> Summary:
             owner = dotted(n.func.value) or ""
             if m == "load_state_dict":
                 written.add(owner or None)  # copies into the module's own tensors
+                if n.args and type(n.args[0]) is ast.Name and n.args[0].id in positional:
+                    loads.add(positional.index(n.args[0].id))
             elif not trains and m == "backward":
                 trains = "backward()"
             elif not trains and m == "step" and any(
@@ -372,7 +401,8 @@ def summarize_function(fn: ast.AST) -> Summary:
                 out.add(positional.index(w))
         elif root == "self" and "self" == (positional[:1] or [""])[0]:
             out.add(w)
-    return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())), passes)
+    return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())), passes,
+                   frozenset(loads))
 
 
 def _passed_items(value: ast.expr, params) -> Optional[str]:

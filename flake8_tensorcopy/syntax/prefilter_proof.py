@@ -1,0 +1,123 @@
+"""What a file's function summaries could prove, for the pre-filter's definitions whose
+candidates rest on them (``prefilter.plan``): TEN501's loops with no ``backward`` call in them,
+TEN402's snapshots made and loaded by project functions, TEN405's bridges through one."""
+from __future__ import annotations
+
+import ast
+from typing import Callable, FrozenSet, Optional
+
+from .accumulation_shapes import imports_project as _imports_project, mentions_proof
+from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
+from .snapshot_shapes import calls_any as _calls_any, live_returners as _live_returners, \
+    snapshot_name
+from .source import LazyPattern
+from .storage_shapes import mentions_bridge
+
+
+class Proof:
+    """What a file's summaries could prove, for the definitions whose candidates rest on them.
+
+    Where TEN501 may report a loop of a definition that accumulates what a call computed,
+    with no ``backward`` call in the loop to read names from (``proof(fn, top)``). The rule
+    needs one of: a grad mode the callers prove on (``called_with_grad_on``: a plain top-level
+    function the file calls only with grad on), or a value some code proves attached without
+    that (``PROOF_WORDS``: a differentiating call or a block turning grad on, in the file or in
+    a project module its imports reach, whose function summaries say so). ``may`` reads
+    what the file's text shows, before the definition's loops are read; the call, the rest,
+    after (the walk of the module for the callers, the project index's ``reach``)."""
+
+    __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
+                 "_bridged", "_returners", "_loads", "_by_helpers")
+
+    def __init__(self, tree: ast.Module, source: Optional[str],
+                 reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
+        self.tree, self.source, self.reach = tree, source, reach
+        self._bridged: Optional[bool] = None
+        self._loads: Optional[bool] = None
+        self._by_helpers: Optional[bool] = None
+        self._file: Optional[bool] = None
+        self._off: Optional[bool] = None  # ``grad_off_in``, read once
+        self._imports: Optional[bool] = None
+        self._reached: Optional[bool] = None
+        self._uses: Optional[Uses] = None
+        self._returners: Optional[FrozenSet[str]] = None
+
+    def uses(self) -> Uses:
+        if self._uses is None:
+            self._uses = Uses(self.tree, self.source)
+        return self._uses
+
+    def calls_live_returner(self, fn: ast.AST, text) -> bool:
+        """Does ``fn`` call the file's ``def weights(self): return self.model.state_dict()``?
+        (``text``: the pre-filter's index of the source's shapes, or None)"""
+        if self._returners is None:  # (TEN402: ``self.best = trainer.weights()``)
+            self._returners = _live_returners(self.tree, self.source or "state_dict")
+        return any(text is None or text.contains(fn, n) for n in self._returners) and \
+            _calls_any(fn, self._returners)
+
+    def may(self, fn: ast.AST, top: bool) -> bool:
+        """A superset of the answer, from the text and the definition alone."""
+        source = self.source
+        if source is None:
+            return True  # no text to read: anything may hold
+        if self._file is None:
+            self._file = mentions_proof(source)
+            self._off = grad_off_in(source, self.tree)
+        return self._file or may_be_called_with_grad_on(fn, top, source, self._off) or \
+            self.imports()
+
+    def imports(self) -> bool:
+        """May the file import a module of its own project (``imports_project``)?"""
+        if self._imports is None:
+            self._imports = _imports_project(self.source)  # type: ignore[arg-type]
+        return self._imports
+
+    def __call__(self, fn: ast.AST, top: bool) -> bool:
+        source = self.source
+        if source is None or not self.may(fn, top):
+            return source is None
+        if self._file or (not top and may_be_called_with_grad_on(fn, top, source, self._off)) \
+                or called_with_grad_on(fn, top, source, self.uses, self._off):
+            return True  # (a method: its callers are read by the walk)
+        if self._reached is None:
+            self._reached = self.imports() and (self.reach is None or
+                                                bool(self.reach(mentions_proof)))
+        return self._reached
+
+    def bridged(self) -> bool:
+        """TEN405 through a project function (``helper_written``): may its storage summary say
+        it shares through the NumPy bridge? Its body must then hold ``BRIDGE_WORDS``, and it
+        is defined in this file or in a module the file's imports reach."""
+        if self._bridged is None:
+            source = self.source
+            self._bridged = source is None or mentions_bridge(source) or (
+                self.reach is None or bool(self.reach(mentions_bridge)))
+        return self._bridged
+
+    def snapshots_by_helpers(self, helpers: FrozenSet[str]) -> bool:
+        """May a line of the file bind a snapshot's name to a call of one of ``helpers``
+        (``self.best = capture_state(self.model)``)? One scan of the text; the definitions are
+        walked (``helper_snapshot``) only where it may."""
+        if self._by_helpers is None:
+            source = self.source
+            self._by_helpers = source is None or any(
+                m.group(2) in helpers and snapshot_name(m.group(1))
+                for m in _HELPER_BOUND.finditer(source))
+        return self._by_helpers
+
+    def loads(self) -> bool:
+        """TEN402 through project functions (``helper_snapshot``): may one of them load what
+        the file hands it (``load_state_dict`` in this file or in a module its imports reach)?"""
+        if self._loads is None:
+            source = self.source
+            self._loads = source is None or "load_state_dict" in source or (
+                self.reach is None or bool(self.reach(_loads)))
+        return self._loads
+
+
+#: ``name = f(``, ``self.best = f(`` at the start of a line: the bound name and the function
+_HELPER_BOUND = LazyPattern(r"(?m)^[ \t]*([A-Za-z_][\w.]*)[ \t]*=[ \t]*([A-Za-z_]\w*)\(")
+
+
+def _loads(text: str) -> bool:
+    return "load_state_dict" in text
