@@ -562,8 +562,10 @@ def age_brief_views(inference, ended: bool = False, stmt=None) -> None:
     bound before the statement just walked end (a call anywhere since may have rebound the
     attribute; between two simple statements in a row nothing else runs), unless that statement
     ``stmt`` only binds plain names to what it reads without a call (``src = self.state[...,
-    t:]`` after ``dst = self.state[..., :-t]``: nothing ran that could rebind the attribute)."""
-    harmless = stmt is not None and not ended and _binds_without_calls(stmt)
+    t:]`` after ``dst = self.state[..., :-t]``: nothing ran that could rebind the attribute), or
+    writes into an item of a tensor so (``self.rewards[:-1] = self.rewards[1:]``: a tensor's
+    item assignment runs no code of the program's)."""
+    harmless = stmt is not None and not ended and _binds_without_calls(stmt, inference)
     brief, names = inference.brief_views, inference.scope.names
     for k, age in list(brief.items()):
         if age and harmless:
@@ -581,12 +583,18 @@ def age_brief_views(inference, ended: bool = False, stmt=None) -> None:
 _RUNS_CODE = (nodes.Call, nodes.Lambda, nodes.NamedExpr, nodes.Await, nodes.Yield, nodes.CompFor)
 
 
-def _binds_without_calls(stmt) -> bool:
-    """``a = <expression without a call>`` (plain names as targets only)."""
-    if type(stmt) is not nodes.Assign or any(type(t.target) is not nodes.Name
-                                             for t in stmt.targets):
+def _binds_without_calls(stmt, inference) -> bool:
+    """``a = <expression without a call>``, ``t[<index>] = <expression>`` of a tensor ``t``,
+    each without a call (plain names or items of tensors as targets only)."""
+    if type(stmt) is not nodes.Assign:
         return False
     todo = [stmt.value]
+    for t in stmt.targets:
+        target = t.target
+        if type(target) is nodes.Subscript and is_tensor(inference.infer(target.value)):
+            todo.append(target)
+        elif type(target) is not nodes.Name:
+            return False
     while todo:
         n = todo.pop()
         if type(n) in _RUNS_CODE:
