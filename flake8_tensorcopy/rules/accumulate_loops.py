@@ -356,11 +356,14 @@ def meets(read: Set[str], names: Set[str]) -> bool:
 
 
 def reset_in(facts: LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
-    """Is the accumulator bound afresh inside the loop (``parts = []`` each turn)? A target
-    spelled as the accumulator is one of its node type and dotted name (of the subscripted
-    value for ``hist["loss"]``): only those are compared by text."""
+    """Is the accumulator bound afresh inside the loop on every turn (``parts = []`` in the
+    loop's body, in a ``with`` or ``try`` block of it, or in both branches of an ``if`` of it)?
+    A reset under a condition (``if it % 100 == 0: total = 0``) only bounds how many turns'
+    values it holds. A target spelled as the accumulator is one of its node type and dotted
+    name (of the subscripted value for ``hist["loss"]``): only those are compared by text."""
     kind = type(acc)
     root = root_name(acc)
+    resets = []
     for n, targets in facts.bindings:
         if n is stmt:
             continue
@@ -368,7 +371,30 @@ def reset_in(facts: LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
             if type(tgt) is kind and root_name(tgt) == root and ctx.code(tgt) == acc_code \
                     and acc_code not in ctx.code(n.value) and \
                     not _starts(facts._loop, n, acc_code, ctx):
-                return True
+                resets.append(n)
+    return bool(resets) and _every_turn(facts._loop.body, resets)
+
+
+_BLOCKS = (nodes.IndentedBlock, nodes.SimpleStatementLine, nodes.SimpleStatementSuite)
+
+
+def _every_turn(body, stmts: list) -> bool:
+    """Does one of ``stmts`` run whenever ``body`` runs to its end: a statement of it, of a
+    ``with`` block or a ``try`` body in it, or one in each branch of an ``if ... else`` in it
+    (not in a nested loop, a handler or one branch only)?"""
+    todo = [body]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if any(n is s for s in stmts):
+            return True
+        if t in _BLOCKS:
+            todo.extend(n.body)
+        elif t is nodes.With or t is nodes.Try:
+            todo.append(n.body)
+        elif t is nodes.If and type(n.orelse) is nodes.Else and \
+                _every_turn(n.body, stmts) and _every_turn(n.orelse.body, stmts):
+            return True
     return False
 
 
