@@ -216,6 +216,13 @@ def loop_item_fact(g, bd):
         summary = g.summary(it)
         if getattr(summary, "yields", False):
             return Fact(RETURNED, it.lineno, detail=summary.name)
+    iterated = _iterated(it, s.target, bd.index)
+    if iterated is not None:
+        # ``for li in per_sample``, ``for t, li in zip(ts, per_sample)`` of an attached tensor:
+        # each item is a view of it, in its graph
+        got = g.attached(iterated, s)
+        if got is not None and got.why != HOLDS:  # (a dict with an attached item: its keys)
+            return got
     if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
             type(it.func.value) is ast.Name) or it.func.value.id in g.path_written:
         return None
@@ -237,6 +244,26 @@ def loop_item_fact(g, bd):
         return None
     got = [call_fact(g, x.value, "[*]", x.stmt) for x in bound]
     return strongest(got) if all(f is not None for f in got) else None
+
+
+def _iterated(it, target, index: int) -> Optional[ast.Name]:
+    """The name a loop's target (item ``index`` of a tuple target, else -1) takes the items of:
+    ``for v in x`` (``x``), ``for a, v in zip(t, x)`` (item 1: ``x``), ``for i, v in
+    enumerate(x)`` (item 1: ``x``); else None."""
+    if type(target) is ast.Name and index <= 0:
+        return it if type(it) is ast.Name else None
+    if type(target) is not ast.Tuple or type(it) is not ast.Call or \
+            type(it.func) is not ast.Name or it.keywords or \
+            any(type(e) is ast.Starred for e in target.elts + it.args):
+        return None
+    if it.func.id == "zip" and len(it.args) == len(target.elts) and 0 <= index:
+        got = it.args[index]
+    elif it.func.id == "enumerate" and len(it.args) == 1 and len(target.elts) == 2 and \
+            index == 1:
+        got = it.args[0]
+    else:
+        return None
+    return got if type(got) is ast.Name else None
 
 
 def holds_returned(g, bd) -> Optional[Fact]:
