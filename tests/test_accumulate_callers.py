@@ -123,6 +123,10 @@ def test_callers_proof_reads_every_binding_of_the_name():
     assert not proven("async def f():\n    pass\n\nf()\n")
     assert not proven(base + "def g():\n    def f():\n        pass\n    f()\n\nf(1)\ng()\n")
     assert proven(base + "with open('x') as fh:\n    f(fh)\n")
+    # a caller that calls it twice is asked about once (it had read as a cycle the second time)
+    assert proven(base + "def g():\n    f(1)\n    f(2)\n\ng()\n")
+    assert proven(base + "def g():\n    f(1)\n\ndef h():\n    g()\n    g()\n    f(3)\n\nh()\n")
+    assert not proven(base + "def g():\n    f(1)\n    h()\n\ndef h():\n    g()\n\nh()\n")  # a cycle
 
 
 _TRICKY = [

@@ -233,26 +233,35 @@ class Uses:
         it (``use``: the called name), whatever its own callers do (a value differentiated in
         the same grad region proves it); without it, only callers proven in turn count."""
         try:
-            return self._grad_on(name, set(), proven)
+            return self._grad_on(name, set(), {}, proven)
         except RecursionError:  # a chain of callers too long to follow: nothing is proven
             return False
 
-    def _grad_on(self, name: str, seen: Set[str], proven=None) -> bool:
-        if name in seen or name not in self.plain:
+    def _grad_on(self, name: str, open_: Set[str], done: Dict[str, bool], proven=None) -> bool:
+        """``open_``: the callers being asked about on the way here (one of them again is a
+        cycle); ``done``: those already answered (a function calling ``name`` twice is asked
+        about once)."""
+        got = done.get(name)
+        if got is not None:
+            return got
+        if name in open_ or name not in self.plain:
             return False  # a cycle, or not a plain function
         read = self.of(name)
         if read is None or read[1] != 1:
             return False  # unreadable, or not one definition
-        seen.add(name)
-        called = False
+        open_.add(name)
+        called = True
         for owner, on, call, use in read[0]:
-            if not (on and call) or owner == _NESTED or owner == name:
-                return False
-            if owner is not None and not (proven is not None and owner in self.plain and
-                                          proven(owner, use)) and \
-                    not self._grad_on(owner, seen, proven):
-                return False
-            called = True
+            if not (on and call) or owner == _NESTED or owner == name or (
+                    owner is not None and not (proven is not None and owner in self.plain and
+                                               proven(owner, use)) and
+                    not self._grad_on(owner, open_, done, proven)):
+                called = False
+                break
+        else:
+            called = bool(read[0])
+        open_.discard(name)
+        done[name] = called
         return called
 
 
