@@ -495,3 +495,54 @@ def test_frozen_local_teacher_through_flake8(tmp_path):
     proc = flake8("--select", "TEN402", "distil.py", cwd=str(tmp_path))
     got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
     assert got == want and len(want) == 2, proc.stdout + proc.stderr
+
+
+LEARNER = """\
+import copy
+
+import torch
+
+
+class Learner:
+    def __init__(self, model, opt):
+        self.model, self.opt = model, opt
+
+    def weights(self):
+        return self.model.state_dict()
+
+    def weights_copy(self):
+        return copy.deepcopy(self.model.state_dict())
+
+    def load_weights(self, state):
+        self.model.load_state_dict(state)
+
+    def fit_one_epoch(self, batches):
+        for x, y in batches:
+            self.opt.zero_grad()
+            torch.nn.functional.mse_loss(self.model(x), y).backward()
+            self.opt.step()
+
+
+def train_with_patience(learner, train_dl, score, epochs=50):
+    best, best_w, kept = float("-inf"), None, None
+    for epoch in range(epochs):
+        learner.fit_one_epoch(train_dl)
+        s = score(learner.model)
+        if s > best:
+            best = s
+            best_w = learner.weights()
+            kept = learner.weights_copy()
+    learner.load_weights(best_w)
+    learner.load_weights(kept)
+    return best
+"""
+
+
+def test_wrapper_dict_kept_by_a_plain_function(tmp_path):
+    """``best_w = learner.weights()`` of the file's method returning a live state dict, kept by
+    a plain function (not a method) and handed to the file's loader method: the pre-filter
+    keeps such a function too (``Proof.calls_live_returner``)."""
+    (tmp_path / "learner.py").write_text(LEARNER)
+    proc = flake8("--select", "TEN402", "learner.py", cwd=str(tmp_path))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == {(33, "TEN402")}, proc.stdout + proc.stderr

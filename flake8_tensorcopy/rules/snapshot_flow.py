@@ -94,7 +94,7 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
                     steps_others_only(ctx, receiver) or
                     _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
                 return what
-            why = weight_change(ctx.inf, n, receiver)
+            why = weight_change(ctx.inf, n, receiver, ctx.module._a)
             if why and _trains_a_copy(ctx, n, receiver):
                 why = None
             why = why or _writes_parameter(n, receiver, loop)

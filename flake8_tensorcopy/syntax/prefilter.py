@@ -537,10 +537,11 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # module computed, where the rule can tell it holds a graph (``Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
-            elif in_class and (_is_step(stmt, proof.source, text) and _step_accumulates(stmt) or
-                               proof.calls_live_returner(stmt, text)):
+            elif in_class and _is_step(stmt, proof.source, text) and _step_accumulates(stmt) or \
+                    proof.calls_live_returner(stmt, text):
                 # TEN501: Lightning's step, a method that runs ``backward()`` (``accumulate_loops
-                # .step_hook``, ``step_method``); TEN402: ``self.best = trainer.weights()``
+                # .step_hook``, ``step_method``); TEN402: ``best = trainer.weights()`` in a
+                # method or a function
                 found = True
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():

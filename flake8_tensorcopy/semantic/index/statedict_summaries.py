@@ -166,13 +166,12 @@ def _returned_parameters(fn: ast.AST) -> Optional[Tuple[str, Live]]:
         shape.receiver is not None else None
 
 
-def returned_live_by_name(inf, call, tree) -> Optional[Tuple[str, str]]:
-    """``returned_live_state_dict`` of ``obj.m()`` where nothing tells what ``obj`` is: the
-    ``m`` of the one class of the file (``tree``, its ``ast``) that defines a method ``m``
-    (``trainer.weights()`` in a callback, ``Trainer.weights`` returning
-    ``self.model.state_dict()``), else None."""
+def method_by_name(inf, call, tree):
+    """``obj.m(...)`` where nothing tells what ``obj`` is: the ``m`` of the one class of the file
+    (``tree``, its ``ast``) that defines a method ``m`` (``trainer.weights()`` in a callback,
+    ``Trainer.weights``), as ``called_function`` answers (called bound), else None."""
     func = call.func
-    if type(func) is not nodes.Attribute or type(func.value) is not nodes.Name:
+    if tree is None or type(func) is not nodes.Attribute or type(func.value) is not nodes.Name:
         return None
     m = func.attr.value
     owners = [c.name for c in getattr(tree, "body", ()) if type(c) is ast.ClassDef and any(
@@ -182,10 +181,17 @@ def returned_live_by_name(inf, call, tree) -> Optional[Tuple[str, str]]:
     k = inf.lookup(owners[0])
     facts = k.facts if type(k) is ClassInfo else k.obj if type(k) is Proj else None
     fn = facts.method(m) if isinstance(facts, ProjectClass) else None
-    if not isinstance(fn, ProjectFunction):
+    return (fn, True) if isinstance(fn, ProjectFunction) else None
+
+
+def returned_live_by_name(inf, call, tree) -> Optional[Tuple[str, str]]:
+    """``returned_live_state_dict`` of ``obj.m()`` of the file's one class defining ``m``
+    (``method_by_name``), else None."""
+    found = method_by_name(inf, call, tree)
+    if found is None:
         return None
-    s = summary(fn)
-    return (fn.name, s.returns_text) if s.returns_live is not None else None  # type: ignore
+    s = summary(found[0])
+    return (found[0].name, s.returns_text) if s.returns_live is not None else None  # type: ignore
 
 
 def returned_on_cpu_of(inf, call):
@@ -238,13 +244,14 @@ def passed_items_argument(inf, call):
     return None
 
 
-def weight_change(inf, call, receiver: str) -> Optional[str]:
+def weight_change(inf, call, receiver: str, tree=None) -> Optional[str]:
     """When ``call`` runs a project function after which the weights of the module named
     ``receiver`` may have changed, why: it runs an optimizer step or ``backward()`` (any
     module's, as the call itself would be), or it writes ``receiver``'s parameters in place
     (``receiver`` is the argument it writes through, or the same ``self.X`` of a method called
-    on ``self``). None otherwise, and when the callee is unknown."""
-    found = called_function(inf, call)
+    on ``self``). None otherwise, and when the callee is unknown. ``tree``: the file's ``ast``,
+    for a method of a receiver nothing tells the class of (``method_by_name``)."""
+    found = called_function(inf, call) or method_by_name(inf, call, tree)
     if found is None:
         return None
     fn, bound = found
