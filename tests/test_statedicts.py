@@ -57,6 +57,9 @@ def live(text, named=()):
     # thirteenth session: an object's own device, where it keeps its model
     ("{k: v.to(self.device) for k, v in self.model.state_dict().items()}", True,
      "if already on `self.device`"),
+    # fourteenth session: the module's own device, where its tensors are
+    ("{k: v.to(pl_module.device) for k, v in pl_module.state_dict().items()}", True, ""),
+    ("{k: v.to(self.model.device) for k, v in self.model.state_dict().items()}", True, ""),
 ])
 def test_live_state_dicts(text, shallow, where):
     got = live(text)
@@ -73,6 +76,7 @@ def test_live_state_dicts(text, shallow, where):
     "{k: v.to(device).clone() for k, v in model.state_dict().items()}",
     "{k: v.to(device, copy=True) for k, v in model.state_dict().items()}",
     "{k: v.to(cfg.device) for k, v in model.state_dict().items()}",
+    "{k: v.to(other.device) for k, v in model.state_dict().items()}",  # another module's
     "{k: v.cpu().numpy().copy() for k, v in model.state_dict().items()}",
     "{k: v.double() for k, v in model.state_dict().items()}",
     "scheduler.state_dict()",

@@ -95,11 +95,13 @@ def _dict_source(node, holds_live: Callable[[str], bool]):
     return None
 
 
-def same_storage(node, name: str) -> Optional[str]:
+def same_storage(node, name: str, owner=None) -> Optional[str]:
     """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
     conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
     ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``): "" (everywhere) or
-    the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy."""
+    the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy.
+    ``owner``: the module ``name``'s tensor is a state-dict value of (``pl_module``), whose own
+    ``device`` it is on (``v.to(pl_module.device)``)."""
     where = ""
     while (type(node) is nodes.Call and type(node.func) is nodes.Attribute) or (
             type(node) is nodes.Attribute and node.attr.value == "data"):
@@ -116,11 +118,17 @@ def same_storage(node, name: str) -> Optional[str]:
             cond = "for float32 tensors"
         elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and (
                 type(node.args[0].value) is nodes.Name or
-                dotted_name(node.args[0].value) == "self.device"):
+                dotted_name(node.args[0].value) == "self.device" or (
+                    owner is not None and dotted_name(owner) is not None and
+                    dotted_name(node.args[0].value) == dotted_name(owner) + ".device")):
             # ``v.to(device)``, ``v.to(self.device)``: the tensor itself where it is on that
             # device already (as a module's are on the device the code runs on; an object's
-            # own ``device``, where it keeps its model; not another object's, ``cfg.device``)
+            # own ``device``, where it keeps its model, or the module's own; not another
+            # object's, ``cfg.device``)
             cond = f"if already on `{dotted_name(node.args[0].value)}`"
+            if owner is not None and dotted_name(node.args[0].value) == \
+                    f"{dotted_name(owner)}.device":
+                cond = ""  # (the module's own device: its tensors are there)
         elif m in SAME_STORAGE and not node.args:
             cond = SAME_STORAGE[m]
         else:
@@ -231,7 +239,7 @@ def _items_copy(comp, value, holds_live: Callable[[str], bool]) -> Optional[Live
     src = _dict_source(it.func.value, holds_live)
     if src is None:
         return None
-    where = same_storage(value, v)
+    where = same_storage(value, v, src[0])
     return Live(src[0], src[1], True, where) if where is not None else None
 
 
