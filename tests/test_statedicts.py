@@ -550,3 +550,25 @@ def test_wrapper_dict_kept_by_a_plain_function(tmp_path):
     proc = flake8("--select", "TEN402", "learner.py", cwd=str(tmp_path))
     got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
     assert got == {(33, "TEN402")}, proc.stdout + proc.stderr
+
+
+def test_snapshot_loaded_by_a_project_function_through_a_conditional(tmp_path):
+    """``rewind(model, late if late is not None else init)``: either branch is handed to the
+    loader (lottery-ticket rewinding, flat modules of one folder)."""
+    (tmp_path / "pruning.py").write_text(
+        "def snapshot_weights(model):\n"
+        "    return {n: t for n, t in model.state_dict().items() if 'num' not in n}\n\n\n"
+        "def rewind(model, state):\n"
+        "    model.load_state_dict(state, strict=False)\n")
+    (tmp_path / "lth.py").write_text(
+        "from pruning import rewind, snapshot_weights\n\n\n"
+        "def run(model, opt, batches, levels, late):\n"
+        "    init_state = snapshot_weights(model)\n"
+        "    for level in range(levels):\n"
+        "        for x in batches:\n"
+        "            model(x).sum().backward()\n"
+        "            opt.step()\n"
+        "        rewind(model, late if late is not None else init_state)\n")
+    proc = flake8("--select", "TEN402", "lth.py", cwd=str(tmp_path))
+    got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
+    assert got == {(5, "TEN402")}, proc.stdout + proc.stderr

@@ -120,12 +120,14 @@ def handed_to_loader(inf, tree: ast.Module, name: str) -> Optional[str]:
     """Does the file (its ``ast``) hand ``name`` (a name or an attribute chain) as it is to a
     project function bound at module level that loads that argument into a module (its
     summary's ``loads``: ``restore_state(self.model, self.best_state)`` of ``def
-    restore_state(model, state): model.load_state_dict(state)`` in another module)? The
-    function's name, else None."""
+    restore_state(model, state): model.load_state_dict(state)`` in another module), or as
+    one branch of a conditional expression (``rewind(model, late if late is not None else
+    init)``)? The function's name, else None."""
     for n in walk_nodes(tree):
         if type(n) is not ast.Call or type(n.func) is not ast.Name or not n.args:
             continue
-        at = [i for i, a in enumerate(n.args) if dotted(a) == name]
+        at = [i for i, a in enumerate(n.args) if dotted(a) == name or (
+            type(a) is ast.IfExp and name in (dotted(a.body), dotted(a.orelse)))]
         if not at or any(type(a) is ast.Starred for a in n.args[:at[0]]):
             continue
         fn = function_named(inf, n.func.id)
