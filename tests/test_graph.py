@@ -438,13 +438,29 @@ def sent(model, batches):
 
 def delegating(model, opt, batches):
     yield from gen(model, opt, batches)
+
+
+def pairs(model, batches):
+    for x in batches:
+        loss = model(x).sum()
+        loss.backward()
+        yield x, loss
+
+
+def lengths(model, batches):
+    for x in batches:
+        loss = model(x).sum()
+        loss.backward()
+        yield x, loss
+        yield x, loss, 0
 """
 
 
 def test_a_generator_that_yields_what_it_differentiated(tmp_path):
     with _graph_summaries(tmp_path, GENERATORS) as get:
-        assert get("gen").yields
-        for name in ("numbers", "outputs", "sent", "delegating"):
+        assert get("gen").yields == {-1}
+        assert get("pairs").yields == {1}  # the tuple's item it differentiated
+        for name in ("numbers", "outputs", "sent", "delegating", "lengths"):
             assert not get(name).yields, name
 
 

@@ -210,11 +210,12 @@ def loop_item_fact(g, bd):
     if type(s) not in (ast.For, ast.AsyncFor):
         return None
     it = s.iter
-    if type(it) is ast.Call and type(s.target) is ast.Name and bd.index <= 0:
-        # ``for loss in train_gen(model, opt)`` of a generator that yields what it
-        # differentiated (``GraphSummary.yields``)
-        summary = g.summary(it)
-        if getattr(summary, "yields", False):
+    taken = _generator_item(s.target, it, bd.key)
+    if taken is not None:
+        # ``for loss in train_gen(model, opt)``, ``for i, (loss, out) in enumerate(gen(...))``
+        # of a generator that yields what it differentiated there (``GraphSummary.yields``)
+        summary = g.summary(taken[0])
+        if taken[1] in getattr(summary, "yields", ()):
             return Fact(RETURNED, it.lineno, detail=summary.name)
     iterated = _iterated(it, s.target, bd.index)
     if iterated is not None:
@@ -244,6 +245,25 @@ def loop_item_fact(g, bd):
         return None
     got = [call_fact(g, x.value, "[*]", x.stmt) for x in bound]
     return strongest(got) if all(f is not None for f in got) else None
+
+
+def _generator_item(target, it, key: str) -> Optional[Tuple[ast.Call, int]]:
+    """The call a loop takes ``key``'s values from, and which item of what it yields (``-1``:
+    the whole): ``for key in gen(...)``, ``for a, key in gen(...)`` (1), through
+    ``enumerate`` (``for i, (key, out) in enumerate(gen(...))``: 0); else None."""
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and \
+            len(it.args) == 1 and not it.keywords and type(target) is ast.Tuple and \
+            len(target.elts) == 2:
+        target, it = target.elts[1], it.args[0]
+    if type(it) is not ast.Call:
+        return None
+    if type(target) is ast.Name:
+        return (it, -1) if target.id == key else None
+    if type(target) is ast.Tuple:
+        for i, e in enumerate(target.elts):
+            if type(e) is ast.Name and e.id == key:
+                return it, i
+    return None
 
 
 def _iterated(it, target, index: int) -> Optional[ast.Name]:

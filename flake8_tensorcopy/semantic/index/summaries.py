@@ -48,7 +48,7 @@ class GraphSummary:
                  sources: Optional[Dict[str, FrozenSet[Tuple[str, str]]]] = None,
                  regions: Optional[Dict[str, str]] = None,
                  keys: FrozenSet[str] = frozenset(), proves_on: bool = False,
-                 yields: bool = False,
+                 yields: FrozenSet[int] = frozenset(),
                  followed: Optional[FrozenSet[str]] = frozenset()) -> None:
         self.name = name
         #: the items of what it returns (``"[i]"``, key paths) that ``sources`` followed, with
@@ -56,7 +56,8 @@ class GraphSummary:
         #: None: nothing is followed in a function that turns grad off, none of it is attached)
         self.followed = followed
         #: a generator every ``yield`` of which gives a value it differentiated (``loss.backward();
-        #: yield loss``): what a loop over a call of it takes holds that graph
+        #: yield loss``: ``-1``), or has one at a tuple's position (``yield loss, out``: ``0``):
+        #: what a loop over a call of it takes there holds that graph
         self.yields = yields
         #: every call differentiates a value computed in the mode it was called in (a
         #: ``backward()`` among the body's own statements, no ``return`` before it): grad was
@@ -241,27 +242,44 @@ def _summarise(fn) -> GraphSummary:
                         proves, _yields(g, node), followed)
 
 
-def _yields(g: graph.ScopeGraph, node) -> bool:
-    """Is every ``yield`` of the function (none nested in another scope) a statement ``yield v``
-    of a value it differentiated, and is there one (no ``yield from``)?"""
+def _yields(g: graph.ScopeGraph, node) -> FrozenSet[int]:
+    """What every ``yield`` of the function (none nested in another scope) gives that it
+    differentiated: ``-1`` where each is a statement ``yield v`` of such a value, the positions
+    ``i`` where each is ``yield (v0, v1, ...)`` (one length) with such a value at ``i``; empty
+    where a yield is of another form, or there is none (or a ``yield from``)."""
     if not any(type(s.value) is ast.Yield for s in g.expr_stmts):
-        return False  # (most functions: no walk of the body)
-    found = False
+        return frozenset()  # (most functions: no walk of the body)
+    found: Optional[FrozenSet[int]] = None
+    length = None  # the one length of the tuples yielded (-1: a value yielded whole)
     plain = set()  # the ``yield`` of each statement ``yield v`` (met before it: a parent first)
     for n in own_nodes(node):
         t = type(n)
         if t is ast.YieldFrom:
-            return False
+            return frozenset()
         if t is ast.Expr and type(n.value) is ast.Yield:
             v = n.value.value
-            fact = g.attached(v, n) if v is not None else None
-            if fact is None or fact.why != graph.DIFFERENTIATED:
-                return False
+            if type(v) is ast.Tuple and not any(type(e) is ast.Starred for e in v.elts):
+                size = len(v.elts)
+                got = frozenset(i for i, e in enumerate(v.elts)
+                                if _differentiated(g.attached(e, n)))
+            else:
+                size = -1
+                got = frozenset({-1}) if v is not None and \
+                    _differentiated(g.attached(v, n)) else frozenset()
+            if length is not None and size != length:
+                return frozenset()  # (tuples of two lengths, or a tuple and a value)
+            length = size
+            found = got if found is None else found & got
+            if not found:
+                return frozenset()
             plain.add(id(n.value))
-            found = True
         elif t is ast.Yield and id(n) not in plain:
-            return False  # ``x = yield v``: a value sent in, not the plain shape
-    return found
+            return frozenset()  # ``x = yield v``: a value sent in, not the plain shape
+    return found or frozenset()
+
+
+def _differentiated(fact) -> bool:
+    return fact is not None and fact.why == graph.DIFFERENTIATED
 
 
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
