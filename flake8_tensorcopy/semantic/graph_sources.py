@@ -194,8 +194,9 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
 
 def call_kind(g, node: ast.Call) -> Optional[str]:
     """The oracle's answer for a call (``graph_facts.Oracle.call``), and ``"forward"`` for a call
-    of a parameter of the scope whose ``parameters()`` the scope reads (``next(model.parameters())``
-    ... ``model(x)``: only a module has them)."""
+    of a name whose ``parameters()`` the scope reads where the same bindings reach it (a
+    parameter, or ``model = smp.Unet(...)`` of a library class: ``AdamW(model.parameters())``
+    ... ``model(x)``; only a module has them)."""
     kind = g.oracle.call(node)
     f = node.func
     if kind is None and type(f) is ast.Attribute:
@@ -212,8 +213,7 @@ def call_kind(g, node: ast.Call) -> Optional[str]:
         g._need()
     if kind is None and type(f) is ast.Name and g.module_reads:
         reach = g.uses.get(id(f))
-        if reach and all(g.bindings[b].kind == "param" for b in reach) and any(
-                g.uses.get(id(m)) == reach for m in g.module_reads):
+        if reach and any(g.uses.get(id(m)) == reach for m in g.module_reads):
             return "forward"
     return kind
 
