@@ -32,7 +32,7 @@ from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
-    join_envs, literal, path_of, path_root, plain_number, reduced_values, terms, values_and_indices)
+    join_envs, literal, path_of, path_root, plain_number, reduced_values, terms)
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
@@ -71,6 +71,7 @@ class ScopeGraph:
             return
         body, params, grad = self._pending
         self._pending = None
+        self.body = body  # (the scope's statements, for questions about where one lies)
         self.bindings: List[Binding] = []
         #: id(Name load) -> the bindings that may reach it (absent: none in this scope)
         self.uses: Dict[int, FrozenSet[int]] = {}
@@ -518,20 +519,7 @@ class ScopeGraph:
         return Fact(HOLDS, got.line, detail=got.detail)
 
     def _unpacked(self, value, i: int, stmt=None) -> Optional[Fact]:
-        if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
-            return self.attached(value.elts[i], stmt)
-        if values_and_indices(value):  # ``conf, pred = probs.max(-1)``: the values keep it
-            return self.attached(value.func.value, stmt) if i == 0 and \
-                type(value.func) is ast.Attribute and dotted(value.func) != \
-                "torch." + value.func.attr else None
-        if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
-            return self.attached_path(value, f"[{i}]")
-        if type(value) is ast.Call:
-            summary = self.summary(value)
-            if summary is not None and summary.returns_item(i):
-                return Fact(RETURNED, value.lineno, detail=summary.name)
-            return graph_sources.call_fact(self, value, f"[{i}]", stmt)
-        return None
+        return graph_sources.unpacked_fact(self, value, i, stmt)
 
     def attached(self, expr, stmt=None) -> Optional[Fact]:
         """Why ``expr`` (an expression of this scope) is attached, or None: not known to be.
