@@ -519,7 +519,7 @@ class ScopeGraph:
         return Fact(HOLDS, got.line, detail=got.detail)
 
     def _unpacked(self, value, i: int, stmt=None) -> Optional[Fact]:
-        return graph_sources.unpacked_fact(self, value, i, stmt)
+        return graph_items.unpacked_fact(self, value, i, stmt)
 
     def attached(self, expr, stmt=None) -> Optional[Fact]:
         """Why ``expr`` (an expression of this scope) is attached, or None: not known to be.

@@ -15,10 +15,10 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact, \
-    strongest
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, \
+    Binding, Fact, strongest
 from ..syntax.accumulation_shapes import copied_from
-from .graph_terms import computed
+from .graph_terms import computed, dotted, values_and_indices
 
 #: list methods that change a list in place: its items are no longer the ones it was bound to
 _MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
@@ -386,3 +386,46 @@ def number_binding(bd: Binding) -> bool:
     same read are attached, the value is attached or that number."""
     v = bd.value
     return bd.kind == "assign" and type(v) is ast.Constant and type(v.value) in (int, float)
+
+
+def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
+    """Why item ``i`` of what a tuple target unpacks from ``value`` (``a, b = value``), bound at
+    ``stmt``, is attached, or None."""
+    if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
+        return g.attached(value.elts[i], stmt)
+    if values_and_indices(value):  # ``conf, pred = probs.max(-1)``: the values keep it
+        return g.attached(value.func.value, stmt) if i == 0 and \
+            type(value.func) is ast.Attribute and dotted(value.func) != \
+            "torch." + value.func.attr else None
+    if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
+        return g.attached_path(value, f"[{i}]")
+    if type(value) is not ast.Call:
+        return None
+    from .graph_sources import call_fact, call_kind
+
+    summary = g.summary(value)
+    if summary is not None and summary.returns_item(i):
+        return Fact(RETURNED, value.lineno, detail=summary.name)
+    got = call_fact(g, value, f"[{i}]", stmt)
+    if got is None and summary is None and call_kind(g, value) == "forward":
+        # ``seg, depth = model(x)``: the items of a forward pass's output, as the output, in
+        # a loop that differentiates (a step: not a loop over models before the training)
+        got = g.attached(value, stmt)
+        return got if got is not None and got.why in (FORWARD, GRAD_ON) and \
+            _in_loop_with(g, stmt, got.line) else None
+    return got
+
+
+def _in_loop_with(g, stmt, line: int) -> bool:
+    """Is line ``line`` within the innermost loop of the scope that holds ``stmt``?"""
+    loop, todo = None, [(s, None) for s in g.body]
+    while todo:
+        node, around = todo.pop()
+        if node is stmt:
+            loop = around
+            break
+        if type(node) in (ast.For, ast.AsyncFor, ast.While):
+            around = node
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo.extend((c, around) for c in getattr(node, field, ()) or ())
+    return loop is not None and loop.lineno <= line <= loop.end_lineno

@@ -25,9 +25,9 @@ import ast
 import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, Fact
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
-    indexes_tensor, path_of, path_root, reduced_values, values_and_indices
+    indexes_tensor, path_of, path_root, reduced_values
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -228,47 +228,6 @@ def _module_attributes(g) -> FrozenSet[str]:
             if type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
             s.value.func.attr in MODULE_ONLY and type(s.value.func.value) is ast.Attribute)
     return got
-
-
-def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
-    """Why item ``i`` of what a tuple target unpacks from ``value`` (``a, b = value``), bound at
-    ``stmt``, is attached, or None."""
-    if type(value) in (ast.Tuple, ast.List) and i < len(value.elts):
-        return g.attached(value.elts[i], stmt)
-    if values_and_indices(value):  # ``conf, pred = probs.max(-1)``: the values keep it
-        return g.attached(value.func.value, stmt) if i == 0 and \
-            type(value.func) is ast.Attribute and dotted(value.func) != \
-            "torch." + value.func.attr else None
-    if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
-        return g.attached_path(value, f"[{i}]")
-    if type(value) is not ast.Call:
-        return None
-    summary = g.summary(value)
-    if summary is not None and summary.returns_item(i):
-        return Fact(RETURNED, value.lineno, detail=summary.name)
-    got = call_fact(g, value, f"[{i}]", stmt)
-    if got is None and summary is None and call_kind(g, value) == "forward":
-        # ``seg, depth = model(x)``: the items of a forward pass's output, as the output, in
-        # a loop that differentiates (a step: not a loop over models before the training)
-        got = g.attached(value, stmt)
-        return got if got is not None and got.why in (FORWARD, GRAD_ON) and \
-            _in_loop_with(g, stmt, got.line) else None
-    return got
-
-
-def _in_loop_with(g, stmt, line: int) -> bool:
-    """Is line ``line`` within the innermost loop of the scope that holds ``stmt``?"""
-    loop, todo = None, [(s, None) for s in g.body]
-    while todo:
-        node, around = todo.pop()
-        if node is stmt:
-            loop = around
-            break
-        if type(node) in (ast.For, ast.AsyncFor, ast.While):
-            around = node
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            todo.extend((c, around) for c in getattr(node, field, ()) or ())
-    return loop is not None and loop.lineno <= line <= loop.end_lineno
 
 
 def call_fact(g, call: ast.Call, key: str, stmt) -> Optional[Fact]:
