@@ -50,8 +50,18 @@ def test_logs_names_the_module_level_container_or_global_number(tmp_path):
 
         def store(into, value):
             into.append(value)
+
+        def record_step(name, value, step):
+            HIST[name].append((step, value))
+
+        def store_pair(into, value):
+            into.append((0, value))
     """)
     assert logs(m.defs["record"]) == {0: "LOG", 1: "HIST"}
+    # a tuple appended holds its items (the step too: a number, reported only where the
+    # caller hands an attached value)
+    assert logs(m.defs["record_step"]) == {1: "HIST", 2: "HIST"}
+    assert collects(m.defs["store_pair"]) == {1: 0}
     assert logs(m.defs["add"]) == {0: "TOTAL"}
     for name in ("add_undeclared", "into_string", "local_list", "rebinds_param", "store"):
         assert logs(m.defs[name]) == {}, name
@@ -172,3 +182,38 @@ def test_collects_adds_into_an_item_of_the_dict_handed(tmp_path):
     assert collects(m.defs["swapped"]) == {2: 0}
     for name in ("product", "number", "rebinds"):
         assert collects(m.defs[name]) == {}, name
+
+
+def test_module_function_log_reported_at_a_call_through_its_module(tmp_path):
+    """``logutil.log_metric("loss", loss, step)``: a function of a project module called
+    through the module, which appends ``(step, value)`` to a module-level dict's list."""
+    (tmp_path / "logutil.py").write_text(textwrap.dedent("""\
+        from collections import defaultdict
+
+        _HISTORY = defaultdict(list)
+
+
+        def log_metric(name, value, step):
+            _HISTORY[name].append((step, value))
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+
+        import logutil
+
+
+        def train(model, opt, loader, scheduler):
+            for step, (x, y) in enumerate(loader):
+                loss = torch.nn.functional.mse_loss(model(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                logutil.log_metric("loss", loss, step)
+                logutil.log_metric("lr", scheduler.get_last_lr()[0], step)
+    """))
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(tmp_path))
+    assert proc.stdout.splitlines() == [
+        "train.py:12:9: TEN501 `logutil.log_metric` accumulates `loss` (`log_metric()` keeps it "
+        "in the module-level `_HISTORY`) after its `backward()`: every iteration's autograd "
+        "graph stays reachable (memory grows each step; a later backward through it fails); "
+        "accumulate `loss.detach()`"], proc.stdout + proc.stderr

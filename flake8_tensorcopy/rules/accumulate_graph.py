@@ -222,8 +222,9 @@ def _collected(call, fn, name: str):
         if k < len(args) and into < len(args) and \
                 type(args[into].value) in (nodes.Name, nodes.Attribute):
             return args[into].value, args[k].value, (name, None)
-    for k, kept in sorted(logs(fn).items()):
-        if k < len(args) and type(call.func) is nodes.Name:
+    for k, kept in sorted(logs(fn).items()):  # (a function, called by name or of its module:
+        # ``logutil.log_metric("loss", loss, step)``)
+        if k < len(args) and (type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None):
             return call.func, args[k].value, (name, kept)
     return None
 
