@@ -14,7 +14,7 @@ from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect
 from flake8_tensorcopy.semantic.index import FileContext
 from flake8_tensorcopy.semantic.index.summaries import GraphSummary
 
-from .conftest import flake8, tensorcopy
+from .conftest import ROOT, flake8, tensorcopy
 
 
 def _function(src):
@@ -1270,3 +1270,16 @@ def f(model, loader, hist):
     # ``other[0]``: a constant index may pick an item of a container: ``other`` holds an
     # attached item (a path fact), it is not proven a tensor with a graph itself
     assert _why(src, 9) == (graph.HOLDS, False)
+
+
+def test_items_unpacked_from_a_forward_pass_in_a_step_method(tmp_path):
+    """Round 7's TD3 agent (held out when written): ``current_q1, current_q2 =
+    self.critic(state, action)`` in ``train()``, a step method with no loop of its own (the
+    caller's loop repeats it), ``current_q1`` in the differentiated critic loss, then
+    ``self.stats["q1"].append(current_q1.mean())`` after the actor's ``backward()``."""
+    src = os.path.join(ROOT, "benchmarks", "variants", "round7", "ten501", "td3_mujoco.py")
+    with open(src, encoding="utf-8") as fh:
+        (tmp_path / "td3.py").write_text(fh.read())
+    proc = flake8("--select", "TEN501", "td3.py", cwd=str(tmp_path))
+    got = sorted(int(line.split(":")[1]) for line in proc.stdout.splitlines())
+    assert got == [107, 108], proc.stdout + proc.stderr

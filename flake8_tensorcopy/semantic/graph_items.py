@@ -409,7 +409,8 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
     got = call_fact(g, value, f"[{i}]", stmt)
     if got is None and summary is None and call_kind(g, value) == "forward":
         # ``seg, depth = model(x)``: the items of a forward pass's output, as the output, in
-        # a loop that differentiates (a step: not a loop over models before the training)
+        # a loop that differentiates or a step method (not a loop over models before the
+        # training)
         got = g.attached(value, stmt)
         return got if got is not None and got.why in (FORWARD, GRAD_ON) and \
             _in_loop_with(g, stmt, got.line) else None
@@ -417,15 +418,16 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
 
 
 def _in_loop_with(g, stmt, line: int) -> bool:
-    """Is line ``line`` within the innermost loop of the scope that holds ``stmt``?"""
-    loop, todo = None, [(s, None) for s in g.body]
+    """Is line ``line`` within the innermost loop of the scope that holds ``stmt``, or is
+    ``stmt`` in no loop of the scope (a step method: its callers' loop repeats it)?"""
+    loop, found, todo = None, False, [(s, None) for s in g.body]
     while todo:
         node, around = todo.pop()
         if node is stmt:
-            loop = around
+            loop, found = around, True
             break
         if type(node) in (ast.For, ast.AsyncFor, ast.While):
             around = node
         for field in ("body", "orelse", "finalbody", "handlers"):
             todo.extend((c, around) for c in getattr(node, field, ()) or ())
-    return loop is not None and loop.lineno <= line <= loop.end_lineno
+    return found and (loop is None or loop.lineno <= line <= loop.end_lineno)
