@@ -601,8 +601,9 @@ def _is_step(fn: ast.AST, source: Optional[str], text: Optional[_TextIndex]) -> 
 
 
 def _step_accumulates(fn: ast.AST) -> bool:
-    """Does ``fn`` append to or add into an attribute of ``self`` (``self.outs.append(v)``,
-    ``self.total += v``, ``self.total = self.total + v``)? (TEN501's steps: a superset of
+    """Does ``fn`` append to or add into an attribute of ``self`` or an item of one
+    (``self.outs.append(v)``, ``self.logs["loss"].append(v)``, ``self.total += v``,
+    ``self.total = self.total + v``)? (TEN501's steps: a superset of
     what the rule reports.)"""
     for n in ast.walk(fn):
         t = type(n)
@@ -616,6 +617,8 @@ def _step_accumulates(fn: ast.AST) -> bool:
             target = n.targets[0]
         else:
             continue
+        while type(target) is ast.Subscript:  # ``self.logs["loss"].append(v)``
+            target = target.value
         if type(target) is ast.Attribute and type(target.value) is ast.Name and \
                 target.value.id == "self":
             return True
