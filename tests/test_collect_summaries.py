@@ -56,12 +56,16 @@ def test_logs_names_the_module_level_container_or_global_number(tmp_path):
 
         def store_pair(into, value):
             into.append((0, value))
+
+        def record_row(step, value):
+            LOG.append({"step": step, "loss": value})
     """)
     assert logs(m.defs["record"]) == {0: "LOG", 1: "HIST"}
     # a tuple appended holds its items (the step too: a number, reported only where the
     # caller hands an attached value)
     assert logs(m.defs["record_step"]) == {1: "HIST", 2: "HIST"}
     assert collects(m.defs["store_pair"]) == {1: 0}
+    assert logs(m.defs["record_row"]) == {0: "LOG", 1: "LOG"}  # a dict display holds them
     assert logs(m.defs["add"]) == {0: "TOTAL"}
     for name in ("add_undeclared", "into_string", "local_list", "rebinds_param", "store"):
         assert logs(m.defs[name]) == {}, name
@@ -217,3 +221,32 @@ def test_module_function_log_reported_at_a_call_through_its_module(tmp_path):
         "in the module-level `_HISTORY`) after its `backward()`: every iteration's autograd "
         "graph stays reachable (memory grows each step; a later backward through it fails); "
         "accumulate `loss.detach()`"], proc.stdout + proc.stderr
+
+
+def test_every_kept_argument_is_asked_not_the_first_only(tmp_path):
+    """``log_step(step, loss, lr)`` keeps all three in a dict appended to a module-level list:
+    the rule asks of each argument (the step is a number; the loss holds the graph)."""
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+
+        _STEP_LOG = []
+
+
+        def log_step(step, loss, lr):
+            _STEP_LOG.append({"step": step, "loss": loss, "lr": lr})
+
+
+        def train(model, opt, loader, scheduler):
+            step = 0
+            for x, y in loader:
+                loss = torch.nn.functional.mse_loss(model(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                log_step(step, loss, scheduler.get_last_lr()[0])
+                log_step(step, loss.item(), 0.1)
+                step += 1
+    """))
+    proc = flake8("--select", "TEN501", "train.py", cwd=str(tmp_path))
+    lines = [int(line.split(":")[1]) for line in proc.stdout.splitlines()]
+    assert lines == [17], proc.stdout + proc.stderr

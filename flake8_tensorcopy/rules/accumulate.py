@@ -300,8 +300,13 @@ class GraphKeepingAccumulator(Rule):
         found = accumulation(node)
         if found is None and type(node) is nodes.Expr and _may_keep(node.value) and in_loop(ctx):
             # (asked only in a loop: ``_check`` reports nothing elsewhere, and finding the
-            # called method's summary is the costly part)
-            found = method_accumulation(node, ctx)
+            # called method's summary is the costly part); the first argument it keeps that
+            # holds a graph
+            for kept in method_accumulation(node, ctx):
+                reports = list(self._check(node, ctx, kept)) if _operands(kept[1]) else ()
+                if reports:
+                    return reports
+            return ()
         return () if found is None or not _operands(found[1]) else self._check(node, ctx, found)
 
     def _check(self, node, ctx, found) -> Iterator[Report]:

@@ -175,39 +175,42 @@ def scope_graph(ctx) -> graph.ScopeGraph:
                   lambda: graph.scope_graph(scope._a, LintOracle(ctx), lazy=True))
 
 
-def method_accumulation(node, ctx):
+def method_accumulation(node, ctx) -> list:
     """``meter.update(loss)`` where the called method adds its parameter into an attribute of
     ``self`` (``summaries``): (receiver, argument, (method, attribute)); ``record(hist, loss)``
     where the called function appends one parameter to another (``store.append(value)``):
-    (that argument, the other, (function, None)); or None."""
+    (that argument, the other, (function, None)); each argument the callee keeps so, in the
+    order of its parameters (``log_step(step, loss, lr)`` keeps all three: the rule asks of
+    each), or none."""
     call = node.value
     if type(call) is not nodes.Call or ctx.inf.in_no_grad:
-        return None
+        return []
     func = call.func
     if type(func) is nodes.Name:
         return _collected(call, callee(ctx, func), func.value)
     if type(func) is not nodes.Attribute or \
             type(func.value) not in (nodes.Name, nodes.Attribute):
-        return None
+        return []
     fn = callee(ctx, func)
     s = fn.graph_summary() if fn is not None else None
     if s is None:
-        return None
+        return []
     if not s.accumulates:
         return _collected(call, fn, func.attr.value)
     args = [a for a in call.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``)
     names = graph.function_params(fn.node)[1:] if keywords else []
+    found = []
     for k, attr in sorted(s.accumulates.items()):
         if k < len(args):
-            return call.func.value, args[k].value, (call.func.attr.value, attr)
-        if k < len(names) and names[k] in keywords:
-            return call.func.value, keywords[names[k]], (call.func.attr.value, attr)
-    return None
+            found.append((call.func.value, args[k].value, (call.func.attr.value, attr)))
+        elif k < len(names) and names[k] in keywords:
+            found.append((call.func.value, keywords[names[k]], (call.func.attr.value, attr)))
+    return found
 
 
-def _collected(call, fn, name: str):
+def _collected(call, fn, name: str) -> list:
     """(the argument appended to, the argument appended, (``name``, None)) of a call of a
     project function whose summary says it appends one parameter to another, by position; or
     (the function called, the argument, (``name``, the module-level name)) of one whose summary
@@ -216,17 +219,17 @@ def _collected(call, fn, name: str):
 
     if fn is None or not hasattr(fn, "node") or \
             any(a.star or a.keyword is not None for a in call.args):
-        return None
+        return []
     args = call.args
-    for k, into in sorted(collects(fn).items()):
-        if k < len(args) and into < len(args) and \
-                type(args[into].value) in (nodes.Name, nodes.Attribute):
-            return args[into].value, args[k].value, (name, None)
-    for k, kept in sorted(logs(fn).items()):  # (a function, called by name or of its module:
-        # ``logutil.log_metric("loss", loss, step)``)
-        if k < len(args) and (type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None):
-            return call.func, args[k].value, (name, kept)
-    return None
+    found = [(args[into].value, args[k].value, (name, None))
+             for k, into in sorted(collects(fn).items())
+             if k < len(args) and into < len(args) and
+             type(args[into].value) in (nodes.Name, nodes.Attribute)]
+    # (a function, called by name or of its module: ``logutil.log_metric("loss", loss, step)``)
+    if type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None:
+        found += [(call.func, args[k].value, (name, kept))
+                  for k, kept in sorted(logs(fn).items()) if k < len(args)]
+    return found
 
 
 # ---- the forms of an accumulation -----------------------------------------------------------

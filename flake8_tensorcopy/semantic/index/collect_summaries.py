@@ -55,8 +55,8 @@ def _kept(fn) -> Tuple[Dict[int, int], Dict[int, str]]:
 
 def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
     """One walk of ``fn``'s own code: (``collects``, ``logs``). Appended: ``store.append(value)``,
-    ``store.append((step, value))``, ``store[k].append(value)``,
-    ``store.setdefault(k, []).append(value)``,
+    ``store.append((step, value))``, ``store.append({"loss": value})``,
+    ``store[k].append(value)``, ``store.setdefault(k, []).append(value)``,
     ``store.extend([value])``; added (a ``global`` name only): ``TOTAL += value``. Neither side
     may be bound in the function (a ``global`` name may, by the ``+=`` itself)."""
     params = graph.function_params(fn)
@@ -100,8 +100,10 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
             continue
         arg = call.args[0]
         items = arg.elts if f.attr == "extend" and type(arg) in (ast.List, ast.Tuple) else \
-            arg.elts if type(arg) is ast.Tuple else [arg] if f.attr == "append" else []
-        # (``store.append((step, value))``: the tuple holds the value)
+            [] if f.attr != "append" else arg.elts if type(arg) is ast.Tuple else \
+            arg.values if type(arg) is ast.Dict else [arg]
+        # (``store.append((step, value))``, ``store.append({"loss": value})``: the display
+        # holds the value)
         for v in items:
             if type(v) is not ast.Name or v.id not in pos or v.id == recv.id:
                 continue
