@@ -273,6 +273,11 @@ def test_grad_mode_of_with_blocks_and_decorators():
     assert grad_effect(parse("torch.set_grad_enabled(False)")) == "off"
     assert grad_effect(parse("torch.autocast('cuda')")) is None
     assert decorated_grad(ast.parse("@functools.wraps(g)\ndef h(): pass").body[0]) == "unknown"
+    # a static or class method is the function itself: no grad mode of its own
+    assert decorated_grad(ast.parse("@staticmethod\ndef h(): pass").body[0]) is None
+    assert decorated_grad(ast.parse("@classmethod\ndef h(c): pass").body[0]) is None
+    assert decorated_grad(ast.parse(
+        "@staticmethod\n@torch.no_grad()\ndef h(): pass").body[0]) == "off"
 
 
 SUMMARIES = """\

@@ -116,9 +116,12 @@ def grad_effect(expr: ast.AST) -> Optional[str]:
 
 def decorated_grad(fn: ast.AST) -> Optional[str]:
     """The grad mode a decorator puts the function in ("off", "on", "unknown"), or None: no
-    decorator about grad (any other decorator: "unknown", it may wrap the function)."""
+    decorator about grad (``staticmethod`` and ``classmethod`` are none; any other decorator:
+    "unknown", it may wrap the function)."""
     out = None
     for d in getattr(fn, "decorator_list", ()):
+        if type(d) is ast.Name and d.id in ("staticmethod", "classmethod"):
+            continue  # (the function itself, called without an instance or with its class)
         eff = grad_effect(d) if type(d) is ast.Call else grad_effect(ast.Call(d, [], []))
         if eff is None:
             return "unknown"
