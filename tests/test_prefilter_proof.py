@@ -1,9 +1,9 @@
-"""TEN501's pre-filter for a loop with no ``backward`` call in it (``prefilter_proof.Proof``): the loop
-is read only where the rule can tell that what it accumulates holds a graph. Either the callers
-prove grad on (a plain top-level function the file calls only with grad on), or some code proves
-a value attached (``PROOF_WORDS``: a differentiating call, a block turning grad on) in the file
-itself or in a project module its imports reach (``ProjectIndex.reaches``). Each case checks the
-pre-filtered analysis against the whole one."""
+"""TEN501's pre-filter for a loop with no ``backward`` call in it (``prefilter_proof.Proof``): the
+loop is read only where the rule can tell that what it accumulates holds a graph. Either the
+callers prove grad on (a plain top-level function the file calls only with grad on), or some code
+proves a value attached (``PROOF_WORDS``: a differentiating call, a block turning grad on) in the
+file itself or in a project module its imports reach (``ProjectIndex.reaches``). Each case checks
+the pre-filtered analysis against the whole one."""
 import ast
 import os
 

@@ -311,7 +311,8 @@ class StateDictSnapshot(Rule):
                 via, snap = got[:2], got[2]
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
-            # dict (asked only where the file hands the target to ``load_state_dict``)
+            # dict (asked only where the file hands the target to ``load_state_dict``, to a
+            # method of the file that loads it, or to a project function that does)
             if type(value) is not nodes.Call:
                 return ()
             tree, tracked = ctx.module._a, _tracked_name(target)
@@ -384,9 +385,9 @@ class StateDictSnapshot(Rule):
         # the flow of a snapshot: imported for the first one (most files keep none)
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
-        from .snapshot_methods import compared_with_live, frozen_local, frozen_module, handed_back, \
-            overwritten_backup, pushed_into_self, restored_by_caller, restored_by_sibling, \
-            restored_elsewhere
+        from .snapshot_methods import compared_with_live, frozen_local, frozen_module, \
+            handed_back, overwritten_backup, pushed_into_self, restored_by_caller, \
+            restored_by_sibling, restored_elsewhere
 
         receiver = snap.receiver
         if receiver is None and snap.source is not None and "." not in snap.source:

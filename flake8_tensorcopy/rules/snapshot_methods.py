@@ -492,7 +492,8 @@ def frozen_local(ctx, receiver) -> bool:
 
 
 def _outermost_call(node, parents):
-    """The last call of a method chain that starts at ``node`` (``x.to(d).eval()`` from ``x.to``)."""
+    """The last call of a method chain that starts at ``node`` (``x.to(d).eval()`` from
+    ``x.to``)."""
     while type(node) is ast.Attribute and type(parents.get(node)) is ast.Call and \
             parents[node].func is node:
         node = parents[node]
