@@ -210,18 +210,17 @@ def loop_item_fact(g, bd):
     if type(s) not in (ast.For, ast.AsyncFor):
         return None
     it = s.iter
-    taken = _generator_item(s.target, it, bd.key)
-    if taken is not None:
+    taken = _loop_source(s.target, it, bd.key)
+    if taken is not None and type(taken[0]) is ast.Call:
         # ``for loss in train_gen(model, opt)``, ``for i, (loss, out) in enumerate(gen(...))``
         # of a generator that yields what it differentiated there (``GraphSummary.yields``)
         summary = g.summary(taken[0])
         if taken[1] in getattr(summary, "yields", ()):
             return Fact(RETURNED, it.lineno, detail=summary.name)
-    iterated = _iterated(it, s.target, bd.index)
-    if iterated is not None:
+    elif taken is not None and taken[1] == -1:
         # ``for li in per_sample``, ``for t, li in zip(ts, per_sample)`` of an attached tensor:
         # each item is a view of it, in its graph
-        got = g.attached(iterated, s)
+        got = g.attached(taken[0], s)
         if got is not None and got.why != HOLDS:  # (a dict with an attached item: its keys)
             return got
     if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
@@ -247,43 +246,28 @@ def loop_item_fact(g, bd):
     return strongest(got) if all(f is not None for f in got) else None
 
 
-def _generator_item(target, it, key: str) -> Optional[Tuple[ast.Call, int]]:
-    """The call a loop takes ``key``'s values from, and which item of what it yields (``-1``:
-    the whole): ``for key in gen(...)``, ``for a, key in gen(...)`` (1), through
-    ``enumerate`` (``for i, (key, out) in enumerate(gen(...))``: 0); else None."""
-    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and \
-            len(it.args) == 1 and not it.keywords and type(target) is ast.Tuple and \
-            len(target.elts) == 2:
-        target, it = target.elts[1], it.args[0]
-    if type(it) is not ast.Call:
-        return None
+def _loop_source(target, it, key: str) -> Optional[Tuple[ast.AST, int]]:
+    """What a loop takes ``key``'s values from, and which item of each value ``key`` is (``-1``:
+    the whole): ``for key in x`` (``x``, -1), ``for a, key in gen(...)`` (the call, 1), through
+    ``enumerate`` (``for i, (key, out) in enumerate(gen(...))``: the call, 0; ``for i, key in
+    enumerate(x)``: ``x``, -1) or ``zip`` of names (``for a, key in zip(t, x)``: ``x``, -1);
+    else None."""
+    if type(it) is ast.Call and type(it.func) is ast.Name and not it.keywords and \
+            type(target) is ast.Tuple and \
+            not any(type(e) is ast.Starred for e in target.elts + it.args):
+        if it.func.id == "enumerate" and len(it.args) == 1 and len(target.elts) == 2:
+            target, it = target.elts[1], it.args[0]
+        elif it.func.id == "zip" and len(it.args) == len(target.elts):
+            found = [a for e, a in zip(target.elts, it.args)
+                     if type(e) is ast.Name and e.id == key]
+            return (found[0], -1) if found and type(found[0]) is ast.Name else None
     if type(target) is ast.Name:
-        return (it, -1) if target.id == key else None
-    if type(target) is ast.Tuple:
+        return (it, -1) if target.id == key and type(it) in (ast.Name, ast.Call) else None
+    if type(target) is ast.Tuple and type(it) is ast.Call:
         for i, e in enumerate(target.elts):
             if type(e) is ast.Name and e.id == key:
                 return it, i
     return None
-
-
-def _iterated(it, target, index: int) -> Optional[ast.Name]:
-    """The name a loop's target (item ``index`` of a tuple target, else -1) takes the items of:
-    ``for v in x`` (``x``), ``for a, v in zip(t, x)`` (item 1: ``x``), ``for i, v in
-    enumerate(x)`` (item 1: ``x``); else None."""
-    if type(target) is ast.Name and index <= 0:
-        return it if type(it) is ast.Name else None
-    if type(target) is not ast.Tuple or type(it) is not ast.Call or \
-            type(it.func) is not ast.Name or it.keywords or \
-            any(type(e) is ast.Starred for e in target.elts + it.args):
-        return None
-    if it.func.id == "zip" and len(it.args) == len(target.elts) and 0 <= index:
-        got = it.args[index]
-    elif it.func.id == "enumerate" and len(it.args) == 1 and len(target.elts) == 2 and \
-            index == 1:
-        got = it.args[0]
-    else:
-        return None
-    return got if type(got) is ast.Name else None
 
 
 def holds_returned(g, bd) -> Optional[Fact]:
