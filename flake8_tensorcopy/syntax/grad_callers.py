@@ -250,7 +250,6 @@ class Uses:
         if read is None or read[1] != 1:
             return False  # unreadable, or not one definition
         open_.add(name)
-        called = True
         for owner, on, call, use in read[0]:
             if not (on and call) or owner == _NESTED or owner == name or (
                     owner is not None and not (proven is not None and owner in self.plain and
