@@ -66,7 +66,10 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
     if isinstance(node, ast.Subscript):
         return _state_dict_call(node.value)  # ``model.state_dict()["fc.weight"]`` (a superset)
     if isinstance(node, ast.Call) and len(node.args) == 1 and ((
-            _parameters_call(node.args[0]) and snapshot_name(name) and
+            _parameters_call(node.args[0]) and (snapshot_name(name) or (
+                # ``self.reference = list(model.parameters())``: the rule reports one only
+                # where another method compares it with the same module's parameters
+                (name or "").startswith("self.") and dotted(node.func) in ("list", "tuple"))) and
             dotted(node.func) in ("list", "tuple", "dict", "OrderedDict",
                                   "collections.OrderedDict")) or (
                 isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Attribute)
