@@ -10,7 +10,8 @@ import textwrap
 import pytest
 
 from flake8_tensorcopy.semantic import graph
-from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect
+from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect, leaf_attributes, \
+    makes_leaf
 from flake8_tensorcopy.semantic.index import FileContext
 from flake8_tensorcopy.semantic.index.summaries import GraphSummary
 
@@ -1288,3 +1289,58 @@ def test_items_unpacked_from_a_forward_pass_in_a_step_method(tmp_path):
     proc = flake8("--select", "TEN501", "td3.py", cwd=str(tmp_path))
     got = sorted(int(line.split(":")[1]) for line in proc.stdout.splitlines())
     assert got == [107, 108], proc.stdout + proc.stderr
+
+
+def test_makes_leaf_reads_requires_grad_and_parameters():
+    def made(expr):
+        return makes_leaf(ast.parse(expr, mode="eval").body)
+    assert made("torch.zeros(1, requires_grad=True)")
+    assert made("nn.Parameter(torch.ones(3))")
+    assert made("torch.nn.Parameter(w, True)")
+    assert not made("torch.zeros(1, requires_grad=False)")
+    assert not made("torch.zeros(1, requires_grad=flag)")
+    assert not made("nn.Parameter(w, requires_grad=False)")
+    assert not made("nn.Parameter(w, False)")
+    assert not made("torch.zeros(1)")
+    assert not made("w")
+
+
+def test_leaf_attributes_are_bound_only_to_tensors_that_require_grad():
+    cls = ast.parse(textwrap.dedent("""
+        class Agent:
+            def __init__(me, n):
+                me.log_alpha = torch.zeros(1, requires_grad=True)
+                me.scale: torch.Tensor = nn.Parameter(torch.ones(n))
+                me.bias = torch.zeros(1, requires_grad=True)
+                me.count = torch.zeros(1, requires_grad=True)
+                me.pair, me.other = nn.Parameter(a), nn.Parameter(b)
+                me.plain = torch.zeros(1)
+
+            def reset(self):
+                self.bias = torch.zeros(1)
+                self.count += 1
+        """)).body[0]
+    assert leaf_attributes(cls) == frozenset({"log_alpha", "scale"})
+
+
+def test_an_operation_on_a_leaf_attribute_is_attached_where_grad_is_on():
+    class Leaves(graph.Oracle):
+        def leaf(self, attr):
+            return attr == "log_alpha"
+    src = """
+    def update(self, loss, hist):
+        loss.backward()
+        hist.append(self.log_alpha.exp())
+        hist.append(self.log_alpha)
+        hist.append(self.temperature.exp())
+        hist.append(-self.log_alpha)
+        with torch.no_grad():
+            hist.append(self.log_alpha * 2)
+    """
+    _, fn = _function(src)
+    g = graph.scope_graph(fn, Leaves())
+    facts = [g.attached(_value_at(fn, line), stmt) for line, stmt in
+             ((4, fn.body[1]), (5, fn.body[2]), (6, fn.body[3]), (7, fn.body[4]),
+              (9, fn.body[5].body[0]))]
+    assert [f is not None for f in facts] == [True, False, False, True, False]
+    assert facts[0].detail == "leaf:self.log_alpha"

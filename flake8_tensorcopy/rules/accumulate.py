@@ -8,6 +8,7 @@ import builtins
 
 from ..semantic import closed, graph, kinds
 from ..semantic.graph_items import RETURNED_HOLDING
+from ..semantic.graph_sources import LEAF
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -104,7 +105,10 @@ class GraphKeepingAccumulator(Rule):
         "`requires_grad` with grad off; a parameter `model` whose "
         "`parameters()` the function reads, or whose `train()`/`eval()` it calls, is a module; "
         "a field or string key of its output counts too, `outputs.logits` after "
-        "`outputs.loss.backward()`, not `.shape` or `.data`; nothing computed under "
+        "`outputs.loss.backward()`, not `.shape` or `.data`; an operation on an attribute of "
+        "`self` its class makes only with `requires_grad=True` or as a `Parameter`, "
+        "`self.log_alpha.exp()` after `alpha_loss.backward()`, counts as a model output, the "
+        "attribute alone does not; nothing computed under "
         "`no_grad` or by "
         "a `@torch.no_grad()` function, nor after `.item()`, `float()` or `.detach()`; model "
         "outputs made in a list comprehension and stacked or concatenated, `torch.stack([model("
@@ -472,6 +476,9 @@ def _how(form, fact) -> str:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
+    if fact.detail.startswith(LEAF):
+        return out + (f" (computed, with grad on, from `{fact.detail[len(LEAF):]}`, which "
+                      "requires grad)")
     if fact.why == graph.GRAD_ON and fact.detail:
         return out + " (computed from a model output made under `enable_grad()`)"
     if fact.why == graph.GRAD_ON:

@@ -14,7 +14,7 @@ from typing import Optional, Set
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
-from ..semantic.graph_terms import dotted, keeps_graph_function, made_container
+from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, made_container
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
 from ..syntax.nodes import dotted_name, last_name
@@ -61,6 +61,22 @@ def _class_text(ctx, name: str):
     return None
 
 
+def _class_of(tree, fn) -> Optional[ast.ClassDef]:
+    """The class of the linted file's ``tree`` whose body holds the method ``fn`` (None: none;
+    a top-level class, or one in a top-level ``if``/``try``)."""
+    todo = list(getattr(tree, "body", ()))
+    while todo:
+        stmt = todo.pop()
+        t = type(stmt)
+        if t is ast.ClassDef:
+            if any(s is fn for s in stmt.body):
+                return stmt
+            todo.extend(stmt.body)
+        elif t is ast.If or t is ast.Try:
+            todo.extend(stmt.body + stmt.orelse)
+    return None
+
+
 def summary(ctx, func):
     fn = callee(ctx, func)
     return fn.graph_summary() if fn is not None else None
@@ -70,9 +86,11 @@ class LintOracle(graph.Oracle):
     """Calls of the scope as the linted file's inference sees them (at the statement being
     checked: the names of modules and functions a loop calls are bound before it)."""
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx, scope=None) -> None:
         #: weak: the context keeps the graph that keeps this oracle (no reference cycle)
         self._ctx = weakref.ref(ctx)
+        #: the ``ast`` function whose graph asks (``leaf``)
+        self._scope = scope
         #: id(the ``ast`` function of a call) -> its node in the walk's tree, for the calls the
         #: builder made (``build.Builder.call_funcs``): the graph asks only about calls of the
         #: scope itself (it walks no nested definition or lambda)
@@ -92,6 +110,15 @@ class LintOracle(graph.Oracle):
             return "forward" if m else "through"
         q = ctx.inf.qualname(n)
         return "through" if q is not None and keeps_graph_function(q) else None
+
+    def leaf(self, attr: str) -> bool:
+        ctx = self.ctx
+        if ctx is None or self._scope is None or (
+                "requires_grad" not in ctx.source and "Parameter" not in ctx.source):
+            return False  # (no text that makes one: no class of the file is read)
+        cls = _class_of(getattr(ctx.module, "_a", None), self._scope)
+        return cls is not None and attr in cached(ctx, "_leaf_attributes", cls,
+                                                  lambda: leaf_attributes(cls))
 
     def module_name(self, name: str) -> bool:
         ctx = self.ctx
@@ -172,7 +199,7 @@ def scope_graph(ctx) -> graph.ScopeGraph:
     """The graph facts of the scope being checked, made once per scope and file."""
     scope = ctx.scope_node
     return cached(ctx, "_accumulate_graphs", scope,
-                  lambda: graph.scope_graph(scope._a, LintOracle(ctx), lazy=True))
+                  lambda: graph.scope_graph(scope._a, LintOracle(ctx, scope._a), lazy=True))
 
 
 def method_accumulation(node, ctx) -> list:

@@ -586,11 +586,12 @@ class ScopeGraph:
             return None if got is None or got.why == HOLDS else got
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
-                return self._derived(expr.left, read) or self._derived(expr.right, read)
+                return self._derived(expr.left, read) or self._derived(expr.right, read) or \
+                    self._leaf_fact(expr, expr.left) or self._leaf_fact(expr, expr.right)
             return None
         if t is ast.UnaryOp:
-            return self._derived(expr.operand, read) if type(expr.op) in (ast.USub, ast.UAdd) \
-                else None
+            return (self._derived(expr.operand, read) or self._leaf_fact(expr, expr.operand)) \
+                if type(expr.op) in (ast.USub, ast.UAdd) else None
         if t is ast.Attribute:  # ``out.max(dim=-1).values`` (``reduced_values``)
             return self._derived(expr.value, read) if reduced_values(expr) else None
         if t in (ast.Tuple, ast.List):
@@ -605,6 +606,9 @@ class ScopeGraph:
         if t is ast.Call:
             return self._call(expr, read)
         return None
+
+    def _leaf_fact(self, expr, operand) -> Optional[Fact]:
+        return graph_sources.leaf_fact(self, expr, operand, self._at[-1] if self._at else None)
 
     def path_fact(self, b: int, key: str) -> Optional[Fact]:
         """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""
@@ -654,7 +658,7 @@ class ScopeGraph:
         if summary is not None and summary.returns_item(None):
             return Fact(RETURNED, node.lineno, detail=summary.name)
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-            return self._derived(f.value, read)
+            return self._derived(f.value, read) or self._leaf_fact(node, f.value)
         if type(f) is ast.Attribute and f.attr == "step" and len(node.args) == 1 and \
                 not node.keywords and type(node.args[0]) is ast.Name:
             return graph_items.closure_loss(self, node.args[0])

@@ -86,6 +86,11 @@ class Oracle:
         """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
         return None
 
+    def leaf(self, attr: str) -> bool:
+        """Is ``self.<attr>``, in the method whose graph asks, a tensor that requires grad
+        (``graph_terms.leaf_attributes`` of its class)? This default does not know."""
+        return False
+
 
 def module_call(kind) -> Optional[bool]:
     """Calling a value of ``kind``: True for a module with parameters, False for one without

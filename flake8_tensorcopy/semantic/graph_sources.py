@@ -264,7 +264,12 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
     sets = []
     for b in reach:
         bd = g.bindings[b]
-        if bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
+        if bd.kind == "param" and bd.index == 0 and p[1].count(".") == 1 and "[" not in p[1] \
+                and g.oracle.leaf(p[1][1:]):
+            # ``self.log_alpha`` made with ``requires_grad=True``: what an operation computes
+            # from it is attached where grad is on (the leaf itself is not: region ``ANY``)
+            sets.append(frozenset({("f", ANY)}))
+        elif bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
             sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                 g.summary(bd.value) is not None:
@@ -586,6 +591,21 @@ def proven_regions(g) -> Dict[str, int]:
             out.setdefault(next(iter(regs)), line)
     g.memo["proven"] = out
     return out
+
+
+#: the detail of the fact of an operation on a tensor that requires grad (``leaf_fact``)
+LEAF = "leaf:"
+
+
+def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
+    """``self.log_alpha.exp()``, ``self.scale * 2`` (``expr``, at ``stmt``): an operation on an
+    attribute (``operand``) its class makes with ``requires_grad=True`` (the oracle's ``leaf``;
+    ``_path``), attached where the statement's region is on. The attribute alone is not."""
+    if type(operand) is not ast.Attribute or type(operand.value) is not ast.Name:
+        return None
+    got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
+    return None if got is None else Fact(got.why, got.line, got.needs_grad,
+                                         LEAF + (dotted(operand) or ""))
 
 
 def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:

@@ -5,9 +5,9 @@ Read from Python's ``ast``; no torch."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, List, Optional, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Set, Tuple
 
-from ..syntax.walk import dotted
+from ..syntax.walk import dotted, statements
 
 #: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
 DETACHING = frozenset({
@@ -282,3 +282,46 @@ def reduced_values(expr: ast.Attribute) -> bool:
     (``out.max(dim=-1).values``, ``torch.topk(x, 3).values``: ``values_and_indices``), which
     keep the graph of what was reduced?"""
     return expr.attr == "values" and values_and_indices(expr.value)
+
+
+_PARAMETER_CLASSES = frozenset({"Parameter", "nn.Parameter", "torch.nn.Parameter",
+                                "nn.parameter.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def makes_leaf(value) -> bool:
+    """Does ``value`` make a tensor that requires grad: a call given ``requires_grad=True``
+    (``torch.zeros(1, requires_grad=True)``), or a ``Parameter(...)`` not given
+    ``requires_grad=False``? What is computed from one with grad on has a graph."""
+    if type(value) is not ast.Call:
+        return False
+    flag = next((k.value for k in value.keywords if k.arg == "requires_grad"), None)
+    if dotted(value.func) in _PARAMETER_CLASSES:
+        if flag is None and len(value.args) > 1:
+            flag = value.args[1]
+        return flag is None or (type(flag) is ast.Constant and flag.value is True)
+    return type(flag) is ast.Constant and flag.value is True
+
+
+def leaf_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
+    """The attributes of ``self`` that every method of ``cls`` binds only to a tensor that
+    requires grad (``makes_leaf``): ``self.log_alpha = torch.zeros(1, requires_grad=True)``. An
+    attribute also bound otherwise, augmented, or bound through a tuple is not one."""
+    made: Set[str] = set()
+    other: Set[str] = set()
+    for fn in cls.body:
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args:
+            continue
+        me = fn.args.args[0].arg
+        for n in statements(fn):  # (bindings are statements: no expression is walked)
+            t = type(n)
+            if t is ast.Assign:
+                for target in n.targets:
+                    for a in ast.walk(target):
+                        if type(a) is ast.Attribute and type(a.value) is ast.Name and \
+                                a.value.id == me and type(a.ctx) is ast.Store:
+                            (made if a is target and makes_leaf(n.value) else other).add(a.attr)
+            elif t is ast.AugAssign or t is ast.AnnAssign:
+                a = n.target
+                if type(a) is ast.Attribute and type(a.value) is ast.Name and a.value.id == me:
+                    (made if t is ast.AnnAssign and makes_leaf(n.value) else other).add(a.attr)
+    return frozenset(made - other)
