@@ -82,7 +82,15 @@ class StateDictSnapshot(Rule):
         "(`zip(backbone.parameters(), self.anchor)`: an L2-SP penalty measured against "
         "itself, always zero; under any other name, `self.source_weights = [p.detach() for "
         "p in backbone.parameters()]`, where one `zip` pairs the two, the module spelled "
-        "`self.backbone` too where the method binds `self.backbone = backbone`); a "
+        "`self.backbone` too where the method binds `self.backbone = backbone`, and "
+        "`self.reference = list(model.parameters())` under any name where a `zip` pairs it "
+        "with the parameters); the parameters a method is given, kept on `self` as they are "
+        "(`self.collected = [p.data for p in parameters]`, their `detach()`, `list(parameters)`), "
+        "where another method copies them back into what it is given (`for c, p in "
+        "zip(self.collected, parameters): p.data.copy_(c)`) and a third writes what it is "
+        "given in place (an EMA's `store`, `copy_to` and `restore`: the restore copies the "
+        "EMA weights onto themselves), unless the file gives the two methods different "
+        "parameters; a "
         "rewind point on `self` loaded through a local a conditional expression chooses "
         "(`state = self.rewind_state if ... else self.init_state`); the live state dict of "
         "the model a method is handed, pushed onto a `self` heap or list on every call "
@@ -309,6 +317,18 @@ class StateDictSnapshot(Rule):
             got = returned_live_parameters(ctx.inf, value)
             if got is not None:
                 via, snap = got[:2], got[2]
+        if snap is None and t is nodes.Assign and type(target) is nodes.Attribute and \
+                type(value) in (nodes.ListComp, nodes.Call) and "copy_" in ctx.source:
+            # ``self.collected = [p.data for p in parameters]``: an EMA's store of what it is
+            # given, which its restore copies back after its ``copy_to`` wrote the parameters
+            from .snapshot_arguments import restored_onto_itself
+
+            found = restored_onto_itself(ctx, node, dotted_name(target) or "", value)
+            if found is not None:
+                return (self.report(node, None, target=ctx.snippet(target, 30),
+                                    expr=ctx.snippet(value, 40), change=found[0],
+                                    live="the parameters' own tensors, not a copy",
+                                    advice="clone them for a snapshot (`p.detach().clone()`)"),)
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
             # dict (asked only where the file hands the target to ``load_state_dict``, to a

@@ -80,6 +80,12 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
             _parameters_call(node.generators[0].iter) and (snapshot_name(name) or (
                 (name or "").startswith("self.") and _detached(node))):
         return True  # ``[p for p in model.parameters()]``; ``self.w0 = [p.detach() ...]``
+    if isinstance(node, ast.ListComp) and (name or "").startswith("self.") and \
+            len(node.generators) == 1 and isinstance(node.generators[0].iter, ast.Name) and \
+            isinstance(node.generators[0].target, ast.Name) and (
+                _detached(node) or (isinstance(node.elt, ast.Name) and
+                                    node.elt.id == node.generators[0].target.id)):
+        return True  # ``self.collected = [p.data for p in parameters]`` (an EMA's store)
     if isinstance(node, ast.Dict):
         return any(v is not None and snapshot_shape(v) for v in node.values)
     if isinstance(node, (ast.Tuple, ast.List)):
