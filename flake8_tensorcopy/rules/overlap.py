@@ -138,7 +138,10 @@ class OverlappingSliceWrite(Rule):
         "or arithmetic, a `range`/`enumerate` counter, `len()`, `.size(i)`/`.shape[i]`, an "
         "`int` annotation): a mask there is advanced indexing, which copies. The tensor must "
         "be known to be a torch tensor (NumPy arrays and lists handle the same line "
-        "correctly); slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced "
+        "correctly): as the inference knows it, an unannotated parameter on which the "
+        "function calls `size(d)` or a method only tensors have, or a name bound only to a "
+        "clone (`window = context.clone()`: NumPy copies with `copy()`), the last two "
+        "signals, so the fix there is not marked safe; slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced "
         "indexing (which copies) and sources computed from the slice (`x[:, :-1] * 2`) are "
         "not flagged."
     )
@@ -423,11 +426,13 @@ def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
 
 
 def _tensor(ctx, base: nodes.BaseExpression) -> bool:
-    """Is the written ``base`` a tensor: as the inference knows it, or a parameter the function
-    uses as one (``storage_flow.tensor_parameter``: ``L = x.size(-1)``)? A NumPy array's
-    overlapping copy is well defined."""
-    return ctx.is_tensor(base) or (type(base) is nodes.Name and
-                                   storage_flow.tensor_parameter(ctx.scope_node, base.value))
+    """Is the written ``base`` a tensor: as the inference knows it, a parameter the function
+    uses as one (``storage_flow.tensor_parameter``: ``L = x.size(-1)``), or a name bound only
+    to a clone of something (``window = context.clone()``: ``storage_flow.tensor_local``)? A
+    NumPy array's overlapping copy is well defined."""
+    return ctx.is_tensor(base) or (type(base) is nodes.Name and (
+        storage_flow.tensor_parameter(ctx.scope_node, base.value) or
+        storage_flow.tensor_local(ctx.scope_node, base.value)))
 
 
 def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:

@@ -310,6 +310,18 @@ def tensor_parameter(scope: nodes.CSTNode, name: str) -> bool:
     return False
 
 
+def tensor_local(scope: nodes.CSTNode, name: str) -> bool:
+    """Is ``name`` bound in function ``scope`` only by ``name = X.clone()`` (or another method
+    only a tensor has: ``X.detach()``, ``X.contiguous()``; ``torch_api.is_tensor_only_method``)?
+    A NumPy array copies with ``copy()``: such a value is a tensor wherever the call returns.
+    Evidence for a storage question, as ``tensor_parameter``'s: a signal, not a proof."""
+    bound = _assigned(scope, name, None, _rebinds)
+    return bool(bound) and all(
+        type(value) is nodes.Call and type(value.func) is nodes.Attribute and (
+            value.func.attr.value == "clone" or
+            torch_api.is_tensor_only_method(value.func.attr.value)) for value, _ in bound)
+
+
 def _rebinds_first(scope, value, before) -> bool:
     """Is the statement binding ``value`` one of the function's own statements (no branch, no
     loop around it), before the one that holds ``before``?"""
