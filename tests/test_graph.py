@@ -1344,3 +1344,67 @@ def test_an_operation_on_a_leaf_attribute_is_attached_where_grad_is_on():
               (9, fn.body[5].body[0]))]
     assert [f is not None for f in facts] == [True, False, False, True, False]
     assert facts[0].detail == "leaf:self.log_alpha"
+
+
+YIELDED_LOSSES = """
+import torch
+import torch.nn.functional as F
+
+
+def _batch_losses(model, loader):
+    for x, y in loader:
+        logits = model(x)
+        yield F.cross_entropy(logits, y), (logits.argmax(1) == y).sum().item()
+
+
+def _validate(model, loader):
+    model.eval()
+    losses, values, correct = [], [], 0
+    for loss, n in _batch_losses(model, loader):
+        losses.append(loss)
+        values.append(loss.item())
+        correct += n
+    return torch.stack(losses).mean().item(), correct
+
+
+def _validate_no_grad(model, loader):
+    model.eval()
+    losses = []
+    with torch.no_grad():
+        for loss, _ in _batch_losses(model, loader):
+            losses.append(loss)
+    return losses
+
+
+def _train(model, opt, train_loader, val_loader, epochs):
+    for epoch in range(epochs):
+        model.train()
+        for loss, _ in _batch_losses(model, train_loader):
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        print(_validate(model, val_loader), _validate_no_grad(model, val_loader))
+
+
+if __name__ == "__main__":
+    _train(None, None, [], [], 1)
+"""
+
+
+def test_a_generator_summary_keeps_the_sources_of_what_it_yields(tmp_path):
+    from flake8_tensorcopy.semantic.graph_yields import YIELDED
+    with _graph_summaries(tmp_path, YIELDED_LOSSES) as get:
+        gen = get("_batch_losses")
+        assert gen.sources.get(YIELDED + "[0]") == frozenset({("c0", "")})  # a call of ``model``
+        assert not gen.sources.get(YIELDED + "[1]")  # ``.item()``: a number
+        assert not get("_validate").sources  # a function that yields nothing
+
+
+def test_a_validation_loop_keeps_the_losses_a_generator_yields(tmp_path):
+    """Round 8's ``text_cls_generator_eval.py``: what a generator yields from a forward pass of
+    the model it is given, kept by a loop its caller runs with grad on; not under ``no_grad``."""
+    (tmp_path / "val.py").write_text(YIELDED_LOSSES)
+    r = tensorcopy("check", "--no-cache", "--select", "TEN501", "--output-format", "json",
+                   "val.py", cwd=str(tmp_path))
+    found = sorted((d["location"]["row"], d["code"]) for d in json.loads(r.stdout))
+    assert found == [(16, "TEN501")], r.stdout + r.stderr

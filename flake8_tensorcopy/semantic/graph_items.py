@@ -217,6 +217,16 @@ def loop_item_fact(g, bd):
         summary = g.summary(taken[0])
         if taken[1] in getattr(summary, "yields", ()):
             return Fact(RETURNED, it.lineno, detail=summary.name)
+        if summary is not None:
+            # what it yields there, derived from a forward pass of its own (or an argument)
+            # where grad is on: ``yield criterion(model(x), y), n``
+            from .graph_sources import call_fact
+            from .graph_yields import YIELDED
+
+            got = call_fact(g, taken[0], YIELDED if taken[1] == -1 else
+                            f"{YIELDED}[{taken[1]}]", s)
+            if got is not None:
+                return got
     elif taken is not None and taken[1] == -1:
         # ``for li in per_sample``, ``for t, li in zip(ts, per_sample)`` of an attached tensor:
         # each item is a view of it, in its graph

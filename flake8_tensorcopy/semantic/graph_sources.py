@@ -636,8 +636,6 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
     once)."""
     g.memo["keyed"] = (root, keyed)
-    srcs: Dict[str, FrozenSet[Source]] = {}
-    regions: Dict[str, str] = {}
     whole = []
     items: Optional[Dict[int, list]] = None
     values: Optional[list] = []  # ``"[*]"``: the values of the dict every return makes
@@ -672,6 +670,17 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
         groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
     if values:
         groups["[*]"] = values
+    srcs, regions = grouped(groups, offset, positional)
+    return srcs, regions, frozenset(k for k, got in groups.items() if k and got)
+
+
+def grouped(groups: Dict[str, list], offset: int, positional: int) -> Tuple[
+        Dict[str, FrozenSet[Source]], Dict[str, str]]:
+    """(key -> the sources every value of its group shares, in the callers' terms; key -> the
+    one region they were computed in) of groups of (sources, region) pairs, one per ``return``
+    (or ``yield``: ``graph_yields``)."""
+    srcs: Dict[str, FrozenSet[Source]] = {}
+    regions: Dict[str, str] = {}
     for key, got in groups.items():
         if not got:
             continue
@@ -681,4 +690,5 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
         regs = {reg for _, reg in got}
         if len(regs) == 1 and None not in regs:
             regions[key] = regs.pop()
-    return srcs, regions, frozenset(k for k, got in groups.items() if k and got)
+    return srcs, regions
+

@@ -28,6 +28,7 @@ from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
 from ..graph_facts import module_call
+from ..graph_yields import yielded_items
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
@@ -232,6 +233,10 @@ def _summarise(fn) -> GraphSummary:
     grad = graph.decorated_grad(node) in (None, "on")
     sources, regions, followed = graph_sources.summary_items(g, offset, positional, *keyed) \
         if grad else ({}, {}, None)
+    if grad and any(type(s.value) is ast.Yield for s in g.expr_stmts):
+        # what a generator yields, beside what it returns (``for loss, n in batches(...)``)
+        ys, yr = yielded_items(g, offset, positional)
+        sources, regions = {**sources, **ys}, {**regions, **yr}
     # (asked of a function that returns what it computed or differentiates something itself:
     # the proof reads the summaries of every call it binds, a walk of the callees)
     proves = grad and (bool(sources) or any(
