@@ -18,6 +18,7 @@ from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
 from ..syntax.nodes import dotted_name, last_name
+from ..syntax.walk import class_of
 from .context import cached
 
 
@@ -61,22 +62,6 @@ def _class_text(ctx, name: str):
     return None
 
 
-def _class_of(tree, fn) -> Optional[ast.ClassDef]:
-    """The class of the linted file's ``tree`` whose body holds the method ``fn`` (None: none;
-    a top-level class, or one in a top-level ``if``/``try``)."""
-    todo = list(getattr(tree, "body", ()))
-    while todo:
-        stmt = todo.pop()
-        t = type(stmt)
-        if t is ast.ClassDef:
-            if any(s is fn for s in stmt.body):
-                return stmt
-            todo.extend(stmt.body)
-        elif t is ast.If or t is ast.Try:
-            todo.extend(stmt.body + stmt.orelse)
-    return None
-
-
 def summary(ctx, func):
     fn = callee(ctx, func)
     return fn.graph_summary() if fn is not None else None
@@ -116,7 +101,7 @@ class LintOracle(graph.Oracle):
         if ctx is None or self._scope is None or (
                 "requires_grad" not in ctx.source and "Parameter" not in ctx.source):
             return False  # (no text that makes one: no class of the file is read)
-        cls = _class_of(getattr(ctx.module, "_a", None), self._scope)
+        cls = class_of(getattr(ctx.module, "_a", None), self._scope)
         return cls is not None and attr in cached(ctx, "_leaf_attributes", cls,
                                                   lambda: leaf_attributes(cls))
 

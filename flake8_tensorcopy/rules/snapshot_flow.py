@@ -14,6 +14,7 @@ from ..semantic.storage_flow import sole_binding
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, param_names, statement_blocks, statement_list
+from .snapshot_copies import trains_a_copy
 
 #: ``torch.optim`` classes whose fresh instance holds no state tensors (measured on torch 2.13
 #: by the claim ``fresh-optimizer-snapshot-holds-nothing-live``; not Adagrad, whose ``sum``
@@ -88,14 +89,14 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
         if t is nodes.Call:
             what = changing_call(n, receiver, name)
             if what and what == f"`{ctx_name(n.func)}()`" and (
-                    _trains_a_copy(ctx, n, receiver) or _mode_switch(ctx, n)):
+                    trains_a_copy(ctx, n, receiver) or _mode_switch(ctx, n)):
                 what = None  # ``local_train(copy.deepcopy(m))`` trains a copy; ``m.train()``
             if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and (
                     steps_others_only(ctx, receiver) or
                     _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
                 return what
             why = weight_change(ctx.inf, n, receiver, ctx.module._a)
-            if why and _trains_a_copy(ctx, n, receiver):
+            if why and trains_a_copy(ctx, n, receiver):
                 why = None
             why = why or _writes_parameter(n, receiver, loop)
             if why:
@@ -521,47 +522,6 @@ def _mode_switch(ctx, call) -> bool:
     value = sole_binding(ctx.scope_node, func.value.value, call) if len(call.args) < 2 and \
         last_name(func) == "train" and type(func.value) is nodes.Name else None
     return value is not None and is_module(ctx.inf.infer(value))
-
-
-def _trains_a_copy(ctx, call, receiver: str) -> bool:
-    """Is ``call`` handed a deep copy (``local_train(local, loader)`` for ``local =
-    copy.deepcopy(model)``, or ``finetune(copy.deepcopy(model))``) and nothing of ``receiver``?
-    What it trains is then that copy (FedAvg, task vectors), not the snapshot's module."""
-    copied = False
-    copies = None
-    for a in call.args:
-        v = a.value
-        name = dotted_name(v)
-        if name is not None and (name == receiver or name.startswith(receiver + ".")):
-            return False
-        if type(v) is nodes.Name:
-            if copies is None:
-                copies = cached(ctx, "_deep_copies", ctx.scope_node,
-                                lambda: _deep_copies(ctx.scope_node))
-            copied = copied or v.value in copies
-        else:
-            copied = copied or _deep_copy_call(v)
-    return copied
-
-
-def _deep_copy_call(v) -> bool:
-    return type(v) is nodes.Call and (dotted_name(v.func) or "") in ("copy.deepcopy", "deepcopy")
-
-
-def _deep_copies(scope) -> frozenset:
-    """The names the scope binds only to ``copy.deepcopy(...)`` (one walk a scope)."""
-    copies, other = set(), set()
-    todo = [scope]
-    while todo:
-        n = todo.pop()
-        if n is not scope and type(n) in DEFS:
-            continue
-        if type(n) is nodes.Assign:
-            for t in n.targets:
-                if type(t.target) is nodes.Name:
-                    (copies if _deep_copy_call(n.value) else other).add(t.target.value)
-        todo.extend(c for c in n.children if c is not None)
-    return frozenset(copies - other)
 
 
 #: in-place methods that change no value (``requires_grad_``, ``share_memory_``...)

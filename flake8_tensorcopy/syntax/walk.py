@@ -146,3 +146,19 @@ def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
         for child in ast.iter_child_nodes(n):
             if not isinstance(child, scopes):
                 todo.append(child)
+
+
+def class_of(tree, fn) -> Optional[ast.ClassDef]:
+    """The class of the module ``tree`` whose body holds the method ``fn`` (None: none;
+    a top-level class, or one in a top-level ``if``/``try``)."""
+    todo = list(getattr(tree, "body", ()))
+    while todo:
+        stmt = todo.pop()
+        t = type(stmt)
+        if t is ast.ClassDef:
+            if any(s is fn for s in stmt.body):
+                return stmt
+            todo.extend(stmt.body)
+        elif t is ast.If or t is ast.Try:
+            todo.extend(stmt.body + stmt.orelse)
+    return None
