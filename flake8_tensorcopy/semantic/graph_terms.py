@@ -139,6 +139,10 @@ def plain_number(node) -> bool:
         type(node) is ast.Attribute and type(node.value) is ast.Name)
 
 
+#: builtins that give back one of their arguments, or a number computed from them
+_PICKS = frozenset({"min", "max", "abs", "pow"})
+
+
 def computed(value) -> bool:
     """A binding's value computed by a call (not a number or detached), or indexing one."""
     t = type(value)
@@ -149,6 +153,9 @@ def computed(value) -> bool:
     if t is not ast.Call:
         return False
     f = value.func
+    if type(f) is ast.Name and f.id in _PICKS:
+        # ``min(1.0, step / warmup)``: one of its arguments, so computed only where one is
+        return any(computed(a) for a in value.args)
     if type(f) is ast.Name:
         return f.id not in NUMBERS
     if type(f) is ast.Call:  # ``nn.CrossEntropyLoss()(score, label)``: a module made and run
