@@ -529,8 +529,11 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
         syms = symbols(r) | symbols(outer.region)
     else:
         syms = symbols(r)
-    if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) for s in syms):
-        return None  # an attribute or a call: what changes it is not seen here
+    if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) or (
+            brief and all(part.isidentifier() for part in s.split("."))) for s in syms):
+        # an attribute or a call: what changes it is not seen here; but a brief view lasts
+        # only while nothing runs that could rebind an attribute (``src = self.obs[1:self.size]``)
+        return None
     needs = frozenset({base, _root(base)} | {_root(s) for s in syms})
     if name in needs:
         return None

@@ -295,30 +295,43 @@ def _assigned(scope: nodes.CSTNode, name: str, before: Optional[nodes.CSTNode],
 
 def tensor_parameter(scope: nodes.CSTNode, name: str) -> bool:
     """Is ``name`` a parameter of function ``scope`` that nothing in it binds again, on which
-    the function calls a method only a tensor has (``x.unsqueeze(0)``, ``x.masked_fill_(m, 0)``:
-    ``torch_api.is_tensor_only_method``) or ``x.size(d)`` (a NumPy array's ``size`` is a
-    number)? A tensor on every call that gets that far: evidence for a storage question asked
+    (or on an item of which: ``x[..., -n:].zero_()``) the function calls a method only a tensor
+    has (``x.unsqueeze(0)``, ``x.masked_fill_(m, 0)``: ``torch_api.is_tensor_only_method``; a
+    ``view`` to a shape of three or more sizes), or ``x.size(d)`` (a NumPy array's ``size`` is
+    a number)? A tensor on every call that gets that far: evidence for a storage question asked
     of it (which views of it overlap), a signal, not a proof."""
     if not _parameter(scope, name) or _assigned(scope, name, None, _rebinds) != []:
         return False
     for node in nodes.within(scope.body, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
-        if type(node) is nodes.Call and type(node.func) is nodes.Attribute and \
-                type(node.func.value) is nodes.Name and node.func.value.value == name:
+        if type(node) is nodes.Call and type(node.func) is nodes.Attribute:
+            recv = node.func.value
             m = node.func.attr.value
-            if (m == "size" and node.args) or torch_api.is_tensor_only_method(m):
+            while type(recv) is nodes.Subscript and m != "size":
+                recv = recv.value  # ``x[..., -n:].zero_()``: a method of an item of it
+            if type(recv) is nodes.Name and recv.value == name and (
+                    (m == "size" and node.args) or torch_api.is_tensor_only_method(m) or
+                    _view_of_many(node)):
                 return True
     return False
 
 
+def _view_of_many(call) -> bool:
+    """``x.view(b, t, c, h, w)``: a tensor's ``view`` to a shape (NumPy's takes a dtype and a
+    type, two at most)."""
+    return call.func.attr.value == "view" and len(call.args) >= 3 and \
+        not any(a.star or a.keyword is not None for a in call.args)
+
+
 def tensor_local(scope: nodes.CSTNode, name: str) -> bool:
     """Is ``name`` bound in function ``scope`` only by ``name = X.clone()`` (or another method
-    only a tensor has: ``X.detach()``, ``X.contiguous()``; ``torch_api.is_tensor_only_method``)?
+    only a tensor has: ``X.detach()``, ``X.contiguous()``; ``torch_api.is_tensor_only_method``;
+    or ``X.view(b, t, c, h, w)``, ``_view_of_many``)?
     A NumPy array copies with ``copy()``: such a value is a tensor wherever the call returns.
     Evidence for a storage question, as ``tensor_parameter``'s: a signal, not a proof."""
     bound = _assigned(scope, name, None, _rebinds)
     return bool(bound) and all(
         type(value) is nodes.Call and type(value.func) is nodes.Attribute and (
-            value.func.attr.value == "clone" or
+            value.func.attr.value == "clone" or _view_of_many(value) or
             torch_api.is_tensor_only_method(value.func.attr.value)) for value, _ in bound)
 
 
