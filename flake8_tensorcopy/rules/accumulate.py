@@ -40,7 +40,7 @@ class GraphKeepingAccumulator(Rule):
         "`losses.append(loss)`, `losses.extend([loss])`, `recent.appendleft(loss)`, "
         "`hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))` (also a bounded "
         "queue, `q = torch.cat([q, out])[-k:]`: each step's graph links the last), `total = "
-        "torch.add(total, loss)`, a running average `ema = 0.9 * ema + 0.1 * loss` (also "
+        "torch.add(total, loss)`, `stats[k] = stats.get(k, 0.0) + loss`, a running average `ema = 0.9 * ema + 0.1 * loss` (also "
         "started in one branch of `loss if ema is None else ...`), an item stored per index "
         "into a tensor, list or dict the function makes, in a loop that calls `backward()` "
         "(`losses[i] = loss`: a tensor records every store), a project "

@@ -265,6 +265,12 @@ def accumulation(node):
         if len(node.targets) != 1:
             return None
         acc = node.targets[0].target
+        if type(acc) is nodes.Subscript:
+            # ``stats[k] = stats.get(k, 0.0) + loss``: ``stats[k] += loss`` where the key may
+            # be missing yet
+            other = _added_to_item(acc, node.value)
+            if other is not None:
+                return acc, other, "add"
         if type(acc) is nodes.Subscript and type(acc.value) is nodes.Name and \
                 not _constant_index(acc):
             # ``preds[i] = out``, ``history[epoch] = loss``: an item per index (form
@@ -344,6 +350,38 @@ def _added(name: str, op):
         if dotted_name(mine) == name or _scaled(mine, name):
             return other
     return None
+
+
+def _added_to_item(acc, op):
+    """The ``v`` of ``d[k] = d.get(k, <default>) + v`` (or ``v + d.get(...)``, or ``d[k] +
+    v``): ``acc`` is ``d[k]``, of one key ``k`` spelled the same in both; else None."""
+    if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add or \
+            len(acc.slice) != 1 or type(acc.slice[0].slice) is not nodes.Index:
+        return None
+    d, key = dotted_name(acc.value), acc.slice[0].slice.value
+    if d is None:
+        return None
+    for mine, other in ((op.left, op.right), (op.right, op.left)):
+        if type(mine) is nodes.Call and type(mine.func) is nodes.Attribute and \
+                mine.func.attr.value == "get" and dotted_name(mine.func.value) == d and \
+                1 <= len(mine.args) <= 2 and mine.args[0].keyword is None and \
+                _same_key(mine.args[0].value, key):
+            return other
+        if type(mine) is nodes.Subscript and dotted_name(mine.value) == d and \
+                len(mine.slice) == 1 and type(mine.slice[0].slice) is nodes.Index and \
+                _same_key(mine.slice[0].slice.value, key):
+            return other
+    return None
+
+
+def _same_key(a, b) -> bool:
+    """Are ``a`` and ``b`` the same name, string or integer key?"""
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is nodes.Name or t is nodes.Integer:
+        return a.value == b.value
+    return t is nodes.SimpleString and a.evaluated_value == b.evaluated_value
 
 
 def _scaled(expr, name: str) -> bool:

@@ -238,11 +238,25 @@ def _graph_prefixes(node, out: Set[str]) -> Set[str]:
 
 
 def targets_of(n) -> List[str]:
+    """The names (dotted) an assignment binds or writes into: ``x``, ``self.x``, ``d`` of
+    ``d[k] = v`` (whose index ``k`` it reads, not binds), each of a tuple target."""
     t = type(n)
-    targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-    return [d for tgt in targets for sub in own_nodes_of(tgt)
-            if type(sub) in (nodes.Name, nodes.Attribute) for d in (dotted_name(sub),)
-            if d is not None]
+    todo = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
+    out: List[str] = []
+    while todo:
+        tgt = todo.pop()
+        tt = type(tgt)
+        if tt is nodes.Tuple or tt is nodes.List:
+            todo.extend(e.value for e in tgt.elements)
+        elif tt is nodes.StarredElement:
+            todo.append(tgt.value)
+        elif tt is nodes.Subscript:
+            todo.append(tgt.value)
+        else:
+            d = dotted_name(tgt)
+            if d is not None:
+                out.append(d)
+    return out
 
 
 class LoopFacts:

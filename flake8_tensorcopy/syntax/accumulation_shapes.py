@@ -87,6 +87,15 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
                                         _scaled(_mean_of(node.value).right)):
         # ``acc = acc + v``, ``acc = 0.9 * acc + 0.1 * v``, ``acc = (acc * i + v) / (i + 1)``
         value = node.value
+    elif t is ast.Assign and len(node.targets) == 1 and \
+            isinstance(node.targets[0], ast.Subscript) and isinstance(node.value, ast.BinOp) and \
+            isinstance(node.value.op, ast.Add) and \
+            dotted(node.targets[0].value) is not None and any(
+                dotted(side.func.value if isinstance(side, ast.Call) and
+                       isinstance(side.func, ast.Attribute) and side.func.attr == "get"
+                       else side.value if isinstance(side, ast.Subscript) else side) ==
+                dotted(node.targets[0].value) for side in (node.value.left, node.value.right)):
+        value = node.value  # ``stats[k] = stats.get(k, 0.0) + v``, ``stats[k] = stats[k] + v``
     elif methods and t is ast.Assign and len(node.targets) == 1 and \
             isinstance(node.targets[0], ast.Subscript) and \
             isinstance(node.targets[0].value, ast.Name) and any(
