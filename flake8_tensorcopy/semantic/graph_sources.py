@@ -436,6 +436,8 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     t = type(expr)
     if t is ast.Call:
         f = expr.func
+        if type(f) is ast.Name and f.id == "sum" and id(f) not in g.uses:
+            return region(g, stmt)  # the builtin adds the items: arithmetic
         if call_kind(g, expr) is None and not (type(f) is ast.Attribute and
                                                f.attr in KEEPS_GRAPH):
             # a project function whose summary says where its value was computed (``def
