@@ -105,6 +105,10 @@ class LintOracle(graph.Oracle):
         return cls is not None and attr in cached(ctx, "_leaf_attributes", cls,
                                                   lambda: leaf_attributes(cls))
 
+    def trains_parameters(self) -> bool:
+        ctx = self.ctx
+        return ctx is not None and not freezes_here(ctx)
+
     def module_name(self, name: str) -> bool:
         ctx = self.ctx
         return ctx is not None and module_call(ctx.inf.lookup(name)) is True

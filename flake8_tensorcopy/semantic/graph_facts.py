@@ -91,6 +91,12 @@ class Oracle:
         (``graph_terms.leaf_attributes`` of its class)? This default does not know."""
         return False
 
+    def trains_parameters(self) -> bool:
+        """Do the modules' parameters require grad here (no parameter frozen, no grad turned off
+        by a call, in the linted file): ``model.fc.weight`` of a module is a leaf that does?
+        This default does not know."""
+        return False
+
 
 def module_call(kind) -> Optional[bool]:
     """Calling a value of ``kind``: True for a module with parameters, False for one without

@@ -264,10 +264,14 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
     sets = []
     for b in reach:
         bd = g.bindings[b]
-        if bd.kind == "param" and bd.index == 0 and p[1].count(".") == 1 and "[" not in p[1] \
-                and g.oracle.leaf(p[1][1:]):
-            # ``self.log_alpha`` made with ``requires_grad=True``: what an operation computes
-            # from it is attached where grad is on (the leaf itself is not: region ``ANY``)
+        if (bd.kind == "param" and bd.index == 0 and p[1].count(".") == 1 and "[" not in p[1]
+                and g.oracle.leaf(p[1][1:])) or (
+                    p[1].endswith((".weight", ".bias")) and "[" not in p[1] and
+                    any(g.uses.get(id(m)) == reach for m in g.module_reads) and
+                    g.oracle.trains_parameters()):
+            # ``self.log_alpha`` made with ``requires_grad=True``, ``model.fc.weight`` of a
+            # module whose ``parameters()``/``train()`` the scope reads: what an operation
+            # computes from it is attached where grad is on (the leaf itself is not: ``ANY``)
             sets.append(frozenset({("f", ANY)}))
         elif bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
             sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
@@ -603,7 +607,7 @@ def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
     """``self.log_alpha.exp()``, ``self.scale * 2`` (``expr``, at ``stmt``): an operation on an
     attribute (``operand``) its class makes with ``requires_grad=True`` (the oracle's ``leaf``;
     ``_path``), attached where the statement's region is on. The attribute alone is not."""
-    if type(operand) is not ast.Attribute or type(operand.value) is not ast.Name:
+    if type(operand) is not ast.Attribute or type(path_root(operand)) is not ast.Name:
         return None
     got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
     return None if got is None else Fact(got.why, got.line, got.needs_grad,
