@@ -11,7 +11,7 @@ import pytest
 
 from flake8_tensorcopy.semantic import graph
 from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect, leaf_attributes, \
-    makes_leaf
+    leaf_properties, makes_leaf
 from flake8_tensorcopy.semantic.index import FileContext
 from flake8_tensorcopy.semantic.index.summaries import GraphSummary
 
@@ -1408,3 +1408,27 @@ def test_a_validation_loop_keeps_the_losses_a_generator_yields(tmp_path):
                    "val.py", cwd=str(tmp_path))
     found = sorted((d["location"]["row"], d["code"]) for d in json.loads(r.stdout))
     assert found == [(16, "TEN501")], r.stdout + r.stderr
+
+
+def test_leaf_properties_compute_from_a_leaf_attribute():
+    cls = ast.parse(textwrap.dedent('''
+        class Agent:
+            @property
+            def alpha(self):
+                """The temperature."""
+                return self.log_alpha.exp()
+
+            @property
+            def beta(self):
+                return self.log_beta
+
+            @property
+            def gamma(self):
+                x = self.log_alpha
+                return x.exp()
+
+            def delta(self):
+                return self.log_alpha.exp()
+        ''')).body[0]
+    assert leaf_properties(cls, frozenset({"log_alpha", "log_beta"})) == frozenset({"alpha"})
+    assert leaf_properties(cls, frozenset()) == frozenset()

@@ -8,13 +8,14 @@ import builtins
 
 from ..semantic import closed, graph, kinds
 from ..semantic.graph_items import RETURNED_HOLDING
-from ..semantic.graph_sources import LEAF
+from ..semantic.graph_items import LEAF
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.grad_callers import Uses, called_with_grad_on
-from .accumulate_graph import accumulation, caller_proves, concatenated_call, freezes_here, \
-    grad_off_here, method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn
+from .accumulate_graph import caller_proves, freezes_here, grad_off_here, method_accumulation, \
+    method_called_with_grad_on, scope_graph, stored_per_turn
+from .accumulation_forms import accumulation, concatenated_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
     in_loop, innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method, \
@@ -109,7 +110,9 @@ class GraphKeepingAccumulator(Rule):
         "`outputs.loss.backward()`, not `.shape` or `.data`; an operation on an attribute of "
         "`self` its class makes only with `requires_grad=True` or as a `Parameter`, "
         "`self.log_alpha.exp()` after `alpha_loss.backward()`, counts as a model output, the "
-        "attribute alone does not, and so does one on a module's `weight` or `bias` "
+        "attribute alone does not (a property of the class returning such an operation, "
+        "`self.alpha` for `return self.log_alpha.exp()`, counts where it is read), and so "
+        "does one on a module's `weight` or `bias` "
         "(`model.fc.weight.norm()`, of a `model` whose `parameters()`, `train()` or `eval()` "
         "the function reads, where the file freezes no parameter); nothing computed under "
         "`no_grad` or by "

@@ -1,9 +1,8 @@
 """TEN501's questions to the graph facts of the scope it checks (``semantic.graph``): the scope's
 ``ScopeGraph``, made once per scope and file with an oracle that knows what the linted file's
 inference knows (which calls run a module, which call a project function and what that
-function's summary says), the forms of an accumulation (``accumulation``: ``acc += v``,
-``acc.append(v)``, ``acc = torch.cat((acc, v))``...), and the accumulations only a summary
-shows (``meter.update(loss)`` where ``update`` adds its parameter into ``self.sum``,
+function's summary says; which attributes of a class are tensors that require grad), and the
+accumulations only a summary shows (``meter.update(loss)`` where ``update`` adds its parameter into ``self.sum``,
 ``record(hist, loss)`` where ``record`` appends one argument to another)."""
 from __future__ import annotations
 
@@ -14,10 +13,10 @@ from typing import Optional, Set
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
-from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, made_container
+from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
+    leaf_properties, made_container
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
-from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import class_of
 from .context import cached
 
@@ -74,8 +73,9 @@ class LintOracle(graph.Oracle):
     def __init__(self, ctx, scope=None) -> None:
         #: weak: the context keeps the graph that keeps this oracle (no reference cycle)
         self._ctx = weakref.ref(ctx)
-        #: the ``ast`` function whose graph asks (``leaf``)
+        #: the ``ast`` function whose graph asks (``leaf``), and what ``_leaves`` found there
         self._scope = scope
+        self._leaf_memo = None
         #: id(the ``ast`` function of a call) -> its node in the walk's tree, for the calls the
         #: builder made (``build.Builder.call_funcs``): the graph asks only about calls of the
         #: scope itself (it walks no nested definition or lambda)
@@ -96,14 +96,30 @@ class LintOracle(graph.Oracle):
         q = ctx.inf.qualname(n)
         return "through" if q is not None and keeps_graph_function(q) else None
 
-    def leaf(self, attr: str) -> bool:
+    def _leaves(self):
+        """(the leaf attributes, the properties computing from one) of the class of the method
+        whose graph asks (``graph_terms.leaf_attributes``, ``leaf_properties``)."""
+        got = self._leaf_memo
+        if got is not None:
+            return got
         ctx = self.ctx
-        if ctx is None or self._scope is None or (
-                "requires_grad" not in ctx.source and "Parameter" not in ctx.source):
-            return False  # (no text that makes one: no class of the file is read)
-        cls = class_of(getattr(ctx.module, "_a", None), self._scope)
-        return cls is not None and attr in cached(ctx, "_leaf_attributes", cls,
-                                                  lambda: leaf_attributes(cls))
+        cls = class_of(getattr(ctx.module, "_a", None), self._scope) if ctx is not None and \
+            self._scope is not None and ("requires_grad" in ctx.source or
+                                         "Parameter" in ctx.source) else None
+        if cls is None:  # (no text that makes a leaf: no class of the file is read)
+            got = frozenset(), frozenset()
+        else:
+            leaves = cached(ctx, "_leaf_attributes", cls, lambda: leaf_attributes(cls))
+            got = leaves, cached(ctx, "_leaf_properties", cls,
+                                 lambda: leaf_properties(cls, leaves))
+        self._leaf_memo = got
+        return got
+
+    def leaf(self, attr: str) -> bool:
+        return attr in self._leaves()[0]
+
+    def leaf_property(self, attr: str) -> bool:
+        return attr in self._leaves()[1]
 
     def trains_parameters(self) -> bool:
         ctx = self.ctx
@@ -246,188 +262,6 @@ def _collected(call, fn, name: str) -> list:
         found += [(call.func, args[k].value, (name, kept))
                   for k, kept in sorted(logs(fn).items()) if k < len(args)]
     return found
-
-
-# ---- the forms of an accumulation -----------------------------------------------------------
-CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
-TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
-
-
-def accumulation(node):
-    """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
-    ``v + acc``, or a running average ``acc = 0.9 * acc + 0.1 * v``; either in one branch of
-    ``... if ... else ...``: form ``"ifexp"``), ``acc[i] = v`` (form ``"store"``),
-    ``acc.append(v)``,
-    ``acc.appendleft(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)``, ``acc = torch.cat((acc,
-    v))`` (also sliced: ``[-k:]``) and ``acc = torch.add(acc, v)``; None otherwise."""
-    t = type(node)
-    if t is nodes.AugAssign:
-        if type(node.operator) is not nodes.Add or type(node.target) not in TARGETS:
-            return None
-        return node.target, node.value, "aug"
-    if t is nodes.Assign:
-        if len(node.targets) != 1:
-            return None
-        acc = node.targets[0].target
-        if type(acc) is nodes.Subscript:
-            # ``stats[k] = stats.get(k, 0.0) + loss``: ``stats[k] += loss`` where the key may
-            # be missing yet
-            other = _added_to_item(acc, node.value)
-            if other is not None:
-                return acc, other, "add"
-        if type(acc) is nodes.Subscript and type(acc.value) is nodes.Name and \
-                not _constant_index(acc):
-            # ``preds[i] = out``, ``history[epoch] = loss``: an item per index (form
-            # ``"store"``; the check asks that the index changes in the loop and that the name
-            # holds a tensor, a list or a dict made in the scope)
-            return acc.value, node.value, "store"
-        name = dotted_name(acc)
-        if name is None:
-            return None
-        op = concatenated_call(node.value)
-        if type(op) is nodes.Call:
-            return concatenation(acc, name, op)
-        if type(op) is nodes.IfExp:
-            # ``acc = v if acc is None else 0.98 * acc + 0.02 * v``: one branch adds to ``acc``
-            # (the other starts it); its fix is not one edit (form ``"ifexp"``: none offered)
-            found = [_added(name, b) or _torch_concatenated(acc, name, b)
-                     for b in (op.body, op.orelse)]
-            added = [f for f in found if f is not None]
-            return (acc, added[0], "ifexp") if len(added) == 1 else None
-        other = _added(name, op)
-        return (acc, other, "add") if other is not None else None
-    call = node.value
-    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
-            len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
-        return None
-    acc = call.func.value
-    if type(acc) not in TARGETS:
-        return None
-    if call.func.attr.value == "extend":
-        # ``acc.extend([loss])``: the items of a list or tuple it spells, or of a list the
-        # scope fills (``acc.extend(values)``: the graph knows what ``values`` holds)
-        value = call.args[0].value
-        return (acc, value, "append") if type(value) in (
-            nodes.List, nodes.Tuple, nodes.Name, nodes.Subscript, nodes.Attribute) else None
-    # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
-    form = "aug" if call.func.attr.value == "add_" else "append"
-    return acc, call.args[0].value, form
-
-
-_CONSTANTS = (nodes.Integer, nodes.SimpleString, nodes.Float, nodes.Ellipsis)
-
-
-def _constant_index(sub) -> bool:
-    """Is the index of ``x[...]`` made of constants only (``x["loss"]``, ``x[0, :]``,
-    ``x[-1]``)? Anything else may change from turn to turn."""
-    for element in sub.slice:
-        s = element.slice
-        parts = (s.value,) if type(s) is nodes.Index else (s.lower, s.upper, s.step) \
-            if type(s) is nodes.Slice else (s,)
-        for p in parts:
-            if type(p) is nodes.UnaryOperation:
-                p = p.expression
-            if p is not None and type(p) not in _CONSTANTS:
-                return False
-    return True
-
-
-def _torch_concatenated(acc, name: str, op):
-    """The ``v`` of ``torch.cat([acc, v])`` spelled so (a branch of ``... if ... else ...``, where
-    the callee is not asked of the inference), or None."""
-    if type(op) is not nodes.Call or dotted_name(op.func) not in (
-            "torch.cat", "torch.concat", "torch.concatenate", "torch.vstack", "torch.hstack"):
-        return None
-    found = concatenation(acc, name, op)
-    return found[1] if found is not None else None
-
-
-def _added(name: str, op):
-    """The ``v`` of ``acc + v``, ``v + acc``, a running average ``0.9 * acc + 0.1 * v`` or a
-    running mean ``(acc * i + v) / (i + 1)`` (``name``: the accumulator's), or None."""
-    if type(op) is nodes.BinaryOperation and type(op.operator) is nodes.Divide:
-        op = op.left  # ``(acc * i + v) / (i + 1)``: a running mean
-    if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
-        return None
-    for mine, other in ((op.left, op.right), (op.right, op.left)):
-        if dotted_name(mine) == name or _scaled(mine, name):
-            return other
-    return None
-
-
-def _added_to_item(acc, op):
-    """The ``v`` of ``d[k] = d.get(k, <default>) + v`` (or ``v + d.get(...)``, or ``d[k] +
-    v``): ``acc`` is ``d[k]``, of one key ``k`` spelled the same in both; else None."""
-    if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add or \
-            len(acc.slice) != 1 or type(acc.slice[0].slice) is not nodes.Index:
-        return None
-    d, key = dotted_name(acc.value), acc.slice[0].slice.value
-    if d is None:
-        return None
-    for mine, other in ((op.left, op.right), (op.right, op.left)):
-        if type(mine) is nodes.Call and type(mine.func) is nodes.Attribute and \
-                mine.func.attr.value == "get" and dotted_name(mine.func.value) == d and \
-                1 <= len(mine.args) <= 2 and mine.args[0].keyword is None and \
-                _same_key(mine.args[0].value, key):
-            return other
-        if type(mine) is nodes.Subscript and dotted_name(mine.value) == d and \
-                len(mine.slice) == 1 and type(mine.slice[0].slice) is nodes.Index and \
-                _same_key(mine.slice[0].slice.value, key):
-            return other
-    return None
-
-
-def _same_key(a, b) -> bool:
-    """Are ``a`` and ``b`` the same name, string or integer key?"""
-    t = type(a)
-    if t is not type(b):
-        return False
-    if t is nodes.Name or t is nodes.Integer:
-        return a.value == b.value
-    return t is nodes.SimpleString and a.evaluated_value == b.evaluated_value
-
-
-def _scaled(expr, name: str) -> bool:
-    """``0.9 * acc``, ``acc * beta``: ``name`` times a number or a setting."""
-    if type(expr) is not nodes.BinaryOperation or type(expr.operator) is not nodes.Multiply:
-        return False
-    return any(dotted_name(a) == name and type(b) in (nodes.Integer, nodes.Float, nodes.Name,
-                                                       nodes.Attribute)
-               for a, b in ((expr.left, expr.right), (expr.right, expr.left)))
-
-
-def concatenated_call(value):
-    """The call of ``q = torch.cat((q, v))[-k:]`` (a bounded queue: a slice of what is
-    concatenated keeps the graph of all that came before it), or ``value`` itself."""
-    if type(value) is nodes.Subscript and type(value.value) is nodes.Call and \
-            len(value.slice) == 1 and type(value.slice[0].slice) is nodes.Slice:
-        return value.value
-    return value
-
-
-def concatenation(acc, name: str, call):
-    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too), ``acc =
-    torch.add(acc, v)`` (a torch function: the form ``cat``'s check of the callee holds)."""
-    if last_name(call.func) == "add" and len(call.args) == 2 and \
-            not any(a.keyword is not None or a.star for a in call.args):
-        items = [a.value for a in call.args]
-        names = [dotted_name(e) for e in items]
-        if names.count(name) == 1:
-            return acc, items[1 - names.index(name)], "cat"
-        return None
-    if last_name(call.func) not in CONCAT or not call.args or call.args[0].keyword is not None \
-            or type(call.args[0].value) not in (nodes.Tuple, nodes.List) or \
-            any(a.keyword is None for a in call.args[1:]):
-        return None
-    elements = call.args[0].value.elements
-    if len(elements) != 2 or any(type(e) is not nodes.Element for e in elements):
-        return None
-    items = [e.value for e in elements]
-    names = [dotted_name(e) for e in items]
-    if names.count(name) != 1:
-        return None
-    return acc, items[1 - names.index(name)], "cat"
 
 
 def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:

@@ -569,6 +569,8 @@ class ScopeGraph:
                 if all(f is not None for f in facts):
                     return strongest(facts)
             got = self.attached_path(path_root(expr), p[1])
+            if got is None and p[1].count(".") == 1 and self.oracle.leaf_property(p[1][1:]):
+                return self._leaf_fact(expr, expr)  # ``self.alpha``: on a leaf, where it runs
             if got is None and type(path_root(expr)) is ast.Name:
                 got = graph_sources.fact(self, graph_sources.sources(self, expr, ""), expr.lineno)
             if got is not None:
@@ -608,7 +610,7 @@ class ScopeGraph:
         return None
 
     def _leaf_fact(self, expr, operand) -> Optional[Fact]:
-        return graph_sources.leaf_fact(self, expr, operand, self._at[-1] if self._at else None)
+        return graph_items.leaf_fact(self, expr, operand, self._at[-1] if self._at else None)
 
     def path_fact(self, b: int, key: str) -> Optional[Fact]:
         """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""

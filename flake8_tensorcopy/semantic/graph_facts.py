@@ -91,6 +91,12 @@ class Oracle:
         (``graph_terms.leaf_attributes`` of its class)? This default does not know."""
         return False
 
+    def leaf_property(self, attr: str) -> bool:
+        """Is ``self.<attr>``, in the method whose graph asks, a property of its class that
+        returns an operation on a leaf attribute (``return self.log_alpha.exp()``)? This default
+        does not know."""
+        return False
+
     def trains_parameters(self) -> bool:
         """Do the modules' parameters require grad here (no parameter frozen, no grad turned off
         by a call, in the linted file): ``model.fc.weight`` of a module is a leaf that does?

@@ -18,7 +18,7 @@ from typing import List, Optional, Tuple
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, \
     Binding, Fact, strongest
 from ..syntax.accumulation_shapes import copied_from
-from .graph_terms import computed, dotted, values_and_indices
+from .graph_terms import computed, dotted, path_root, values_and_indices
 
 #: list methods that change a list in place: its items are no longer the ones it was bound to
 _MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
@@ -425,3 +425,22 @@ def _in_loop_with(g, stmt, line: int) -> bool:
         for field in ("body", "orelse", "finalbody", "handlers"):
             todo.extend((c, around) for c in getattr(node, field, ()) or ())
     return found and (loop is None or loop.lineno <= line <= loop.end_lineno)
+
+
+#: the detail of the fact of an operation on a tensor that requires grad (``leaf_fact``)
+LEAF = "leaf:"
+
+
+def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
+    """``self.log_alpha.exp()``, ``self.scale * 2``, ``model.fc.weight.norm()`` (``expr``, at
+    ``stmt``): an operation on a tensor that requires grad (``operand``: an attribute its class
+    makes with ``requires_grad=True``, a module's parameter; ``graph_sources._leaf``), or
+    ``self.alpha`` (``expr`` and ``operand``), a property making one, attached where the
+    statement's region is on. The leaf alone is not."""
+    from .graph_sources import fact, region, sources
+
+    if type(operand) is not ast.Attribute or type(path_root(operand)) is not ast.Name:
+        return None
+    got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
+    return None if got is None else Fact(got.why, got.line, got.needs_grad,
+                                         LEAF + (dotted(operand) or ""))

@@ -264,15 +264,9 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
     sets = []
     for b in reach:
         bd = g.bindings[b]
-        if (bd.kind == "param" and bd.index == 0 and p[1].count(".") == 1 and "[" not in p[1]
-                and g.oracle.leaf(p[1][1:])) or (
-                    p[1].endswith((".weight", ".bias")) and "[" not in p[1] and
-                    any(g.uses.get(id(m)) == reach for m in g.module_reads) and
-                    g.oracle.trains_parameters()):
-            # ``self.log_alpha`` made with ``requires_grad=True``, ``model.fc.weight`` of a
-            # module whose ``parameters()``/``train()`` the scope reads: what an operation
-            # computes from it is attached where grad is on (the leaf itself is not: ``ANY``)
-            sets.append(frozenset({("f", ANY)}))
+        leaf = _leaf(g, reach, bd, p[1])
+        if leaf is not None:
+            sets.append(frozenset({("f", ANY if leaf else r)}) if leaf or r is not None else NONE)
         elif bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
             sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
@@ -297,6 +291,26 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
         else:
             return NONE
     return _shared(sets)
+
+
+def _leaf(g, reach, bd, key: str) -> Optional[bool]:
+    """True: ``key`` of the name is a tensor that requires grad (``self.log_alpha`` made with
+    ``requires_grad=True``: the oracle's ``leaf``; ``model.fc.weight`` of a module whose
+    ``parameters()``/``train()`` the scope reads): what an operation computes from it is
+    attached where grad is on, the leaf itself is not (region ``ANY``). False: ``self.alpha``,
+    a property computing from such a leaf (``return self.log_alpha.exp()``): the value itself is
+    attached where it is read with grad on. None: neither."""
+    if "[" in key:
+        return None
+    if bd.kind == "param" and bd.index == 0 and key.count(".") == 1:
+        if g.oracle.leaf(key[1:]):
+            return True
+        if g.oracle.leaf_property(key[1:]):
+            return False
+    if key.endswith((".weight", ".bias")) and any(
+            g.uses.get(id(m)) == reach for m in g.module_reads) and g.oracle.trains_parameters():
+        return True
+    return None
 
 
 def _unfollowed(s, key: str) -> bool:
@@ -597,21 +611,6 @@ def proven_regions(g) -> Dict[str, int]:
             out.setdefault(next(iter(regs)), line)
     g.memo["proven"] = out
     return out
-
-
-#: the detail of the fact of an operation on a tensor that requires grad (``leaf_fact``)
-LEAF = "leaf:"
-
-
-def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
-    """``self.log_alpha.exp()``, ``self.scale * 2`` (``expr``, at ``stmt``): an operation on an
-    attribute (``operand``) its class makes with ``requires_grad=True`` (the oracle's ``leaf``;
-    ``_path``), attached where the statement's region is on. The attribute alone is not."""
-    if type(operand) is not ast.Attribute or type(path_root(operand)) is not ast.Name:
-        return None
-    got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
-    return None if got is None else Fact(got.why, got.line, got.needs_grad,
-                                         LEAF + (dotted(operand) or ""))
 
 
 def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:

@@ -332,3 +332,21 @@ def leaf_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
                 if type(a) is ast.Attribute and type(a.value) is ast.Name and a.value.id == me:
                     (made if t is ast.AnnAssign and makes_leaf(n.value) else other).add(a.attr)
     return frozenset(made - other)
+
+
+def leaf_properties(cls: ast.ClassDef, leaves: FrozenSet[str]) -> FrozenSet[str]:
+    """The properties of ``cls`` whose body returns an operation on one of the attributes
+    ``leaves`` (``@property def alpha(self): return self.log_alpha.exp()``)."""
+    found = set()
+    for fn in cls.body:
+        if type(fn) is not ast.FunctionDef or not fn.args.args or not any(
+                dotted(d) == "property" for d in fn.decorator_list):
+            continue
+        body = [s for s in fn.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
+        me = fn.args.args[0].arg
+        if len(body) == 1 and type(body[0]) is ast.Return and type(body[0].value) in (
+                ast.BinOp, ast.UnaryOp, ast.Call) and any(
+                    type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id == me
+                    and n.attr in leaves for n in ast.walk(body[0].value)):
+            found.add(fn.name)
+    return frozenset(found)

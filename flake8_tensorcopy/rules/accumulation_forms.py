@@ -1,0 +1,189 @@
+"""The forms of an accumulation TEN501 reads (``accumulation``): ``acc += v``, ``acc = acc + v``
+(a running average, a running mean, one branch of a conditional expression), ``d[k] =
+d.get(k, 0.0) + v``, an item stored per index, ``acc.append(v)`` and its kin, ``acc =
+torch.cat((acc, v))`` (sliced too); the syntax of the linted tree, no facts."""
+from __future__ import annotations
+
+from ..syntax import nodes
+from ..syntax.nodes import dotted_name, last_name
+
+
+CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
+TARGETS = (nodes.Name, nodes.Attribute, nodes.Subscript)
+
+
+def accumulation(node):
+    """(accumulator, accumulated value, form) for ``acc += v``, ``acc = acc + v`` (or
+    ``v + acc``, or a running average ``acc = 0.9 * acc + 0.1 * v``; either in one branch of
+    ``... if ... else ...``: form ``"ifexp"``), ``acc[i] = v`` (form ``"store"``),
+    ``acc.append(v)``,
+    ``acc.appendleft(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)``, ``acc = torch.cat((acc,
+    v))`` (also sliced: ``[-k:]``) and ``acc = torch.add(acc, v)``; None otherwise."""
+    t = type(node)
+    if t is nodes.AugAssign:
+        if type(node.operator) is not nodes.Add or type(node.target) not in TARGETS:
+            return None
+        return node.target, node.value, "aug"
+    if t is nodes.Assign:
+        if len(node.targets) != 1:
+            return None
+        acc = node.targets[0].target
+        if type(acc) is nodes.Subscript:
+            # ``stats[k] = stats.get(k, 0.0) + loss``: ``stats[k] += loss`` where the key may
+            # be missing yet
+            other = _added_to_item(acc, node.value)
+            if other is not None:
+                return acc, other, "add"
+        if type(acc) is nodes.Subscript and type(acc.value) is nodes.Name and \
+                not _constant_index(acc):
+            # ``preds[i] = out``, ``history[epoch] = loss``: an item per index (form
+            # ``"store"``; the check asks that the index changes in the loop and that the name
+            # holds a tensor, a list or a dict made in the scope)
+            return acc.value, node.value, "store"
+        name = dotted_name(acc)
+        if name is None:
+            return None
+        op = concatenated_call(node.value)
+        if type(op) is nodes.Call:
+            return concatenation(acc, name, op)
+        if type(op) is nodes.IfExp:
+            # ``acc = v if acc is None else 0.98 * acc + 0.02 * v``: one branch adds to ``acc``
+            # (the other starts it); its fix is not one edit (form ``"ifexp"``: none offered)
+            found = [_added(name, b) or _torch_concatenated(acc, name, b)
+                     for b in (op.body, op.orelse)]
+            added = [f for f in found if f is not None]
+            return (acc, added[0], "ifexp") if len(added) == 1 else None
+        other = _added(name, op)
+        return (acc, other, "add") if other is not None else None
+    call = node.value
+    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+            call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
+            len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    acc = call.func.value
+    if type(acc) not in TARGETS:
+        return None
+    if call.func.attr.value == "extend":
+        # ``acc.extend([loss])``: the items of a list or tuple it spells, or of a list the
+        # scope fills (``acc.extend(values)``: the graph knows what ``values`` holds)
+        value = call.args[0].value
+        return (acc, value, "append") if type(value) in (
+            nodes.List, nodes.Tuple, nodes.Name, nodes.Subscript, nodes.Attribute) else None
+    # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
+    form = "aug" if call.func.attr.value == "add_" else "append"
+    return acc, call.args[0].value, form
+
+
+_CONSTANTS = (nodes.Integer, nodes.SimpleString, nodes.Float, nodes.Ellipsis)
+
+
+def _constant_index(sub) -> bool:
+    """Is the index of ``x[...]`` made of constants only (``x["loss"]``, ``x[0, :]``,
+    ``x[-1]``)? Anything else may change from turn to turn."""
+    for element in sub.slice:
+        s = element.slice
+        parts = (s.value,) if type(s) is nodes.Index else (s.lower, s.upper, s.step) \
+            if type(s) is nodes.Slice else (s,)
+        for p in parts:
+            if type(p) is nodes.UnaryOperation:
+                p = p.expression
+            if p is not None and type(p) not in _CONSTANTS:
+                return False
+    return True
+
+
+def _torch_concatenated(acc, name: str, op):
+    """The ``v`` of ``torch.cat([acc, v])`` spelled so (a branch of ``... if ... else ...``, where
+    the callee is not asked of the inference), or None."""
+    if type(op) is not nodes.Call or dotted_name(op.func) not in (
+            "torch.cat", "torch.concat", "torch.concatenate", "torch.vstack", "torch.hstack"):
+        return None
+    found = concatenation(acc, name, op)
+    return found[1] if found is not None else None
+
+
+def _added(name: str, op):
+    """The ``v`` of ``acc + v``, ``v + acc``, a running average ``0.9 * acc + 0.1 * v`` or a
+    running mean ``(acc * i + v) / (i + 1)`` (``name``: the accumulator's), or None."""
+    if type(op) is nodes.BinaryOperation and type(op.operator) is nodes.Divide:
+        op = op.left  # ``(acc * i + v) / (i + 1)``: a running mean
+    if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add:
+        return None
+    for mine, other in ((op.left, op.right), (op.right, op.left)):
+        if dotted_name(mine) == name or _scaled(mine, name):
+            return other
+    return None
+
+
+def _added_to_item(acc, op):
+    """The ``v`` of ``d[k] = d.get(k, <default>) + v`` (or ``v + d.get(...)``, or ``d[k] +
+    v``): ``acc`` is ``d[k]``, of one key ``k`` spelled the same in both; else None."""
+    if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add or \
+            len(acc.slice) != 1 or type(acc.slice[0].slice) is not nodes.Index:
+        return None
+    d, key = dotted_name(acc.value), acc.slice[0].slice.value
+    if d is None:
+        return None
+    for mine, other in ((op.left, op.right), (op.right, op.left)):
+        if type(mine) is nodes.Call and type(mine.func) is nodes.Attribute and \
+                mine.func.attr.value == "get" and dotted_name(mine.func.value) == d and \
+                1 <= len(mine.args) <= 2 and mine.args[0].keyword is None and \
+                _same_key(mine.args[0].value, key):
+            return other
+        if type(mine) is nodes.Subscript and dotted_name(mine.value) == d and \
+                len(mine.slice) == 1 and type(mine.slice[0].slice) is nodes.Index and \
+                _same_key(mine.slice[0].slice.value, key):
+            return other
+    return None
+
+
+def _same_key(a, b) -> bool:
+    """Are ``a`` and ``b`` the same name, string or integer key?"""
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is nodes.Name or t is nodes.Integer:
+        return a.value == b.value
+    return t is nodes.SimpleString and a.evaluated_value == b.evaluated_value
+
+
+def _scaled(expr, name: str) -> bool:
+    """``0.9 * acc``, ``acc * beta``: ``name`` times a number or a setting."""
+    if type(expr) is not nodes.BinaryOperation or type(expr.operator) is not nodes.Multiply:
+        return False
+    return any(dotted_name(a) == name and type(b) in (nodes.Integer, nodes.Float, nodes.Name,
+                                                       nodes.Attribute)
+               for a, b in ((expr.left, expr.right), (expr.right, expr.left)))
+
+
+def concatenated_call(value):
+    """The call of ``q = torch.cat((q, v))[-k:]`` (a bounded queue: a slice of what is
+    concatenated keeps the graph of all that came before it), or ``value`` itself."""
+    if type(value) is nodes.Subscript and type(value.value) is nodes.Call and \
+            len(value.slice) == 1 and type(value.slice[0].slice) is nodes.Slice:
+        return value.value
+    return value
+
+
+def concatenation(acc, name: str, call):
+    """``acc = torch.cat((acc, v))`` (``[acc, v]``, ``dim=``; ``v`` first too), ``acc =
+    torch.add(acc, v)`` (a torch function: the form ``cat``'s check of the callee holds)."""
+    if last_name(call.func) == "add" and len(call.args) == 2 and \
+            not any(a.keyword is not None or a.star for a in call.args):
+        items = [a.value for a in call.args]
+        names = [dotted_name(e) for e in items]
+        if names.count(name) == 1:
+            return acc, items[1 - names.index(name)], "cat"
+        return None
+    if last_name(call.func) not in CONCAT or not call.args or call.args[0].keyword is not None \
+            or type(call.args[0].value) not in (nodes.Tuple, nodes.List) or \
+            any(a.keyword is None for a in call.args[1:]):
+        return None
+    elements = call.args[0].value.elements
+    if len(elements) != 2 or any(type(e) is not nodes.Element for e in elements):
+        return None
+    items = [e.value for e in elements]
+    names = [dotted_name(e) for e in items]
+    if names.count(name) != 1:
+        return None
+    return acc, items[1 - names.index(name)], "cat"
