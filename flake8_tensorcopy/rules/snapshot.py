@@ -81,8 +81,11 @@ class StateDictSnapshot(Rule):
         "method reads together with the parameters of the module spelled the same "
         "(`zip(backbone.parameters(), self.anchor)`: an L2-SP penalty measured against "
         "itself, always zero; under any other name, `self.source_weights = [p.detach() for "
-        "p in backbone.parameters()]`, where one `zip` pairs the two, the module spelled "
-        "`self.backbone` too where the method binds `self.backbone = backbone`, and "
+        "p in backbone.parameters()]`, where one `zip` pairs the two or a loop over "
+        "`named_parameters()` reads the item kept for each name (`p - self.w0[n]`), the "
+        "module spelled `self.backbone` too where the method binds `self.backbone = "
+        "backbone` (and `model` where it binds `self.model = model`), a dict of them taken "
+        "through a dict of the parameters (`{n: p.data for n, p in self.params.items()}`), and "
         "`self.reference = list(model.parameters())` under any name where a `zip` pairs it "
         "with the parameters); the parameters a method is given, kept on `self` as they are "
         "(`self.collected = [p.data for p in parameters]`, their `detach()`, `list(parameters)`), "
@@ -615,7 +618,7 @@ def snapshot(ctx, node) -> Optional[Live]:
     call of a project function that hands back a dict of what it is given
     (``strip_prefix(model.state_dict())``: ``passed_items_argument``), given a live one."""
     holds = lambda name: ctx.inf.lookup(name) is TENSOR_DICT  # noqa: E731
-    got = live_state_dict(node, holds)
+    got = live_state_dict(node, holds, lambda name: _parameters_dict_owner(ctx, name))
     if got is not None or type(node) is not nodes.Call or not node.args:
         return got
     # asked only of a call that hands over a live state dict, a call or a comprehension (the
@@ -630,6 +633,20 @@ def snapshot(ctx, node) -> Optional[Live]:
     arg = passed_items_argument(ctx.inf, node)
     inner = snapshot(ctx, arg) if arg is not None else None
     return None if inner is None else Live(inner.receiver, inner.source, True, inner.where)
+
+
+_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+
+
+def _parameters_dict_owner(ctx, name: str):
+    """The module whose parameters the one binding of ``name`` in the scope puts in a dict or
+    list (``self.params = {n: p for n, p in model.named_parameters() if p.requires_grad}``), or
+    None."""
+    bound = [n.value for n in nodes.within(getattr(ctx.scope_node, "body", None), _NESTED)
+             if type(n) is nodes.Assign and len(n.targets) == 1 and
+             dotted_name(n.targets[0].target) == name]
+    got = live_state_dict(bound[0]) if len(bound) == 1 else None
+    return got.receiver if got is not None and got.params and not got.where else None
 
 
 def _parameter_item(ctx, value) -> Optional[Live]:

@@ -525,16 +525,19 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
     .named_parameters(): ... self.anchor[n]``): it measures the parameters against the values
     kept, which are the same tensors, so the difference is zero however they were trained (an
     L2-SP anchor, a drift measure). ``owner`` may be spelled ``self.X`` there where the
-    snapshot's method binds ``self.X = owner``. ``zipped``: only where one ``zip(...)`` pairs
-    the two (a list under a name that says nothing of a snapshot: ``self.source_weights``).
-    (The change, the read) or None."""
+    snapshot's method binds ``self.X = owner``, and ``X`` where it binds ``owner = X``.
+    ``zipped``: only where one ``zip(...)`` pairs the two, or a loop over ``named_parameters()``
+    reads the item kept for each (``self.w0[n]``): under a name that says nothing of a
+    snapshot (``self.source_weights``). (The change, the read) or None."""
     scope = ctx.scope_node
     cls = owner_class(ctx.module, scope) if type(scope) is nodes.FunctionDef else None
     if cls is None or not owner:
         return None
-    owners = {owner} | {dotted_name(t.target) for n in nodes.within(scope.body, DEFS)
-                        if type(n) is nodes.Assign and dotted_name(n.value) == owner
-                        for t in n.targets if type(t.target) is nodes.Attribute}
+    binds = [n for n in nodes.within(scope.body, DEFS) if type(n) is nodes.Assign]
+    owners = {owner} | {dotted_name(t.target) for n in binds if dotted_name(n.value) == owner
+                        for t in n.targets if type(t.target) is nodes.Attribute} | {
+        dotted_name(n.value) for n in binds if type(n.value) is nodes.Name and
+        any(dotted_name(t.target) == owner for t in n.targets)}  # ``self.model = model``
     for klass in related_classes(ctx.module, cls):
         for stmt in statement_list(klass.body):
             if type(stmt) is not nodes.FunctionDef or stmt is scope:
@@ -550,7 +553,9 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
 
 def _reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
     """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()`` (with
-    ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too)?"""
+    ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too, or in
+    a loop ``for n, p in <owner>.named_parameters()`` that reads ``zipped_with[n]``: the item
+    kept for the same parameter)?"""
     def params(n) -> bool:
         return type(n) is ast.Call and type(n.func) is ast.Attribute and \
             n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
@@ -560,7 +565,12 @@ def _reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> b
         return any(params(n) for n in ast.walk(fn))
     return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
                any(params(a) for a in n.args) and any(dotted(a) == zipped_with for a in n.args)
-               for n in ast.walk(fn))
+               for n in ast.walk(fn)) or any(
+        type(n) is ast.For and params(n.iter) and type(n.target) is ast.Tuple and
+        len(n.target.elts) == 2 and type(n.target.elts[0]) is ast.Name and any(
+            type(r) is ast.Subscript and dotted(r.value) == zipped_with and
+            type(r.slice) is ast.Name and r.slice.id == n.target.elts[0].id
+            for r in ast.walk(n)) for n in ast.walk(fn))
 
 
 _PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})

@@ -140,13 +140,16 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
     return None
 
 
-def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
+def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False,
+                    params_of: Optional[Callable[[str], Optional[nodes.BaseExpression]]] = None
                     ) -> Optional[Live]:
     """``node`` when it holds a module's live tensors: ``X.state_dict()``, a shallow copy of it
     or of a name that ``holds_live`` says holds one (``.copy()``, ``dict(...)``,
     ``OrderedDict(...)``, ``copy.copy(...)``), or ``{k: v ... for k, v in <one>.items()}`` (or
     its pairs handed to one of ``DICT_COPIES``: ``dict((k, v) for k, v in ...)``) with ``v``
-    kept, detached or moved to the CPU (``same_storage``)."""
+    kept, detached or moved to the CPU (``same_storage``). ``params_of(name)``: the module
+    whose named parameters the dict ``name`` holds (``self.params = dict(m.named_parameters())``
+    ... ``{n: p.data for n, p in self.params.items()}``), or None."""
     recv = state_dict_receiver(node)
     if recv is not None:
         return Live(recv, None, False, "")
@@ -200,6 +203,13 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
         # model.named_parameters()}``: the parameters, or tensors sharing their storage
         comp = node.for_in
         recv = parameters_receiver(comp.iter) if comp.inner_for_in is None else None
+        it = comp.iter
+        if recv is None and params_of is not None and comp.inner_for_in is None and \
+                type(it) is nodes.Call and not it.args and type(it.func) is nodes.Attribute and \
+                it.func.attr.value in ("items", "values") and \
+                (type(comp.target) is nodes.Tuple) == (it.func.attr.value == "items"):
+            held = dotted_name(it.func.value)
+            recv = params_of(held) if held is not None else None
         target = comp.target
         if recv is not None and type(target) is nodes.Tuple and len(target.elements) == 2:
             target = target.elements[1].value
