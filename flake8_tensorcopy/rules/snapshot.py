@@ -315,8 +315,9 @@ class StateDictSnapshot(Rule):
                 value, snap, live = found
                 keys = (1 if t is nodes.Assign or t is nodes.AnnAssign else 2, live)
         if snap is None and type(value) is nodes.Call and t is not nodes.Expr and \
-                snapshot_name(_tracked_name(target)) and "parameters" in ctx.source:
-            # ``before = get_params(model)``: a project function returning the parameters
+                snapshot_name(_tracked_name(target)):
+            # ``before = get_params(model)``: a project function returning the parameters (of
+            # this module or another: ``theta_prev = params_of(model)``)
             got = returned_live_parameters(ctx.inf, value)
             if got is not None:
                 via, snap = got[:2], got[2]

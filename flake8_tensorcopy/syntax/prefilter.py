@@ -547,7 +547,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     proof.bridged():
                 found = True  # TEN405: a project function's result written in place
             elif helpers[0] and proof.snapshots_by_helpers(helpers[0]) and \
-                    helper_snapshot(stmt, helpers[0]) and proof.loads():
+                    helper_snapshot(stmt, helpers[0]) and (proof.loads() or
+                                                           proof.hands_parameters()):
                 found = True  # TEN402: ``self.best = capture(model)`` of a project function
             elif not keep:
                 span = _span(stmt)

@@ -27,13 +27,14 @@ class Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_bridged", "_returners", "_loads", "_by_helpers")
+                 "_bridged", "_returners", "_loads", "_by_helpers", "_params")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
         self.tree, self.source, self.reach = tree, source, reach
         self._bridged: Optional[bool] = None
         self._loads: Optional[bool] = None
+        self._params: Optional[bool] = None
         self._by_helpers: Optional[bool] = None
         self._file: Optional[bool] = None
         self._off: Optional[bool] = None  # ``grad_off_in``, read once
@@ -113,6 +114,21 @@ class Proof:
             self._loads = source is None or "load_state_dict" in source or (
                 self.reach is None or bool(self.reach(_loads)))
         return self._loads
+
+
+    def hands_parameters(self) -> bool:
+        """TEN402 through project functions that return a module's parameters themselves
+        (``theta_prev = params_of(model)``, compared after training): may one of them (this
+        file's or a module's its imports reach) name ``parameters``?"""
+        if self._params is None:
+            source = self.source
+            self._params = source is None or "parameters" in source or (
+                self.reach is None or bool(self.reach(_names_parameters)))
+        return self._params
+
+
+def _names_parameters(text: str) -> bool:
+    return "parameters" in text
 
 
 #: ``name = f(``, ``self.best = f(`` at the start of a line: the bound name and the function
