@@ -595,6 +595,9 @@ class ScopeGraph:
             return (self._derived(expr.operand, read) or self._leaf_fact(expr, expr.operand)) \
                 if type(expr.op) in (ast.USub, ast.UAdd) else None
         if t is ast.Attribute:  # ``out.max(dim=-1).values`` (``reduced_values``)
+            if type(expr.value) is ast.Call and graph_sources.output_item("." + expr.attr) and \
+                    graph_sources.call_kind(self, expr.value) == "forward":
+                return self._call(expr.value, read)  # ``model(**batch).logits``: its output's
             return self._derived(expr.value, read) if reduced_values(expr) else None
         if t in (ast.Tuple, ast.List):
             return first_fact(self._derived(e, read) for e in expr.elts if type(e) is not ast.Starred)

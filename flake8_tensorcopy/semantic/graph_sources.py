@@ -283,7 +283,7 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
             # the callee returns as that tuple item
             sets.append(call_item(g, bd.value, f"[{bd.index}]{p[1]}", region(g, bd.stmt),
                                   depth + 1))
-        elif tensor or (_output_item(p[1]) and bd.kind == "assign" and
+        elif tensor or (output_item(p[1]) and bd.kind == "assign" and
                         type(bd.value) is ast.Call and call_kind(g, bd.value) == "forward"):
             # (an item of a tensor, or an item or field of a forward pass's output:
             # ``outputs.logits``, ``out["pred"]``)
@@ -314,11 +314,11 @@ def _leaf(g, reach, bd, key: str) -> Optional[bool]:
 
 
 def _unfollowed(s, key: str) -> bool:
-    """Is ``key`` an output item (``_output_item``) of a value whose callee's summary follows no
+    """Is ``key`` an output item (``output_item``) of a value whose callee's summary follows no
     item of what it returns (``return Output(loss=l, logits=y)``: a record it cannot read)?
     A summary that follows some keys of a returned dict leaves the others out on purpose (a key
     written twice, its last value detached)."""
-    return _output_item(key) and s.followed is not None and not s.followed
+    return output_item(key) and s.followed is not None and not s.followed
 
 
 #: attributes of a tensor that are not a tensor holding its graph (``out.shape``, ``out.data``)
@@ -328,7 +328,7 @@ _NOT_GRAPH_FIELDS = frozenset({
     "output_nr", "_version", "__class__", "__dict__"})
 
 
-def _output_item(path: str) -> bool:
+def output_item(path: str) -> bool:
     """Is the first step of ``path`` a string key or a field that may hold a tensor of a
     forward pass's output, and none after it a field that is not one (``.logits``,
     ``["pred"]``; not ``.shape``, ``.logits.data``)?"""
@@ -525,7 +525,7 @@ def proving_region(g, value, stmt) -> Optional[str]:
         key = f".{value.attr}" if t is ast.Attribute else (
             f"[{value.slice.value!r}]" if type(value.slice) is ast.Constant and
             type(value.slice.value) is str else None)  # (``graph_terms.path_of``'s spelling)
-        if type(base) is not ast.Call or key is None or not _output_item(key) or \
+        if type(base) is not ast.Call or key is None or not output_item(key) or \
                 call_kind(g, base) != "forward":
             return None
     else:
@@ -585,7 +585,7 @@ def proven_regions(g) -> Dict[str, int]:
                 # ``loss = crit(out, y)`` (or ``rec + kl``) made here, then differentiated
                 by_line.setdefault(fact.line, set()).add(proving_region(g, bd.value, bd.stmt))
             elif bd.kind == "assign" and type(bd.value) is ast.Call and \
-                    call_kind(g, bd.value) == "forward" and _output_item(key):
+                    call_kind(g, bd.value) == "forward" and output_item(key):
                 # ``outputs = model(**batch); outputs.loss.backward()``: the forward pass ran
                 # with grad on
                 by_line.setdefault(fact.line, set()).add(region(g, bd.stmt))
