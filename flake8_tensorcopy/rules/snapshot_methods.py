@@ -586,16 +586,18 @@ def pushed(call) -> bool:
 
 def handed_back(ctx, name: str, owner: str):
     """A keeper: ``self.heap`` gets the live state dict of ``owner``, a parameter of the method
-    (``def consider(self, score, model)``), on every call, and another method of the class
-    returns what it reads from ``self.heap`` (``return max(self.heap)[2]``), in a file that
-    calls the method (``keeper.consider(score, model)``) and trains (``backward``): each kept
-    entry is the same live tensors, so the "best" one handed back is the weights of the last
-    call. (The change, the read) or None."""
+    (``def consider(self, score, model)``) or the module the keeper holds (``self.model``), on
+    every call, and another method of the class returns what it reads from ``self.heap``
+    (``return max(self.heap)[2]``), or reads it and saves or loads (``torch.save(state, ...)``),
+    in a file that calls the method (``keeper.consider(score, model)``) and trains
+    (``backward``): each kept entry is the same live tensors, so the "best" one handed back is
+    the weights of the last call. (The change, the read) or None."""
     scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef or "." in owner or \
-            owner not in positional_param_names(scope)[1:] or \
+    if type(scope) is not nodes.FunctionDef or not (
+            owner in positional_param_names(scope)[1:] or (
+                owner.startswith("self.") and owner.count(".") == 1)) or \
             f".{scope.name.value}(" not in ctx.source or "backward" not in ctx.source:
-        return None
+        return None  # (the module a call is given, or the one the keeper holds: ``self.model``)
     cls = owner_class(ctx.module, scope)
     if cls is None:
         return None
@@ -605,11 +607,21 @@ def handed_back(ctx, name: str, owner: str):
         a = stmt._a
         if not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
+        reads = False
         for n in ast.walk(a):
             if type(n) is ast.Return and n.value is not None and any(
                     type(m) is ast.Attribute and dotted(m) == name for m in ast.walk(n.value)):
                 return (f"later calls of `{scope.name.value}()` (each keeps the same live "
                         f"tensors of `{owner}`; `{stmt.name.value}()` hands one back)"), n
+            reads = reads or (type(n) is ast.Attribute and dotted(n) == name and
+                              type(n.ctx) is ast.Load)
+        saved = next((n for n in ast.walk(a) if type(n) is ast.Call and (
+            dotted(n.func) == "torch.save" or (type(n.func) is ast.Attribute and
+                                               n.func.attr == "load_state_dict"))), None)
+        if reads and saved is not None:
+            # ``for score, step, state in sorted(self._heap): torch.save(state, ...)``
+            return (f"later calls of `{scope.name.value}()` (each keeps the same live tensors "
+                    f"of `{owner}`; `{stmt.name.value}()` saves or loads what it kept)"), saved
     return None
 
 
