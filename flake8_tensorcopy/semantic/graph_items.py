@@ -147,6 +147,9 @@ def summed(g, expr) -> Optional[ast.Name]:
             len(expr.args) == 1 and not expr.keywords):
         return None
     arg = expr.args[0]
+    keyed = _keyed_sum(arg)
+    if keyed is not None:
+        return keyed
     if type(arg) is ast.GeneratorExp and len(arg.generators) == 1 and \
             not arg.generators[0].ifs:
         # ``sum(v for v in d.values())``, ``sum(w[k] * v for k, v in d.items())``: each value
@@ -166,6 +169,39 @@ def summed(g, expr) -> Optional[ast.Name]:
                                                    type(expr.args[0]) is ast.GeneratorExp):
         arg = arg.func.value  # ``sum(d.values())``
     return arg if type(arg) is ast.Name else None
+
+
+def _keyed_sum(arg) -> Optional[ast.Name]:
+    """``d`` of ``sum(d[k] * w[k] for k in d.keys() if k in w)`` (DETR's weighted loss): the
+    items the loss adds, weighted, some keys perhaps left out (a loop over all of them still
+    takes the attached ones); else None."""
+    if type(arg) is not ast.GeneratorExp or len(arg.generators) != 1:
+        return None
+    gen = arg.generators[0]
+    it = gen.iter
+    if type(it) is ast.Call and type(it.func) is ast.Attribute and it.func.attr == "keys" and \
+            not it.args:
+        it = it.func.value
+    if type(it) is not ast.Name or type(gen.target) is not ast.Name:
+        return None
+    item = ast.Name(id="\0item", ctx=ast.Load())
+    elt = _replace_item(arg.elt, it.id, gen.target.id, item)
+    return it if elt is not None and _weighted(elt, item.id) else None
+
+
+def _replace_item(elt, d: str, k: str, item):
+    """``elt`` with its one ``d[k]`` read as ``item`` (None: not exactly one)."""
+    def is_item(n):
+        return type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == d and \
+            type(n.slice) is ast.Name and n.slice.id == k
+    if is_item(elt):
+        return item
+    if type(elt) is ast.BinOp and type(elt.op) in (ast.Mult, ast.Div):
+        if is_item(elt.left) and not any(is_item(n) for n in ast.walk(elt.right)):
+            return ast.BinOp(left=item, op=elt.op, right=elt.right)
+        if is_item(elt.right) and not any(is_item(n) for n in ast.walk(elt.left)):
+            return ast.BinOp(left=elt.left, op=elt.op, right=item)
+    return None
 
 
 def _weighted(elt, v: str) -> bool:
