@@ -437,7 +437,10 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
     if summary is not None and summary.returns_item(i):
         return Fact(RETURNED, value.lineno, detail=summary.name)
     got = call_fact(g, value, f"[{i}]", stmt)
-    if got is None and summary is None and call_kind(g, value) == "forward":
+    if got is None and (summary is None or (
+            summary.followed is not None and f"[{i}]" not in summary.followed)) and \
+            call_kind(g, value) == "forward":
+        # (a summary that follows no tuple item: ``return (h, z) if features else z``)
         # ``seg, depth = model(x)``: the items of a forward pass's output, as the output, in
         # a loop that differentiates or a step method (not a loop over models before the
         # training)
