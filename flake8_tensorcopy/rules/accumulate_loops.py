@@ -121,9 +121,12 @@ def _stepping_calls(tree) -> dict:
         t = type(n)
         if t is ast.For or t is ast.While or t is ast.AsyncFor:
             loops.append((n.lineno, n.end_lineno))
-        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and \
-                type(n.value) is ast.Call and type(n.value.func) is ast.Attribute:
-            bound.setdefault(n.targets[0].id, []).append((n.lineno, n.value.func.attr))
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
+            v = n.value
+            if type(v) is ast.BinOp and type(v.op) in (ast.Div, ast.Mult):
+                v = v.left  # ``loss = module.training_step(batch, i) / accum``: scaled
+            if type(v) is ast.Call and type(v.func) is ast.Attribute:
+                bound.setdefault(n.targets[0].id, []).append((n.lineno, v.func.attr))
         elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward":
             backs.append(n)
     for b in sorted(backs, key=lambda c: c.lineno):
