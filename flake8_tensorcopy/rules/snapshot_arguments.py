@@ -12,12 +12,9 @@ from typing import Optional, Tuple
 from ..syntax.walk import dotted
 from .snapshot_methods import owner_class
 
-#: what each item of a stored list may be, of the parameter ``p`` a comprehension binds: the
-#: tensor itself, its ``.data`` or its ``.detach()`` (the same storage)
-_SAME = ("data", "detach")
-
-
 def _item_of(elt, var: str) -> bool:
+    """Is ``elt`` the tensor ``var`` itself, its ``.data`` or its ``.detach()`` (the same
+    storage)?"""
     if type(elt) is ast.Name:
         return elt.id == var
     if type(elt) is ast.Attribute:
@@ -83,19 +80,14 @@ def _copies_into(loop: ast.For, dest: str, src: Optional[str]) -> Optional[ast.A
                 if type(recv) is ast.Attribute and recv.attr == "data":
                     recv = recv.value
                 if type(recv) is ast.Name and recv.id == dest and (
-                        src is None or _reads(call.args[0], src)):
+                        src is None or _item_of(call.args[0], src)):
                     return stmt
         elif src is not None and type(stmt) is ast.Assign and len(stmt.targets) == 1:
             t = stmt.targets[0]
             if type(t) is ast.Attribute and t.attr == "data" and type(t.value) is ast.Name and \
-                    t.value.id == dest and _reads(stmt.value, src):
+                    t.value.id == dest and _item_of(stmt.value, src):
                 return stmt
     return None
-
-
-def _reads(expr, name: str) -> bool:
-    """Is ``expr`` ``name``, its ``.data`` or its ``.detach()``?"""
-    return _item_of(expr, name)
 
 
 def _given(tree, cls: str, methods) -> bool:

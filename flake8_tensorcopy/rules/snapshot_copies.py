@@ -8,7 +8,7 @@ import ast
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from ..syntax.walk import class_of, dotted
+from ..syntax.walk import class_of, dotted, self_bindings
 from .context import cached
 
 _DEFS = (nodes.FunctionDef, nodes.ClassDef)
@@ -69,21 +69,11 @@ def _made_apart(ctx, receiver: str) -> frozenset:
     if cls is None:
         return frozenset()
     root = receiver.split(".")[1]
-    apart, other = set(), set()
-    for fn in cls.body:
-        if type(fn) is not ast.FunctionDef or not fn.args.args:
-            continue
-        me = fn.args.args[0].arg
-        for n in ast.walk(fn):
-            if type(n) is not ast.Assign:
-                continue
-            for t in n.targets:
-                if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == me:
-                    v = n.value
-                    ok = type(v) is ast.Call and (
-                        dotted(v.func) in ("copy.deepcopy", "deepcopy") or not any(
-                            type(a) is ast.Attribute and a.attr == root and
-                            type(a.value) is ast.Name and a.value.id == me
-                            for a in ast.walk(v)))
-                    (apart if ok else other).add("self." + t.attr)
-    return frozenset(apart - other - {receiver})
+
+    def apart(v) -> bool:
+        return type(v) is ast.Call and (
+            dotted(v.func) in ("copy.deepcopy", "deepcopy") or not any(
+                type(a) is ast.Attribute and a.attr == root and type(a.value) is ast.Name
+                for a in ast.walk(v)))
+    return frozenset("self." + attr for attr, values in self_bindings(cls).items()
+                     if all(apart(v) for v in values)) - {receiver}

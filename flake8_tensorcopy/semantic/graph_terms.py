@@ -5,9 +5,9 @@ Read from Python's ``ast``; no torch."""
 from __future__ import annotations
 
 import ast
-from typing import FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Tuple
 
-from ..syntax.walk import dotted, statements
+from ..syntax.walk import dotted, self_bindings
 
 #: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
 DETACHING = frozenset({
@@ -313,25 +313,8 @@ def leaf_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
     """The attributes of ``self`` that every method of ``cls`` binds only to a tensor that
     requires grad (``makes_leaf``): ``self.log_alpha = torch.zeros(1, requires_grad=True)``. An
     attribute also bound otherwise, augmented, or bound through a tuple is not one."""
-    made: Set[str] = set()
-    other: Set[str] = set()
-    for fn in cls.body:
-        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args:
-            continue
-        me = fn.args.args[0].arg
-        for n in statements(fn):  # (bindings are statements: no expression is walked)
-            t = type(n)
-            if t is ast.Assign:
-                for target in n.targets:
-                    for a in ast.walk(target):
-                        if type(a) is ast.Attribute and type(a.value) is ast.Name and \
-                                a.value.id == me and type(a.ctx) is ast.Store:
-                            (made if a is target and makes_leaf(n.value) else other).add(a.attr)
-            elif t is ast.AugAssign or t is ast.AnnAssign:
-                a = n.target
-                if type(a) is ast.Attribute and type(a.value) is ast.Name and a.value.id == me:
-                    (made if t is ast.AnnAssign and makes_leaf(n.value) else other).add(a.attr)
-    return frozenset(made - other)
+    return frozenset(attr for attr, values in self_bindings(cls).items()
+                     if all(v is not None and makes_leaf(v) for v in values))
 
 
 def leaf_properties(cls: ast.ClassDef, leaves: FrozenSet[str]) -> FrozenSet[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left
 from collections import deque
-from typing import Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 #: list fields made of these hold statements (``match`` exists from Python 3.10)
 _BLOCK_HOLDERS = (ast.stmt, ast.excepthandler) + ((ast.match_case,) if hasattr(ast, "match_case") else ())
@@ -162,3 +162,28 @@ def class_of(tree, fn) -> Optional[ast.ClassDef]:
         elif t is ast.If or t is ast.Try:
             todo.extend(stmt.body + stmt.orelse)
     return None
+
+
+def self_bindings(cls: ast.ClassDef) -> Dict[str, List[Optional[ast.expr]]]:
+    """What the methods of ``cls`` bind each attribute of their first parameter (``self.x``)
+    to: the values of ``self.x = v`` and ``self.x: T = v``; None for a binding of another form
+    (augmented, through a tuple or list target, an annotation without a value)."""
+    out: Dict[str, List[Optional[ast.expr]]] = {}
+    for fn in cls.body:
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args:
+            continue
+        me = fn.args.args[0].arg
+        for n in statements(fn):
+            t = type(n)
+            if t is ast.Assign:
+                for target in n.targets:
+                    for a in ast.walk(target):
+                        if type(a) is ast.Attribute and type(a.value) is ast.Name and \
+                                a.value.id == me and type(a.ctx) is ast.Store:
+                            out.setdefault(a.attr, []).append(n.value if a is target else None)
+            elif t is ast.AugAssign or t is ast.AnnAssign:
+                a = n.target
+                if type(a) is ast.Attribute and type(a.value) is ast.Name and a.value.id == me:
+                    out.setdefault(a.attr, []).append(
+                        n.value if t is ast.AnnAssign else None)
+    return out
