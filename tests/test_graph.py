@@ -1432,3 +1432,71 @@ def test_leaf_properties_compute_from_a_leaf_attribute():
         ''')).body[0]
     assert leaf_properties(cls, frozenset({"log_alpha", "log_beta"})) == frozenset({"alpha"})
     assert leaf_properties(cls, frozenset()) == frozenset()
+
+
+SLICED_EVALUATION = """import torch
+import torch.nn.functional as F
+
+
+def train_model(model, loader, opt):
+    model.train()
+    for x, y in loader:
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def inference(model, loader, n):
+    model.eval()
+    outs = []
+    for x in loader:
+        out = model(x)[:n]
+        outs.append(out)
+    return torch.cat(outs).argmax(-1)
+
+
+def entropy_scores(model, loader):
+    model.eval()
+    scores = torch.empty(0)
+    for x in loader:
+        probs = F.softmax(model(x), dim=1)
+        ent = -(probs * torch.log(probs + 1e-12)).sum(dim=1)
+        scores = torch.cat([scores, ent])
+    return scores.argmax().item()
+
+
+@torch.no_grad()
+def accuracy(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+def main():
+    model = torch.nn.Linear(4, 3)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = [(torch.randn(2, 4), torch.zeros(2, dtype=torch.long))]
+    for _ in range(2):
+        train_model(model, loader, opt)
+        print(inference(model, [x for x, _ in loader], 1), entropy_scores(model, [x for x, _ in loader]))
+        print(accuracy(model, loader))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_evaluation_functions_keeping_a_slice_or_a_negation_of_a_forward_pass(tmp_path):
+    """Round 10's ``graphsage_products.py`` and ``active_learning_entropy.py``: functions
+    without ``no_grad``, run by ``main`` with grad on, keep ``model(x)[:n]`` or ``-(p *
+    p.log()).sum(1)`` of one; the pre-filter's shapes take both (a file that also has a
+    ``@torch.no_grad()`` function and a training function)."""
+    (tmp_path / "ev.py").write_text(SLICED_EVALUATION)
+    r = tensorcopy("check", "--no-cache", "--select", "TEN501", "--output-format", "json",
+                   "ev.py", cwd=str(tmp_path))
+    found = sorted((d["location"]["row"], d["code"]) for d in json.loads(r.stdout))
+    assert found == [(19, "TEN501"), (29, "TEN501")], r.stdout + r.stderr

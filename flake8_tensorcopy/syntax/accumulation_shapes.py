@@ -252,7 +252,10 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
                            isinstance(s.targets[0], ast.Subscript)
                            for v in (_accumulated(s, True),) if v is not None]
             by_any = _through_names(loop, {d for s in statements(loop) if isinstance(
-                s, ast.Assign) and isinstance(s.value, (ast.Call, ast.BinOp))
+                s, ast.Assign) and (isinstance(s.value, (ast.Call, ast.BinOp)) or (
+                    # ``out = model(x)[:n]``, ``ent = -(p * p.log()).sum(1)``: of a call
+                    isinstance(s.value, (ast.Subscript, ast.UnaryOp)) and
+                    any(isinstance(n, ast.Call) for n in ast.walk(s.value))))
                 for t in s.targets for d in _names(t)})
             if isinstance(loop, (ast.For, ast.AsyncFor)) and _generated(loop.iter):
                 by_any = by_any | _names(loop.target)  # ``for loss in train_gen(...)``
