@@ -13,7 +13,7 @@ items are unknown. Unknown stays unknown: None.
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, \
     Binding, Fact, strongest
@@ -160,7 +160,8 @@ def summed(g, expr) -> Optional[ast.Name]:
             not it.args else None
         v = tgt if view == "values" else tgt.elts[1] if view == "items" and \
             type(tgt) is ast.Tuple and len(tgt.elts) == 2 else None
-        if type(v) is not ast.Name or not _weighted(arg.elt, v.id):
+        if type(v) is not ast.Name or not _weighted(
+                arg.elt, lambda n, v=v.id: type(n) is ast.Name and n.id == v):
             return None
         arg = it
     if type(arg) is ast.Call and type(arg.func) is ast.Attribute and \
@@ -184,37 +185,24 @@ def _keyed_sum(arg) -> Optional[ast.Name]:
         it = it.func.value
     if type(it) is not ast.Name or type(gen.target) is not ast.Name:
         return None
-    item = ast.Name(id="\0item", ctx=ast.Load())
-    elt = _replace_item(arg.elt, it.id, gen.target.id, item)
-    return it if elt is not None and _weighted(elt, item.id) else None
+    d, k = it.id, gen.target.id
 
-
-def _replace_item(elt, d: str, k: str, item):
-    """``elt`` with its one ``d[k]`` read as ``item`` (None: not exactly one)."""
-    def is_item(n):
+    def is_item(n) -> bool:  # ``d[k]``
         return type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == d and \
             type(n.slice) is ast.Name and n.slice.id == k
-    if is_item(elt):
-        return item
-    if type(elt) is ast.BinOp and type(elt.op) in (ast.Mult, ast.Div):
-        if is_item(elt.left) and not any(is_item(n) for n in ast.walk(elt.right)):
-            return ast.BinOp(left=item, op=elt.op, right=elt.right)
-        if is_item(elt.right) and not any(is_item(n) for n in ast.walk(elt.left)):
-            return ast.BinOp(left=elt.left, op=elt.op, right=item)
-    return None
+    return it if _weighted(arg.elt, is_item) else None
 
 
-def _weighted(elt, v: str) -> bool:
-    """Is ``elt`` the name ``v``, or ``v`` times or over a factor that does not read it
-    (``weights[k] * v``, ``v / n``)?"""
-    if type(elt) is ast.Name:
-        return elt.id == v
+def _weighted(elt, is_v: Callable[[ast.AST], bool]) -> bool:
+    """Is ``elt`` the value ``is_v`` tells (a name ``v``; ``d[k]``), or it times or over a
+    factor that does not read it (``weights[k] * v``, ``v / n``)?"""
+    if is_v(elt):
+        return True
     if type(elt) is not ast.BinOp or type(elt.op) not in (ast.Mult, ast.Div):
         return False
     sides = ((elt.left, elt.right),) if type(elt.op) is ast.Div else \
         ((elt.left, elt.right), (elt.right, elt.left))
-    return any(type(a) is ast.Name and a.id == v and not any(
-        type(n) is ast.Name and n.id == v for n in ast.walk(b)) for a, b in sides)
+    return any(is_v(a) and not any(is_v(n) for n in ast.walk(b)) for a, b in sides)
 
 
 def mark_summed(g, expr, terms) -> None:

@@ -4,7 +4,7 @@ TEN402's snapshots made and loaded by project functions, TEN405's bridges throug
 from __future__ import annotations
 
 import ast
-from typing import Callable, FrozenSet, Optional
+from typing import Callable, Dict, FrozenSet, Optional
 
 from .accumulation_shapes import imports_project as _imports_project, mentions_proof
 from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
@@ -27,14 +27,13 @@ class Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_bridged", "_returners", "_loads", "_by_helpers", "_params")
+                 "_returners", "_by_helpers", "_held")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
         self.tree, self.source, self.reach = tree, source, reach
-        self._bridged: Optional[bool] = None
-        self._loads: Optional[bool] = None
-        self._params: Optional[bool] = None
+        #: question -> its answer (``_anywhere``)
+        self._held: Dict[Callable[[str], bool], bool] = {}
         self._by_helpers: Optional[bool] = None
         self._file: Optional[bool] = None
         self._off: Optional[bool] = None  # ``grad_off_in``, read once
@@ -85,15 +84,21 @@ class Proof:
                                                 bool(self.reach(mentions_proof)))
         return self._reached
 
+    def _anywhere(self, holds: Callable[[str], bool]) -> bool:
+        """May ``holds`` be true of this file's text or of a module its imports reach (the
+        project index's ``reach``; no index: it may)? Asked once per question."""
+        got = self._held.get(holds)
+        if got is None:
+            source = self.source
+            got = self._held[holds] = source is None or holds(source) or (
+                self.reach is None or bool(self.reach(holds)))
+        return got
+
     def bridged(self) -> bool:
         """TEN405 through a project function (``helper_written``): may its storage summary say
         it shares through the NumPy bridge? Its body must then hold ``BRIDGE_WORDS``, and it
         is defined in this file or in a module the file's imports reach."""
-        if self._bridged is None:
-            source = self.source
-            self._bridged = source is None or mentions_bridge(source) or (
-                self.reach is None or bool(self.reach(mentions_bridge)))
-        return self._bridged
+        return self._anywhere(mentions_bridge)
 
     def snapshots_by_helpers(self, helpers: FrozenSet[str]) -> bool:
         """May a line of the file bind a snapshot's name to a call of one of ``helpers``
@@ -109,22 +114,13 @@ class Proof:
     def loads(self) -> bool:
         """TEN402 through project functions (``helper_snapshot``): may one of them load what
         the file hands it (``load_state_dict`` in this file or in a module its imports reach)?"""
-        if self._loads is None:
-            source = self.source
-            self._loads = source is None or "load_state_dict" in source or (
-                self.reach is None or bool(self.reach(_loads)))
-        return self._loads
-
+        return self._anywhere(_loads)
 
     def hands_parameters(self) -> bool:
         """TEN402 through project functions that return a module's parameters themselves
         (``theta_prev = params_of(model)``, compared after training): may one of them (this
         file's or a module's its imports reach) name ``parameters``?"""
-        if self._params is None:
-            source = self.source
-            self._params = source is None or "parameters" in source or (
-                self.reach is None or bool(self.reach(_names_parameters)))
-        return self._params
+        return self._anywhere(_names_parameters)
 
 
 def _names_parameters(text: str) -> bool:
