@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import edits
 from .flow import FlowWalker, grad_mode, note_shared_writes
@@ -21,6 +21,7 @@ from .rules import ALL_RULES
 from .rules.base import Report, Rule, hook_tables
 from .rules.context import UNASKED, Context
 from .semantic import kinds, regions
+from .semantic.index.finder import in_project, project_reach
 from .semantic.infer import Inference
 from .semantic.kinds import Instance
 from .syntax import build, nodes
@@ -562,38 +563,9 @@ def _analyze_tree(source: str, tree: ast.Module, skip: Optional[Dict[int, str]],
             project.release()
 
 
-_INSTALLED = re.compile(r"[\\/](?:site|dist)-packages[\\/]")
-
-
-def _in_project(filename: Optional[str]) -> bool:
-    """Does the project index read the project of a file named ``filename``? Not for text
-    without a real path, nor for an installed package (torch's own source, say: nobody's
-    project here)."""
-    return bool(filename) and filename not in ("-", "<string>", "<stdin>") and \
-        not filename.startswith("<") and not _INSTALLED.search(filename)  # type: ignore
-
-
-def project_reach(filename: Optional[str], source: Optional[str], source_roots: Sequence[str],
-                  holds: Callable[[str], bool]) -> bool:
-    """The pre-filter's ``reach`` for the file ``filename`` (``source``: its text): does
-    project code that its imports reach hold text for which ``holds`` is true
-    (``ProjectIndex.reaches``)? False where the index reads no project: no other module's
-    summary is ever read there."""
-    if not _in_project(filename):
-        return False
-    from .semantic.index import index
-
-    found = index()
-    found.set_source_roots(source_roots)
-    try:
-        return found.reaches(filename, source, holds)  # type: ignore[arg-type]
-    except (OSError, ValueError, RecursionError):
-        return True  # not known: the plan keeps what it would have
-
-
 def _project_context(filename: Optional[str], tree, source: str, settings: Settings):
     """The project index as seen from ``filename``; None for text without a real path."""
-    if not _in_project(filename):
+    if not in_project(filename):
         return None
     from .semantic.index import FileContext
 

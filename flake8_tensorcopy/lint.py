@@ -7,13 +7,12 @@ the same way for all of them. Nothing here imports a front end.
 """
 from __future__ import annotations
 
-import gc
 import signal
 import sys
 import threading
 from collections import Counter
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from .diagnostics import Diagnostic, field, record, selected
 from .syntax.parse import LintError
@@ -133,41 +132,25 @@ def read_source(path: str) -> Tuple[Optional[DecodedSource], Optional[str]]:
 
 
 def candidates(source: str, tree=None, path: Optional[str] = None,
-               source_roots: Sequence[str] = (), load: Optional[Callable[[], None]] = None):
+               source_roots: Sequence[str] = ()):
     """The pre-filter's plan for ``source`` (``tree``: its ``ast`` module, if the caller has
-    one; ``path``: where it lives, and ``source_roots``, for the project index's questions
-    to the plan, ``engine.project_reach``; ``load``: what imports the engine for them, when the
-    caller sets its process up as it does so: the plugin's ``_load_engine``) when a rule may
-    fire there, else None: what the flake8 plugin asks before it pays for the engine's import.
-    Cheap: a text search, then one look at the tree."""
+    one; ``path``: where it lives, and ``source_roots``, for the project's questions to the
+    plan, ``finder.project_reach``) when a rule may fire there, else None: what the flake8
+    plugin asks before it pays for the engine's import. Cheap: a text search, then one look at
+    the tree, and for some files a look at the text of the project modules their imports
+    reach (paths and text: the engine is not imported for it)."""
     if SHAPES.search(source) is None:
         return None
     if tree is None:
         return True  # no tree to plan on: the engine plans it
-    planned = plan(tree, source, lambda holds: _reach(path, source, source_roots, holds, load))
+    planned = plan(tree, source, lambda holds: _reach(path, source, source_roots, holds))
     return planned if planned[0] else None
 
 
-def _reach(path: Optional[str], source: str, source_roots: Sequence[str], holds,
-           load: Optional[Callable[[], None]]) -> bool:
-    # asked only of a file whose definitions need it; the engine's import (the project index's)
-    # makes thousands of objects that outlive it: the cyclic collector is paused meanwhile, as
-    # for an analysis, and the caller's ``load`` imports it (flake8's process then keeps the
-    # index's facts without trees and moves the engine out of the collector's view: imported
-    # here without them, an editor's run on a file without candidates took 14 ms more, in the
-    # collections and the interpreter's exit)
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        if load is not None:
-            load()
-        from .engine import project_reach
+def _reach(path: Optional[str], source: str, source_roots: Sequence[str], holds) -> bool:
+    from .semantic.index.finder import project_reach
 
-        return project_reach(path, source, source_roots, holds)
-    finally:
-        if paused:
-            gc.enable()
+    return project_reach(path, source, source_roots, holds)
 
 
 def load_engine() -> bool:

@@ -531,7 +531,7 @@ def _checkout_that_finds_nothing(tmp_path):
     plugin = other / "flake8_tensorcopy" / "plugin.py"
     text = plugin.read_text()
     line = "            planned = candidates(source, tree, self.filename or None, " \
-        "type(self).options[2],\n                                 _load_engine)\n"
+        "type(self).options[2])\n"
     assert line in text
     plugin.write_text(text.replace(line, "            return\n"))
     return other

@@ -7,13 +7,12 @@ from __future__ import annotations
 import ast
 import os
 import time
-from typing import Callable, Iterable, List, Optional, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
 from ...syntax.prefilter import statements
 from .facts import ModuleFacts
 from . import roots
 from ...files import PRESENT
-from .reach import import_specs
 from .roots import digest, digest_now
 
 
@@ -81,62 +80,6 @@ class Dependencies:
                     order.append(target)
                     todo.append(target)
         return sorted(order), absent - seen
-
-    def reaches(self, path: str, source: Optional[str], holds: Callable[[str], bool]) -> bool:
-        """Does a project module that ``path``'s imports reach, directly or through other
-        modules' imports, hold text for which ``holds`` is true (``path`` itself is not asked)?
-        Imports as ``reach.import_specs`` reads them from the text (a superset of those the
-        index follows), found as ``find_module`` finds them, parent packages included.
-        ``source``: ``path``'s text as linted (None: read from the disk). What each module
-        holds is kept per (path, mtime_ns, size)."""
-        start = os.path.abspath(path)
-        if source is None:
-            got = self._text_facts(start, holds)
-            if got is None:
-                return False
-            targets = got[1]
-        else:
-            targets = tuple(self._resolve_specs(start, import_specs(source)))
-        seen = {start}
-        todo = [targets]
-        while todo:
-            for target in todo.pop():
-                if target in seen:
-                    continue
-                seen.add(target)
-                got = self._text_facts(target, holds)
-                if got is None:
-                    continue
-                if got[0]:
-                    return True
-                todo.append(got[1])
-        return False
-
-    def _text_facts(self, path: str, holds: Callable[[str], bool]
-                    ) -> Optional[Tuple[bool, Tuple[str, ...]]]:
-        """(``holds(text)``, the files its ``import_specs`` lead to) of the module at ``path``;
-        None: not read. Kept while the file is unchanged, the files for ``roots.TTL`` (as
-        ``find_module``'s answers are: a module created meanwhile is found)."""
-        try:
-            st = os.stat(path)
-        except OSError:
-            return None
-        key = (st.st_mtime_ns, st.st_size, holds)
-        now = time.monotonic()
-        hit = self._reach_texts.get(path)
-        if hit is not None and hit[0] == key and now - hit[1] < roots.TTL:
-            return hit[2]
-        if st.st_size > roots.MAX_FILE:
-            return None
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read().decode("utf-8", "replace")
-        except OSError:
-            return None
-        got = (bool(holds(text)), tuple(self._resolve_specs(path, import_specs(text))))
-        with self.lock:
-            self._reach_texts[path] = (key, now, got)
-        return got
 
     def _module_targets(self, path: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
         """The files the top-level imports of ``path`` reach and the places searched in vain,
@@ -210,42 +153,3 @@ class Dependencies:
         with self.lock:
             self._specs[path] = (st.st_mtime_ns, st.st_size) + result
         return result
-
-    def _searched(self, importer: str, dotted: str, level: int,
-                  found: Optional[str]) -> Tuple[str, ...]:
-        """The places an import was looked for in before its answer ``found`` (all of them for
-        no answer), absolute. Kept as ``find_module``'s answers are (for ``roots.TTL``): every file
-        of a run asks again for the imports of the modules they share (issue 23 item 5: this
-        search, repeated per file for each module its imports reach, was half of a first
-        ``check`` of the dense corpus)."""
-        key = (os.path.dirname(os.path.abspath(importer)), dotted, level, found)
-        now = time.monotonic()
-        hit = self._searched_cache.get(key)
-        if hit is not None and now - hit[1] < roots.TTL:
-            return hit[0]
-        target = os.path.abspath(found) if found else None
-        out: List[str] = []
-        for cand in self._candidates(importer, dotted, level):
-            cand = os.path.abspath(cand)
-            if cand == target:
-                break
-            out.append(cand)
-        got = tuple(out)
-        self._searched_cache[key] = (got, now)
-        return got
-
-    def _resolve_specs(self, importer: str, specs, parents: bool = True,
-                       absent: Optional[Set[str]] = None) -> Iterable[str]:
-        for dotted, level in specs:
-            found = self.find_module(importer, dotted, level)
-            if absent is not None:
-                absent.update(self._searched(importer, dotted, level, found))
-            if found:
-                yield os.path.abspath(found)
-            # parent packages' __init__ run on import and may define names
-            if parents and level == 0 and "." in dotted:
-                parts = dotted.split(".")
-                for i in range(1, len(parts)):
-                    pkg = self.find_module(importer, ".".join(parts[:i]), 0)
-                    if pkg:
-                        yield os.path.abspath(pkg)

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import ast
 import os
-import threading
 import time
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..kinds import Qual
 from . import roots
 from .deps import Dependencies
 from .facts import ModuleFacts
-from .roots import (Kept, digest, find_root, mtime, package_homes, watched_folder,
-                    within)
+from .finder import ModuleFinder, hand_over
+from .roots import Kept, digest, mtime
 
 
 #: modules whose facts one process keeps between linted files (least recently used go first),
@@ -55,33 +54,18 @@ FACTS_MODULES, FACTS_BYTES = 4096, 32_000_000
 
 # ---- the index -----------------------------------------------------------------------------
 
-class ProjectIndex(Dependencies):
+class ProjectIndex(ModuleFinder, Dependencies):
     """Per-process cache of module facts, keyed by (path, mtime_ns, size)."""
 
     def __init__(self) -> None:
+        ModuleFinder.__init__(self)
         #: least recently used first; trimmed to ``max_modules`` between linted files (never
         #: while one file is analysed, so one file's analysis sees one object per module)
         self._modules: Kept = Kept()
-        self._roots: Dict[str, Optional[str]] = {}
-        #: folder -> what decided its root (``find_root``'s evidence), for ``dependency_states``
-        self._root_evidence: Dict[str, Tuple[Tuple[str, Optional[str]], ...]] = {}
-        #: path -> the absolute folder holding it (``folder_of``), while the working directory
-        #: stays the one ``begin`` saw
-        self._folders: Dict[str, str] = {}
-        self._cwd: Optional[str] = None
-        self._resolve_cache: Dict[Tuple, Tuple[Optional[str], float]] = {}
-        self._searched_cache: Dict[Tuple, Tuple[Tuple[str, ...], float]] = {}
-        self._targets_cache: Dict[str, Tuple] = {}
-        self._homes_cache: Dict[Tuple[str, str], Tuple[List[str], float]] = {}
-        self.source_roots: Tuple[str, ...] = ()
-        self.lock = threading.RLock()
         self.max_modules = _MAX_MODULES
         self.max_bytes: Optional[int] = _MAX_KEPT_BYTES
         #: path -> (mtime_ns, size, top-level import specs, nested import specs)
         self._specs: Dict[str, Tuple] = {}
-        #: path -> ((mtime_ns, size, question), when, (its text's answer, the files its text's
-        #: imports lead to)): ``reaches``
-        self._reach_texts: Dict[str, Tuple] = {}
         self._recent: Optional[Tuple[str, str, ast.Module]] = None
         #: ``_recent`` kept past the analysis, for the results cache's ``dependencies``
         self.keep_recent = True
@@ -95,30 +79,12 @@ class ProjectIndex(Dependencies):
         #: files whose last analysis read the whole project (``FileContext.imported_elsewhere``):
         #: what they depend on is every file, present or future, so no cache may keep their result
         self.whole_project: Set[str] = set()
-        #: what one file's analysis has asked (``begin``/``end``): ``find_module`` and
-        #: ``load_path`` answers, given again without looking at the disk until it ends (one
-        #: analysis sees one state of the project; its thousands of questions cost a stat each)
-        self._asked: Optional[Dict[Tuple, object]] = None
-        #: the working directory was looked at in this analysis (``begin``): the roots found
-        #: through it hold until ``end``
-        self._cwd_seen = False
         #: when ``begin`` last looked at the kept modules on disk
         self._checked = float("-inf")
         #: keep the modules' trees with their facts (False: ``keep_facts_only``); the modules
         #: whose trees ``after_file`` lets go
         self.keep_trees = True
         self._trees: List[ModuleFacts] = []
-        #: folder -> (the names it held, when it was listed, the mtime then of the folder
-        #: watched for it, that folder): see ``_listing``
-        self._listings: Dict[str, Tuple[frozenset, float, Optional[int], str]] = {}
-
-    def set_source_roots(self, roots: Iterable[str]) -> None:
-        """The configured source roots; a change forgets where imports were found."""
-        roots = tuple(roots)
-        if roots != self.source_roots:
-            with self.lock:
-                self.source_roots = roots
-                self._resolve_cache.clear()
 
     def begin(self) -> None:
         """A file's analysis starts: its questions are answered once each (see ``_asked``).
@@ -157,161 +123,6 @@ class ProjectIndex(Dependencies):
         if text not in self._said:
             self._notes[text] = None
 
-    def take_notes(self) -> List[str]:
-        """The notes recorded since the last call, each once per process."""
-        with self.lock:
-            out = list(self._notes)
-            self._notes.clear()
-            self._said.update(out)
-            return out
-
-    # -- roots and files ---------------------------------------------------------------------
-    def folder_of(self, path: str) -> str:
-        """``os.path.dirname(os.path.abspath(path))``: asked again and again of the file whose
-        imports are resolved, kept during an analysis (the working directory checked)."""
-        if not self._cwd_seen:
-            return os.path.dirname(os.path.abspath(path))
-        got = self._folders.get(path)
-        if got is None:
-            got = self._folders[path] = os.path.dirname(os.path.abspath(path))
-        return got
-
-    def root_of(self, path: str) -> Optional[str]:
-        d = self.folder_of(path)
-        if d not in self._roots or not (self._cwd_seen or self._roots_cwd_ok()):
-            evidence: List[Tuple[str, Optional[str]]] = []
-            # ancestors listed once for all
-            self._roots[d] = find_root(path, self._listing, evidence)
-            self._root_evidence[d] = tuple(evidence)
-        return self._roots[d]
-
-    def root_evidence(self, path: str) -> Tuple[Tuple[str, Optional[str]], ...]:
-        """What decided ``root_of(path)`` (``find_root``'s evidence): paths that must still
-        exist (``roots.PRESENT``) or still not exist (None) for the root to be the same."""
-        d = self.folder_of(path)
-        got = self._root_evidence.get(d)
-        if got is None:
-            self.root_of(path)
-            got = self._root_evidence.get(d, ())
-        return got
-
-    def _roots_cwd_ok(self) -> bool:
-        """Roots found through the working directory hold while it does not change."""
-        try:
-            cwd = os.getcwd()
-        except OSError:
-            cwd = None
-        if cwd != self._cwd:
-            self._cwd = cwd
-            self._roots.clear()
-            self._root_evidence.clear()
-            self._folders.clear()
-            self._resolve_cache.clear()
-            self._searched_cache.clear()
-            self._targets_cache.clear()
-            self._homes_cache.clear()
-            return False
-        return True
-
-    def _allowed(self, candidate: str, importer: str) -> bool:
-        real = os.path.abspath(candidate)
-        root = self.root_of(importer)
-        if root and within(real, root):
-            return True
-        return any(within(real, os.path.abspath(r)) for r in self.source_roots)
-
-    def _module_file(self, base: str, dotted: str) -> Optional[str]:
-        """``base/a/b.py`` or ``base/a/b/__init__.py`` for ``a.b``, if it is a file. Each folder on
-        the way is looked up in its parent's listing (``_listing``) before anything is
-        ``stat``-ed: most names a run looks for are not there (every ``import os`` is first looked
-        for beside the importer and at the project's root)."""
-        *parents, last = dotted.split(".")
-        folder = base
-        names = self._listing(folder)
-        for part in parents:
-            if part not in names:
-                return None
-            folder = os.path.join(folder, part)
-            names = self._listing(folder)
-        # a package (``helpers/__init__.py``) wins over a module beside it (``helpers.py``), as
-        # Python's path finder decides (issue 45)
-        package = self._package_init(folder, last) if last in names else None
-        if package is not None:
-            return package
-        if last + ".py" in names:
-            cand = os.path.join(folder, last + ".py")
-            if os.path.isfile(cand):
-                return cand
-        return None
-
-    def _package_init(self, base: str, name: str) -> Optional[str]:
-        """``base/name/__init__.py`` if it is a file (``base``'s listing first, shared by every
-        name looked for there, most of which are not in it; then the folder's, then a stat)."""
-        if name not in self._listing(base):
-            return None
-        folder = os.path.join(base, name)
-        if "__init__.py" not in self._listing(folder):
-            return None
-        cand = os.path.join(folder, "__init__.py")
-        return cand if os.path.isfile(cand) else None
-
-    def _listing(self, folder: str) -> frozenset:
-        """The names in ``folder`` (empty if it cannot be listed), kept for ``roots.TTL`` as "not
-        found" answers are: a name created meanwhile is seen within a second. ``begin`` looks
-        for changes at the folder's mtime or, for a folder that does not exist (most of those
-        an import looks in: ``src/pickle`` for ``import pickle``), at its nearest existing
-        parent's, which changes when the folder is created (``roots.watched_folder``)."""
-        now = time.monotonic()
-        hit = self._listings.get(folder)
-        if hit is None or now - hit[1] >= roots.TTL:
-            watched, state = watched_folder(folder)  # before listing: a change after it is seen
-            try:
-                names: frozenset = frozenset(os.listdir(folder))
-            except OSError:
-                names = frozenset()
-            if hit is not None and names != hit[0]:
-                self._forget_worked_out()  # a module created or removed where imports look
-            hit = self._listings[folder] = (names, now, state, watched)
-        return hit[0]
-
-    def find_module(self, importer: str, dotted: str, level: int = 0,
-                    recent: bool = False) -> Optional[str]:
-        """The project file of module ``dotted`` imported from ``importer`` (``level`` dots).
-
-        Answers are kept: "not found" for a second (a long-running process, an editor, sees
-        modules created meanwhile), a file found while it is still there. With ``recent`` a
-        file found less than a second ago is given without looking whether it is still there
-        (for a caller that reads it next: ``load_path`` finds no facts in a file that is gone).
-        """
-        key = (os.path.dirname(importer), dotted, level)
-        asked = self._asked
-        if asked is not None:
-            got = asked.get(key, _NOT_ASKED)
-            if got is not _NOT_ASKED:
-                return got  # type: ignore[return-value]
-        found = self._find_module_now(key, importer, dotted, level, recent)
-        if asked is not None:
-            asked[key] = found
-        return found
-
-    def _find_module_now(self, key: Tuple, importer: str, dotted: str, level: int,
-                         recent: bool) -> Optional[str]:
-        hit = self._resolve_cache.get(key)
-        now = time.monotonic()
-        if hit is not None:
-            found, when = hit
-            fresh = now - when < roots.TTL
-            if found is None:
-                if fresh:
-                    return None
-            elif (recent and fresh) or os.path.isfile(found):
-                return found
-        found = self._find_module(importer, dotted, level)
-        self._resolve_cache[key] = (found, now)
-        if hit is not None and hit[0] != found:
-            self._forget_worked_out()  # an import leads elsewhere now
-        return found
-
     def _forget_worked_out(self) -> None:
         """What the facts were worked out from changed (a module's bytes, where an import
         leads): the answers any kept module worked out lazily may rest on it (``a.f`` returns
@@ -320,83 +131,13 @@ class ProjectIndex(Dependencies):
             if entry[2] is not None:
                 entry[2].release()
 
-    def _bases(self, importer: str, dotted: str, every: bool = False) -> List[str]:
-        """Where an absolute import of ``dotted`` from ``importer`` is looked for, in order: the
-        importer's own folder only where it is a script's (Python 3 has no implicit relative
-        import: ``from helpers import f`` in ``pkg/mod.py`` is the top-level ``helpers``, not
-        ``pkg/helpers.py``; issue 45); with ``every``, also that folder in any case and the
-        root's ``src`` folder where there is none yet (a module created there would be found:
-        ``_candidates``)."""
-        folder = self.folder_of(importer)
-        bases: List[str] = [folder] if every or "__init__.py" not in self._listing(folder) else []
-        root = self.root_of(importer)
-        if root:
-            bases.append(root)
-            if os.path.basename(root) == dotted.split(".", 1)[0]:
-                bases.append(os.path.dirname(root))  # a package without a project marker
-            src = os.path.join(root, "src")
-            if every or ("src" in self._listing(root) and os.path.isdir(src)):
-                bases.append(src)
-        bases.extend(os.path.abspath(r) for r in self.source_roots)
-        return bases
-
-    def _find_module(self, importer: str, dotted: str, level: int) -> Optional[str]:
-        if level:
-            base = self.folder_of(importer)
-            for _ in range(level - 1):
-                base = os.path.dirname(base)
-            if not dotted:
-                cand = os.path.join(base, "__init__.py")
-                return cand if os.path.isfile(cand) and self._allowed(cand, importer) else None
-            cand = self._module_file(base, dotted)
-            return cand if cand and self._allowed(cand, importer) else None
-        if not dotted or dotted == "torch" or dotted.startswith("torch."):
-            return None
-        for base in self._bases(importer, dotted):
-            cand = self._module_file(base, dotted)
-            if cand and self._allowed(cand, importer):
-                return cand
-        for base in self._homes(importer, dotted):
-            cand = self._module_file(base, dotted)
-            if cand:
-                return cand
-        return None
-
-    def _homes(self, importer: str, dotted: str) -> List[str]:
-        """``package_homes``, kept as ``find_module``'s answers are (for ``roots.TTL``)."""
-        folder = self.folder_of(importer)
-        key = (folder, dotted.split(".", 1)[0])
-        now = time.monotonic()
-        hit = self._homes_cache.get(key)
-        if hit is not None and now - hit[1] < roots.TTL:
-            return hit[0]
-        got = package_homes(folder, dotted, self._package_init)
-        self._homes_cache[key] = (got, now)
-        return got
-
-    def _candidates(self, importer: str, dotted: str, level: int) -> List[str]:
-        """Every file ``_find_module`` may answer for this import, in its search order."""
-        if level:
-            base = self.folder_of(importer)
-            for _ in range(level - 1):
-                base = os.path.dirname(base)
-            bases = [base]
-            if not dotted:
-                cand = os.path.join(base, "__init__.py")
-                return [cand] if self._allowed(cand, importer) else []
-        elif not dotted or dotted == "torch" or dotted.startswith("torch."):
-            return []
-        else:
-            bases = self._bases(importer, dotted, every=True)
-        rel = dotted.replace(".", os.sep)
-        found = [c for base in bases
-                 for c in (os.path.join(base, rel, "__init__.py"), os.path.join(base, rel + ".py"))
-                 if self._allowed(c, importer)]
-        if not level and dotted:
-            found += [c for base in self._homes(importer, dotted)
-                      for c in (os.path.join(base, rel, "__init__.py"),
-                                os.path.join(base, rel + ".py"))]
-        return found
+    def take_notes(self) -> List[str]:
+        """The notes recorded since the last call, each once per process."""
+        with self.lock:
+            out = list(self._notes)
+            self._notes.clear()
+            self._said.update(out)
+            return out
 
     def load_path(self, path: Optional[str]) -> Optional[ModuleFacts]:
         """Facts of the module at ``path`` (None: unreadable, too large or not Python)."""
@@ -577,6 +318,7 @@ def _holds(data: bytes, text: str) -> bool:
 
 
 _INDEX = ProjectIndex()
+hand_over(_INDEX)  # the answers the pre-filter found before the index was loaded
 
 
 def take_notes() -> List[str]:
