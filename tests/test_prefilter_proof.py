@@ -322,3 +322,34 @@ def test_grad_off_is_read_from_the_code_not_from_its_words():
     assert not off("with torch.inference_mode():\n    pass\n", inference=False)
     # no tree: the text decides, as before
     assert grad_off_in('"requires_grad=False"', None)
+
+
+def test_what_a_module_text_holds_is_read_once_per_question(tmp_path, monkeypatch):
+    """The finder keeps each question's answer about a module's text while the file is
+    unchanged: the pre-filter's question and a rule's about the same modules, asked in turn
+    (as the plan and then the rules of each file do), read each module once per question, not
+    once per time asked (before: the second question's answer took the first one's place)."""
+    import builtins
+
+    from flake8_tensorcopy.semantic.index import finder as found
+    from flake8_tensorcopy.syntax.accumulation_shapes import mentions_proof
+    from flake8_tensorcopy.syntax.storage_shapes import mentions_bridge
+
+    _project(tmp_path, {"a.py": "import b\n", "b.py": "import torch\nx = 1\n",
+                        "main.py": "import a\n"})
+    main = str(tmp_path / "main.py")
+    reads = []
+    real = builtins.open
+
+    def counting(path, *args, **kwargs):
+        reads.append(os.path.basename(str(path)))
+        return real(path, *args, **kwargs)
+
+    where = found.ModuleFinder()
+    monkeypatch.setattr(found, "open", counting, raising=False)
+    for question in (mentions_proof, mentions_bridge, mentions_proof, mentions_bridge):
+        assert where.reaches(main, "import a\n", question) is False
+    assert sorted(reads) == ["a.py", "a.py", "b.py", "b.py"], reads
+    (tmp_path / "b.py").write_text("import torch\nt = torch.from_numpy(x)\n")  # changed
+    assert where.reaches(main, "import a\n", mentions_bridge) is True
+    assert reads[4:] == ["b.py"], reads

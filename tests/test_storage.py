@@ -258,3 +258,50 @@ def test_an_attribute_or_keyword_named_like_a_name_is_no_read_of_it():
     write = module.body[2]
     assert not read_after(module, write, "x") and not read_after(module, write, "data")
     assert read_after(module, write, "z")
+
+
+def test_first_writes_set_look_up_agrees_with_the_walk():
+    """``first_write`` answers "none" from the names the scope writes through (read once per
+    scope) before walking it: on every fixture of the storage rules, at every binding of a
+    name, with each of its options, the answer is the walk's own."""
+    import glob
+    import os
+
+    from flake8_tensorcopy.semantic import storage_flow
+
+    def walked(scope, start, writers, stop=frozenset(), items=False, array=False,
+               gathers=False, views=False):
+        walk = storage_flow._FirstWrite(start, writers, writers | stop, items, array)
+        walk.gathers, walk.views = gathers, views
+        walk.visit(scope)
+        return walk.found
+
+    class _Both(Rule):
+        code = "TEN998"
+        hooks = (nodes.Assign,)
+        asked = found = 0
+
+        def check(self, node, ctx):
+            names = [n.value for n in (node.targets[0].target, getattr(node.value, "func", None),
+                                       node.value) if type(n) is nodes.Name]
+            scope = ctx.scope_node
+            for name in names:
+                for options in ({}, {"items": True, "gathers": True}, {"array": True},
+                                {"views": True}, {"stop": frozenset({"x"})}):
+                    got = first_write(scope, node, frozenset({name}), **options)
+                    assert got is walked(scope, node, frozenset({name}), **options), name
+                    type(self).asked += 1
+                    type(self).found += got is not None
+            return ()
+
+    here = os.path.join(os.path.dirname(__file__), "fixtures")
+    for path in sorted(glob.glob(os.path.join(here, "*.py"))):
+        with open(path, encoding="utf-8") as fh:
+            src = fh.read()
+        tree = ast.parse(src)
+        text = Text(src)
+        module = build.build(tree, src, text, {})
+        inf = Inference((), (), None)
+        note_shared_writes(inf, tree, src)
+        Walker(Context(module, inf, src, text), [_Both()]).walk(module)
+    assert _Both.asked > 1000 and _Both.found > 50, (_Both.asked, _Both.found)

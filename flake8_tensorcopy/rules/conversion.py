@@ -365,8 +365,7 @@ class NumpyBridgeAlias(Rule):
         # a function called by name, or a function of a project module (as the pre-filter keeps
         # them: ``helper_written``); not a method: its receiver's class decides
         if type(value) is not nodes.Call or len(node.targets) != 1 or \
-                type(value.func) not in (nodes.Name, nodes.Attribute) or \
-                not cached(ctx, "_bridge_in_view", None, lambda: _bridge_in_view(ctx)):
+                type(value.func) not in (nodes.Name, nodes.Attribute):
             return
         target = node.targets[0].target
         if type(target) is nodes.Name:
@@ -381,7 +380,8 @@ class NumpyBridgeAlias(Rule):
         else:
             fn = module_function(ctx.inf.infer, value.func)  # ``utils.to_tensor(a)``
             found = None if fn is None else (fn, False)
-        if found is None:
+        # the project's text is asked last, once per file: most calls are of no project function
+        if found is None or not cached(ctx, "_bridge_in_view", None, lambda: _bridge_in_view(ctx)):
             return
         # imported only here: a project function's call by name reaches it (an editor's run
         # that never gets here does not pay for the module's classes, 0.5 ms)

@@ -411,11 +411,63 @@ def first_write(scope: nodes.CSTNode, start: nodes.CSTNode, writers: frozenset,
     ``stop`` is bound again (it then holds a new value), or in another scope. With ``views``, a
     name of ``writers`` bound again to a view of itself (``x = x.permute(0, 3, 1, 2)``,
     ``x = torch.transpose(x, 0, 1)``: ``VIEWS``, always a view) still holds the same memory."""
+    if writers.isdisjoint(_receivers(scope)):
+        return None  # nothing in the scope writes through any of them
     walk = _FirstWrite(start, writers, writers | stop, items, array)
     walk.gathers = gathers
     walk.views = views
     walk.visit(scope)
     return walk.found
+
+
+#: the scope ``_receivers`` last read, and its answer (one analysis asks of one scope at a time)
+_LAST_RECEIVERS: list = [None, frozenset()]
+
+
+def _receivers(scope) -> frozenset:
+    """The dotted names anything in ``scope`` (nested scopes too) writes through in any of the
+    ways ``first_write`` looks for, with every option on (``w``, ``l`` of ``l[i]``): a superset,
+    read once per scope, so that most questions (a conversion's sides, in a function that
+    never writes into them) cost a set look-up instead of a walk of the rest of the scope."""
+    if _LAST_RECEIVERS[0] is scope:
+        return _LAST_RECEIVERS[1]
+    found = set()
+
+    def through(expr) -> None:
+        found.add(_dotted(expr))
+        if type(expr) is nodes.Subscript:
+            found.add(_dotted(expr.value))
+
+    todo = [scope]
+    while todo:
+        node = todo.pop()
+        t = type(node)
+        if t is nodes.Call:
+            func = node.func
+            m = func.attr.value if type(func) is nodes.Attribute else None
+            if m is not None and (is_value_write(m) or m in ARRAY_WRITES):
+                through(func.value)
+            name = _dotted(func) or ""
+            for i, a in enumerate(node.args):
+                if a.keyword is not None:
+                    if a.keyword.value == "out":
+                        through(a.value)
+                elif i == 0 and (m == "all_gather" or name.endswith("copyto") or (
+                        ".init." in name and name.endswith("_"))):
+                    through(a.value)
+        elif t is nodes.AugAssign:
+            through(node.target)
+            if type(node.target) is nodes.Subscript:
+                through(node.target.value)
+        elif t is nodes.Assign:
+            for a in node.targets:
+                if type(a.target) is nodes.Subscript:
+                    through(a.target.value)
+        todo.extend(c for c in node.children if c is not None)
+    found.discard(None)
+    got = frozenset(found)
+    _LAST_RECEIVERS[0], _LAST_RECEIVERS[1] = scope, got
+    return got
 
 
 def _line_of(node) -> Optional[int]:
