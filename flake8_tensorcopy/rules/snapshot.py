@@ -410,8 +410,8 @@ class StateDictSnapshot(Rule):
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
         from .snapshot_methods import compared_with_live, frozen_local, frozen_module, \
-            handed_back, overwritten_backup, pushed_into_self, restored_by_caller, \
-            restored_by_sibling, restored_elsewhere
+            handed_back, overwritten_backup, paired_with_live, pushed_into_self, \
+            restored_by_caller, restored_by_sibling, restored_elsewhere
 
         receiver = snap.receiver
         if receiver is None and snap.source is not None and "." not in snap.source:
@@ -427,13 +427,19 @@ class StateDictSnapshot(Rule):
         paired = None
         if snap.params and not snapshot_name(tracked):
             # ``params = list(model.parameters())``: as often kept to use them live; unless
-            # another method zips it with the live parameters of the same module
-            if type(target) is not nodes.Attribute or not tracked.startswith("self.") or \
-                    receiver is None or dotted_name(receiver) is None:
+            # another method, or the function itself for values (``p.data``), pairs it with
+            # the live parameters of the same module (``zip(model.parameters(), w0)``)
+            if receiver is None or dotted_name(receiver) is None:
                 return
-            paired = compared_with_live(ctx, tracked, dotted_name(receiver), zipped=True)
-            if paired is None:
+            if type(target) is nodes.Name and type(ctx.scope_node) is nodes.FunctionDef:
+                if not paired_with_live(ctx.scope_node, tracked, dotted_name(receiver), value):
+                    return
+            elif type(target) is not nodes.Attribute or not tracked.startswith("self."):
                 return
+            else:
+                paired = compared_with_live(ctx, tracked, dotted_name(receiver), zipped=True)
+                if paired is None:
+                    return
         if receiver is not None and constructed_fresh(ctx, node, receiver):
             return  # an optimizer before its first step: nothing live to keep
         if receiver is not None and (never_changed(ctx, receiver) or

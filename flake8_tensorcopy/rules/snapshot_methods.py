@@ -551,6 +551,20 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
     return None
 
 
+def paired_with_live(fn, name: str, owner: str, value) -> bool:
+    """Is ``value`` (bound to ``name``) a list or dict of the values of the parameters of the
+    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``)
+    that function ``fn`` pairs with its live parameters one for one (``zip(owner.parameters(),
+    name)``, ``name[n]`` in a loop over ``owner.named_parameters()``)? They are the same
+    tensors: the two sides of every comparison or restore are equal."""
+    t = type(value)
+    item = value.elt if t is nodes.ListComp else value.value if t is nodes.DictComp else None
+    values = (type(item) is nodes.Attribute and item.attr.value == "data") or (
+        type(item) is nodes.Call and type(item.func) is nodes.Attribute and
+        item.func.attr.value == "detach" and not item.args)
+    return values and _reads_parameters_of(fn._a, owner, name)
+
+
 def _reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
     """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()`` (with
     ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too, or in

@@ -78,8 +78,8 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return True  # ``list(model.parameters())``, ``dict(model.state_dict().items())``
     if isinstance(node, (ast.DictComp, ast.ListComp)) and len(node.generators) == 1 and \
             _parameters_call(node.generators[0].iter) and (snapshot_name(name) or (
-                (name or "").startswith("self.") and _detached(node))):
-        return True  # ``[p for p in model.parameters()]``; ``self.w0 = [p.detach() ...]``
+                name is not None and _detached(node))):
+        return True  # ``[p for p in model.parameters()]``; ``w0 = [p.detach() ...]``
     if isinstance(node, ast.ListComp) and (name or "").startswith("self.") and \
             len(node.generators) == 1 and isinstance(node.generators[0].iter, ast.Name) and \
             isinstance(node.generators[0].target, ast.Name) and (
