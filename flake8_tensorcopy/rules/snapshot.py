@@ -460,9 +460,9 @@ class StateDictSnapshot(Rule):
         if found is None and snap.params and type(target) is nodes.Subscript and \
                 tracked.startswith("self.") and owner:
             found = overwritten_backup(ctx, tracked, owner)
-        if found is None and snap.params and type(target) is nodes.Attribute and \
+        if found is None and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:
-            found = compared_with_live(ctx, tracked, owner)  # an L2-SP anchor
+            found = compared_with_live(ctx, tracked, owner)  # an L2-SP anchor, a drift
         if found is None and type(node) is nodes.Expr and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:
             found = handed_back(ctx, tracked, owner)  # a top-k keeper's heap

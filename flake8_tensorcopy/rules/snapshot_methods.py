@@ -442,9 +442,9 @@ def frozen_module(ctx, receiver) -> bool:
         return False
     source = ctx.source
     uses = [m.end() for m in re.finditer(re.escape(name) + r"\b", source)]
-    if not uses or not re.search(re.escape(name) + r"(?:\.requires_grad_\(False\))?\.eval\(",
-                                 source):
-        return False
+    if not uses or not re.search(re.escape(name) + r"(?:(?:\.requires_grad_\(False\))?\.eval\("
+                                 r"|\s*=[^=\n][^\n]*\.eval\(\))", source):
+        return False  # (``self.teacher.eval()``, ``self.teacher = teacher.to(device).eval()``)
     if any(_STILL.match(source, end) is None for end in uses):
         return False
     from ..syntax.grad_callers import frozen_targets
