@@ -32,7 +32,7 @@ from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
-    join_envs, literal, path_of, path_root, plain_number, reduced_values, terms)
+    join_envs, literal, path_of, path_root, plain_number, reduced_values, same_or_view, terms)
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
@@ -485,7 +485,8 @@ class ScopeGraph:
         bd = self.bindings[b]
         fact = None
         try:
-            if bd.kind == "assign":
+            if bd.kind == "assign" and (self.grad_mode(bd.stmt) != "off" or
+                                        same_or_view(bd.value)):  # (no_grad: no new graph)
                 fact = self.attached(bd.value, bd.stmt)
             elif bd.kind == "aug":
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)

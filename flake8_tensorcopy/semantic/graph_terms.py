@@ -38,6 +38,26 @@ NOT_GRAD_PROOF = frozenset({
     "split", "squeeze", "unsqueeze", "t", "transpose", "swapaxes", "movedim", "view", "view_as",
     "unbind", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
     "feature_alpha_dropout"})
+
+
+def same_or_view(value) -> bool:
+    """Is ``value`` a name or path, or one reached from one only through items, attributes and
+    ``NOT_GRAD_PROOF`` calls (``x``, ``out["loss"]``, ``ratio.view(-1)``)? Bound under
+    ``no_grad`` it is still the tensor it was, or a view that keeps its ``requires_grad``;
+    anything else computed there records no graph."""
+    while True:
+        t = type(value)
+        if t is ast.Name:
+            return True
+        if t is ast.Attribute or t is ast.Subscript:
+            value = value.value
+        elif t is ast.Call and type(value.func) is ast.Attribute and \
+                value.func.attr in NOT_GRAD_PROOF:
+            value = value.func.value
+        else:
+            return False
+
+
 #: torch functions whose result is attached when a tensor argument is
 TORCH_KEEPS = frozenset({
     "cat", "concat", "concatenate", "stack", "hstack", "vstack", "sum", "mean", "matmul", "mm",
