@@ -160,6 +160,8 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
             sources(g, expr.orelse, r, depth + 1, tensor)
     if t is ast.Call:
         return _call(g, expr, r, depth)
+    if tensor and (t is ast.List or t is ast.Tuple):  # ``torch.cat([a, b])``: any of them
+        return NONE.union(*(sources(g, e, r, depth + 1, True) for e in expr.elts))
     return NONE
 
 
@@ -200,8 +202,7 @@ def call_kind(g, node: ast.Call) -> Optional[str]:
     kind = g.oracle.call(node)
     f = node.func
     if kind is None and type(f) is ast.Attribute:
-        # ``self.model(x)`` where the scope calls ``self.model.eval()`` (and binds nothing on
-        # ``self``): a module
+        # ``self.model(x)`` where the scope calls ``self.model.eval()`` (binding no ``self.X``)
         g._need()
         d = dotted(f)
         root = path_root(f)

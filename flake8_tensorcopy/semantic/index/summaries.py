@@ -163,6 +163,8 @@ class IndexOracle(graph.Oracle):
         held = self._held(node.func) if got is None else None
         if type(held) is kinds.ModuleOf:  # ``self.fc(x)``: a layer ``__init__`` made
             return "forward" if module_call(held) else "through"
+        if got is None and type(node.func) is ast.Attribute and self._parameters_read(node.func):
+            return "forward"  # ``self.encoder_q = base_encoder()``: only a module has them
         d = graph.dotted(node.func) if got is None else None
         if d is None:
             return got
@@ -174,6 +176,22 @@ class IndexOracle(graph.Oracle):
             return None
         q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
         return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
+
+    def _parameters_read(self, f) -> bool:
+        """Does a method of the class (a module) read ``self.X.parameters()`` or
+        ``named_parameters()`` for the ``self.X`` that ``f`` calls?"""
+        got = getattr(self, "_read_params", None)
+        if got is None:
+            got = self._read_params = frozenset()
+            try:
+                if self.cls is not None and self.cls.category() == "module":
+                    got = self._read_params = frozenset(
+                        graph.dotted(n.func.value) for n in ast.walk(self.cls.node)
+                        if type(n) is ast.Call and type(n.func) is ast.Attribute and
+                        n.func.attr in ("parameters", "named_parameters"))
+            except (OSError, ValueError, RecursionError):
+                pass
+        return graph.dotted(f) in got
 
     def _own_forward(self):
         """The summary of the class's ``forward`` when it is a module (``self(x)``), else None."""
