@@ -64,11 +64,13 @@ def accumulation(node):
     if type(acc) not in TARGETS:
         return None
     if call.func.attr.value == "extend":
-        # ``acc.extend([loss])``: the items of a list or tuple it spells, or of a list the
-        # scope fills (``acc.extend(values)``: the graph knows what ``values`` holds)
+        # ``acc.extend([loss])``: the items of a list or tuple it spells, of a list the scope
+        # fills (``acc.extend(values)``: the graph knows what ``values`` holds), or of what a
+        # call gives (``q.squeeze(-1)``: the rows of an attached tensor; ``.tolist()``: none)
         value = call.args[0].value
         return (acc, value, "append") if type(value) in (
-            nodes.List, nodes.Tuple, nodes.Name, nodes.Subscript, nodes.Attribute) else None
+            nodes.List, nodes.Tuple, nodes.Name, nodes.Subscript, nodes.Attribute, nodes.Call) \
+            else None
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form

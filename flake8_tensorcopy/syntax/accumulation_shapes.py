@@ -139,7 +139,7 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
                 return None
         elif attr not in ("append", "appendleft") and not isinstance(
                 first, (ast.Name, ast.Subscript, ast.Attribute)) and not (
-                attr == "extend" and isinstance(first, (ast.List, ast.Tuple))):
+                attr == "extend" and isinstance(first, (ast.List, ast.Tuple, ast.Call))):
             return None
         else:
             value = node.value.args[0]
