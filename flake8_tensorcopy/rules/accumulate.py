@@ -18,8 +18,8 @@ from .accumulate_graph import caller_proves, freezes_here, grad_off_here, method
 from .accumulation_forms import accumulation, concatenated_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
-    in_loop, innermost_loop, loop_facts, reset_in, returned, scope_facts, step_hook, step_method, \
-    stepped_by_caller
+    in_loop, innermost_loop, loop_facts, module_container, reset_in, returned, scope_facts, \
+    step_hook, step_method, stepped_by_caller
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -357,7 +357,8 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
                                          bound_in(ctx.scope_node, root.partition(".")[0]))) \
-                or ((hook or step is not None) and not root.startswith("self.")):
+                or ((hook or step is not None) and not root.startswith("self.") and not (
+                    step is not None and module_container(ctx, root))):
             return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (

@@ -8,10 +8,11 @@ import ast
 from typing import List, Optional, Set, Tuple
 
 from ..semantic.graph_terms import DETACHING, NUMBERS
+from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.accumulation_shapes import stepping_names
 from ..syntax.nodes import dotted_name, last_name
-from .context import cached, enclosing_function, positional_param_names, \
+from .context import cached, enclosing_function, param_names, positional_param_names, \
     statement_blocks, statement_list
 
 _LOOPS = (nodes.For, nodes.While)
@@ -468,3 +469,29 @@ def derived_names(scope: ScopeFacts, root: str) -> Set[str]:
         if not grew:
             break
     return names
+
+
+#: what a module-level log is made as (``LOG = []``, ``LOG = collections.deque()``)
+_CONTAINERS = frozenset({"list", "dict", "deque", "defaultdict", "OrderedDict"})
+
+
+def module_container(ctx, name: str) -> bool:
+    """Is ``name`` a container the module binds once at its top level (``TRAIN_LOG = []``), that
+    the function being checked neither takes nor binds? What a training step adds to it stays
+    for the whole process, as what it adds to ``self`` stays with the instance."""
+    scope = ctx.scope_node
+    if "." in name or type(scope) is not nodes.FunctionDef or \
+            name in param_names(scope) or bound_in(scope, name):
+        return False
+    made = []
+    for line in statement_list(ctx.module):
+        for s in getattr(line, "body", ()) if type(line) is nodes.SimpleStatementLine else ():
+            if type(s) in (nodes.Assign, nodes.AnnAssign, nodes.AugAssign) and name in (
+                    dotted_name(t) for t in ([a.target for a in s.targets]
+                                             if type(s) is nodes.Assign else [s.target])):
+                made.append(s.value)
+    if len(made) != 1:
+        return False
+    value = made[0]
+    return type(value) in (nodes.List, nodes.Dict) or (
+        type(value) is nodes.Call and (last_name(value.func) or "") in _CONTAINERS)
