@@ -600,8 +600,9 @@ class ScopeGraph:
                     graph_sources.call_kind(self, expr.value) == "forward":
                 return self._call(expr.value, read)  # ``model(**batch).logits``: its output's
             return self._derived(expr.value, read) if reduced_values(expr) else None
-        if t in (ast.Tuple, ast.List):
-            return first_fact(self._derived(e, read) for e in expr.elts if type(e) is not ast.Starred)
+        if t in (ast.Tuple, ast.List):  # (``(step, *parts)``: the items of ``parts``)
+            return first_fact(self._derived(e.value if type(e) is ast.Starred
+                                            else e, read) for e in expr.elts)
         if t is ast.ListComp or t is ast.DictComp:  # (``graph_items.comprehension_fact``)
             return graph_items.comprehension_fact(expr, lambda e: self._derived(e, read))
         if t is ast.Dict:
