@@ -118,8 +118,33 @@ class LintOracle(graph.Oracle):
     def leaf(self, attr: str) -> bool:
         return attr in self._leaves()[0]
 
-    def leaf_property(self, attr: str) -> bool:
-        return attr in self._leaves()[1]
+    def leaf_property(self, attr: str, root: Optional[str] = None) -> bool:
+        scope = self._scope
+        mine = None if scope is None or not getattr(scope, "args", None) or \
+            not scope.args.args else scope.args.args[0].arg
+        if root is None or (root == mine and any(self._leaves())):  # ``self.alpha``
+            return attr in self._leaves()[1]
+        # ``model.temperature`` of an instance of a class of the file (its property computing
+        # from a leaf: ``return 1.0 / self.logit_scale.exp()``)
+        ctx = self.ctx
+        if ctx is None or ("requires_grad" not in ctx.source and "Parameter" not in ctx.source):
+            return False
+        kind = ctx.inf.lookup(root)
+        name = kind.cls.cls_name if type(kind) is kinds.Instance else None
+        found = []
+        for cls in getattr(ctx.module._a, "body", ()):
+            if type(cls) is ast.ClassDef and (name is None or cls.name == name):
+                leaves = cached(ctx, "_leaf_attributes", cls, lambda: leaf_attributes(cls))
+                if attr in cached(ctx, "_leaf_properties", cls,
+                                  lambda: leaf_properties(cls, leaves)):
+                    found.append(leaves)
+        if name is not None or len(found) != 1:
+            return bool(found) and name is not None
+        # of unknown class: where the file's one class with that property is the one whose
+        # leaf the scope also reads on that name (``model.logit_scale.clamp_(...)``)
+        return scope is not None and any(
+            type(n) is ast.Attribute and n.attr in found[0] and type(n.value) is ast.Name and
+            n.value.id == root for n in ast.walk(scope))
 
     def trains_parameters(self) -> bool:
         ctx = self.ctx

@@ -570,7 +570,7 @@ class ScopeGraph:
                 if all(f is not None for f in facts):
                     return strongest(facts)
             got = self.attached_path(path_root(expr), p[1])
-            if got is None and p[1].count(".") == 1 and self.oracle.leaf_property(p[1][1:]):
+            if got is None and p[1].count(".") == 1 and self.oracle.leaf_property(p[1][1:], p[0]):
                 return self._leaf_fact(expr, expr)  # ``self.alpha``: on a leaf, where it runs
             if got is None and type(path_root(expr)) is ast.Name:
                 got = graph_sources.fact(self, graph_sources.sources(self, expr, ""), expr.lineno)

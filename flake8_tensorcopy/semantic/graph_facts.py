@@ -91,10 +91,11 @@ class Oracle:
         (``graph_terms.leaf_attributes`` of its class)? This default does not know."""
         return False
 
-    def leaf_property(self, attr: str) -> bool:
+    def leaf_property(self, attr: str, root: Optional[str] = None) -> bool:
         """Is ``self.<attr>``, in the method whose graph asks, a property of its class that
-        returns an operation on a leaf attribute (``return self.log_alpha.exp()``)? This default
-        does not know."""
+        returns an operation on a leaf attribute (``return self.log_alpha.exp()``)? With
+        ``root``, the name read (``self``, or ``model`` of ``model.temperature``: a property
+        of its class). This default does not know."""
         return False
 
     def trains_parameters(self) -> bool:

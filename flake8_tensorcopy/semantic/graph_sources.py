@@ -306,7 +306,7 @@ def _leaf(g, reach, bd, key: str) -> Optional[bool]:
     if bd.kind == "param" and bd.index == 0 and key.count(".") == 1:
         if g.oracle.leaf(key[1:]):
             return True
-        if g.oracle.leaf_property(key[1:]):
+        if g.oracle.leaf_property(key[1:], bd.key):
             return False
     if key.endswith((".weight", ".bias")) and any(
             g.uses.get(id(m)) == reach for m in g.module_reads) and g.oracle.trains_parameters():
