@@ -529,11 +529,12 @@ def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View
         syms = symbols(r) | symbols(outer.region)
     else:
         syms = symbols(r)
-    if not all(s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s) or (
-            brief and all(part.isidentifier() for part in s.split("."))) for s in syms):
-        # an attribute or a call: what changes it is not seen here; but a brief view lasts
-        # only while nothing runs that could rebind an attribute (``src = self.obs[1:self.size]``)
-        return None
+    read = [s for s in syms if not (s.isidentifier() or _LEN.fullmatch(s) or _SHAPE.fullmatch(s))]
+    if not all(all(part.isidentifier() for part in s.split(".")) for s in read):
+        return None  # a call: what it gives is not seen here
+    # an attribute: what changes it is not seen here; but a brief view lasts only while nothing
+    # runs that could rebind one (``src = self.obs[1:self.size]``, ``tail = x[:, self.h:]``)
+    brief = brief or bool(read)
     needs = frozenset({base, _root(base)} | {_root(s) for s in syms})
     if name in needs:
         return None
