@@ -1,0 +1,4 @@
+from .client import Client
+from .server import Server
+
+__all__ = ["Client", "Server"]

@@ -1,0 +1,3 @@
+"""Double DQN with proportional prioritized experience replay."""
+from .buffer import PrioritizedReplay
+from .stats import EpisodeStats
