@@ -477,8 +477,9 @@ def frozen_local(ctx, receiver) -> bool:
         p = parents.get(n)
         if type(n.ctx) is ast.Store:
             if type(p) is not ast.Assign or p.targets != [n] or not _still_chain(p.value, name,
-                                                                                  seen):
-                return False  # bound to something else than itself, moved or frozen
+                                                                                  seen, True):
+                return False  # bound to something else than itself (or a module made there:
+            # ``teacher = nn.Sequential(...).eval().requires_grad_(False)``), moved or frozen
         elif not (type(p) is ast.Call and p.func is n):
             last = _outermost_call(p, parents)
             if not _still_chain(last, name, seen):
@@ -503,9 +504,10 @@ def _outermost_call(node, parents):
     return node
 
 
-def _still_chain(node, name: str, seen: set) -> bool:
+def _still_chain(node, name: str, seen: set, made: bool = False) -> bool:
     """Is ``node`` ``name`` or a chain of ``_STILL_METHODS`` calls on it, each ``requires_grad_``
-    with ``False``? The methods go to ``seen``."""
+    with ``False`` (with ``made``, on a call too: a module made there)? The methods go to
+    ``seen``."""
     while type(node) is ast.Call and type(node.func) is ast.Attribute and \
             node.func.attr in _STILL_METHODS:
         if node.func.attr == "requires_grad_" and not (
@@ -514,7 +516,7 @@ def _still_chain(node, name: str, seen: set) -> bool:
             return False
         seen.add(node.func.attr)
         node = node.func.value
-    return type(node) is ast.Name and node.id == name
+    return (type(node) is ast.Name and node.id == name) or (made and type(node) is ast.Call)
 
 
 def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
