@@ -366,6 +366,9 @@ class GraphKeepingAccumulator(Rule):
                 stored_per_turn(ctx, facts.bound, node, acc))):
             return  # (an item per index: asked only in a loop that differentiates, or a
             # script's loop)
+        if type(value) is nodes.Name and not facts.any_backward and \
+                _kept_for_turn(ctx, loop, acc, acc_code, node, value.value):
+            return
         try:
             fact = scope_graph(ctx).attached(
                 value._a, node._a if isinstance(node._a, ast.stmt) else None) \
@@ -455,6 +458,19 @@ def _mentions_backward(ctx) -> bool:
         start, end = ctx.text.ast_span(a)
         return ctx.source.find("backward", start, end) >= 0
     return cached(ctx, "_accumulate_backward_text", scope, look)
+
+
+def _kept_for_turn(ctx, loop, acc, acc_code: str, node, name: str) -> bool:
+    """Does a loop around ``loop`` (which differentiates nothing) bind ``acc`` afresh on every
+    turn and differentiate in it what ``name`` is a term of (MAML's ``task_losses.append(q_loss)``
+    beside ``meta_loss = meta_loss + q_loss``, then ``meta_loss.backward()`` once per outer
+    turn)? The list then holds one outer turn's graph, which that turn's backward needs."""
+    outer = innermost_loop(ctx, loop)
+    if outer is None:
+        return False
+    facts = loop_facts(ctx, outer)
+    return facts.any_backward and reset_in(facts, acc, acc_code, node, ctx) and \
+        differentiated(scope_facts(ctx), name)
 
 
 def _how(form, fact) -> str:
