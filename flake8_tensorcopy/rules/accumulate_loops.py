@@ -145,12 +145,38 @@ def step_method(ctx):
     accumulates across its calls; only a value the method proves attached counts there (no
     caller is asked for the grad mode)."""
     scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef or not positional_param_names(scope)[:1] == ["self"]:
-        return None
-    if not loop_facts(ctx, scope).any_backward:
+    if type(scope) is not nodes.FunctionDef or not loop_facts(ctx, scope).any_backward:
         return None  # (most methods: no walk below)
-    return scope if cached(ctx, "_accumulate_step_method", scope,
-                           lambda: _differentiates_once(scope)) else None
+    if not cached(ctx, "_accumulate_step_method", scope, lambda: _differentiates_once(scope)):
+        return None
+    # a method, or a function a loop of the file calls by name (``train_step(...)``)
+    return scope if positional_param_names(scope)[:1] == ["self"] or \
+        _called_in_loop(ctx, scope) else None
+
+
+def _called_in_loop(ctx, scope) -> bool:
+    """Is ``scope`` a function of the module's top level that a loop of the file calls by its
+    name?"""
+    if not any(s is scope for s in statement_list(ctx.module)):
+        return False
+    name = scope.name.value
+    if name + "(" not in ctx.source.replace(" (", "("):
+        return False
+    return name in cached(ctx, "_accumulate_loop_calls", None,
+                          lambda: _called_in_loops(getattr(ctx.inf, "module_tree", None)))
+
+
+def _called_in_loops(tree) -> frozenset:
+    """The names the loops of ``tree`` call (``train_step(...)`` in a ``for``), in one walk."""
+    found: set = set()
+    todo = [(tree, False)] if tree is not None else []
+    while todo:
+        node, looped = todo.pop()
+        if looped and type(node) is ast.Call and type(node.func) is ast.Name:
+            found.add(node.func.id)
+        looped = looped or type(node) in (ast.For, ast.While, ast.AsyncFor)
+        todo.extend((c, looped) for c in ast.iter_child_nodes(node))
+    return frozenset(found)
 
 
 def _differentiates_once(scope) -> bool:

@@ -599,7 +599,8 @@ class ScopeGraph:
             if type(expr.value) is ast.Call and graph_sources.output_item("." + expr.attr) and \
                     graph_sources.call_kind(self, expr.value) == "forward":
                 return self._call(expr.value, read)  # ``model(**batch).logits``: its output's
-            return self._derived(expr.value, read) if reduced_values(expr) else None
+            return graph_items.reduced_fact(self, expr.value, read) if reduced_values(expr) \
+                else None
         if t in (ast.Tuple, ast.List):  # (``(step, *parts)``: the items of ``parts``)
             return first_fact(self._derived(e.value if type(e) is ast.Starred
                                             else e, read) for e in expr.elts)

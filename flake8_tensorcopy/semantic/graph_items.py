@@ -471,3 +471,12 @@ def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
     got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
     return None if got is None else Fact(got.why, got.line, got.needs_grad,
                                          LEAF + (dotted(operand) or ""))
+
+
+def reduced_fact(g, call, read) -> Optional[Fact]:
+    """The ``.values`` of a reduction ``call`` that gives (values, indices) (``out.max(1)``,
+    ``logits.topk(2, dim=-1)``, ``torch.sort(x)``: ``values_and_indices``): they keep the graph
+    of what was reduced."""
+    f = call.func
+    reduced = call.args[0] if dotted(f) == "torch." + f.attr and call.args else f.value
+    return g._derived(call, read) or g._derived(reduced, read)

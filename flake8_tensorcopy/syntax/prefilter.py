@@ -538,6 +538,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
             elif in_class and _is_step(stmt, proof.source, text) and _step_accumulates(stmt) or \
+                    top and (text is None or text.contains(stmt, "backward")) and \
+                    _step_accumulates(stmt, _module_containers(body, stmt, text)) or \
                     proof.calls_live_returner(stmt, text):
                 # TEN501: Lightning's step, a method that runs ``backward()`` (``accumulate_loops
                 # .step_hook``, ``step_method``); TEN402: ``best = trainer.weights()`` in a
@@ -601,11 +603,27 @@ def _is_step(fn: ast.AST, source: Optional[str], text: Optional[_TextIndex]) -> 
         fn.name in stepping_names(source)
 
 
-def _step_accumulates(fn: ast.AST) -> bool:
+def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) -> FrozenSet[str]:
+    """The names a module's top level binds to a container display or constructor call
+    (``TRAIN_LOG = []``, ``LOG = defaultdict(list)``) that the text of ``fn`` mentions."""
+    return frozenset(t.id for s in body if type(s) is ast.Assign and (
+        isinstance(s.value, (ast.List, ast.Dict)) or isinstance(s.value, ast.Call) and
+        (dotted(s.value.func) or "").rpartition(".")[2] in _CONTAINER_CALLS)
+        for t in s.targets if type(t) is ast.Name and (text is None or text.contains(fn, t.id)))
+
+
+_CONTAINER_CALLS = frozenset({"list", "dict", "deque", "defaultdict", "OrderedDict"})
+
+
+def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bool:
     """Does ``fn`` append to or add into an attribute of ``self`` or an item of one
     (``self.outs.append(v)``, ``self.logs["loss"].append(v)``, ``self.total += v``,
-    ``self.total = self.total + v``)? (TEN501's steps: a superset of
-    what the rule reports.)"""
+    ``self.total = self.total + v``), or (``names``: a module's containers) into one of
+    ``names`` (``LOSS_LOG.append(v)``)? (TEN501's steps: a superset of what the rule
+    reports.)"""
+    if names is not None and not names:
+        return False  # (a function: only a module's containers count, and it names none)
+    names = names or frozenset()
     for n in ast.walk(fn):
         t = type(n)
         if t is ast.Call:
@@ -621,7 +639,7 @@ def _step_accumulates(fn: ast.AST) -> bool:
         while type(target) is ast.Subscript:  # ``self.logs["loss"].append(v)``
             target = target.value
         if type(target) is ast.Attribute and type(target.value) is ast.Name and \
-                target.value.id == "self":
+                target.value.id == "self" or type(target) is ast.Name and target.id in names:
             return True
     return False
 
