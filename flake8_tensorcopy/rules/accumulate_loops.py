@@ -10,7 +10,7 @@ from typing import List, Optional, Set, Tuple
 from ..semantic.graph_terms import DETACHING, NUMBERS
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
-from ..syntax.accumulation_shapes import stepping_names
+from ..syntax.accumulation_shapes import CONTAINER_CALLS, stepping_names
 from ..syntax.nodes import dotted_name, last_name
 from .context import cached, enclosing_function, param_names, positional_param_names, \
     statement_blocks, statement_list
@@ -160,7 +160,7 @@ def _called_in_loop(ctx, scope) -> bool:
     if not any(s is scope for s in statement_list(ctx.module)):
         return False
     name = scope.name.value
-    if name + "(" not in ctx.source.replace(" (", "("):
+    if name not in ctx.source:
         return False
     return name in cached(ctx, "_accumulate_loop_calls", None,
                           lambda: _called_in_loops(getattr(ctx.inf, "module_tree", None)))
@@ -497,10 +497,6 @@ def derived_names(scope: ScopeFacts, root: str) -> Set[str]:
     return names
 
 
-#: what a module-level log is made as (``LOG = []``, ``LOG = collections.deque()``)
-_CONTAINERS = frozenset({"list", "dict", "deque", "defaultdict", "OrderedDict"})
-
-
 def module_container(ctx, name: str) -> bool:
     """Is ``name`` a container the module binds once at its top level (``TRAIN_LOG = []``), that
     the function being checked neither takes nor binds? What a training step adds to it stays
@@ -520,4 +516,4 @@ def module_container(ctx, name: str) -> bool:
         return False
     value = made[0]
     return type(value) in (nodes.List, nodes.Dict) or (
-        type(value) is nodes.Call and (last_name(value.func) or "") in _CONTAINERS)
+        type(value) is nodes.Call and (last_name(value.func) or "") in CONTAINER_CALLS)

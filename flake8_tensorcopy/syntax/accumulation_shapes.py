@@ -157,6 +157,10 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     return value
 
 
+#: the calls a module-level log is made by (``LOG = deque()``), beside a display (``LOG = []``)
+CONTAINER_CALLS = frozenset({"list", "dict", "deque", "defaultdict", "OrderedDict"})
+
+
 _CONCAT = frozenset({"cat", "concat", "concatenate", "vstack", "hstack"})
 
 

@@ -16,7 +16,7 @@ from typing import Callable, FrozenSet, Iterator, List, Optional, Set, Tuple
 from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LOOPS as _LOOPS, \
-    IMPORT_WORD, accumulates as _accumulates, \
+    CONTAINER_CALLS, IMPORT_WORD, accumulates as _accumulates, \
     PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
     differentiating_defs
@@ -608,11 +608,9 @@ def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) ->
     (``TRAIN_LOG = []``, ``LOG = defaultdict(list)``) that the text of ``fn`` mentions."""
     return frozenset(t.id for s in body if type(s) is ast.Assign and (
         isinstance(s.value, (ast.List, ast.Dict)) or isinstance(s.value, ast.Call) and
-        (dotted(s.value.func) or "").rpartition(".")[2] in _CONTAINER_CALLS)
+        (dotted(s.value.func) or "").rpartition(".")[2] in CONTAINER_CALLS)
         for t in s.targets if type(t) is ast.Name and (text is None or text.contains(fn, t.id)))
 
-
-_CONTAINER_CALLS = frozenset({"list", "dict", "deque", "defaultdict", "OrderedDict"})
 
 
 def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bool:

@@ -145,6 +145,8 @@ class IndexOracle(graph.Oracle):
     def __init__(self, module, cls) -> None:
         self.module = module
         self.cls = cls
+        #: the ``self.X`` whose ``parameters()`` the class reads (``_parameters_read``)
+        self._read_params: Optional[FrozenSet[str]] = None
 
     def fields(self, node: ast.Call):
         f = node.func
@@ -180,7 +182,7 @@ class IndexOracle(graph.Oracle):
     def _parameters_read(self, f) -> bool:
         """Does a method of the class (a module) read ``self.X.parameters()`` or
         ``named_parameters()`` for the ``self.X`` that ``f`` calls?"""
-        got = getattr(self, "_read_params", None)
+        got = self._read_params
         if got is None:
             got = self._read_params = frozenset()
             try:
