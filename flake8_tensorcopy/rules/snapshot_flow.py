@@ -40,14 +40,15 @@ def locate(stmts: list, line, chain: list) -> bool:
     return False
 
 
-def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] = None
-             ) -> Optional[nodes.CSTNode]:
+def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] = None,
+             held: bool = False) -> Optional[nodes.CSTNode]:
     """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``).
     ``keys``: (depth, keys): ``name`` holds the live tensors only under these constant keys
     at that depth of subscripts (``(1, {"model"})`` for ``state = {"model": ..., "epoch":
     e}``, ``(2, {1})`` for ``snaps.append((epoch, ...))``; depth 0: fields of a record,
     ``(0, {"weights"})``): an item read by another constant key there (``state["epoch"]``,
-    ``snaps[-1][0]``, ``best.score``) is no read of them."""
+    ``snaps[-1][0]``, ``best.score``) is no read of them. ``held``: ``name`` holds the
+    snapshots as items (``reads_keys_only``)."""
     todo = [node]
     while todo:
         n = todo.pop()
@@ -60,7 +61,7 @@ def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] =
                 n.attr.value not in keys[1] and dotted_name(n.value) == name:
             continue  # ``best.score`` of a record whose ``weights`` field is live
         if t is nodes.Call or t is nodes.Comparison:
-            if reads_keys_only(n, name):
+            if reads_keys_only(n, name, held):
                 continue  # ``len(sd)``, ``k in sd``: the keys, never the tensors
         if t is nodes.Name or t is nodes.Attribute:
             if dotted_name(n) == name:
@@ -183,7 +184,7 @@ def ctx_name(func) -> str:
 
 class FlowScan:
     __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys", "gone",
-                 "loop")
+                 "loop", "held")
 
     def __init__(self, ctx, bind, name: str, receiver: str,
                  keys: Optional[Tuple[int, frozenset]] = None) -> None:
@@ -196,6 +197,8 @@ class FlowScan:
         #: tensors kept
         self.gone = False
         self.bind = bind
+        #: the snapshot is an item of what ``name`` holds (``recent.append(sd)``)
+        self.held = type(bind) is nodes.Expr
         self.name = name
         self.receiver = receiver
         self.changed: Optional[str] = None
@@ -273,7 +276,7 @@ class FlowScan:
                 dotted_name(tgt.target) == self.receiver for tgt in node.targets) and \
                 mentions(node.value, self.receiver) is None:
             self.gone = True
-        read = mentions(node, self.name, skip=rebinds, keys=self.keys)
+        read = mentions(node, self.name, skip=rebinds, keys=self.keys, held=self.held)
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then

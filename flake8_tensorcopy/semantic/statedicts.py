@@ -253,20 +253,22 @@ def _items_copy(comp, value, holds_live: Callable[[str], bool]) -> Optional[Live
     return Live(src[0], src[1], True, where) if where is not None else None
 
 
-def reads_keys_only(node, name: str) -> bool:
+def reads_keys_only(node, name: str, held: bool = False) -> bool:
     """Does ``node`` read the dict named ``name`` only for its keys: ``len(name)``,
     ``list(name)``, ``name.keys()``, ``k in name``, ``k not in name``? Such a read sees no
-    tensor, so what the tensors hold by then does not matter."""
+    tensor, so what the tensors hold by then does not matter. ``held``: ``name`` holds the
+    snapshots as its items (a list or deque appended to): only ``len(name)`` reads none of
+    them (``list(recent)`` hands them on)."""
     t = type(node)
     if t is nodes.Call:
         func = node.func
         if len(node.args) == 1 and not node.args[0].star and node.args[0].keyword is None and \
                 type(func) is nodes.Name and func.value in _KEY_READERS:
-            return dotted_name(node.args[0].value) == name
+            return dotted_name(node.args[0].value) == name and (not held or func.value == "len")
         if not node.args and type(func) is nodes.Attribute and func.attr.value in _KEY_METHODS:
             return dotted_name(func.value) == name
         return False
-    if t is nodes.Comparison and len(node.comparisons) == 1:
+    if t is nodes.Comparison and len(node.comparisons) == 1 and not held:
         op = type(node.comparisons[0].operator)
         if op is nodes.In or op is nodes.NotIn:
             return dotted_name(node.comparisons[0].comparator) == name
