@@ -420,6 +420,39 @@ def first_write(scope: nodes.CSTNode, start: nodes.CSTNode, writers: frozenset,
     return walk.found
 
 
+def _write_targets(node, array: bool, gathers: bool):
+    """What ``node`` writes into in place, as ``first_write`` reads it: (the expression written
+    through, whether it is the value itself rather than a receiver to match): ``w`` of
+    ``w.add_(..)``, ``w[i] = v``, ``w += v``, ``nn.init.*_(w)``, ``f(.., out=w)``; with
+    ``array``, ``a.fill(..)``, ``np.copyto(a, ..)``; with ``gathers``, ``l`` of
+    ``X.all_gather(l, ...)`` (the value itself)."""
+    t = type(node)
+    if t is nodes.Call:
+        func = node.func
+        if type(func) is nodes.Attribute:
+            m = func.attr.value
+            if gathers and m == "all_gather" and node.args:
+                yield node.args[0].value, True
+            if is_value_write(m) or (array and m in ARRAY_WRITES):
+                yield func.value, False
+        name = _dotted(func) or ""
+        first = node.args[0].value if node.args and node.args[0].keyword is None else None
+        if first is not None and ((".init." in name and name.endswith("_"))
+                                  or (array and name.endswith("copyto"))):
+            yield first, False
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value == "out":
+                yield a.value, False
+    elif t is nodes.AugAssign:
+        yield node.target, False
+        if type(node.target) is nodes.Subscript:
+            yield node.target.value, False
+    elif t is nodes.Assign:
+        for a in node.targets:
+            if type(a.target) is nodes.Subscript:
+                yield a.target.value, False
+
+
 #: the scope ``_receivers`` last read, and its answer (one analysis asks of one scope at a time)
 _LAST_RECEIVERS: list = [None, frozenset()]
 
@@ -432,37 +465,13 @@ def _receivers(scope) -> frozenset:
     if _LAST_RECEIVERS[0] is scope:
         return _LAST_RECEIVERS[1]
     found = set()
-
-    def through(expr) -> None:
-        found.add(_dotted(expr))
-        if type(expr) is nodes.Subscript:
-            found.add(_dotted(expr.value))
-
     todo = [scope]
     while todo:
         node = todo.pop()
-        t = type(node)
-        if t is nodes.Call:
-            func = node.func
-            m = func.attr.value if type(func) is nodes.Attribute else None
-            if m is not None and (is_value_write(m) or m in ARRAY_WRITES):
-                through(func.value)
-            name = _dotted(func) or ""
-            for i, a in enumerate(node.args):
-                if a.keyword is not None:
-                    if a.keyword.value == "out":
-                        through(a.value)
-                elif i == 0 and (m == "all_gather" or name.endswith("copyto") or (
-                        ".init." in name and name.endswith("_"))):
-                    through(a.value)
-        elif t is nodes.AugAssign:
-            through(node.target)
-            if type(node.target) is nodes.Subscript:
-                through(node.target.value)
-        elif t is nodes.Assign:
-            for a in node.targets:
-                if type(a.target) is nodes.Subscript:
-                    through(a.target.value)
+        for expr, _ in _write_targets(node, True, True):
+            found.add(_dotted(expr))
+            if type(expr) is nodes.Subscript:  # (``l[i].add_(..)``: ``l``)
+                found.add(_dotted(expr.value))
         todo.extend(c for c in node.children if c is not None)
     found.discard(None)
     got = frozenset(found)
@@ -513,33 +522,10 @@ class _FirstWrite:
 
     def _is_write(self, node) -> bool:
         t = type(node)
-        if t is nodes.Call:
-            func = node.func
-            if type(func) is nodes.Attribute:
-                m = func.attr.value
-                if self.gathers and m == "all_gather" and node.args and \
-                        _dotted(node.args[0].value) in self.writers:
-                    return True
-                if (is_value_write(m) or (self.array and m in ARRAY_WRITES)) and \
-                        self._receiver(func.value):
-                    return True
-            name = _dotted(func) or ""
-            first = node.args[0].value if node.args and node.args[0].keyword is None else None
-            if first is not None and ((".init." in name and name.endswith("_"))
-                                      or (self.array and name.endswith("copyto"))) and \
-                    self._receiver(first):
-                return True
-            return any(a.keyword is not None and a.keyword.value == "out" and
-                       self._receiver(a.value) for a in node.args)
-        if t is nodes.AugAssign:
-            target = node.target
-            if self._receiver(target):
-                return True
-            return type(target) is nodes.Subscript and self._receiver(target.value)
-        if t is nodes.Assign:
-            return any(type(a.target) is nodes.Subscript and self._receiver(a.target.value)
-                       for a in node.targets)
-        return False
+        if t is not nodes.Call and t is not nodes.AugAssign and t is not nodes.Assign:
+            return False  # (most nodes: no generator made)
+        return any(_dotted(expr) in self.writers if direct else self._receiver(expr)
+                   for expr, direct in _write_targets(node, self.array, self.gathers))
 
     def _rebinds(self, node) -> bool:
         t = type(node)
