@@ -7,7 +7,7 @@ import ast
 import builtins
 
 from ..semantic import closed, graph, kinds
-from ..semantic.graph_items import RETURNED_HOLDING
+from ..semantic.graph_items import RETURNED_HOLDING, UNPACKED
 from ..semantic.graph_items import LEAF
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
@@ -495,6 +495,8 @@ def _how(form, fact) -> str:
     if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_HOLDING):
         return out + (f" (it holds the loss `{fact.detail[len(RETURNED_HOLDING):]}()` "
                       f"differentiated, as its call on line {fact.line} returned it)")
+    if fact.why == graph.HOLDS and fact.detail == UNPACKED:
+        return out + f" (it holds items unpacked into it on line {fact.line} that keep a graph)"
     if fact.why == graph.HOLDS:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:

@@ -36,8 +36,7 @@ from .graph_terms import (
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
-    Oracle, first_fact,
-    strongest,
+    Oracle, first_fact, strongest,
 )
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
@@ -248,8 +247,9 @@ class ScopeGraph:
             env[tgt.id] = frozenset({self._bind(tgt.id, value, stmt, kind, index)})
         elif t is ast.Tuple or t is ast.List:
             for i, e in enumerate(tgt.elts):
-                if type(e) is ast.Starred:
-                    self._assign(e.value, None, stmt, env, "other")
+                if type(e) is ast.Starred:  # ``loss, *parts = f(x)``: ``graph_items.starred_fact``
+                    v = value if type(e.value) is ast.Name else None  # (else: unknown)
+                    self._assign(e.value, v, stmt, env, *(("star", i) if v else ("other", -1)))
                 else:
                     self._assign(e, value, stmt, env, "unpack" if value is not None else kind, i)
         elif t is ast.Starred:
@@ -445,8 +445,8 @@ class ScopeGraph:
             return
         sib = Fact(SIBLING, fact.line, detail=fact.detail)
         for b, other in enumerate(self.bindings):
-            if other.stmt is bd.stmt and other.kind == "unpack" and other.index in sibling_items:
-                self.marked.setdefault(b, sib)
+            if other.stmt is bd.stmt and (other.kind == "unpack" or other.kind == "star"):
+                graph_items.mark_sibling(self, b, sibling_items, sib)
 
     def _mark_key_terms(self, b: int, key: str, fact: Fact) -> None:
         """A differentiated key of a dict a call returned whose summary says which other keys
@@ -492,8 +492,8 @@ class ScopeGraph:
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
                 fact = self._unpacked(bd.value, bd.index, bd.stmt)
-            elif bd.kind == "other":  # ``for k, v in losses.items()`` of a summed dict
-                fact = graph_items.loop_item_fact(self, bd)
+            elif bd.kind == "other" or bd.kind == "star":  # ``for k, v in losses.items()``
+                fact = graph_items.loop_item_fact(self, bd)  # of a summed dict; ``*parts``
             if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
                 fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:
@@ -584,9 +584,9 @@ class ScopeGraph:
         if got is not _OPEN:
             return got
         t = type(expr)
-        if t is ast.Subscript:  # an item of a tensor; not an unknown item of a container
+        if t is ast.Subscript:  # an item of a tensor, or of a dict (``graph_items.item_fact``)
             got = self._derived(expr.value, read) if indexes_tensor(expr) else None
-            return None if got is None or got.why == HOLDS else got
+            return graph_items.item_fact(self, expr.value, got)
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
                 return self._derived(expr.left, read) or self._derived(expr.right, read) or \

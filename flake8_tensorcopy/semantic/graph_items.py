@@ -16,7 +16,7 @@ import ast
 from typing import Callable, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, \
-    Binding, Fact, strongest
+    Binding, Fact, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed, dotted, path_root, values_and_indices
 
@@ -220,9 +220,55 @@ def mark_summed(g, expr, terms) -> None:
         a = summed(g, expr)
     for b in g.uses.get(id(a), ()):
         bd = g.bindings[b]
-        if bd.kind == "assign" and b not in g.marked and (computed(bd.value) or (
-                type(bd.value) is ast.Dict and any(computed(v) for v in bd.value.values))):
-            g.marked[b] = terms  # (a dict display of computed losses too)
+        v = bd.value
+        if bd.kind == "assign" and b not in g.marked and (computed(v) or (
+                type(v) is ast.Dict and any(computed(x) for x in v.values)) or (
+                type(v) is ast.DictComp and computed(v.value))):
+            # (a dict display of computed losses too, or a comprehension computing one per key:
+            # ``{k: head_loss(k, out[k], y[k]) for k in heads}``)
+            g.marked[b] = terms
+
+
+def item_fact(g, value, got: Optional[Fact]) -> Optional[Fact]:
+    """Why ``value[i]`` is attached, ``got`` the fact of ``value`` itself: an item of a tensor
+    is in its graph; an item of a container (``got`` a HOLDS fact) or of a dict display
+    (whose fact is its first attached value's: ``{"loss": loss, "acc": acc}[k]`` may be
+    ``acc``) only as ``any_item_fact`` proves it."""
+    if got is None:
+        return None
+    if got.why == HOLDS or (type(value) is ast.Name and any(
+            g.bindings[b].kind == "assign" and type(g.bindings[b].value) is ast.Dict
+            for b in g.uses.get(id(value)) or ())):
+        return any_item_fact(g, value)
+    return got
+
+
+def any_item_fact(g, value) -> Optional[Fact]:
+    """``d[k]``, the key unknown, of a dict that holds a differentiated loss: attached where
+    every binding of ``d`` reaching it is a dict display all of whose values are attached
+    (``terms = {"nce": nt_xent(z1, z2), "var": reg(h)}``, both read in the loss; ``totals[name]
+    += terms[name]``), and nothing in the scope writes its items or calls a method on it; else
+    None (an unknown item of a container: ``{"loss": loss, "acc": acc}``)."""
+    reach = g.uses.get(id(value)) if type(value) is ast.Name else None
+    if not reach or value.id in g.path_written or any(
+            type(s.value.func) is ast.Attribute and type(s.value.func.value) is ast.Name and
+            s.value.func.value.id == value.id for s in g.expr_stmts if type(s.value) is ast.Call):
+        return None
+    facts: List[Optional[Fact]] = []
+    for b in reach:
+        bd = g.bindings[b]
+        d = bd.value
+        if bd.kind != "assign" or type(d) is not ast.Dict or not d.values or \
+                any(k is None for k in d.keys) or g.grad_mode(bd.stmt) == "off":
+            return None  # (``**other``: values unknown)
+        # each value proven by the differentiating read of its key (``loss = terms["nce"] +
+        # w * terms["var"]``), or attached where it is bound
+        facts += [(g.path_fact(b, f"[{k.value!r}]") if type(k) is ast.Constant and
+                   type(k.value) in (str, int) else None) or g.attached(v, bd.stmt)
+                  for k, v in zip(d.keys, d.values)]
+    if any(f is None or f.why == HOLDS for f in facts):
+        return None
+    return strongest(facts)
 
 
 def loop_item_fact(g, bd):
@@ -231,6 +277,8 @@ def loop_item_fact(g, bd):
     dict's binding marked ``TERMS`` on every path, its items written nowhere); or from a call
     of a generator that yields what it differentiated (``GraphSummary.yields``); or None."""
     s = bd.stmt
+    if bd.kind == "star":
+        return starred_fact(g, bd)
     if type(s) not in (ast.For, ast.AsyncFor):
         return None
     it = s.iter
@@ -280,6 +328,38 @@ def loop_item_fact(g, bd):
     return strongest(got) if all(f is not None for f in got) else None
 
 
+def mark_sibling(g, b: int, items, sib: Fact) -> None:
+    """Binding ``b`` unpacked beside a differentiated item (``graph.ScopeGraph._mark_unpacked``)
+    from a call whose summary says ``items`` are terms of it: an item among them is a term
+    (``sib``); a starred list last in the target holds one where one of them is among its
+    items (``loss, *parts = criterion(p, y)``)."""
+    bd = g.bindings[b]
+    if bd.kind == "unpack" and bd.index in items:
+        g.marked.setdefault(b, sib)
+    elif bd.kind == "star" and any(j >= bd.index for j in items) and _star_last(bd):
+        g.marked.setdefault(b, Fact(HOLDS, bd.stmt.lineno, detail=UNPACKED))
+
+
+def _star_last(bd) -> bool:
+    """Is ``bd``'s starred target the last of its statement's target tuple?"""
+    return any(type(t) in (ast.Tuple, ast.List) and len(t.elts) == bd.index + 1 and
+               type(t.elts[-1]) is ast.Starred for t in getattr(bd.stmt, "targets", ()))
+
+
+def starred_fact(g, bd) -> Optional[Fact]:
+    """The list a starred target takes from what it unpacks (``loss, *parts = criterion(p,
+    y)``, items ``bd.index`` on): it holds a graph where one of those items is attached. Only
+    with the star last (the items after it are counted from an end the value may not show)."""
+    if not _star_last(bd):
+        return None
+    v = bd.value
+    if type(v) in (ast.Tuple, ast.List) and any(type(e) is ast.Starred for e in v.elts):
+        return None
+    n = len(v.elts) if type(v) in (ast.Tuple, ast.List) else bd.index + 8
+    got = first_fact(unpacked_fact(g, v, j, bd.stmt) for j in range(bd.index, n))
+    return None if got is None else Fact(HOLDS, bd.stmt.lineno, detail=UNPACKED)
+
+
 def _loop_source(target, it, key: str) -> Optional[Tuple[ast.AST, int]]:
     """What a loop takes ``key``'s values from, and which item of each value ``key`` is (``-1``:
     the whole): ``for key in x`` (``x``, -1), ``for a, key in gen(...)`` (the call, 1), through
@@ -321,6 +401,8 @@ def holds_returned(g, bd) -> Optional[Fact]:
 APPENDED = "appended"
 #: the start of the detail of a HOLDS fact of what a called function returned (``holds_returned``)
 RETURNED_HOLDING = "returned:"
+#: the detail of a HOLDS fact of a starred target's list (``starred_fact``)
+UNPACKED = "unpacked"
 _UNSEEN = object()
 
 
