@@ -308,10 +308,11 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = accumulation(node)
-        if found is None and type(node) is nodes.Expr and _may_keep(node.value) and in_loop(ctx):
-            # (asked only in a loop: ``_check`` reports nothing elsewhere, and finding the
-            # called method's summary is the costly part); the first argument it keeps that
-            # holds a graph
+        if found is None and type(node) is nodes.Expr and _may_keep(node.value) and (
+                in_loop(ctx) or _self_step(node.value, ctx)):
+            # (asked only in a loop, or of ``self`` in a step method: ``_check`` reports nothing
+            # elsewhere, and finding the called method's summary is the costly part); the
+            # first argument it keeps that holds a graph
             for kept in method_accumulation(node, ctx):
                 reports = list(self._check(node, ctx, kept)) if _operands(kept[1]) else ()
                 if reports:
@@ -349,12 +350,21 @@ class GraphKeepingAccumulator(Rule):
                 stepped = stepped_by_caller(ctx)
                 loop = ctx.scope_node if stepped is not None else None
                 hook = loop is not None
+        elif loop is None and type(form) is tuple and _self_step(node.value, ctx):
+            # ``self.log(name, loss)``, a method of its own keeping it in ``self``, in such a
+            # method or in Lightning's ``training_step``
+            loop = step_hook(ctx)
+            stepped = stepped_by_caller(ctx) if loop is None else None
+            loop = loop or (ctx.scope_node if stepped is not None else None)
+            hook = loop is not None
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
             # at script level, where the file proves grad on: ``_script_grad_on``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
+        if root == "self" and type(form) is tuple and (form[1] or "").startswith("self."):
+            root = form[1]  # ``self.log(name, loss)``: its ``self._logged``
         if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
                                          bound_in(ctx.scope_node, root.partition(".")[0]))) \
                 or ((hook or step is not None) and not root.startswith("self.") and not (
@@ -537,6 +547,16 @@ def _operands(value) -> bool:
 #: builtins a loop calls with several arguments (``print(epoch, loss)``), none of which keeps
 #: one in another: not asked for a project function's summary
 _BUILTINS = frozenset(dir(builtins))
+
+
+def _self_step(call, ctx) -> bool:
+    """A call on ``self`` (``self.log(name, loss)``, ``self.meter.update(loss)``) in a method
+    that runs once per training step with grad on: Lightning's ``training_step`` or one whose
+    value a loop of the file differentiates (``stepped_by_caller``)."""
+    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+            not (dotted_name(call.func.value) or "").partition(".")[0] == "self":
+        return False
+    return step_hook(ctx) is not None or stepped_by_caller(ctx) is not None
 
 
 def _may_keep(call) -> bool:

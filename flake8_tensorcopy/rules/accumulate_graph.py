@@ -264,6 +264,12 @@ def method_accumulation(node, ctx) -> list:
             found.append((call.func.value, args[k].value, (call.func.attr.value, attr)))
         elif k < len(names) and names[k] in keywords:
             found.append((call.func.value, keywords[names[k]], (call.func.attr.value, attr)))
+        elif k < len(names) and fn.node.args.kwarg is not None and \
+                names[k] == fn.node.args.kwarg.arg:
+            # ``def log(self, step, **metrics)`` keeping each value: every keyword argument
+            # that names no parameter (``logger.log(step, ce=ce, dice=dice)``)
+            found += [(call.func.value, v, (call.func.attr.value, attr))
+                      for kw, v in keywords.items() if kw not in names]
     return found
 
 

@@ -132,6 +132,8 @@ def _stepping_calls(tree) -> dict:
             backs.append(n)
     for b in sorted(backs, key=lambda c: c.lineno):
         v = b.func.value
+        if type(v) is ast.Subscript and type(v.slice) is ast.Constant:
+            v = v.value  # ``out = module.training_step(batch, i)``; ``out["loss"].backward()``
         for line, method in (bound.get(v.id, ()) if type(v) is ast.Name else ()):
             if method not in out and any(first <= line <= b.lineno <= last
                                          for first, last in loops):

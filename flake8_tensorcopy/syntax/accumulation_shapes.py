@@ -390,6 +390,9 @@ def imports_project(source: str) -> bool:
 #: it is read from a window of the text ending there (``_NAME_BEFORE``)
 _BACKWARD_CALL = LazyPattern(r"\.\s*backward\s*\(")
 _NAME_BEFORE = LazyPattern(r"(?<!\w)([A-Za-z_]\w*)\s*\Z")
+#: ``out["loss"].backward(``: the name whose constant-key item it is
+_KEYED_BEFORE = LazyPattern(
+    r"(?<!\w)([A-Za-z_]\w*)\s*\[\s*(?:'[^'\n]*'|\"[^\"\n]*\"|\d+)\s*\]\s*\Z")
 #: ``name = receiver.method(``, ``name = x[i].method(``: the bound name and the method
 _BOUND_FROM_METHOD = LazyPattern(
     r"(?m)^[ \t]*([A-Za-z_]\w*)\s*=\s*[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*\.\s*(\w+)\s*\(")
@@ -397,7 +400,8 @@ _STEPPING_NAMES: dict = {}
 
 
 def differentiated_names(source: str) -> Set[str]:
-    """The names ``source`` calls ``.backward(`` on (``loss.backward()``: ``loss``)."""
+    """The names ``source`` calls ``.backward(`` on (``loss.backward()``: ``loss``), or on a
+    constant-key item of (``out["loss"].backward()``: ``out``)."""
     names = set()
     if "backward" not in source:
         return names
@@ -411,6 +415,10 @@ def differentiated_names(source: str) -> Set[str]:
             got = _NAME_BEFORE.search(source, lo, end)
         if got is not None:
             names.add(got.group(1))
+        elif source[lo:end].rstrip().endswith("]"):
+            got = _KEYED_BEFORE.search(source, lo, end)
+            if got is not None:
+                names.add(got.group(1))
     return names
 
 

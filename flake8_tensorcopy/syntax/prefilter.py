@@ -537,7 +537,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # module computed, where the rule can tell it holds a graph (``Proof``)
                     True, local, None if text is None else text.contains) and proof(stmt, top):
                 found = True
-            elif in_class and _is_step(stmt, proof.source, text) and _step_accumulates(stmt) or \
+            elif in_class and _is_step(stmt, proof.source, text) and (
+                    _step_accumulates(stmt) or proof.keeps_on_self(stmt)) or \
                     top and (text is None or text.contains(stmt, "backward")) and \
                     _step_accumulates(stmt, _module_containers(body, stmt, text)) or \
                     proof.calls_live_returner(stmt, text):

@@ -4,6 +4,7 @@ TEN402's snapshots made and loaded by project functions, TEN405's bridges throug
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, Dict, FrozenSet, Optional
 
 from .accumulation_shapes import imports_project as _imports_project, mentions_proof
@@ -12,6 +13,7 @@ from .snapshot_shapes import calls_any as _calls_any, live_returners as _live_re
     snapshot_name
 from .source import LazyPattern
 from .storage_shapes import mentions_bridge
+from .walk import statements
 
 
 class Proof:
@@ -27,7 +29,7 @@ class Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_returners", "_by_helpers", "_held")
+                 "_returners", "_by_helpers", "_held", "_defines")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
@@ -41,6 +43,7 @@ class Proof:
         self._reached: Optional[bool] = None
         self._uses: Optional[Uses] = None
         self._returners: Optional[FrozenSet[str]] = None
+        self._defines: Dict[str, Callable[[str], bool]] = {}
 
     def uses(self) -> Uses:
         if self._uses is None:
@@ -94,6 +97,23 @@ class Proof:
                 self.reach is None or bool(self.reach(holds)))
         return got
 
+    def keeps_on_self(self, fn: ast.AST) -> bool:
+        """TEN501 in a training step (``accumulate.GraphKeepingAccumulator``'s ``_self_step``):
+        does ``fn`` call a method on ``self`` or an attribute of it with an argument
+        (``self.log(name, loss)``, ``self.meter.update(loss)``) whose name a ``def`` of this
+        file or of a module its imports reach may define (its summary may keep the argument)?"""
+        for n in statements(fn):
+            if type(n) is ast.Expr and type(n.value) is ast.Call and n.value.args and \
+                    type(n.value.func) is ast.Attribute and _on_self(n.value.func.value):
+                name = n.value.func.attr
+                holds = self._defines.get(name)
+                if holds is None:
+                    holds = self._defines[name] = re.compile(
+                        r"\bdef\s+" + name + r"\s*\(").search  # type: ignore[assignment]
+                if self._anywhere(holds):
+                    return True
+        return False
+
     def bridged(self) -> bool:
         """TEN405 through a project function (``helper_written``): may its storage summary say
         it shares through the NumPy bridge? Its body must then hold ``BRIDGE_WORDS``, and it
@@ -133,3 +153,10 @@ _HELPER_BOUND = LazyPattern(r"(?m)^[ \t]*([A-Za-z_][\w.]*)[ \t]*=[ \t]*([A-Za-z_
 
 def _loads(text: str) -> bool:
     return "load_state_dict" in text
+
+
+def _on_self(node: ast.AST) -> bool:
+    """``self``, ``self.meter``, ``self.meters["loss"]``."""
+    while type(node) in (ast.Attribute, ast.Subscript):
+        node = node.value  # type: ignore[attr-defined]
+    return type(node) is ast.Name and node.id == "self"  # type: ignore[attr-defined]
