@@ -334,7 +334,7 @@ class GraphKeepingAccumulator(Rule):
         outer = innermost_loop(ctx, loop) if loop is not None and fans_out(loop) else None
         if outer is not None:  # ``for k, v in losses.items(): hist[k].append(v)``, each step
             loop = outer
-        closure = loop is None and form in ("append", "aug", "add")
+        closure = loop is None and form in ("append", "aug", "add", "cat")
         hook = False
         step = stepped = None
         if closure:

@@ -172,6 +172,13 @@ def _catted(value: ast.expr) -> ast.expr:
     return value
 
 
+def concatenated_into(node: ast.Assign) -> bool:
+    """``x = torch.cat([x, v])``, ``self.bank = torch.cat([self.bank, z])[-k:]`` (a bounded
+    queue): the target is one of the two items concatenated (TEN501's ``cat`` form)."""
+    return len(node.targets) == 1 and \
+        _concatenated(_catted(node.value), dotted(node.targets[0])) is not None
+
+
 def _scaled(node: ast.AST) -> Set[str]:
     """``acc`` of ``acc``, ``0.9 * acc``, ``acc * beta``, ``self.m * acc``, ``beta * acc`` (a
     running average's term): the dotted names a product by a number or a setting may scale

@@ -16,7 +16,7 @@ from typing import Callable, FrozenSet, Iterator, List, Optional, Set, Tuple
 from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
 from .accumulation_shapes import LOOPS as _LOOPS, \
-    CONTAINER_CALLS, IMPORT_WORD, accumulates as _accumulates, \
+    CONTAINER_CALLS, IMPORT_WORD, accumulates as _accumulates, concatenated_into, \
     PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
     differentiating_defs
@@ -617,7 +617,7 @@ def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) ->
 def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bool:
     """Does ``fn`` append to or add into an attribute of ``self`` or an item of one
     (``self.outs.append(v)``, ``self.logs["loss"].append(v)``, ``self.total += v``,
-    ``self.total = self.total + v``), or (``names``: a module's containers) into one of
+    ``self.total = self.total + v``, ``self.bank = torch.cat([self.bank, v])``), or (``names``: a module's containers) into one of
     ``names`` (``LOSS_LOG.append(v)``)? (TEN501's steps: a superset of what the rule
     reports.)"""
     if names is not None and not names:
@@ -631,8 +631,8 @@ def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bo
                 else None
         elif t is ast.AugAssign:
             target = n.target
-        elif t is ast.Assign and type(n.value) is ast.BinOp:
-            target = n.targets[0]
+        elif t is ast.Assign and (type(n.value) is ast.BinOp or concatenated_into(n)):
+            target = n.targets[0]  # (``self.bank = torch.cat([self.bank, z])[-k:]`` too)
         else:
             continue
         while type(target) is ast.Subscript:  # ``self.logs["loss"].append(v)``
