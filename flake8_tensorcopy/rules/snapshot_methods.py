@@ -274,19 +274,24 @@ def restored_in_project(ctx, cls, name: str):
 
 
 def load_of(node, name: str, keys=None):
-    """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``,
-    or of a local name bound under ``node`` to ``name`` in one branch of a conditional
+    """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``
+    (the second of a ``functional_call``), or of a local name bound under ``node`` to ``name`` in one branch of a conditional
     expression (``state = self.rewind if self.rewind is not None else self.init`` ...
     ``load_state_dict(state)``)."""
     todo = [node]
     loads, chosen = [], set()
     while todo:
         n = todo.pop()
-        if type(n) is nodes.Call and last_name(n.func) == "load_state_dict" and n.args:
-            hit = mentions(n.args[0], name, keys=keys)
+        called = last_name(n.func) if type(n) is nodes.Call else None
+        if (called == "load_state_dict" and n.args) or (called == "functional_call" and
+                                                         len(n.args) > 1):
+            # (``functional_call(self.q, self.frozen, (x,))`` runs the module on those tensors
+            # as a load would put them in: a DQN's target kept as a state dict)
+            arg = n.args[0] if called == "load_state_dict" else n.args[1]
+            hit = mentions(arg, name, keys=keys)
             if hit is not None:
                 return hit
-            loads.append(n.args[0].value)
+            loads.append(arg.value)
         elif type(n) is nodes.Assign and len(n.targets) == 1 and \
                 type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.IfExp and \
                 name in (dotted_name(n.value.body), dotted_name(n.value.orelse)):
@@ -555,7 +560,8 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
 
 def paired_with_live(fn, name: str, owner: str, value) -> bool:
     """Is ``value`` (bound to ``name``) a list or dict of the values of the parameters of the
-    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``)
+    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``,
+    the parameters themselves: ``[p for p in ...]``)
     that function ``fn`` pairs with its live parameters one for one (``zip(owner.parameters(),
     name)``, ``name[n]`` in a loop over ``owner.named_parameters()``)? They are the same
     tensors: the two sides of every comparison or restore are equal."""
@@ -564,6 +570,12 @@ def paired_with_live(fn, name: str, owner: str, value) -> bool:
     values = (type(item) is nodes.Attribute and item.attr.value == "data") or (
         type(item) is nodes.Call and type(item.func) is nodes.Attribute and
         item.func.attr.value == "detach" and not item.args)
+    if not values and t is nodes.ListComp and type(item) is nodes.Name:
+        # ``[p for p in model.parameters()]``, unfiltered: the parameters themselves (round
+        # 11's FedProx client: ``zip(model.parameters(), global_params)``, a zero term)
+        comp = value.for_in
+        values = type(comp.target) is nodes.Name and comp.target.value == item.value and \
+            not comp.ifs and comp.inner_for_in is None
     return values and _reads_parameters_of(fn._a, owner, name)
 
 

@@ -46,7 +46,7 @@ _TREE_SHAPE_BRANCHES = (
     r"parameters\s*\(\s*\)\s*[\]})]",
     r"\]\s*\.\s*(?:add|sub|mul|div)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
-    r"load_state_dict\s*\(\s*[A-Za-z_{]",
+    r"load_state_dict\s*\(\s*[A-Za-z_{]", r"functional_call\s*\(",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
     r"import(?<!\wimport)\s*\([^)]*(?:\btensor\b|Tensor)",
     # TEN404-406: a binding made by a conversion, a NumPy bridge, an expansion or a repetition
@@ -216,6 +216,9 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
             args = node.args
             first = args[0] if args else next(
                 (k.value for k in node.keywords if k.arg == "data"), None)
+            if len(args) > 1 and (dotted(func) or "").endswith("functional_call") and \
+                    _restored_name(args[1]):
+                return True  # TEN402: ``functional_call(self.q, self.frozen, (x,))``, a load
             if isinstance(func, ast.Attribute):
                 attr = func.attr
                 if attr == "detach" and isinstance(func.value, ast.Call):
