@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Optional, Set
+from typing import Dict, Optional, Set
 
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
@@ -280,19 +280,48 @@ def _collected(call, fn, name: str) -> list:
     says it keeps that parameter in a module-level container or ``global`` number."""
     from ..semantic.index.collect_summaries import collects, logs
 
-    if fn is None or not hasattr(fn, "node") or \
-            any(a.star or a.keyword is not None for a in call.args):
+    if fn is None or not hasattr(fn, "node") or any(a.star for a in call.args):
         return []
-    args = call.args
-    found = [(args[into].value, args[k].value, (name, None))
-             for k, into in sorted(collects(fn).items())
-             if k < len(args) and into < len(args) and
-             type(args[into].value) in (nodes.Name, nodes.Attribute)]
+    args = [a for a in call.args if a.keyword is None]
+    given = _given(call, fn) if len(args) != len(call.args) else None
+    found = [(into_arg, arg, (name, None)) for k, into in sorted(collects(fn).items())
+             for into_arg in _at(args, given, into)[:1]
+             if type(into_arg) in (nodes.Name, nodes.Attribute)
+             for arg in _at(args, given, k)]
     # (a function, called by name or of its module: ``logutil.log_metric("loss", loss, step)``)
     if type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None:
-        found += [(call.func, args[k].value, (name, kept))
-                  for k, kept in sorted(logs(fn).items()) if k < len(args)]
+        found += [(call.func, arg, (name, kept)) for k, kept in sorted(logs(fn).items())
+                  for arg in _at(args, given, k)]
     return found
+
+
+def _given(call, fn) -> Optional[Dict[int, list]]:
+    """Position of a parameter of ``fn`` (after ``self`` for a method) -> the keyword
+    arguments of ``call`` it takes (``store=hist``; for ``**metrics``, every keyword that names
+    no parameter: ``log_metrics(store, bce=loss, acc=acc)``), or None where that is unknown."""
+    names = graph.function_params(fn.node)
+    if getattr(fn, "cls", None) is not None and names[:1] == ["self"]:
+        names = names[1:]
+    kwarg = fn.node.args.kwarg
+    out: Dict[int, list] = {}
+    for a in call.args:
+        if a.keyword is None:
+            continue
+        kw = a.keyword.value
+        if kw in names:
+            out.setdefault(names.index(kw), []).append(a.value)
+        elif kwarg is not None:
+            out.setdefault(names.index(kwarg.arg), []).append(a.value)
+        else:
+            return None
+    return out
+
+
+def _at(args: list, given: Optional[Dict[int, list]], k: int) -> list:
+    """The argument values ``call`` gives the parameter at position ``k`` (``_given``)."""
+    if k < len(args):
+        return [args[k].value]
+    return given.get(k, []) if given is not None else []
 
 
 def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:

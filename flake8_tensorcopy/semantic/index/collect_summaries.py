@@ -57,7 +57,8 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
     """One walk of ``fn``'s own code: (``collects``, ``logs``). Appended: ``store.append(value)``,
     ``store.append((step, value))``, ``store.append({"loss": value})``,
     ``store[k].append(value)``, ``store.setdefault(k, []).append(value)``,
-    ``store.extend([value])``; added (a ``global`` name only): ``TOTAL += value``. Neither side
+    ``store.extend([value])``, each value of a parameter in a loop over its items
+    (``for k, v in metrics.items(): store[k].append(v)``, of ``**metrics`` too); added (a ``global`` name only): ``TOTAL += value``. Neither side
     may be bound in the function (a ``global`` name may, by the ``+=`` itself)."""
     params = graph.function_params(fn)
     pos = {name: i - offset for i, name in enumerate(params) if i >= offset}
@@ -65,8 +66,11 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
     declared = set()
     found: Dict[int, int] = {}
     into_module: Dict[int, str] = {}
-    for n in own_nodes(fn):
+    each: Dict[str, str] = {}  # a loop's value -> the parameter whose values it takes
+    for n in own_nodes(fn):  # (a loop before the statements of its body)
         t = type(n)
+        if t is ast.For:
+            _each_value(n, pos, each)
         if t is ast.Global:
             declared.update(n.names)
             continue
@@ -105,18 +109,34 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
         # (``store.append((step, value))``, ``store.append({"loss": value})``: the display
         # holds the value)
         for v in items:
-            if type(v) is not ast.Name or v.id not in pos or v.id == recv.id:
+            name = each.get(v.id, v.id) if type(v) is ast.Name else None
+            if name is None or name not in pos or name == recv.id:
                 continue
             if recv.id in pos:
-                found.setdefault(pos[v.id], pos[recv.id])
+                found.setdefault(pos[name], pos[recv.id])
             elif top is not None and top(recv.id) == "container":
-                into_module.setdefault(pos[v.id], recv.id)
+                into_module.setdefault(pos[name], recv.id)
     names = {i: name for name, i in pos.items()}
     collected = {k: a for k, a in found.items()
                  if names[k] not in rebound and names[a] not in rebound}
     logged = {k: g for k, g in into_module.items() if names[k] not in rebound and (
         g in declared if top(g) == "number" else g not in rebound or g in declared)}
     return collected, logged
+
+
+def _each_value(loop: ast.For, pos: Dict[str, int], each: Dict[str, str]) -> None:
+    """``for key, value in metrics.items()``, ``for value in metrics.values()`` of a parameter
+    (``**metrics`` too): appending ``value`` keeps an item of ``metrics``."""
+    it, tgt = loop.iter, loop.target
+    if type(it) is not ast.Call or type(it.func) is not ast.Attribute or it.args or \
+            type(it.func.value) is not ast.Name or it.func.value.id not in pos:
+        return
+    if it.func.attr == "items" and type(tgt) is ast.Tuple and len(tgt.elts) == 2:
+        tgt = tgt.elts[1]
+    elif it.func.attr != "values":
+        return
+    if type(tgt) is ast.Name:
+        each[tgt.id] = it.func.value.id
 
 
 def _bound_names(target) -> list:
