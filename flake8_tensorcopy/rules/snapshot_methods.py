@@ -275,9 +275,10 @@ def restored_in_project(ctx, cls, name: str):
 
 def load_of(node, name: str, keys=None):
     """A read of ``name`` in the first argument of a ``load_state_dict`` call under ``node``
-    (the second of a ``functional_call``), or of a local name bound under ``node`` to ``name`` in one branch of a conditional
-    expression (``state = self.rewind if self.rewind is not None else self.init`` ...
-    ``load_state_dict(state)``)."""
+    (the second of a ``functional_call``), or of a local name bound under ``node`` to ``name``
+    in one branch of a conditional expression (``state = self.rewind if self.rewind is not
+    None else self.init`` ... ``load_state_dict(state)``) or to a call handed ``name`` whole
+    (``averaged = average_state_dicts(self.snapshots)``: computed from the live tensors)."""
     todo = [node]
     loads, chosen = [], set()
     while todo:
@@ -295,6 +296,11 @@ def load_of(node, name: str, keys=None):
         elif type(n) is nodes.Assign and len(n.targets) == 1 and \
                 type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.IfExp and \
                 name in (dotted_name(n.value.body), dotted_name(n.value.orelse)):
+            chosen.add(n.targets[0].target.value)
+        elif keys is None and type(n) is nodes.Assign and len(n.targets) == 1 and \
+                type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.Call and \
+                any(a.keyword is None and not a.star and dotted_name(a.value) == name
+                    for a in n.value.args):
             chosen.add(n.targets[0].target.value)
         todo.extend(c for c in n.children if c is not None)
     return next((a for a in loads if type(a) is nodes.Name and a.value in chosen), None)
