@@ -429,10 +429,11 @@ class GraphKeepingAccumulator(Rule):
                                       "with grad on: every step's autograd graph stays reachable "
                                       "until it is emptied or reset (memory grows each step)")
         elif step is not None:
-            fields.update(shape=how + f" in `{step.name.value}()`, a training step (it calls "
-                                      "`backward()`): every call's autograd graph stays "
-                                      "reachable from `self` (memory grows each step; a later "
-                                      "backward through it fails)")
+            holder = "`self`" if root.startswith("self.") else f"`{root.partition('.')[0]}`"
+            fields.update(shape=how + f" in `{step.name.value}()`, which calls `backward()`: "
+                                      f"every call's autograd graph stays reachable from {holder} "
+                                      "(memory grows with each call; a later backward through "
+                                      "it fails)")
         elif not fact.needs_grad:
             fields.update(shape=how + ": every iteration's autograd graph stays reachable "
                                       "(memory grows each step; a later backward through it "

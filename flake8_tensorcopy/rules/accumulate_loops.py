@@ -149,11 +149,13 @@ def step_method(ctx):
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef or not loop_facts(ctx, scope).any_backward:
         return None  # (most methods: no walk below)
+    method = positional_param_names(scope)[:1] == ["self"]
     if not cached(ctx, "_accumulate_step_method", scope, lambda: _differentiates_once(scope)):
-        return None
+        # a function a loop of the file calls by name (``train(epoch)``) that differentiates
+        # in a loop of its own: each call is an epoch (what it keeps after that loop)
+        return scope if not method and _called_in_loop(ctx, scope) else None
     # a method, or a function a loop of the file calls by name (``train_step(...)``)
-    return scope if positional_param_names(scope)[:1] == ["self"] or \
-        _called_in_loop(ctx, scope) else None
+    return scope if method or _called_in_loop(ctx, scope) else None
 
 
 def _called_in_loop(ctx, scope) -> bool:

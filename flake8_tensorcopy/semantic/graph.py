@@ -572,10 +572,9 @@ class ScopeGraph:
             got = self.attached_path(path_root(expr), p[1])
             if got is None and p[1].count(".") == 1 and self.oracle.leaf_property(p[1][1:], p[0]):
                 return self._leaf_fact(expr, expr)  # ``self.alpha``: on a leaf, where it runs
-            if got is None and type(path_root(expr)) is ast.Name:
-                got = graph_sources.fact(self, graph_sources.sources(self, expr, ""), expr.lineno)
-            if got is not None:
-                return got
+            if got is None and type(path_root(expr)) is ast.Name:  # (``outputs.logits`` too)
+                got = graph_items.path_source_fact(self, expr, p[1])
+            return got if got is not None else _OPEN
         return _OPEN
 
     def _derived(self, expr, read) -> Optional[Fact]:

@@ -271,6 +271,51 @@ def any_item_fact(g, value) -> Optional[Fact]:
     return strongest(facts)
 
 
+def path_source_fact(g, expr, key: str) -> Optional[Fact]:
+    """A path of a name (``out.logits``, ``out["pred"]``) attached by its sources
+    (``graph_sources.sources``: what the call bound to it returns there), or as a field of a
+    forward pass's output another item of which was differentiated (``output_sibling``)."""
+    from .graph_sources import fact, sources
+
+    return fact(g, sources(g, expr, ""), expr.lineno) or output_sibling(g, path_root(expr), key)
+
+
+#: the fields of a model's output object or dict that hold what its forward pass computed
+#: (``output_sibling``; not ``labels``, ``mask``, ``ids``: what it was handed back)
+OUTPUT_FIELDS = frozenset({
+    "logits", "hidden_states", "last_hidden_state", "pooler_output", "attentions",
+    "prediction_logits", "predictions", "preds", "pred", "scores", "embeddings", "features"})
+
+
+def output_sibling(g, name, key: str) -> Optional[Fact]:
+    """``outputs.logits`` (``outputs["logits"]``) where every binding of ``outputs`` reaching it
+    is the result of a module's call or of ``self.model(...)`` another item of which the scope
+    differentiated (``outputs.loss.backward()``): the forward pass that made both ran with
+    grad on, so the field (one of ``OUTPUT_FIELDS``) holds its graph; else None."""
+    field = key[1:] if key[:1] == "." else key[2:-2] if key[:2] in ("['", '["') else ""
+    if field not in OUTPUT_FIELDS or len(field) + (1 if key[:1] == "." else 4) != len(key):
+        return None  # (one step only: ``.logits``, not ``.logits.shape``)
+    reach = g.uses.get(id(name)) if type(name) is ast.Name else None
+    if not reach or name.id in g.path_written:
+        return None
+    from .graph_sources import call_kind
+
+    line = None
+    for b in reach:
+        bd = g.bindings[b]
+        v = bd.value
+        if bd.kind != "assign" or type(v) is not ast.Call or not (
+                (type(v.func) is ast.Attribute and dotted(v.func.value) == "self") or
+                call_kind(g, v) == "forward"):
+            return None  # (a model the trainer holds, ``self.model(**batch)``, or a module)
+        diff = [f.line for (c, k), f in g.paths.items()
+                if c == b and k != key and f.why == DIFFERENTIATED]
+        if not diff:
+            return None
+        line = min(diff) if line is None else min(line, *diff)
+    return Fact(FORWARD, line) if line is not None else None
+
+
 def loop_item_fact(g, bd):
     """The value a loop takes from a dict whose values a differentiated ``sum`` adds (``for k,
     v in loss_dict.items()``, ``for v in loss_dict.values()``): a term of that loss (the
