@@ -15,6 +15,7 @@ from .context import enclosing_function, positional_param_names, statement_block
 from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
+from .snapshot_getters import restored_through_getter, returns_items
 
 
 def restored_elsewhere(ctx, bind, name: str, keys=None):
@@ -42,7 +43,10 @@ def restored_elsewhere(ctx, bind, name: str, keys=None):
             if hit is not None:
                 where = "other methods" if owner is cls else f"`{owner.name.value}`'s methods"
                 return f"later calls of {where} (`{stmt.name.value}()`)", hit
-    return restored_in_project(ctx, cls, name) if keys is None else None
+    if keys is not None:
+        return None
+    return restored_in_project(ctx, cls, name) or \
+        restored_through_getter(ctx, related_classes(ctx.module, cls), name)
 
 
 def overwritten_backup(ctx, name: str, owner: str):
@@ -643,8 +647,7 @@ def handed_back(ctx, name: str, owner: str):
             continue
         reads = False
         for n in ast.walk(a):
-            if type(n) is ast.Return and n.value is not None and any(
-                    type(m) is ast.Attribute and dotted(m) == name for m in ast.walk(n.value)):
+            if type(n) is ast.Return and n.value is not None and returns_items(n.value, name):
                 return (f"later calls of `{scope.name.value}()` (each keeps the same live "
                         f"tensors of `{owner}`; `{stmt.name.value}()` hands one back)"), n
             reads = reads or (type(n) is ast.Attribute and dotted(n) == name and
