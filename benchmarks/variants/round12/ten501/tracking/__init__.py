@@ -1,0 +1,3 @@
+from .tracker import MetricTracker, write_jsonl
+
+__all__ = ["MetricTracker", "write_jsonl"]
