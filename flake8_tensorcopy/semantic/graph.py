@@ -652,9 +652,8 @@ class ScopeGraph:
         f = node.func
         if type(f) is ast.Name and f.id in NUMBERS:
             return None
-        if type(f) is ast.Attribute:
-            if f.attr in DETACHING:
-                return None
+        if type(f) is ast.Attribute and f.attr in DETACHING:
+            return None
         kind = graph_sources.call_kind(self, node)
         if kind == "forward":
             return graph_sources.forward_fact(self, node, self._at[-1] if self._at else None)
@@ -662,8 +661,10 @@ class ScopeGraph:
             args = [a for a in node.args if type(a) is not ast.Starred]
             return first_fact(self._derived(a, read) for a in args)
         summary = self.summary(node)
-        if summary is not None and summary.returns_item(None):
-            return Fact(RETURNED, node.lineno, detail=summary.name)
+        if summary is not None:  # (what it differentiated, or computes from an argument)
+            got = graph_items.returned_fact(self, node, summary, lambda a: self._derived(a, read))
+            if got is not None:
+                return got
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return self._derived(f.value, read) or self._leaf_fact(node, f.value)
         if type(f) is ast.Attribute and f.attr == "step" and len(node.args) == 1 and \
@@ -684,8 +685,7 @@ class ScopeGraph:
 
 #: ``ScopeGraph._read``: not a read it knows; look into the expression
 _OPEN = object()
-#: the detail of a HOLDS fact of a list the scope appends attached values to
-#: (``graph_items.appended``)
+#: the detail of a HOLDS fact of a list the scope appends to (``graph_items.appended``)
 APPENDED = graph_items.APPENDED
 
 

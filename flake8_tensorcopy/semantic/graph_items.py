@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, List, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, \
-    Binding, Fact, first_fact, strongest
+from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
+    TERMS, Binding, Fact, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed, dotted, path_root, values_and_indices
 
@@ -269,6 +269,24 @@ def any_item_fact(g, value) -> Optional[Fact]:
     if any(f is None or f.why == HOLDS for f in facts):
         return None
     return strongest(facts)
+
+
+def returned_fact(g, node: ast.Call, summary, derived) -> Optional[Fact]:
+    """What a call of a project function returns: what it differentiated (``returns_item``);
+    or, for a function called by name that returns what it computes from arguments handed to
+    it whole (its summary's sources: ``rt = t.clone(); dist.all_reduce(rt); return rt / n``),
+    attached where one of those arguments is (``derived(arg)``); else None."""
+    if summary.returns_item(None):
+        return Fact(RETURNED, node.lineno, detail=summary.name)
+    srcs = (getattr(summary, "sources", None) or {}).get("")
+    if not srcs or type(node.func) is not ast.Name or \
+            any(type(a) is ast.Starred for a in node.args):
+        return None
+    picked = sorted({int(o[1:]) for o, k in srcs if o[:1] == "p" and o[1:].isdigit() and not k})
+    got = first_fact(derived(node.args[i]) for i in picked if i < len(node.args))
+    if got is not None and got.why in (DIFFERENTIATED, SIBLING, TERMS, DERIVED):
+        return Fact(DERIVED, got.line, got.needs_grad)  # (computed from the loss)
+    return got
 
 
 def path_source_fact(g, expr, key: str) -> Optional[Fact]:
