@@ -68,6 +68,12 @@ def _concatenated(expr, name: Optional[str]) -> Optional[ast.expr]:
     return items[1 - names.index(name)] if names.count(name) == 1 else None
 
 
+#: what a method call statement's argument may be for the method to keep a graph with it: a
+#: name or an item or attribute of one, or a display holding one (``tracker.log_dict({"reg":
+#: reg})``; one of constants only is dropped after)
+_HELD = (ast.Name, ast.Subscript, ast.Attribute, ast.Dict, ast.List, ast.Tuple)
+
+
 def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     """The value of ``acc += v``, ``acc = acc + v`` (in one branch of ``... if ... else ...``
     too), ``acc.append(v)``, ``acc.extend([v])``,
@@ -132,13 +138,11 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         attr = node.value.func.attr
         if attr not in ("append", "appendleft", "extend") and len(node.value.args) > 1:
             # ``tracker.log(step, loss)``: a method may keep any argument it is given
-            value = ast.Tuple(elts=[a for a in node.value.args
-                                    if isinstance(a, (ast.Name, ast.Subscript, ast.Attribute))],
+            value = ast.Tuple(elts=[a for a in node.value.args if isinstance(a, _HELD)],
                               ctx=ast.Load())
             if not value.elts:
                 return None
-        elif attr not in ("append", "appendleft") and not isinstance(
-                first, (ast.Name, ast.Subscript, ast.Attribute)) and not (
+        elif attr not in ("append", "appendleft") and not isinstance(first, _HELD) and not (
                 attr == "extend" and isinstance(first, (ast.List, ast.Tuple, ast.Call))):
             return None
         else:

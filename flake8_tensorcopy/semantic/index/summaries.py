@@ -522,9 +522,11 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
         elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
                 type(stmt.value.func) is ast.Attribute and \
                 _on_self(stmt.value.func.value) and \
-                any(type(n) is ast.Name and n.id in names
+                any(type(n) is ast.Name and (n.id in names or any(
+                    len(x) == 3 and x[0] == n.id for x in items))
                     for a in stmt.value.args for n in ast.walk(a)):
             # ``self.m(x)``, ``self.meter.update(x)`` passing (what is formed from) a parameter
+            # (or each value of one: ``for k, v in metrics.items(): self.log(k, v)``)
             for attr, value in _delegated(stmt.value, cls):
                 _accumulated(g, stmt, attr, value, params, offset, items, found)
             continue
@@ -610,9 +612,12 @@ def _delegated(call: ast.Call, cls):
 
 
 def _self_attr(node) -> Optional[str]:
-    """``self.sum`` of ``self.sum`` or of an item of it (``self.losses[key]``)."""
-    while type(node) is ast.Subscript:
-        node = node.value
+    """``self.sum`` of ``self.sum`` or of an item of it (``self.losses[key]``,
+    ``self.data.setdefault(key, [])``)."""
+    while type(node) is ast.Subscript or (
+            type(node) is ast.Call and type(node.func) is ast.Attribute and
+            node.func.attr == "setdefault"):
+        node = node.value if type(node) is ast.Subscript else node.func.value
     if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
         return "self." + node.attr
     return None
