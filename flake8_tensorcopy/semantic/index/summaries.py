@@ -508,8 +508,9 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
             attr = _self_attr(stmt.targets[0])
             v = stmt.value
             if attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
-                    attr in (_self_attr(v.left), _self_attr(v.right)):
-                value = v.right if _self_attr(v.left) == attr else v.left
+                    attr in _scaled_attrs(v.left) | _scaled_attrs(v.right):
+                # ``self.sum = self.sum + v``, ``self.avg = b * self.avg + (1 - b) * v``
+                value = v.right if attr in _scaled_attrs(v.left) else v.left
             elif attr is not None and type(stmt.targets[0]) is ast.Subscript:
                 continue  # ``self.d[k] = x``: one item set, the rest kept
             elif attr is not None:
@@ -609,6 +610,16 @@ def _delegated(call: ast.Call, cls):
         return ()
     acc = target.graph_summary().accumulates
     return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
+
+
+def _scaled_attrs(side) -> set:
+    """The ``self`` attributes ``side`` of a sum is, or is a factor of (``self.avg``,
+    ``self.beta * self.avg``: both ``self.beta`` and ``self.avg``)."""
+    out = {_self_attr(side)}
+    if type(side) is ast.BinOp and type(side.op) in (ast.Mult, ast.Div):
+        out |= {_self_attr(side.left), _self_attr(side.right)}
+    out.discard(None)
+    return out
 
 
 def _self_attr(node) -> Optional[str]:
