@@ -117,6 +117,13 @@ def module_call(kind) -> Optional[bool]:
     return None
 
 
+def is_param(g, f) -> bool:
+    """Is ``f`` a name every binding of which reaching it is a parameter of the scope ``g``
+    (``graph.ScopeGraph``)?"""
+    reach = g.uses.get(id(f)) if type(f) is ast.Name else None
+    return bool(reach) and all(g.bindings[b].kind == "param" for b in reach)
+
+
 def first_fact(facts) -> Optional[Fact]:
     for f in facts:
         if f is not None:

@@ -25,7 +25,7 @@ import ast
 import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, is_param
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, path_of, path_root, reduced_values
 
@@ -536,12 +536,11 @@ def proving_region(g, value, stmt) -> Optional[str]:
 
 def _passed_forward(g, call: ast.Call, stmt) -> bool:
     """Is ``call`` a call of a parameter of the scope (``criterion(logits, y)``: a loss passed
-    in) with an argument that a forward pass made in ``stmt``'s region (``logits = model(x)``)?
-    Differentiated, it proves that region on: with grad off there the output holds no graph,
-    and the callable would have to turn grad on and bring parameters of its own."""
-    f = call.func
-    reach = g.uses.get(id(f)) if type(f) is ast.Name else None
-    if not reach or any(g.bindings[b].kind != "param" for b in reach):
+    in) with an argument that a forward pass made in ``stmt``'s region (``logits = model(x)``;
+    or a call of a parameter: ``loss_fn(model(x), y)``)? Differentiated, it proves that region
+    on: with grad off there the output holds no graph, and the callable would have to turn grad
+    on and bring parameters of its own."""
+    if not is_param(g, call.func):
         return False
     r = region(g, stmt)
     for a in call.args:
@@ -553,7 +552,7 @@ def _passed_forward(g, call: ast.Call, stmt) -> bool:
             if bd.kind != "assign" or region(g, bd.stmt) != r:
                 continue
             a = bd.value
-        if type(a) is ast.Call and call_kind(g, a) == "forward":
+        if type(a) is ast.Call and (call_kind(g, a) == "forward" or is_param(g, a.func)):
             return True
     return False
 
