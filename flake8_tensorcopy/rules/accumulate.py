@@ -12,9 +12,10 @@ from ..semantic.graph_items import LEAF
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
+from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, freezes_here, grad_off_here, method_accumulation, \
-    method_called_with_grad_on, scope_graph, stored_per_turn
+    method_called_with_grad_on, scope_graph, stored_per_turn, summary
 from .accumulation_forms import accumulation, concatenated_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
@@ -62,7 +63,9 @@ class GraphKeepingAccumulator(Rule):
         "step; only a value the method proves attached, `self.losses.append(loss)` after "
         "`loss.backward()`), or by a method that a loop of the file calls by name and whose "
         "value that loop differentiates (`loss = module.training_step(batch, i)` ... "
-        "`loss.backward()`: each call is a step made with grad on). A value is "
+        "`loss.backward()`: each call is a step made with grad on); also a project generator "
+        "that yields what it differentiated, run to its end with every value kept "
+        "(`list(train_steps(...))`, `sum(train_iter(...))`). A value is "
         "graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
         "flow-sensitive, every binding that reaches the read must be attached, a number it "
         "starts as aside, `total = 0.0`; function "
@@ -318,7 +321,30 @@ class GraphKeepingAccumulator(Rule):
                 if reports:
                     return reports
             return ()
-        return () if found is None or not _operands(found[1]) else self._check(node, ctx, found)
+        if found is None and type(node) in (nodes.Assign, nodes.AugAssign, nodes.Expr):
+            return self._materialized(node, ctx)
+        return () if not _operands(found[1]) else self._check(node, ctx, found)
+
+    def _materialized(self, node, ctx) -> Iterable[Report]:
+        """``list(train_steps(model, loader))``, ``sum(train_iter(...))``: a generator of the
+        project that yields what it differentiated (``GraphSummary.yields``), every value kept."""
+        a = getattr(node.value, "_a", None)
+        call = materialized(a) if isinstance(a, ast.Call) else None
+        if call is None or ctx.inf.in_no_grad:
+            return ()
+        built = next((n for n in nodes.within(node.value) if getattr(n, "_a", None) is call),
+                     None)
+        s = summary(ctx, built.func) if type(built) is nodes.Call else None
+        if s is None or -1 not in getattr(s, "yields", ()):
+            return ()
+        gen = f"`{s.name}()`"
+        keeper = a if a.args[0] is call else a.args[0]
+        return [self.report(node, None, acc=f"{keeper.func.id}()", value=ctx.snippet(built, 30),
+                            shape=f" (every value {gen} yields after `backward()` ran through it):"
+                                  " every step's autograd graph stays reachable (memory grows "
+                                  "each step; a later backward through it fails)",
+                            fixed=f"what {gen} yields `.detach()`-ed (or its `.item()`)",
+                            also="")]
 
     def _check(self, node, ctx, found) -> Iterator[Report]:
         acc, value, form = found

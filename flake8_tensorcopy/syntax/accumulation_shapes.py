@@ -183,6 +183,22 @@ def concatenated_into(node: ast.Assign) -> bool:
         _concatenated(_catted(node.value), dotted(node.targets[0])) is not None
 
 
+#: builtins that run a generator to its end and keep (or add up) every value it yields
+MATERIALIZERS = frozenset({"list", "tuple", "sum", "sorted"})
+
+
+def materialized(value: ast.AST) -> Optional[ast.Call]:
+    """The generator call ``value`` runs to its end, keeping each value (``list(train_steps(model,
+    loader))``, ``sum(train_iter(...))``, ``torch.stack(list(steps(...)))``): a call of a plain
+    name handed alone to one of ``MATERIALIZERS``, itself ``value`` or its first argument."""
+    for v in (value, value.args[0] if type(value) is ast.Call and value.args else None):
+        if type(v) is ast.Call and type(v.func) is ast.Name and v.func.id in MATERIALIZERS and \
+                len(v.args) == 1 and not v.keywords and type(v.args[0]) is ast.Call and \
+                type(v.args[0].func) is ast.Name:
+            return v.args[0]
+    return None
+
+
 def _scaled(node: ast.AST) -> Set[str]:
     """``acc`` of ``acc``, ``0.9 * acc``, ``acc * beta``, ``self.m * acc``, ``beta * acc`` (a
     running average's term): the dotted names a product by a number or a setting may scale

@@ -549,6 +549,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 # .step_hook``, ``step_method``); TEN402: ``best = trainer.weights()`` in a
                 # method or a function
                 found = True
+            elif proof.materializes(stmt):
+                found = True  # TEN501: ``list(train_steps(...))`` of a generator that trains
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():
                 found = True  # TEN405: a project function's result written in place

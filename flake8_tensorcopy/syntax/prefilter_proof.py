@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Dict, FrozenSet, Optional
+from typing import Callable, Dict, FrozenSet, List, Optional
 
-from .accumulation_shapes import imports_project as _imports_project, mentions_proof
+from .accumulation_shapes import imports_project as _imports_project, materialized, \
+    mentions_proof
 from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_with_grad_on
 from .snapshot_shapes import calls_any as _calls_any, live_returners as _live_returners, \
     snapshot_name
-from .source import LazyPattern
+from .source import LazyPattern, lines_of_sorted, occurrences
 from .storage_shapes import mentions_bridge
-from .walk import statements
+from .walk import on_lines, statements
 
 
 class Proof:
@@ -29,7 +30,7 @@ class Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_returners", "_by_helpers", "_held", "_defines")
+                 "_returners", "_by_helpers", "_held", "_defines", "_gens")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
@@ -44,6 +45,7 @@ class Proof:
         self._uses: Optional[Uses] = None
         self._returners: Optional[FrozenSet[str]] = None
         self._defines: Dict[str, Callable[[str], bool]] = {}
+        self._gens: Optional[Dict[str, List[int]]] = None
 
     def uses(self) -> Uses:
         if self._uses is None:
@@ -113,6 +115,33 @@ class Proof:
                 if self._anywhere(holds):
                     return True
         return False
+
+    def materializes(self, fn: ast.AST) -> bool:
+        """TEN501: does ``fn`` run one of the file's generators that call ``backward`` to its
+        end, keeping every value (``list(train_steps(...))``: ``materialized``)? Read from the
+        text first: the lines of ``yield`` name the generators, those of their names the
+        definitions that may call one."""
+        if self._gens is None:
+            self._gens = self._generators()
+        if not self._gens or not any(on_lines(lines, fn) for lines in self._gens.values()):
+            return False
+        for n in ast.walk(fn):
+            if type(n) is ast.Call:
+                got = materialized(n)
+                if got is not None and got.func.id in self._gens:  # type: ignore[attr-defined]
+                    return True
+        return False
+
+    def _generators(self) -> Dict[str, List[int]]:
+        """The top-level functions of the file whose lines hold ``yield``, in a text that calls
+        ``backward`` -> the lines their names are written on."""
+        source = self.source
+        if source is None or "yield" not in source or "backward" not in source:
+            return {}
+        spots = lines_of_sorted(source, occurrences(source, "yield"))
+        return {d.name: lines_of_sorted(source, occurrences(source, d.name))
+                for d in getattr(self.tree, "body", ())
+                if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and on_lines(spots, d)}
 
     def bridged(self) -> bool:
         """TEN405 through a project function (``helper_written``): may its storage summary say
