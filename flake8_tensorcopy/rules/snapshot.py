@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..syntax import nodes
@@ -22,6 +21,7 @@ from ..syntax.snapshot_shapes import live_returners, snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
 from .snapshot_records import live_fields
+from ..syntax.source import LazyPattern
 
 
 class StateDictSnapshot(Rule):
@@ -675,9 +675,9 @@ def _parameter_item(ctx, value) -> Optional[Live]:
 #: a name or attribute chain handed to ``load_state_dict`` (or an item of it: ``self.history[0]``),
 #: or whose items a dict comprehension handed to it reads (``load_state_dict({k: v * m for k, v in
 #: early.items()})``, on one line)
-_LOADED = re.compile(r"load_state_dict\(\s*(?:([A-Za-z_][\w.]*)\s*(?:\[[^\]\n]*\]\s*)?[,)]|"
-                     r"\{[^}\n]*?\bin\s+"
-                     r"([A-Za-z_][\w.]*)\s*\.\s*items\s*\(\s*\)\s*\})")
+_LOADED = LazyPattern(r"load_state_dict\(\s*(?:([A-Za-z_][\w.]*)\s*(?:\[[^\]\n]*\]\s*)?[,)]|"
+                      r"\{[^}\n]*?\bin\s+"
+                      r"([A-Za-z_][\w.]*)\s*\.\s*items\s*\(\s*\)\s*\})")
 _loaded_in: Tuple[Optional[str], frozenset] = (None, frozenset())
 
 

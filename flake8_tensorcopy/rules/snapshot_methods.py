@@ -16,6 +16,7 @@ from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 from .snapshot_getters import restored_through_getter, returns_items
+from ..syntax.source import LazyPattern
 
 
 def restored_elsewhere(ctx, bind, name: str, keys=None):
@@ -441,8 +442,8 @@ def owner_class(module, fn):
 
 #: what may follow ``self.teacher`` in a file for a frozen module's tensors to stay as they are:
 #: a forward pass, its state dict, eval mode, the freeze itself, a move, its parameters read
-_STILL = re.compile(r"\s*(?:\(|\.\s*(?:state_dict|eval|requires_grad_|parameters|"
-                    r"named_parameters|to|cuda|cpu)\s*\(|=[^=])")
+_STILL = LazyPattern(r"\s*(?:\(|\.\s*(?:state_dict|eval|requires_grad_|parameters|"
+                     r"named_parameters|to|cuda|cpu)\s*\(|=[^=])")
 
 
 def frozen_module(ctx, receiver) -> bool:

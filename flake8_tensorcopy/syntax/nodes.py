@@ -16,10 +16,10 @@ child nodes in source order, names included (``x.y``'s ``y``, ``f(y=1)``'s ``y``
 from __future__ import annotations
 
 import ast
-import re
 import typing as _t
 from typing import Optional
 
+from .source import LazyPattern
 
 
 class Node:
@@ -291,9 +291,9 @@ def within(node: Node, stop: tuple = ()) -> _t.Iterator[Node]:
 
 
 #: one string literal (with its prefix), as opposed to an implicit concatenation of several
-ONE_STRING = re.compile(
-    r"[rRbBuUfF]{0,2}(?:'''(?:[^\\]|\\.)*?'''|\"\"\"(?:[^\\]|\\.)*?\"\"\""
-    r"|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")", re.DOTALL)
+ONE_STRING = LazyPattern(
+    r"(?s)[rRbBuUfF]{0,2}(?:'''(?:[^\\]|\\.)*?'''|\"\"\"(?:[^\\]|\\.)*?\"\"\""
+    r"|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")")
 _PREFIX = frozenset("rRbBuUfF")
 
 

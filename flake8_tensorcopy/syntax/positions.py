@@ -17,13 +17,12 @@ tests/test_positions.py compares every reported position and fix offset with lib
 """
 from __future__ import annotations
 
-import re
 from typing import Dict, List, Optional, Tuple
 
-from .source import line_starts
+from .source import LazyPattern, line_starts
 
 #: a string literal or a comment's ``#``, to find where a line's comment starts
-_STR_OR_HASH = re.compile(
+_STR_OR_HASH = LazyPattern(
     r"""[rRbBuUfF]{0,2}(?:'''|\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|#""")
 _WS = " \t\f"
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import child_nodes, dotted
@@ -196,8 +195,8 @@ CALLED_ANY = LazyPattern(r"(?<![\w.])([^\W\d]\w*)(?=((?:[\s)]|\\\n|#[^\n]*)*))(?
 #: once, inside a lookahead (atomic in Python's ``re``; possessive quantifiers need 3.11): they
 #: are told apart by their first character, so giving any back could never find a ``(``, and a
 #: run of comment lines cannot make the search backtrack exponentially.
-_CALL_AFTER = re.compile(r"(?=((?:[\s)]|\\\n|#[^\n]*)*))\1\(")
-_NAME_BEFORE = re.compile(r"[\w.]")
+_CALL_AFTER = LazyPattern(r"(?=((?:[\s)]|\\\n|#[^\n]*)*))\1\(")
+_NAME_BEFORE = LazyPattern(r"[\w.]")
 
 
 def call_starts(name: str, text: str) -> Iterator[int]:
@@ -222,7 +221,7 @@ class _PastLastCall(Exception):
     """A collecting walk has passed the last line that may call a target."""
 
 
-DEF_BEFORE = re.compile(r"(?<!\w)def[ \t]+\Z")
+DEF_BEFORE = LazyPattern(r"(?<!\w)def[ \t]+\Z")
 
 
 def lines_hold(lines: List[int], node: ast.AST) -> bool:

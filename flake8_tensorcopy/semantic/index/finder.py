@@ -9,7 +9,6 @@ takes over the answers of the finder the pre-filter used before it was loaded (`
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
@@ -17,6 +16,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 from . import roots
 from .reach import import_specs
 from .roots import find_root, package_homes, watched_folder, within
+from ...syntax.source import LazyPattern
 
 _NOT_ASKED = object()
 
@@ -424,7 +424,7 @@ def finder() -> ModuleFinder:
 
 _FINDER: Optional[ModuleFinder] = None
 _LOCK = threading.Lock()
-_INSTALLED = re.compile(r"[\\/](?:site|dist)-packages[\\/]")
+_INSTALLED = LazyPattern(r"[\\/](?:site|dist)-packages[\\/]")
 
 
 def in_project(filename: Optional[str]) -> bool:

@@ -6,14 +6,14 @@ the committed table is what the installed torch gives.
 from __future__ import annotations
 
 import json
-import re
 from typing import Dict, FrozenSet, Iterable, Optional, Sequence
 
 from . import table as _t
+from ...syntax.source import LazyPattern
 
 TORCH_VERSION: str = _t.TORCH_VERSION
 
-_LAYER_NUM = re.compile(r"_l\d+")
+_LAYER_NUM = LazyPattern(r"_l\d+")
 _DECODED: Dict[str, object] = {}
 
 
@@ -112,7 +112,7 @@ _MODEL_PACKAGES = frozenset({"torchvision.models", "torchvision.models.detection
 #: a Hugging Face ``transformers`` class that is a PyTorch model (``AutoModelForCausalLM``,
 #: ``BertModel``, ``GPT2LMHeadModel``, ``T5ForConditionalGeneration``); not a tokenizer, a
 #: config or a processor, nor a TensorFlow (``TF``) or Flax class
-_HF_MODEL_CLASS = re.compile(r"(?!TF[A-Z]|Flax)[A-Z]\w*(?:Model|For[A-Z]\w*)")
+_HF_MODEL_CLASS = LazyPattern(r"(?!TF[A-Z]|Flax)[A-Z]\w*(?:Model|For[A-Z]\w*)")
 
 
 #: classes of other libraries that derive from ``torch.nn.Module``: a subclass is a module
