@@ -512,10 +512,7 @@ class ScopeGraph:
         nothing in the scope writes, deletes or changes its items (a method called on it)."""
         key = self.bindings[b].key
         got = self._holding.get(b)
-        if got is None or key in self.path_written or any(
-                type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
-                type(s.value.func.value) is ast.Name and s.value.func.value.id == key
-                for s in self.expr_stmts):
+        if got is None or graph_items.changed_in_scope(self, key):
             return None
         return Fact(HOLDS, got.line, detail=got.detail)
 

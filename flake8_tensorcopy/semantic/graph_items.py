@@ -229,6 +229,15 @@ def mark_summed(g, expr, terms) -> None:
             g.marked[b] = terms
 
 
+def changed_in_scope(g, name: str) -> bool:
+    """Does the scope write, delete or change the items of ``name`` (``name[k] = v``, ``del
+    name[k]``, a method called on it as a statement: ``name.update(...)``)?"""
+    return name in g.path_written or any(
+        type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
+        type(s.value.func.value) is ast.Name and s.value.func.value.id == name
+        for s in g.expr_stmts)
+
+
 def item_fact(g, value, got: Optional[Fact]) -> Optional[Fact]:
     """Why ``value[i]`` is attached, ``got`` the fact of ``value`` itself: an item of a tensor
     is in its graph; an item of a container (``got`` a HOLDS fact) or of a dict display
@@ -250,9 +259,7 @@ def any_item_fact(g, value) -> Optional[Fact]:
     += terms[name]``), and nothing in the scope writes its items or calls a method on it; else
     None (an unknown item of a container: ``{"loss": loss, "acc": acc}``)."""
     reach = g.uses.get(id(value)) if type(value) is ast.Name else None
-    if not reach or value.id in g.path_written or any(
-            type(s.value.func) is ast.Attribute and type(s.value.func.value) is ast.Name and
-            s.value.func.value.id == value.id for s in g.expr_stmts if type(s.value) is ast.Call):
+    if not reach or changed_in_scope(g, value.id):
         return None
     facts: List[Optional[Fact]] = []
     for b in reach:
