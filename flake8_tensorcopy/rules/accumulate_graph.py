@@ -255,22 +255,12 @@ def method_accumulation(node, ctx) -> list:
     if not s.accumulates:
         return _collected(call, fn, func.attr.value)
     args = [a for a in call.args if a.keyword is None and not a.star]
-    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-    # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``)
-    names = graph.function_params(fn.node)[1:] if keywords else []
-    found = []
-    for k, attr in sorted(s.accumulates.items()):
-        if k < len(args):
-            found.append((call.func.value, args[k].value, (call.func.attr.value, attr)))
-        elif k < len(names) and names[k] in keywords:
-            found.append((call.func.value, keywords[names[k]], (call.func.attr.value, attr)))
-        elif k < len(names) and fn.node.args.kwarg is not None and \
-                names[k] == fn.node.args.kwarg.arg:
-            # ``def log(self, step, **metrics)`` keeping each value: every keyword argument
-            # that names no parameter (``logger.log(step, ce=ce, dice=dice)``)
-            found += [(call.func.value, v, (call.func.attr.value, attr))
-                      for kw, v in keywords.items() if kw not in names]
-    return found
+    # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``;
+    # ``def log(self, step, **metrics)``: ``logger.log(step, ce=ce, dice=dice)``)
+    given = _given(call, graph.function_params(fn.node)[1:], fn.node.args.kwarg) \
+        if len(args) != len(call.args) else None
+    return [(call.func.value, arg, (call.func.attr.value, attr))
+            for k, attr in sorted(s.accumulates.items()) for arg in _at(args, given, k)]
 
 
 def _collected(call, fn, name: str) -> list:
@@ -283,7 +273,10 @@ def _collected(call, fn, name: str) -> list:
     if fn is None or not hasattr(fn, "node") or any(a.star for a in call.args):
         return []
     args = [a for a in call.args if a.keyword is None]
-    given = _given(call, fn) if len(args) != len(call.args) else None
+    names = graph.function_params(fn.node)
+    if getattr(fn, "cls", None) is not None and names[:1] == ["self"]:
+        names = names[1:]
+    given = _given(call, names, fn.node.args.kwarg) if len(args) != len(call.args) else None
     found = [(into_arg, arg, (name, None)) for k, into in sorted(collects(fn).items())
              for into_arg in _at(args, given, into)[:1]
              if type(into_arg) in (nodes.Name, nodes.Attribute)
@@ -295,25 +288,17 @@ def _collected(call, fn, name: str) -> list:
     return found
 
 
-def _given(call, fn) -> Optional[Dict[int, list]]:
-    """Position of a parameter of ``fn`` (after ``self`` for a method) -> the keyword
-    arguments of ``call`` it takes (``store=hist``; for ``**metrics``, every keyword that names
-    no parameter: ``log_metrics(store, bce=loss, acc=acc)``), or None where that is unknown."""
-    names = graph.function_params(fn.node)
-    if getattr(fn, "cls", None) is not None and names[:1] == ["self"]:
-        names = names[1:]
-    kwarg = fn.node.args.kwarg
+def _given(call, names: list, kwarg) -> Dict[int, list]:
+    """Position of a parameter among ``names`` (the callee's, as its call fills them) -> the
+    keyword arguments of ``call`` it takes (``store=hist``; for ``**metrics``, ``kwarg``, every
+    keyword that names no parameter: ``log_metrics(store, bce=loss, acc=acc)``)."""
     out: Dict[int, list] = {}
     for a in call.args:
-        if a.keyword is None:
-            continue
-        kw = a.keyword.value
-        if kw in names:
-            out.setdefault(names.index(kw), []).append(a.value)
-        elif kwarg is not None:
-            out.setdefault(names.index(kwarg.arg), []).append(a.value)
-        else:
-            return None
+        kw = a.keyword.value if a.keyword is not None else None
+        at = names.index(kw) if kw in names else \
+            names.index(kwarg.arg) if kw is not None and kwarg is not None else None
+        if at is not None:
+            out.setdefault(at, []).append(a.value)
     return out
 
 
