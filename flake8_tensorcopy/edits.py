@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 import bisect
 import operator
-import re
 from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 
 from .diagnostics import Edit, Fix
 from .syntax import nodes
 from .syntax.positions import Text
 from .syntax.source import line_starts, tokens
+from .syntax.patterns import compile_pattern
 
 if TYPE_CHECKING:  # only named in annotations: applying edits loads no rule
     from .rules.base import FixPlan
@@ -111,7 +111,7 @@ def plan_to_fix(plan: FixPlan, module, source: str, text: Text, newline: str) ->
     return Fix(plan.description, plan.safety, tuple(sorted(set(edits))))
 
 
-_INDENT = re.compile(r"[ \t\f]*")
+_INDENT = compile_pattern(r"[ \t\f]*")
 
 
 def default_indent(module: nodes.Module, source: str, text: Optional[Text] = None) -> str:

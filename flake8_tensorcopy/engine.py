@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import gc
-import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import edits
@@ -29,10 +28,11 @@ from .syntax.parse import LintError, python_ast
 from .syntax.positions import Text
 from .syntax.prefilter import SHAPES, plan
 from .syntax.source import detect_newline
+from .syntax.patterns import compile_pattern
 
 #: below this size skipping candidate-free definitions saves less than it costs
 _MASK_MIN_CHARS = 2000
-_WS = re.compile(r"\s+")
+_WS = compile_pattern(r"\s+")
 
 
 def might_match(source: str) -> bool:

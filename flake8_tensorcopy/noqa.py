@@ -26,14 +26,15 @@ from typing import Dict, List, Optional, Sequence
 
 from .diagnostics import Diagnostic
 from .syntax.source import split_lines, tokens
+from .syntax.patterns import compile_pattern
 
-NOQA = re.compile(r"# noqa(?::\s?(?P<codes>(?:[A-Z]+[0-9]+[,\s]*)+))?", re.IGNORECASE)
-_SEPARATORS = re.compile(r"[,\s]")
+NOQA = compile_pattern(r"# noqa(?::\s?(?P<codes>(?:[A-Z]+[0-9]+[,\s]*)+))?", re.IGNORECASE)
+_SEPARATORS = compile_pattern(r"[,\s]")
 
 
 #: flake8's ``NOQA_FILE``, matched at the start of each physical line
-FILE_NOQA = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
-_FLAKE8 = re.compile("flake8", re.IGNORECASE)
+FILE_NOQA = compile_pattern(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
+_FLAKE8 = compile_pattern("flake8", re.IGNORECASE)
 
 
 def skips_file(source: str) -> bool:

@@ -4,7 +4,6 @@ rule's ``check``. It reads the syntax (text, positions, parentheses) and the sem
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, List, Optional, Tuple
 
 from ..semantic import kinds
@@ -15,8 +14,9 @@ from ..syntax.positions import Text, Tok
 from ..syntax.prefilter import first_line
 from ..syntax.source import split_lines
 from .base import NodeEdit, Src
+from ..syntax.patterns import compile_pattern
 
-_WS = re.compile(r"\s+")
+_WS = compile_pattern(r"\s+")
 
 
 UNASKED = object()  # a callee's qualified name not worked out yet

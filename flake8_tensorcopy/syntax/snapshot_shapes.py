@@ -10,6 +10,7 @@ from typing import FrozenSet, Optional
 
 from .source import occurrences
 from .walk import dotted, walk_nodes
+from .patterns import compile_pattern
 
 
 def restored_name(arg: ast.expr) -> bool:
@@ -46,7 +47,7 @@ SNAPSHOT_WORDS = ("before", "old", "prev", "orig", "init", "backup", "snapshot",
                   "saved", "best", "start", "copy", "anchor")
 
 
-_SNAPSHOT_WORD = re.compile("|".join(SNAPSHOT_WORDS), re.IGNORECASE)
+_SNAPSHOT_WORD = compile_pattern("|".join(SNAPSHOT_WORDS), re.IGNORECASE)
 
 
 def snapshot_name(name: Optional[str]) -> bool:

@@ -6,30 +6,33 @@ import io
 import operator
 import re
 import tokenize
+from .patterns import compile_pattern
 from .records import record
 from functools import partial
 from itertools import accumulate
 from typing import Iterable, Iterator, List, Optional, Tuple
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = compile_pattern(r"\r\n|\r|\n")
 
 
 class LazyPattern:
-    """A regular expression compiled on its first use (``LazyPattern(r"...").finditer(text)``).
-    Compiling one costs tens of microseconds, in every process: an editor's run on a training
-    script compiled 73 of the lint path's patterns (3 ms) and used 41. For patterns asked once a
-    file, not once a node (each use costs an attribute lookup through ``__getattr__``)."""
+    """A regular expression compiled on its first use (``LazyPattern(r"...").finditer(text)``),
+    from the code ``patterns`` keeps for this interpreter where it has it. Compiling one costs
+    tens of microseconds, in every process: an editor's run on a training script compiled 73 of
+    the lint path's patterns (3 ms) and used 41. For patterns asked once a file, not once a node
+    (each use costs an attribute lookup through ``__getattr__``)."""
 
-    __slots__ = ("pattern", "_compiled")
+    __slots__ = ("pattern", "flags", "_compiled")
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, flags: int = 0) -> None:
         self.pattern = pattern
+        self.flags = flags
         self._compiled: Optional["re.Pattern[str]"] = None
 
     def __getattr__(self, name: str):
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(self.pattern)
+            compiled = self._compiled = compile_pattern(self.pattern, self.flags)
         return getattr(compiled, name)
 
 
@@ -156,7 +159,7 @@ def occurrences(text: str, word: str) -> Iterator[int]:
         i = text.find(word, i + 1)
 
 
-_WORD_CHAR = re.compile(r"\w")
+_WORD_CHAR = compile_pattern(r"\w")
 
 
 def word_starts(text: str, word: str) -> List[int]:

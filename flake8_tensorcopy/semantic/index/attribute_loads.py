@@ -26,10 +26,11 @@ from typing import Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from ...files import iter_files
 from .importers import MAX_FILES, import_words
+from ...syntax.patterns import compile_pattern
 
 _TTL = 1.0
-_LOAD = re.compile(r"load_state_dict\(\s*([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)\s*[,)]")
-_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
+_LOAD = compile_pattern(r"load_state_dict\(\s*([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)\s*[,)]")
+_CLASS = compile_pattern(r"^([ \t]*)class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
 _DOTTED = r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)"
 
 

@@ -17,17 +17,18 @@ import time
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from ...files import iter_files
+from ...syntax.patterns import compile_pattern
 
 #: the files of a project past which no answer is attempted (the answer is then "maybe")
 MAX_FILES = 5000
 _TTL = 1.0
-_IMPORT = re.compile(
+_IMPORT = compile_pattern(
     r"(?:^|;)[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import\b)"
     r"(?:[^\n(\\]|\\\n)*(?:\([^)]*\))?", re.M)
-_DYNAMIC = re.compile(r"\b(?:(?:import_module|__import__|exec|execfile)\s*\(|runpy\b|run_path\b|"
+_DYNAMIC = compile_pattern(r"\b(?:(?:import_module|__import__|exec|execfile)\s*\(|runpy\b|run_path\b|"
                       r"SourceFileLoader\b|spec_from_file_location\b)")
-_WORD = re.compile(r"\w+")
-_NOTEBOOK_IMPORT = re.compile(r"(?:from|import)\b[^\n]*")
+_WORD = compile_pattern(r"\w+")
+_NOTEBOOK_IMPORT = compile_pattern(r"(?:from|import)\b[^\n]*")
 
 #: root -> (when read, [(path, import words, imports by a computed name)])
 _READ: Dict[str, Tuple[float, List[Tuple[str, FrozenSet[str], bool]]]] = {}
