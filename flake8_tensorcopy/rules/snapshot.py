@@ -8,19 +8,19 @@ from ..syntax import nodes
 
 from ..semantic import graph
 from ..semantic.graph_terms import made_container
-from ..semantic.kinds import TENSOR_DICT, Qual
-from ..semantic.index.statedict_summaries import kept_on_instance, passed_items_argument, \
+from ..semantic.kinds import Qual
+from ..semantic.index.statedict_summaries import kept_on_instance, \
     handed_to_loader, returned_live_by_name, returned_live_parameters, returned_live_state_dict, \
     returned_on_cpu_of
 from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
-from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, live_state_dict, \
-    parameters_receiver, same_storage, state_dict_receiver
+from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, state_dict_receiver
 from ..syntax.nodes import dotted_name
 from ..syntax.snapshot_shapes import live_returners, snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
 from .snapshot_records import live_fields
+from .snapshot_values import parameter_item, snapshot
 from ..syntax.source import LazyPattern
 
 
@@ -76,7 +76,13 @@ class StateDictSnapshot(Rule):
         "(`store[\"weights\"] = model.state_dict()`) or a closure into a list of its "
         "enclosing function (`cell[0] = ...`), where the caller loads it after changing the "
         "weights; a dict comprehension over a live dict's items handed to `load_state_dict` "
-        "reads it; a list or dict of a module's parameters kept on `self` under a snapshot's "
+        "reads it; a dict of a module's parameters kept on `self` under any name "
+        "(`self.teacher = {n: p for n, p in student.named_parameters()}`) that another method "
+        "loads or runs the module on (`functional_call(student, self.teacher, (x,))`: a "
+        "teacher that is the student as it is now); the items of a local list of the "
+        "parameters under a snapshot's name (`meta_init = [p.data for p in params]` of "
+        "`params = list(net.parameters())`); a list or dict of a module's parameters kept on "
+        "`self` under a snapshot's "
         "name (`self.anchor = [p.detach() for p in backbone.parameters()]`) that another "
         "method reads together with the parameters of the module spelled the same "
         "(`zip(backbone.parameters(), self.anchor)`: an L2-SP penalty measured against "
@@ -300,7 +306,7 @@ class StateDictSnapshot(Rule):
         if snap is None and type(target) is nodes.Subscript and \
                 snapshot_name(_tracked_name(target)):
             # ``self.backup[name] = param.data`` in ``for name, param in m.named_parameters()``
-            snap = _parameter_item(ctx, value)
+            snap = parameter_item(ctx, value)
         if snap is None and type(value) is nodes.Call and t is not nodes.Expr:
             # ``best = Snapshot(epoch, score, model.state_dict())``: a record class's field
             found = live_fields(ctx, value, snapshot)
@@ -438,6 +444,8 @@ class StateDictSnapshot(Rule):
                 return
             else:
                 paired = compared_with_live(ctx, tracked, dotted_name(receiver), zipped=True)
+                if paired is None and type(value) is nodes.DictComp:  # one another method
+                    paired = restored_elsewhere(ctx, node, tracked)  # loads, functional_call
                 if paired is None:
                     return
         if receiver is not None and constructed_fresh(ctx, node, receiver):
@@ -607,8 +615,7 @@ def _made_dict(ctx, name) -> bool:
     (``graph_terms.made_container``; what ``dict.update`` runs on, then a dict)? The scope's
     bindings, from a scope graph made for this question only (no oracle: calls are not asked)."""
     scope = ctx.scope_node
-    a = getattr(name, "_a", None)
-    tree = getattr(scope, "_a", None)
+    a, tree = getattr(name, "_a", None), getattr(scope, "_a", None)
     if type(a) is not ast.Name or not isinstance(tree, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                           ast.Module)):
         return False
@@ -617,59 +624,6 @@ def _made_dict(ctx, name) -> bool:
     reach = g.uses.get(id(a))
     return bool(reach) and all(g.bindings[b].kind == "assign" and
                                made_container(g.bindings[b].value) for b in reach)
-
-
-def snapshot(ctx, node) -> Optional[Live]:
-    """``node`` when it holds a module's live tensors (``statedicts.live_state_dict``); a name
-    counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``). Also a
-    call of a project function that hands back a dict of what it is given
-    (``strip_prefix(model.state_dict())``: ``passed_items_argument``), given a live one."""
-    holds = lambda name: ctx.inf.lookup(name) is TENSOR_DICT  # noqa: E731
-    got = live_state_dict(node, holds, lambda name: _parameters_dict_owner(ctx, name))
-    if got is not None or type(node) is not nodes.Call or not node.args:
-        return got
-    # asked only of a call that hands over a live state dict, a call or a comprehension (the
-    # summary's look-up resolves the callee, which most calls never need)
-    for a in node.args:
-        v = a.value
-        if (type(v) is nodes.Call or type(v) is nodes.DictComp) and not a.star and \
-                live_state_dict(v, holds) is not None:
-            break
-    else:
-        return None
-    arg = passed_items_argument(ctx.inf, node)
-    inner = snapshot(ctx, arg) if arg is not None else None
-    return None if inner is None else Live(inner.receiver, inner.source, True, inner.where)
-
-
-_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
-
-
-def _parameters_dict_owner(ctx, name: str):
-    """The module whose parameters the one binding of ``name`` in the scope puts in a dict or
-    list (``self.params = {n: p for n, p in model.named_parameters() if p.requires_grad}``), or
-    None."""
-    bound = [n.value for n in nodes.within(getattr(ctx.scope_node, "body", None), _NESTED)
-             if type(n) is nodes.Assign and len(n.targets) == 1 and
-             dotted_name(n.targets[0].target) == name]
-    got = live_state_dict(bound[0]) if len(bound) == 1 else None
-    return got.receiver if got is not None and got.params and not got.where else None
-
-
-def _parameter_item(ctx, value) -> Optional[Live]:
-    """``value`` when it is the parameter a loop over ``X.parameters()`` or
-    ``X.named_parameters()`` binds this turn, or shares its storage (``param.data``,
-    ``param.detach()``): one of ``X``'s live tensors, kept under a snapshot's name."""
-    from .accumulate_loops import innermost_loop
-    from .snapshot_flow import loop_parameters
-
-    loop = innermost_loop(ctx, ctx.stmt_line)
-    it = loop.iter if type(loop) is nodes.For else None
-    recv = parameters_receiver(it)
-    owner = dotted_name(recv) if recv is not None else None
-    names = loop_parameters(loop, owner) if owner is not None else ()
-    where = same_storage(value, names[0]) if names else None
-    return Live(recv, None, True, where, True) if where is not None else None
 
 
 #: a name or attribute chain handed to ``load_state_dict`` (or an item of it: ``self.history[0]``),

@@ -79,8 +79,13 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return True  # ``list(model.parameters())``, ``dict(model.state_dict().items())``
     if isinstance(node, (ast.DictComp, ast.ListComp)) and len(node.generators) == 1 and \
             _parameters_call(node.generators[0].iter) and (snapshot_name(name) or (
-                name is not None and _detached(node))):
-        return True  # ``[p for p in model.parameters()]``; ``w0 = [p.detach() ...]``
+                name is not None and _detached(node)) or (
+                isinstance(node, ast.DictComp) and (name or "").startswith("self."))):
+        return True  # ``[p for p in model.parameters()]``; ``w0 = [p.detach() ...]``; a dict
+        # of them on ``self`` (another method may run the module on it: ``functional_call``)
+    if isinstance(node, ast.ListComp) and len(node.generators) == 1 and snapshot_name(name) and \
+            isinstance(node.generators[0].iter, ast.Name) and _detached(node):
+        return True  # ``meta_init = [p.data for p in params]`` of ``params = list(m.parameters())``
     if isinstance(node, ast.ListComp) and (name or "").startswith("self.") and \
             len(node.generators) == 1 and isinstance(node.generators[0].iter, ast.Name) and \
             isinstance(node.generators[0].target, ast.Name) and (

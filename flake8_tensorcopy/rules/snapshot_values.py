@@ -1,0 +1,65 @@
+"""TEN402: what a bound value holds (``snapshot``): a module's live tensors, as a state dict, a
+shallow copy of one, a list or dict of its parameters (also through a name the scope binds to
+one), a project function's dict of what it is given; or one parameter a loop binds
+(``parameter_item``). Split from ``rules/snapshot.py``."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..semantic.index.statedict_summaries import passed_items_argument
+from ..semantic.kinds import TENSOR_DICT
+from ..semantic.statedicts import Live, live_state_dict, parameters_receiver, same_storage
+from ..syntax import nodes
+from ..syntax.nodes import dotted_name
+
+
+def snapshot(ctx, node) -> Optional[Live]:
+    """``node`` when it holds a module's live tensors (``statedicts.live_state_dict``); a name
+    counts as a live state dict where the binding reaching it is one (``TENSOR_DICT``). Also a
+    call of a project function that hands back a dict of what it is given
+    (``strip_prefix(model.state_dict())``: ``passed_items_argument``), given a live one."""
+    holds = lambda name: ctx.inf.lookup(name) is TENSOR_DICT  # noqa: E731
+    got = live_state_dict(node, holds, lambda name: _parameters_dict_owner(ctx, name))
+    if got is not None or type(node) is not nodes.Call or not node.args:
+        return got
+    # asked only of a call that hands over a live state dict, a call or a comprehension (the
+    # summary's look-up resolves the callee, which most calls never need)
+    for a in node.args:
+        v = a.value
+        if (type(v) is nodes.Call or type(v) is nodes.DictComp) and not a.star and \
+                live_state_dict(v, holds) is not None:
+            break
+    else:
+        return None
+    arg = passed_items_argument(ctx.inf, node)
+    inner = snapshot(ctx, arg) if arg is not None else None
+    return None if inner is None else Live(inner.receiver, inner.source, True, inner.where)
+
+
+_NESTED = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+
+
+def _parameters_dict_owner(ctx, name: str):
+    """The module whose parameters the scope's one binding of ``name`` puts in a dict or list
+    (``self.params = {n: p for n, p in model.named_parameters() if p.requires_grad}``), or None."""
+    bound = [n.value for n in nodes.within(getattr(ctx.scope_node, "body", None), _NESTED)
+             if type(n) is nodes.Assign and len(n.targets) == 1 and
+             dotted_name(n.targets[0].target) == name]
+    got = live_state_dict(bound[0]) if len(bound) == 1 else None
+    return got.receiver if got is not None and got.params and not got.where else None
+
+
+def parameter_item(ctx, value) -> Optional[Live]:
+    """``value`` when it is the parameter a loop over ``X.parameters()`` or
+    ``X.named_parameters()`` binds this turn, or shares its storage (``param.data``,
+    ``param.detach()``): one of ``X``'s live tensors, kept under a snapshot's name."""
+    from .accumulate_loops import innermost_loop
+    from .snapshot_flow import loop_parameters
+
+    loop = innermost_loop(ctx, ctx.stmt_line)
+    it = loop.iter if type(loop) is nodes.For else None
+    recv = parameters_receiver(it)
+    owner = dotted_name(recv) if recv is not None else None
+    names = loop_parameters(loop, owner) if owner is not None else ()
+    where = same_storage(value, names[0]) if names else None
+    return Live(recv, None, True, where, True) if where is not None else None
