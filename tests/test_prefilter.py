@@ -34,6 +34,20 @@ def test_prefilter_never_hides_a_diagnostic():
     assert checked >= 30
 
 
+def test_prefilter_never_hides_a_diagnostic_in_a_small_file(monkeypatch):
+    """As above with every file masked (the engine masks only files over ``_MASK_MIN_CHARS``:
+    a shape the plan misses in a small file was seen by the full analysis anyway)."""
+    from flake8_tensorcopy import engine
+
+    monkeypatch.setattr(engine, "_MASK_MIN_CHARS", 0)
+    hidden = []
+    for src in _sources():
+        full = analyze(src, prefilter=False)
+        if full and analyze(src) != full:
+            hidden.append(src.splitlines()[0][:80])
+    assert hidden == []
+
+
 def test_prefilter_skips_files_without_shapes():
     src = "import torch\nfrom torch.utils.data import DataLoader\nx = torch.tensor([1, 2])\n" \
           "class A:\n    def f(self):\n        return self.data\n"

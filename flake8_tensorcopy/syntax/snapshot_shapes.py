@@ -94,6 +94,10 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return True  # ``self.collected = [p.data for p in parameters]`` (an EMA's store)
     if isinstance(node, ast.Dict):
         return any(v is not None and snapshot_shape(v) for v in node.values)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id.lstrip("_")[:1].isupper() and any(
+                _state_dict_call(a) for a in node.args + [k.value for k in node.keywords]):
+        return True  # ``_Entry(score, step, model.state_dict())``: a record holding one
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(snapshot_shape(v) for v in node.elts)
     if isinstance(node, ast.Call):
