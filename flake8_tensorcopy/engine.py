@@ -233,6 +233,12 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         self.walk(node.value)
         if type(node.target) is nodes.Name:
             regions.rebound_in_place(self.inf, node.target.value)
+            name = node.target.value
+            if kinds.evidence(self.inf.lookup(name)) == kinds.NOT and \
+                    kinds.evidence(self.inf.infer(node.value)) != kinds.NOT:
+                # ``ent = 0`` ... ``ent += dist.entropy()``: a number no longer, unless what is
+                # added is known to be no tensor either (``steps += 1``, ``log += "..."``)
+                self.inf.bind_target(node.target, kinds.UNKNOWN)
 
     def _walk_target(self, target: nodes.BaseExpression) -> None:
         t = type(target)

@@ -1500,3 +1500,50 @@ def test_evaluation_functions_keeping_a_slice_or_a_negation_of_a_forward_pass(tm
                    "ev.py", cwd=str(tmp_path))
     found = sorted((d["location"]["row"], d["code"]) for d in json.loads(r.stdout))
     assert found == [(19, "TEN501"), (29, "TEN501")], r.stdout + r.stderr
+
+
+ROLLOUT = """\
+def train(model, opt, env, updates):
+    trace, hist = [], []
+    for update in range(updates):
+        values, ent = [], 0
+        for _ in range(5):
+            dist, value = model(env.obs())
+            values.append(value)
+            trace.append(value.squeeze())
+            ent += dist.entropy().mean()
+        loss = torch.cat(values).sum() - 0.01 * ent
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        hist.append(ent)
+    for m in models:
+        a, b = m(env.obs())
+        firsts.append(a)
+        for x in env.batches():
+            m(x).sum().backward()
+"""
+
+
+def test_rollout_items_are_proven_by_the_update_loops_backward():
+    """Eighteenth session (round 12's a2c_train.py): an item of a forward pass's output in a
+    rollout loop is proven attached by the ``backward`` of the loop around it (the innermost
+    loop holding the ``backward`` holds the rollout loop); a total ``ent += ...`` that is a term
+    of the differentiated loss is its sibling. An item of a loop over models whose
+    ``backward`` runs in a loop of its own is not proven so."""
+    oracle = _ParamsOracle()
+    assert _why(ROLLOUT, 8, oracle) == (graph.GRAD_ON, False)
+    assert _why(ROLLOUT, 14) == (graph.SIBLING, False)
+    assert _why(ROLLOUT, 17, oracle) is None
+
+
+class _ParamsOracle(graph.Oracle):
+    """An oracle for which every call of ``model`` or ``m`` is a forward pass of a trainable
+    module."""
+
+    def call(self, node):
+        return "forward" if isinstance(node.func, ast.Name) and node.func.id in ("model", "m") \
+            else None
+
+    def trainable(self, node):
+        return True

@@ -555,7 +555,11 @@ def number_binding(bd: Binding) -> bool:
     """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
     same read are attached, the value is attached or that number."""
     v = bd.value
-    return bd.kind == "assign" and type(v) is ast.Constant and type(v.value) in (int, float)
+    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts):
+        v = v.elts[bd.index]  # ``values, total = [], 0``
+    elif bd.kind != "assign":
+        return False
+    return type(v) is ast.Constant and type(v.value) in (int, float)
 
 
 def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
@@ -591,19 +595,40 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
 
 
 def _in_loop_with(g, stmt, line: int) -> bool:
-    """Is line ``line`` within the innermost loop of the scope that holds ``stmt``, or is
+    """Is line ``line`` within the innermost loop of the scope that holds ``stmt``, or is the
+    innermost loop holding ``line`` one around that loop (``for update in ...: for step in
+    ...: dist, value = model(s)``, then ``loss.backward()`` once per update; not a loop over
+    models before the training, nor one whose ``backward`` runs in a loop of its own), or is
     ``stmt`` in no loop of the scope (a step method: its callers' loop repeats it)?"""
-    loop, found, todo = None, False, [(s, None) for s in g.body]
+    loops: tuple = ()
+    found, todo = False, [(s, ()) for s in g.body]
     while todo:
         node, around = todo.pop()
         if node is stmt:
-            loop, found = around, True
+            loops, found = around, True
             break
-        if type(node) in (ast.For, ast.AsyncFor, ast.While):
-            around = node
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            todo.extend((c, around) for c in getattr(node, field, ()) or ())
-    return found and (loop is None or loop.lineno <= line <= loop.end_lineno)
+        if type(node) in _LOOPS:
+            around = around + (node,)
+        todo.extend((c, around) for c in _blocks_of(node))
+    if not found or not loops or loops[-1].lineno <= line <= loops[-1].end_lineno:
+        return found
+    inner = None  # the innermost loop holding ``line`` within the outermost one around ``stmt``
+    todo = [loops[0]]
+    while todo:
+        node = todo.pop()
+        if type(node) in _LOOPS and node.lineno <= line <= node.end_lineno and (
+                inner is None or node.lineno >= inner.lineno):
+            inner = node
+        todo.extend(_blocks_of(node))
+    return any(lp is inner for lp in loops)
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _blocks_of(node) -> list:
+    return [c for field in ("body", "orelse", "finalbody", "handlers")
+            for c in getattr(node, field, ()) or ()]
 
 
 #: the detail of the fact of an operation on a tensor that requires grad (``leaf_fact``)
