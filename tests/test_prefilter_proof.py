@@ -319,6 +319,10 @@ def test_grad_off_is_read_from_the_code_not_from_its_words():
                 "p.requires_grad_(False)\nq.requires_grad = flag"):
         assert off(src), src
     assert off("with torch.inference_mode():\n    pass\n")
+    # a block entered with a grad mode is a region, not a switch of the file's mode
+    assert not off("with torch.set_grad_enabled(phase == 'train'):\n    pass\n")
+    assert off("with torch.set_grad_enabled(flag):\n    pass\ntorch.set_grad_enabled(False)\n")
+    assert off("@torch.set_grad_enabled(False)\ndef f():\n    pass\n")
     assert not off("with torch.inference_mode():\n    pass\n", inference=False)
     # no tree: the text decides, as before
     assert grad_off_in('"requires_grad=False"', None)

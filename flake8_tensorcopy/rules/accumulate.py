@@ -16,7 +16,7 @@ from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, freezes_here, grad_off_here, method_accumulation, \
     method_called_with_grad_on, scope_graph, stored_per_turn, summary
-from .accumulation_forms import accumulation, concatenated_call
+from .accumulation_forms import accumulation, concatenated_call, kept_by_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
     in_loop, innermost_loop, loop_facts, module_container, reset_in, returned, scope_facts, \
@@ -311,7 +311,7 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = accumulation(node)
-        if found is None and type(node) is nodes.Expr and _may_keep(node.value) and (
+        if found is None and kept_by_call(node, ctx.source) and _may_keep(node.value) and (
                 in_loop(ctx) or _self_step(node.value, ctx)):
             # (asked only in a loop, or of ``self`` in a step method: ``_check`` reports nothing
             # elsewhere, and finding the called method's summary is the costly part); the

@@ -189,3 +189,14 @@ def concatenation(acc, name: str, call):
     if names.count(name) != 1:
         return None
     return acc, items[1 - names.index(name)], "cat"
+
+
+def kept_by_call(node, source: str) -> bool:
+    """May statement ``node`` hand a value to a call that keeps it (``method_accumulation``):
+    a call as a statement (``meter.update(loss)``), or one whose result is bound where a ``def``
+    of the file spells the method's name (``stop = stopper.step(val_loss)``: most bound calls
+    compute a value, and finding the method's summary is the costly part)?"""
+    if type(node) is nodes.Expr:
+        return True
+    f = getattr(node.value, "func", None) if type(node) is nodes.Assign else None
+    return type(f) is nodes.Attribute and f"def {f.attr.value}(" in source

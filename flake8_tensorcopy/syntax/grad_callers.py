@@ -72,11 +72,26 @@ def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) ->
     offsets = sorted({i for w in ("requires_grad", "set_grad_enabled", "inference_mode")
                       for i in occurrences(source, w)})
     lines = lines_of_sorted(source, offsets)
+    blocks: Set[int] = set()
     for n in _nodes_on(tree, lines):
+        if type(n) is ast.With or type(n) is ast.AsyncWith:
+            blocks |= _block_modes(n)
+        elif id(n) in blocks:
+            continue
         if _freezes(n) or (inference and (getattr(n, "id", None) == "inference_mode" or
                                           getattr(n, "attr", None) == "inference_mode")):
             return True
     return False
+
+
+def _block_modes(with_stmt: ast.AST) -> Set[int]:
+    """The ids of the functions of the grad-mode calls a ``with`` enters
+    (``with torch.set_grad_enabled(phase == "train"):``): a block the graph facts read as a
+    region, and the call-site proof as a block that may turn grad off, not a switch of the
+    file's grad mode."""
+    return {id(item.context_expr.func) for item in with_stmt.items  # type: ignore[attr-defined]
+            if type(item.context_expr) is ast.Call and
+            (dotted(item.context_expr.func) or "").rpartition(".")[2] in _MODE_CALLS}
 
 
 #: what ``_freezes`` gives for a freeze or a grad-mode call that names no module
@@ -135,9 +150,15 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
     loop_vars: Set[str] = {n.id for f in ast.walk(tree) if type(f) in (ast.For, ast.comprehension)
                            for n in ast.walk(f.target) if type(n) is ast.Name}
 
+    blocks: Set[int] = set()
+
     def visit(node: ast.AST, loops: Dict[str, str], fn, params: Set[str]) -> bool:
         t = type(node)
-        if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+        if t is ast.With or t is ast.AsyncWith:
+            blocks.update(_block_modes(node))
+        if id(node) in blocks:
+            pass
+        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
             a = node.args
             fn, params, loops = node, {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}, {}
         elif t is ast.For and type(node.iter) is ast.Call and \

@@ -507,6 +507,9 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
         elif t is ast.Assign and len(stmt.targets) == 1:
             attr = _self_attr(stmt.targets[0])
             v = stmt.value
+            if attr is not None and type(v) is ast.IfExp:  # ``x if self.v is None else ...``
+                v = next((b for b in (v.orelse, v.body) if type(b) is ast.BinOp and
+                          attr in _scaled_attrs(b.left) | _scaled_attrs(b.right)), v)
             if attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
                     attr in _scaled_attrs(v.left) | _scaled_attrs(v.right):
                 # ``self.sum = self.sum + v``, ``self.avg = b * self.avg + (1 - b) * v``
