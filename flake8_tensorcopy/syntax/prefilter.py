@@ -24,7 +24,8 @@ from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .prefilter_proof import Proof
-from .snapshot_shapes import helper_snapshot, restored_name as _restored_name, \
+from .snapshot_shapes import helper_snapshot, parameter_backup, \
+    restored_name as _restored_name, \
     snapshot_shape as _snapshot_shape
 from .walk import (  # noqa: F401
     child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
@@ -44,6 +45,8 @@ _TREE_SHAPE_BRANCHES = (
     # TEN402: a list or dict of the parameters themselves (``list(m.parameters())``,
     # ``[p for p in m.parameters()]``)
     r"parameters\s*\(\s*\)\s*[\]})]",
+    # TEN402: a loop over them storing each parameter itself (``parameter_backup``)
+    r"parameters\s*\(\s*\)\s*:",
     r"\]\s*\.\s*(?:add|sub|mul|div)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*[A-Za-z_{]", r"functional_call\s*\(",
@@ -278,6 +281,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     stored.update(bound)  # TEN404-406, once a write follows
         elif t is ast.AugAssign and _same_subscripted(node.target, node.value, named):
             return True  # TEN403
+        elif t is ast.For and parameter_backup(node):
+            return True  # TEN402: ``self.backup[name] = param`` over ``named_parameters()``
         elif t is ast.ImportFrom and node.module and node.module.startswith("torch"):
             more = _torch_aliases([node]) - aliases
             if more:
@@ -476,6 +481,8 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
         for stmt in block:
             if not text.may_have_shape(stmt):
                 continue
+            if type(stmt) is ast.For and parameter_backup(stmt):
+                return True  # TEN402: ``self.backup[name] = param`` over ``named_parameters()``
             bodies = [getattr(stmt, f) for f in _SUB_BODIES if type(getattr(stmt, f, None)) is list]
             if not bodies and not getattr(stmt, "handlers", None) and not getattr(stmt, "cases", None):
                 if _has_shape(stmt, aliases, named, stored):

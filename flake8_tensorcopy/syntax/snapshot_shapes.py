@@ -9,7 +9,7 @@ import re
 from typing import FrozenSet, Optional
 
 from .source import occurrences
-from .walk import dotted, walk_nodes
+from .walk import dotted, statements, walk_nodes
 from .patterns import compile_pattern
 
 
@@ -166,4 +166,31 @@ def helper_snapshot(fn: ast.AST, helpers: FrozenSet[str]) -> bool:
                 type(node.value) is ast.Call and type(node.value.func) is ast.Name and \
                 node.value.func.id in helpers and snapshot_name(dotted(node.targets[0])):
             return True
+    return False
+
+
+def parameter_backup(loop: ast.AST) -> bool:
+    """``for name, param in m.named_parameters(): self.backup[name] = param``: a loop over a
+    module's parameters storing the loop's parameter itself (or its ``.data``/``detach()``) as
+    an item of a container under a snapshot's name (TEN402's ``parameter_item``)."""
+    it = getattr(loop, "iter", None)
+    if not _parameters_call(it):
+        return False
+    target = loop.target  # type: ignore[attr-defined]
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        target = target.elts[1]
+    if not isinstance(target, ast.Name):
+        return False
+    for n in statements(loop):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], ast.Subscript) and \
+                snapshot_name(dotted(n.targets[0].value)):
+            v = n.value
+            while isinstance(v, (ast.Attribute, ast.Call)) and (
+                    isinstance(v, ast.Attribute) and v.attr == "data" or
+                    isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and
+                    v.func.attr == "detach" and not v.args):
+                v = v.value if isinstance(v, ast.Attribute) else v.func.value
+            if isinstance(v, ast.Name) and v.id == target.id:
+                return True
     return False
