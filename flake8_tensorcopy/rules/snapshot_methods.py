@@ -303,9 +303,11 @@ def load_of(node, name: str, keys=None):
                 name in (dotted_name(n.value.body), dotted_name(n.value.orelse)):
             chosen.add(n.targets[0].target.value)
         elif keys is None and type(n) is nodes.Assign and len(n.targets) == 1 and \
-                type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.Call and \
-                any(a.keyword is None and not a.star and dotted_name(a.value) == name
-                    for a in n.value.args):
+                type(n.targets[0].target) is nodes.Name and (type(n.value) is nodes.Call and any(
+                    a.keyword is None and not a.star and dotted_name(a.value) == name
+                    for a in n.value.args) or any(  # ``{k: mean([sd[k] for sd in name]) ...}``
+                    type(c) is nodes.CompFor and dotted_name(c.iter) == name
+                    for c in nodes.within(n.value))):
             chosen.add(n.targets[0].target.value)
         todo.extend(c for c in n.children if c is not None)
     return next((a for a in loads if type(a) is nodes.Name and a.value in chosen), None)
