@@ -47,12 +47,9 @@ def closure_loop(ctx):
     if type(scope) is not nodes.FunctionDef:
         return None
 
-    def find():
-        outer = enclosing_function(ctx.module, scope)
-        loop = loops_of(outer).get(id(scope)) if outer is not None else None
-        if loop is None or not any(s is scope for s in statement_list(loop.body)):
-            return None
-        name = scope.name.value
+    name = scope.name.value
+
+    def calls(loop) -> bool:
         for n in own_nodes_of(loop.body):
             if type(n) is not nodes.Call:
                 continue
@@ -60,8 +57,23 @@ def closure_loop(ctx):
             if (type(f) is nodes.Name and f.value == name) or (
                     type(f) is nodes.Attribute and f.attr.value == "step" and n.args and
                     type(n.args[0].value) is nodes.Name and n.args[0].value.value == name):
-                return loop
-        return None
+                return True
+        return False
+
+    def find():
+        outer = enclosing_function(ctx.module, scope)
+        if outer is None:
+            return None
+        loops = loops_of(outer)
+        loop = loops.get(id(scope))
+        if loop is not None:
+            return loop if any(s is scope for s in statement_list(loop.body)) and \
+                calls(loop) else None
+        # a closure defined once before the loop that calls it each turn (``def closure():``
+        # ... ``for step in range(n): opt.step(closure)``): the first such loop of the body
+        body = statement_list(outer.body)
+        after = body[next((i for i, s in enumerate(body) if s is scope), len(body)):]
+        return next((s for s in after if type(s) in _LOOPS and calls(s)), None)
     return cached(ctx, "_accumulate_closure_loop", scope, find)
 
 

@@ -258,8 +258,9 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
     lines do not mention ``backward`` holds no ``backward`` call to read names from."""
     if not (backward or called or calls):
         return False
-    for loop in statements(root):
-        if not isinstance(loop, LOOPS):
+    closures = _closures_stepped(root)
+    for loop in list(statements(root)) + closures if closures else statements(root):
+        if not isinstance(loop, LOOPS) and loop not in closures:
             continue
         values = [v for s in statements(loop) for v in (_accumulated(s, True),) if v is not None]
         if not values:
@@ -304,6 +305,28 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
             if filled and any(_names(v) & filled for v in values):
                 return True
     return False
+
+
+def _closures_stepped(root: ast.AST) -> list:
+    """The functions ``root``'s body defines that a loop of ``root`` calls or
+    hands to a ``step`` (``def closure(): ...`` then ``for _ in range(n): opt.step(closure)``):
+    what one accumulates outlives the loop's turns, as a loop body's would."""
+    defs = {s.name: s for s in getattr(root, "body", ()) if s is not root and
+            isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}  # (its own statements)
+    if not defs:
+        return []
+    names: Set[str] = set()
+    for loop in statements(root):
+        if isinstance(loop, LOOPS):
+            for n in _nodes(loop):
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    if isinstance(f, ast.Name):
+                        names.add(f.id)
+                    elif isinstance(f, ast.Attribute) and f.attr == "step" and n.args and \
+                            isinstance(n.args[0], ast.Name):
+                        names.add(n.args[0].id)
+    return [d for name, d in defs.items() if name in names]
 
 
 #: builtins a loop iterates a call of: no generator of the project
