@@ -409,8 +409,9 @@ class ScopeGraph:
             if type(term) is ast.Name:
                 for b in self.uses.get(id(term), ()):
                     bd = self.bindings[b]
-                    if (bd.kind == "assign" and computed(bd.value) or bd.kind == "aug" and
-                            computed(bd.value.value)) and b not in self.marked:
+                    if (bd.kind in ("assign", "unpack") and computed(bd.value) or
+                            bd.kind == "aug" and computed(bd.value.value)) and \
+                            b not in self.marked:  # (``gp, norms = penalty(...)``: ``gp``)
                         self.marked[b] = sib  # (``ent += dist.entropy()``: a total, a term)
             elif path_of(term) is not None:
                 self._mark_expr(term, sib, depth + 1)
