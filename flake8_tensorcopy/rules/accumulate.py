@@ -20,7 +20,7 @@ from .accumulation_forms import accumulation, concatenated_call, kept_by_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, fans_out, \
     in_loop, innermost_loop, loop_facts, module_container, reset_in, returned, scope_facts, \
-    step_hook, step_method, stepped_by_caller
+    mentions_backward, self_step_call, step_hook, step_method, stepped_by_caller
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -312,7 +312,7 @@ class GraphKeepingAccumulator(Rule):
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = accumulation(node)
         if found is None and kept_by_call(node, ctx.source) and _may_keep(node.value) and (
-                in_loop(ctx) or _self_step(node.value, ctx)):
+                in_loop(ctx) or self_step_call(node.value, ctx)):
             # (asked only in a loop, or of ``self`` in a step method: ``_check`` reports nothing
             # elsewhere, and finding the called method's summary is the costly part); the
             # first argument it keeps that holds a graph
@@ -376,21 +376,23 @@ class GraphKeepingAccumulator(Rule):
                 stepped = stepped_by_caller(ctx)
                 loop = ctx.scope_node if stepped is not None else None
                 hook = loop is not None
-        elif loop is None and type(form) is tuple and _self_step(node.value, ctx):
+        elif loop is None and type(form) is tuple and self_step_call(node.value, ctx):
             # ``self.log(name, loss)``, a method of its own keeping it in ``self``, in such a
             # method or in Lightning's ``training_step``
             loop = step_hook(ctx)
             stepped = stepped_by_caller(ctx) if loop is None else None
             loop = loop or (ctx.scope_node if stepped is not None else None)
             hook = loop is not None
+            if loop is None:  # (``self.replay.update(idx, td)`` in a method that ran backward)
+                loop = step = step_method(ctx)
         script = type(ctx.scope_node) is nodes.Module
-        if loop is None or (form == "store" and not (script or _mentions_backward(ctx))):
+        if loop is None or (form == "store" and not (script or mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
             # at script level, where the file proves grad on: ``_script_grad_on``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
-        if root == "self" and type(form) is tuple and (form[1] or "").startswith("self."):
-            root = form[1]  # ``self.log(name, loss)``: its ``self._logged``
+        if root is not None and type(form) is tuple and (form[1] or "").startswith("self."):
+            root = form[1] if root == "self" else root + form[1][4:]  # ``miner.last_loss``
         if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
                                          bound_in(ctx.scope_node, root.partition(".")[0]))) \
                 or ((hook or step is not None) and not root.startswith("self.") and not (
@@ -484,19 +486,6 @@ class GraphKeepingAccumulator(Rule):
                        [NodeEdit("replace", value, (*ctx.operand_parts(value), ".detach()"))])
 
 
-def _mentions_backward(ctx) -> bool:
-    """Does the text of the scope being checked mention ``backward``? Read once per scope."""
-    scope = ctx.scope_node
-
-    def look() -> bool:
-        a = getattr(scope, "_a", None)
-        if type(scope) is nodes.Module or not isinstance(a, ast.AST):
-            return "backward" in ctx.source
-        start, end = ctx.text.ast_span(a)
-        return ctx.source.find("backward", start, end) >= 0
-    return cached(ctx, "_accumulate_backward_text", scope, look)
-
-
 def _kept_for_turn(ctx, loop, acc, acc_code: str, node, name: str) -> bool:
     """Does a loop around ``loop`` (which differentiates nothing) bind ``acc`` afresh on every
     turn and differentiate in it what ``name`` is a term of (MAML's ``task_losses.append(q_loss)``
@@ -574,16 +563,6 @@ def _operands(value) -> bool:
 #: builtins a loop calls with several arguments (``print(epoch, loss)``), none of which keeps
 #: one in another: not asked for a project function's summary
 _BUILTINS = frozenset(dir(builtins))
-
-
-def _self_step(call, ctx) -> bool:
-    """A call on ``self`` (``self.log(name, loss)``, ``self.meter.update(loss)``) in a method
-    that runs once per training step with grad on: Lightning's ``training_step`` or one whose
-    value a loop of the file differentiates (``stepped_by_caller``)."""
-    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            not (dotted_name(call.func.value) or "").partition(".")[0] == "self":
-        return False
-    return step_hook(ctx) is not None or stepped_by_caller(ctx) is not None
 
 
 def _may_keep(call) -> bool:

@@ -153,6 +153,31 @@ def _stepping_calls(tree) -> dict:
     return out
 
 
+def self_step_call(call, ctx) -> bool:
+    """A call on ``self`` (``self.log(name, loss)``, ``self.meter.update(loss)``) in a method
+    that runs once per training step with grad on: Lightning's ``training_step``, one whose
+    value a loop of the file differentiates (``stepped_by_caller``), or one that runs
+    ``backward()`` itself (``step_method``)."""
+    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
+            not (dotted_name(call.func.value) or "").partition(".")[0] == "self":
+        return False
+    return step_hook(ctx) is not None or stepped_by_caller(ctx) is not None or (
+        mentions_backward(ctx) and step_method(ctx) is not None)
+
+
+def mentions_backward(ctx) -> bool:
+    """Does the text of the scope being checked mention ``backward``? Read once per scope."""
+    scope = ctx.scope_node
+
+    def look() -> bool:
+        a = getattr(scope, "_a", None)
+        if type(scope) is nodes.Module or not isinstance(a, ast.AST):
+            return "backward" in ctx.source
+        start, end = ctx.text.ast_span(a)
+        return ctx.source.find("backward", start, end) >= 0
+    return cached(ctx, "_accumulate_backward_text", scope, look)
+
+
 def step_method(ctx):
     """The method being checked when its own body calls ``backward()`` outside any loop of it (a
     training step: each call is one step), else None. What it adds to an attribute of ``self``

@@ -497,11 +497,13 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
     found: Dict[int, str] = {}
     items: set = set()  # filled as the walk meets the loops, before their bodies
     names = set(list(params.values())[offset:])
+    zipped: Dict[str, int] = {}  # ``for i, l in zip(idx, losses)``: ``l`` -> ``losses``'s position
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
         if t is ast.For:
             _every_item(stmt, items)
+            _zipped_items(stmt, {n: i for i, n in params.items()}, zipped)
         elif t is ast.AugAssign and type(stmt.op) is ast.Add:
             attr, value = _self_attr(stmt.target), stmt.value
         elif t is ast.Assign and len(stmt.targets) == 1:
@@ -515,6 +517,9 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
                 # ``self.sum = self.sum + v``, ``self.avg = b * self.avg + (1 - b) * v``
                 value = v.right if attr in _scaled_attrs(v.left) else v.left
             elif attr is not None and type(stmt.targets[0]) is ast.Subscript:
+                k = zipped.get(v.id, -1) if type(v) is ast.Name else -1
+                if k >= offset and g.grad_mode(stmt) not in ("off", "unknown"):
+                    found[k - offset] = attr  # each item of a parameter at its own index
                 continue  # ``self.d[k] = x``: one item set, the rest kept
             elif attr is not None:
                 targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
@@ -613,6 +618,16 @@ def _delegated(call: ast.Call, cls):
         return ()
     acc = target.graph_summary().accumulates
     return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
+
+
+def _zipped_items(loop: ast.For, positions: Dict[str, int], out: Dict[str, int]) -> None:
+    """``for i, p in zip(idx, prios)`` with ``prios`` a parameter: ``p`` -> its position."""
+    it, target = loop.iter, loop.target
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip" and \
+            type(target) is ast.Tuple and len(target.elts) == len(it.args):
+        for a, t in zip(it.args, target.elts):
+            if type(a) is ast.Name and a.id in positions and type(t) is ast.Name:
+                out[t.id] = positions[a.id]
 
 
 def _scaled_attrs(side) -> set:
