@@ -80,7 +80,7 @@ def _within(srcs, r: Optional[str]) -> FrozenSet[Source]:
     return frozenset(out)
 
 
-def _shared(sets) -> FrozenSet[Source]:
+def shared(sets) -> FrozenSet[Source]:
     out = None
     for s in sets:
         out = s if out is None else out & s
@@ -135,7 +135,7 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
         reach = g.uses.get(id(expr))
         if not reach or expr.id in g.opaque:
             return NONE
-        return _shared(binding(g, b, depth + 1) for b in reach)
+        return shared(binding(g, b, depth + 1) for b in reach)
     p = path_of(expr)
     if p is not None and type(path_root(expr)) is ast.Name:
         return _path(g, path_root(expr), p, r, depth, tensor or p[1].endswith("]") and
@@ -273,7 +273,7 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                 g.summary(bd.value) is not None:
             got = call_item(g, bd.value, p[1], region(g, bd.stmt), depth + 1)
-            if not got and _unfollowed(g.summary(bd.value), p[1]) and \
+            if not got and unfollowed(g.summary(bd.value), p[1]) and \
                     call_kind(g, bd.value) == "forward":
                 # of a forward pass's output, as for a module of unknown class below
                 got = frozenset(s for s in binding(g, b, depth + 1) if s[0] == "f")
@@ -291,7 +291,7 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
             sets.append(frozenset(s for s in binding(g, b, depth + 1) if s[0] == "f"))
         else:
             return NONE
-    return _shared(sets)
+    return shared(sets)
 
 
 def _leaf(g, reach, bd, key: str) -> Optional[bool]:
@@ -314,7 +314,7 @@ def _leaf(g, reach, bd, key: str) -> Optional[bool]:
     return None
 
 
-def _unfollowed(s, key: str) -> bool:
+def unfollowed(s, key: str) -> bool:
     """Is ``key`` an output item (``output_item``) of a value whose callee's summary follows no
     item of what it returns (``return Output(loss=l, logits=y)``: a record it cannot read)?
     A summary that follows some keys of a returned dict leaves the others out on purpose (a key
@@ -479,7 +479,7 @@ def _assigned(g, name: ast.Name):
     return bd if bd.kind == "assign" else None
 
 
-def _displayed_dict(g, e):
+def displayed_dict(g, e):
     """``e``, or the dict display the name ``e`` is bound to by its one binding (``losses =
     {"seg": ..., "depth": ...}`` ... ``return total, losses``), when nothing writes its items."""
     bd = _assigned(g, e) if type(e) is ast.Name and e.id not in g.path_written else None
@@ -518,7 +518,8 @@ def proving_region(g, value, stmt) -> Optional[str]:
         f = value.func
         last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
         if last in NOT_GRAD_PROOF or (computed_in(g, value, stmt) is None and
-                                      not _passed_forward(g, value, stmt)):
+                                      not _passed_forward(g, value, stmt) and
+                                      not _summarised_from_forward(g, value, stmt)):
             return None
     elif t is ast.Attribute or t is ast.Subscript:
         # ``loss = model(**batch).loss; loss.backward()``: the forward pass ran with grad on
@@ -534,6 +535,20 @@ def proving_region(g, value, stmt) -> Optional[str]:
     return region(g, stmt)
 
 
+def _summarised_from_forward(g, call: ast.Call, stmt) -> bool:
+    """Is ``call`` a call by name of a project function whose summary computes its value from
+    its arguments only (``info_nce(z1, z2, negs)``), one of them a forward pass made in
+    ``stmt``'s region? Differentiated, it proves that region on, as ``_passed_forward``."""
+    s = g.summary(call) if type(call.func) is ast.Name else None
+    srcs = (getattr(s, "sources", None) or {}).get("") if s is not None else None
+    if not srcs or not all(o[:1] == "p" and o[1:].isdigit() and not k for o, k in srcs) or \
+            any(type(a) is ast.Starred for a in call.args):
+        return False
+    r = region(g, stmt)
+    return any(_forward_arg(g, call.args[i], r) for i in sorted({int(o[1:]) for o, _ in srcs})
+               if i < len(call.args))
+
+
 def _passed_forward(g, call: ast.Call, stmt) -> bool:
     """Is ``call`` a call of a parameter of the scope (``criterion(logits, y)``: a loss passed
     in) with an argument that a forward pass made in ``stmt``'s region (``logits = model(x)``;
@@ -543,18 +558,23 @@ def _passed_forward(g, call: ast.Call, stmt) -> bool:
     if not is_param(g, call.func):
         return False
     r = region(g, stmt)
-    for a in call.args:
-        if type(a) is ast.Name:
-            got = g.uses.get(id(a))
-            if not got or len(got) != 1:
-                continue
-            bd = g.bindings[next(iter(got))]
-            if bd.kind != "assign" or region(g, bd.stmt) != r:
-                continue
-            a = bd.value
-        if type(a) is ast.Call and (call_kind(g, a) == "forward" or is_param(g, a.func)):
-            return True
-    return False
+    return any(_forward_arg(g, a, r) for a in call.args)
+
+
+def _forward_arg(g, a, r) -> bool:
+    """Is argument ``a`` a forward pass (or a call of a parameter) made in region ``r``, itself
+    or through the one binding of the name it is?"""
+    if type(a) is ast.Name:
+        got = g.uses.get(id(a))
+        if not got or len(got) != 1:
+            return False
+        bd = g.bindings[next(iter(got))]
+        a = bd.value if bd.kind == "assign" else bd.value.elts[bd.index] if \
+            bd.kind == "unpack" and type(bd.value) is ast.Tuple and \
+            bd.index < len(bd.value.elts) else None  # (``z1, z2 = enc(x1), enc(x2)``)
+        if a is None or region(g, bd.stmt) != r:
+            return False
+    return type(a) is ast.Call and (call_kind(g, a) == "forward" or is_param(g, a.func))
 
 
 def proven_regions(g) -> Dict[str, int]:
@@ -577,7 +597,7 @@ def proven_regions(g) -> Dict[str, int]:
         if fact.why != DIFFERENTIATED:
             continue
         s = g.summary(bd.value) if type(bd.value) is ast.Call else None
-        if s is not None and _unfollowed(s, key) and bd.kind == "assign" and \
+        if s is not None and unfollowed(s, key) and bd.kind == "assign" and \
                 call_kind(g, bd.value) == "forward":
             s = None  # as a forward pass's output's (below)
         if s is None:
@@ -629,71 +649,3 @@ def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
     if "" in forward:
         return Fact(FORWARD, line, needs_grad=True)
     return None
-
-
-def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
-                  root: str = "") -> Tuple[
-        Dict[str, FrozenSet[Source]], Dict[str, str], FrozenSet[str]]:
-    """(returned item -> its sources, returned item -> the region it was computed in, the
-    items of what it returns that were followed, sources or none: ``_unfollowed``) of a
-    function (``offset``: 1 for a method's ``self``; ``positional``: how many parameters a call
-    fills by position): ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
-    ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
-    once)."""
-    g.memo["keyed"] = (root, keyed)
-    whole = []
-    items: Optional[Dict[int, list]] = None
-    values: Optional[list] = []  # ``"[*]"``: the values of the dict every return makes
-    for value, stmt in g.returns:
-        r = region(g, stmt)
-        whole.append((sources(g, value, r), computed_in(g, value, stmt)))
-        if values is not None and type(value) in (ast.Dict, ast.DictComp):
-            # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes
-            vs = [value.value] if type(value) is ast.DictComp else value.values
-            got: FrozenSet[Source] = frozenset().union(*(sources(g, v, r) for v in vs))
-            regs = {computed_in(g, v, stmt) for v in vs}
-            values.append((got, regs.pop() if len(regs) == 1 else None))
-        else:
-            values = None
-        if type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts):
-            here = {i: (sources(g, e, r), computed_in(g, e, stmt))
-                    for i, e in enumerate(value.elts)}
-            for i, e in enumerate(value.elts):  # ``return loss, {"mse": mse, "l1": l1}``
-                e = _displayed_dict(g, e)
-                if type(e) is ast.Dict and None not in e.keys:
-                    here.update({f"[{i}][{k.value!r}]": (sources(g, v, r),
-                                                         computed_in(g, v, stmt))
-                                 for k, v in zip(e.keys, e.values)
-                                 if type(k) is ast.Constant and type(k.value) is str})
-            items = {i: [here[i]] for i in here} if items is None else {
-                i: items[i] + [here[i]] for i in items if i in here}
-        else:
-            items = {}
-    groups = {"": whole}
-    groups.update({i if type(i) is str else f"[{i}]": v for i, v in (items or {}).items()})
-    for key, (value, stmt) in keyed.items():
-        groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
-    if values:
-        groups["[*]"] = values
-    srcs, regions = grouped(groups, offset, positional)
-    return srcs, regions, frozenset(k for k, got in groups.items() if k and got)
-
-
-def grouped(groups: Dict[str, list], offset: int, positional: int) -> Tuple[
-        Dict[str, FrozenSet[Source]], Dict[str, str]]:
-    """(key -> the sources every value of its group shares, in the callers' terms; key -> the
-    one region they were computed in) of groups of (sources, region) pairs, one per ``return``
-    (or ``yield``: ``graph_yields``)."""
-    srcs: Dict[str, FrozenSet[Source]] = {}
-    regions: Dict[str, str] = {}
-    for key, got in groups.items():
-        if not got:
-            continue
-        s = shifted(_shared(x for x, _ in got), offset, positional)
-        if s:
-            srcs[key] = s
-        regs = {reg for _, reg in got}
-        if len(regs) == 1 and None not in regs:
-            regions[key] = regs.pop()
-    return srcs, regions
-

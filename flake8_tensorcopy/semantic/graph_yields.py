@@ -1,12 +1,15 @@
-"""What a generator yields, in the graph facts' terms (``graph_sources``): the sources of each
-item every ``yield`` statement gives, which the generator's summary keeps under ``YIELDED`` keys
-beside what it returns, and a loop over a call of it reads (``graph_items.loop_item_fact``)."""
+"""What a function returns and what a generator yields, in the graph facts' terms
+(``graph_sources``): the sources of each item every ``return`` (``summary_items``) or ``yield``
+(``yielded_items``) statement gives, which the function's summary keeps (what it yields under
+``YIELDED`` keys beside what it returns), and a call of it or a loop over one reads
+(``graph_items.loop_item_fact``)."""
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
-from .graph_sources import Source, computed_in, grouped, region, sources
+from .graph_sources import Source, computed_in, displayed_dict, region, shared, \
+    shifted, sources
 
 
 #: the start of the key of what a generator yields, in a summary's sources (``yielded``)
@@ -16,7 +19,7 @@ YIELDED = "<yield>"
 def yielded_items(g, offset: int, positional: int) -> Tuple[
         Dict[str, FrozenSet[Source]], Dict[str, str]]:
     """The sources and regions of what the generator of ``g`` yields, keyed as ``yielded``
-    groups them, in its callers' terms (``graph_sources.grouped``): merged into its summary's
+    groups them, in its callers' terms (``grouped``): merged into its summary's
     ``sources`` and ``regions`` beside what it returns."""
     return grouped(yielded(g), offset, positional)
 
@@ -42,3 +45,70 @@ def yielded(g) -> Dict[str, list]:
             items.setdefault(f"{YIELDED}[{i}]", []).append((sources(g, e, r),
                                                            computed_in(g, e, stmt)))
     return {YIELDED: whole, **items}
+
+
+def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
+                  root: str = "") -> Tuple[
+        Dict[str, FrozenSet[Source]], Dict[str, str], FrozenSet[str]]:
+    """(returned item -> its sources, returned item -> the region it was computed in, the
+    items of what it returns that were followed, sources or none: ``unfollowed``) of a
+    function (``offset``: 1 for a method's ``self``; ``positional``: how many parameters a call
+    fills by position): ``""`` its value, ``"[i]"`` an item of the tuple every return gives back,
+    ``keyed``: the key paths of the dict ``root`` it returns -> (value, statement writing it
+    once)."""
+    g.memo["keyed"] = (root, keyed)
+    whole = []
+    items: Optional[Dict[int, list]] = None
+    values: Optional[list] = []  # ``"[*]"``: the values of the dict every return makes
+    for value, stmt in g.returns:
+        r = region(g, stmt)
+        whole.append((sources(g, value, r), computed_in(g, value, stmt)))
+        if values is not None and type(value) in (ast.Dict, ast.DictComp):
+            # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes
+            vs = [value.value] if type(value) is ast.DictComp else value.values
+            got: FrozenSet[Source] = frozenset().union(*(sources(g, v, r) for v in vs))
+            regs = {computed_in(g, v, stmt) for v in vs}
+            values.append((got, regs.pop() if len(regs) == 1 else None))
+        else:
+            values = None
+        if type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts):
+            here = {i: (sources(g, e, r), computed_in(g, e, stmt))
+                    for i, e in enumerate(value.elts)}
+            for i, e in enumerate(value.elts):  # ``return loss, {"mse": mse, "l1": l1}``
+                e = displayed_dict(g, e)
+                if type(e) is ast.Dict and None not in e.keys:
+                    here.update({f"[{i}][{k.value!r}]": (sources(g, v, r),
+                                                         computed_in(g, v, stmt))
+                                 for k, v in zip(e.keys, e.values)
+                                 if type(k) is ast.Constant and type(k.value) is str})
+            items = {i: [here[i]] for i in here} if items is None else {
+                i: items[i] + [here[i]] for i in items if i in here}
+        else:
+            items = {}
+    groups = {"": whole}
+    groups.update({i if type(i) is str else f"[{i}]": v for i, v in (items or {}).items()})
+    for key, (value, stmt) in keyed.items():
+        groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
+    if values:
+        groups["[*]"] = values
+    srcs, regions = grouped(groups, offset, positional)
+    return srcs, regions, frozenset(k for k, got in groups.items() if k and got)
+
+
+def grouped(groups: Dict[str, list], offset: int, positional: int) -> Tuple[
+        Dict[str, FrozenSet[Source]], Dict[str, str]]:
+    """(key -> the sources every value of its group shares, in the callers' terms; key -> the
+    one region they were computed in) of groups of (sources, region) pairs, one per ``return``
+    (or ``yield``: ``graph_yields``)."""
+    srcs: Dict[str, FrozenSet[Source]] = {}
+    regions: Dict[str, str] = {}
+    for key, got in groups.items():
+        if not got:
+            continue
+        s = shifted(shared(x for x, _ in got), offset, positional)
+        if s:
+            srcs[key] = s
+        regs = {reg for _, reg in got}
+        if len(regs) == 1 and None not in regs:
+            regions[key] = regs.pop()
+    return srcs, regions

@@ -110,6 +110,8 @@ def _freezes(n: ast.AST) -> list:
     if t is ast.Call:
         f = n.func
         name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
+        if _frozen_copy(n):
+            return []  # ``copy.deepcopy(m).requires_grad_(False)``: the copy, as bound (below)
         if name == "requires_grad_" and not all(
                 _is_true(a) for a in n.args + [k.value for k in n.keywords]):
             return [f.value if type(f) is ast.Attribute else _ANY_MODULE]
@@ -118,9 +120,21 @@ def _freezes(n: ast.AST) -> list:
             return [_ANY_MODULE]
     elif (t is ast.Assign or t is ast.AnnAssign) and n.value is not None and \
             not _is_true(n.value):
-        return [x.value for x in (n.targets if t is ast.Assign else [n.target])
+        targets = n.targets if t is ast.Assign else [n.target]
+        if _frozen_copy(n.value):  # ``ema = copy.deepcopy(model).requires_grad_(False)``
+            return [x for x in targets if type(x) in (ast.Name, ast.Attribute)] or [_ANY_MODULE]
+        return [x.value for x in targets
                 if type(x) is ast.Attribute and x.attr == "requires_grad"]
     return []
+
+
+def _frozen_copy(n: ast.AST) -> bool:
+    """``copy.deepcopy(m).requires_grad_(False)``: a new module's parameters frozen, not
+    ``m``'s (what it is bound to is the module frozen)."""
+    f = getattr(n, "func", None)
+    return type(n) is ast.Call and type(f) is ast.Attribute and f.attr == "requires_grad_" and \
+        not all(_is_true(a) for a in n.args + [k.value for k in n.keywords]) and \
+        type(f.value) is ast.Call and (dotted(f.value.func) or "").rpartition(".")[2] == "deepcopy"
 
 
 def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object], ...]]:

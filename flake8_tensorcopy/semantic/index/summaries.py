@@ -24,11 +24,12 @@ import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from ...syntax.walk import own_nodes
+from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, zipped_items
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
 from ..graph_facts import module_call
-from ..graph_yields import yielded_items
+from ..graph_yields import summary_items, yielded_items
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
 _BUSY = object()
@@ -53,7 +54,7 @@ class GraphSummary:
                  followed: Optional[FrozenSet[str]] = frozenset()) -> None:
         self.name = name
         #: the items of what it returns (``"[i]"``, key paths) that ``sources`` followed, with
-        #: a source or none (``graph_sources._unfollowed``: none followed, a record it builds;
+        #: a source or none (``graph_sources.unfollowed``: none followed, a record it builds;
         #: None: nothing is followed in a function that turns grad off, none of it is attached)
         self.followed = followed
         #: a generator every ``yield`` of which gives a value it differentiated (``loss.backward();
@@ -251,7 +252,7 @@ def _summarise(fn) -> GraphSummary:
     key_terms, key_derived, keyed = _key_terms(node, g)
     positional = len(node.args.posonlyargs) + len(node.args.args)
     grad = graph.decorated_grad(node) in (None, "on")
-    sources, regions, followed = graph_sources.summary_items(g, offset, positional, *keyed) \
+    sources, regions, followed = summary_items(g, offset, positional, *keyed) \
         if grad else ({}, {}, None)
     if grad and any(type(s.value) is ast.Yield for s in g.expr_stmts):
         # what a generator yields, beside what it returns (``for loss, n in batches(...)``)
@@ -502,20 +503,23 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
         t = type(stmt)
         attr, value = None, None
         if t is ast.For:
-            _every_item(stmt, items)
-            _zipped_items(stmt, {n: i for i, n in params.items()}, zipped)
+            every_item(stmt, items)
+            zipped_items(stmt, {n: i for i, n in params.items()}, zipped)
         elif t is ast.AugAssign and type(stmt.op) is ast.Add:
-            attr, value = _self_attr(stmt.target), stmt.value
+            attr, value = self_attr(stmt.target), stmt.value
         elif t is ast.Assign and len(stmt.targets) == 1:
-            attr = _self_attr(stmt.targets[0])
+            attr = self_attr(stmt.targets[0])
             v = stmt.value
             if attr is not None and type(v) is ast.IfExp:  # ``x if self.v is None else ...``
                 v = next((b for b in (v.orelse, v.body) if type(b) is ast.BinOp and
-                          attr in _scaled_attrs(b.left) | _scaled_attrs(b.right)), v)
-            if attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
-                    attr in _scaled_attrs(v.left) | _scaled_attrs(v.right):
+                          attr in scaled_attrs(b.left) | scaled_attrs(b.right)), v)
+            joined = joined_with(v, attr) if attr is not None else None
+            if joined is not None:  # ``self.buf = torch.cat([feats, self.buf])[:k]``
+                value = joined
+            elif attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
+                    attr in scaled_attrs(v.left) | scaled_attrs(v.right):
                 # ``self.sum = self.sum + v``, ``self.avg = b * self.avg + (1 - b) * v``
-                value = v.right if attr in _scaled_attrs(v.left) else v.left
+                value = v.right if attr in scaled_attrs(v.left) else v.left
             elif attr is not None and type(stmt.targets[0]) is ast.Subscript:
                 k = zipped.get(v.id, -1) if type(v) is ast.Name else -1
                 if k >= offset and g.grad_mode(stmt) not in ("off", "unknown"):
@@ -527,7 +531,7 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
         elif t is ast.Expr and type(stmt.value) is ast.Call and \
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
                 len(stmt.value.args) == 1:
-            attr, value = _self_attr(stmt.value.func.value), stmt.value.args[0]
+            attr, value = self_attr(stmt.value.func.value), stmt.value.args[0]
         elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
                 type(stmt.value.func) is ast.Attribute and \
                 _on_self(stmt.value.func.value) and \
@@ -602,7 +606,7 @@ def _delegated(call: ast.Call, cls):
         if type(holder) is ast.Name and holder.id == "self":
             target, into = cls.method(f.attr), "self."
         else:
-            attr = _self_attr(holder)
+            attr = self_attr(holder)
             if attr is None or type(holder) is not ast.Attribute:
                 return ()
             shape = cls.attr(holder.attr)
@@ -620,57 +624,6 @@ def _delegated(call: ast.Call, cls):
     return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
 
 
-def _zipped_items(loop: ast.For, positions: Dict[str, int], out: Dict[str, int]) -> None:
-    """``for i, p in zip(idx, prios)`` with ``prios`` a parameter: ``p`` -> its position."""
-    it, target = loop.iter, loop.target
-    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip" and \
-            type(target) is ast.Tuple and len(target.elts) == len(it.args):
-        for a, t in zip(it.args, target.elts):
-            if type(a) is ast.Name and a.id in positions and type(t) is ast.Name:
-                out[t.id] = positions[a.id]
-
-
-def _scaled_attrs(side) -> set:
-    """The ``self`` attributes ``side`` of a sum is, or is a factor of (``self.avg``,
-    ``self.beta * self.avg``: both ``self.beta`` and ``self.avg``)."""
-    out = {_self_attr(side)}
-    if type(side) is ast.BinOp and type(side.op) in (ast.Mult, ast.Div):
-        out |= {_self_attr(side.left), _self_attr(side.right)}
-    out.discard(None)
-    return out
-
-
-def _self_attr(node) -> Optional[str]:
-    """``self.sum`` of ``self.sum`` or of an item of it (``self.losses[key]``,
-    ``self.data.setdefault(key, [])``)."""
-    while type(node) is ast.Subscript or (
-            type(node) is ast.Call and type(node.func) is ast.Attribute and
-            node.func.attr == "setdefault"):
-        node = node.value if type(node) is ast.Subscript else node.func.value
-    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
-        return "self." + node.attr
-    return None
-
-
-def _every_item(loop: ast.For, out: set) -> None:
-    """Add (name, key) of a loop over every key of a name (``for key in losses``,
-    ``for key in losses.keys()``, ``for key, _ in losses.items()``)."""
-    it, key = loop.iter, loop.target
-    if type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
-            it.func.attr in ("keys", "items"):
-        if it.func.attr == "items":
-            key = key.elts[0] if type(key) is ast.Tuple and len(key.elts) == 2 else None
-        it = it.func.value
-    if type(it) is ast.Name and type(key) is ast.Name:
-        out.add((it.id, key.id))
-    target = loop.target
-    if type(it) is ast.Name and loop.iter is not it and loop.iter.func.attr == "items" and \
-            type(target) is ast.Tuple and len(target.elts) == 2 and \
-            type(target.elts[1]) is ast.Name:
-        # ``for k, v in terms.items(): self.hist[k].append(v)``: ``v`` is each item of ``terms``
-        out.add((target.elts[1].id, None, it))
-
-
 def _operands(value, oracle, items: set):
     """The names that are the value or an operand of what forms it and keeps its graph
     (``val``, ``val * n``, ``val.cpu()``, ``hvd.allreduce(val)``, ``losses[key]`` in a loop
@@ -682,6 +635,8 @@ def _operands(value, oracle, items: set):
         return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
         return _operands(value.operand, oracle, items)
+    if t is ast.List or t is ast.Tuple:  # what a concatenation joins (``joined_with``)
+        return [n for e in value.elts for n in _operands(e, oracle, items)]
     if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
         v, k = value.value, value.slice
         ok = type(v) is ast.Name and type(k) is ast.Name and (v.id, k.id) in items

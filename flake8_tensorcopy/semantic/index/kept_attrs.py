@@ -1,0 +1,76 @@
+"""What a method keeps on ``self``, read from its ``ast`` (``summaries._accumulates``): the
+attribute an expression names (``self_attr``), the attributes a running sum scales
+(``scaled_attrs``), what a concatenation joins an attribute with (``joined_with``), and the
+names a loop binds to each item of a parameter (``every_item``, ``zipped_items``)."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional
+
+from ..graph_terms import dotted
+
+
+def joined_with(value, attr: str) -> Optional[ast.List]:
+    """The other items of ``torch.cat([x, self.buf])`` (also ``stack``, sliced after:
+    ``torch.cat([feats, self.buf], 0)[:k]``) that joins ``attr`` (``self.buf``), else None."""
+    while type(value) is ast.Subscript:
+        value = value.value
+    if type(value) is not ast.Call or not value.args or \
+            (dotted(value.func) or "").rpartition(".")[2] not in ("cat", "concat", "stack"):
+        return None
+    items = value.args[0]
+    if type(items) not in (ast.List, ast.Tuple) or \
+            not any(self_attr(e) == attr for e in items.elts):
+        return None
+    return ast.List(elts=[e for e in items.elts if self_attr(e) != attr], ctx=ast.Load())
+
+
+def zipped_items(loop: ast.For, positions: Dict[str, int], out: Dict[str, int]) -> None:
+    """``for i, p in zip(idx, prios)`` with ``prios`` a parameter: ``p`` -> its position."""
+    it, target = loop.iter, loop.target
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip" and \
+            type(target) is ast.Tuple and len(target.elts) == len(it.args):
+        for a, t in zip(it.args, target.elts):
+            if type(a) is ast.Name and a.id in positions and type(t) is ast.Name:
+                out[t.id] = positions[a.id]
+
+
+def scaled_attrs(side) -> set:
+    """The ``self`` attributes ``side`` of a sum is, or is a factor of (``self.avg``,
+    ``self.beta * self.avg``: both ``self.beta`` and ``self.avg``)."""
+    out = {self_attr(side)}
+    if type(side) is ast.BinOp and type(side.op) in (ast.Mult, ast.Div):
+        out |= {self_attr(side.left), self_attr(side.right)}
+    out.discard(None)
+    return out
+
+
+def self_attr(node) -> Optional[str]:
+    """``self.sum`` of ``self.sum`` or of an item of it (``self.losses[key]``,
+    ``self.data.setdefault(key, [])``)."""
+    while type(node) is ast.Subscript or (
+            type(node) is ast.Call and type(node.func) is ast.Attribute and
+            node.func.attr == "setdefault"):
+        node = node.value if type(node) is ast.Subscript else node.func.value
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+        return "self." + node.attr
+    return None
+
+
+def every_item(loop: ast.For, out: set) -> None:
+    """Add (name, key) of a loop over every key of a name (``for key in losses``,
+    ``for key in losses.keys()``, ``for key, _ in losses.items()``)."""
+    it, key = loop.iter, loop.target
+    if type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
+            it.func.attr in ("keys", "items"):
+        if it.func.attr == "items":
+            key = key.elts[0] if type(key) is ast.Tuple and len(key.elts) == 2 else None
+        it = it.func.value
+    if type(it) is ast.Name and type(key) is ast.Name:
+        out.add((it.id, key.id))
+    target = loop.target
+    if type(it) is ast.Name and loop.iter is not it and loop.iter.func.attr == "items" and \
+            type(target) is ast.Tuple and len(target.elts) == 2 and \
+            type(target.elts[1]) is ast.Name:
+        # ``for k, v in terms.items(): self.hist[k].append(v)``: ``v`` is each item of ``terms``
+        out.add((target.elts[1].id, None, it))
