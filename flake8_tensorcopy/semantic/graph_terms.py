@@ -170,6 +170,8 @@ def computed(value) -> bool:
         return computed(value.value) or type(value.value) is ast.Name
     if t is ast.BinOp:
         return computed(value.left) or computed(value.right)
+    if t is ast.UnaryOp and type(value.op) is ast.USub:  # ``-(p * p.log()).sum()``
+        return computed(value.operand)
     if t is not ast.Call:
         return False
     f = value.func
