@@ -124,6 +124,24 @@ def is_param(g, f) -> bool:
     return bool(reach) and all(g.bindings[b].kind == "param" for b in reach)
 
 
+def bound_value(bd) -> Optional[ast.expr]:
+    """The expression binding ``bd`` (a ``graph.Binding``) binds its name to: an assignment's
+    value, or the item of a display a tuple target unpacks (``z1, z2 = enc(a), enc(b)``;
+    ``values, total = [], 0``); None for any other binding."""
+    v = bd.value
+    if bd.kind == "assign":
+        return v
+    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts):
+        return v.elts[bd.index]
+    return None
+
+
+def argument_positions(srcs) -> List[int]:
+    """The positions of the arguments a summary's sources (``graph_sources``) name whole
+    (``("p1", "")``: the caller's second argument), in order."""
+    return sorted({int(o[1:]) for o, k in srcs if o[:1] == "p" and o[1:].isdigit() and not k})
+
+
 def first_fact(facts) -> Optional[Fact]:
     for f in facts:
         if f is not None:

@@ -16,7 +16,7 @@ import ast
 from typing import Callable, List, Optional, Tuple
 
 from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
-    TERMS, Binding, Fact, first_fact, strongest
+    TERMS, Binding, Fact, argument_positions, bound_value, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed, dotted, path_root, values_and_indices
 
@@ -289,8 +289,8 @@ def returned_fact(g, node: ast.Call, summary, derived) -> Optional[Fact]:
     if not srcs or type(node.func) is not ast.Name or \
             any(type(a) is ast.Starred for a in node.args):
         return None
-    picked = sorted({int(o[1:]) for o, k in srcs if o[:1] == "p" and o[1:].isdigit() and not k})
-    got = first_fact(derived(node.args[i]) for i in picked if i < len(node.args))
+    got = first_fact(derived(node.args[i]) for i in argument_positions(srcs)
+                     if i < len(node.args))
     if got is not None and got.why in (DIFFERENTIATED, SIBLING, TERMS, DERIVED):
         return Fact(DERIVED, got.line, got.needs_grad)  # (computed from the loss)
     return got
@@ -554,11 +554,7 @@ def comprehension_fact(comp, derived) -> Optional[Fact]:
 def number_binding(bd: Binding) -> bool:
     """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
     same read are attached, the value is attached or that number."""
-    v = bd.value
-    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts):
-        v = v.elts[bd.index]  # ``values, total = [], 0``
-    elif bd.kind != "assign":
-        return False
+    v = bound_value(bd)  # (``values, total = [], 0``: ``total``'s too)
     return type(v) is ast.Constant and type(v.value) in (int, float)
 
 

@@ -25,7 +25,8 @@ import ast
 import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, is_param
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
+    bound_value, is_param
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, path_of, path_root, reduced_values
 
@@ -541,12 +542,11 @@ def _summarised_from_forward(g, call: ast.Call, stmt) -> bool:
     ``stmt``'s region? Differentiated, it proves that region on, as ``_passed_forward``."""
     s = g.summary(call) if type(call.func) is ast.Name else None
     srcs = (getattr(s, "sources", None) or {}).get("") if s is not None else None
-    if not srcs or not all(o[:1] == "p" and o[1:].isdigit() and not k for o, k in srcs) or \
-            any(type(a) is ast.Starred for a in call.args):
-        return False
+    picked = argument_positions(srcs) if srcs else ()
+    if not picked or len(picked) != len(srcs) or any(type(a) is ast.Starred for a in call.args):
+        return False  # (a source of its own, or an item of an argument: not from them only)
     r = region(g, stmt)
-    return any(_forward_arg(g, call.args[i], r) for i in sorted({int(o[1:]) for o, _ in srcs})
-               if i < len(call.args))
+    return any(_forward_arg(g, call.args[i], r) for i in picked if i < len(call.args))
 
 
 def _passed_forward(g, call: ast.Call, stmt) -> bool:
@@ -569,9 +569,7 @@ def _forward_arg(g, a, r) -> bool:
         if not got or len(got) != 1:
             return False
         bd = g.bindings[next(iter(got))]
-        a = bd.value if bd.kind == "assign" else bd.value.elts[bd.index] if \
-            bd.kind == "unpack" and type(bd.value) is ast.Tuple and \
-            bd.index < len(bd.value.elts) else None  # (``z1, z2 = enc(x1), enc(x2)``)
+        a = bound_value(bd)  # (``z1, z2 = enc(x1), enc(x2)`` too)
         if a is None or region(g, bd.stmt) != r:
             return False
     return type(a) is ast.Call and (call_kind(g, a) == "forward" or is_param(g, a.func))

@@ -499,12 +499,13 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
     items: set = set()  # filled as the walk meets the loops, before their bodies
     names = set(list(params.values())[offset:])
     zipped: Dict[str, int] = {}  # ``for i, l in zip(idx, losses)``: ``l`` -> ``losses``'s position
+    positions = {n: i for i, n in params.items()}
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
         if t is ast.For:
             every_item(stmt, items)
-            zipped_items(stmt, {n: i for i, n in params.items()}, zipped)
+            zipped_items(stmt, positions, zipped)
         elif t is ast.AugAssign and type(stmt.op) is ast.Add:
             attr, value = self_attr(stmt.target), stmt.value
         elif t is ast.Assign and len(stmt.targets) == 1:
