@@ -136,6 +136,22 @@ def bound_value(bd) -> Optional[ast.expr]:
     return None
 
 
+def unpacked_tuple(value) -> Optional[ast.Tuple]:
+    """The tuple display a ``return value`` gives a caller that unpacks it (``loss, out =
+    f(...)``): ``value`` itself, or the one branch of a conditional that is a tuple display
+    where the other is no display (``return (loss, outputs) if return_outputs else loss``, the
+    style of Hugging Face's ``compute_loss``: a scalar loss does not unpack, so a caller that
+    unpacks took the tuple); None otherwise, or with a starred item."""
+    if type(value) is ast.IfExp:
+        tuples = [b for b in (value.body, value.orelse) if type(b) is ast.Tuple]
+        others = [b for b in (value.body, value.orelse)
+                  if type(b) in (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.IfExp)]
+        value = tuples[0] if len(tuples) == 1 and len(others) == 1 else None
+    if type(value) is not ast.Tuple or any(type(e) is ast.Starred for e in value.elts):
+        return None
+    return value
+
+
 def argument_positions(srcs) -> List[int]:
     """The positions of the arguments a summary's sources (``graph_sources``) name whole
     (``("p1", "")``: the caller's second argument), in order."""

@@ -283,8 +283,15 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
                 g.summary(bd.value) is not None:
             # ``loss, parts = compute_loss(model, x)`` ... ``parts["l1"]``: a key of the dict
             # the callee returns as that tuple item
-            sets.append(call_item(g, bd.value, f"[{bd.index}]{p[1]}", region(g, bd.stmt),
-                                  depth + 1))
+            item = f"[{bd.index}]"
+            got = call_item(g, bd.value, item + p[1], region(g, bd.stmt), depth + 1)
+            if not got and output_item(p[1]) and _called_argument(g.summary(bd.value), item, p[1]):
+                # ``loss, out = compute_loss(model, x, return_outputs=True)`` ...
+                # ``out["logits"]``: an item of the output of the module argument the callee
+                # called and returns as that tuple item
+                got = frozenset(s for s in call_item(g, bd.value, item, region(g, bd.stmt),
+                                                     depth + 1) if s[0] == "f")
+            sets.append(got)
         elif tensor or (output_item(p[1]) and bd.kind == "assign" and
                         type(bd.value) is ast.Call and call_kind(g, bd.value) == "forward"):
             # (an item of a tensor, or an item or field of a forward pass's output:
@@ -293,6 +300,16 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
         else:
             return NONE
     return shared(sets)
+
+
+def _called_argument(summary, key: str, path: str) -> bool:
+    """Is item ``key`` of what the summarised function returns, on every return, the value of
+    a call of one of its arguments (``outputs = model(x)`` ... ``return loss, outputs``), whose
+    item ``path`` it does not write (``outputs["parts"] = parts``: what it wrote answers),
+    nor any item at a key it cannot name?"""
+    got = summary.sources.get(key)
+    return bool(got) and all(o[:1] == "c" and "[" not in o and "." not in o for o, _ in got) \
+        and not {key + path, key + "[?]"} & (summary.followed or frozenset())
 
 
 def _leaf(g, reach, bd, key: str) -> Optional[bool]:

@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
+from .graph_facts import unpacked_tuple
 from .graph_sources import Source, computed_in, displayed_dict, region, shared, \
     shifted, sources
+from .graph_terms import path_of, path_root
 
 
 #: the start of the key of what a generator yields, in a summary's sources (``yielded``)
@@ -60,6 +62,7 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     whole = []
     items: Optional[Dict[int, list]] = None
     values: Optional[list] = []  # ``"[*]"``: the values of the dict every return makes
+    conditional = False  # a return gives a tuple on one branch only (``unpacked_tuple``)
     for value, stmt in g.returns:
         r = region(g, stmt)
         whole.append((sources(g, value, r), computed_in(g, value, stmt)))
@@ -71,10 +74,17 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
             values.append((got, regs.pop() if len(regs) == 1 else None))
         else:
             values = None
-        if type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts):
+        conditional = conditional or type(value) is ast.IfExp
+        value = unpacked_tuple(value)
+        if value is not None:
             here = {i: (sources(g, e, r), computed_in(g, e, stmt))
                     for i, e in enumerate(value.elts)}
             for i, e in enumerate(value.elts):  # ``return loss, {"mse": mse, "l1": l1}``
+                if type(e) is ast.Name and e.id in g.path_written:
+                    # ``outputs["parts"] = parts; return loss, outputs``: what it wrote
+                    here.update({f"[{i}]{k}": (sources(g, v, r) if v is not None else frozenset(),
+                                               computed_in(g, v, w) if v is not None else None)
+                                 for k, v, w in written_paths(g, e.id)})
                 e = displayed_dict(g, e)
                 if type(e) is ast.Dict and None not in e.keys:
                     here.update({f"[{i}][{k.value!r}]": (sources(g, v, r),
@@ -92,7 +102,10 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     if values:
         groups["[*]"] = values
     srcs, regions = grouped(groups, offset, positional)
-    return srcs, regions, frozenset(k for k, got in groups.items() if k and got)
+    # (an item of a tuple one branch gives, with no source: followed only where every return
+    # is a tuple, so that a forward pass's items still count as its output, ``unpacked_fact``)
+    return srcs, regions, frozenset(k for k, got in groups.items() if k and got and not (
+        conditional and k[:1] == "[" and k.count("[") == 1 and k not in srcs))
 
 
 def grouped(groups: Dict[str, list], offset: int, positional: int) -> Tuple[
@@ -112,3 +125,36 @@ def grouped(groups: Dict[str, list], offset: int, positional: int) -> Tuple[
         if len(regs) == 1 and None not in regs:
             regions[key] = regs.pop()
     return srcs, regions
+
+
+#: the methods of a dict that change none of its items
+_READING = frozenset({"get", "items", "keys", "values", "copy"})
+
+
+def written_paths(g, name: str) -> List[Tuple[str, Optional[ast.expr], ast.stmt]]:
+    """(key path, the value written there when one plain assignment writes it alone, the
+    statement) of each write into an item or attribute of ``name`` among the scope's own
+    statements (``out["parts"] = parts``); ``"[?]"`` for one at a key not a constant, or a
+    method that may change its items (``out.update(...)``)."""
+    found: List[Tuple[str, Optional[ast.expr], ast.stmt]] = []
+    todo = list(g.body)
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            for tgt in (n.targets if t is ast.Assign else [n.target]):
+                p = path_of(tgt)
+                if p is not None and p[0] == name and p[1]:
+                    plain = t is ast.Assign and len(n.targets) == 1
+                    found.append((p[1], n.value if plain else None, n))
+                elif p is None and type(tgt) in (ast.Subscript, ast.Attribute) and \
+                        type(path_root(tgt)) is ast.Name and path_root(tgt).id == name:
+                    found.append(("[?]", None, n))
+        elif t is ast.Call and type(n.func) is ast.Attribute and \
+                type(n.func.value) is ast.Name and n.func.value.id == name and \
+                n.func.attr not in _READING:
+            found.append(("[?]", None, n))
+        todo.extend(ast.iter_child_nodes(n))
+    return found

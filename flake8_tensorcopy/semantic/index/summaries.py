@@ -28,7 +28,7 @@ from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, zipped
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
-from ..graph_facts import module_call
+from ..graph_facts import module_call, unpacked_tuple
 from ..graph_yields import summary_items, yielded_items
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
@@ -340,7 +340,8 @@ def _returns(g: graph.ScopeGraph):
     items: Optional[set] = None
     fields: object = _BUSY  # not yet known
     for value, _ in g.returns:
-        elts = value.elts if type(value) is ast.Tuple else \
+        shown = unpacked_tuple(value)
+        elts = shown.elts if shown is not None else \
             elements(g, value) if type(value) is ast.Call else None
         here = None
         if elts is not None:
@@ -399,7 +400,8 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
     every return (``return c + r, c, r``; ``loss = c + r`` ... ``return loss, c, r``)."""
     out: Optional[Dict[int, FrozenSet[int]]] = None
     for value, _ in g.returns:
-        elts = value.elts if type(value) is ast.Tuple else \
+        shown = unpacked_tuple(value)
+        elts = shown.elts if shown is not None else \
             elements(g, value) if type(value) is ast.Call else None
         if elts is None:
             return {}
