@@ -7,7 +7,8 @@ of the name in the scope that binds it (flow-insensitive, so a loop's back edge 
 cannot bring another value unseen) is an integer literal or arithmetic on integers
 (``+ - * // %``), ``len(...)``, ``int(...)``, ``x.size(i)``, ``x.shape[i]``, ``x.numel()``,
 ``x.dim()``, ``x.ndim``, ``min``/``max`` of integers, the variable of a ``for`` over ``range(...)``
-(or the counter of ``enumerate(...)``), or a name annotated ``int``; a parameter counts only with
+(or the counter of ``enumerate(...)``, or the numbers of a flattened tensor's ``tolist()``), or a
+name annotated ``int``; a parameter counts only with
 an ``int`` annotation. A name with no binding seen, declared ``global``/``nonlocal``, or bound any
 other way (unpacking, ``with``, a walrus, a call of unknown result) is not known to hold one.
 
@@ -102,7 +103,8 @@ def _for_target(target, iterable, name: str, out: List[Binding]) -> None:
     func = dotted_name(iterable.func) if type(iterable) is nodes.Call else None
     if type(target) is nodes.Name:
         if target.value == name:
-            out.append(("int", None) if func == "range" else ("other", None))
+            out.append(("int", None) if func == "range" or _flat_items(iterable)
+                       else ("other", None))
         return
     if func == "enumerate" and type(target) in (nodes.Tuple, nodes.List) and target.elements:
         first = target.elements[0].value
@@ -112,6 +114,30 @@ def _for_target(target, iterable, name: str, out: List[Binding]) -> None:
             _target(e.value, name, ("other", None), out)
         return
     _target(target, name, ("other", None), out)
+
+
+#: calls that make a tensor one-dimensional (``x.view(-1)``, ``x.reshape(-1)``: with -1 alone)
+_FLATTENING = frozenset({"flatten", "ravel", "view", "reshape"})
+
+
+def _flat_items(iterable) -> bool:
+    """Is ``iterable`` the list of a one-dimensional tensor's numbers
+    (``mask.nonzero().flatten().tolist()``, ``idx.view(-1).tolist()``)? Each item is a Python
+    number, and one read as an index is an integer (a float index raises)."""
+    if type(iterable) is not nodes.Call or iterable.args or \
+            type(iterable.func) is not nodes.Attribute or iterable.func.attr.value != "tolist":
+        return False
+    inner = iterable.func.value
+    if type(inner) is not nodes.Call or type(inner.func) is not nodes.Attribute or \
+            inner.func.attr.value not in _FLATTENING:
+        return False
+    args = inner.args
+    if inner.func.attr.value in ("flatten", "ravel"):
+        return not args
+    return len(args) == 1 and args[0].keyword is None and not args[0].star and \
+        type(args[0].value) is nodes.UnaryOperation and \
+        type(args[0].value.expression) is nodes.Integer and \
+        args[0].value.expression.value == "1"
 
 
 def _is_int_annotation(ann: Optional[nodes.Annotation]) -> bool:
