@@ -567,7 +567,8 @@ _BUILTINS = frozenset(dir(builtins))
 
 def _may_keep(call) -> bool:
     """Could ``method_accumulation`` find ``call`` keeping a value ``_operands`` accepts? A
-    method called on a name or an attribute (``meter.update(...)``) with such an argument:
+    method called on a name, an attribute or an item (``meter.update(...)``,
+    ``meters["loss"].update(...)``) with such an argument:
     ``pbar.update(1)`` is not asked for its method's summary."""
     if type(call) is not nodes.Call:
         return False
@@ -576,7 +577,7 @@ def _may_keep(call) -> bool:
         return bool(call.args) and call.func.value not in _BUILTINS and \
             any(not a.star and _operands(a.value) for a in call.args)
     if type(call.func) is not nodes.Attribute or \
-            type(call.func.value) not in (nodes.Name, nodes.Attribute):
+            type(call.func.value) not in (nodes.Name, nodes.Attribute, nodes.Subscript):
         return False
     return any(not a.star and _operands(a.value) for a in call.args)
 

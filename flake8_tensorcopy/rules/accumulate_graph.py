@@ -246,8 +246,8 @@ def method_accumulation(node, ctx) -> list:
     if type(func) is nodes.Name:
         return _collected(call, callee(ctx, func), func.value)
     if type(func) is not nodes.Attribute or \
-            type(func.value) not in (nodes.Name, nodes.Attribute):
-        return []
+            type(func.value) not in (nodes.Name, nodes.Attribute, nodes.Subscript):
+        return []  # (an item: ``meters["loss"].update(loss)`` of a dict of meters)
     fn = callee(ctx, func)
     s = fn.graph_summary() if fn is not None else None
     if s is None:

@@ -213,8 +213,9 @@ class Inference(Bindings):
             self.pop()
 
     def _infer_dict(self, node) -> Kind:
-        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``) or of tensors made
-        (``{"k": torch.zeros(n)}``: an item read elsewhere is a proof, ``kinds.opened``)."""
+        """A dict of DataLoaders (``{x: DataLoader(...) for x in phases}``), of tensors made
+        (``{"k": torch.zeros(n)}``: an item read elsewhere is a proof, ``kinds.opened``) or of
+        instances of one class (``{k: AverageMeter(k) for k in names}``)."""
         if type(node) is nodes.DictComp:
             self.push("comp")
             try:
@@ -228,6 +229,10 @@ class Inference(Bindings):
             return DictOf(values[0])
         if type(node) is nodes.Dict and values and all(v in (TENSOR, TENSOR_MADE) for v in values):
             return DictOf(TENSOR)
+        if values and type(values[0]) is Instance and all(
+                type(v) is Instance and v.cls is values[0].cls for v in values) and (
+                len(values) == len(node.elements) if type(node) is nodes.Dict else True):
+            return DictOf(values[0])  # ``{k: AverageMeter(k) for k in names}``
         return NOT_TENSOR
 
     def bind_comp_targets(self, comp: Optional[nodes.CompFor]) -> None:

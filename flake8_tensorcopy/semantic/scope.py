@@ -13,7 +13,7 @@ from .regions import View, drop_views
 from .straight import AttrBindings
 from .kinds import (
     BATCH, EMPTY_LIST, FUNCTION, MODULE_TYPES, NONE, NOT_TENSOR, OPAQUE, TENSOR, TENSOR_TYPES, TENSORS,
-    UNKNOWN, Alias, ClassInfo, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
+    UNKNOWN, Alias, ClassInfo, DictOf, ForeignInstance, Func, Instance, Kind, NamedTupleClass, Proj,
     ProjectDef, ProjectFunction, ProjInstance, Qual, Seq, TENSOR_MADE, TENSOR_SUBCLASS,
     is_tensor, opened, tensor_like,
 )
@@ -282,6 +282,9 @@ class Bindings:
         t = type(kind)
         if t is Seq:
             return Seq(tuple(self.lift(x) for x in kind.items))
+        if t is DictOf:  # ``{k: AverageMeter(k) for k in names}``
+            value = self.lift(kind.value)
+            return DictOf(value) if value is not None else NOT_TENSOR
         if t is ProjInstance:
             facts = kind.facts
             if facts.category() == "tensor":

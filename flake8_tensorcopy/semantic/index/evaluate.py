@@ -16,10 +16,26 @@ from ...syntax.source import LazyPattern, any_line_within
 from .. import torch_api
 from ..kinds import (
     DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUP, PARAM_GROUPS, TENSOR,
-    TENSORS, ForeignInstance,
+    TENSORS, DictOf, ForeignInstance,
     ModuleOf, ProjectClass, ProjectFunction, ProjectModule, ProjInstance, Qual, Seq,
     PARAMETER_SUBCLASSES, PRIVATE_RETURNS, join_returns, loader_batches, same,
 )
+
+
+def instances_of(node, value_kind):
+    """The kind of a dict display or comprehension: a dict of instances of one project class
+    (``{k: AverageMeter(k) for k in names}``, ``{"loss": Meter(), "acc": Meter()}``: every value
+    a call, ``value_kind`` of each the same ``ProjInstance``), else not a tensor."""
+    values = [node.value] if type(node) is ast.DictComp else \
+        [v for k, v in zip(node.keys, node.values) if k is not None]
+    if not values or len(values) != len(node.values if type(node) is ast.Dict else values) or \
+            any(type(v) is not ast.Call for v in values):
+        return NOT_TENSOR
+    first = value_kind(values[0])
+    if type(first) is not ProjInstance or not all(same(value_kind(v), first)
+                                                 for v in values[1:]):
+        return NOT_TENSOR
+    return DictOf(first)
 
 
 def def_spans(module) -> List[Tuple[int, int, ast.AST]]:
@@ -461,8 +477,9 @@ class Evaluator:
         if t is ast.IfExp:
             a, b = self.eval(node.body), self.eval(node.orelse)
             return a if same(a, b) else None
-        if t in (ast.Constant, ast.Dict, ast.Set, ast.JoinedStr, ast.DictComp, ast.SetComp,
-                 ast.Compare, ast.Lambda):
+        if t is ast.Dict or t is ast.DictComp:
+            return instances_of(node, self.eval)
+        if t in (ast.Constant, ast.Set, ast.JoinedStr, ast.SetComp, ast.Compare, ast.Lambda):
             return NOT_TENSOR
         return None
 
