@@ -341,6 +341,16 @@ class Inference(Bindings):
                 return rk.items[i]
         return UNKNOWN
 
+    def _instances_by_default(self, node: nodes.Call) -> Kind:
+        """``defaultdict(AverageMeter)``: a dict of instances of that class."""
+        args = node.args
+        if len(args) != 1 or args[0].keyword is not None or args[0].star:
+            return UNKNOWN
+        cls = self.infer(args[0].value)
+        made = Instance(cls) if type(cls) is ClassInfo and cls.category != "tensor" else \
+            self._call_shape_of(cls) if type(cls) is Proj else None
+        return DictOf(made) if type(made) is Instance else UNKNOWN
+
     def _infer_call(self, node: nodes.Call) -> Optional[Kind]:
         func = node.func
         ft = type(func)
@@ -409,6 +419,8 @@ class Inference(Bindings):
     def _kind_of_qual_call(self, q: str, node: nodes.Call) -> Optional[Kind]:
         if q in self.extra_factories or q in PARAMETER_SUBCLASSES:
             return TENSOR
+        if q == "collections.defaultdict":
+            return self._instances_by_default(node)
         if q != "torch" and not q.startswith("torch."):
             # ``torchvision``, ``torchtext``, ``torch_geometric``: other packages
             if q.startswith("numpy."):

@@ -535,6 +535,8 @@ class Evaluator:
                 return _from_class(ret)
             t = type(recv)
             if t is Qual:
+                if f"{recv.qual}.{m}" == "collections.defaultdict":
+                    return self._instances_by_default(node)
                 return _qual_call(f"{recv.qual}.{m}", npos, kws, star)
             if t is ProjInstance:
                 cls = recv.facts
@@ -564,9 +566,18 @@ class Evaluator:
                     return self._attribute(ast.Attribute(value=node.args[0], attr=node.args[1].value))
                 return None
             if type(shape) is Qual:
+                if shape.qual == "collections.defaultdict":
+                    return self._instances_by_default(node)
                 return _qual_call(shape.qual, npos, kws, star)
             return _call_shape(shape)
         return None
+
+    def _instances_by_default(self, node: ast.Call):
+        """``defaultdict(AverageMeter)``: a dict of instances of that project class."""
+        if len(node.args) != 1 or node.keywords or type(node.args[0]) is ast.Starred:
+            return None
+        made = _call_shape(self.eval(node.args[0]))
+        return DictOf(made) if type(made) is ProjInstance else None
 
 
 #: a tensor attribute's kind from the table: ``?`` (the table cannot type it) stays apart from
