@@ -188,36 +188,49 @@ def step_method(ctx):
         return None  # (most methods: no walk below)
     method = positional_param_names(scope)[:1] == ["self"]
     if not cached(ctx, "_accumulate_step_method", scope, lambda: _differentiates_once(scope)):
-        # a function a loop of the file calls by name (``train(epoch)``) that differentiates
-        # in a loop of its own: each call is an epoch (what it keeps after that loop)
-        return scope if not method and _called_in_loop(ctx, scope) else None
+        # a function a loop of the file calls by name (``train(epoch)``), or a method a loop
+        # calls by its name (``ppo.update(buf)``), that differentiates in a loop of its own:
+        # each call is an epoch (what it keeps after that loop)
+        return scope if _called_in_loop(ctx, scope, method) else None
     # a method, or a function a loop of the file calls by name (``train_step(...)``)
     return scope if method or _called_in_loop(ctx, scope) else None
 
 
-def _called_in_loop(ctx, scope) -> bool:
+def _called_in_loop(ctx, scope, method: bool = False) -> bool:
     """Is ``scope`` a function of the module's top level that a loop of the file calls by its
-    name?"""
-    if not any(s is scope for s in statement_list(ctx.module)):
+    name, or (``method``) a method of a top-level class that a loop of the file calls as an
+    attribute of that name (``agent.update(batch)``)?"""
+    if method:
+        cls = next((s for s in statement_list(ctx.module) if type(s) is nodes.ClassDef and
+                    any(m is scope for m in statement_list(s.body))), None)
+        if cls is None:
+            return False
+    elif not any(s is scope for s in statement_list(ctx.module)):
         return False
     name = scope.name.value
     if name not in ctx.source:
         return False
     return name in cached(ctx, "_accumulate_loop_calls", None,
-                          lambda: _called_in_loops(getattr(ctx.inf, "module_tree", None)))
+                          lambda: _called_in_loops(getattr(ctx.inf, "module_tree", None)))[method]
 
 
-def _called_in_loops(tree) -> frozenset:
-    """The names the loops of ``tree`` call (``train_step(...)`` in a ``for``), in one walk."""
+def _called_in_loops(tree) -> tuple:
+    """(the names the loops of ``tree`` call: ``train_step(...)`` in a ``for``; the method names
+    they call: ``agent.update(...)``), in one walk."""
     found: set = set()
+    methods: set = set()
     todo = [(tree, False)] if tree is not None else []
     while todo:
         node, looped = todo.pop()
-        if looped and type(node) is ast.Call and type(node.func) is ast.Name:
-            found.add(node.func.id)
+        if looped and type(node) is ast.Call:
+            f = node.func
+            if type(f) is ast.Name:
+                found.add(f.id)
+            elif type(f) is ast.Attribute:
+                methods.add(f.attr)
         looped = looped or type(node) in (ast.For, ast.While, ast.AsyncFor)
         todo.extend((c, looped) for c in ast.iter_child_nodes(node))
-    return frozenset(found)
+    return frozenset(found), frozenset(methods)
 
 
 def _differentiates_once(scope) -> bool:
