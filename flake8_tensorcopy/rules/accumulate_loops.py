@@ -571,3 +571,71 @@ def module_container(ctx, name: str) -> bool:
     value = made[0]
     return type(value) in (nodes.List, nodes.Dict) or (
         type(value) is nodes.Call and (last_name(value.func) or "") in CONTAINER_CALLS)
+
+
+def emptied_by_call(ctx, loop, acc) -> bool:
+    """Does a loop around ``loop`` call, on each turn, a function of the file by its name that
+    empties the accumulator it is handed (REINFORCE: ``policy.saved_log_probs.append(...)`` in
+    the episode's loop, then ``finish_episode(policy, opt)`` differentiates them and runs ``del
+    policy.saved_log_probs[:]``)? ``acc`` is a name, or an attribute of one (handed as that
+    name); the function empties that parameter (``del p[:]``, ``p.clear()``, ``p = []`` does
+    not count) or that attribute of it (``del p.attr[:]``, ``p.attr.clear()``, ``p.attr = []``,
+    ``p.attr[:] = []``)."""
+    attr = None
+    root = acc
+    if type(acc) is nodes.Attribute and type(acc.value) is nodes.Name:
+        attr, root = acc.attr.value, acc.value
+    if type(root) is not nodes.Name or ("del " not in ctx.source and
+                                        ".clear()" not in ctx.source and attr is None):
+        return False
+    tree = getattr(ctx.inf, "module_tree", None)
+    defs = {s.name: s for s in getattr(tree, "body", ()) if type(s) is ast.FunctionDef}
+    outer = innermost_loop(ctx, loop)
+    while outer is not None:
+        a = getattr(outer, "_a", None)
+        for n in _own_calls(a):
+            fn = defs.get(n.func.id) if type(n.func) is ast.Name else None
+            if fn is None or n.keywords and any(k.arg is None for k in n.keywords):
+                continue
+            params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
+            at = [i for i, x in enumerate(n.args) if type(x) is ast.Name and x.id == root.value]
+            if any(i < len(params) and _empties(fn, params[i], attr) for i in at):
+                return True
+        outer = innermost_loop(ctx, outer)
+    return False
+
+
+def _own_calls(node) -> list:
+    """The calls among ``node``'s statements, not inside a nested definition."""
+    out, todo = [], list(ast.iter_child_nodes(node)) if node is not None else []
+    while todo:
+        n = todo.pop()
+        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if type(n) is ast.Call:
+            out.append(n)
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _empties(fn, param: str, attr: Optional[str]) -> bool:
+    """Does ``fn``'s body empty ``param`` (``attr`` None) or ``param.attr``?"""
+    def held(e) -> bool:
+        if attr is None:
+            return type(e) is ast.Name and e.id == param
+        return type(e) is ast.Attribute and e.attr == attr and type(e.value) is ast.Name and \
+            e.value.id == param
+
+    for n in ast.walk(fn):
+        t = type(n)
+        if t is ast.Delete and any(type(x) is ast.Subscript and held(x.value) and
+                                   type(x.slice) is ast.Slice for x in n.targets):
+            return True  # ``del p.attr[:]``
+        if t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "clear" and \
+                not n.args and held(n.func.value):
+            return True  # ``p.attr.clear()``
+        if t is ast.Assign and type(n.value) is ast.List and not n.value.elts and any(
+                (attr is not None and held(x)) or (type(x) is ast.Subscript and held(x.value))
+                for x in n.targets):
+            return True  # ``p.attr = []``, ``p.attr[:] = []``
+    return False

@@ -36,7 +36,7 @@ from .graph_terms import (
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
-    Oracle, first_fact, strongest,
+    Oracle, first_fact, strongest, through_arguments,
 )
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
@@ -657,8 +657,7 @@ class ScopeGraph:
         if kind == "forward":
             return graph_sources.forward_fact(self, node, self._at[-1] if self._at else None)
         if kind == "through":
-            args = [a for a in node.args if type(a) is not ast.Starred]
-            return first_fact(self._derived(a, read) for a in args)
+            return first_fact(self._derived(a, read) for a in through_arguments(node))
         summary = self.summary(node)
         if summary is not None:  # (what it differentiated, or computes from an argument)
             got = graph_items.returned_fact(self, node, summary, lambda a: self._derived(a, read))

@@ -136,6 +136,13 @@ def bound_value(bd) -> Optional[ast.expr]:
     return None
 
 
+def through_arguments(node: ast.Call) -> List[ast.expr]:
+    """The arguments of a call whose result keeps their graph (``"through"``): positional ones
+    and keyword values (``Categorical(logits=policy(obs))``), not ``*args`` nor ``out=``."""
+    return [a for a in node.args if type(a) is not ast.Starred] + \
+        [k.value for k in node.keywords if k.arg is not None and k.arg != "out"]
+
+
 def unpacked_tuple(value) -> Optional[ast.Tuple]:
     """The tuple display a ``return value`` gives a caller that unpacks it (``loss, out =
     f(...)``): ``value`` itself, or the one branch of a conditional that is a tuple display

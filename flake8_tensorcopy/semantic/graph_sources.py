@@ -26,7 +26,7 @@ import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
-    bound_value, is_param
+    bound_value, is_param, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, path_of, path_root, reduced_values
 
@@ -176,9 +176,8 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
         return frozenset({("f", r)})
     if kind == "through":
         out = set()
-        for a in node.args:
-            if type(a) is not ast.Starred:
-                out |= sources(g, a, r, depth + 1, True)
+        for a in through_arguments(node):
+            out |= sources(g, a, r, depth + 1, True)
         return _within(out, r)
     if g.summary(node) is not None:
         return call_item(g, node, "", r, depth + 1)

@@ -23,7 +23,10 @@ KEEPS_GRAPH = frozenset({
     "sum", "abs", "clone", "contiguous", "permute", "transpose", "t", "tanh", "relu", "pow",
     "sqrt", "norm", "expand", "expand_as", "repeat", "chunk", "split", "select", "index_select",
     "gather", "masked_select", "narrow", "max", "min", "prod", "std", "var", "neg", "mul", "div",
-    "add", "sub", "matmul", "mm", "bmm", "clamp", "squeeze_", "unsqueeze_"})
+    "add", "sub", "matmul", "mm", "bmm", "clamp", "squeeze_", "unsqueeze_",
+    # a ``torch.distributions`` object made from attached parameters (``keeps_graph_function``):
+    # these keep their graph (``sample()`` does not: it draws without grad)
+    "log_prob", "entropy", "rsample", "cdf", "icdf"})
 #: through these a differentiated value's operand holds the graph too
 THROUGH_DIFF = frozenset({"mean", "sum", "float", "double", "half", "to", "scale", "squeeze",
                            "view", "reshape", "mul", "div", "clone", "contiguous", "cpu", "cuda"})
@@ -73,9 +76,13 @@ OTHER_KEEPS = frozenset({"horovod.torch.allreduce"})
 
 
 def keeps_graph_function(qualname: str) -> bool:
-    """Is ``qualname`` a torch function (or one of ``OTHER_KEEPS``) whose result keeps its
-    tensor arguments' graph?"""
+    """Is ``qualname`` a torch function (or one of ``OTHER_KEEPS``, or anything of
+    ``torch.distributions``) whose result keeps its tensor arguments' graph?"""
     if qualname in OTHER_KEEPS:
+        return True
+    if qualname.startswith("torch.distributions."):
+        # ``Normal(mu, std)``, ``Categorical(logits=out)``, ``kl_divergence(p, q)``: an object
+        # (or a value) made from the arguments that keeps their graph
         return True
     if qualname.startswith("torch.nn.functional."):
         return qualname != "torch.nn.functional.one_hot"

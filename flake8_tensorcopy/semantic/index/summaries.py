@@ -28,7 +28,7 @@ from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, zipped
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
-from ..graph_facts import module_call, unpacked_tuple
+from ..graph_facts import module_call, through_arguments, unpacked_tuple
 from ..graph_yields import summary_items, yielded_items
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
 
@@ -649,5 +649,5 @@ def _operands(value, oracle, items: set):
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return _operands(f.value, oracle, items)
         if oracle.call(value) == "through":
-            return [n for a in value.args for n in _operands(a, oracle, items)]
+            return [n for a in through_arguments(value) for n in _operands(a, oracle, items)]
     return []
