@@ -399,7 +399,7 @@ class GraphKeepingAccumulator(Rule):
                     step is not None and module_container(ctx, root))):
             return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
-        if reset_in(facts, acc, acc_code, node, ctx) or emptied_by_call(ctx, loop, acc) or (
+        if reset_in(facts, acc, acc_code, node, ctx) or (
                 form == "store" and not (
                 (script or differentiates(ctx, loop)) and
                 stored_per_turn(ctx, facts.bound, node, acc))):
@@ -435,6 +435,8 @@ class GraphKeepingAccumulator(Rule):
         scope = scope_facts(ctx)
         if differentiated(scope, root) or root in scope.in_place_roots:
             return
+        if emptied_by_call(ctx, loop, acc):
+            return  # (REINFORCE's episode buffer: a function the outer loop calls empties it)
         if callers and ctx.inf.project.imported_elsewhere():
             # asked last: the answer makes the file's analysis depend on every project file
             # (no cache keeps it), so only where everything else already holds

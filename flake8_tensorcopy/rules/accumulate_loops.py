@@ -200,18 +200,15 @@ def _called_in_loop(ctx, scope, method: bool = False) -> bool:
     """Is ``scope`` a function of the module's top level that a loop of the file calls by its
     name, or (``method``) a method of a top-level class that a loop of the file calls as an
     attribute of that name (``agent.update(batch)``)?"""
-    if method:
-        cls = next((s for s in statement_list(ctx.module) if type(s) is nodes.ClassDef and
-                    any(m is scope for m in statement_list(s.body))), None)
-        if cls is None:
-            return False
-    elif not any(s is scope for s in statement_list(ctx.module)):
-        return False
     name = scope.name.value
-    if name not in ctx.source:
+    if name not in ctx.source or name not in cached(
+            ctx, "_accumulate_loop_calls", None,
+            lambda: _called_in_loops(getattr(ctx.inf, "module_tree", None)))[method]:
         return False
-    return name in cached(ctx, "_accumulate_loop_calls", None,
-                          lambda: _called_in_loops(getattr(ctx.inf, "module_tree", None)))[method]
+    if method:
+        return any(type(s) is nodes.ClassDef and any(m is scope for m in statement_list(s.body))
+                   for s in statement_list(ctx.module))
+    return any(s is scope for s in statement_list(ctx.module))
 
 
 def _called_in_loops(tree) -> tuple:
