@@ -316,7 +316,10 @@ class ScopeGraph:
             elif t is ast.Call:
                 f = n.func
                 name = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
-                if name in DIFFERENTIATING and self._once(n):
+                if name in DIFFERENTIATING and self._once(n) and not (
+                        type(f) is ast.Attribute and self.oracle is not None and
+                        self.oracle.summary(n, False) is not None):
+                    # (``accelerator.backward(loss)`` of a project class: ``_mark`` reads it)
                     if type(f) is ast.Attribute:
                         self.differentiated.append((f.value, stmt))
                     if n.args:

@@ -159,10 +159,12 @@ def unpacked_tuple(value) -> Optional[ast.Tuple]:
     return value
 
 
-def argument_positions(srcs) -> List[int]:
-    """The positions of the arguments a summary's sources (``graph_sources``) name whole
-    (``("p1", "")``: the caller's second argument), in order."""
-    return sorted({int(o[1:]) for o, k in srcs if o[:1] == "p" and o[1:].isdigit() and not k})
+def argument_positions(srcs, any_region: bool = False) -> List[int]:
+    """The positions of the arguments a summary's sources (``graph_sources``: (origin, region))
+    name whole (``("p1", "")``: the caller's second argument, computed from in the caller's
+    region; ``any_region``: in any, ``("p0", "*")`` of ``return tensor``), in order."""
+    return sorted({int(o[1:]) for o, r in srcs
+                   if o[:1] == "p" and o[1:].isdigit() and (any_region or not r)})
 
 
 def first_fact(facts) -> Optional[Fact]:

@@ -280,16 +280,16 @@ def any_item_fact(g, value) -> Optional[Fact]:
 
 def returned_fact(g, node: ast.Call, summary, derived) -> Optional[Fact]:
     """What a call of a project function returns: what it differentiated (``returns_item``);
-    or, for a function called by name that returns what it computes from arguments handed to
-    it whole (its summary's sources: ``rt = t.clone(); dist.all_reduce(rt); return rt / n``),
+    or, for a function or method called by name that returns what it computes from arguments
+    handed to it whole (its summary's sources: ``rt = t.clone(); dist.all_reduce(rt); return rt / n``),
     attached where one of those arguments is (``derived(arg)``); else None."""
     if summary.returns_item(None):
         return Fact(RETURNED, node.lineno, detail=summary.name)
     srcs = (getattr(summary, "sources", None) or {}).get("")
-    if not srcs or type(node.func) is not ast.Name or \
+    if not srcs or type(node.func) not in (ast.Name, ast.Attribute) or \
             any(type(a) is ast.Starred for a in node.args):
         return None
-    got = first_fact(derived(node.args[i]) for i in argument_positions(srcs)
+    got = first_fact(derived(node.args[i]) for i in argument_positions(srcs, True)
                      if i < len(node.args))
     if got is not None and got.why in (DIFFERENTIATED, SIBLING, TERMS, DERIVED):
         return Fact(DERIVED, got.line, got.needs_grad)  # (computed from the loss)
