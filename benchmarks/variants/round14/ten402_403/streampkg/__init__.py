@@ -1,0 +1,1 @@
+"""Streaming feature extraction (run: python -m streampkg.main)."""

@@ -1,0 +1,1 @@
+"""Lightning-flavoured mini framework and a regression module (python -m lit_style.main)."""
