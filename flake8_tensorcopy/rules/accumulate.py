@@ -19,8 +19,9 @@ from .accumulate_graph import caller_proves, freezes_here, grad_off_here, method
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
-    emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, returned, scope_facts, \
-    mentions_backward, self_step_call, step_hook, step_method, stepped_by_caller
+    emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, \
+    returned, scope_facts, mentions_backward, self_step_call, step_hook, step_method, \
+    stepped_by_caller
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -399,8 +400,7 @@ class GraphKeepingAccumulator(Rule):
                     step is not None and module_container(ctx, root))):
             return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
-        if reset_in(facts, acc, acc_code, node, ctx) or (
-                form == "store" and not (
+        if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
                 (script or differentiates(ctx, loop)) and
                 stored_per_turn(ctx, facts.bound, node, acc))):
             return  # (an item per index: asked only in a loop that differentiates, or a

@@ -12,6 +12,7 @@ from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.accumulation_shapes import CONTAINER_CALLS, stepping_names
 from ..syntax.nodes import dotted_name, last_name
+from ..syntax.walk import own_nodes
 from .context import cached, enclosing_function, param_names, positional_param_names, \
     statement_blocks, statement_list
 
@@ -590,8 +591,9 @@ def emptied_by_call(ctx, loop, acc) -> bool:
     outer = innermost_loop(ctx, loop)
     while outer is not None:
         a = getattr(outer, "_a", None)
-        for n in _own_calls(a):
-            fn = defs.get(n.func.id) if type(n.func) is ast.Name else None
+        for n in own_nodes(a) if a is not None else ():  # (the calls of its body)
+            fn = defs.get(n.func.id) if type(n) is ast.Call and type(n.func) is ast.Name \
+                else None
             if fn is None or n.keywords and any(k.arg is None for k in n.keywords):
                 continue
             params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
@@ -600,19 +602,6 @@ def emptied_by_call(ctx, loop, acc) -> bool:
                 return True
         outer = innermost_loop(ctx, outer)
     return False
-
-
-def _own_calls(node) -> list:
-    """The calls among ``node``'s statements, not inside a nested definition."""
-    out, todo = [], list(ast.iter_child_nodes(node)) if node is not None else []
-    while todo:
-        n = todo.pop()
-        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
-        if type(n) is ast.Call:
-            out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
-    return out
 
 
 def _empties(fn, param: str, attr: Optional[str]) -> bool:

@@ -12,6 +12,7 @@ from .graph_facts import unpacked_tuple
 from .graph_sources import Source, computed_in, displayed_dict, region, shared, \
     shifted, sources
 from .graph_terms import path_of, path_root
+from ..syntax.walk import own_nodes
 
 
 #: the start of the key of what a generator yields, in a summary's sources (``yielded``)
@@ -137,12 +138,8 @@ def written_paths(g, name: str) -> List[Tuple[str, Optional[ast.expr], ast.stmt]
     statements (``out["parts"] = parts``); ``"[?]"`` for one at a key not a constant, or a
     method that may change its items (``out.update(...)``)."""
     found: List[Tuple[str, Optional[ast.expr], ast.stmt]] = []
-    todo = list(g.body)
-    while todo:
-        n = todo.pop()
+    for n in own_nodes(g):
         t = type(n)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
         if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
             for tgt in (n.targets if t is ast.Assign else [n.target]):
                 p = path_of(tgt)
@@ -156,5 +153,4 @@ def written_paths(g, name: str) -> List[Tuple[str, Optional[ast.expr], ast.stmt]
                 type(n.func.value) is ast.Name and n.func.value.id == name and \
                 n.func.attr not in _READING:
             found.append(("[?]", None, n))
-        todo.extend(ast.iter_child_nodes(n))
     return found
