@@ -100,6 +100,22 @@ class Net(torch.nn.Module):
         return out.pow(2).mean(), self.act(x).sum()
 
 
+def display(model, batches):
+    total = 0.0
+    for x in batches:
+        total += model(x).sum()
+    return {"loss": total / len(batches), "n": len(batches)}
+
+
+def differentiated_display(model, x, y):
+    out = model(x)
+    ce = (out - y).pow(2).mean()
+    reg = out.abs().mean()
+    loss = ce + reg
+    loss.backward()
+    return {"loss": loss, "ce": ce, "count": 3}
+
+
 def via_total(pred, target):
     loss = total(pred, target)
     return loss, helper(pred, target)
@@ -194,6 +210,16 @@ def test_keys_of_a_returned_dict(defs):
     assert s.sources["['mse']"] == frozenset({("p0['x_hat']", ""), ("p1", "")})
     assert "['count']" not in s.sources  # an item passed on, perhaps a number
     assert s.sources["['twice']"] == s.sources["['mse']"] and s.regions["['twice']"] == ""
+
+
+def test_keys_of_a_returned_dict_display(defs):
+    """Each constant key of the dict display every return gives is an item of its own; a
+    number the total starts as (``total = 0.0``) holds no graph: the additions decide."""
+    s = _s(defs, "display")
+    assert s.sources["['loss']"] == frozenset({("c0", "")})
+    assert "['n']" not in s.sources  # ``len(...)``: a number
+    # keys a differentiating read here proved attached: the loss and a term of it
+    assert _s(defs, "differentiated_display").keys == frozenset({"['loss']", "['ce']"})
 
 
 def test_the_items_a_summary_followed(defs):

@@ -36,7 +36,7 @@ from .graph_terms import (
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
-    Oracle, first_fact, strongest, through_arguments,
+    Oracle, first_fact, number_binding, strongest, through_arguments,
 )
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
@@ -559,7 +559,7 @@ class ScopeGraph:
                 return None
             # (a number a name starts as, ``total = 0.0``, holds no graph, nor keeps one)
             facts = [f for b in reach for f in (self.binding_fact(b),)
-                     if f is not None or not graph_items.number_binding(self.bindings[b])]
+                     if f is not None or not number_binding(self.bindings[b])]
             if not facts or any(f is None for f in facts):
                 return None
             return strongest(facts)

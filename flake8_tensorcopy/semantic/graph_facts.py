@@ -136,6 +136,14 @@ def bound_value(bd) -> Optional[ast.expr]:
     return None
 
 
+def number_binding(bd) -> bool:
+    """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
+    same read are attached, the value is attached or that number (``graph.ScopeGraph._read``,
+    ``graph_sources.sources``: the other bindings decide)."""
+    v = bound_value(bd)  # (``values, total = [], 0``: ``total``'s too)
+    return type(v) is ast.Constant and type(v.value) in (int, float)
+
+
 def through_arguments(node: ast.Call) -> List[ast.expr]:
     """The arguments of a call whose result keeps their graph (``"through"``): positional ones
     and keyword values (``Categorical(logits=policy(obs))``), not ``*args`` nor ``out=``."""

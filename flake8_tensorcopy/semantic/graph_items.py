@@ -16,7 +16,7 @@ import ast
 from typing import Callable, List, Optional, Tuple
 
 from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
-    TERMS, Binding, Fact, argument_positions, bound_value, first_fact, strongest
+    TERMS, Binding, Fact, argument_positions, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed, dotted, path_root, values_and_indices
 
@@ -394,6 +394,11 @@ def loop_item_fact(g, bd):
     bound = [g.bindings[b] for b in reach or ()]
     if not bound or any(x.kind != "assign" or type(x.value) is not ast.Call for x in bound):
         return None
+    # (``logs = self.train_step(batch)`` returning ``{"loss": loss, "ce": ce}`` after
+    # ``loss.backward()``: some of the values the loop takes are what it differentiated)
+    summaries = [g.summary(x.value) for x in bound]
+    if all(getattr(x, "keys", None) for x in summaries):
+        return Fact(RETURNED, it.lineno, detail=summaries[0].name)
     got = [call_fact(g, x.value, "[*]", x.stmt) for x in bound]
     return strongest(got) if all(f is not None for f in got) else None
 
@@ -549,13 +554,6 @@ def comprehension_fact(comp, derived) -> Optional[Fact]:
         got = derived(copied)
         return got if got is not None and got.why in (TERMS, HOLDS) else None
     return derived(comp.elt) if type(comp) is ast.ListComp else None
-
-
-def number_binding(bd: Binding) -> bool:
-    """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
-    same read are attached, the value is attached or that number."""
-    v = bound_value(bd)  # (``values, total = [], 0``: ``total``'s too)
-    return type(v) is ast.Constant and type(v.value) in (int, float)
 
 
 def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:

@@ -26,7 +26,7 @@ import re
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
-    bound_value, is_param, through_arguments
+    bound_value, is_param, number_binding, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, path_of, path_root, reduced_values
 
@@ -136,7 +136,10 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
         reach = g.uses.get(id(expr))
         if not reach or expr.id in g.opaque:
             return NONE
-        return shared(binding(g, b, depth + 1) for b in reach)
+        # (a number a name starts as, ``total = 0.0``, holds no graph: the bindings that add
+        # to it decide, as for the graph facts, ``ScopeGraph._read``)
+        kept = [b for b in reach if not number_binding(g.bindings[b])]
+        return shared(binding(g, b, depth + 1) for b in kept or reach)
     p = path_of(expr)
     if p is not None and type(path_root(expr)) is ast.Name:
         return _path(g, path_root(expr), p, r, depth, tensor or p[1].endswith("]") and

@@ -64,8 +64,12 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     items: Optional[Dict[int, list]] = None
     values: Optional[list] = []  # ``"[*]"``: the values of the dict every return makes
     conditional = False  # a return gives a tuple on one branch only (``unpacked_tuple``)
+    # the key paths of the dict display every return gives (None: not every return is one)
+    keys: Optional[Dict[str, list]] = None
+    displays = True
     for value, stmt in g.returns:
         r = region(g, stmt)
+        returned = value
         whole.append((sources(g, value, r), computed_in(g, value, stmt)))
         if values is not None and type(value) in (ast.Dict, ast.DictComp):
             # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes
@@ -96,7 +100,20 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
                 i: items[i] + [here[i]] for i in items if i in here}
         else:
             items = {}
+        shown = displayed_dict(g, returned) if value is None else None
+        if displays and type(shown) is ast.Dict and None not in shown.keys:
+            # ``return {"loss": val_loss / n, "r2": r2}``: each constant key's value, where
+            # every return gives a display with that key
+            here = {f"[{k.value!r}]": (sources(g, v, r), computed_in(g, v, stmt))
+                    for k, v in zip(shown.keys, shown.values)
+                    if type(k) is ast.Constant and type(k.value) is str}
+            keys = {k: [here[k]] for k in here} if keys is None else {
+                k: keys[k] + [here[k]] for k in keys if k in here}
+        else:
+            displays = False
     groups = {"": whole}
+    if displays:
+        groups.update(keys or {})
     groups.update({i if type(i) is str else f"[{i}]": v for i, v in (items or {}).items()})
     for key, (value, stmt) in keyed.items():
         groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]

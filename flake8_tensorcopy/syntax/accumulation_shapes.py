@@ -342,7 +342,7 @@ def _generated(it: ast.expr) -> bool:
 
 def _through_names(loop: ast.AST, called: Set[str]) -> Set[str]:
     """``called`` and the names unpacked from one of them (``out = step(x)``; ``a, b = out``:
-    the items of a call's value)."""
+    the items of a call's value; ``for k, v in out.items()``: its values)."""
     if called:
         for s in statements(loop):
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name) and \
@@ -352,6 +352,11 @@ def _through_names(loop: ast.AST, called: Set[str]) -> Set[str]:
                 copied = copied_from(s.value)  # ``logged = {k: v for k, v in out.items()}``
                 if copied is not None and copied.id in called:
                     called = called | {d for t in s.targets for d in _names(t)}
+            elif isinstance(s, (ast.For, ast.AsyncFor)) and isinstance(s.iter, ast.Call) and \
+                    isinstance(s.iter.func, ast.Attribute) and \
+                    s.iter.func.attr in ("items", "values") and \
+                    isinstance(s.iter.func.value, ast.Name) and s.iter.func.value.id in called:
+                called = called | _names(s.target)  # ``for k, v in logs.items()``
     return called
 
 

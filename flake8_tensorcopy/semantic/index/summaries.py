@@ -363,18 +363,27 @@ def _returns(g: graph.ScopeGraph):
 def _returned_keys(g: graph.ScopeGraph) -> FrozenSet[str]:
     """The constant keys of the dict every ``return`` gives back (a name no write of an item
     changes) that a differentiating read here proved attached on every binding reaching it
-    (``out["loss"].backward(); return out``)."""
+    (``out["loss"].backward(); return out``), or of the dict display it gives back whose value
+    is proven attached (a differentiated loss, a term of it)."""
     out: Optional[set] = None
-    for value, _ in g.returns:
+    for value, stmt in g.returns:
+        shown = graph_sources.displayed_dict(g, value)
+        # ``return {"loss": loss, "ce": ce}`` (or a name bound once to it) after ``loss = ce +
+        # l2; loss.backward()``: the keys whose value that proved attached
+        here = {f"[{k.value!r}]" for k, v in zip(shown.keys, shown.values)
+                if type(k) is ast.Constant and type(k.value) is str and
+                _proven(g.attached(v, stmt))} if type(shown) is ast.Dict else set()
         reach = g.uses.get(id(value)) if type(value) is ast.Name else None
-        if not reach or value.id in g.path_written:
+        if type(shown) is not ast.Dict and (not reach or value.id in g.path_written):
             return frozenset()
-        for b in reach:
-            here = {k for (bb, k), f in g.paths.items()
-                    if bb == b and k.startswith("['") and _proven(f)}
-            out = here if out is None else out & here
-            if not out:
-                return frozenset()
+        for i, b in enumerate(reach or ()):  # (what every binding reaching it proves)
+            proven = {k for (bb, k), f in g.paths.items()
+                      if bb == b and k.startswith("['") and _proven(f)}
+            here = here | proven if type(shown) is ast.Dict else proven if i == 0 else \
+                here & proven
+        out = here if out is None else out & here
+        if not out:
+            return frozenset()
     return frozenset(out or ())
 
 
