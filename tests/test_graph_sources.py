@@ -116,6 +116,16 @@ def differentiated_display(model, x, y):
     return {"loss": loss, "ce": ce, "count": 3}
 
 
+class Weighting(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.log_vars = torch.nn.Parameter(torch.zeros(2))
+        self.prior = torch.ones(2)
+
+    def forward(self, losses):
+        return torch.exp(-self.log_vars), torch.exp(-self.prior), self.log_vars
+
+
 def via_total(pred, target):
     loss = total(pred, target)
     return loss, helper(pred, target)
@@ -220,6 +230,15 @@ def test_keys_of_a_returned_dict_display(defs):
     assert "['n']" not in s.sources  # ``len(...)``: a number
     # keys a differentiating read here proved attached: the loss and a term of it
     assert _s(defs, "differentiated_display").keys == frozenset({"['loss']", "['ce']"})
+
+
+def test_what_a_method_computes_from_a_parameter_of_its_class(defs):
+    """``self.log_vars = nn.Parameter(...)``: a leaf; what is computed from it is attached where
+    the caller's grad mode is on, the leaf itself and a plain tensor attribute's value not."""
+    s = defs["Weighting"].method("forward").graph_summary()
+    assert s.sources["[0]"] == frozenset({("f", "")})
+    assert "[1]" not in s.sources
+    assert s.sources["[2]"] == frozenset({("f", graph_sources.ANY)})  # the leaf: in no region
 
 
 def test_the_items_a_summary_followed(defs):

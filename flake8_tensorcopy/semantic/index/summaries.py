@@ -30,7 +30,7 @@ from ..graph_items import elements, namedtuple_fields, returned_fields, summed_i
     call_bindings
 from ..graph_facts import module_call, through_arguments, unpacked_tuple
 from ..graph_yields import summary_items, yielded_items
-from ..graph_terms import KEEPS_GRAPH, keeps_graph_function
+from ..graph_terms import KEEPS_GRAPH, keeps_graph_function, leaf_attributes
 
 _BUSY = object()
 
@@ -148,6 +148,8 @@ class IndexOracle(graph.Oracle):
         self.cls = cls
         #: the ``self.X`` whose ``parameters()`` the class reads (``_parameters_read``)
         self._read_params: Optional[FrozenSet[str]] = None
+        #: the class's leaf attributes (``leaf``)
+        self._leaves: Optional[FrozenSet[str]] = None
 
     def fields(self, node: ast.Call):
         f = node.func
@@ -179,6 +181,20 @@ class IndexOracle(graph.Oracle):
             return None
         q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
         return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
+
+    def leaf(self, attr: str) -> bool:
+        """Is ``self.<attr>`` a tensor that requires grad, bound only so by the class's methods
+        (``graph_terms.leaf_attributes``: ``self.log_vars = nn.Parameter(...)``)? What a method
+        computes from it (``torch.exp(-self.log_vars)``) is attached where grad is on."""
+        got = self._leaves
+        if got is None:
+            got = self._leaves = frozenset()
+            try:
+                if self.cls is not None:
+                    got = self._leaves = leaf_attributes(self.cls.node)
+            except (OSError, ValueError, RecursionError):
+                pass
+        return attr in got
 
     def _parameters_read(self, f) -> bool:
         """Does a method of the class (a module) read ``self.X.parameters()`` or
