@@ -67,7 +67,16 @@ TORCH_KEEPS = frozenset({
     "bmm", "einsum", "exp", "log", "softmax", "log_softmax", "sigmoid", "tanh", "relu", "where",
     "clamp", "abs", "sqrt", "pow", "flatten", "reshape", "squeeze", "unsqueeze", "cumsum",
     "mul", "add", "sub", "div", "norm", "max", "min", "logsumexp", "square", "transpose",
-    "log10", "log2"})
+    "log10", "log2",
+    # distances and products of one tensor result (``torch.cdist(emb, emb)``), elementwise and
+    # indexing functions; not those giving a tuple (``topk``, ``sort``, ``chunk``: the indices
+    # or pieces are read apart)
+    "cdist", "pdist", "cosine_similarity", "pairwise_distance", "dist", "dot", "mv", "outer",
+    "addmm", "baddbmm", "tensordot", "kron", "cross", "diag", "diagonal", "tril", "triu",
+    "trace", "gather", "index_select", "masked_select", "take_along_dim", "amax", "amin",
+    "prod", "var", "std", "sin", "cos", "neg", "reciprocal", "rsqrt", "log1p", "expm1",
+    "logaddexp", "maximum", "minimum", "clip", "lerp", "roll", "flip", "permute", "movedim",
+    "narrow", "select", "erf", "exp2", "logit", "addcmul", "addcdiv", "broadcast_to"})
 
 
 #: functions of other libraries whose result keeps their tensor argument's graph: horovod's
