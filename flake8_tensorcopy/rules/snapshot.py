@@ -17,6 +17,7 @@ from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, state_dict_receiver
 from ..syntax.nodes import dotted_name
 from ..syntax.snapshot_shapes import live_returners, snapshot_name
+from ..syntax.walk import own_nodes
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
 from .snapshot_records import live_fields
@@ -359,10 +360,13 @@ class StateDictSnapshot(Rule):
                     if tracked not in handed_to_loaders(tree):
                         return ()
                 # or ``self.best = capture(self.model)`` ... ``restore(self.model,
-                # self.best)`` of project functions (another module's, often)
+                # self.best)`` of project functions (another module's, often), or ``best =
+                # get_weights(model)`` in a loop that trains, then ``return best``: a read as
+                # a ``state_dict()`` snapshot's return is (``read_after_change``)
                 elif not snapshot_name(tracked) or \
-                        returned_live_state_dict(ctx.inf, value) is None or \
-                        handed_to_loader(ctx.inf, tree, tracked) is None:
+                        returned_live_state_dict(ctx.inf, value) is None or (
+                            handed_to_loader(ctx.inf, tree, tracked) is None and
+                            not _returns(ctx.scope_node, tracked)):
                     return ()
             via = returned_live_state_dict(ctx.inf, value) or (
                 returned_live_by_name(ctx.inf, value, tree) if by_name else None)
@@ -652,3 +656,11 @@ def _tracked_name(target) -> Optional[str]:
     if t is nodes.Subscript:
         return dotted_name(target.value)
     return None
+
+
+def _returns(scope, name: str) -> bool:
+    """Does the function ``scope`` give back the name ``name`` as it is (``return best``)?"""
+    fn = getattr(scope, "_a", None)
+    return type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and any(
+        type(n) is ast.Return and type(n.value) is ast.Name and n.value.id == name
+        for n in own_nodes(fn))
