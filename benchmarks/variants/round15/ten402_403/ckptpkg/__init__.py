@@ -1,0 +1,1 @@
+"""Checkpoint helpers split across modules (state_utils -> trainer/callbacks -> main)."""
