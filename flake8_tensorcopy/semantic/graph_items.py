@@ -375,17 +375,29 @@ def loop_item_fact(g, bd):
         got = g.attached(taken[0], s)
         if got is not None and got.why != HOLDS:  # (a dict with an attached item: its keys)
             return got
+    tgt = s.target
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and \
+            len(it.args) == 1 and not it.keywords and type(tgt) is ast.Tuple and \
+            len(tgt.elts) == 2:
+        it, tgt = it.args[0], tgt.elts[1]  # ``for i, (name, l) in enumerate(d.items())``
     if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
             type(it.func.value) is ast.Name) or it.func.value.id in g.path_written:
         return None
-    m, tgt = it.func.attr, s.target
+    m = it.func.attr
     if not ((m == "items" and type(tgt) is ast.Tuple and len(tgt.elts) == 2 and
-             bd.index == 1) or (m == "values" and type(tgt) is ast.Name)):
+             type(tgt.elts[1]) is ast.Name and tgt.elts[1].id == bd.key) or
+            (m == "values" and type(tgt) is ast.Name and tgt.id == bd.key)):
         return None
     reach = g.uses.get(id(it.func.value))
     facts = [g.marked.get(b) for b in reach or ()]
     if facts and all(f is not None and f.why == TERMS for f in facts):
         return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
+    bound = [g.bindings[b] for b in reach or ()]
+    if bound and all(x.kind == "assign" and type(x.value) is ast.Dict for x in bound):
+        # ``losses = {"reg": F.mse_loss(...), "cls": ...}`` made here: what the loop takes
+        # holds a graph wherever one of the display's values does, on every binding
+        facts = [first_fact(g.attached(v, x.stmt) for v in x.value.values) for x in bound]
+        return strongest(facts) if all(f is not None for f in facts) else None
     # a dict a call of the project computed from an attached value (``dices =
     # dice_per_class(logits, mask)``; its summary says where its value comes from): what the
     # loop takes holds that graph wherever one of its values does
