@@ -317,6 +317,8 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
     index = node.targets[0].target.slice
     if not any(type(n) is nodes.Name and n.value in bound for n in nodes.within(index, ())):
         return False
+    if type(acc) is nodes.Attribute:
+        return _class_container(ctx, acc)
     g = scope_graph(ctx)
     a = getattr(acc, "_a", None)
     if type(a) is not ast.Name:
@@ -327,6 +329,22 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
     return bool(reach) and all(g.bindings[b].kind == "assign" and
                                made_container(g.bindings[b].value, torch_name)
                                for b in reach)
+
+
+def _class_container(ctx, acc) -> bool:
+    """``miner.cache`` (``acc``) of an instance of a class of the project whose methods bind
+    that attribute only to a container they make (``self.cache = {}``): it lives as long as
+    the instance."""
+    kind = ctx.inf.infer(acc.value)
+    facts = getattr(kind.cls, "facts", None) if type(kind) is kinds.Instance else None
+    if facts is None:
+        return False
+    try:
+        made = facts.attr_exprs.get(acc.attr.value)
+    except (OSError, ValueError, RecursionError):
+        return False
+    torch_name = ctx.inf.torch_alias()
+    return bool(made) and all(made_container(value, torch_name) for _, value in made)
 
 
 # ---- a caller's grad mode, proven by its own differentiation ---------------------------------

@@ -34,11 +34,13 @@ def accumulation(node):
             other = _added_to_item(acc, node.value)
             if other is not None:
                 return acc, other, "add"
-        if type(acc) is nodes.Subscript and type(acc.value) is nodes.Name and \
-                not _constant_index(acc):
-            # ``preds[i] = out``, ``history[epoch] = loss``: an item per index (form
-            # ``"store"``; the check asks that the index changes in the loop and that the name
-            # holds a tensor, a list or a dict made in the scope)
+        if type(acc) is nodes.Subscript and (type(acc.value) is nodes.Name or (
+                type(acc.value) is nodes.Attribute and
+                type(acc.value.value) is nodes.Name)) and not _constant_index(acc):
+            # ``preds[i] = out``, ``history[epoch] = loss``, ``miner.cache[step] = logits``: an
+            # item per index (form ``"store"``; the check asks that the index changes in the
+            # loop and that the name holds a tensor, a list or a dict made in the scope, or the
+            # attribute one its class makes)
             return acc.value, node.value, "store"
         name = dotted_name(acc)
         if name is None:

@@ -103,11 +103,13 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
                 dotted(node.targets[0].value) for side in (node.value.left, node.value.right)):
         value = node.value  # ``stats[k] = stats.get(k, 0.0) + v``, ``stats[k] = stats[k] + v``
     elif methods and t is ast.Assign and len(node.targets) == 1 and \
-            isinstance(node.targets[0], ast.Subscript) and \
-            isinstance(node.targets[0].value, ast.Name) and any(
+            isinstance(node.targets[0], ast.Subscript) and (
+                isinstance(node.targets[0].value, ast.Name) or
+                isinstance(node.targets[0].value, ast.Attribute) and
+                isinstance(node.targets[0].value.value, ast.Name)) and any(
                 isinstance(n, (ast.Name, ast.Attribute, ast.Call))
                 for n in ast.walk(node.targets[0].slice)):
-        value = node.value  # ``preds[i] = out``: an item per index
+        value = node.value  # ``preds[i] = out``, ``miner.cache[i] = out``: an item per index
     elif t is ast.Assign and len(node.targets) == 1 and isinstance(node.value, ast.IfExp) and \
             dotted(node.targets[0]) is not None and any(
                 isinstance(b, ast.BinOp) and isinstance(b.op, ast.Add) and
