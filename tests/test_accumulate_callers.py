@@ -100,6 +100,7 @@ def test_the_fixture_project_agrees_between_flake8_and_check(tmp_path):
         ("hf_eval.py", 15), ("main_block.py", 29), ("main_block.py", 36),
         ("main_block_outputs.py", 50), ("main_block_outputs.py", 63), ("phase_loop.py", 25),
         ("returned_dicts.py", 16), ("returned_dicts.py", 40), ("returned_value.py", 12),
+        ("rollout_consumed.py", 40),
         ("runner_methods.py", 19)]
 
 

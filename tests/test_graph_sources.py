@@ -126,6 +126,13 @@ class Weighting(torch.nn.Module):
         return torch.exp(-self.log_vars), torch.exp(-self.prior), self.log_vars
 
 
+def consumer(opt, log_prob, entropy, beta):
+    loss = -log_prob - 0.01 * entropy
+    opt.zero_grad()
+    loss.backward()
+    return beta
+
+
 def via_total(pred, target):
     loss = total(pred, target)
     return loss, helper(pred, target)
@@ -239,6 +246,12 @@ def test_what_a_method_computes_from_a_parameter_of_its_class(defs):
     assert s.sources["[0]"] == frozenset({("f", "")})
     assert "[1]" not in s.sources
     assert s.sources["[2]"] == frozenset({("f", graph_sources.ANY)})  # the leaf: in no region
+
+
+def test_the_arguments_a_backward_runs_through(defs):
+    """``consumed``: the terms of the sum it differentiates, not the others."""
+    s = _s(defs, "consumer")
+    assert s.consumed == frozenset({1, 2}) and s.differentiated == frozenset()
 
 
 def test_the_items_a_summary_followed(defs):

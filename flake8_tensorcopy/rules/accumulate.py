@@ -14,8 +14,8 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
-from .accumulate_graph import caller_proves, freezes_here, grad_off_here, method_accumulation, \
-    method_called_with_grad_on, scope_graph, stored_per_turn, summary
+from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
+    method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn, summary
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
@@ -437,6 +437,12 @@ class GraphKeepingAccumulator(Rule):
             return
         if emptied_by_call(ctx, loop, acc):
             return  # (REINFORCE's episode buffer: a function the outer loop calls empties it)
+        if callers and returned(scope, root) and _plain_top(ctx) and consumed_by_callers(
+                ctx, ctx.inf.project.module_tree(), cached(
+                    ctx, "_accumulate_callers", ctx.inf.project.module_tree(),
+                    lambda: Uses(ctx.inf.project.module_tree(), ctx.source)),
+                ctx.scope_node.name.value):
+            return  # (an episode's rollout: what it returns, its caller differentiates)
         if callers and ctx.inf.project.imported_elsewhere():
             # asked last: the answer makes the file's analysis depend on every project file
             # (no cache keeps it), so only where everything else already holds

@@ -347,6 +347,44 @@ def _class_container(ctx, acc) -> bool:
     return bool(made) and all(made_container(value, torch_name) for _, value in made)
 
 
+def consumed_by_callers(ctx, tree: ast.Module, uses: Uses, name: str) -> bool:
+    """Is every use of the top-level function ``name`` a call whose value (each item it
+    unpacks) its caller (the script, or a top-level function) binds to a name that it then
+    differentiates (``ent = run_episode(model)`` ... ``update(model, opt, ent)`` of a function
+    that runs ``backward()`` through that argument)? A function that returns what it accumulates is then an episode's
+    rollout, its graph consumed by that backward (and freed with it), not kept."""
+    found = uses.of(name)
+    if not found or not found[0]:
+        return False
+    owners = {s.name: s for s in tree.body if type(s) is ast.FunctionDef}
+    for owner, called, _, use in found[0]:
+        home = tree if owner is None else owners.get(owner)
+        if not called or home is None:
+            return False
+        g = cached(ctx, "_accumulate_caller_graphs", home,
+                   lambda home=home: graph.scope_graph(home, LintOracle(ctx, home)))
+        g._need()
+        bound = [i for i, bd in enumerate(g.bindings) if bd.kind in ("assign", "unpack") and
+                 type(bd.value) is ast.Call and bd.value.func is use]  # (``lp, ent = f(...)``)
+        if not bound or not all(
+                getattr(g.marked.get(b), "why", None) in (graph.DIFFERENTIATED, graph.SIBLING) or
+                _handed_to_consumer(g, b) for b in bound):
+            return False
+    return True
+
+
+def _handed_to_consumer(g, b: int) -> bool:
+    """Is binding ``b``'s name handed, as a call statement's positional argument, to a project
+    function whose summary says a ``backward()`` of it runs through that argument
+    (``GraphSummary.consumed``)?"""
+    for call, _ in graph.calls_in(g.expr_stmts):
+        s = g.summary(call)
+        if s is not None and any(type(a) is ast.Name and b in g.uses.get(id(a), ()) and
+                                 k in getattr(s, "consumed", ()) for k, a in enumerate(call.args)):
+            return True
+    return False
+
+
 # ---- a caller's grad mode, proven by its own differentiation ---------------------------------
 def caller_proves(ctx, tree: ast.Module, owner: str, use: ast.Name, escapes) -> bool:
     """Is grad on where the top-level function ``owner`` of the linted module calls ``use``

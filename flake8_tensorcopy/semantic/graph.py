@@ -99,8 +99,8 @@ class ScopeGraph:
         #: id(expression) -> the names ``_reads`` read in it (``_reads``)
         self._read_plans: Dict[int, list] = {}
         #: parameter positions a differentiating read reaches (the summary's "calls backward on
-        #: its parameter k")
-        self.differentiated_params: set = set()
+        #: its parameter k"), and those terms of a differentiated sum (``pg - 0.01 * entropy``)
+        self.differentiated_params, self.term_params = set(), set()  # type: Tuple[set, set]
         env: Env = {}
         self._with_line = 0
         for i, p in enumerate(params):
@@ -128,8 +128,7 @@ class ScopeGraph:
 
     def _stmt(self, s: ast.stmt, env: Env, grad: Optional[str]) -> Env:
         if grad is not None:
-            self.grad[id(s)] = grad
-            self.regions[id(s)] = self._with_line
+            self.grad[id(s)], self.regions[id(s)] = grad, self._with_line
         t = type(s)
         if t is ast.Assign or t is ast.AnnAssign:
             if s.value is None:
@@ -222,10 +221,9 @@ class ScopeGraph:
 
     def _once(self, node) -> bool:
         """First time the walk meets ``node`` (a loop's body is walked more than once)?"""
-        if id(node) in self._seen:
-            return False
+        seen = id(node) in self._seen
         self._seen.add(id(node))
-        return True
+        return not seen
 
     def _loop(self, s, env: Env, grad, target) -> Env:
         entry = dict(env)
@@ -412,7 +410,9 @@ class ScopeGraph:
             if type(term) is ast.Name:
                 for b in self.uses.get(id(term), ()):
                     bd = self.bindings[b]
-                    if (bd.kind in ("assign", "unpack") and computed(bd.value) or
+                    if bd.kind == "param":
+                        self.term_params.add(bd.index)
+                    elif (bd.kind in ("assign", "unpack") and computed(bd.value) or
                             bd.kind == "aug" and computed(bd.value.value)) and \
                             b not in self.marked:  # (``gp, norms = penalty(...)``: ``gp``)
                         self.marked[b] = sib  # (``ent += dist.entropy()``: a total, a term)

@@ -38,7 +38,7 @@ _BUSY = object()
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
                  "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "proves_on", "yields", "followed")
+                 "proves_on", "yields", "followed", "consumed")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -51,8 +51,13 @@ class GraphSummary:
                  regions: Optional[Dict[str, str]] = None,
                  keys: FrozenSet[str] = frozenset(), proves_on: bool = False,
                  yields: FrozenSet[int] = frozenset(),
-                 followed: Optional[FrozenSet[str]] = frozenset()) -> None:
+                 followed: Optional[FrozenSet[str]] = frozenset(),
+                 consumed: FrozenSet[int] = frozenset()) -> None:
         self.name = name
+        #: the call positions a ``backward()`` of the function runs through: those it
+        #: differentiates and the terms of a sum it differentiates (``update(model, opt, ent)``
+        #: with ``loss = pg - 0.01 * ent``): what the caller hands there is consumed by it
+        self.consumed = consumed | differentiated
         #: the items of what it returns (``"[i]"``, key paths) that ``sources`` followed, with
         #: a source or none (``graph_sources.unfollowed``: none followed, a record it builds;
         #: None: nothing is followed in a function that turns grad off, none of it is attached)
@@ -264,6 +269,7 @@ def _summarise(fn) -> GraphSummary:
     g = graph.scope_graph(node, IndexOracle(fn.module, cls))
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
+    consumed = frozenset(k - offset for k in g.term_params if k >= offset)
     accumulates = _accumulates(g, node, offset, cls) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
     positional = len(node.args.posonlyargs) + len(node.args.args)
@@ -281,7 +287,7 @@ def _summarise(fn) -> GraphSummary:
         _proves_on(g, node)
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        proves, _yields(g, node), followed)
+                        proves, _yields(g, node), followed, consumed)
 
 
 def _yields(g: graph.ScopeGraph, node) -> FrozenSet[int]:
