@@ -468,10 +468,37 @@ def reset_in(facts: LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
                     and acc_code not in ctx.code(n.value) and \
                     not _starts(facts._loop, n, acc_code, ctx):
                 resets.append(n)
-    return bool(resets) and _every_turn(facts._loop.body, resets)
+    return bool(resets) and (_every_turn(facts._loop.body, resets) or
+                             _after_backward(facts._loop.body, resets))
 
 
 _BLOCKS = (nodes.IndentedBlock, nodes.SimpleStatementLine, nodes.SimpleStatementSuite)
+
+
+def _after_backward(body, stmts: list) -> bool:
+    """Is one of ``stmts`` in a block of ``body`` (an ``if`` of it, not a nested loop) after a
+    statement of that block that calls ``backward()`` (gradient accumulation: ``if (i + 1) %
+    k == 0: accum.backward(); ...; micro_losses = []``)? What the accumulator held was one
+    update's worth, consumed by that backward."""
+    todo = [body]
+    while todo:
+        block = todo.pop()
+        differentiated = False
+        for s in getattr(block, "body", ()):
+            if type(s) is nodes.SimpleStatementLine:
+                if differentiated and any(x is n for x in s.body for n in stmts):
+                    return True
+                differentiated = differentiated or any(
+                    type(x) is nodes.Expr and type(x.value) is nodes.Call and
+                    type(x.value.func) is nodes.Attribute and
+                    x.value.func.attr.value in ("backward", "manual_backward") for x in s.body)
+            elif type(s) is nodes.If:
+                todo.append(s.body)
+                if type(s.orelse) is nodes.Else:
+                    todo.append(s.orelse.body)
+            elif type(s) in (nodes.With, nodes.Try):
+                todo.append(s.body)
+    return False
 
 
 def _every_turn(body, stmts: list) -> bool:
