@@ -441,7 +441,8 @@ class GraphKeepingAccumulator(Rule):
         scope = scope_facts(ctx)
         if differentiated(scope, root) or root in scope.in_place_roots:
             return
-        if emptied_by_call(ctx, loop, acc):
+        if emptied_by_call(ctx, loop, acc, form[1][5:] if type(form) is tuple and (
+                form[1] or "").startswith("self.") else None):
             return  # (REINFORCE's episode buffer: a function the outer loop calls empties it)
         if callers and returned(scope, root) and _plain_top(ctx) and consumed_by_callers(
                 ctx, ctx.inf.project.module_tree(), cached(

@@ -598,14 +598,19 @@ def module_container(ctx, name: str) -> bool:
         type(value) is nodes.Call and (last_name(value.func) or "") in CONTAINER_CALLS)
 
 
-def emptied_by_call(ctx, loop, acc) -> bool:
+def emptied_by_call(ctx, loop, acc, kept: Optional[str] = None) -> bool:
     """Does a loop around ``loop`` call, on each turn, a function of the file by its name that
     empties the accumulator it is handed (REINFORCE: ``policy.saved_log_probs.append(...)`` in
     the episode's loop, then ``finish_episode(policy, opt)`` differentiates them and runs ``del
     policy.saved_log_probs[:]``)? ``acc`` is a name, or an attribute of one (handed as that
     name); the function empties that parameter (``del p[:]``, ``p.clear()``, ``p = []`` does
     not count) or that attribute of it (``del p.attr[:]``, ``p.attr.clear()``, ``p.attr = []``,
-    ``p.attr[:] = []``)."""
+    ``p.attr[:] = []``). ``kept``: the attribute of ``self`` in which the method called on
+    ``acc`` keeps what it is given (``storage.add(log_prob)`` into ``self.log_probs``), where a
+    method the loop around calls on it empties that attribute (``storage.clear()`` with
+    ``self.log_probs.clear()``)."""
+    if kept is not None and _emptied_by_method(ctx, loop, acc, kept):
+        return True
     attr = None
     root = acc
     if type(acc) is nodes.Attribute and type(acc.value) is nodes.Name:
@@ -626,6 +631,30 @@ def emptied_by_call(ctx, loop, acc) -> bool:
             params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
             at = [i for i, x in enumerate(n.args) if type(x) is ast.Name and x.id == root.value]
             if any(i < len(params) and _empties(fn, params[i], attr) for i in at):
+                return True
+        outer = innermost_loop(ctx, outer)
+    return False
+
+
+def _emptied_by_method(ctx, loop, acc, kept: str) -> bool:
+    """(``emptied_by_call``, ``kept``) Where the loop that keeps them differentiates nothing:
+    they wait for a backward after it (an episode's rollout), not kept beside each step's."""
+    if loop_facts(ctx, loop).any_backward:
+        return False
+    kind = ctx.inf.infer(acc) if type(acc) is nodes.Name else None
+    facts = getattr(kind.cls, "facts", None) if type(kind).__name__ == "Instance" else None
+    outer = innermost_loop(ctx, loop) if facts is not None else None
+    while outer is not None:
+        a = getattr(outer, "_a", None)
+        for n in own_nodes(a) if a is not None else ():
+            if type(n) is not ast.Call or type(n.func) is not ast.Attribute or \
+                    type(n.func.value) is not ast.Name or n.func.value.id != acc.value:
+                continue
+            try:
+                fn = getattr(facts.method(n.func.attr), "node", None)
+            except (OSError, ValueError, RecursionError):
+                fn = None
+            if fn is not None and fn.args.args and _empties(fn, fn.args.args[0].arg, kept):
                 return True
         outer = innermost_loop(ctx, outer)
     return False
