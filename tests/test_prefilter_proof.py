@@ -318,9 +318,13 @@ def test_grad_off_is_read_from_the_code_not_from_its_words():
                 "set_requires_grad(net, requires_grad=False)", "torch.set_grad_enabled(False)",
                 "p.requires_grad_(False)\nq.requires_grad = flag"):
         assert off(src), src
-    assert off("with torch.inference_mode():\n    pass\n")
-    # a block entered with a grad mode is a region, not a switch of the file's mode
+    assert off("mode = torch.inference_mode()\nmode.__enter__()\n")
+    # a block entered with a grad mode is a region, not a switch of the file's mode; so is a
+    # function ``inference_mode`` decorates, and a ``with`` of it, as ``no_grad`` makes them
     assert not off("with torch.set_grad_enabled(phase == 'train'):\n    pass\n")
+    assert not off("with torch.inference_mode():\n    pass\n")
+    assert not off("@torch.inference_mode()\ndef f():\n    pass\n")
+    assert not off("@torch.inference_mode\ndef f():\n    pass\n")
     assert off("with torch.set_grad_enabled(flag):\n    pass\ntorch.set_grad_enabled(False)\n")
     assert off("@torch.set_grad_enabled(False)\ndef f():\n    pass\n")
     assert not off("with torch.inference_mode():\n    pass\n", inference=False)

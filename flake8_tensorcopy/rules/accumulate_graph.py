@@ -179,7 +179,8 @@ class LintOracle(graph.Oracle):
             text = getattr(facts.module, "text", None)
         # (a class of this file: read from its tree, where a ``Parameter(...,
         # requires_grad=False)`` freezes nothing; another module's: from its text)
-        return text is not None and not (grad_off_in(text, node) or "no_grad" in text)
+        return text is not None and not (grad_off_in(text, node) or "no_grad" in text or
+                                         "inference_mode" in text)
 
     def summary(self, node: ast.Call, local: bool = False):
         # the inference knows what a name bound in the scope is at the checked statement

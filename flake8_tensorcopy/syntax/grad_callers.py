@@ -75,13 +75,28 @@ def grad_off_in(source: str, tree: Optional[ast.AST], inference: bool = True) ->
     blocks: Set[int] = set()
     for n in _nodes_on(tree, lines):
         if type(n) is ast.With or type(n) is ast.AsyncWith:
-            blocks |= _block_modes(n)
+            blocks |= _block_modes(n) | _regions(
+                [item.context_expr for item in n.items])  # type: ignore[attr-defined]
+        elif type(n) is ast.FunctionDef or type(n) is ast.AsyncFunctionDef:
+            blocks |= _regions(n.decorator_list)
         elif id(n) in blocks:
             continue
         if _freezes(n) or (inference and (getattr(n, "id", None) == "inference_mode" or
                                           getattr(n, "attr", None) == "inference_mode")):
             return True
     return False
+
+
+def _regions(exprs) -> Set[int]:
+    """The ids of the ``inference_mode`` spellings among ``exprs`` (a ``with``'s items, a
+    function's decorators: ``@torch.inference_mode()``): a region of their own, as ``no_grad``
+    makes, not a switch of the file's grad mode."""
+    out: Set[int] = set()
+    for e in exprs:
+        f = e.func if type(e) is ast.Call else e
+        if (dotted(f) or "").rpartition(".")[2] == "inference_mode":
+            out.add(id(f))
+    return out
 
 
 def _block_modes(with_stmt: ast.AST) -> Set[int]:
