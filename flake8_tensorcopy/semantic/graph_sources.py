@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, FrozenSet, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
     bound_value, is_param, number_binding, through_arguments
@@ -497,6 +497,12 @@ def _assigned(g, name: ast.Name):
         return None
     bd = g.bindings[next(iter(reach))]
     return bd if bd.kind == "assign" else None
+
+
+def keyed_values(display: ast.Dict) -> List[Tuple[str, ast.expr]]:
+    """(key path ``['k']``, value) of each constant string key of a dict display."""
+    return [(f"[{k.value!r}]", v) for k, v in zip(display.keys, display.values)
+            if type(k) is ast.Constant and type(k.value) is str]
 
 
 def displayed_dict(g, e):

@@ -9,7 +9,7 @@ import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import unpacked_tuple
-from .graph_sources import Source, computed_in, displayed_dict, region, shared, \
+from .graph_sources import Source, computed_in, displayed_dict, keyed_values, region, shared, \
     shifted, sources
 from .graph_terms import path_of, path_root
 from ..syntax.walk import own_nodes
@@ -92,23 +92,17 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
                                  for k, v, w in written_paths(g, e.id)})
                 e = displayed_dict(g, e)
                 if type(e) is ast.Dict and None not in e.keys:
-                    here.update({f"[{i}][{k.value!r}]": (sources(g, v, r),
-                                                         computed_in(g, v, stmt))
-                                 for k, v in zip(e.keys, e.values)
-                                 if type(k) is ast.Constant and type(k.value) is str})
-            items = {i: [here[i]] for i in here} if items is None else {
-                i: items[i] + [here[i]] for i in items if i in here}
+                    here.update({f"[{i}]{k}": (sources(g, v, r), computed_in(g, v, stmt))
+                                 for k, v in keyed_values(e)})
+            items = _agreed(items, here)
         else:
             items = {}
         shown = displayed_dict(g, returned) if value is None else None
         if displays and type(shown) is ast.Dict and None not in shown.keys:
             # ``return {"loss": val_loss / n, "r2": r2}``: each constant key's value, where
             # every return gives a display with that key
-            here = {f"[{k.value!r}]": (sources(g, v, r), computed_in(g, v, stmt))
-                    for k, v in zip(shown.keys, shown.values)
-                    if type(k) is ast.Constant and type(k.value) is str}
-            keys = {k: [here[k]] for k in here} if keys is None else {
-                k: keys[k] + [here[k]] for k in keys if k in here}
+            keys = _agreed(keys, {k: (sources(g, v, r), computed_in(g, v, stmt))
+                                  for k, v in keyed_values(shown)})
         else:
             displays = False
     groups = {"": whole}
@@ -124,6 +118,13 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     # is a tuple, so that a forward pass's items still count as its output, ``unpacked_fact``)
     return srcs, regions, frozenset(k for k, got in groups.items() if k and got and not (
         conditional and k[:1] == "[" and k.count("[") == 1 and k not in srcs))
+
+
+def _agreed(so_far: Optional[Dict], here: Dict) -> Dict:
+    """``here``'s items joined to those every earlier return gave (``so_far`` None: the first
+    return): an item is kept where every return has it."""
+    return {k: [here[k]] for k in here} if so_far is None else {
+        k: so_far[k] + [here[k]] for k in so_far if k in here}
 
 
 def grouped(groups: Dict[str, list], offset: int, positional: int) -> Tuple[

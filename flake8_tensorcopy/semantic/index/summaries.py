@@ -392,9 +392,8 @@ def _returned_keys(g: graph.ScopeGraph) -> FrozenSet[str]:
         shown = graph_sources.displayed_dict(g, value)
         # ``return {"loss": loss, "ce": ce}`` (or a name bound once to it) after ``loss = ce +
         # l2; loss.backward()``: the keys whose value that proved attached
-        here = {f"[{k.value!r}]" for k, v in zip(shown.keys, shown.values)
-                if type(k) is ast.Constant and type(k.value) is str and
-                _proven(g.attached(v, stmt))} if type(shown) is ast.Dict else set()
+        here = {k for k, v in graph_sources.keyed_values(shown)
+                if _proven(g.attached(v, stmt))} if type(shown) is ast.Dict else set()
         reach = g.uses.get(id(value)) if type(value) is ast.Name else None
         if type(shown) is not ast.Dict and (not reach or value.id in g.path_written):
             return frozenset()
