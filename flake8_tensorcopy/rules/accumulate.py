@@ -444,11 +444,11 @@ class GraphKeepingAccumulator(Rule):
         if emptied_by_call(ctx, loop, acc, form[1][5:] if type(form) is tuple and (
                 form[1] or "").startswith("self.") else None):
             return  # (REINFORCE's episode buffer: a function the outer loop calls empties it)
-        if callers and returned(scope, root) and _plain_top(ctx) and consumed_by_callers(
-                ctx, ctx.inf.project.module_tree(), cached(
-                    ctx, "_accumulate_callers", ctx.inf.project.module_tree(),
-                    lambda: Uses(ctx.inf.project.module_tree(), ctx.source)),
-                ctx.scope_node.name.value):
+        tree = ctx.inf.project.module_tree() if callers else None
+        if tree is not None and returned(scope, root) and _plain_top(ctx) and \
+                consumed_by_callers(ctx, tree, cached(ctx, "_accumulate_callers", tree,
+                                                      lambda: Uses(tree, ctx.source)),
+                                    ctx.scope_node.name.value):
             return  # (an episode's rollout: what it returns, its caller differentiates)
         if callers and ctx.inf.project.imported_elsewhere():
             # asked last: the answer makes the file's analysis depend on every project file

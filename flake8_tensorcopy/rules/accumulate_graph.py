@@ -352,8 +352,9 @@ def consumed_by_callers(ctx, tree: ast.Module, uses: Uses, name: str) -> bool:
     """Is every use of the top-level function ``name`` a call whose value (each item it
     unpacks) its caller (the script, or a top-level function) binds to a name that it then
     differentiates (``ent = run_episode(model)`` ... ``update(model, opt, ent)`` of a function
-    that runs ``backward()`` through that argument)? A function that returns what it accumulates is then an episode's
-    rollout, its graph consumed by that backward (and freed with it), not kept."""
+    that runs ``backward()`` through that argument)? A function that returns what it
+    accumulates is then an episode's rollout, its graph consumed by that backward (and freed
+    with it), not kept."""
     found = uses.of(name)
     if not found or not found[0]:
         return False
