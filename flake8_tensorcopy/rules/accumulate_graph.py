@@ -41,7 +41,7 @@ def callee(ctx, func) -> Optional[object]:
             return None
         if t is nodes.Attribute:
             rk = ctx.infer(func.value)
-            facts = rk.cls.facts if type(rk) is kinds.Instance else None
+            facts = instance_facts(rk)
             fn = facts.method(func.attr.value) if facts is not None else \
                 module_function(ctx.infer, func, rk)  # ``steps.train_step(...)``
             return fn if hasattr(fn, "graph_summary") else None
@@ -332,12 +332,17 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
                                for b in reach)
 
 
+def instance_facts(kind):
+    """What the project index knows of the class of an instance of ``kind`` (its
+    ``ClassFacts``), or None: not an instance, or of a class the index does not know."""
+    return kind.cls.facts if type(kind) is kinds.Instance else None
+
+
 def _class_container(ctx, acc) -> bool:
     """``miner.cache`` (``acc``) of an instance of a class of the project whose methods bind
     that attribute only to a container they make (``self.cache = {}``): it lives as long as
     the instance."""
-    kind = ctx.inf.infer(acc.value)
-    facts = getattr(kind.cls, "facts", None) if type(kind) is kinds.Instance else None
+    facts = instance_facts(ctx.infer(acc.value))
     if facts is None:
         return False
     try:

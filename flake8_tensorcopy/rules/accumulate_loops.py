@@ -13,6 +13,7 @@ from ..syntax import nodes
 from ..syntax.accumulation_shapes import CONTAINER_CALLS, stepping_names
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import own_nodes
+from .accumulate_graph import instance_facts
 from .context import cached, enclosing_function, param_names, positional_param_names, \
     statement_blocks, statement_list
 
@@ -641,8 +642,7 @@ def _emptied_by_method(ctx, loop, acc, kept: str) -> bool:
     they wait for a backward after it (an episode's rollout), not kept beside each step's."""
     if loop_facts(ctx, loop).any_backward:
         return False
-    kind = ctx.inf.infer(acc) if type(acc) is nodes.Name else None
-    facts = getattr(kind.cls, "facts", None) if type(kind).__name__ == "Instance" else None
+    facts = instance_facts(ctx.infer(acc)) if type(acc) is nodes.Name else None
     outer = innermost_loop(ctx, loop) if facts is not None else None
     while outer is not None:
         a = getattr(outer, "_a", None)

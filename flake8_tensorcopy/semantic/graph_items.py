@@ -403,7 +403,6 @@ def loop_item_fact(g, bd):
     # loop takes holds that graph wherever one of its values does
     from .graph_sources import call_fact
 
-    bound = [g.bindings[b] for b in reach or ()]
     if not bound or any(x.kind != "assign" or type(x.value) is not ast.Call for x in bound):
         return None
     # (``logs = self.train_step(batch)`` returning ``{"loss": loss, "ce": ce}`` after
