@@ -410,9 +410,10 @@ def test_a_step_that_differentiates_on_every_call_proves_grad_on_where_it_is_cal
         for name in ("step_if", "step_early", "forward_only"):
             assert not get(name).proves_on, name
         # what it returns of a call of its parameter: a forward pass where the caller passes
-        # a module (origin "c0"), in the mode it was called in
-        assert get("step").sources["[1]"] == frozenset({("c0", "")})
-        assert get("forward_only").sources[""] == frozenset({("c0", "")})
+        # a module (origin "c0"), in the mode it was called in; and, where the caller passes a
+        # loss, what that computes from the argument ``x`` it is handed (origin "t0:p1")
+        assert get("step").sources["[1]"] == frozenset({("c0", ""), ("t0:p1", "*")})
+        assert get("forward_only").sources[""] == frozenset({("c0", ""), ("t0:p1", "*")})
 
 
 GENERATORS = """

@@ -166,6 +166,26 @@ class Recorded:
         self.data.append(item)
 
 
+def evaluate(model, batch, criterion):
+    x, y = batch
+    return criterion(model(x), y), criterion(model(x), y).item()
+
+
+class Judge:
+    def score(self, model, x, criterion):
+        return criterion(model(x), x)
+
+
+class Stopper:
+    def __call__(self, val_loss, model):
+        score = -val_loss
+        self.scores.append(score)
+
+    def converted(self, val_loss):
+        score = -float(val_loss)
+        self.scores.append(score)
+
+
 class NotModule:
     def forward(self, x):
         return torch.nn.functional.linear(x, x)
@@ -313,6 +333,68 @@ def test_what_another_method_differentiates_is_kept_on_purpose(defs):
     # class reads ``self.data`` and differentiates (REINFORCE's ``train_net``)
     assert defs["Recorded"].method("put").graph_summary().accumulates == {0: "self.data"}
     assert defs["Kept"].method("put").graph_summary().accumulates == {}
+
+
+def test_what_a_call_of_a_parameter_computes_from_its_arguments(defs):
+    # ``criterion(model(x), y)``: a forward pass where the caller hands a module as
+    # ``criterion`` ("c2"); what it computes from ``model(x)`` where it hands a loss
+    # ("t2:c0": ``model``'s forward pass, where that is a module); a number: no source
+    s = _s(defs, "evaluate")
+    assert s.sources["[0]"] == frozenset({("c2", ""), ("t2:c0", "")})
+    assert "[1]" not in s.sources
+    # a method's ``self`` is no argument of the caller's: every position counts without it
+    # (``x``, the caller's argument 1, handed to both calls: "t2:p1", "t2:t0:p1")
+    judge = defs["Judge"].method("score").graph_summary()
+    assert judge.sources[""] == frozenset({("c2", ""), ("t2:c0", ""), ("t2:p1", "*"),
+                                           ("t2:t0:p1", "*")})
+    # the inner origin is counted the same way, and dropped with ``self`` or past the
+    # positional parameters
+    assert graph_sources.shifted(
+        frozenset({("t3:c1", ""), ("t1:c0", ""), ("t3:p5", ""), ("c3", ""), ("t2:f", "")}), 1,
+        4) == frozenset({("t2:c0", ""), ("c2", ""), ("t1:f", "")})
+
+
+def test_a_loss_handed_to_a_summarised_call_keeps_the_forward_pass(defs):
+    class Oracle(graph.Oracle):
+        def summary(self, node, local=False):
+            return _s(defs, "evaluate") if getattr(node.func, "id", None) == "evaluate" \
+                else None
+
+        def module_name(self, name):
+            return name == "model"
+
+        def loss_name(self, name):
+            return name == "crit"
+
+        def trainable(self, node):
+            return True
+
+    fn = ast.parse(textwrap.dedent("""\
+        def f(loader, out, metric):
+            model = Net()
+            crit = Loss()
+            for b in loader:
+                v, n = evaluate(model, b, crit)
+                out.append(v)
+                w, _ = evaluate(model, b, metric)
+                out.append(w)
+                u, m = evaluate(model, b, F.cross_entropy)
+                out.append(u)
+                out.append(m)
+        """)).body[0]
+    g = graph.scope_graph(fn, Oracle())
+    got = _attached_at(fn, g, 6)
+    assert got is not None and got.why == graph.FORWARD and got.needs_grad
+    assert _attached_at(fn, g, 8) is None  # a parameter of this scope: not known to be a loss
+    assert _attached_at(fn, g, 10) is not None  # a torch loss function as spelled
+    assert _attached_at(fn, g, 11) is None  # the number it returns
+
+
+def test_what_a_method_keeps_through_a_name_computed_from_a_parameter(defs):
+    # ``score = -val_loss; self.scores.append(score)``: the parameter's value, kept
+    stopper = defs["Stopper"]
+    assert stopper.method("__call__").graph_summary().accumulates == {0: "self.scores"}
+    assert stopper.method("converted").graph_summary().accumulates == {}  # a number
 
 
 def _scope(src, summaries):

@@ -35,8 +35,10 @@ def callee(ctx, func) -> Optional[object]:
             if k is kinds.FUNCTION or type(k) is kinds.Func:
                 project = ctx.inf.project
                 return project.current_function(func.value) if project is not None else None
-            if type(k) is kinds.Instance and k.cls.is_module and k.cls.facts is not None:
-                fn = k.cls.facts.method("forward")  # calling a project module runs ``forward``
+            if type(k) is kinds.Instance and k.cls.facts is not None:
+                # calling a project module runs ``forward``, an instance of another project
+                # class its ``__call__`` (``stopper(val_loss, model)``)
+                fn = k.cls.facts.method("forward" if k.cls.is_module else "__call__")
                 return fn if hasattr(fn, "graph_summary") else None
             return None
         if t is nodes.Attribute:
@@ -154,6 +156,10 @@ class LintOracle(graph.Oracle):
         ctx = self.ctx
         return ctx is not None and module_call(ctx.inf.lookup(name)) is True
 
+    def loss_name(self, name: str) -> bool:
+        ctx = self.ctx
+        return ctx is not None and module_call(ctx.inf.lookup(name)) is False
+
     def trainable(self, node: ast.Call) -> bool:
         """No parameter frozen and no grad turned off by a call in the linted file
         (``freezes_here``: its ``no_grad`` and ``inference_mode`` blocks are regions the graph
@@ -245,22 +251,27 @@ def method_accumulation(node, ctx) -> list:
         return []
     func = call.func
     if type(func) is nodes.Name:
-        return _collected(call, callee(ctx, func), func.value)
-    if type(func) is not nodes.Attribute or \
+        fn = callee(ctx, func)
+        if getattr(fn, "name", None) != "__call__" or getattr(fn, "cls", None) is None:
+            return _collected(call, fn, func.value)
+        receiver, method = func, "__call__"  # ``stopper(val_loss, model)``: its ``__call__``
+    elif type(func) is not nodes.Attribute or \
             type(func.value) not in (nodes.Name, nodes.Attribute, nodes.Subscript):
         return []  # (an item: ``meters["loss"].update(loss)`` of a dict of meters)
-    fn = callee(ctx, func)
+    else:
+        receiver, method = func.value, func.attr.value
+        fn = callee(ctx, func)
     s = fn.graph_summary() if fn is not None else None
     if s is None:
         return []
     if not s.accumulates:
-        return _collected(call, fn, func.attr.value)
+        return _collected(call, fn, method)
     args = [a for a in call.args if a.keyword is None and not a.star]
     # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``;
     # ``def log(self, step, **metrics)``: ``logger.log(step, ce=ce, dice=dice)``)
     given = _given(call, graph.function_params(fn.node)[1:], fn.node.args.kwarg) \
         if len(args) != len(call.args) else None
-    return [(call.func.value, arg, (call.func.attr.value, attr))
+    return [(receiver, arg, (method, attr))
             for k, attr in sorted(s.accumulates.items()) for arg in _at(args, given, k)]
 
 

@@ -652,9 +652,8 @@ class ScopeGraph:
 
     def _call(self, node: ast.Call, read) -> Optional[Fact]:
         f = node.func
-        if type(f) is ast.Name and f.id in NUMBERS:
-            return None
-        if type(f) is ast.Attribute and f.attr in DETACHING:
+        if (type(f) is ast.Name and f.id in NUMBERS) or \
+                (type(f) is ast.Attribute and f.attr in DETACHING):
             return None
         kind = graph_sources.call_kind(self, node)
         if kind == "forward":
@@ -663,7 +662,8 @@ class ScopeGraph:
             return first_fact(self._derived(a, read) for a in through_arguments(node))
         summary = self.summary(node)
         if summary is not None:  # (what it differentiated, or computes from an argument)
-            got = graph_items.returned_fact(self, node, summary, lambda a: self._derived(a, read))
+            got = graph_items.returned_fact(self, node, summary, lambda a: self._derived(a, read),
+                                            self._at[-1] if self._at else None)
             if got is not None:
                 return got
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:

@@ -82,6 +82,12 @@ class Oracle:
         ``model = AutoEncoder()``)? This default does not know."""
         return False
 
+    def loss_name(self, name: str) -> bool:
+        """Is ``name``, bound once in the scope, a module without parameters there (a loss, an
+        activation: ``crit = nn.CrossEntropyLoss()``), whose output has a graph only through
+        its inputs? This default does not know."""
+        return False
+
     def fields(self, node: ast.Call):
         """The field names when ``node`` constructs a namedtuple (``LossTuple(*losses)``)."""
         return None

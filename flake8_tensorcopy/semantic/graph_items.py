@@ -278,11 +278,16 @@ def any_item_fact(g, value) -> Optional[Fact]:
     return strongest(facts)
 
 
-def returned_fact(g, node: ast.Call, summary, derived) -> Optional[Fact]:
-    """What a call of a project function returns: what it differentiated (``returns_item``);
-    or, for a function or method called by name that returns what it computes from arguments
-    handed to it whole (its summary's sources: ``rt = t.clone(); dist.all_reduce(rt); return rt / n``),
-    attached where one of those arguments is (``derived(arg)``); else None."""
+def returned_fact(g, node: ast.Call, summary, derived, stmt=None) -> Optional[Fact]:
+    """What a call of a project function, made at ``stmt``, returns: what it differentiated
+    (``returns_item``); or, for a function or method called by name that returns what it
+    computes from arguments handed to it whole (its summary's sources: ``rt = t.clone();
+    dist.all_reduce(rt); return rt / n``), attached where one of those arguments is
+    (``derived(arg)``); or attached by its sources in the caller's terms, as a name bound to
+    the call would be (``graph_sources.call_fact``: ``history.append(validate(model, b,
+    crit))``); else None."""
+    from .graph_sources import call_fact
+
     if summary.returns_item(None):
         return Fact(RETURNED, node.lineno, detail=summary.name)
     srcs = (getattr(summary, "sources", None) or {}).get("")
@@ -293,7 +298,7 @@ def returned_fact(g, node: ast.Call, summary, derived) -> Optional[Fact]:
                      if i < len(node.args))
     if got is not None and got.why in (DIFFERENTIATED, SIBLING, TERMS, DERIVED):
         return Fact(DERIVED, got.line, got.needs_grad)  # (computed from the loss)
-    return got
+    return got or call_fact(g, node, "", stmt)
 
 
 def path_source_fact(g, expr, key: str) -> Optional[Fact]:

@@ -2,8 +2,10 @@
 **sources** a value is derived from through operations that keep a graph (arithmetic, indexing,
 tensor methods, torch functions, items a summarised call returns), each a pair (origin, region):
 
-- origin ``"f"``: a forward pass in the scope (a module with parameters runs), or ``"p<k><path>"``:
-  the caller's argument ``k`` (``"p0['likelihoods']['y']"``: that item of it);
+- origin ``"f"``: a forward pass in the scope (a module with parameters runs), ``"p<k><path>"``:
+  the caller's argument ``k`` (``"p0['likelihoods']['y']"``: that item of it), ``"c<k>"``: a call
+  of the caller's argument ``k`` (a forward pass where it is a module), or ``"t<k>:<origin>"``:
+  what such a call computes from a value of that origin (where the caller's argument is a loss);
 - region: the grad mode the value was computed in, as the scope can name it: ``""`` the mode the
   scope was called in (no ``with`` about grad around it), ``"on"`` (``enable_grad``),
   ``"w<line>"`` a ``with set_grad_enabled(flag)`` of unknown mode, suffixed ``"@<line>:<col>"``
@@ -22,13 +24,12 @@ bindings keeps the sources all of them share; unknown stays unknown: no source.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
     bound_value, is_param, number_binding, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
-    indexes_tensor, path_of, path_root, reduced_values
+    indexes_tensor, output_item, path_of, path_root, reduced_values
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -193,7 +194,12 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
         if reach and len(reach) == 1:
             bd = g.bindings[next(iter(reach))]
             if bd.kind == "param":
-                return frozenset({(f"c{bd.index}", r)})
+                # and what it computes from its arguments where the caller's argument is a
+                # callable that keeps their graph (a loss: origin ``"t<k>:<origin>"``)
+                k = bd.index
+                inner = NONE.union(*(sources(g, a, r, depth + 1, True)
+                                     for a in through_arguments(node)))
+                return frozenset({(f"c{k}", r)} | {(f"t{k}:{o}", reg) for o, reg in inner})
     return NONE
 
 
@@ -310,7 +316,8 @@ def _called_argument(summary, key: str, path: str) -> bool:
     item ``path`` it does not write (``outputs["parts"] = parts``: what it wrote answers),
     nor any item at a key it cannot name?"""
     got = summary.sources.get(key)
-    return bool(got) and all(o[:1] == "c" and "[" not in o and "." not in o for o, _ in got) \
+    return bool(got) and all(o[:1] == "c" and "[" not in o and "." not in o
+                             for o, _ in got if o[:1] != "t") \
         and not {key + path, key + "[?]"} & (summary.followed or frozenset())
 
 
@@ -342,23 +349,6 @@ def unfollowed(s, key: str) -> bool:
     return output_item(key) and s.followed is not None and not s.followed
 
 
-#: attributes of a tensor that are not a tensor holding its graph (``out.shape``, ``out.data``)
-_NOT_GRAPH_FIELDS = frozenset({
-    "shape", "dtype", "device", "grad", "data", "requires_grad", "is_leaf", "ndim", "grad_fn",
-    "names", "layout", "is_cuda", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes",
-    "output_nr", "_version", "__class__", "__dict__"})
-
-
-def output_item(path: str) -> bool:
-    """Is the first step of ``path`` a string key or a field that may hold a tensor of a
-    forward pass's output, and none after it a field that is not one (``.logits``,
-    ``["pred"]``; not ``.shape``, ``.logits.data``)?"""
-    if not (path.startswith(".") or path.startswith("['") or path.startswith('["')):
-        return False
-    fields = re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path))
-    return not any(f in _NOT_GRAPH_FIELDS for f in fields)
-
-
 def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> FrozenSet[Source]:
     """The sources of item ``key`` (``""``: the whole value) of what ``call`` returns, by the
     callee's summary, in the caller's terms (its regions, its arguments' sources)."""
@@ -366,33 +356,58 @@ def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> Froz
     got = s.sources.get(key) if s is not None else None
     if not got or r is None:
         return NONE
-    out = set()
+    out: set = set()
     for o, reg in got:
         here = _called_region(reg, r, call)
-        if here is None:
-            continue
-        if o == "f":
-            out.add(("f", here))
-            continue
-        k, path = _param_origin(o)
-        arg = _argument(call, k)
-        if arg is None:
-            continue
-        if o[0] == "c":  # a call of the argument: a forward pass where it is a module here
-            if module_argument(g, arg) and g.oracle.trainable(call):
-                out.add(("f", here))
-            continue
-        if path:  # an item of the argument, which the callee uses as a tensor
-            q = path_of(arg) if type(arg) is not ast.Name else (arg.id, "")
-            if q is not None:
-                inner = _path(g, path_root(arg), (q[0], q[1] + path), r, depth + 1, True)
-            else:
-                inner = frozenset((o if o == "f" else o + path, reg)
-                                  for o, reg in sources(g, arg, r, depth + 1, True))
-        else:
-            inner = sources(g, arg, r, depth + 1)
-        out |= _within(inner, here)
+        if here is not None:
+            out |= _in_caller(g, call, o, reg, here, r, depth)
     return frozenset(out)
+
+
+def _in_caller(g, call: ast.Call, o: str, reg: str, here: str, r: str,
+               depth: int) -> FrozenSet[Source]:
+    """Origin ``o`` of a callee's source (computed in its region ``reg``, the caller's ``here``)
+    in the caller's terms, at ``call`` made in region ``r``."""
+    if o == "f":
+        return frozenset({("f", here)})
+    k, path = _param_origin(o)
+    arg = _argument(call, k)
+    if arg is None or depth > _MAX_DEPTH:
+        return NONE
+    if o[0] == "c":  # a call of the argument: a forward pass where it is a module here
+        return frozenset({("f", here)}) if module_argument(g, arg) and \
+            g.oracle.trainable(call) else NONE
+    if o[0] == "t":  # what a call of the argument computes from ``path[1:]``: a loss's graph
+        return _in_caller(g, call, path[1:], reg, here, r, depth + 1) \
+            if through_argument(g, arg) else NONE
+    if path:  # an item of the argument, which the callee uses as a tensor
+        q = path_of(arg) if type(arg) is not ast.Name else (arg.id, "")
+        if q is not None:
+            inner = _path(g, path_root(arg), (q[0], q[1] + path), r, depth + 1, True)
+        else:
+            inner = frozenset((o if o == "f" else o + path, reg)
+                              for o, reg in sources(g, arg, r, depth + 1, True))
+    else:
+        inner = sources(g, arg, r, depth + 1)
+    return _within(inner, here)
+
+
+def through_argument(g, arg) -> bool:
+    """Is ``arg``, passed at a call of the scope, a callable whose result has a graph only
+    through its arguments: a torch function as spelled (``F.cross_entropy``), or a name bound
+    once in the scope to a module without parameters (``crit = nn.CrossEntropyLoss()``: a
+    loss, ``Oracle.loss_name``)? A function of the project, or anything else, is not known to
+    be one (``accuracy`` may return a number)."""
+    t = type(arg)
+    if t is ast.Attribute:
+        return g.oracle.call(ast.Call(func=arg, args=[], keywords=[])) == "through"
+    if t is not ast.Name:
+        return False
+    reach = g.uses.get(id(arg))
+    if not reach or len(reach) != 1 or g.bindings[next(iter(reach))].kind != "assign" or \
+            sum(1 for b in g.bindings if b.key == arg.id) != 1:
+        return False
+    return g.oracle.loss_name(arg.id)
 
 
 def _called_region(reg: str, r: str, call: ast.Call) -> Optional[str]:
@@ -433,7 +448,12 @@ def shifted(srcs: FrozenSet[Source], offset: int, positional: int) -> FrozenSet[
             out.add((o, reg))
             continue
         k, path = _param_origin(o)
-        if offset <= k < positional:
+        if not offset <= k < positional:
+            continue
+        if o[0] == "t":  # its inner origin counted the same way
+            inner = shifted(frozenset({(path[1:], reg)}), offset, positional)
+            out.update((f"t{k - offset}:{i}", reg) for i, _ in inner)
+        else:
             out.add((f"{o[0]}{k - offset}{path}", reg))
     return frozenset(out)
 

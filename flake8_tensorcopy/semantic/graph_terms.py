@@ -5,6 +5,7 @@ Read from Python's ``ast``; no torch."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import FrozenSet, Iterable, List, Optional, Tuple
 
 from ..syntax.walk import dotted, self_bindings
@@ -371,3 +372,20 @@ def leaf_properties(cls: ast.ClassDef, leaves: FrozenSet[str]) -> FrozenSet[str]
                     and n.attr in leaves for n in ast.walk(body[0].value)):
             found.add(fn.name)
     return frozenset(found)
+
+
+#: attributes of a tensor that are not a tensor holding its graph (``out.shape``, ``out.data``)
+_NOT_GRAPH_FIELDS = frozenset({
+    "shape", "dtype", "device", "grad", "data", "requires_grad", "is_leaf", "ndim", "grad_fn",
+    "names", "layout", "is_cuda", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes",
+    "output_nr", "_version", "__class__", "__dict__"})
+
+
+def output_item(path: str) -> bool:
+    """Is the first step of ``path`` a string key or a field that may hold a tensor of a
+    forward pass's output, and none after it a field that is not one (``.logits``,
+    ``["pred"]``; not ``.shape``, ``.logits.data``)?"""
+    if not (path.startswith(".") or path.startswith("['") or path.startswith('["')):
+        return False
+    fields = re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path))
+    return not any(f in _NOT_GRAPH_FIELDS for f in fields)

@@ -622,9 +622,15 @@ def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
         reach = g.uses.get(id(name))
         if not reach or len(reach) != 1:
             continue
-        b = g.bindings[next(iter(reach))]
+        i = next(iter(reach))
+        b = g.bindings[i]
         if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
             found[b.index - offset] = attr
+        elif b.kind == "assign":  # ``score = -val_loss; self.scores.append(score)``
+            for o, _ in graph_sources.binding(g, i):
+                k = int(o[1:]) if o[:1] == "p" and o[1:].isdigit() else -1
+                if k >= offset and k in params:
+                    found[k - offset] = attr
 
 
 def _delegated(call: ast.Call, cls):
