@@ -196,9 +196,12 @@ def concatenation(acc, name: str, call):
 def kept_by_call(node, source: str) -> bool:
     """May statement ``node`` hand a value to a call that keeps it (``method_accumulation``):
     a call as a statement (``meter.update(loss)``), or one whose result is bound where a ``def``
-    of the file spells the method's name (``stop = stopper.step(val_loss)``: most bound calls
-    compute a value, and finding the method's summary is the costly part)?"""
+    of the file spells the method's name (``stop = stopper.step(val_loss)``; an object called
+    like a function, ``smoothed = smoother(loss)``, where one spells ``__call__``: most bound
+    calls compute a value, and finding the method's summary is the costly part)?"""
     if type(node) is nodes.Expr:
         return True
     f = getattr(node.value, "func", None) if type(node) is nodes.Assign else None
+    if type(f) is nodes.Name:
+        return "def __call__(" in source
     return type(f) is nodes.Attribute and f"def {f.attr.value}(" in source
