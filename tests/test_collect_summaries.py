@@ -105,9 +105,69 @@ def test_top_level_kind(tmp_path):
     ("loss = crit(out, y)\nloss.backward()\n", set()),  # a plain call: no method
     ("loss = module.training_step(batch, i)\n", set()),  # never differentiated
     ("(loss * 2).backward()\nloss = m.step(b)\n", set()),  # not the bound name
+    # a module's ``forward``, where a class of the text defines one (``stepped_forwards``)
+    ("class M:\n    def forward(self, x): pass\nloss = crit(model(x), y)\nloss.backward()\n",
+     {"forward"}),
 ])
 def test_stepping_names(src, want):
     assert stepping_names(src) == want
+
+
+FORWARDS = """
+import torch
+
+
+class Net(torch.nn.Module):
+    pass
+
+
+class Probe(torch.nn.Module):
+    pass
+
+
+class Other(torch.nn.Module):
+    pass
+
+
+def train(loader, given):
+    model = Net().to("cpu")
+    model = model.cuda()
+    probe, other = Probe(), Other()
+    for x, y in loader:
+        out = model(x)
+        loss = torch.nn.functional.mse_loss(out, y)
+        loss.backward()
+        given(x).backward()
+        p = probe(x)
+    other(x).sum().backward()
+
+
+def evaluate(loader):
+    model = Other()
+    for x in loader:
+        total = model(x)
+    total.backward()
+
+
+def rebound(loader):
+    model = Probe()
+    for x in loader:
+        model = Other()
+        loss = model(x)
+        loss.backward()
+"""
+
+
+def test_stepping_calls_of_a_module_of_the_file():
+    import ast
+
+    from flake8_tensorcopy.syntax.accumulation_shapes import stepping_calls
+
+    # ``Net``: its instance's output differentiated through ``out`` and ``loss`` in one loop;
+    # ``Probe``: never differentiated; ``Other``: bound by unpacking (unknown), a backward outside
+    # the loop, and a name bound to two classes
+    # (and, as for any method a bound call names, ``mse_loss``)
+    assert stepping_calls(ast.parse(FORWARDS)) == {"Net()": 24, "mse_loss": 24}
 
 
 @pytest.mark.parametrize("src, want", [

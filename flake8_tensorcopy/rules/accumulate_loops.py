@@ -10,7 +10,8 @@ from typing import List, Optional, Set, Tuple
 from ..semantic.graph_terms import DETACHING, NUMBERS
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
-from ..syntax.accumulation_shapes import CONTAINER_CALLS, stepping_names
+from ..syntax.accumulation_shapes import CONTAINER_CALLS, stepping_calls, stepping_methods, \
+    stepping_names
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import own_nodes
 from .accumulate_graph import instance_facts
@@ -110,49 +111,26 @@ def step_hook(ctx):
 def stepped_by_caller(ctx) -> Optional[int]:
     """The line of a ``backward()`` in a loop of this file that differentiates what the method
     being checked returns (``loss = module.training_step(batch, i)`` ... ``loss.backward()``:
-    the method called by its name on any receiver, in the same loop), else None. Each such call
-    is one training step made with grad on: the method's body is the body of that loop, as
-    Lightning's ``training_step`` is (``step_hook``). Found in one walk of the file's ``ast``
-    (masked definitions included), for every method's name."""
+    the method called by its name on any receiver, in the same loop; the ``forward`` of a class
+    of the file whose instance's output is differentiated so: ``loss = crit(model(x), y)``),
+    else None. Each such call is one training step made with grad on: the method's body is the
+    body of that loop, as Lightning's ``training_step`` is (``step_hook``). Found in one walk of
+    the file's ``ast`` (``accumulation_shapes.stepping_calls``), for every method's name."""
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef or positional_param_names(scope)[:1] != ["self"]:
         return None
     name = scope.name.value
     if name not in stepping_names(ctx.source):
         return None  # (most methods: the text alone says no)
-    found = cached(ctx, "_accumulate_stepped", None, lambda: _stepping_calls(
+    cls = getattr(ctx.inf.scope, "cls", None) if name == "forward" else None
+    if cls is not None and ctx.source.count(cls.cls_name + "(") < 2 and \
+            "forward" not in stepping_methods(ctx.source):
+        return None  # (a module the file never makes: ``class Net(`` is all its text holds)
+    found = cached(ctx, "_accumulate_stepped", None, lambda: stepping_calls(
         getattr(ctx.inf, "module_tree", None)))
+    if cls is not None and cls.cls_name + "()" in found:  # a module of the file, per step
+        return found[cls.cls_name + "()"]
     return found.get(name)
-
-
-def _stepping_calls(tree) -> dict:
-    """Method name -> the first line of a ``backward()`` on what a call of it returned, the
-    call and the ``backward()`` within one loop's lines (the value bound to a name between)."""
-    out: dict = {}
-    if tree is None:
-        return out
-    loops, bound, backs = [], {}, []
-    for n in ast.walk(tree):
-        t = type(n)
-        if t is ast.For or t is ast.While or t is ast.AsyncFor:
-            loops.append((n.lineno, n.end_lineno))
-        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
-            v = n.value
-            if type(v) is ast.BinOp and type(v.op) in (ast.Div, ast.Mult):
-                v = v.left  # ``loss = module.training_step(batch, i) / accum``: scaled
-            if type(v) is ast.Call and type(v.func) is ast.Attribute:
-                bound.setdefault(n.targets[0].id, []).append((n.lineno, v.func.attr))
-        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward":
-            backs.append(n)
-    for b in sorted(backs, key=lambda c: c.lineno):
-        v = b.func.value
-        if type(v) is ast.Subscript and type(v.slice) is ast.Constant:
-            v = v.value  # ``out = module.training_step(batch, i)``; ``out["loss"].backward()``
-        for line, method in (bound.get(v.id, ()) if type(v) is ast.Name else ()):
-            if method not in out and any(first <= line <= b.lineno <= last
-                                         for first, last in loops):
-                out[method] = b.lineno
-    return out
 
 
 def self_step_call(call, ctx) -> bool:
