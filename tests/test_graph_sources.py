@@ -186,6 +186,23 @@ class Stopper:
         self.scores.append(score)
 
 
+class Meter:
+    def update(self, val, n=1):
+        self.val = val
+        self.sum += val * n
+        self.count += n
+        self.avg = self.sum / self.count
+        self.text = str(val)
+        self.last = float(val)
+
+
+def meter_epoch(model, batches):
+    meter = Meter()
+    for x in batches:
+        meter.update(model(x).sum(), 2)
+    return meter.avg
+
+
 class NotModule:
     def forward(self, x):
         return torch.nn.functional.linear(x, x)
@@ -395,6 +412,59 @@ def test_what_a_method_keeps_through_a_name_computed_from_a_parameter(defs):
     stopper = defs["Stopper"]
     assert stopper.method("__call__").graph_summary().accumulates == {0: "self.scores"}
     assert stopper.method("converted").graph_summary().accumulates == {}  # a number
+
+
+def test_what_a_method_leaves_in_self_holds_its_arguments_graph(defs):
+    # ``self.sum += val * n`` and ``self.avg = self.sum / self.count``: both hold ``val``'s
+    # graph after a call (and ``n``'s: ``count``); ``str()``, ``float()``: none
+    update = defs["Meter"].method("update").graph_summary()
+    assert update.holds == {"val": {0}, "sum": {0}, "count": {1}, "avg": {0, 1}}
+
+    # a scope that made the instance reads ``meter.avg`` through it: attached as the argument
+    class Oracle(graph.Oracle):
+        def call(self, node):
+            return "forward" if getattr(node.func, "id", None) == "model" else None
+
+        def summary(self, node, local=False):
+            return update if getattr(node.func, "attr", None) == "update" else None
+
+    fn = ast.parse(textwrap.dedent("""\
+        def f(model, loader, out, meter2):
+            for x, y in loader:
+                meter = Meter()
+                loss = model(x).sum()
+                meter.update(loss, 2)
+                loss.backward()
+                out.append(meter.avg)
+                out.append(meter.text)
+                meter2.update(loss)
+                out.append(meter2.avg)
+        """)).body[0]
+    g = graph.scope_graph(fn, Oracle())
+    got = _attached_at(fn, g, 7)
+    assert got is not None and got.why == graph.DERIVED and not got.needs_grad
+    assert _attached_at(fn, g, 8) is None  # a field no call leaves a graph in
+    assert _attached_at(fn, g, 10) is None  # an instance the scope did not make
+
+
+def test_names_a_function_binds_to_a_call_of_a_name():
+    from flake8_tensorcopy.syntax.walk import constructed_names
+
+    fn = ast.parse(textwrap.dedent("""\
+        def f(given, loader):
+            meter = AverageMeter("loss")
+            other = Meter()
+            other = Meter()
+            twice = Meter()
+            twice = Other()
+            given = Meter()
+            for item in loader:
+                pass
+            item = Meter()
+            a, b = Meter(), Meter()
+            c = make().meter
+        """)).body[0]
+    assert constructed_names(fn) == {"meter": "AverageMeter", "other": "Meter"}
 
 
 def _scope(src, summaries):

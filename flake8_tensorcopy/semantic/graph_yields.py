@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .graph_facts import unpacked_tuple
+from .graph_facts import DIFFERENTIATED, unpacked_tuple
 from .graph_sources import Source, computed_in, displayed_dict, keyed_values, region, shared, \
     shifted, sources
 from .graph_terms import path_of, path_root
@@ -172,3 +172,43 @@ def written_paths(g, name: str) -> List[Tuple[str, Optional[ast.expr], ast.stmt]
                 n.func.attr not in _READING:
             found.append(("[?]", None, n))
     return found
+
+
+def yielded_differentiated(g, node) -> FrozenSet[int]:
+    """What every ``yield`` of the function (none nested in another scope) gives that it
+    differentiated: ``-1`` where each is a statement ``yield v`` of such a value, the positions
+    ``i`` where each is ``yield (v0, v1, ...)`` (one length) with such a value at ``i``; empty
+    where a yield is of another form, or there is none (or a ``yield from``)."""
+    if not any(type(s.value) is ast.Yield for s in g.expr_stmts):
+        return frozenset()  # (most functions: no walk of the body)
+    found: Optional[FrozenSet[int]] = None
+    length = None  # the one length of the tuples yielded (-1: a value yielded whole)
+    plain = set()  # the ``yield`` of each statement ``yield v`` (met before it: a parent first)
+    for n in own_nodes(node):
+        t = type(n)
+        if t is ast.YieldFrom:
+            return frozenset()
+        if t is ast.Expr and type(n.value) is ast.Yield:
+            v = n.value.value
+            if type(v) is ast.Tuple and not any(type(e) is ast.Starred for e in v.elts):
+                size = len(v.elts)
+                got = frozenset(i for i, e in enumerate(v.elts)
+                                if _differentiated(g.attached(e, n)))
+            else:
+                size = -1
+                got = frozenset({-1}) if v is not None and \
+                    _differentiated(g.attached(v, n)) else frozenset()
+            if length is not None and size != length:
+                return frozenset()  # (tuples of two lengths, or a tuple and a value)
+            length = size
+            found = got if found is None else found & got
+            if not found:
+                return frozenset()
+            plain.add(id(n.value))
+        elif t is ast.Yield and id(n) not in plain:
+            return frozenset()  # ``x = yield v``: a value sent in, not the plain shape
+    return found or frozenset()
+
+
+def _differentiated(fact) -> bool:
+    return fact is not None and fact.why == DIFFERENTIATED

@@ -1,12 +1,14 @@
 """What a method keeps on ``self``, read from its ``ast`` (``summaries._accumulates``): the
 attribute an expression names (``self_attr``), the attributes a running sum scales
 (``scaled_attrs``), what a concatenation joins an attribute with (``joined_with``), and the
-names a loop binds to each item of a parameter (``every_item``, ``zipped_items``)."""
+names a loop binds to each item of a parameter (``every_item``, ``zipped_items``), and the
+attributes holding a parameter's graph after a call (``held_attributes``)."""
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional
+from typing import Dict, FrozenSet, Optional
 
+from .. import graph_sources
 from ..graph_terms import dotted
 
 
@@ -74,3 +76,32 @@ def every_item(loop: ast.For, out: set) -> None:
             type(target.elts[1]) is ast.Name:
         # ``for k, v in terms.items(): self.hist[k].append(v)``: ``v`` is each item of ``terms``
         out.add((target.elts[1].id, None, it))
+
+
+def held_attributes(g, fn: ast.AST, offset: int, accumulates: Dict[int, str]
+                    ) -> Dict[str, FrozenSet[int]]:
+    """Attribute of ``self`` -> the call positions of the parameters whose graph it holds after
+    a call of method ``fn`` (``g``: its graph facts): those it adds them into
+    (``accumulates``: ``self.sum += val * n``), and those it binds whole from them or from such
+    an attribute through operations that keep a graph (``self.val = val``, ``self.avg =
+    self.sum / self.count``); none under a grad mode turned off."""
+    positional = len(fn.args.posonlyargs) + len(fn.args.args)
+    held: Dict[str, set] = {}
+    for k, attr in accumulates.items():
+        if attr.count(".") == 1:
+            held.setdefault(attr[5:], set()).add(k)
+    binds = [s for s in ast.walk(fn) if type(s) is ast.Assign and len(s.targets) == 1 and
+             type(s.targets[0]) is ast.Attribute and self_attr(s.targets[0]) is not None and
+             g.grad_mode(s) not in ("off", "unknown")]
+    for _ in range(2):  # (``self.avg`` from ``self.sum``, bound before or after it)
+        for s in binds:
+            attr, v = s.targets[0].attr, s.value
+            got = {int(o[1:]) for o, _ in graph_sources.shifted(graph_sources.sources(
+                g, v, graph_sources.region(g, s)), offset, positional) if o[1:].isdigit()
+                and o[0] == "p"}
+            for other, ks in list(held.items()):
+                if other != attr and g.derived_from(v, "self", "." + other):
+                    got |= ks
+            if got:
+                held.setdefault(attr, set()).update(got)
+    return {a: frozenset(ks) for a, ks in held.items()}

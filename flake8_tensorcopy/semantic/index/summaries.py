@@ -23,13 +23,14 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from ...syntax.walk import own_nodes
-from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, zipped_items
+from ...syntax.walk import constructed_names
+from .kept_attrs import every_item, held_attributes, joined_with, scaled_attrs, self_attr, \
+    zipped_items
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
 from ..graph_facts import module_call, through_arguments, unpacked_tuple
-from ..graph_yields import summary_items, yielded_items
+from ..graph_yields import summary_items, yielded_differentiated, yielded_items
 from ..graph_terms import KEEPS_GRAPH, keeps_graph_function, leaf_attributes
 
 _BUSY = object()
@@ -38,7 +39,7 @@ _BUSY = object()
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
                  "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "proves_on", "yields", "followed", "consumed")
+                 "proves_on", "yields", "followed", "consumed", "holds")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -52,8 +53,11 @@ class GraphSummary:
                  keys: FrozenSet[str] = frozenset(), proves_on: bool = False,
                  yields: FrozenSet[int] = frozenset(),
                  followed: Optional[FrozenSet[str]] = frozenset(),
-                 consumed: FrozenSet[int] = frozenset()) -> None:
+                 consumed: FrozenSet[int] = frozenset(),
+                 holds: Optional[Dict[str, FrozenSet[int]]] = None) -> None:
         self.name = name
+        #: ``self`` attribute -> the parameters whose graph it holds after a call (``holds``)
+        self.holds = holds or {}
         #: the call positions a ``backward()`` of the function runs through: those it
         #: differentiates and the terms of a sum it differentiates (``update(model, opt, ent)``
         #: with ``loss = pg - 0.01 * ent``): what the caller hands there is consumed by it
@@ -148,9 +152,11 @@ class IndexOracle(graph.Oracle):
     """Calls as a project module's own text shows them: ``name(...)`` of a function the module
     defines or imports from the project, ``self.m(...)`` of a method of the class."""
 
-    def __init__(self, module, cls) -> None:
+    def __init__(self, module, cls, fn=None) -> None:
         self.module = module
         self.cls = cls
+        #: the function asking: ``meter.update(x)`` of ``meter = AverageMeter()`` made there
+        self._fn, self._made = fn, None
         #: the ``self.X`` whose ``parameters()`` the class reads (``_parameters_read``)
         self._read_params: Optional[FrozenSet[str]] = None
         #: the class's leaf attributes (``leaf``)
@@ -254,6 +260,13 @@ class IndexOracle(graph.Oracle):
                 if type(held) is kinds.ProjInstance:  # ``self.criterion(x, y)``
                     target = held.facts.method(
                         "forward" if held.facts.category() == "module" else "__call__")
+            elif type(f) is ast.Attribute and type(f.value) is ast.Name and self._fn is not None:
+                if self._made is None:
+                    self._made = constructed_names(self._fn)
+                made = self._made
+                cls = self.module.lookup(made[f.value.id]) if f.value.id in made else None
+                target = cls.method(f.attr) if isinstance(cls, kinds.ProjectClass) and \
+                    hasattr(cls, "method") else None  # ``meter.update(loss)``: its class's
         except (OSError, ValueError, RecursionError):
             return None
         if target is None or not hasattr(target, "graph_summary"):
@@ -266,7 +279,7 @@ def _summarise(fn) -> GraphSummary:
     cls = fn.cls
     method = cls is not None and not _static(node)
     offset = 1 if method else 0
-    g = graph.scope_graph(node, IndexOracle(fn.module, cls))
+    g = graph.scope_graph(node, IndexOracle(fn.module, cls, node))
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     consumed = frozenset(k - offset for k in g.term_params if k >= offset)
@@ -287,47 +300,8 @@ def _summarise(fn) -> GraphSummary:
         _proves_on(g, node)
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
-                        proves, _yields(g, node), followed, consumed)
-
-
-def _yields(g: graph.ScopeGraph, node) -> FrozenSet[int]:
-    """What every ``yield`` of the function (none nested in another scope) gives that it
-    differentiated: ``-1`` where each is a statement ``yield v`` of such a value, the positions
-    ``i`` where each is ``yield (v0, v1, ...)`` (one length) with such a value at ``i``; empty
-    where a yield is of another form, or there is none (or a ``yield from``)."""
-    if not any(type(s.value) is ast.Yield for s in g.expr_stmts):
-        return frozenset()  # (most functions: no walk of the body)
-    found: Optional[FrozenSet[int]] = None
-    length = None  # the one length of the tuples yielded (-1: a value yielded whole)
-    plain = set()  # the ``yield`` of each statement ``yield v`` (met before it: a parent first)
-    for n in own_nodes(node):
-        t = type(n)
-        if t is ast.YieldFrom:
-            return frozenset()
-        if t is ast.Expr and type(n.value) is ast.Yield:
-            v = n.value.value
-            if type(v) is ast.Tuple and not any(type(e) is ast.Starred for e in v.elts):
-                size = len(v.elts)
-                got = frozenset(i for i, e in enumerate(v.elts)
-                                if _differentiated(g.attached(e, n)))
-            else:
-                size = -1
-                got = frozenset({-1}) if v is not None and \
-                    _differentiated(g.attached(v, n)) else frozenset()
-            if length is not None and size != length:
-                return frozenset()  # (tuples of two lengths, or a tuple and a value)
-            length = size
-            found = got if found is None else found & got
-            if not found:
-                return frozenset()
-            plain.add(id(n.value))
-        elif t is ast.Yield and id(n) not in plain:
-            return frozenset()  # ``x = yield v``: a value sent in, not the plain shape
-    return found or frozenset()
-
-
-def _differentiated(fact) -> bool:
-    return fact is not None and fact.why == graph.DIFFERENTIATED
+                        proves, yielded_differentiated(g, node), followed, consumed,
+                        held_attributes(g, node, offset, accumulates) if method else None)
 
 
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
