@@ -425,8 +425,9 @@ def test_what_a_method_leaves_in_self_holds_its_arguments_graph(defs):
         def call(self, node):
             return "forward" if getattr(node.func, "id", None) == "model" else None
 
-        def summary(self, node, local=False):
-            return update if getattr(node.func, "attr", None) == "update" else None
+        def method_summary(self, made, name):
+            return update if getattr(made.func, "id", None) == "Meter" and name == "update" \
+                else None
 
     fn = ast.parse(textwrap.dedent("""\
         def f(model, loader, out, meter2):
@@ -445,26 +446,6 @@ def test_what_a_method_leaves_in_self_holds_its_arguments_graph(defs):
     assert got is not None and got.why == graph.DERIVED and not got.needs_grad
     assert _attached_at(fn, g, 8) is None  # a field no call leaves a graph in
     assert _attached_at(fn, g, 10) is None  # an instance the scope did not make
-
-
-def test_names_a_function_binds_to_a_call_of_a_name():
-    from flake8_tensorcopy.syntax.walk import constructed_names
-
-    fn = ast.parse(textwrap.dedent("""\
-        def f(given, loader):
-            meter = AverageMeter("loss")
-            other = Meter()
-            other = Meter()
-            twice = Meter()
-            twice = Other()
-            given = Meter()
-            for item in loader:
-                pass
-            item = Meter()
-            a, b = Meter(), Meter()
-            c = make().meter
-        """)).body[0]
-    assert constructed_names(fn) == {"meter": "AverageMeter", "other": "Meter"}
 
 
 def _scope(src, summaries):

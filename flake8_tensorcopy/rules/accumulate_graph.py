@@ -156,6 +156,16 @@ class LintOracle(graph.Oracle):
         ctx = self.ctx
         return ctx is not None and module_call(ctx.inf.lookup(name)) is True
 
+    def method_summary(self, made: ast.Call, name: str):
+        n = self._funcs.get(id(made.func))
+        ctx = self.ctx
+        try:
+            facts = getattr(ctx.infer(n), "facts", None) if n is not None and ctx else None
+            fn = facts.method(name) if hasattr(facts, "method") else None
+        except (RecursionError, OSError, ValueError):
+            return None
+        return fn.graph_summary() if hasattr(fn, "graph_summary") else None
+
     def loss_name(self, name: str) -> bool:
         ctx = self.ctx
         return ctx is not None and module_call(ctx.inf.lookup(name)) is False

@@ -82,6 +82,11 @@ class Oracle:
         ``model = AutoEncoder()``)? This default does not know."""
         return False
 
+    def method_summary(self, made: ast.Call, name: str):
+        """The graph summary of method ``name`` of the project class whose instance ``made``
+        makes (``AverageMeter("loss")``), or None. This default does not know."""
+        return None
+
     def loss_name(self, name: str) -> bool:
         """Is ``name``, bound once in the scope, a module without parameters there (a loss, an
         activation: ``crit = nn.CrossEntropyLoss()``), whose output has a graph only through

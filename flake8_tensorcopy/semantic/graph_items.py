@@ -314,20 +314,24 @@ def path_source_fact(g, expr, key: str) -> Optional[Fact]:
 def held_by_methods(g, root, key: str) -> Optional[Fact]:
     """``meter.avg`` (field ``key`` of ``root``) where every binding of ``root`` reaching it is
     a call's value (``meter = AverageMeter()``) and a statement of the scope calls a method of
-    it whose summary says the field holds the graph of an argument after the call
+    it whose summary (``Oracle.method_summary``) says the field holds the graph of an argument
+    after the call
     (``meter.update(loss, n)`` adding ``val * n`` into ``self.sum``, ``self.avg = self.sum /
     self.count``: ``GraphSummary.holds``): attached as that argument is there."""
     reach = g.uses.get(id(root)) if type(root) is ast.Name else None
-    if not reach or key.count(".") != 1 or "[" in key or root.id in g.path_written or any(
-            g.bindings[b].kind != "assign" or type(g.bindings[b].value) is not ast.Call
-            for b in reach):
+    if not reach or len(reach) != 1 or key.count(".") != 1 or "[" in key or \
+            root.id in g.path_written:
+        return None
+    made = g.bindings[next(iter(reach))]
+    if made.kind != "assign" or type(made.value) is not ast.Call:
         return None
     for s in g.expr_stmts:
         c = s.value
         if type(c) is not ast.Call or type(c.func) is not ast.Attribute or \
                 type(c.func.value) is not ast.Name or g.uses.get(id(c.func.value)) != reach:
             continue
-        held = getattr(g.summary(c), "holds", {}).get(key[1:], ())
+        summary = g.oracle.method_summary(made.value, c.func.attr)
+        held = getattr(summary, "holds", {}).get(key[1:], ())
         for k in sorted(held):
             if k < len(c.args) and not any(type(a) is ast.Starred for a in c.args[:k + 1]):
                 got = g.attached(c.args[k], s)

@@ -187,24 +187,3 @@ def self_bindings(cls: ast.ClassDef) -> Dict[str, List[Optional[ast.expr]]]:
                     out.setdefault(a.attr, []).append(
                         n.value if t is ast.AnnAssign else None)
     return out
-
-
-def constructed_names(fn: ast.AST) -> Dict[str, str]:
-    """The names every binding of which in ``fn``'s own code is a call of a plain name
-    (``meter = AverageMeter("loss")``) -> that name; not a parameter, nor a name bound any other
-    way (a loop target, an unpacking, ``with ... as``, another value)."""
-    made: Dict[str, Optional[str]] = {}
-    args = getattr(fn, "args", None)
-    for a in (ast.walk(args) if args is not None else ()):
-        if type(a) is ast.arg:
-            made[a.arg] = None
-    targets = set()
-    for n in own_nodes(fn):
-        if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
-            targets.add(id(n.targets[0]))
-            v, name = n.value, n.targets[0].id
-            cls = v.func.id if type(v) is ast.Call and type(v.func) is ast.Name else None
-            made[name] = cls if made.get(name, cls) == cls else None
-        elif type(n) is ast.Name and type(n.ctx) is not ast.Load and id(n) not in targets:
-            made[n.id] = None
-    return {k: v for k, v in made.items() if v is not None}

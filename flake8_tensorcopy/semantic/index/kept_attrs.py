@@ -81,10 +81,11 @@ def every_item(loop: ast.For, out: set) -> None:
 def held_attributes(g, fn: ast.AST, offset: int, accumulates: Dict[int, str]
                     ) -> Dict[str, FrozenSet[int]]:
     """Attribute of ``self`` -> the call positions of the parameters whose graph it holds after
-    a call of method ``fn`` (``g``: its graph facts): those it adds them into
-    (``accumulates``: ``self.sum += val * n``), and those it binds whole from them or from such
-    an attribute through operations that keep a graph (``self.val = val``, ``self.avg =
-    self.sum / self.count``); none under a grad mode turned off."""
+    a call of method ``fn`` (``g``: its graph facts), a method that adds some into attributes
+    (``accumulates``: ``self.sum += val * n``; asked only of those, a meter's ``update``): those
+    attributes, and those it binds whole from such a parameter or attribute through operations
+    that keep a graph (``self.val = val``, ``self.avg = self.sum / self.count``); none under a
+    grad mode turned off."""
     positional = len(fn.args.posonlyargs) + len(fn.args.args)
     held: Dict[str, set] = {}
     for k, attr in accumulates.items():

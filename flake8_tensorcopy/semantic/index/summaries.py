@@ -23,7 +23,6 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from ...syntax.walk import constructed_names
 from .kept_attrs import every_item, held_attributes, joined_with, scaled_attrs, self_attr, \
     zipped_items
 from .. import graph, graph_sources, kinds
@@ -152,11 +151,9 @@ class IndexOracle(graph.Oracle):
     """Calls as a project module's own text shows them: ``name(...)`` of a function the module
     defines or imports from the project, ``self.m(...)`` of a method of the class."""
 
-    def __init__(self, module, cls, fn=None) -> None:
+    def __init__(self, module, cls) -> None:
         self.module = module
         self.cls = cls
-        #: the function asking: ``meter.update(x)`` of ``meter = AverageMeter()`` made there
-        self._fn, self._made = fn, None
         #: the ``self.X`` whose ``parameters()`` the class reads (``_parameters_read``)
         self._read_params: Optional[FrozenSet[str]] = None
         #: the class's leaf attributes (``leaf``)
@@ -242,6 +239,16 @@ class IndexOracle(graph.Oracle):
         except (OSError, ValueError, RecursionError):
             return None
 
+    def method_summary(self, made: ast.Call, name: str):
+        f = made.func
+        try:
+            cls = self.module.lookup(f.id) if type(f) is ast.Name else None
+            fn = cls.method(name) if isinstance(cls, kinds.ProjectClass) and \
+                hasattr(cls, "method") else None
+        except (OSError, ValueError, RecursionError):
+            return None
+        return fn.graph_summary() if hasattr(fn, "graph_summary") else None
+
     def summary(self, node: ast.Call, local: bool = False):
         f = node.func
         if type(f) is ast.Name and f.id == "self" and self.cls is not None:
@@ -260,13 +267,6 @@ class IndexOracle(graph.Oracle):
                 if type(held) is kinds.ProjInstance:  # ``self.criterion(x, y)``
                     target = held.facts.method(
                         "forward" if held.facts.category() == "module" else "__call__")
-            elif type(f) is ast.Attribute and type(f.value) is ast.Name and self._fn is not None:
-                if self._made is None:
-                    self._made = constructed_names(self._fn)
-                made = self._made
-                cls = self.module.lookup(made[f.value.id]) if f.value.id in made else None
-                target = cls.method(f.attr) if isinstance(cls, kinds.ProjectClass) and \
-                    hasattr(cls, "method") else None  # ``meter.update(loss)``: its class's
         except (OSError, ValueError, RecursionError):
             return None
         if target is None or not hasattr(target, "graph_summary"):
@@ -279,7 +279,7 @@ def _summarise(fn) -> GraphSummary:
     cls = fn.cls
     method = cls is not None and not _static(node)
     offset = 1 if method else 0
-    g = graph.scope_graph(node, IndexOracle(fn.module, cls, node))
+    g = graph.scope_graph(node, IndexOracle(fn.module, cls))
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     consumed = frozenset(k - offset for k in g.term_params if k >= offset)
@@ -301,7 +301,7 @@ def _summarise(fn) -> GraphSummary:
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
                         proves, yielded_differentiated(g, node), followed, consumed,
-                        held_attributes(g, node, offset, accumulates) if method else None)
+                        held_attributes(g, node, offset, accumulates) if accumulates else None)
 
 
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
