@@ -102,7 +102,8 @@ def test_the_fixture_project_agrees_between_flake8_and_check(tmp_path):
         ("main_block_outputs.py", 50), ("main_block_outputs.py", 63), ("phase_loop.py", 25),
         ("returned_dicts.py", 16), ("returned_dicts.py", 40), ("returned_value.py", 12),
         ("rollout_consumed.py", 40),
-        ("runner_methods.py", 19)]
+        ("runner_methods.py", 19), ("summed_and_stacked.py", 25), ("summed_and_stacked.py", 55),
+        ("summed_and_stacked.py", 56)]
 
 
 def test_callers_proof_reads_every_binding_of_the_name():

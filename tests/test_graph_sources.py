@@ -203,6 +203,24 @@ def meter_epoch(model, batches):
     return meter.avg
 
 
+def summed(model, batches):
+    return sum(model(x).sum() for x in batches)
+
+
+def stacked(model, batches):
+    out = []
+    for x in batches:
+        out.append(model(x).sum())
+    return torch.stack(out).mean()
+
+
+def stacked_detached(model, batches):
+    out = []
+    for x in batches:
+        out.append(model(x).sum().detach())
+    return torch.stack(out).mean()
+
+
 class NotModule:
     def forward(self, x):
         return torch.nn.functional.linear(x, x)
@@ -446,6 +464,13 @@ def test_what_a_method_leaves_in_self_holds_its_arguments_graph(defs):
     assert got is not None and got.why == graph.DERIVED and not got.needs_grad
     assert _attached_at(fn, g, 8) is None  # a field no call leaves a graph in
     assert _attached_at(fn, g, 10) is None  # an instance the scope did not make
+
+
+def test_a_sum_over_a_generator_and_a_list_the_scope_appends_to(defs):
+    # every item's forward pass (``model``: the caller's argument 0, where it is a module)
+    assert _s(defs, "summed").sources[""] == frozenset({("c0", "")})
+    assert _s(defs, "stacked").sources[""] == frozenset({("c0", "")})
+    assert "" not in _s(defs, "stacked_detached").sources  # detached items: none
 
 
 def _scope(src, summaries):

@@ -147,6 +147,15 @@ def bound_value(bd) -> Optional[ast.expr]:
     return None
 
 
+def empty_list(bd) -> bool:
+    """Does binding ``bd`` bind its name to a fresh empty list (``x = []``, ``x = list()``, an
+    item of ``a, b = [], []``)?"""
+    v = bound_value(bd)
+    return (type(v) is ast.List and not v.elts) or (
+        type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "list" and
+        not v.args and not v.keywords)
+
+
 def number_binding(bd) -> bool:
     """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
     same read are attached, the value is attached or that number (``graph.ScopeGraph._read``,
@@ -204,3 +213,21 @@ def strongest(facts: List[Optional[Fact]]) -> Optional[Fact]:
         return None
     needs = [f for f in real if f.needs_grad]
     return needs[0] if needs else min(real, key=lambda f: _ORDER[f.why])
+
+
+def through_argument(g, arg) -> bool:
+    """Is ``arg``, passed at a call of the scope, a callable whose result has a graph only
+    through its arguments: a torch function as spelled (``F.cross_entropy``), or a name bound
+    once in the scope to a module without parameters (``crit = nn.CrossEntropyLoss()``: a
+    loss, ``Oracle.loss_name``)? A function of the project, or anything else, is not known to
+    be one (``accuracy`` may return a number)."""
+    t = type(arg)
+    if t is ast.Attribute:
+        return g.oracle.call(ast.Call(func=arg, args=[], keywords=[])) == "through"
+    if t is not ast.Name:
+        return False
+    reach = g.uses.get(id(arg))
+    if not reach or len(reach) != 1 or g.bindings[next(iter(reach))].kind != "assign" or \
+            sum(1 for b in g.bindings if b.key == arg.id) != 1:
+        return False
+    return g.oracle.loss_name(arg.id)

@@ -16,7 +16,7 @@ import ast
 from typing import Callable, List, Optional, Tuple
 
 from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
-    TERMS, Binding, Fact, argument_positions, first_fact, strongest
+    TERMS, Fact, argument_positions, empty_list, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed, dotted, path_root, values_and_indices
 
@@ -535,7 +535,7 @@ def appended(g, b: int) -> Optional[Fact]:
     first such item's fact, as one the list holds)."""
     bd = g.bindings[b]
     key = bd.key
-    if not _empty_list(bd) or not all(_empty_list(o) for o in g.bindings if o.key == key):
+    if not empty_list(bd) or not all(empty_list(o) for o in g.bindings if o.key == key):
         return None
     for s in g.expr_stmts:
         call = s.value
@@ -575,19 +575,6 @@ def closure_loss(g, name: ast.Name) -> Optional[Fact]:
         if facts and all(x is not None and x.why == DIFFERENTIATED for x in facts):
             got = memo[id(fn)] = Fact(RETURNED, name.lineno, detail=fn.name)
     return got
-
-
-def _empty_list(bd: Binding) -> bool:
-    """Does binding ``bd`` bind its name to a fresh empty list (``x = []``, ``x = list()``, an
-    item of ``a, b = [], []``)?"""
-    v = bd.value
-    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and 0 <= bd.index < len(v.elts):
-        v = v.elts[bd.index]
-    elif bd.kind != "assign":
-        return False
-    return (type(v) is ast.List and not v.elts) or (
-        type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "list" and
-        not v.args and not v.keywords)
 
 
 def comprehension_fact(comp, derived) -> Optional[Fact]:

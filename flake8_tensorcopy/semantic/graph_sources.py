@@ -27,7 +27,7 @@ import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
-    bound_value, is_param, number_binding, through_arguments
+    bound_value, empty_list, is_param, number_binding, through_argument, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, output_item, path_of, path_root, reduced_values
 
@@ -108,6 +108,8 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
         r = region(g, bd.stmt)
         if bd.kind == "assign":
             out = sources(g, bd.value, r, depth + 1)
+            if not out and empty_list(bd):
+                out = _appended(g, bd.key, depth)
         elif bd.kind == "aug" and type(bd.value.op) in _ARITH:
             out = sources(g, bd.value.value, r, depth + 1) | \
                 sources(g, bd.value.target, r, depth + 1)
@@ -123,6 +125,23 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
 
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
+
+
+def _appended(g, key: str, depth: int) -> FrozenSet[Source]:
+    """The sources of what the scope appends to ``key`` (``losses.append(crit(model(x), y))``),
+    a name every binding of which makes an empty list (``graph_items.appended``, the same
+    list's fact): a tensor made of its items (``torch.stack(losses).mean()``) is derived from
+    them."""
+    if not all(empty_list(o) for o in g.bindings if o.key == key):
+        return NONE
+    out: set = set()
+    for s in g.expr_stmts:
+        call = s.value
+        if type(call) is ast.Call and type(call.func) is ast.Attribute and \
+                call.func.attr == "append" and type(call.func.value) is ast.Name and \
+                call.func.value.id == key and len(call.args) == 1 and not call.keywords:
+            out |= sources(g, call.args[0], region(g, s), depth + 1)
+    return frozenset(out)
 
 
 def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
@@ -175,6 +194,10 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
     if r is None or (type(f) is ast.Name and f.id in NUMBERS) or \
             (type(f) is ast.Attribute and f.attr in DETACHING):
         return NONE
+    if type(f) is ast.Name and f.id == "sum" and node.args and \
+            type(node.args[0]) in (ast.GeneratorExp, ast.ListComp):
+        # ``sum(crit(model(x), y) for x, y in batches)``: every item's
+        return _within(sources(g, node.args[0].elt, r, depth + 1), r)
     kind = call_kind(g, node)
     if kind == "forward":
         return frozenset({("f", r)})
@@ -390,24 +413,6 @@ def _in_caller(g, call: ast.Call, o: str, reg: str, here: str, r: str,
     else:
         inner = sources(g, arg, r, depth + 1)
     return _within(inner, here)
-
-
-def through_argument(g, arg) -> bool:
-    """Is ``arg``, passed at a call of the scope, a callable whose result has a graph only
-    through its arguments: a torch function as spelled (``F.cross_entropy``), or a name bound
-    once in the scope to a module without parameters (``crit = nn.CrossEntropyLoss()``: a
-    loss, ``Oracle.loss_name``)? A function of the project, or anything else, is not known to
-    be one (``accuracy`` may return a number)."""
-    t = type(arg)
-    if t is ast.Attribute:
-        return g.oracle.call(ast.Call(func=arg, args=[], keywords=[])) == "through"
-    if t is not ast.Name:
-        return False
-    reach = g.uses.get(id(arg))
-    if not reach or len(reach) != 1 or g.bindings[next(iter(reach))].kind != "assign" or \
-            sum(1 for b in g.bindings if b.key == arg.id) != 1:
-        return False
-    return g.oracle.loss_name(arg.id)
 
 
 def _called_region(reg: str, r: str, call: ast.Call) -> Optional[str]:
