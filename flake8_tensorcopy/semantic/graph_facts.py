@@ -156,6 +156,17 @@ def empty_list(bd) -> bool:
         not v.args and not v.keywords)
 
 
+def appends(g, key: str):
+    """(statement, method, its one argument) of each ``key.append(v)`` or ``key.extend(v)``
+    statement of the scope ``g`` (``graph.ScopeGraph``), without keywords."""
+    for s in g.expr_stmts:
+        call = s.value
+        if type(call) is ast.Call and type(call.func) is ast.Attribute and \
+                call.func.attr in ("append", "extend") and type(call.func.value) is ast.Name \
+                and call.func.value.id == key and len(call.args) == 1 and not call.keywords:
+            yield s, call.func.attr, call.args[0]
+
+
 def number_binding(bd) -> bool:
     """Does binding ``bd`` bind a number literal (``total = 0.0``)? Where others reaching the
     same read are attached, the value is attached or that number (``graph.ScopeGraph._read``,

@@ -16,7 +16,7 @@ import ast
 from typing import Callable, List, Optional, Tuple
 
 from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
-    TERMS, Fact, argument_positions, empty_list, first_fact, strongest
+    TERMS, Fact, appends, argument_positions, empty_list, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
 from .graph_terms import computed, dotted, path_root, values_and_indices
 
@@ -537,14 +537,8 @@ def appended(g, b: int) -> Optional[Fact]:
     key = bd.key
     if not empty_list(bd) or not all(empty_list(o) for o in g.bindings if o.key == key):
         return None
-    for s in g.expr_stmts:
-        call = s.value
-        if type(call) is not ast.Call or type(call.func) is not ast.Attribute or \
-                type(call.func.value) is not ast.Name or call.func.value.id != key or \
-                len(call.args) != 1 or call.keywords:
-            continue
-        m, item = call.func.attr, call.args[0]
-        if m == "append" or (m == "extend" and type(item) in (ast.List, ast.Tuple)):
+    for s, m, item in appends(g, key):
+        if m == "append" or type(item) in (ast.List, ast.Tuple):
             got = g.attached(item, s)
             if got is not None:
                 return Fact(HOLDS, got.line, needs_grad=got.needs_grad, detail=APPENDED)

@@ -26,8 +26,9 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, argument_positions, \
-    bound_value, empty_list, is_param, number_binding, through_argument, through_arguments
+from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
+    argument_positions, bound_value, empty_list, is_param, number_binding, through_argument, \
+    through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, output_item, path_of, path_root, reduced_values
 
@@ -135,12 +136,9 @@ def _appended(g, key: str, depth: int) -> FrozenSet[Source]:
     if not all(empty_list(o) for o in g.bindings if o.key == key):
         return NONE
     out: set = set()
-    for s in g.expr_stmts:
-        call = s.value
-        if type(call) is ast.Call and type(call.func) is ast.Attribute and \
-                call.func.attr == "append" and type(call.func.value) is ast.Name and \
-                call.func.value.id == key and len(call.args) == 1 and not call.keywords:
-            out |= sources(g, call.args[0], region(g, s), depth + 1)
+    for s, m, item in appends(g, key):
+        if m == "append":
+            out |= sources(g, item, region(g, s), depth + 1)
     return frozenset(out)
 
 
