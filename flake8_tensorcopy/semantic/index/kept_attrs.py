@@ -91,15 +91,15 @@ def held_attributes(g, fn: ast.AST, offset: int, accumulates: Dict[int, str]
     for k, attr in accumulates.items():
         if attr.count(".") == 1:
             held.setdefault(attr[5:], set()).add(k)
-    binds = [s for s in ast.walk(fn) if type(s) is ast.Assign and len(s.targets) == 1 and
-             type(s.targets[0]) is ast.Attribute and self_attr(s.targets[0]) is not None and
-             g.grad_mode(s) not in ("off", "unknown")]
+    # each ``self.X = v``, with the parameters ``v`` is computed from (read once)
+    binds = [(s.targets[0].attr, s.value, {int(o[1:]) for o, _ in graph_sources.shifted(
+        graph_sources.sources(g, s.value, graph_sources.region(g, s)), offset, positional)
+        if o[0] == "p" and o[1:].isdigit()}) for s in ast.walk(fn)
+        if type(s) is ast.Assign and len(s.targets) == 1 and type(s.targets[0]) is ast.Attribute
+        and self_attr(s.targets[0]) is not None and g.grad_mode(s) not in ("off", "unknown")]
     for _ in range(2):  # (``self.avg`` from ``self.sum``, bound before or after it)
-        for s in binds:
-            attr, v = s.targets[0].attr, s.value
-            got = {int(o[1:]) for o, _ in graph_sources.shifted(graph_sources.sources(
-                g, v, graph_sources.region(g, s)), offset, positional) if o[1:].isdigit()
-                and o[0] == "p"}
+        for attr, v, params in binds:
+            got = set(params)
             for other, ks in list(held.items()):
                 if other != attr and g.derived_from(v, "self", "." + other):
                     got |= ks
