@@ -16,6 +16,7 @@ from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 from .snapshot_getters import restored_through_getter, returns_items
+from .snapshot_values import paired_list, parameter_lists
 from ..syntax.source import LazyPattern
 
 
@@ -558,17 +559,21 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
                         for t in n.targets if type(t.target) is nodes.Attribute} | {
         dotted_name(n.value) for n in binds if type(n.value) is nodes.Name and
         any(dotted_name(t.target) == owner for t in n.targets)}  # ``self.model = model``
+    lists = parameter_lists(binds, owners) - {name}  # ``self.params``: a handle on them
     for klass in related_classes(ctx.module, cls):
         for stmt in statement_list(klass.body):
             if type(stmt) is not nodes.FunctionDef or stmt is scope:
                 continue
             hit = _read_of(stmt, name)
-            spelled = next((o for o in sorted(owners) if hit is not None and
+            spelled = next((f"{o}.parameters()" for o in sorted(owners) if hit is not None and
                             _reads_parameters_of(stmt._a, o, name if zipped else None)), None)
+            if spelled is None and hit is not None and lists:
+                spelled = paired_list(stmt._a, lists, name)
             if spelled is not None:
                 return (f"training (`{stmt.name.value}()` compares it with "
-                        f"`{spelled}.parameters()`, the same tensors)"), hit
+                        f"`{spelled}`, the same tensors)"), hit
     return None
+
 
 
 def paired_with_live(fn, name: str, owner: str, value) -> bool:

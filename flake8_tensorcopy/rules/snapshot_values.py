@@ -1,9 +1,12 @@
 """TEN402: what a bound value holds (``snapshot``): a module's live tensors, as a state dict, a
 shallow copy of one, a list or dict of its parameters (also through a name the scope binds to
 one), a project function's dict of what it is given; or one parameter a loop binds
-(``parameter_item``). Split from ``rules/snapshot.py``."""
+(``parameter_item``); the ``self`` handles a method keeps on a module's live parameters and the
+one a ``zip`` pairs with a snapshot (``parameter_lists``, ``paired_list``). Split from
+``rules/snapshot.py``."""
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 from ..semantic.index.statedict_summaries import passed_items_argument
@@ -11,6 +14,7 @@ from ..semantic.kinds import TENSOR_DICT
 from ..semantic.statedicts import Live, live_state_dict, parameters_receiver, same_storage
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
+from ..syntax.walk import dotted
 
 
 def snapshot(ctx, node) -> Optional[Live]:
@@ -63,3 +67,35 @@ def parameter_item(ctx, value) -> Optional[Live]:
     names = loop_parameters(loop, owner) if owner is not None else ()
     where = same_storage(value, names[0]) if names else None
     return Live(recv, None, True, where, True) if where is not None else None
+
+
+def parameter_lists(binds, owners) -> frozenset:
+    """The ``self.X`` that assignments ``binds`` (one method's) bind to a list of the
+    parameters of a module spelled in ``owners``, or of tensors sharing their storage
+    (``self.params = list(backbone.parameters())``, ``self.live = [p for p in
+    m.parameters()]``, ``self.params = params`` of such a local ``params``): a handle on the
+    live parameters, spelled another way than ``<owner>.parameters()``."""
+    def live_list(value, local: bool = True) -> bool:
+        if type(value) is nodes.Name and local:
+            bound = [n.value for n in binds if len(n.targets) == 1 and
+                     type(n.targets[0].target) is nodes.Name and
+                     n.targets[0].target.value == value.value]
+            return len(bound) == 1 and live_list(bound[0], False)
+        got = live_state_dict(value) if type(value) in (nodes.Call, nodes.ListComp) else None
+        return got is not None and got.params and not got.where and \
+            dotted_name(got.receiver) in owners
+    return frozenset(dotted_name(t.target) for n in binds for t in n.targets
+                     if type(t.target) is nodes.Attribute and
+                     (dotted_name(t.target) or "").startswith("self.") and live_list(n.value))
+
+
+def paired_list(fn, lists: frozenset, name: str) -> Optional[str]:
+    """The one of ``lists`` (handles on a module's live parameters) that a ``zip(...)`` of
+    ``fn`` pairs with ``name`` (another of its arguments), else None."""
+    for n in ast.walk(fn):
+        if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and \
+                any(dotted(a) == name for a in n.args):
+            got = next((dotted(a) for a in n.args if dotted(a) in lists), None)
+            if got is not None:
+                return got
+    return None

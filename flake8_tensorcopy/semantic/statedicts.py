@@ -211,9 +211,11 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
             held = dotted_name(it.func.value)
             recv = params_of(held) if held is not None else None
         elif recv is None and params_of is not None and comp.inner_for_in is None and \
-                type(it) is nodes.Name and type(comp.target) is nodes.Name and t is \
-                nodes.ListComp and same_storage(node.elt, comp.target.value) is not None:
-            recv = params_of(it.value)  # ``[p.data for p in params]``, ``params`` a list of them
+                type(it) in (nodes.Name, nodes.Attribute) and dotted_name(it) is not None and \
+                type(comp.target) is nodes.Name and t is nodes.ListComp and \
+                same_storage(node.elt, comp.target.value) is not None:
+            # ``[p.data for p in params]``, ``params`` (or ``self.params``) a list of them
+            recv = params_of(dotted_name(it))
         target = comp.target
         if recv is not None and type(target) is nodes.Tuple and len(target.elements) == 2:
             target = target.elements[1].value

@@ -79,19 +79,22 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         return True  # ``list(model.parameters())``, ``dict(model.state_dict().items())``
     if isinstance(node, (ast.DictComp, ast.ListComp)) and len(node.generators) == 1 and \
             _parameters_call(node.generators[0].iter) and (snapshot_name(name) or (
-                name is not None and _detached(node)) or (
-                isinstance(node, ast.DictComp) and (name or "").startswith("self."))):
-        return True  # ``[p for p in model.parameters()]``; ``w0 = [p.detach() ...]``; a dict
-        # of them on ``self`` (another method may run the module on it: ``functional_call``)
+                name is not None and _detached(node)) or (name or "").startswith("self.")):
+        return True  # ``[p for p in model.parameters()]``; ``w0 = [p.detach() ...]``; a list
+        # or dict of them on ``self`` (another method may run the module on it, or pair it
+        # with its parameters: ``functional_call``, ``zip(self.avg, model.parameters())``)
     if isinstance(node, ast.ListComp) and len(node.generators) == 1 and snapshot_name(name) and \
             isinstance(node.generators[0].iter, ast.Name) and _detached(node):
         return True  # ``meta_init = [p.data for p in params]`` of ``params = list(m.parameters())``
     if isinstance(node, ast.ListComp) and (name or "").startswith("self.") and \
-            len(node.generators) == 1 and isinstance(node.generators[0].iter, ast.Name) and \
+            len(node.generators) == 1 and (
+                isinstance(node.generators[0].iter, ast.Name) or
+                (dotted(node.generators[0].iter) or "").startswith("self.")) and \
             isinstance(node.generators[0].target, ast.Name) and (
                 _detached(node) or (isinstance(node.elt, ast.Name) and
                                     node.elt.id == node.generators[0].target.id)):
-        return True  # ``self.collected = [p.data for p in parameters]`` (an EMA's store)
+        return True  # ``self.collected = [p.data for p in parameters]`` (an EMA's store),
+        # ``self.start = [p.data for p in self.params]``
     if isinstance(node, ast.Dict):
         return any(v is not None and snapshot_shape(v) for v in node.values)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
