@@ -37,7 +37,7 @@ def _column_shift_silently_wrong(v):
 
 def _augmented_shift_silently_wrong(v):
     """``x[:, 1:] += x[:, :-1]`` reads elements it has already updated; so do the in-place
-    methods written out (``x[:, 1:].mul_(x[:, :-1])``)."""
+    methods written out (``x[:, 1:].mul_(x[:, :-1])``) and ``lerp_``."""
     torch = v.torch
     x = torch.arange(15.0, device=v.device).reshape(3, 5)
     y = x.clone()
@@ -47,9 +47,15 @@ def _augmented_shift_silently_wrong(v):
     n = m.clone()
     m[:, 1:].mul_(m[:, :-1])  # noqa: TEN403 -- the claim demonstrates the overlap
     n[:, 1:].mul_(n[:, :-1].clone())
-    ok = not bool(torch.equal(x, y)) and not bool(torch.equal(m, n))
+    a = torch.arange(15.0, device=v.device).reshape(3, 5)
+    b = a.clone()
+    a[:, 1:].lerp_(a[:, :-1], 0.5)  # noqa: TEN403 -- the claim demonstrates the overlap
+    b[:, 1:].lerp_(b[:, :-1].clone(), 0.5)
+    ok = not bool(torch.equal(x, y)) and not bool(torch.equal(m, n)) and \
+        not bool(torch.equal(a, b))
     return ok, {"overlapping_row0": x[0].tolist(), "cloned_row0": y[0].tolist(),
-                "mul_overlapping_row0": m[0].tolist(), "mul_cloned_row0": n[0].tolist()}
+                "mul_overlapping_row0": m[0].tolist(), "mul_cloned_row0": n[0].tolist(),
+                "lerp_overlapping_row0": a[0].tolist(), "lerp_cloned_row0": b[0].tolist()}
 
 
 def _cuda_shifts_differ(v):
@@ -105,7 +111,8 @@ class OverlappingSliceWrite(Rule):
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
         "...`, `x[:, 1:].copy_(...)`, `x[:, 1:].add_(...)` and the other in-place methods an "
-        "augmented assignment runs, each item of a tuple assignment; `x.narrow(0, 0, n - "
+        "augmented assignment runs, `x[:, 1:].lerp_(..., w)`, each item of a tuple assignment; "
+        "`x.narrow(0, 0, n - "
         "1).copy_(x.narrow(0, 1, n - 1))`, read as the slices it selects, `narrow(-1, ...)` "
         "from the last dimension) whose source is an "
         "overlapping basic-slice view of the same tensor (`x[:, :-1]`), with no copy in "
@@ -233,6 +240,10 @@ class OverlappingSliceWrite(Rule):
                 "    y[:, k:] = prev\n    return y",
                 differs=("values",), kinds=("leaf", "plain", "float64", "int64",
                                             "channels_last")),
+        # ``lerp_`` with its weight: the same outcomes on the floating kinds
+        FixCase("y = t.detach().reshape(2, -1).clone()\n    y[:, 1:].lerp_(y[:, :-1], 0.5)\n"
+                "    return y", differs=("values",),
+                kinds=("leaf", "plain", "float64", "channels_last")),
     )
     claims = (
         Claim("column-shift-silently-wrong", "semantics",
@@ -242,7 +253,8 @@ class OverlappingSliceWrite(Rule):
               devices=("cpu",)),
         Claim("augmented-shift-silently-wrong", "semantics",
               "`x[:, 1:] += x[:, :-1]` differs from `x[:, 1:] += x[:, :-1].clone()`, and "
-              "`x[:, 1:].mul_(x[:, :-1])` from `x[:, 1:].mul_(x[:, :-1].clone())`",
+              "`x[:, 1:].mul_(x[:, :-1])` from `x[:, 1:].mul_(x[:, :-1].clone())`, and "
+              "`x[:, 1:].lerp_(x[:, :-1], 0.5)` from its cloned form",
               _augmented_shift_silently_wrong, devices=("cpu",)),
         Claim("cuda-shifts-differ", "semantics",
               "on CUDA, the right and the left column shift of a (64, 4096) tensor each differ "
@@ -268,8 +280,9 @@ class OverlappingSliceWrite(Rule):
             func = node.func
             if type(func) is not nodes.Attribute or func.attr.value not in WRITING_METHODS or \
                     not node.args or node.args[0].keyword is not None or node.args[0].star or \
-                    any(a.keyword is None for a in node.args[1:]):
-                return ()  # (``add_(v, alpha=a)``: keywords after the source)
+                    any(a.keyword is None for a in node.args[
+                        2 if func.attr.value == "lerp_" else 1:]):
+                return ()  # (``add_(v, alpha=a)``: keywords after the source; ``lerp_(v, w)``)
             dst, src = func.value, node.args[0].value
         td = type(dst)
         if td is nodes.Call and t is nodes.Call and _narrow(dst):

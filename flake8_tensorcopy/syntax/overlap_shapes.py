@@ -20,9 +20,9 @@ def slice_write(a: ast.expr) -> bool:
 
 
 #: in-place methods that write their receiver from their one argument: ``copy_``, and those an
-#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...); TEN403's
-#: writes, here and in ``rules/overlap.py``
-WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_"})
+#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...), and
+#: ``lerp_`` (its weight a second argument); TEN403's writes, here and in ``rules/overlap.py``
+WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_", "lerp_"})
 #: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
 #: decides which calls of them do)
 SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as"})

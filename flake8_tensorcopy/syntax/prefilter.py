@@ -47,7 +47,7 @@ _TREE_SHAPE_BRANCHES = (
     r"parameters\s*\(\s*\)\s*[\]})]",
     # TEN402: a loop over them storing each parameter itself (``parameter_backup``)
     r"parameters\s*\(\s*\)\s*:",
-    r"\]\s*\.\s*(?:add|sub|mul|div)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
+    r"\]\s*\.\s*(?:add|sub|mul|div|lerp)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*[A-Za-z_{]", r"functional_call\s*\(",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
