@@ -202,9 +202,12 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         target = node.targets[0].target
         if len(node.targets) == 1 and type(target) is nodes.Name and (
                 type(node.value) is nodes.Subscript or (
-                    type(node.value) is nodes.Name and target.value + "[" in self.ctx.source)):
+                    type(node.value) is nodes.Name and target.value + "[" in self.ctx.source) or (
+                    type(node.value) is nodes.Call and type(node.value.func) is nodes.Attribute
+                    and node.value.func.attr.value == "narrow")):
             # (``y = x``: a view of all of ``x``, kept only where ``y[`` is written somewhere:
-            # once a view is kept, every binding of the file asks which views it ends)
+            # once a view is kept, every binding of the file asks which views it ends;
+            # ``y = x.narrow(d, s, n)``: the view it selects)
             regions.bind_view(self.inf, target.value, node.value)
         elif type(target) is nodes.Attribute and target.attr.value == "data" and \
                 type(target.value) is nodes.Name:  # ``x.data = y``: x has other storage now

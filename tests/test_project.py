@@ -1368,3 +1368,30 @@ def test_a_field_the_class_body_annotates_is_the_instance_attribute_no_method_bi
     assert facts.defs["Rollout"].attr("steps") is not TENSOR
     assert facts.defs["Rollout"].attr("seen") is None
     assert facts.defs["Mixed"].attr("x") is not TENSOR
+
+
+def test_call_lines_and_sites_through_a_loop_over_a_display_of_functions(tmp_path):
+    """``for fn in (a, b): fn(x)`` calls each function listed (twenty-second session: round 16's
+    ``history_buffers.py``): ``call_lines`` holds the loop's call for each, and the call sites
+    give each the loop call's arguments; a loop that binds its name again in its body, and a
+    display holding anything but plain names, stand for no call."""
+    import ast
+
+    from flake8_tensorcopy.semantic.index import resolve
+
+    text = ("import torch\n\n\ndef a(x):\n    return x\n\n\ndef b(x):\n    return x\n\n\n"
+            "def c(x):\n    return x\n\n\n"
+            "def main():\n    t = torch.zeros(2)\n    for fn in (a, b):\n        fn(t)\n"
+            "    for g in [c]:\n        g = print\n        g(t)\n")
+    facts = project.ModuleFacts("<t>", ast.parse(text), project.index(), text)
+    assert facts.call_lines("a") == facts.call_lines("b") == [19]
+    assert facts.call_lines("c") == [22]  # (the text's superset: the rebinding is told later)
+    path = tmp_path / "m.py"
+    path.write_text(text)
+    facts = resolve.ProjectIndex().load_path(str(path))
+    assert set(facts.param_shapes("a")) == set(facts.param_shapes("b")) == {"x"}
+    assert facts.param_shapes("c") == {}
+    mixed = tmp_path / "n.py"
+    mixed.write_text(text.replace("(a, b)", "(a, b.__call__)"))
+    facts = resolve.ProjectIndex().load_path(str(mixed))
+    assert facts.param_shapes("a") == {}

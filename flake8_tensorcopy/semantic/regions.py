@@ -493,13 +493,21 @@ def key(name: str) -> str:
 
 def view_for(name: str, value: nodes.BaseExpression, inference) -> Optional[View]:
     """The view ``name = value`` binds, or None: ``value`` is a basic-slice subscript of a plain
-    name (or of an attribute chain: a ``brief`` view) known to be a tensor, whose bounds read
+    name (or of an attribute chain: a ``brief`` view; or its ``narrow(d, start, length)``) known
+    to be a tensor, whose bounds read
     only plain names, none of them (nor the base) ``name`` itself or written by another scope;
     or that name itself (``y = x``: ``WHOLE``)."""
     brief = False
     if type(value) is nodes.Name:  # ``y = x``: the whole of ``x`` under another name
         base = value.value
         r: Optional[Region] = WHOLE
+    elif type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
+            type(value.func.value) is nodes.Name and value.func.attr.value == "narrow":
+        # ``tail = x.narrow(1, 0, n - 1)``: the view ``x[:, :n - 1]``
+        base = value.func.value.value
+        r = narrowed(value, lambda n: not is_tensor(inference.infer(n)))
+        if r is None:
+            return None
     elif type(value) is not nodes.Subscript:
         return None
     elif type(value.value) is not nodes.Name:

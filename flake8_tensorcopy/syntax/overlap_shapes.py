@@ -35,6 +35,8 @@ def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> b
     if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
         return any(same_subscripted(x, y, named) for x, y in zip(a.elts, b.elts))
     if _narrow(a):  # ``x.narrow(0, 0, n - 1).copy_(x.narrow(0, 1, n - 1))``
+        if isinstance(b, ast.Name) and named is not None:
+            named.add((dotted(a.func.value), b.id))  # ``.copy_(tail)``, ``tail = x.narrow(...)``
         return _narrow(b) and keyed(a.func.value) is not None and \
             keyed(a.func.value) == keyed(b.func.value)
     if not slice_write(a):
@@ -55,6 +57,11 @@ def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> b
             read.func.attr == "detach":
         read = read.func.value  # ``x.detach()[:, :-1]``
     return keyed(a.value) is not None and keyed(a.value) == keyed(read)
+
+
+def narrowed_name(node: ast.expr) -> Optional[str]:
+    """``x`` of ``x.narrow(dim, start, length)`` (``x`` a plain name), else None."""
+    return node.func.value.id if _narrow(node) and isinstance(node.func.value, ast.Name) else None
 
 
 def _narrow(node: ast.expr) -> bool:
@@ -83,13 +90,14 @@ def through_views(views: Set) -> Set:
 
 
 def binds_view(roots, named: Set) -> bool:
-    """Do ``roots`` bind ``v = x[...]`` or ``v = x`` (or a view of a view of ``x``) for a write
-    ``x[..:..] = v`` (or ``v.copy_(x[...])``) noted in ``named``, or views ``d`` and ``s`` of one
-    ``x`` for a ``d.copy_(s)`` noted as ``(None, d, s)``?"""
-    views = {(dotted(n.value.value) if type(n.value) is ast.Subscript else n.value.id,
+    """Do ``roots`` bind ``v = x[...]``, ``v = x.narrow(...)`` or ``v = x`` (or a view of a view
+    of ``x``) for a write ``x[..:..] = v`` (or ``v.copy_(x[...])``) noted in ``named``, or views
+    ``d`` and ``s`` of one ``x`` for a ``d.copy_(s)`` noted as ``(None, d, s)``?"""
+    views = {(dotted(n.value.value) if type(n.value) is ast.Subscript else
+              n.value.id if type(n.value) is ast.Name else narrowed_name(n.value),
               n.targets[0].id) for root in roots for n in walk_nodes(root)
-             if type(n) is ast.Assign and type(n.value) in (ast.Subscript, ast.Name) and
-             type(n.targets[0]) is ast.Name}
+             if type(n) is ast.Assign and type(n.targets[0]) is ast.Name and (
+                 type(n.value) in (ast.Subscript, ast.Name) or narrowed_name(n.value))}
     return bool(views) and views_written(named, through_views(views))
 
 

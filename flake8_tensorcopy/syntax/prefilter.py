@@ -20,7 +20,7 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
     differentiating_defs
-from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, \
+from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, narrowed_name, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .prefilter_proof import Proof
@@ -272,6 +272,9 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     isinstance(node.targets[0], ast.Name):  # ``v = x[...]``, ``v = x``
                 views.add((dotted(value.value) if isinstance(value, ast.Subscript) else
                            value.id, node.targets[0].id))
+            elif t is ast.Assign and isinstance(node.targets[0], ast.Name) and \
+                    narrowed_name(value) is not None:  # ``v = x.narrow(d, s, n)``
+                views.add((narrowed_name(value), node.targets[0].id))
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr == "detach" and not value.args:
                 return True

@@ -1,13 +1,13 @@
 """Walks of Python's ``ast`` shared by the pre-filter and the project index: every node that may
 hold an expression or a statement (``walk_nodes``, ``child_nodes``), the statements under a node
 (``statements``), a dotted name's spelling, a statement's first line and whether it holds one of
-some lines."""
+some lines, the functions a loop over a display of them calls (``listed_names``)."""
 from __future__ import annotations
 
 import ast
 from bisect import bisect_left
 from collections import deque
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 #: list fields made of these hold statements (``match`` exists from Python 3.10)
 _BLOCK_HOLDERS = (ast.stmt, ast.excepthandler) + ((ast.match_case,) if hasattr(ast, "match_case") else ())
@@ -187,3 +187,15 @@ def self_bindings(cls: ast.ClassDef) -> Dict[str, List[Optional[ast.expr]]]:
                     out.setdefault(a.attr, []).append(
                         n.value if t is ast.AnnAssign else None)
     return out
+
+
+def listed_names(loop) -> Dict[str, Tuple[str, ...]]:
+    """``for fn in (f, g):`` over a display of plain names, ``fn`` never bound in the body:
+    ``{"fn": ("f", "g")}`` (a call of ``fn`` there calls each), else empty."""
+    names = loop.iter.elts
+    target = loop.target.id if type(loop.target) is ast.Name else None
+    if target is None or not names or any(type(e) is not ast.Name for e in names) or sum(
+            type(n) is ast.Name and n.id == target and type(n.ctx) is ast.Store
+            for n in ast.walk(loop)) != 1:
+        return {}
+    return {target: tuple(e.id for e in names)}

@@ -12,6 +12,7 @@ import bisect
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import child_nodes, dotted
+from ...syntax.walk import listed_names
 from ...syntax.source import LazyPattern, any_line_within
 from .. import torch_api
 from ..kinds import (
@@ -288,6 +289,8 @@ class Evaluator:
         self.last: Optional[int] = None
         #: what the ``yield`` statements give (a generator function's elements)
         self.yields: List[object] = []
+        #: collecting: a loop's name -> the functions it stands for (``listed_names``)
+        self.looped: Dict[str, Tuple[str, ...]] = {}
         #: the walk of the module's own top-level statements, where a ``def`` or ``class``
         #: binds the module's definition of that name (``_defines_own``)
         self.top = fn is None and cls is None
@@ -359,13 +362,16 @@ class Evaluator:
                 if isinstance(child, ast.stmt):
                     continue  # nested blocks are walked in their turn
                 todo.append(child)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in targets and node.func.id not in self.env:
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            f = node.func.id  # a target by its name, or through a loop over a display of them
+            for name in (f,) if f in targets and f not in self.env else [
+                    n for n in self.looped.get(f, ()) if n in targets and n not in self.env]:
                 if any(isinstance(a, ast.Starred) for a in node.args) or any(
                         k.arg is None for k in node.keywords):
-                    sink.setdefault(node.func.id, []).append(([None] * 64, {}))
+                    sink.setdefault(name, []).append(([None] * 64, {}))
                     continue
-                sink.setdefault(node.func.id, []).append(
+                sink.setdefault(name, []).append(
                     ([self.eval(a) for a in node.args],
                      {k.arg: self.eval(k.value) for k in node.keywords}))
 
@@ -397,7 +403,11 @@ class Evaluator:
                 self._block(stmt.orelse, rets)
             elif t in (ast.For, ast.AsyncFor):
                 self._bind(stmt.target, _element(self.eval(stmt.iter)))
+                looped = self.looped
+                if self.collect is not None and isinstance(stmt.iter, (ast.Tuple, ast.List)):
+                    self.looped = {**looped, **listed_names(stmt)}
                 self._block(stmt.body, rets)
+                self.looped = looped
                 self._block(stmt.orelse, rets)
             elif t in (ast.With, ast.AsyncWith):
                 for item in stmt.items:

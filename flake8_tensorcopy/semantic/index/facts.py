@@ -12,10 +12,14 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from ...syntax.prefilter import dotted, first_line, statements
-from ...syntax.source import encoding_of, line_numbers, line_starts, occurrences
+from ...syntax.source import LazyPattern, encoding_of, line_numbers, line_starts, \
+    occurrences
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
 from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, call_starts
+
+#: ``for fn in (train_a, train_b):`` (or a list display): the loop's name, the names listed
+LOOPED_NAMES = LazyPattern(r"for[ \t]+([^\W\d]\w*)[ \t]+in[ \t]*[(\[]([\w \t,]*)[)\]]")
 
 
 # ---- facts of one module ------------------------------------------------------------------
@@ -53,6 +57,7 @@ class ModuleFacts(ProjectModule):
         #: every name -> the lines where it may be called, from one pass over the text (made
         #: once more than ``CallSites.BATCH_AFTER`` names were asked about one by one)
         self._call_index: Optional[Dict[str, List[int]]] = None
+        self._looped_names: Optional[Dict[str, List[str]]] = None  # ``_looped``
         self._is_ascii: Optional[bool] = None
         self._word_lines: Dict[str, object] = {}
         self._starts: Optional[List[int]] = None
@@ -262,22 +267,42 @@ class ModuleFacts(ProjectModule):
 
     def call_lines(self, name: str) -> Optional[List[int]]:
         """The sorted lines where the bare name ``name`` may be called, from the text (a
-        superset of the real calls). None when the text is unknown."""
+        superset of the real calls), also through a loop over a display listing it
+        (``for fn in (name, other): fn(x)``: ``_looped``). None when the text is unknown."""
         got = self._call_lines.get(name, _UNSET)
         if got is _UNSET:
-            text = self.text
-            if text is None:
-                got = None
-            elif self._call_index is not None or (
-                    len(self._call_lines) >= self.INDEX_AFTER and self._ascii()):
-                got = self._calls_by_name().get(name, [])
-            else:
-                got = self._lines_of(
-                    i for i in call_starts(name, text)
-                    # ``def name(``: the definition, not a call
-                    if not DEF_BEFORE.search(text, max(0, i - 16), i))
+            got = self._direct_call_lines(name)
+            via = self._looped().get(name) if got is not None else None
+            if via:
+                got = sorted(set(got).union(*(self._direct_call_lines(v) or () for v in via)))
             self._call_lines[name] = got
         return got  # type: ignore[return-value]
+
+    def _direct_call_lines(self, name: str) -> Optional[List[int]]:
+        text = self.text
+        if text is None:
+            return None
+        if self._call_index is not None or (
+                len(self._call_lines) >= self.INDEX_AFTER and self._ascii()):
+            return self._calls_by_name().get(name, [])
+        return self._lines_of(
+            i for i in call_starts(name, text)
+            # ``def name(``: the definition, not a call
+            if not DEF_BEFORE.search(text, max(0, i - 16), i))
+
+    def _looped(self) -> Dict[str, List[str]]:
+        """Each name a ``for v in (f, g):`` header of the text lists (a tuple or list display of
+        plain names) -> the loop names ``v`` that stand for it in the loop's body (a call of
+        ``v`` there calls each of them: ``Evaluator.looped``), from one pass over the text."""
+        if self._looped_names is None:
+            found: Dict[str, List[str]] = {}
+            for m in LOOPED_NAMES.finditer(self.text or ""):
+                for item in m.group(2).split(","):
+                    item = item.strip()
+                    if item.isidentifier() and item != m.group(1):
+                        found.setdefault(item, []).append(m.group(1))
+            self._looped_names = found
+        return self._looped_names
 
     def _ascii(self) -> bool:
         """Is the text ASCII? (``CALLED_ANY`` reads names as ``\\w`` runs, which are Python's
@@ -302,7 +327,8 @@ class ModuleFacts(ProjectModule):
         """The sorted lines where any of ``names`` may be called (None: the text is unknown)."""
         if self.text is None or not self._ascii():
             return None  # every statement may call them
-        index = self._calls_by_name()
+        index, looped = self._calls_by_name(), self._looped()
+        names = set(names).union(*(looped.get(name, ()) for name in names))
         return sorted({ln for name in names for ln in index.get(name, ())})
 
     def word_lines(self, word: str) -> Optional[List[int]]:
