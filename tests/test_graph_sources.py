@@ -610,3 +610,35 @@ def test_a_criterion_key_from_the_model_output_across_files(tmp_path):
     assert [(f, line) for f, line, _ in found] == [("train.py", 22)]
     assert "made with grad on" in found[0][2] and "line 20" in found[0][2]
 
+
+
+def test_a_loss_summed_from_a_number_proves_grad_where_it_was_summed():
+    """``loss = 0.0`` then ``loss += w * crit(o, y)`` and ``loss.backward()``: the first addition
+    made a new tensor in that region, as ``loss = crit(o, y)`` would (twenty-second session);
+    a sum onto a parameter's tensor, reached by more than numbers, proves nothing."""
+    from flake8_tensorcopy.semantic.graph_facts import Oracle as Plain
+
+    tree = ast.parse(textwrap.dedent("""\
+        def summed(crit, outs, y, ws):
+            loss = 0.0
+            for w, o in zip(ws, outs):
+                loss += w * crit(o, y)
+            loss.backward()
+
+        def onto(total, crit, o, y):
+            for _ in range(2):
+                total += crit(o, y)
+            total.backward()
+
+        def either(crit, o, y, flag):
+            loss = 0.0
+            if flag:
+                loss = crit(o, y) * 0
+            with torch.no_grad():
+                loss += 1.0 * crit(o, y)
+            loss.backward()
+        """))
+    summed, onto, either = tree.body
+    assert graph_sources.proven_regions(graph.scope_graph(summed, Plain())) == {"": 5}
+    assert graph_sources.proven_regions(graph.scope_graph(onto, Plain())) == {}
+    assert "off" not in graph_sources.proven_regions(graph.scope_graph(either, Plain()))

@@ -511,3 +511,34 @@ def test_the_plan_keeps_a_copy_between_two_named_views():
     assert [d.code for d in analyze(src)] == ["TEN403"]
     other = src.replace("s = x[:, c:]", "s = y[:, c:]").replace("c: int", "c: int, y=None")
     assert not has_candidates(ast.parse(other))
+
+
+def test_helpers_filling_a_list_their_caller_hands_them():
+    """TEN501's helper that appends what it computes to a list parameter (twenty-second
+    session): the pre-filter keeps a top-level function that appends to a positional parameter
+    (``appends_to_parameter``), and ``grad_callers.list_handing_calls`` finds the calls in a
+    loop that hand it the same list every turn: not a list bound in the loop, emptied there,
+    bound twice, or handed at another position."""
+    import ast
+
+    from flake8_tensorcopy.syntax.accumulation_shapes import appends_to_parameter
+    from flake8_tensorcopy.syntax.grad_callers import list_handing_calls
+
+    src = ("def collect(model, x, sink):\n    sink.append(model(x))\n\n\n"
+           "def local(model, x):\n    out = []\n    out.append(model(x))\n    return out\n\n\n"
+           "def train(model, batches):\n    kept, other, twice = [], [], []\n    twice = []\n"
+           "    for x in batches:\n        collect(model, x, kept)\n        fresh = []\n"
+           "        collect(model, x, fresh)\n        collect(model, x, other)\n"
+           "        other.clear()\n        collect(model, x, twice)\n"
+           "        collect(model, kept, x)\n")
+    tree = ast.parse(src)
+    collect, local = tree.body[0], tree.body[1]
+    assert appends_to_parameter(collect) and not appends_to_parameter(local)
+    found = [(owner.name, call.lineno) for owner, call in list_handing_calls(tree, collect, "sink")]
+    assert found == [("train", 15)], found
+    # by position: only the last call hands a kept list where ``collect`` takes ``x``
+    assert [(o.name, c.lineno) for o, c in list_handing_calls(tree, collect, "x")] == [
+        ("train", 21)]
+    rebinds = ast.parse("def collect(model, x, sink):\n    sink = list(sink)\n"
+                        "    sink.append(model(x))\n").body[0]
+    assert list(list_handing_calls(tree, rebinds, "sink")) == []  # its own list, not the caller's

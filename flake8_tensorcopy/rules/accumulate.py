@@ -1,12 +1,12 @@
 """TEN501: an accumulator that keeps every iteration's autograd graph alive."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator, List, Optional
+from typing import Iterable, Iterator, Optional
 
 import ast
 import builtins
 
-from ..semantic import closed, graph, kinds
+from ..semantic import graph, kinds
 from ..semantic.graph_items import RETURNED_HOLDING, UNPACKED
 from ..semantic.graph_items import LEAF
 from ..semantic.storage_flow import bound_in
@@ -15,8 +15,9 @@ from ..syntax.nodes import dotted_name
 from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
-    method_accumulation, method_called_with_grad_on, scope_graph, stored_per_turn, summary
-from .accumulation_forms import accumulation, concatenated_call, kept_by_call
+    kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, \
+    stored_per_turn, summary
+from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
     emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, \
@@ -67,7 +68,11 @@ class GraphKeepingAccumulator(Rule):
         "is a step made with grad on), or by a module's `forward` where a loop of the file "
         "differentiates what a call of its instance computed (`self.bank = torch.cat([self.bank, "
         "q])` in `forward`, with `model = Bank()` ... `loss = crit(model(x), y); "
-        "loss.backward()`); also a project generator that yields what it differentiated, run to "
+        "loss.backward()`), or by a top-level function into a list parameter that a loop of "
+        "another function hands it on every step where that loop proves grad on (`collect(model, "
+        "x, kept)` with `sink.append(model(x))`, `kept = []` before the loop; a loss summed from "
+        "a number, `loss = 0.0` ... `loss += w * crit(o, y)`, proves it where it was summed); "
+        "also a project generator that yields what it differentiated, run to "
         "its end with every value kept (`list(train_steps(...))`, `sum(train_iter(...))`). A value "
         "is graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
         "flow-sensitive, every binding that reaches the read must be attached, a number it starts "
@@ -365,7 +370,7 @@ class GraphKeepingAccumulator(Rule):
             loop = outer
         closure = loop is None and form in ("append", "aug", "add", "cat")
         hook = False
-        step = stepped = None
+        step = stepped = kept = None
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
             if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
@@ -379,6 +384,9 @@ class GraphKeepingAccumulator(Rule):
                 stepped = stepped_by_caller(ctx)
                 loop = ctx.scope_node if stepped is not None else None
                 hook = loop is not None
+            kept = kept_by_callers(ctx, acc) if loop is None and form == "append" else None
+            if kept is not None:  # ``sink.append(v)``, its caller's list handed on every step
+                loop, closure = ctx.scope_node, False
         elif loop is None and type(form) is tuple and self_step_call(node.value, ctx):
             # ``self.log(name, loss)``, a method of its own keeping it in ``self``, in such a
             # method or in Lightning's ``training_step``
@@ -424,11 +432,11 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif hook or step is None and (form != "store" or script) and (
+        elif hook or kept is not None or step is None and (form != "store" or script) and (
                 _script_grad_on(ctx, facts) or (form != "store" and _called_grad_on(
                     ctx, facts, lambda: returned(scope_facts(ctx), root)))):
             # proven by its callers (Lightning's own call of ``training_step``: no file's)
-            callers = not hook and type(ctx.scope_node) is not nodes.Module
+            callers = not hook and kept is None and type(ctx.scope_node) is not nodes.Module
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN
         else:
@@ -464,6 +472,10 @@ class GraphKeepingAccumulator(Rule):
                                       f"`backward()` differentiates on line {stepped}, once per "
                                       "step: every call's autograd graph stays reachable from "
                                       "`self` (memory grows each step)")
+        elif kept is not None:
+            fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line {kept} "
+                          "calls each step with grad on, handing it the same list: every "
+                          "step's autograd graph stays reachable from it (memory grows)")
         elif hook:
             fields.update(shape=how + " in `training_step`, which Lightning runs once per batch "
                                       "with grad on: every step's autograd graph stays reachable "
@@ -492,7 +504,7 @@ class GraphKeepingAccumulator(Rule):
         safety = applicability([ev])
         if safety is None:
             return None
-        if safety == SAFE and not _stays_local(ctx, acc, root):
+        if safety == SAFE and not stays_local(ctx, acc, root):
             safety = UNSAFE
         return FixPlan("accumulate `.detach()`", safety,
                        [NodeEdit("replace", value, (*ctx.operand_parts(value), ".detach()"))])
@@ -555,7 +567,6 @@ def _how(form, fact) -> str:
 # ---- the accumulation ---------------------------------------------------------------------------
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict)
 _LOOPS = (nodes.For, nodes.While)
-_DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 
 
 def _operands(value) -> bool:
@@ -635,58 +646,3 @@ def _called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
         ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)), grad_off_here(ctx),
         proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
 
-
-# ---- fix safety -------------------------------------------------------------------------------
-def _stays_local(ctx, acc, root: str) -> bool:
-    """A local name of a function whose every read is ``acc.item()`` (besides the accumulations
-    and bindings): it never escapes the function. Not ``float(acc)``: on a tensor that requires
-    grad it warns ("Converting a tensor with requires_grad=True to a scalar"), and the fix
-    would silence that warning (an error under ``-W error``)."""
-    scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef or type(acc) is not nodes.Name or \
-            "global" in ctx.source or "nonlocal" in ctx.source:
-        return False
-    ok: List[nodes.CSTNode] = []
-    made = False
-    todo = [scope.body]
-    while todo:
-        n = todo.pop()
-        t = type(n)
-        if t is list:
-            todo.extend(n)
-            continue
-        if t in _DEFS and _mentions_anywhere(n, root):
-            return False  # a closure reads it
-        if t in _DEFS:
-            continue
-        if t is nodes.Call and not n.args and type(n.func) is nodes.Attribute and \
-                n.func.attr.value == "item" and type(n.func.value) is nodes.Name and \
-                n.func.value.value == root:
-            continue
-        if t is nodes.Name and n.value == root:
-            ok.append(n)
-            continue
-        if t in (nodes.Assign, nodes.AugAssign):
-            targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
-            if any(type(x) is nodes.Name and x.value == root for x in targets):
-                value = n.value
-                found = accumulation(n)
-                if found is None and not closed.fresh(ctx.inf, value):
-                    return False  # a view of another tensor, a caller's value (issue 45)
-                made = made or found is None
-                todo.append(found[1] if found is not None else value)
-                continue
-        todo.extend(c for c in n.children if c is not None)
-    # a bare read left: the only allowed ones are the ``acc`` of ``acc = acc + v``; and it
-    # must be made here, not be a parameter (a caller's tensor updated in place)
-    return not ok and made
-
-
-def _mentions_anywhere(node, name: str) -> bool:
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if type(n) is nodes.Name and n.value == name:
-            return True
-        todo.extend(c for c in n.children if c is not None)
-    return False

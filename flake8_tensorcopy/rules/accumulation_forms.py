@@ -4,7 +4,10 @@ d.get(k, 0.0) + v``, an item stored per index, ``acc.append(v)`` and its kin, ``
 torch.cat((acc, v))`` (sliced too); the syntax of the linted tree, no facts."""
 from __future__ import annotations
 
+from typing import List
+
 from ..syntax import nodes
+from ..semantic import closed
 from ..syntax.nodes import dotted_name, last_name
 
 
@@ -205,3 +208,62 @@ def kept_by_call(node, source: str) -> bool:
     if type(f) is nodes.Name:
         return "def __call__(" in source
     return type(f) is nodes.Attribute and f"def {f.attr.value}(" in source
+
+
+_FIX_DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
+
+
+# ---- fix safety (TEN501's ``accumulate .detach()``) -------------------------------------------------------------------------------
+def stays_local(ctx, acc, root: str) -> bool:
+    """A local name of a function whose every read is ``acc.item()`` (besides the accumulations
+    and bindings): it never escapes the function. Not ``float(acc)``: on a tensor that requires
+    grad it warns ("Converting a tensor with requires_grad=True to a scalar"), and the fix
+    would silence that warning (an error under ``-W error``)."""
+    scope = ctx.scope_node
+    if type(scope) is not nodes.FunctionDef or type(acc) is not nodes.Name or \
+            "global" in ctx.source or "nonlocal" in ctx.source:
+        return False
+    ok: List[nodes.CSTNode] = []
+    made = False
+    todo = [scope.body]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is list:
+            todo.extend(n)
+            continue
+        if t in _FIX_DEFS and _mentions_anywhere(n, root):
+            return False  # a closure reads it
+        if t in _FIX_DEFS:
+            continue
+        if t is nodes.Call and not n.args and type(n.func) is nodes.Attribute and \
+                n.func.attr.value == "item" and type(n.func.value) is nodes.Name and \
+                n.func.value.value == root:
+            continue
+        if t is nodes.Name and n.value == root:
+            ok.append(n)
+            continue
+        if t in (nodes.Assign, nodes.AugAssign):
+            targets = [x.target for x in n.targets] if t is nodes.Assign else [n.target]
+            if any(type(x) is nodes.Name and x.value == root for x in targets):
+                value = n.value
+                found = accumulation(n)
+                if found is None and not closed.fresh(ctx.inf, value):
+                    return False  # a view of another tensor, a caller's value (issue 45)
+                made = made or found is None
+                todo.append(found[1] if found is not None else value)
+                continue
+        todo.extend(c for c in n.children if c is not None)
+    # a bare read left: the only allowed ones are the ``acc`` of ``acc = acc + v``; and it
+    # must be made here, not be a parameter (a caller's tensor updated in place)
+    return not ok and made
+
+
+def _mentions_anywhere(node, name: str) -> bool:
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is nodes.Name and n.value == name:
+            return True
+        todo.extend(c for c in n.children if c is not None)
+    return False

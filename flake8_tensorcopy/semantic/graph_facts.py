@@ -175,6 +175,21 @@ def number_binding(bd) -> bool:
     return type(v) is ast.Constant and type(v.value) in (int, float)
 
 
+def summed_from_number(g, bd) -> bool:
+    """Is binding ``bd`` of scope graph ``g`` a ``total += v`` that only a number literal's
+    binding of ``total`` (``total = 0.0``) reaches, besides itself (a loop's earlier turns)? Its
+    first turn made a new tensor of ``v`` there, as ``total = v`` would: differentiated, it
+    proves grad on where ``v`` was computed (an addition in place onto a tensor from elsewhere
+    proves nothing: under ``no_grad`` the tensor keeps its graph)."""
+    s = bd.stmt
+    if bd.kind != "aug" or type(s) is not ast.AugAssign or type(s.op) is not ast.Add or \
+            type(s.target) is not ast.Name:
+        return False
+    reach = [g.bindings[i] for i in g.uses.get(id(s.target), ())]
+    return any(number_binding(r) for r in reach) and all(
+        number_binding(r) or r.stmt is s for r in reach)
+
+
 def through_arguments(node: ast.Call) -> List[ast.expr]:
     """The arguments of a call whose result keeps their graph (``"through"``): positional ones
     and keyword values (``Categorical(logits=policy(obs))``), not ``*args`` nor ``out=``."""

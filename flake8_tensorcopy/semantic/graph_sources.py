@@ -27,8 +27,8 @@ import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
-    argument_positions, bound_value, empty_list, is_param, number_binding, through_argument, \
-    through_arguments
+    argument_positions, bound_value, empty_list, is_param, number_binding, summed_from_number, \
+    through_argument, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, output_item, path_of, path_root, reduced_values
 
@@ -637,7 +637,7 @@ def proven_regions(g) -> Dict[str, int]:
     by_line: Dict[int, set] = {}
     items = [((b, k), f) for (b, k), f in g.paths.items()]
     items += [((b, f"[{g.bindings[b].index}]" if g.bindings[b].kind == "unpack" else ""), f)
-              for b, f in g.marked.items() if g.bindings[b].kind in ("unpack", "assign")]
+              for b, f in g.marked.items() if g.bindings[b].kind in ("unpack", "assign", "aug")]
     for (b, key), fact in items:
         bd = g.bindings[b]
         if fact.why != DIFFERENTIATED:
@@ -647,9 +647,10 @@ def proven_regions(g) -> Dict[str, int]:
                 call_kind(g, bd.value) == "forward":
             s = None  # as a forward pass's output's (below)
         if s is None:
-            if key == "" and bd.kind == "assign":
-                # ``loss = crit(out, y)`` (or ``rec + kl``) made here, then differentiated
-                by_line.setdefault(fact.line, set()).add(proving_region(g, bd.value, bd.stmt))
+            if key == "" and (bd.kind == "assign" or summed_from_number(g, bd)):
+                # ``loss = crit(out, y)`` (or ``rec + kl``; ``loss += w * crit(o, y)``) made here
+                by_line.setdefault(fact.line, set()).add(proving_region(
+                    g, bd.value if bd.kind == "assign" else bd.stmt.value, bd.stmt))
             elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                     call_kind(g, bd.value) == "forward" and output_item(key):
                 # ``outputs = model(**batch); outputs.loss.backward()``: the forward pass ran

@@ -433,3 +433,49 @@ def may_be_called_with_grad_on(fn: ast.AST, top: bool, source: str,
     if not top:
         return not off and f"self.{fn.name}(" in source
     return not off and source.count(fn.name + "(") >= 2
+
+
+def list_handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str):
+    """(caller, call) of each call of ``fn`` by name, a statement of its own in a loop of
+    another top-level function of ``tree``, that passes, at the position of ``fn``'s positional
+    parameter ``param`` (never bound in ``fn``), a name the caller binds once, before the loop,
+    to an empty list, and neither binds nor empties (``clear``, ``pop``) in it: the same list
+    on every turn (``collect(model, x, kept)``)."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if param not in params or any(type(n) is ast.Name and n.id == param and
+                                  type(n.ctx) is not ast.Load for n in ast.walk(fn)):
+        return
+    k = params.index(param)
+    for owner in tree.body:
+        if type(owner) is not ast.FunctionDef or owner is fn:
+            continue
+        for loop in ast.walk(owner):
+            if type(loop) not in (ast.For, ast.While):
+                continue
+            for stmt in (s for b in loop.body for s in ast.walk(b) if type(s) is ast.Expr):
+                call = stmt.value
+                if type(call) is ast.Call and type(call.func) is ast.Name and \
+                        call.func.id == fn.name and len(call.args) > k and \
+                        type(call.args[k]) is ast.Name and \
+                        _empty_list_before(owner, loop, call.args[k].id) and not any(
+                            type(n) is ast.Name and n.id == call.args[k].id and
+                            type(n.ctx) is not ast.Load or type(n) is ast.Attribute and
+                            n.attr in ("clear", "pop") and type(n.value) is ast.Name and
+                            n.value.id == call.args[k].id for n in ast.walk(loop)):
+                    yield owner, call
+
+
+def _empty_list_before(fn: ast.FunctionDef, loop: ast.stmt, name: str) -> bool:
+    """Does ``fn`` bind ``name`` once, before ``loop``, to ``[]`` or ``list()`` (an item of a
+    tuple assignment of them too)?"""
+    found = []
+    for n in ast.walk(fn):
+        if type(n) is ast.Assign and len(n.targets) == 1:
+            t, v = n.targets[0], n.value
+            pairs = zip(t.elts, v.elts) if type(t) is ast.Tuple and type(v) is ast.Tuple and \
+                len(t.elts) == len(v.elts) else [(t, v)]
+            found += [(n, v) for t, v in pairs if type(t) is ast.Name and t.id == name]
+    return len(found) == 1 and found[0][0].lineno < loop.lineno and (
+        type(found[0][1]) is ast.List and not found[0][1].elts or
+        type(found[0][1]) is ast.Call and type(found[0][1].func) is ast.Name and
+        found[0][1].func.id == "list" and not found[0][1].args)
