@@ -22,7 +22,7 @@ from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
     emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, \
     returned, scope_facts, mentions_backward, self_step_call, step_hook, step_method, \
-    stepped_by_caller
+    stepped_by_caller, forward_hook
 from .base import SAFE, UNSAFE, Claim, Example, FixCase, FixPlan, NodeEdit, Report, Rule, \
     applicability, check_in
 
@@ -71,7 +71,10 @@ class GraphKeepingAccumulator(Rule):
         "loss.backward()`), or by a top-level function into a list parameter that a loop of "
         "another function hands it on every step where that loop proves grad on (`collect(model, "
         "x, kept)` with `sink.append(model(x))`, `kept = []` before the loop; a loss summed from "
-        "a number, `loss = 0.0` ... `loss += w * crit(o, y)`, proves it where it was summed); "
+        "a number, `loss = 0.0` ... `loss += w * crit(o, y)`, proves it where it was summed), or "
+        "by a forward hook keeping its `output` (`store.append(output)`, also "
+        "`store.setdefault(name, []).append(output)`) outside the call, registered with "
+        "`register_forward_hook` in a file whose loop calls `backward()`; "
         "also a project generator that yields what it differentiated, run to "
         "its end with every value kept (`list(train_steps(...))`, `sum(train_iter(...))`). A value "
         "is graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
@@ -370,7 +373,7 @@ class GraphKeepingAccumulator(Rule):
             loop = outer
         closure = loop is None and form in ("append", "aug", "add", "cat")
         hook = False
-        step = stepped = kept = None
+        step = stepped = kept = hooked = None
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
             if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
@@ -386,6 +389,9 @@ class GraphKeepingAccumulator(Rule):
                 hook = loop is not None
             kept = kept_by_callers(ctx, acc) if loop is None and form == "append" else None
             if kept is not None:  # ``sink.append(v)``, its caller's list handed on every step
+                loop, closure = ctx.scope_node, False
+            hooked = forward_hook(ctx, value) if loop is None else None
+            if hooked is not None:  # a forward hook keeping its ``output``: every forward pass
                 loop, closure = ctx.scope_node, False
         elif loop is None and type(form) is tuple and self_step_call(node.value, ctx):
             # ``self.log(name, loss)``, a method of its own keeping it in ``self``, in such a
@@ -404,8 +410,9 @@ class GraphKeepingAccumulator(Rule):
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is not None and type(form) is tuple and (form[1] or "").startswith("self."):
             root = form[1] if root == "self" else root + form[1][4:]  # ``miner.last_loss``
-        if root is None or (closure and (root.partition(".")[0] in param_names(ctx.scope_node) or
-                                         bound_in(ctx.scope_node, root.partition(".")[0]))) \
+        if root is None or ((closure or hooked is not None and not root.startswith("self.")) and (
+                root.partition(".")[0] in param_names(ctx.scope_node) or
+                bound_in(ctx.scope_node, root.partition(".")[0]))) \
                 or ((hook or step is not None) and not root.startswith("self.") and not (
                     step is not None and module_container(ctx, root))):
             return  # (a closure's own list, a step's: made afresh on each call)
@@ -424,6 +431,8 @@ class GraphKeepingAccumulator(Rule):
                 if isinstance(value._a, ast.AST) else None
         except RecursionError:  # an expression too deep to read: nothing is known
             fact = None
+        if fact is None and hooked is not None:  # the output of a hooked module's forward pass
+            fact = graph.Fact(graph.FORWARD, hooked, True)
         if fact is None:
             return
         container = type(value) in _CONTAINERS or fact.why in (graph.TERMS, graph.HOLDS)
@@ -432,11 +441,13 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif hook or kept is not None or step is None and (form != "store" or script) and (
+        elif hook or kept is not None or hooked is not None or step is None and (
+                form != "store" or script) and (
                 _script_grad_on(ctx, facts) or (form != "store" and _called_grad_on(
                     ctx, facts, lambda: returned(scope_facts(ctx), root)))):
             # proven by its callers (Lightning's own call of ``training_step``: no file's)
-            callers = not hook and kept is None and type(ctx.scope_node) is not nodes.Module
+            callers = not hook and kept is None and hooked is None and \
+                type(ctx.scope_node) is not nodes.Module
             if type(value) is nodes.BinaryOperation:
                 ev = kinds.OPEN
         else:
@@ -472,6 +483,10 @@ class GraphKeepingAccumulator(Rule):
                                       f"`backward()` differentiates on line {stepped}, once per "
                                       "step: every call's autograd graph stays reachable from "
                                       "`self` (memory grows each step)")
+        elif hooked is not None:
+            fields.update(shape=how + f" in a forward hook (registered on line {hooked}), which "
+                          "runs on every forward pass of the training loop: every step's "
+                          "autograd graph stays reachable from it (memory grows each step)")
         elif kept is not None:
             fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line {kept} "
                           "calls each step with grad on, handing it the same list: every "

@@ -10,8 +10,8 @@ from typing import List, Optional, Set, Tuple
 from ..semantic.graph_terms import DETACHING, NUMBERS
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
-from ..syntax.accumulation_shapes import CONTAINER_CALLS, stepping_calls, stepping_methods, \
-    stepping_names
+from ..syntax.accumulation_shapes import CONTAINER_CALLS, forward_hook_line, hook_output, \
+    stepping_calls, stepping_methods, stepping_names
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import own_nodes
 from .accumulate_graph import instance_facts
@@ -659,3 +659,19 @@ def _empties(fn, param: str, attr: Optional[str]) -> bool:
                 for x in n.targets):
             return True  # ``p.attr = []``, ``p.attr[:] = []``
     return False
+
+
+def forward_hook(ctx, value) -> Optional[int]:
+    """The line registering the function checked as a forward hook (``forward_hook_line``),
+    where ``value`` is its ``output`` (or an item of it): it runs on every forward pass, and a
+    loop of the file calls ``backward()``; else None."""
+    scope = ctx.scope_node
+    fn = getattr(scope, "_a", None)
+    out = hook_output(fn) if type(scope) is nodes.FunctionDef else None
+    v = value.value if type(value) is nodes.Subscript else value
+    if out is None or type(v) is not nodes.Name or v.value != out or \
+            "register_forward_hook" not in ctx.source:
+        return None
+    project = ctx.inf.project
+    tree = project.module_tree() if project is not None else getattr(ctx.module, "_a", None)
+    return forward_hook_line(tree, fn) if isinstance(tree, ast.Module) else None

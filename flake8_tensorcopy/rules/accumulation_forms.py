@@ -20,7 +20,8 @@ def accumulation(node):
     ``v + acc``, or a running average ``acc = 0.9 * acc + 0.1 * v``; either in one branch of
     ``... if ... else ...``: form ``"ifexp"``), ``acc[i] = v`` (form ``"store"``),
     ``acc.append(v)``,
-    ``acc.appendleft(v)``, ``acc.extend([v, ...])``, ``acc.add_(v)``, ``acc = torch.cat((acc,
+    ``acc.appendleft(v)``, ``acc.extend([v, ...])`` (an item ``acc.setdefault(k, []).append(v)``
+    too), ``acc.add_(v)``, ``acc = torch.cat((acc,
     v))`` (also sliced: ``[-k:]``) and ``acc = torch.add(acc, v)``; None otherwise."""
     t = type(node)
     if t is nodes.AugAssign:
@@ -66,6 +67,9 @@ def accumulation(node):
             len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     acc = call.func.value
+    if type(acc) is nodes.Call and type(acc.func) is nodes.Attribute and \
+            acc.func.attr.value == "setdefault" and acc.args:
+        acc = acc.func.value  # ``hist.setdefault(k, []).append(v)``: an item of ``hist``
     if type(acc) not in TARGETS:
         return None
     if call.func.attr.value == "extend":

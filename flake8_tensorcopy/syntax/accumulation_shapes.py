@@ -622,3 +622,56 @@ def appends_to_parameter(fn: ast.AST) -> bool:
                type(s.value.func) is ast.Attribute and s.value.func.attr == "append" and
                type(s.value.func.value) is ast.Name and s.value.func.value.id in params
                for s in statements(fn))
+
+
+def hook_output(fn: ast.AST) -> Optional[str]:
+    """The output parameter of ``fn`` when its signature is a forward hook's: ``(module, inputs,
+    output)``, after ``self`` for a method; else None."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    args = fn.args.posonlyargs + fn.args.args
+    if args and args[0].arg == "self":
+        args = args[1:]
+    return args[2].arg if len(args) == 3 and not fn.args.vararg else None
+
+
+def keeps_hook_output(fn: ast.AST) -> bool:
+    """Does ``fn``, or a function defined in it, have a forward hook's signature and accumulate
+    its ``output`` (or an item of it) into something (``store.append(output)``)? (TEN501's
+    pre-filter: a superset of what the rule reports.)"""
+    for d in walk_nodes(fn):
+        out = hook_output(d)
+        if out is not None and any(
+                type(v) is ast.Name and v.id == out or type(v) is ast.Subscript and
+                type(v.value) is ast.Name and v.value.id == out
+                for s in statements(d) for v in (_accumulated(s),) if v is not None):
+            return True
+    return False
+
+
+def forward_hook_line(tree: ast.Module, fn: ast.AST) -> Optional[int]:
+    """The line of a ``register_forward_hook`` call of ``tree`` registering ``fn`` (a definition
+    of ``tree``, or the same of another reading of its text): by its name,
+    as ``self.<name>``, or by a call of the function that defines and returns it
+    (``m.register_forward_hook(save("relu"))``); None when there is none or no loop of the file
+    calls ``backward()`` (the forward passes it hooks are not shown to run with grad on)."""
+    makers = {d.name for d in walk_nodes(tree) if isinstance(d, (ast.FunctionDef,
+                                                                 ast.AsyncFunctionDef))
+              and any(getattr(s, "name", None) == fn.name and s.lineno == fn.lineno
+                      for s in d.body) and any(
+                  type(r) is ast.Return and type(r.value) is ast.Name and r.value.id == fn.name
+                  for r in d.body)}
+    line = None
+    for n in walk_nodes(tree):
+        if type(n) is ast.Call and type(n.func) is ast.Attribute and \
+                n.func.attr == "register_forward_hook" and n.args:
+            a = n.args[0]
+            if type(a) is ast.Name and a.id == fn.name or dotted(a) == f"self.{fn.name}" or \
+                    type(a) is ast.Call and type(a.func) is ast.Name and a.func.id in makers:
+                line = n.lineno
+                break
+    if line is None or not any(isinstance(loop, LOOPS) and any(
+            type(c) is ast.Call and type(c.func) is ast.Attribute and c.func.attr == "backward"
+            for c in walk_nodes(loop)) for loop in walk_nodes(tree)):
+        return None
+    return line

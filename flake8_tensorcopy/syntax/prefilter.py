@@ -19,7 +19,7 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     CONTAINER_CALLS, IMPORT_WORD, accumulates as _accumulates, concatenated_into, \
     PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
-    differentiating_defs, appends_to_parameter
+    differentiating_defs, appends_to_parameter, keeps_hook_output
 from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, narrowed_name, \
     same_subscripted as _same_subscripted, through_views as _through_views, views_written
 from .storage_shapes import helper_written, storage_shape, writes_into
@@ -564,6 +564,9 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             elif top and text is not None and "backward" in text.source and \
                     f"{stmt.name}(" in text.source and appends_to_parameter(stmt):
                 found = True  # TEN501: ``sink.append(v)`` into a list a caller hands it each step
+            elif text is not None and "register_forward_hook" in text.source and \
+                    "backward" in text.source and keeps_hook_output(stmt):
+                found = True  # TEN501: a forward hook keeping its ``output``
             elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
                     proof.bridged():
                 found = True  # TEN405: a project function's result written in place
