@@ -1548,3 +1548,14 @@ class _ParamsOracle(graph.Oracle):
 
     def trainable(self, node):
         return True
+
+
+def test_a_nested_tuple_target_binds_the_item_at_its_path():
+    """``loss, (a, b), *rest = f(x)`` (twenty-second session): ``a`` and ``b`` are the items at
+    ``[1][0]`` and ``[1][1]`` of what ``f`` returns (kind ``nested``), never its items ``[0]``
+    and ``[1]``, which the flat reading took them for; a starred name inside is unknown."""
+    fn = ast.parse("def g(f, x):\n    loss, (a, (b, *c)), *rest = f(x)\n").body[0]
+    g = graph.scope_graph(fn)
+    got = {bd.key: (bd.kind, bd.index) for bd in g.bindings if bd.kind != "param"}
+    assert got == {"loss": ("unpack", 0), "a": ("nested", "[1][0]"),
+                   "b": ("nested", "[1][1][0]"), "c": ("other", -1), "rest": ("star", 2)}, got

@@ -375,7 +375,10 @@ def test_what_a_call_of_a_parameter_computes_from_its_arguments(defs):
     # ``criterion`` ("c2"); what it computes from ``model(x)`` where it hands a loss
     # ("t2:c0": ``model``'s forward pass, where that is a module); a number: no source
     s = _s(defs, "evaluate")
-    assert s.sources["[0]"] == frozenset({("c2", ""), ("t2:c0", "")})
+    # (and, since the twenty-second session, from the items ``x, y = batch`` unpacks from the
+    # caller's argument 1: "t2:t0:p1[0]", "t2:p1[1]")
+    assert s.sources["[0]"] == frozenset({("c2", ""), ("t2:c0", ""), ("t2:t0:p1[0]", "*"),
+                                          ("t2:p1[1]", "*")})
     assert "[1]" not in s.sources
     # a method's ``self`` is no argument of the caller's: every position counts without it
     # (``x``, the caller's argument 1, handed to both calls: "t2:p1", "t2:t0:p1")

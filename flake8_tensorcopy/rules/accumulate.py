@@ -94,7 +94,7 @@ class GraphKeepingAccumulator(Rule):
         "(`out[\"loss\"].backward(); return out` ... `total += out[\"loss\"]`) or a value of the "
         "dict display it returns that its backward proved attached (`return {\"loss\": loss, "
         "\"ce\": ce}` ... `for k, v in logs.items(): hist[k].append(v)`), an item of the tuple or "
-        "namedtuple it returns (`a, b, total = step(x)` where `step` ran `losses.total.backward()` "
+        "namedtuple it returns (at any depth: `total, (seg, depth) = step(x)`) (`a, b, total = step(x)` where `step` ran `losses.total.backward()` "
         "on a `LossTuple(*terms, sum(terms))`: each term too), a key of a returned dict computed "
         "from the loss or a term of it through operations that keep a graph (`out[\"psnr\"] = 10 * "
         "torch.log10(1 / out[\"mse\"])`), a dict whose item was differentiated "

@@ -36,7 +36,7 @@ from .graph_terms import (
 from . import graph_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
-    Oracle, first_fact, number_binding, strongest, through_arguments,
+    Oracle, first_fact, nested_item, number_binding, strongest, through_arguments,
 )
 
 #: bindings followed through one another (``h = f(h)`` line after line) before the answer is
@@ -245,7 +245,10 @@ class ScopeGraph:
             env[tgt.id] = frozenset({self._bind(tgt.id, value, stmt, kind, index)})
         elif t is ast.Tuple or t is ast.List:
             for i, e in enumerate(tgt.elts):
-                if type(e) is ast.Starred:  # ``loss, *parts = f(x)``: ``graph_items.starred_fact``
+                sub = nested_item(kind, index, i, e)  # ``loss, (a, b) = f(x)``: ``[1][0]``
+                if sub is not None:
+                    self._assign(e, value if sub[0] == "nested" else None, stmt, env, *sub)
+                elif type(e) is ast.Starred:  # ``loss, *parts = f(x)``: ``starred_fact``
                     v = value if type(e.value) is ast.Name else None  # (else: unknown)
                     self._assign(e.value, v, stmt, env, *(("star", i) if v else ("other", -1)))
                 else:
@@ -367,7 +370,7 @@ class ScopeGraph:
                     if bd.kind == "assign":
                         self._mark_value(bd.value, fact, depth + 1)
                     elif bd.kind == "unpack":
-                        self._mark_unpacked(bd, fact)
+                        graph_items.mark_unpacked(self, bd, fact)
             return
         p = path_of(expr)
         if p is not None and p[0] not in self.path_written:
@@ -439,20 +442,6 @@ class ScopeGraph:
         return bool(reach) and all(self.bindings[b].kind == "assign" and
                                    computed(self.bindings[b].value) for b in reach)
 
-    def _mark_unpacked(self, bd: Binding, fact: Fact) -> None:
-        """A differentiated item unpacked from a call whose summary says which other items are
-        terms of its sum (``loss, c, r = focal(...)``; ``loss.backward()``): those too."""
-        summary = self.summary(bd.value) if type(bd.value) is ast.Call else None
-        if summary is None:
-            return
-        sibling_items = summary.terms.get(bd.index, ())
-        if not sibling_items:
-            return
-        sib = Fact(SIBLING, fact.line, detail=fact.detail)
-        for b, other in enumerate(self.bindings):
-            if other.stmt is bd.stmt and (other.kind == "unpack" or other.kind == "star"):
-                graph_items.mark_sibling(self, b, sibling_items, sib)
-
     def _mark_key_terms(self, b: int, key: str, fact: Fact) -> None:
         """A differentiated key of a dict a call returned whose summary says which other keys
         are terms of its sum (``out = criterion(x, y)``; ``out["loss"].backward()``)."""
@@ -497,6 +486,8 @@ class ScopeGraph:
                 fact = self.attached(bd.value.value) or self.attached(bd.value.target)
             elif bd.kind == "unpack":
                 fact = self._unpacked(bd.value, bd.index, bd.stmt)
+            elif bd.kind == "nested" and type(bd.value) is ast.Call:  # its item at that path
+                fact = graph_sources.call_fact(self, bd.value, bd.index, bd.stmt)
             elif bd.kind == "other" or bd.kind == "star":  # ``for k, v in losses.items()``
                 fact = graph_items.loop_item_fact(self, bd)  # of a summed dict; ``*parts``
             if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:

@@ -29,7 +29,8 @@ HOLDS = "holds"
 
 class Binding:
     """One binding of a name in a scope's walk (``graph.ScopeGraph``): its value and statement,
-    its ``kind`` (assign | aug | unpack | param | other) and position (a parameter's, an item's)."""
+    its ``kind`` (assign | aug | unpack | nested | param | other) and position (a parameter's, an
+    item's; a ``nested`` item's path, ``"[1][0]"``)."""
     __slots__ = ("key", "value", "stmt", "kind", "index")
 
     def __init__(self, key: str, value, stmt, kind: str, index: int = -1) -> None:
@@ -38,6 +39,27 @@ class Binding:
         self.stmt = stmt
         self.kind = kind
         self.index = index
+
+
+def nested_item(kind: str, index, i: int, e):
+    """(kind, index) of item ``i`` (target ``e``) of a tuple target inside an unpacked one
+    (``loss, (a, b) = f(x)``: ``a`` is ``("nested", "[1][0]")``, the item at its path; a
+    starred one unknown), or None for a tuple target that is no such item."""
+    inner = f"[{index}]" if kind == "unpack" else index if kind == "nested" else None
+    if inner is None:
+        return None
+    return ("other", -1) if type(e) is ast.Starred else ("nested", f"{inner}[{i}]")
+
+
+def called_region(reg: str, r: str, call: ast.Call) -> Optional[str]:
+    """A callee's region at a call made in region ``r`` (``"*"``: any, kept as it is)."""
+    if reg == "*":
+        return reg
+    if reg == "":
+        return r
+    if reg == "on":
+        return "on"
+    return f"{reg}@{call.lineno}:{call.col_offset}"
 
 
 class Fact:

@@ -679,3 +679,18 @@ def reduced_fact(g, call, read) -> Optional[Fact]:
     f = call.func
     reduced = call.args[0] if dotted(f) == "torch." + f.attr and call.args else f.value
     return g._derived(call, read) or g._derived(reduced, read)
+
+
+def mark_unpacked(g, bd, fact: Fact) -> None:
+    """A differentiated item unpacked from a call whose summary says which other items are
+    terms of its sum (``loss, c, r = focal(...)``; ``loss.backward()``): those too."""
+    summary = g.summary(bd.value) if type(bd.value) is ast.Call else None
+    if summary is None:
+        return
+    sibling_items = summary.terms.get(bd.index, ())
+    if not sibling_items:
+        return
+    sib = Fact(SIBLING, fact.line, detail=fact.detail)
+    for b, other in enumerate(g.bindings):
+        if other.stmt is bd.stmt and (other.kind == "unpack" or other.kind == "star"):
+            mark_sibling(g, b, sibling_items, sib)

@@ -27,8 +27,8 @@ import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
-    argument_positions, bound_value, empty_list, is_param, number_binding, summed_from_number, \
-    through_argument, through_arguments
+    argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
+    summed_from_number, through_argument, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, output_item, path_of, path_root, reduced_values
 
@@ -105,7 +105,7 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
     out = NONE
     if bd.kind == "param":
         out = frozenset({(f"p{bd.index}", ANY)})
-    elif bd.kind in ("assign", "aug", "unpack"):
+    elif bd.kind in ("assign", "aug", "unpack", "nested"):
         r = region(g, bd.stmt)
         if bd.kind == "assign":
             out = sources(g, bd.value, r, depth + 1)
@@ -114,11 +114,15 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
         elif bd.kind == "aug" and type(bd.value.op) in _ARITH:
             out = sources(g, bd.value.value, r, depth + 1) | \
                 sources(g, bd.value.target, r, depth + 1)
-        elif bd.kind == "unpack":
+        elif bd.kind == "unpack" or bd.kind == "nested":
             v = bd.value
             if type(v) is ast.Call:
-                out = call_item(g, v, f"[{bd.index}]", r, depth + 1)
-            elif type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts) and not any(
+                out = call_item(g, v, bd.index if bd.kind == "nested" else f"[{bd.index}]", r,
+                                depth + 1)
+            elif bd.kind == "unpack" and type(v) is ast.Name:  # ``a, b = outputs``: an item
+                out = _path(g, v, (v.id, f"[{bd.index}]"), r, depth + 1, True)
+            elif bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and \
+                    bd.index < len(v.elts) and not any(
                     type(e) is ast.Starred for e in v.elts):
                 out = sources(g, v.elts[bd.index], r, depth + 1)
     memo[b] = out
@@ -379,7 +383,7 @@ def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> Froz
         return NONE
     out: set = set()
     for o, reg in got:
-        here = _called_region(reg, r, call)
+        here = called_region(reg, r, call)
         if here is not None:
             out |= _in_caller(g, call, o, reg, here, r, depth)
     return frozenset(out)
@@ -411,17 +415,6 @@ def _in_caller(g, call: ast.Call, o: str, reg: str, here: str, r: str,
     else:
         inner = sources(g, arg, r, depth + 1)
     return _within(inner, here)
-
-
-def _called_region(reg: str, r: str, call: ast.Call) -> Optional[str]:
-    """A callee's region at a call made in region ``r``."""
-    if reg == ANY:
-        return ANY
-    if reg == "":
-        return r
-    if reg == "on":
-        return "on"
-    return f"{reg}@{call.lineno}:{call.col_offset}"
 
 
 def _param_origin(o: str) -> Tuple[int, str]:
@@ -507,7 +500,7 @@ def computed_in(g, expr, stmt) -> Optional[str]:
             s = g.summary(expr)
             reg = s.regions.get("") if s is not None else None
             r = region(g, stmt) if reg is not None else None
-            return None if r is None else _called_region(reg, r, expr)  # type: ignore[arg-type]
+            return None if r is None else called_region(reg, r, expr)  # type: ignore[arg-type]
     elif t is not ast.BinOp:
         return None
     return region(g, stmt)
@@ -662,7 +655,7 @@ def proven_regions(g) -> Dict[str, int]:
         reg = s.regions.get(key)
         r = region(g, bd.stmt)
         if reg is not None and r is not None:
-            here = _called_region(reg, r, bd.value)
+            here = called_region(reg, r, bd.value)
             by_line.setdefault(fact.line, set()).add(here)
         else:
             by_line.setdefault(fact.line, set()).add(None)

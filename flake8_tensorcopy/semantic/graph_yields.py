@@ -85,6 +85,11 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
             here = {i: (sources(g, e, r), computed_in(g, e, stmt))
                     for i, e in enumerate(value.elts)}
             for i, e in enumerate(value.elts):  # ``return loss, {"mse": mse, "l1": l1}``
+                if type(e) in (ast.Tuple, ast.List) and not any(
+                        type(x) is ast.Starred for x in e.elts):
+                    # ``return total, (seg, depth)``: each item of the inner display too
+                    here.update({f"[{i}][{j}]": (sources(g, x, r), computed_in(g, x, stmt))
+                                 for j, x in enumerate(e.elts)})
                 if type(e) is ast.Name and e.id in g.path_written:
                     # ``outputs["parts"] = parts; return loss, outputs``: what it wrote
                     here.update({f"[{i}]{k}": (sources(g, v, r) if v is not None else frozenset(),
