@@ -645,3 +645,41 @@ def test_a_loss_summed_from_a_number_proves_grad_where_it_was_summed():
     assert graph_sources.proven_regions(graph.scope_graph(summed, Plain())) == {"": 5}
     assert graph_sources.proven_regions(graph.scope_graph(onto, Plain())) == {}
     assert "off" not in graph_sources.proven_regions(graph.scope_graph(either, Plain()))
+
+
+def test_a_sum_started_at_a_number_is_computed_where_it_was_summed():
+    """``total = 0.0`` then ``total = total + v`` (or ``total += v``) in a loop, returned: the
+    summary says where its value was computed, as for ``return v`` (twenty-second session); a
+    sum onto a parameter, or two bindings besides the number, say nothing."""
+    from flake8_tensorcopy.semantic.graph_facts import Oracle as Plain
+
+    tree = ast.parse(textwrap.dedent("""\
+        def summed(preds, ys):
+            total = 0.0
+            for p, y in zip(preds, ys):
+                total = total + (p - y).pow(2).mean()
+            return total
+
+        def augmented(preds, ys):
+            total = 0
+            for p, y in zip(preds, ys):
+                total += (p - y).abs().mean()
+            return total
+
+        def onto(total, preds):
+            for p in preds:
+                total = total + p.sum()
+            return total
+
+        def two(preds, flag):
+            total = 0.0
+            for p in preds:
+                if flag:
+                    total = total + p.sum()
+                else:
+                    total = total * p.mean()
+            return total
+        """))
+    got = [graph_sources.computed_in(g, g.returns[0][0], g.returns[0][1])
+           for g in (graph.scope_graph(fn, Plain()) for fn in tree.body)]
+    assert got == ["", "", None, None], got

@@ -212,6 +212,22 @@ def summed_from_number(g, bd) -> bool:
         number_binding(r) or r.stmt is s for r in reach)
 
 
+def number_started(g, name: ast.Name):
+    """The one binding besides number literals that reaches the read ``name`` of scope graph
+    ``g`` where it sums from the number (``total = 0.0`` ... ``total = total + v``, or ``total +=
+    v`` as ``summed_from_number`` reads it), else None: the value read, a tensor, is what that
+    binding computed (under ``no_grad`` a new sum has no graph; an addition in place from the
+    number's first turn on)."""
+    reach = [g.bindings[b] for b in g.uses.get(id(name), ())]
+    others = [bd for bd in reach if not number_binding(bd)]
+    if len(others) != 1 or len(others) == len(reach):
+        return None
+    bd = others[0]
+    if bd.kind == "assign" and type(bd.value) is ast.BinOp and type(bd.value.op) is ast.Add:
+        return bd
+    return bd if summed_from_number(g, bd) else None
+
+
 def through_arguments(node: ast.Call) -> List[ast.expr]:
     """The arguments of a call whose result keeps their graph (``"through"``): positional ones
     and keyword values (``Categorical(logits=policy(obs))``), not ``*args`` nor ``out=``."""

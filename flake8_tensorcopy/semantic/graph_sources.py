@@ -28,7 +28,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
-    summed_from_number, through_argument, through_arguments
+    number_started, summed_from_number, through_argument, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     indexes_tensor, output_item, path_of, path_root, reduced_values
 
@@ -484,10 +484,10 @@ def computed_in(g, expr, stmt) -> Optional[str]:
     function, a tensor method; bound to it by one binding), or None: a call of anything else
     may turn grad on inside."""
     if type(expr) is ast.Name:
-        bd = _assigned(g, expr)
+        bd = _assigned(g, expr) or number_started(g, expr)  # (``total = 0.0`` ... a sum)
         if bd is None:
             return None
-        expr, stmt = bd.value, bd.stmt
+        expr, stmt = bd.value if bd.kind == "assign" else bd.stmt.value, bd.stmt
     t = type(expr)
     if t is ast.Call:
         f = expr.func
