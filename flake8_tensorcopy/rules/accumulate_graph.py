@@ -120,6 +120,17 @@ class LintOracle(graph.Oracle):
     def leaf(self, attr: str) -> bool:
         return attr in self._leaves()[0]
 
+    def instance_leaf(self, root: str, attr: str) -> bool:
+        ctx = self.ctx
+        if ctx is None or ("requires_grad" not in ctx.source and "Parameter" not in ctx.source):
+            return False
+        kind = ctx.inf.lookup(root)
+        name = kind.cls.cls_name if type(kind) is kinds.Instance else None
+        cls = next((c for c in getattr(ctx.module._a, "body", ()) if type(c) is ast.ClassDef
+                    and c.name == name), None) if name is not None else None
+        return cls is not None and attr in cached(ctx, "_leaf_attributes", cls,
+                                                  lambda: leaf_attributes(cls))
+
     def leaf_property(self, attr: str, root: Optional[str] = None) -> bool:
         scope = self._scope
         mine = None if scope is None or not getattr(scope, "args", None) or \

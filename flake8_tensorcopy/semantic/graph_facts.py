@@ -124,6 +124,12 @@ class Oracle:
         (``graph_terms.leaf_attributes`` of its class)? This default does not know."""
         return False
 
+    def instance_leaf(self, root: str, attr: str) -> bool:
+        """Is ``<root>.<attr>`` such a tensor of an instance of a class of the file
+        (``model.log_vars``, bound by ``self.log_vars = nn.Parameter(...)``)? This default does
+        not know."""
+        return False
+
     def leaf_property(self, attr: str, root: Optional[str] = None) -> bool:
         """Is ``self.<attr>``, in the method whose graph asks, a property of its class that
         returns an operation on a leaf attribute (``return self.log_alpha.exp()``)? With

@@ -360,6 +360,9 @@ def _leaf(g, reach, bd, key: str) -> Optional[bool]:
             return True
         if g.oracle.leaf_property(key[1:], bd.key):
             return False
+    if bd.kind in ("assign", "param") and key.count(".") == 1 and \
+            g.oracle.instance_leaf(bd.key, key[1:]) and g.oracle.trains_parameters():
+        return True  # ``model.log_vars`` of ``self.log_vars = nn.Parameter(...)``
     if key.endswith((".weight", ".bias")) and any(
             g.uses.get(id(m)) == reach for m in g.module_reads) and g.oracle.trains_parameters():
         return True
