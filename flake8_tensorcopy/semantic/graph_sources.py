@@ -30,7 +30,7 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
     number_started, summed_from_number, through_argument, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
-    indexes_tensor, output_item, path_of, path_root, reduced_values
+    graph_of_gradients, indexes_tensor, output_item, path_of, path_root, reduced_values
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -203,6 +203,9 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
     kind = call_kind(g, node)
     if kind == "forward":
         return frozenset({("f", r)})
+    out = graph_of_gradients(node)  # ``autograd.grad(d, x, create_graph=True)``: of ``d``'s
+    if out is not None:
+        return _within(sources(g, out, r, depth + 1, True), r)
     if kind == "through":
         out = set()
         for a in through_arguments(node):

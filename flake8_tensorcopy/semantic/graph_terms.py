@@ -389,3 +389,15 @@ def output_item(path: str) -> bool:
         return False
     fields = re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path))
     return not any(f in _NOT_GRAPH_FIELDS for f in fields)
+
+
+def graph_of_gradients(node: ast.Call):
+    """The ``outputs`` of ``torch.autograd.grad(outputs, inputs, create_graph=True)`` (the
+    gradients it returns are computed with a graph of their own, from the outputs' graph: a
+    gradient penalty's), else None."""
+    if not (dotted(node.func) or "").endswith("autograd.grad") or not any(
+            k.arg == "create_graph" and type(k.value) is ast.Constant and k.value.value is True
+            for k in node.keywords):
+        return None
+    return node.args[0] if node.args else next(
+        (k.value for k in node.keywords if k.arg == "outputs"), None)
