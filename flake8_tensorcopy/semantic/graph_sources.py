@@ -118,7 +118,8 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
             v = bd.value
             if type(v) is ast.Call:
                 out = call_item(g, v, bd.index if bd.kind == "nested" else f"[{bd.index}]", r,
-                                depth + 1)
+                                depth + 1) or (_call(g, v, r, depth + 1)  # ``grads, = grad(...)``
+                                               if graph_of_gradients(v) is not None else NONE)
             elif bd.kind == "unpack" and type(v) is ast.Name:  # ``a, b = outputs``: an item
                 out = _path(g, v, (v.id, f"[{bd.index}]"), r, depth + 1, True)
             elif bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and \
