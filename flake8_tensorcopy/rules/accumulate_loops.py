@@ -456,9 +456,10 @@ _BLOCKS = (nodes.IndentedBlock, nodes.SimpleStatementLine, nodes.SimpleStatement
 
 def _after_backward(body, stmts: list) -> bool:
     """Is one of ``stmts`` in a block of ``body`` (an ``if`` of it, not a nested loop) after a
-    statement of that block that calls ``backward()`` (gradient accumulation: ``if (i + 1) %
-    k == 0: accum.backward(); ...; micro_losses = []``)? What the accumulator held was one
-    update's worth, consumed by that backward."""
+    statement of that block that calls ``backward()`` or an optimizer's ``step()`` (gradient
+    accumulation: ``if (i + 1) % k == 0: accum.backward(); ...; micro_losses = []``, or each
+    micro-batch differentiated and ``opt.step(); ...; micro_losses = []``)? What the
+    accumulator held was one update's worth, consumed by that update."""
     todo = [body]
     while todo:
         block = todo.pop()
@@ -470,7 +471,8 @@ def _after_backward(body, stmts: list) -> bool:
                 differentiated = differentiated or any(
                     type(x) is nodes.Expr and type(x.value) is nodes.Call and
                     type(x.value.func) is nodes.Attribute and
-                    x.value.func.attr.value in ("backward", "manual_backward") for x in s.body)
+                    x.value.func.attr.value in ("backward", "manual_backward", "step")
+                    for x in s.body)
             elif type(s) is nodes.If:
                 todo.append(s.body)
                 if type(s.orelse) is nodes.Else:

@@ -24,13 +24,14 @@ bindings keeps the sources all of them share; unknown stays unknown: no source.
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
     number_started, summed_from_number, through_argument, through_arguments
 from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
-    graph_of_gradients, indexes_tensor, output_item, path_of, path_root, reduced_values
+    detached_path, graph_of_gradients, indexes_tensor, output_item, path_of, path_root, \
+    reduced_values
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -294,6 +295,8 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
     of the caller's argument; of a summarised call's value, that item's sources; of any other
     value, its own sources when the item is used as a tensor."""
     own = g.memo.get("keyed")
+    if detached_path(p[1]):  # ``out.data``, ``out.grad``: no graph
+        return NONE
     if own is not None and own[0] == root.id and p[1] in own[1]:
         value, stmt = own[1][p[1]]  # a key of the dict the function returns, written once
         return sources(g, value, region(g, stmt), depth + 1, tensor)
@@ -520,12 +523,6 @@ def _assigned(g, name: ast.Name):
         return None
     bd = g.bindings[next(iter(reach))]
     return bd if bd.kind == "assign" else None
-
-
-def keyed_values(display: ast.Dict) -> List[Tuple[str, ast.expr]]:
-    """(key path ``['k']``, value) of each constant string key of a dict display."""
-    return [(f"[{k.value!r}]", v) for k, v in zip(display.keys, display.values)
-            if type(k) is ast.Constant and type(k.value) is str]
 
 
 def displayed_dict(g, e):

@@ -391,6 +391,19 @@ def output_item(path: str) -> bool:
     return not any(f in _NOT_GRAPH_FIELDS for f in fields)
 
 
+def keyed_values(display: ast.Dict) -> List[Tuple[str, ast.expr]]:
+    """(key path ``['k']``, value) of each constant string key of a dict display."""
+    return [(f"[{k.value!r}]", v) for k, v in zip(display.keys, display.values)
+            if type(k) is ast.Constant and type(k.value) is str]
+
+
+def detached_path(path: str) -> bool:
+    """Does key path ``path`` read a field that holds no graph (``.data``, ``.grad``, ``.shape``:
+    ``out.data.mean()`` is computed from no graph)?"""
+    return "." in path and any(
+        f in _NOT_GRAPH_FIELDS for f in re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path)))
+
+
 def graph_of_gradients(node: ast.Call):
     """The ``outputs`` of ``torch.autograd.grad(outputs, inputs, create_graph=True)`` (the
     gradients it returns are computed with a graph of their own, from the outputs' graph: a

@@ -9,9 +9,9 @@ import ast
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, unpacked_tuple
-from .graph_sources import Source, computed_in, displayed_dict, keyed_values, region, shared, \
+from .graph_sources import Source, computed_in, displayed_dict, region, shared, \
     shifted, sources
-from .graph_terms import path_of, path_root
+from .graph_terms import keyed_values, path_of, path_root
 from ..syntax.walk import own_nodes
 
 

@@ -30,7 +30,7 @@ from ..graph_items import elements, namedtuple_fields, returned_fields, summed_i
     call_bindings
 from ..graph_facts import module_call, through_arguments, unpacked_tuple
 from ..graph_yields import summary_items, yielded_differentiated, yielded_items
-from ..graph_terms import KEEPS_GRAPH, keeps_graph_function, leaf_attributes
+from ..graph_terms import KEEPS_GRAPH, keeps_graph_function, keyed_values, leaf_attributes
 
 _BUSY = object()
 
@@ -366,7 +366,7 @@ def _returned_keys(g: graph.ScopeGraph) -> FrozenSet[str]:
         shown = graph_sources.displayed_dict(g, value)
         # ``return {"loss": loss, "ce": ce}`` (or a name bound once to it) after ``loss = ce +
         # l2; loss.backward()``: the keys whose value that proved attached
-        here = {k for k, v in graph_sources.keyed_values(shown)
+        here = {k for k, v in keyed_values(shown)
                 if _proven(g.attached(v, stmt))} if type(shown) is ast.Dict else set()
         reach = g.uses.get(id(value)) if type(value) is ast.Name else None
         if type(shown) is not ast.Dict and (not reach or value.id in g.path_written):
