@@ -217,7 +217,7 @@ def kept_by_call(node, source: str) -> bool:
 _FIX_DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)
 
 
-# ---- fix safety (TEN501's ``accumulate .detach()``) -------------------------------------------------------------------------------
+# ---- fix safety (TEN501's ``accumulate .detach()``) ----------------------------------------------
 def stays_local(ctx, acc, root: str) -> bool:
     """A local name of a function whose every read is ``acc.item()`` (besides the accumulations
     and bindings): it never escapes the function. Not ``float(acc)``: on a tensor that requires

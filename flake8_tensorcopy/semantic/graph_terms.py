@@ -387,8 +387,7 @@ def output_item(path: str) -> bool:
     ``["pred"]``; not ``.shape``, ``.logits.data``)?"""
     if not (path.startswith(".") or path.startswith("['") or path.startswith('["')):
         return False
-    fields = re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path))
-    return not any(f in _NOT_GRAPH_FIELDS for f in fields)
+    return not detached_path(path)
 
 
 def keyed_values(display: ast.Dict) -> List[Tuple[str, ast.expr]]:
@@ -400,8 +399,8 @@ def keyed_values(display: ast.Dict) -> List[Tuple[str, ast.expr]]:
 def detached_path(path: str) -> bool:
     """Does key path ``path`` read a field that holds no graph (``.data``, ``.grad``, ``.shape``:
     ``out.data.mean()`` is computed from no graph)?"""
-    return "." in path and any(
-        f in _NOT_GRAPH_FIELDS for f in re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path)))
+    return "." in path and any(f in _NOT_GRAPH_FIELDS
+                               for f in re.findall(r"\.(\w+)", re.sub(r"\[[^]]*\]", "", path)))
 
 
 def graph_of_gradients(node: ast.Call):
