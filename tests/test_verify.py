@@ -378,6 +378,7 @@ AWAITING_GPU = frozenset(
     | {("TEN406", i) for i in ("repeated-list-is-one-tensor", "expand-row-write-is-silent",
                                "fix-1", "fix-2")}
     | {("TEN403", "fix-3"), ("TEN403", "fix-4"), ("TEN403", "fix-5"),
+       ("TEN403", "fix-6"),
        ("TEN402", "fresh-optimizer-snapshot-holds-nothing-live"),
        ("TEN501", "stored-per-index-keeps-graph"), ("TEN501", "bounded-queue-keeps-graph"),
        ("TEN501", "step-closure-returns-the-loss"), ("TEN402", "shallow-snapshots-follow-step")})

@@ -7,7 +7,7 @@ from ..semantic import ints, regions, storage_flow
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from ..syntax.overlap_shapes import WRITING as WRITING_METHODS
+from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
     applicability
 
@@ -37,7 +37,8 @@ def _column_shift_silently_wrong(v):
 
 def _augmented_shift_silently_wrong(v):
     """``x[:, 1:] += x[:, :-1]`` reads elements it has already updated; so do the in-place
-    methods written out (``x[:, 1:].mul_(x[:, :-1])``) and ``lerp_``."""
+    methods written out (``x[:, 1:].mul_(x[:, :-1])``), ``lerp_``, and ``addcmul_`` and
+    ``addcdiv_`` through either tensor they read."""
     torch = v.torch
     x = torch.arange(15.0, device=v.device).reshape(3, 5)
     y = x.clone()
@@ -51,11 +52,23 @@ def _augmented_shift_silently_wrong(v):
     b = a.clone()
     a[:, 1:].lerp_(a[:, :-1], 0.5)  # noqa: TEN403 -- the claim demonstrates the overlap
     b[:, 1:].lerp_(b[:, :-1].clone(), 0.5)
+    c = torch.arange(1.0, 16.0, device=v.device).reshape(3, 5)
+    d = c.clone()
+    w = torch.full_like(c, 2.0)
+    c[:, 2:].addcmul_(c[:, :-2], w[:, 2:])  # noqa: TEN403 -- the claim demonstrates the overlap
+    d[:, 2:].addcmul_(d[:, :-2].clone(), w[:, 2:])
+    e = torch.arange(1.0, 16.0, device=v.device).reshape(3, 5)
+    f = e.clone()
+    e[:, 1:].addcdiv_(w[:, 1:], e[:, :-1])  # noqa: TEN403 -- the claim demonstrates the overlap
+    f[:, 1:].addcdiv_(w[:, 1:], f[:, :-1].clone())
     ok = not bool(torch.equal(x, y)) and not bool(torch.equal(m, n)) and \
-        not bool(torch.equal(a, b))
+        not bool(torch.equal(a, b)) and not bool(torch.equal(c, d)) and \
+        not bool(torch.equal(e, f))
     return ok, {"overlapping_row0": x[0].tolist(), "cloned_row0": y[0].tolist(),
                 "mul_overlapping_row0": m[0].tolist(), "mul_cloned_row0": n[0].tolist(),
-                "lerp_overlapping_row0": a[0].tolist(), "lerp_cloned_row0": b[0].tolist()}
+                "lerp_overlapping_row0": a[0].tolist(), "lerp_cloned_row0": b[0].tolist(),
+                "addcmul_overlapping_row0": c[0].tolist(), "addcmul_cloned_row0": d[0].tolist(),
+                "addcdiv_overlapping_row0": e[0].tolist(), "addcdiv_cloned_row0": f[0].tolist()}
 
 
 def _cuda_shifts_differ(v):
@@ -111,7 +124,8 @@ class OverlappingSliceWrite(Rule):
     what = (
         "Flags a write into a basic-slice view of a tensor (`x[:, 1:] = ...`, `x[..., 1:] += "
         "...`, `x[:, 1:].copy_(...)`, `x[:, 1:].add_(...)` and the other in-place methods an "
-        "augmented assignment runs, `x[:, 1:].lerp_(..., w)`, each item of a tuple assignment; "
+        "augmented assignment runs, `x[:, 1:].lerp_(..., w)`, `x[:, 1:].addcmul_(g, ...)` and "
+        "`addcdiv_` (either tensor read), each item of a tuple assignment; "
         "`x.narrow(0, 0, n - "
         "1).copy_(x.narrow(0, 1, n - 1))`, read as the slices it selects, `narrow(-1, ...)` "
         "from the last dimension) whose source is an "
@@ -245,6 +259,10 @@ class OverlappingSliceWrite(Rule):
         FixCase("y = t.detach().reshape(2, -1).clone()\n    y[:, 1:].lerp_(y[:, :-1], 0.5)\n"
                 "    return y", differs=("values",),
                 kinds=("leaf", "plain", "float64", "channels_last")),
+        # ``addcmul_`` reading the overlapping view as its first tensor
+        FixCase("y = t.detach().reshape(2, -1).clone()\n"
+                "    y[:, 1:].addcmul_(y[:, :-1], y[:, 1:].clone())\n    return y",
+                differs=("values",), kinds=("leaf", "plain", "float64", "channels_last")),
     )
     claims = (
         Claim("column-shift-silently-wrong", "semantics",
@@ -255,7 +273,8 @@ class OverlappingSliceWrite(Rule):
         Claim("augmented-shift-silently-wrong", "semantics",
               "`x[:, 1:] += x[:, :-1]` differs from `x[:, 1:] += x[:, :-1].clone()`, and "
               "`x[:, 1:].mul_(x[:, :-1])` from `x[:, 1:].mul_(x[:, :-1].clone())`, and "
-              "`x[:, 1:].lerp_(x[:, :-1], 0.5)` from its cloned form",
+              "`x[:, 1:].lerp_(x[:, :-1], 0.5)`, `x[:, 2:].addcmul_(x[:, :-2], w[:, 2:])` and "
+              "`x[:, 1:].addcdiv_(w[:, 1:], x[:, :-1])` from their cloned forms",
               _augmented_shift_silently_wrong, devices=("cpu",)),
         Claim("cuda-shifts-differ", "semantics",
               "on CUDA, the right and the left column shift of a (64, 4096) tensor each differ "
@@ -279,18 +298,38 @@ class OverlappingSliceWrite(Rule):
             dst, src = node.target, node.value
         else:  # ``x[a].copy_(x[b])``, ``x[a].add_(x[b])`` (what ``x[a] += x[b]`` runs)
             func = node.func
-            if type(func) is not nodes.Attribute or func.attr.value not in WRITING_METHODS or \
-                    not node.args or node.args[0].keyword is not None or node.args[0].star or \
-                    any(a.keyword is None for a in node.args[
-                        2 if func.attr.value == "lerp_" else 1:]):
+            if type(func) is not nodes.Attribute or func.attr.value not in WRITING_METHODS:
+                return ()
+            reads, positional = WRITING_ARGS.get(func.attr.value, (1, 1))
+            args = node.args
+            if len(args) < reads or any(a.keyword is not None or a.star for a in args[:reads]) \
+                    or any(a.keyword is None for a in args[positional:]):
                 return ()  # (``add_(v, alpha=a)``: keywords after the source; ``lerp_(v, w)``)
-            dst, src = func.value, node.args[0].value
+            dst = func.value
+            if reads > 1:  # ``x[:, 1:].addcmul_(g[:, 1:], x[:, :-1])``: either may overlap
+                pairs = [p for p in (self._pair(ctx, t, dst, a.value) for a in args[:reads])
+                         if p is not None]
+                return self._check(node, ctx, pairs) if pairs else ()
+            src = args[0].value
+        found = self._pair(ctx, t, dst, src)
+        if found is not None:
+            return self._check(node, ctx, (found,))
+        if type(dst) is nodes.Tuple and type(src) is nodes.Tuple and t is nodes.Assign:
+            # ``a[:, :-1], b[:, :-1] = a[:, 1:], b[:, 1:]``: each target from its own value
+            pairs = _pairs(dst, src)
+            if pairs:
+                return self._check(node, ctx, pairs)
+        return ()
+
+    @staticmethod
+    def _pair(ctx, t, dst, src):
+        """(the view written, the view read, the expression read) when statement type ``t``
+        writes ``dst`` from ``src`` and both may be views to compare, else None."""
         td = type(dst)
         if td is nodes.Call and t is nodes.Call and _narrow(dst):
             td = nodes.Subscript  # ``x.narrow(0, 0, n - 1).copy_(...)``: a view as ``x[:n - 1]``
-        if td is not nodes.Subscript and td is not nodes.Tuple and not (
-                td is nodes.Name and t is nodes.Call):
-            return ()  # (``y = f(x)``: no write into a view)
+        if td is not nodes.Subscript and not (td is nodes.Name and t is nodes.Call):
+            return None  # (``y = f(x)``: no write into a view; a tuple: ``_pairs``)
         outer, src = src, _through_detach(src)
         ts = type(src)
         if ts is nodes.Call and _narrow(src):
@@ -298,17 +337,11 @@ class OverlappingSliceWrite(Rule):
         if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and (
                 ts is nodes.Subscript or ts is nodes.Name):
             # ``d = x[:, 1:]; d.copy_(x[:, :-1])``; both named (``d.copy_(s)``, ``s = x[:, :-1]``)
-            return self._check(node, ctx, ((dst, src, outer),))
-        if td is nodes.Subscript:
-            if ts is nodes.Subscript or (ts is nodes.Name and ctx.inf.viewed):
-                return self._check(node, ctx, ((dst, src, outer),))
-            return ()
-        if td is nodes.Tuple and ts is nodes.Tuple and t is nodes.Assign:
-            # ``a[:, :-1], b[:, :-1] = a[:, 1:], b[:, 1:]``: each target from its own value
-            pairs = _pairs(dst, src)
-            if pairs:
-                return self._check(node, ctx, pairs)
-        return ()
+            return dst, src, outer
+        if td is nodes.Subscript and (ts is nodes.Subscript or (
+                ts is nodes.Name and ctx.inf.viewed)):
+            return dst, src, outer
+        return None
 
     def _check(self, node, ctx, pairs) -> Iterator[Report]:
         # a tuple's pairs are each reported at their own target (one report per place)
@@ -325,6 +358,8 @@ class OverlappingSliceWrite(Rule):
                 if safety else None
             yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
                               src=ctx.snippet(outer))
+            if not tuple_write:
+                return  # (``addcmul_`` reading two overlapping views: one report, one fix)
 
 
 def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:

@@ -19,10 +19,14 @@ def slice_write(a: ast.expr) -> bool:
         isinstance(e, ast.Slice) for e in sl.elts))
 
 
-#: in-place methods that write their receiver from their one argument: ``copy_``, and those an
-#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...), and
-#: ``lerp_`` (its weight a second argument); TEN403's writes, here and in ``rules/overlap.py``
-WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_", "lerp_"})
+#: in-place methods that write their receiver from what they read: ``copy_``, and those an
+#: augmented assignment runs (``x[a] += v`` is ``x[a].add_(v)``, ``*=`` ``mul_``...), each from
+#: its one argument; ``lerp_`` (its weight a second argument); ``addcmul_`` and ``addcdiv_``
+#: from both their tensors. TEN403's writes, here and in ``rules/overlap.py``
+WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_", "lerp_", "addcmul_", "addcdiv_"})
+#: per method of ``WRITING``: (how many of its first positional arguments it reads as tensors,
+#: how many positional arguments it takes); one of each where not listed
+WRITING_ARGS = {"lerp_": (1, 2), "addcmul_": (2, 2), "addcdiv_": (2, 2)}
 #: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
 #: decides which calls of them do)
 SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as"})

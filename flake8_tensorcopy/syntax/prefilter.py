@@ -20,8 +20,9 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
     differentiating_defs, appends_to_parameter, keeps_hook_output
-from .overlap_shapes import WRITING as _WRITING, binds_view as _binds_view, narrowed_name, \
-    same_subscripted as _same_subscripted, through_views as _through_views, views_written
+from .overlap_shapes import WRITING as _WRITING, WRITING_ARGS as _WRITING_ARGS, \
+    binds_view as _binds_view, narrowed_name, same_subscripted as _same_subscripted, \
+    through_views as _through_views, views_written
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .prefilter_proof import Proof
 from .snapshot_shapes import helper_snapshot, parameter_backup, \
@@ -47,7 +48,8 @@ _TREE_SHAPE_BRANCHES = (
     r"parameters\s*\(\s*\)\s*[\]})]",
     # TEN402: a loop over them storing each parameter itself (``parameter_backup``)
     r"parameters\s*\(\s*\)\s*:",
-    r"\]\s*\.\s*(?:add|sub|mul|div|lerp)_\s*\(",  # ``x[:, 1:].add_(x[:, :-1])`` (TEN403)
+    # ``x[:, 1:].add_(x[:, :-1])``, ``.addcmul_(g, x[:, :-1])`` (TEN403)
+    r"\]\s*\.\s*(?:add|sub|mul|div|lerp|addcmul|addcdiv)_\s*\(",
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
     r"load_state_dict\s*\(\s*[A-Za-z_{]", r"functional_call\s*\(",
     r"import(?<!\wimport)\b[^\n(]*(?:\btensor\b|Tensor)",
@@ -237,7 +239,9 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                 elif attr in _KEEPS and len(args) == (attr != "append") + 1 and _snapshot_shape(
                         args[-1], dotted(func.value if len(args) == 1 else args[0])):
                     return True  # TEN402 (``heapq.heappush(self.heap, (s, m.state_dict()))``)
-                elif attr in _WRITING and args and _same_subscripted(func.value, args[0], named):
+                elif attr in _WRITING and args and any(
+                        _same_subscripted(func.value, a, named)
+                        for a in args[:_WRITING_ARGS.get(attr, (1,))[0]]):
                     return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func
