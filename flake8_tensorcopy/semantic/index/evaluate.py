@@ -12,9 +12,9 @@ import bisect
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ...syntax.prefilter import child_nodes, dotted
-from ...syntax.walk import listed_names
 from ...syntax.source import LazyPattern, any_line_within
 from .. import torch_api
+from .function_values import loop_names
 from ..kinds import (
     DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUP, PARAM_GROUPS, TENSOR,
     TENSORS, DictOf, ForeignInstance,
@@ -99,7 +99,7 @@ def collect_call_sites(module, target: str,
     for d in list(module.defs.values()):
         if isinstance(d, ProjectFunction) and id(d) in callers:
             sub = Evaluator(module, None, d.node)
-            sub.collect = (targets, sink)
+            sub.collect, sub.looped = (targets, sink), module.stand_ins(d.name)
             sub.spots = spots
             if spots:  # the last spot in its own lines
                 sub.last = spots[bisect.bisect_right(spots, d.node.end_lineno or d.node.lineno) - 1]  # type: ignore[attr-defined]
@@ -187,6 +187,8 @@ class CallSites:
         sink: Dict[str, List[Tuple[List[object], Dict[str, object]]]] = {}
         ev = Evaluator(module, None, d.node if d is not None else None)
         ev.collect = (self._targets, sink)
+        if d is not None:
+            ev.looped = module.stand_ins(d.name)  # ``def run(step): step(g)``, ``run(rule90)``
         if self._spots is _UNKNOWN:
             self._spots = module.all_call_lines(self._targets)
         ev.spots = self._spots  # type: ignore[assignment]
@@ -289,7 +291,7 @@ class Evaluator:
         self.last: Optional[int] = None
         #: what the ``yield`` statements give (a generator function's elements)
         self.yields: List[object] = []
-        #: collecting: a loop's name -> the functions it stands for (``listed_names``)
+        #: collecting: a name -> the functions a call of it calls (``function_values``)
         self.looped: Dict[str, Tuple[str, ...]] = {}
         #: the walk of the module's own top-level statements, where a ``def`` or ``class``
         #: binds the module's definition of that name (``_defines_own``)
@@ -404,8 +406,9 @@ class Evaluator:
             elif t in (ast.For, ast.AsyncFor):
                 self._bind(stmt.target, _element(self.eval(stmt.iter)))
                 looped = self.looped
-                if self.collect is not None and isinstance(stmt.iter, (ast.Tuple, ast.List)):
-                    self.looped = {**looped, **listed_names(stmt)}
+                if self.collect is not None:  # ``for fn in (a, b)``, ``for aug in AUGMENTS``
+                    self.looped = {**looped, **loop_names(stmt, self.module.listed, frozenset(
+                        () if self.top else self.env))}
                 self._block(stmt.body, rets)
                 self.looped = looped
                 self._block(stmt.orelse, rets)

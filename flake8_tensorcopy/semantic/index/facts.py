@@ -17,6 +17,7 @@ from ...syntax.source import LazyPattern, encoding_of, line_numbers, line_starts
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
 from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, call_starts
+from .function_values import HANDED, LOOP_OVER_NAME, handed, listed_functions, stand_ins
 
 #: ``for fn in (train_a, train_b):`` (or a list display): the loop's name, the names listed
 LOOPED_NAMES = LazyPattern(r"for[ \t]+([^\W\d]\w*)[ \t]+in[ \t]*[(\[]([\w \t,]*)[)\]]")
@@ -58,6 +59,9 @@ class ModuleFacts(ProjectModule):
         #: once more than ``CallSites.BATCH_AFTER`` names were asked about one by one)
         self._call_index: Optional[Dict[str, List[int]]] = None
         self._looped_names: Optional[Dict[str, List[str]]] = None  # ``_looped``
+        #: each top-level function -> its parameters standing for the functions its calls
+        #: hand it (``_handed_params``), worked out once
+        self._handed: Optional[Dict[str, Dict[str, Tuple[str, ...]]]] = None
         self._is_ascii: Optional[bool] = None
         self._word_lines: Dict[str, object] = {}
         self._starts: Optional[List[int]] = None
@@ -68,6 +72,9 @@ class ModuleFacts(ProjectModule):
         self._assign_kinds = {name: _assign_kind(value)
                               for name, value in self._assigns.items()}  # type: ignore[union-attr]
         self._assign_shapes: Dict[Tuple[str, int], object] = {}
+        #: module-level displays of plain names (``AUGMENTS = [a, b]``): a loop over one may
+        #: call each (``function_values.loop_names``); names only, kept with the facts
+        self.listed = listed_functions(self._assigns)  # type: ignore[arg-type]
 
     # -- the tree, let go between files and read again when asked ------------------------------
     @property
@@ -292,17 +299,55 @@ class ModuleFacts(ProjectModule):
 
     def _looped(self) -> Dict[str, List[str]]:
         """Each name a ``for v in (f, g):`` header of the text lists (a tuple or list display of
-        plain names) -> the loop names ``v`` that stand for it in the loop's body (a call of
-        ``v`` there calls each of them: ``Evaluator.looped``), from one pass over the text."""
+        plain names), or a module-level display that a ``for v in NAME:`` header names (its
+        ``.items()`` or ``.values()`` for a dict) holds -> the loop names ``v`` that stand for it
+        in the loop's body (a call of ``v`` there calls each of them: ``Evaluator.looped``),
+        from one pass over the text; and each function handed to another -> the parameters
+        that stand for it there (``stand_ins``)."""
         if self._looped_names is None:
             found: Dict[str, List[str]] = {}
-            for m in LOOPED_NAMES.finditer(self.text or ""):
+            text = self.text or ""
+            for m in LOOPED_NAMES.finditer(text):
                 for item in m.group(2).split(","):
                     item = item.strip()
                     if item.isidentifier() and item != m.group(1):
                         found.setdefault(item, []).append(m.group(1))
+            if self.listed:
+                for m in LOOP_OVER_NAME.finditer(text):
+                    for item in self.listed.get(m.group(2), ()):
+                        found.setdefault(item, []).append(m.group(1))
+            for fn, params in self._handed_params().items():
+                for param, names in params.items():
+                    for item in names:
+                        found.setdefault(item, []).append(param)
             self._looped_names = found
         return self._looped_names
+
+    def _handed_params(self) -> Dict[str, Dict[str, Tuple[str, ...]]]:
+        """Each top-level function -> its parameters that stand for functions its calls hand
+        it (``function_values.stand_ins``): read from the tree only where the text hands one
+        of the module's functions (or a loop's name) as an argument."""
+        if self._handed is None:
+            functions = {n for n, d in self.defs.items() if isinstance(d, FuncFacts)}
+            text = self.text
+            # the names a call may hand that stand for functions: the functions, and the loop
+            # names over displays holding one
+            names = functions | {m.group(1) for m in LOOPED_NAMES.finditer(text or "") if any(
+                item.strip() in functions for item in m.group(2).split(","))} | {
+                m.group(1) for m in LOOP_OVER_NAME.finditer(text or "")
+                if m.group(2) in self.listed}
+            spots = None if text is None else self._lines_of(
+                m.start(1) for m in HANDED.finditer(text) if m.group(1) in names)
+            given = handed(self.tree, functions, self.listed, spots) if spots is None or \
+                spots else {}
+            self._handed = {name: got for name, of in given.items()
+                            for got in (stand_ins(self.defs[name].node, of),) if got}
+        return self._handed
+
+    def stand_ins(self, name: str) -> Dict[str, Tuple[str, ...]]:
+        """The parameters of top-level function ``name`` that stand for functions its calls
+        hand it (a call of one there calls each: ``Evaluator.looped``)."""
+        return self._handed_params().get(name, {}) if name in self.defs else {}
 
     def _ascii(self) -> bool:
         """Is the text ASCII? (``CALLED_ANY`` reads names as ``\\w`` runs, which are Python's
