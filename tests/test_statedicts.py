@@ -11,7 +11,7 @@ import pytest
 from flake8_tensorcopy.semantic.index import FileContext
 from flake8_tensorcopy.semantic.index.statedict_summaries import summarize_function, summary
 from flake8_tensorcopy.semantic.statedicts import (
-    live_state_dict, reads_keys_only, same_storage,
+    constant_getattr, live_state_dict, reads_keys_only, same_storage, state_dict_receiver,
 )
 from flake8_tensorcopy.syntax.build import parse_expression
 
@@ -572,3 +572,15 @@ def test_snapshot_loaded_by_a_project_function_through_a_conditional(tmp_path):
     proc = flake8("--select", "TEN402", "lth.py", cwd=str(tmp_path))
     got = {(int(m["line"]), m["code"]) for m in LINE.finditer(proc.stdout)}
     assert got == {(5, "TEN402")}, proc.stdout + proc.stderr
+
+
+def test_state_dict_through_a_constant_getattr():
+    """``getattr(model, "state_dict")()`` is ``model.state_dict()``; a name that is not a
+    constant, another method's name, or a default argument is not."""
+    recv = state_dict_receiver(parse_expression('getattr(trainer.model, "state_dict")()'))
+    assert recv is not None and recv.attr.value == "model"
+    assert state_dict_receiver(parse_expression("getattr(model, name)()")) is None
+    assert state_dict_receiver(parse_expression('getattr(model, "parameters")()')) is None
+    assert constant_getattr(parse_expression('getattr(m, "state_dict", None)'), "state_dict") \
+        is None
+    assert live('getattr(model, "state_dict")().copy()') is not None

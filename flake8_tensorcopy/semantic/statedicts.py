@@ -66,14 +66,30 @@ def state_dict_receiver(node) -> Optional[nodes.BaseExpression]:
             a.keyword is None or a.keyword.value != "keep_vars" for a in node.args):
         return None
     func = node.func
-    if type(func) is not nodes.Attribute or func.attr.value != "state_dict":
-        return None
-    name = (last_name(func.value) or "").lower()
+    if type(func) is nodes.Attribute and func.attr.value == "state_dict":
+        recv = func.value
+    else:  # ``getattr(model, "state_dict")()``: the same method, named by a constant
+        recv = constant_getattr(func, "state_dict")
+        if recv is None:
+            return None
+    name = (last_name(recv) or "").lower()
     if any(s in name for s in SKIP_RECEIVERS):
         return None
-    if type(func.value) is nodes.Call and last_name(func.value.func) == "deepcopy":
+    if type(recv) is nodes.Call and last_name(recv.func) == "deepcopy":
         return None  # ``deepcopy(model).state_dict()``: the tensors of a copy no one else holds
-    return func.value
+    return recv
+
+
+def constant_getattr(node, attr: str) -> Optional[nodes.BaseExpression]:
+    """``X`` of ``getattr(X, "attr")`` (two arguments, the name a string constant), else None."""
+    if type(node) is not nodes.Call or type(node.func) is not nodes.Name or \
+            node.func.value != "getattr" or len(node.args) != 2 or \
+            any(a.keyword is not None or a.star for a in node.args):
+        return None
+    name = node.args[1].value
+    if type(name) is not nodes.SimpleString or name.evaluated_value != attr:
+        return None
+    return node.args[0].value
 
 
 def parameters_receiver(node) -> Optional[nodes.BaseExpression]:

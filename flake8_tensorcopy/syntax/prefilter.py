@@ -43,6 +43,7 @@ _TREE_SHAPE_BRANCHES = (
     # A word boundary before the literal is checked after it, by a look-behind.
     r"\.\s*data\b", r"Tensor\s*\(", r"detach\s*\(", r"copy_\s*\(",
     r"state_dict\s*\(\s*(?:\)|keep_vars\b)", r"tensor(?<!\wtensor)\s*\(", r"new_tensor\s*\(",
+    r"state_dict[\"']\s*\)\s*\(",  # ``getattr(model, "state_dict")()`` (TEN402)
     # TEN402: a list or dict of the parameters themselves (``list(m.parameters())``,
     # ``[p for p in m.parameters()]``)
     r"parameters\s*\(\s*\)\s*[\]})]",

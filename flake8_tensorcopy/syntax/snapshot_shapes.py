@@ -29,9 +29,16 @@ def restored_name(arg: ast.expr) -> bool:
 
 
 def _state_dict_call(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-        node.func.attr == "state_dict" and not node.args and \
-        all(k.arg == "keep_vars" for k in node.keywords)
+    """``X.state_dict()`` (or ``getattr(X, "state_dict")()``)."""
+    if not isinstance(node, ast.Call) or node.args or \
+            any(k.arg != "keep_vars" for k in node.keywords):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr == "state_dict"
+    return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and \
+        func.func.id == "getattr" and len(func.args) == 2 and not func.keywords and \
+        isinstance(func.args[1], ast.Constant) and func.args[1].value == "state_dict"
 
 
 def _parameters_call(node: ast.expr) -> bool:
