@@ -161,13 +161,44 @@ def rebound(loader):
 def test_stepping_calls_of_a_module_of_the_file():
     import ast
 
-    from flake8_tensorcopy.syntax.accumulation_shapes import stepping_calls
+    from flake8_tensorcopy.syntax.stepping import stepping_calls
 
     # ``Net``: its instance's output differentiated through ``out`` and ``loss`` in one loop;
     # ``Probe``: never differentiated; ``Other``: bound by unpacking (unknown), a backward outside
     # the loop, and a name bound to two classes
     # (and, as for any method a bound call names, ``mse_loss``)
     assert stepping_calls(ast.parse(FORWARDS)) == {"Net()": 24, "mse_loss": 24}
+
+
+def test_stepping_calls_of_the_submodules_a_stepped_module_runs():
+    """A class kept on ``self`` by a stepped class and run in its ``forward`` (called, an item
+    called, or looped over) steps too, with the same ``backward()`` line; one kept but not run
+    there, or kept by a class never stepped, does not."""
+    import ast
+
+    from flake8_tensorcopy.syntax.stepping import stepping_calls
+
+    src = (
+        "class A(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class B(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class C(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class D(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class Top(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        self.a = A()\n"
+        "        self.bs = nn.ModuleList([B() for _ in range(2)])\n"
+        "        self.c = C()\n"
+        "    def forward(self, x):\n"
+        "        for b in self.bs:\n            x = b(x)\n"
+        "        return self.a(x)\n"
+        "class Idle(nn.Module):\n"
+        "    def __init__(self):\n        self.d = D()\n"
+        "    def forward(self, x):\n        return self.d(x)\n"
+        "model = Top()\n"
+        "for x in data:\n"
+        "    out = model(x)\n"
+        "    out.backward()\n")
+    assert stepping_calls(ast.parse(src)) == {"Top()": 30, "A()": 30, "B()": 30}
 
 
 @pytest.mark.parametrize("src, want", [

@@ -11,7 +11,8 @@ from ..semantic.graph_terms import DETACHING, NUMBERS
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.accumulation_shapes import CONTAINER_CALLS, forward_hook_line, hook_output, \
-    stepping_calls, stepping_methods, stepping_names
+    stepping_methods, stepping_names
+from ..syntax.stepping import stepping_calls
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import own_nodes
 from .accumulate_graph import instance_facts
@@ -115,7 +116,7 @@ def stepped_by_caller(ctx) -> Optional[int]:
     of the file whose instance's output is differentiated so: ``loss = crit(model(x), y)``),
     else None. Each such call is one training step made with grad on: the method's body is the
     body of that loop, as Lightning's ``training_step`` is (``step_hook``). Found in one walk of
-    the file's ``ast`` (``accumulation_shapes.stepping_calls``), for every method's name."""
+    the file's ``ast`` (``stepping.stepping_calls``), for every method's name."""
     scope = ctx.scope_node
     if type(scope) is not nodes.FunctionDef or positional_param_names(scope)[:1] != ["self"]:
         return None

@@ -18,7 +18,7 @@ from typing import Callable, List, Optional, Tuple
 from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
     TERMS, Fact, appends, argument_positions, empty_list, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
-from .graph_terms import computed, dotted, path_root, values_and_indices
+from .graph_terms import computed, dotted, path_root, split_source, values_and_indices
 
 #: list methods that change a list in place: its items are no longer the ones it was bound to
 _MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
@@ -595,6 +595,8 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
             "torch." + value.func.attr else None
     if type(value) is ast.Name:  # ``out = step(...)`` ... ``a, b = out``: out's item
         return g.attached_path(value, f"[{i}]")
+    if split_source(value) is not None:  # ``q, k, v = self.qkv(x).chunk(3, -1)``: views
+        return g.attached(split_source(value), stmt)
     if type(value) is not ast.Call:
         return None
     from .graph_sources import call_fact, call_kind

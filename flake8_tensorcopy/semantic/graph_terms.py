@@ -246,6 +246,21 @@ def _indices(node: ast.Subscript) -> bool:
     return values_and_indices(node.value)
 
 
+#: methods (and ``torch`` functions) whose items are views of one tensor
+_SPLITS = frozenset({"chunk", "split", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit"})
+
+
+def split_source(call) -> Optional[ast.expr]:
+    """The tensor ``call`` splits into views (``h`` of ``h.chunk(3, -1)`` or of
+    ``torch.split(h, 2)``: each item keeps its graph), else None."""
+    if type(call) is not ast.Call or type(call.func) is not ast.Attribute or \
+            call.func.attr not in _SPLITS:
+        return None
+    if dotted(call.func) == "torch." + call.func.attr:
+        return call.args[0] if call.args else None
+    return call.func.value
+
+
 def values_and_indices(call) -> bool:
     """Is ``call`` a reduction of ``_WITH_INDICES`` that gives (values, indices)
     (``out.max(1)``, ``torch.min(out, dim=-1)``, ``out.topk(3)``)?"""

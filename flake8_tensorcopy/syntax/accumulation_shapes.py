@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Callable, Dict, FrozenSet, Optional, Set, Tuple
+from typing import Callable, FrozenSet, Optional, Set, Tuple
 
 from .source import LazyPattern, holds_words
 from .walk import dotted, statements, walk_nodes
@@ -484,7 +484,7 @@ def stepping_names(source: str) -> FrozenSet[str]:
     in ``source`` (``loss = module.training_step(batch, i)`` ... ``loss.backward()``: the
     ``training_step`` of any class may run once per step, grad on), and ``forward`` where a
     class of the text defines one and a name is differentiated (``loss = crit(model(x), y)``:
-    ``stepping_calls``), from the text alone: a superset of what
+    ``stepping.stepping_calls``), from the text alone: a superset of what
     ``rules/accumulate_loops.stepped_by_caller`` finds (the call and the ``backward()`` in one
     loop). Kept for the last source asked (the pre-filter and the rule ask of the same
     file)."""
@@ -508,92 +508,6 @@ def _stepping(source: str) -> Tuple[FrozenSet[str], bool]:
     _STEPPING_NAMES.clear()
     got = _STEPPING_NAMES[source] = (frozenset(found), bool(names) and "def forward(" in source)
     return got
-
-
-_SAME_MODULE = frozenset({"to", "cuda", "cpu", "train", "float", "double", "half", "bfloat16"})
-
-
-def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
-    """What a loop of ``tree`` runs once per training step with grad on, -> the first line of
-    the ``backward()`` that says so, found in one walk of the file's ``ast`` (masked
-    definitions included):
-
-    - a method name: ``loss = module.training_step(batch, i)`` ... ``loss.backward()`` (the
-      method called by its name on any receiver, the call and the ``backward()`` within one
-      loop's lines, the value bound to a name between; ``/ accum`` scaling it, or a constant
-      key of it differentiated: ``out["loss"].backward()``);
-    - ``"<Class>()"``, a class of the file: what a call of an instance of it computed is
-      differentiated within one loop's lines of the same scope (``out = model(x); loss =
-      crit(out, y)`` ... ``loss.backward()``), so its ``forward`` runs once per step. The
-      instance is a name every binding of which in that scope makes the class (``model =
-      Net()``, also through ``.to(device)``; ``model = model.cuda()`` keeps it): a parameter, a
-      loop target or any other binding of the name there leaves it unknown."""
-    out: Dict[str, int] = {}
-    if tree is None:
-        return out
-    classes = {s.name for s in tree.body if type(s) is ast.ClassDef}
-    loops, bound, backs = [], {}, []
-    assigns: list = []  # (scope, line, target, value) of every ``name = value``
-    made: Dict[tuple, Set[Optional[str]]] = {}  # (scope, name) -> the classes it is bound to
-    targets = set()
-    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-    todo = [(tree, 0)]
-    while todo:
-        n, sc = todo.pop()
-        t = type(n)
-        if t is ast.For or t is ast.While or t is ast.AsyncFor:
-            loops.append((n.lineno, n.end_lineno))
-        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
-            name, v = n.targets[0].id, n.value
-            if type(v) is ast.BinOp and type(v.op) in (ast.Div, ast.Mult):
-                v = v.left  # ``loss = module.training_step(batch, i) / accum``: scaled
-            if type(v) is ast.Call and type(v.func) is ast.Attribute:
-                bound.setdefault(name, []).append((n.lineno, v.func.attr))
-            if classes:
-                targets.add(id(n.targets[0]))
-                assigns.append((sc, n.lineno, name, n.value))
-                v = n.value
-                while type(v) is ast.Call and type(v.func) is ast.Attribute and \
-                        v.func.attr in _SAME_MODULE:
-                    v = v.func.value  # ``Net().to(device)``, ``model.cuda()``
-                if type(v) is not ast.Name or v.id != name:  # (not ``model = model.to(d)``)
-                    made.setdefault((sc, name), set()).add(
-                        v.func.id if type(v) is ast.Call and type(v.func) is ast.Name else None)
-        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward":
-            backs.append((n, sc))
-        elif classes and ((t is ast.Name and type(n.ctx) is ast.Store) or t is ast.arg):
-            if id(n) not in targets:
-                made.setdefault((sc, n.id if t is ast.Name else n.arg), set()).add(None)
-        inner = id(n) if t in scopes else sc
-        todo.extend((c, inner) for c in ast.iter_child_nodes(n))
-    for b, sc in sorted(backs, key=lambda c: c[0].lineno):
-        v = b.func.value
-        if type(v) is ast.Subscript and type(v.slice) is ast.Constant:
-            v = v.value  # ``out = module.training_step(batch, i)``; ``out["loss"].backward()``
-        if type(v) is not ast.Name:
-            continue
-        for line, method in bound.get(v.id, ()):
-            if method not in out and any(first <= line <= b.lineno <= last
-                                         for first, last in loops):
-                out[method] = b.lineno
-        loop = next(((lo, hi) for lo, hi in loops if lo <= b.lineno <= hi), None) \
-            if classes else None
-        names, done = [v.id], set()
-        while loop is not None and names:  # what it was computed from, in that loop
-            name = names.pop()
-            done.add(name)
-            for at, line, target, value in assigns:
-                if at != sc or target != name or not loop[0] <= line <= b.lineno:
-                    continue
-                for c in ast.walk(value):
-                    if type(c) is ast.Name and type(c.ctx) is ast.Load and c.id not in done:
-                        names.append(c.id)
-                    elif type(c) is ast.Call and type(c.func) is ast.Name:
-                        got = made.get((sc, c.func.id), {None})
-                        cls = next(iter(got)) if len(got) == 1 else None
-                        if cls in classes:
-                            out.setdefault(cls + "()", b.lineno)
-    return out
 
 
 def differentiating_defs(body: list, mentions: Optional[Callable[[ast.AST, str], bool]]
