@@ -29,7 +29,7 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
     number_started, summed_from_number, through_argument, through_arguments
-from .graph_terms import DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
+from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
     detached_path, graph_of_gradients, indexes_tensor, output_item, path_of, path_root, \
     reduced_values
 
@@ -112,7 +112,7 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
             out = sources(g, bd.value, r, depth + 1)
             if not out and empty_list(bd):
                 out = _appended(g, bd.key, depth)
-        elif bd.kind == "aug" and type(bd.value.op) in _ARITH:
+        elif bd.kind == "aug" and type(bd.value.op) in ARITH:
             out = sources(g, bd.value.value, r, depth + 1) | \
                 sources(g, bd.value.target, r, depth + 1)
         elif bd.kind == "unpack" or bd.kind == "nested":
@@ -129,9 +129,6 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
                 out = sources(g, v.elts[bd.index], r, depth + 1)
     memo[b] = out
     return out
-
-
-_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 
 
 def _appended(g, key: str, depth: int) -> FrozenSet[Source]:
@@ -176,7 +173,7 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
         return _within(sources(g, expr.value, r, depth + 1, True), r) \
             if reduced_values(expr) else NONE
     if t is ast.BinOp:
-        if type(expr.op) not in _ARITH:
+        if type(expr.op) not in ARITH:
             return NONE
         return _within(sources(g, expr.left, r, depth + 1) |
                        sources(g, expr.right, r, depth + 1), r)
@@ -558,7 +555,7 @@ def proving_region(g, value, stmt) -> Optional[str]:
     if t is ast.UnaryOp and type(value.op) is ast.USub:
         t, value = type(value.operand), value.operand  # ``-(q * k).sum()``: what is negated
     if t is ast.BinOp:
-        if type(value.op) not in _ARITH:
+        if type(value.op) not in ARITH:
             return None
     elif t is ast.Call:
         f = value.func

@@ -17,6 +17,8 @@ DETACHING = frozenset({
     "requires_grad_", "data_ptr", "element_size", "type", "__len__"})
 #: builtins whose result is a number or a string
 NUMBERS = frozenset({"float", "int", "len", "str", "bool", "round", "abs_", "repr", "format"})
+#: the binary operators whose result keeps its operands' graphs
+ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 #: tensor methods whose result keeps the receiver's graph
 KEEPS_GRAPH = frozenset({
     "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "squeeze", "unsqueeze", "view",

@@ -30,7 +30,7 @@ from ..graph_items import elements, namedtuple_fields, returned_fields, summed_i
     call_bindings
 from ..graph_facts import module_call, through_arguments, unpacked_tuple
 from ..graph_yields import summary_items, yielded_differentiated, yielded_items
-from ..graph_terms import KEEPS_GRAPH, keeps_graph_function, keyed_values, leaf_attributes
+from ..graph_terms import ARITH, KEEPS_GRAPH, keeps_graph_function, keyed_values, leaf_attributes
 
 _BUSY = object()
 
@@ -506,6 +506,7 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
     names = set(list(params.values())[offset:])
     zipped: Dict[str, int] = {}  # ``for i, l in zip(idx, losses)``: ``l`` -> ``losses``'s position
     positions = {n: i for i, n in params.items()}
+    first = _first_bindings(fn)
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
@@ -533,7 +534,8 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
                     found[k - offset] = attr  # each item of a parameter at its own index
                 continue  # ``self.d[k] = x``: one item set, the rest kept
             elif attr is not None:
-                targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
+                if id(stmt) not in first:  # (``if self.avg is None: self.avg = v``: the first)
+                    targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
                 continue
         elif t is ast.Expr and type(stmt.value) is ast.Call and \
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
@@ -554,6 +556,20 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
             _accumulated(g, stmt, attr, value, params, offset, items, found)
     return {k: a for k, a in found.items() if not targets.get(a) and not (
         cls is not None and _differentiated_elsewhere(cls, fn, a))}
+
+
+def _first_bindings(fn) -> set:
+    """The statements of ``fn`` that bind ``self.X`` in the body of ``if self.X is None:``
+    (an accumulator's first value, not a reset of it on every call)."""
+    out = set()
+    for n in ast.walk(fn):
+        test = n.test if type(n) is ast.If else None
+        if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Is and \
+                type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None:
+            attr = self_attr(test.left)
+            out.update(id(s) for s in n.body if type(s) is ast.Assign and len(s.targets) == 1
+                       and attr is not None and self_attr(s.targets[0]) == attr)
+    return out
 
 
 _DIFFERENTIATING = frozenset({"backward", "grad"})
@@ -644,7 +660,7 @@ def _operands(value, oracle, items: set):
     t = type(value)
     if t is ast.Name:
         return [next((x[2] for x in items if len(x) == 3 and x[0] == value.id), value)]
-    if t is ast.BinOp and type(value.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+    if t is ast.BinOp and type(value.op) in ARITH:  # ``(p - t) ** 2``, ``q @ k``
         return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
         return _operands(value.operand, oracle, items)
