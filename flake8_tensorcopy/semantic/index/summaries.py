@@ -532,6 +532,10 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
                 k = zipped.get(v.id, -1) if type(v) is ast.Name else -1
                 if k >= offset and g.grad_mode(stmt) not in ("off", "unknown"):
                     found[k - offset] = attr  # each item of a parameter at its own index
+                elif cls is not None and _tensor_attribute(cls, attr):
+                    # ``self.bank[idx] = F.normalize(new)``: a write into a tensor keeps its
+                    # graph, each call's written on top of the last one's (a chain that grows)
+                    _accumulated(g, stmt, attr, v, params, offset, items, found)
                 continue  # ``self.d[k] = x``: one item set, the rest kept
             elif attr is not None:
                 if id(stmt) not in first:  # (``if self.avg is None: self.avg = v``: the first)
@@ -556,6 +560,14 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
             _accumulated(g, stmt, attr, value, params, offset, items, found)
     return {k: a for k, a in found.items() if not targets.get(a) and not (
         cls is not None and _differentiated_elsewhere(cls, fn, a))}
+
+
+def _tensor_attribute(cls, attr: str) -> bool:
+    """Does the class bind ``self.<attr>`` (``attr``: ``self.bank``) only to a tensor?"""
+    try:
+        return cls.attr(attr[5:]) is kinds.TENSOR
+    except (RecursionError, OSError, ValueError):
+        return False
 
 
 def _first_bindings(fn) -> set:
@@ -664,6 +676,10 @@ def _operands(value, oracle, items: set):
         return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
         return _operands(value.operand, oracle, items)
+    if t is ast.IfExp:  # ``td.abs().squeeze(-1) if td.dim() > 1 else td.abs()``: where both
+        # keep a graph (not ``v.detach() if torch.is_tensor(v) else v``: a number otherwise)
+        body, orelse = _operands(value.body, oracle, items), _operands(value.orelse, oracle, items)
+        return body + orelse if body and orelse else []
     if t is ast.List or t is ast.Tuple:  # what a concatenation joins (``joined_with``)
         return [n for e in value.elts for n in _operands(e, oracle, items)]
     if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
