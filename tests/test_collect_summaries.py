@@ -341,3 +341,24 @@ def test_every_kept_argument_is_asked_not_the_first_only(tmp_path):
     proc = flake8("--select", "TEN501", "train.py", cwd=str(tmp_path))
     lines = [int(line.split(":")[1]) for line in proc.stdout.splitlines()]
     assert lines == [17], proc.stdout + proc.stderr
+
+
+def test_stepping_calls_of_a_loop_over_a_display_of_modules():
+    """``for model in (A(), B()):`` with the ``backward()`` in that loop steps each class of the
+    display; a loop over others without a ``backward()`` steps none, though it binds the same
+    name."""
+    import ast
+
+    from flake8_tensorcopy.syntax.stepping import stepping_calls
+
+    src = (
+        "class A(nn.Module):\n    pass\n"
+        "class B(nn.Module):\n    pass\n"
+        "class C(nn.Module):\n    pass\n"
+        "for model in (A(), B()):\n"
+        "    for x in data:\n"
+        "        out = model(x)\n"
+        "        out.backward()\n"
+        "for model in [C()]:\n"
+        "    model(x)\n")
+    assert stepping_calls(ast.parse(src)) == {"A()": 10, "B()": 10}

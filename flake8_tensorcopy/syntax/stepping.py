@@ -24,8 +24,10 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
       differentiated within one loop's lines of the same scope (``out = model(x); loss =
       crit(out, y)`` ... ``loss.backward()``), so its ``forward`` runs once per step. The
       instance is a name every binding of which in that scope makes the class (``model =
-      Net()``, also through ``.to(device)``; ``model = model.cuda()`` keeps it): a parameter, a
-      loop target or any other binding of the name there leaves it unknown."""
+      Net()``, also through ``.to(device)``; ``model = model.cuda()`` keeps it), or a loop's
+      name over a display of instances (``for model in (Net(), Other())``: each of them): a
+      parameter, another loop target or any other binding of the name there leaves it
+      unknown."""
     out: Dict[str, int] = {}
     if tree is None:
         return out
@@ -41,6 +43,13 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
         t = type(n)
         if t is ast.For or t is ast.While or t is ast.AsyncFor:
             loops.append((n.lineno, n.end_lineno))
+            if classes and t is not ast.While and type(n.target) is ast.Name and \
+                    type(n.iter) in (ast.Tuple, ast.List) and n.iter.elts and all(
+                    type(e) is ast.Call and type(e.func) is ast.Name for e in n.iter.elts):
+                # ``for model in (Net(), Other()):``: each turn runs one of them
+                targets.add(id(n.target))
+                made.setdefault((sc, n.target.id), set()).add(
+                    (n.lineno, n.end_lineno) + tuple(e.func.id for e in n.iter.elts))
         elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
             name, v = n.targets[0].id, n.value
             if type(v) is ast.BinOp and type(v.op) in (ast.Div, ast.Mult):
@@ -88,9 +97,15 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
                         names.append(c.id)
                     elif type(c) is ast.Call and type(c.func) is ast.Name:
                         got = made.get((sc, c.func.id), {None})
-                        cls = next(iter(got)) if len(got) == 1 else None
-                        if cls in classes:
-                            out.setdefault(cls + "()", b.lineno)
+                        if all(type(g) is tuple for g in got):  # loops over displays: the
+                            # classes of those around this ``backward()``
+                            found = {one for g in got if g[0] <= b.lineno <= g[1]
+                                     for one in g[2:]}
+                        else:
+                            found = got if len(got) == 1 else ()
+                        for one in found:
+                            if one in classes:
+                                out.setdefault(one + "()", b.lineno)
     if classes and any(name.endswith("()") for name in out):
         _submodules_stepped(tree, classes, out)
     return out

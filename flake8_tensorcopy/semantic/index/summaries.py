@@ -676,6 +676,8 @@ def _operands(value, oracle, items: set):
         return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
     if t is ast.UnaryOp:
         return _operands(value.operand, oracle, items)
+    if t is ast.Attribute and value.attr in ("T", "mT", "H", "mH"):  # ``keys.T``: a view
+        return _operands(value.value, oracle, items)
     if t is ast.IfExp:  # ``td.abs().squeeze(-1) if td.dim() > 1 else td.abs()``: where both
         # keep a graph (not ``v.detach() if torch.is_tensor(v) else v``: a number otherwise)
         body, orelse = _operands(value.body, oracle, items), _operands(value.orelse, oracle, items)
