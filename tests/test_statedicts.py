@@ -584,3 +584,16 @@ def test_state_dict_through_a_constant_getattr():
     assert constant_getattr(parse_expression('getattr(m, "state_dict", None)'), "state_dict") \
         is None
     assert live('getattr(model, "state_dict")().copy()') is not None
+
+
+def test_views_share_storage():
+    """A view of the tensor shares its storage: everywhere for ``view``, where the tensor is
+    contiguous (as a module's parameters are) for ``reshape`` and ``flatten``; a copy of the
+    view does not."""
+    assert same_storage(parse_expression("p.view(-1)"), "p") == ""
+    assert same_storage(parse_expression("p.reshape(-1)"), "p") == "for contiguous tensors"
+    assert same_storage(parse_expression("p.detach().flatten()"), "p") == \
+        "for contiguous tensors"
+    assert same_storage(parse_expression("p.reshape(-1).clone()"), "p") is None
+    got = live("[p.reshape(-1) for p in critic.parameters()]")
+    assert got is not None and got.params and got.where == "for contiguous tensors"

@@ -417,10 +417,11 @@ class StateDictSnapshot(Rule):
     def _check(self, node, ctx, target, value, snap: Live, via,
                keys: Optional[Tuple[int, frozenset]] = None) -> Iterator[Report]:
         # the flow of a snapshot: imported for the first one (most files keep none)
+        from .snapshot_values import paired_with_live
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
         from .snapshot_methods import compared_with_live, frozen_local, frozen_module, \
-            handed_back, overwritten_backup, paired_with_live, pushed_into_self, \
+            handed_back, overwritten_backup, pushed_into_self, \
             restored_by_caller, restored_by_sibling, restored_elsewhere
 
         receiver = snap.receiver

@@ -16,7 +16,7 @@ from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 from .snapshot_getters import restored_through_getter, returns_items
-from .snapshot_values import paired_list, parameter_lists
+from .snapshot_values import paired_list, parameter_lists, reads_parameters_of
 from ..syntax.source import LazyPattern
 
 
@@ -566,57 +566,13 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
                 continue
             hit = _read_of(stmt, name)
             spelled = next((f"{o}.parameters()" for o in sorted(owners) if hit is not None and
-                            _reads_parameters_of(stmt._a, o, name if zipped else None)), None)
+                            reads_parameters_of(stmt._a, o, name if zipped else None)), None)
             if spelled is None and hit is not None and lists:
                 spelled = paired_list(stmt._a, lists, name)
             if spelled is not None:
                 return (f"training (`{stmt.name.value}()` compares it with "
                         f"`{spelled}`, the same tensors)"), hit
     return None
-
-
-
-def paired_with_live(fn, name: str, owner: str, value) -> bool:
-    """Is ``value`` (bound to ``name``) a list or dict of the values of the parameters of the
-    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``,
-    the parameters themselves: ``[p for p in ...]``)
-    that function ``fn`` pairs with its live parameters one for one (``zip(owner.parameters(),
-    name)``, ``name[n]`` in a loop over ``owner.named_parameters()``)? They are the same
-    tensors: the two sides of every comparison or restore are equal."""
-    t = type(value)
-    item = value.elt if t is nodes.ListComp else value.value if t is nodes.DictComp else None
-    values = (type(item) is nodes.Attribute and item.attr.value == "data") or (
-        type(item) is nodes.Call and type(item.func) is nodes.Attribute and
-        item.func.attr.value == "detach" and not item.args)
-    if not values and t is nodes.ListComp and type(item) is nodes.Name:
-        # ``[p for p in model.parameters()]``, unfiltered: the parameters themselves (round
-        # 11's FedProx client: ``zip(model.parameters(), global_params)``, a zero term)
-        comp = value.for_in
-        values = type(comp.target) is nodes.Name and comp.target.value == item.value and \
-            not comp.ifs and comp.inner_for_in is None
-    return values and _reads_parameters_of(fn._a, owner, name)
-
-
-def _reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
-    """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()`` (with
-    ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too, or in
-    a loop ``for n, p in <owner>.named_parameters()`` that reads ``zipped_with[n]``: the item
-    kept for the same parameter)?"""
-    def params(n) -> bool:
-        return type(n) is ast.Call and type(n.func) is ast.Attribute and \
-            n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
-    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    if zipped_with is None:
-        return any(params(n) for n in ast.walk(fn))
-    return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
-               any(params(a) for a in n.args) and any(dotted(a) == zipped_with for a in n.args)
-               for n in ast.walk(fn)) or any(
-        type(n) is ast.For and params(n.iter) and type(n.target) is ast.Tuple and
-        len(n.target.elts) == 2 and type(n.target.elts[0]) is ast.Name and any(
-            type(r) is ast.Subscript and dotted(r.value) == zipped_with and
-            type(r.slice) is ast.Name and r.slice.id == n.target.elts[0].id
-            for r in ast.walk(n)) for n in ast.walk(fn))
 
 
 _PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})

@@ -2,8 +2,9 @@
 shallow copy of one, a list or dict of its parameters (also through a name the scope binds to
 one), a project function's dict of what it is given; or one parameter a loop binds
 (``parameter_item``); the ``self`` handles a method keeps on a module's live parameters and the
-one a ``zip`` pairs with a snapshot (``parameter_lists``, ``paired_list``). Split from
-``rules/snapshot.py``."""
+one a ``zip`` pairs with a snapshot (``parameter_lists``, ``paired_list``); a list or dict of
+the parameters' values that a function pairs with the live parameters one for one
+(``paired_with_live``). Split from ``rules/snapshot.py``."""
 from __future__ import annotations
 
 import ast
@@ -99,3 +100,49 @@ def paired_list(fn, lists: frozenset, name: str) -> Optional[str]:
             if got is not None:
                 return got
     return None
+
+
+def paired_with_live(fn, name: str, owner: str, value) -> bool:
+    """Is ``value`` (bound to ``name``) a list or dict of the values of the parameters of the
+    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``, ``[p.view(-1) ...]``,
+    the parameters themselves: ``[p for p in ...]``)
+    that function ``fn`` pairs with its live parameters one for one (``zip(owner.parameters(),
+    name)``, ``name[n]`` in a loop over ``owner.named_parameters()``)? They are the same
+    tensors: the two sides of every comparison or restore are equal."""
+    t = type(value)
+    item = value.elt if t is nodes.ListComp else value.value if t is nodes.DictComp else None
+    target = value.for_in.target if item is not None else None
+    if type(target) is nodes.Tuple and len(target.elements) == 2:
+        target = target.elements[1].value  # ``{n: p.detach() for n, p in ...}``
+    # ``p.data``, ``p.detach()``, ``p.reshape(-1)``: the same storage (``same_storage``)
+    values = type(item) in (nodes.Attribute, nodes.Call) and type(target) is nodes.Name and \
+        same_storage(item, target.value) is not None
+    if not values and t is nodes.ListComp and type(item) is nodes.Name:
+        # ``[p for p in model.parameters()]``, unfiltered: the parameters themselves (round
+        # 11's FedProx client: ``zip(model.parameters(), global_params)``, a zero term)
+        comp = value.for_in
+        values = type(comp.target) is nodes.Name and comp.target.value == item.value and \
+            not comp.ifs and comp.inner_for_in is None
+    return values and reads_parameters_of(fn._a, owner, name)
+
+
+def reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
+    """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()`` (with
+    ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too, or in
+    a loop ``for n, p in <owner>.named_parameters()`` that reads ``zipped_with[n]``: the item
+    kept for the same parameter)?"""
+    def params(n) -> bool:
+        return type(n) is ast.Call and type(n.func) is ast.Attribute and \
+            n.func.attr in ("parameters", "named_parameters") and dotted(n.func.value) == owner
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if zipped_with is None:
+        return any(params(n) for n in ast.walk(fn))
+    return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
+               any(params(a) for a in n.args) and any(dotted(a) == zipped_with for a in n.args)
+               for n in ast.walk(fn)) or any(
+        type(n) is ast.For and params(n.iter) and type(n.target) is ast.Tuple and
+        len(n.target.elts) == 2 and type(n.target.elts[0]) is ast.Name and any(
+            type(r) is ast.Subscript and dotted(r.value) == zipped_with and
+            type(r.slice) is ast.Name and r.slice.id == n.target.elts[0].id
+            for r in ast.walk(n)) for n in ast.walk(fn))

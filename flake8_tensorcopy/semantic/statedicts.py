@@ -18,6 +18,7 @@ from typing import Callable, NamedTuple, Optional
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
+from ..syntax.snapshot_shapes import VIEW_METHODS
 
 #: conversions that return the SAME tensor (not a copy) in the conditions named, measured on
 #: torch 2.13 (shared/FACTS.md section 7): ``t.cpu()`` and ``t.to("cpu")`` of a CPU tensor return
@@ -27,6 +28,11 @@ from ..syntax.nodes import dotted_name, last_name
 #: one is the part state dicts need until that module exists.
 SAME_STORAGE = {"detach": "", "cpu": "on CPU", "numpy": "on CPU",
                 "float": "for float32 tensors", "contiguous": "for contiguous tensors"}
+#: the methods that give a view of the tensor (``p.view(-1)``: ``VIEW_METHODS``), each with
+#: where it does: everywhere, or where the tensor is contiguous (as a module's parameters and
+#: buffers are)
+VIEWS = {m: "for contiguous tensors" if m in ("reshape", "flatten") else ""
+         for m in VIEW_METHODS}
 #: for each condition of ``SAME_STORAGE``: where the conversion copies instead
 COPIES_ELSEWHERE = {"on CPU": "on a GPU", "for float32 tensors": "for another dtype",
                     "for contiguous tensors": "for a non-contiguous one"}
@@ -114,7 +120,8 @@ def _dict_source(node, holds_live: Callable[[str], bool]):
 def same_storage(node, name: str, owner=None) -> Optional[str]:
     """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
     conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
-    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``): "" (everywhere) or
+    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``) and the views of
+    ``VIEWS`` (``v.view(-1)``, ``v.reshape(-1)``): "" (everywhere) or
     the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy.
     ``owner``: the module ``name``'s tensor is a state-dict value of (``pl_module``), whose own
     ``device`` it is on (``v.to(pl_module.device)``)."""
@@ -147,6 +154,8 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
                 cond = ""  # (the module's own device: its tensors are there)
         elif m in SAME_STORAGE and not node.args:
             cond = SAME_STORAGE[m]
+        elif m in VIEWS:  # ``p.reshape(-1)``: a view of the same storage
+            cond = VIEWS[m]
         else:
             return None
         where = where or cond

@@ -126,9 +126,22 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
     return False
 
 
+#: methods whose result is a view of their receiver (``p.reshape(-1)`` of a parameter, which
+#: is contiguous); ``semantic.statedicts.VIEWS`` says where each one is
+VIEW_METHODS = frozenset({"view", "view_as", "squeeze", "unsqueeze", "t", "transpose", "permute",
+                          "expand", "expand_as", "reshape", "flatten"})
+
+
 def _detached(comp) -> bool:
-    """``[p.detach() for ...]``, ``{n: p.data for ...}``: each item the parameter's tensor."""
+    """``[p.detach() for ...]``, ``{n: p.data for ...}``, ``[p.reshape(-1) for ...]``: each
+    item the parameter's tensor, or a view of it."""
     elt = comp.value if isinstance(comp, ast.DictComp) else comp.elt
+    inner = elt
+    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and \
+            inner.func.attr in VIEW_METHODS:
+        inner = inner.func.value
+    if inner is not elt and isinstance(inner, ast.Name):
+        return True
     return (isinstance(elt, ast.Attribute) and elt.attr == "data") or (
         isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute) and
         elt.func.attr == "detach" and not elt.args)
