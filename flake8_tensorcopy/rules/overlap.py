@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions, storage_flow
+from ..semantic.view_helpers import returned_view
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
+from .context import cached
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
     applicability
 
@@ -323,30 +325,40 @@ class OverlappingSliceWrite(Rule):
 
     @staticmethod
     def _pair(ctx, t, dst, src):
-        """(the view written, the view read, the expression read) when statement type ``t``
-        writes ``dst`` from ``src`` and both may be views to compare, else None."""
+        """(the view written, the view read, the expression read, the one written) when
+        statement type ``t`` writes ``dst`` from ``src`` and both may be views to compare, else
+        None. A call of a function of the module that returns a view of what it is handed
+        stands for that view (``tail(x, 1).copy_(head(x, 1))``: ``semantic.view_helpers``)."""
+        shown = dst
         td = type(dst)
-        if td is nodes.Call and t is nodes.Call and _narrow(dst):
-            td = nodes.Subscript  # ``x.narrow(0, 0, n - 1).copy_(...)``: a view as ``x[:n - 1]``
+        if td is nodes.Call and t is nodes.Call:
+            if _narrow(dst):
+                td = nodes.Subscript  # ``x.narrow(0, 0, n - 1).copy_(...)``: as ``x[:n - 1]``
+            else:
+                dst = _helper_view(ctx, dst) or dst
+                td = type(dst)
         if td is not nodes.Subscript and not (td is nodes.Name and t is nodes.Call):
             return None  # (``y = f(x)``: no write into a view; a tuple: ``_pairs``)
         outer, src = src, _through_detach(src)
         ts = type(src)
         if ts is nodes.Call and _narrow(src):
             ts = nodes.Subscript
+        elif ts is nodes.Call:
+            src = _helper_view(ctx, src) or src
+            ts = type(src)
         if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and (
                 ts is nodes.Subscript or ts is nodes.Name):
             # ``d = x[:, 1:]; d.copy_(x[:, :-1])``; both named (``d.copy_(s)``, ``s = x[:, :-1]``)
-            return dst, src, outer
+            return dst, src, outer, shown
         if td is nodes.Subscript and (ts is nodes.Subscript or (
                 ts is nodes.Name and ctx.inf.viewed)):
-            return dst, src, outer
+            return dst, src, outer, shown
         return None
 
     def _check(self, node, ctx, pairs) -> Iterator[Report]:
         # a tuple's pairs are each reported at their own target (one report per place)
         tuple_write = type(node) is nodes.Assign and type(node.targets[0].target) is nodes.Tuple
-        for dst, src, outer in pairs:
+        for dst, src, outer, shown in pairs:
             if not overlapping(ctx, dst, src):
                 continue
             # the fix's receiver: the tensor the read view is taken from (a named view: itself);
@@ -356,7 +368,7 @@ class OverlappingSliceWrite(Rule):
             plan = FixPlan(f"read `{ctx.snippet(outer)}.clone()`", safety,
                            [NodeEdit("replace", outer, (Src(outer), ".clone()"))]) \
                 if safety else None
-            yield self.report(dst if tuple_write else node, plan, dst=ctx.snippet(dst),
+            yield self.report(shown if tuple_write else node, plan, dst=ctx.snippet(shown),
                               src=ctx.snippet(outer))
             if not tuple_write:
                 return  # (``addcmul_`` reading two overlapping views: one report, one fix)
@@ -404,7 +416,7 @@ def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, no
     if len(dst.elements) != len(src.elements) or any(
             type(e) is not nodes.Element for e in dst.elements + src.elements):
         return []
-    return [(d.value, v, s.value) for d, s in zip(dst.elements, src.elements)
+    return [(d.value, v, s.value, d.value) for d, s in zip(dst.elements, src.elements)
             for v in (_through_detach(s.value),)
             if type(d.value) is nodes.Subscript and type(v) in (nodes.Subscript, nodes.Name)]
 
@@ -437,6 +449,15 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
         r = regions.compose(outer.region, r)
         return (outer.base, r) if r is not None else None
     return base, r
+
+
+def _helper_view(ctx, node):
+    """The view a call of a function of the module returns (``tail(self.state, 1)`` of ``def
+    tail(x, k): return x[..., k:]``, as ``self.state[..., 1:]``), or None."""
+    if type(node.func) is not nodes.Name:
+        return None
+    return returned_view(getattr(ctx.module, "_a", None), node, ctx.code,
+                         cached(ctx, "_overlap_helper_views", None, dict))
 
 
 def _narrow(node) -> bool:

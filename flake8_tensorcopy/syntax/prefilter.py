@@ -241,7 +241,7 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                         args[-1], dotted(func.value if len(args) == 1 else args[0])):
                     return True  # TEN402 (``heapq.heappush(self.heap, (s, m.state_dict()))``)
                 elif attr in _WRITING and args and any(
-                        _same_subscripted(func.value, a, named)
+                        _same_subscripted(func.value, a, named) or _helper_views(func.value, a)
                         for a in args[:_WRITING_ARGS.get(attr, (1,))[0]]):
                     return True  # TEN403
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
@@ -300,6 +300,16 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
     if own_stored and stored and writes_into(root, stored):
         return True  # TEN404-406: a binding and a write into one of its two sides
     return two_step and any(_two_step_copy(block) for block in _blocks(root))
+
+
+def _helper_views(dst: ast.expr, src: ast.expr) -> bool:
+    """``tail(x, 1)`` and ``head(x, 1)``: calls of functions by name handing over one name or
+    attribute chain (TEN403: a function of the module may return a view of it)."""
+    if not (isinstance(dst, ast.Call) and isinstance(src, ast.Call) and
+            isinstance(dst.func, ast.Name) and isinstance(src.func, ast.Name)):
+        return False
+    given = {dotted(a) for a in dst.args} - {None}
+    return any(dotted(a) in given for a in src.args)
 
 
 def _like_call(node: ast.expr) -> bool:
