@@ -506,11 +506,13 @@ def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, st
     names = set(list(params.values())[offset:])
     zipped: Dict[str, int] = {}  # ``for i, l in zip(idx, losses)``: ``l`` -> ``losses``'s position
     positions = {n: i for i, n in params.items()}
-    first = _first_bindings(fn)
+    first: set = set()  # ``if self.avg is None: self.avg = v``: filled before the body's turn
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
-        if t is ast.For:
+        if t is ast.If:
+            first.update(_first_bindings(stmt))
+        elif t is ast.For:
             every_item(stmt, items)
             zipped_items(stmt, positions, zipped)
         elif t is ast.AugAssign and type(stmt.op) is ast.Add:
@@ -570,18 +572,18 @@ def _tensor_attribute(cls, attr: str) -> bool:
         return False
 
 
-def _first_bindings(fn) -> set:
-    """The statements of ``fn`` that bind ``self.X`` in the body of ``if self.X is None:``
-    (an accumulator's first value, not a reset of it on every call)."""
-    out = set()
-    for n in ast.walk(fn):
-        test = n.test if type(n) is ast.If else None
-        if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Is and \
-                type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None:
-            attr = self_attr(test.left)
-            out.update(id(s) for s in n.body if type(s) is ast.Assign and len(s.targets) == 1
-                       and attr is not None and self_attr(s.targets[0]) == attr)
-    return out
+def _first_bindings(branch: ast.If) -> set:
+    """The statements that bind ``self.X`` in the body of ``branch`` when it is ``if self.X is
+    None:`` (an accumulator's first value, not a reset of it on every call). ``ast.walk``
+    meets the ``if`` before its body."""
+    test = branch.test
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Is \
+            or type(test.comparators[0]) is not ast.Constant or \
+            test.comparators[0].value is not None:
+        return set()
+    attr = self_attr(test.left)
+    return {id(s) for s in branch.body if type(s) is ast.Assign and len(s.targets) == 1 and
+            attr is not None and self_attr(s.targets[0]) == attr}
 
 
 _DIFFERENTIATING = frozenset({"backward", "grad"})
