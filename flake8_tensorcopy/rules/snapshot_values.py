@@ -104,7 +104,8 @@ def paired_list(fn, lists: frozenset, name: str) -> Optional[str]:
 
 def paired_with_live(fn, name: str, owner: str, value) -> bool:
     """Is ``value`` (bound to ``name``) a list or dict of the values of the parameters of the
-    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``, ``[p.view(-1) ...]``,
+    module spelled ``owner`` (``[p.data for p in ...]``, ``{n: p.detach() for n, p in ...}``,
+    ``[p.view(-1) ...]``,
     the parameters themselves: ``[p for p in ...]``)
     that function ``fn`` pairs with its live parameters one for one (``zip(owner.parameters(),
     name)``, ``name[n]`` in a loop over ``owner.named_parameters()``)? They are the same

@@ -29,8 +29,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
     number_started, summed_from_number, through_argument, through_arguments
-from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, dotted, \
-    detached_path, graph_of_gradients, indexes_tensor, output_item, path_of, path_root, \
+from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, \
+    detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, path_of, path_root, \
     reduced_values
 
 Source = Tuple[str, str]
