@@ -1,0 +1,1 @@
+"""Tiny actor-critic RL package (run: python -m pkg_rl.main)."""
