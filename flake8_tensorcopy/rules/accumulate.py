@@ -17,6 +17,7 @@ from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
     kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, \
     stored_per_turn, summary
+from .accumulate_turns import cleared_every_turn, kept_for_turn, one_update
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
@@ -426,14 +427,18 @@ class GraphKeepingAccumulator(Rule):
                     step is not None and module_container(ctx, root))):
             return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
-        if reset_in(facts, acc, acc_code, node, ctx) or (form == "store" and not (
+        if reset_in(facts, acc, acc_code, node, ctx) or cleared_every_turn(
+                loop, dotted_name(acc) or root) or (
+                form == "store" and not (
                 (script or differentiates(ctx, loop)) and
                 stored_per_turn(ctx, facts.bound, node, acc))):
             return  # (an item per index: asked only in a loop that differentiates, or a
             # script's loop)
         if type(value) is nodes.Name and not facts.any_backward and \
-                _kept_for_turn(ctx, loop, acc, acc_code, node, value.value):
+                kept_for_turn(ctx, loop, acc, acc_code, node, value.value):
             return
+        if facts.any_backward and one_update(ctx, loop, acc, acc_code, node):
+            return  # (a micro-batch loop's list, bound afresh per update)
         try:
             fact = scope_graph(ctx).attached(
                 value._a, node._a if isinstance(node._a, ast.stmt) else None) \
@@ -532,19 +537,6 @@ class GraphKeepingAccumulator(Rule):
             safety = UNSAFE
         return FixPlan("accumulate `.detach()`", safety,
                        [NodeEdit("replace", value, (*ctx.operand_parts(value), ".detach()"))])
-
-
-def _kept_for_turn(ctx, loop, acc, acc_code: str, node, name: str) -> bool:
-    """Does a loop around ``loop`` (which differentiates nothing) bind ``acc`` afresh on every
-    turn and differentiate in it what ``name`` is a term of (MAML's ``task_losses.append(q_loss)``
-    beside ``meta_loss = meta_loss + q_loss``, then ``meta_loss.backward()`` once per outer
-    turn)? The list then holds one outer turn's graph, which that turn's backward needs."""
-    outer = innermost_loop(ctx, loop)
-    if outer is None:
-        return False
-    facts = loop_facts(ctx, outer)
-    return facts.any_backward and reset_in(facts, acc, acc_code, node, ctx) and \
-        differentiated(scope_facts(ctx), name)
 
 
 def _how(form, fact) -> str:

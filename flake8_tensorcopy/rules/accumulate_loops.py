@@ -448,7 +448,7 @@ def reset_in(facts: LoopFacts, acc, acc_code: str, stmt, ctx) -> bool:
                     and acc_code not in ctx.code(n.value) and \
                     not _starts(facts._loop, n, acc_code, ctx):
                 resets.append(n)
-    return bool(resets) and (_every_turn(facts._loop.body, resets) or
+    return bool(resets) and (every_turn(facts._loop.body, resets) or
                              _after_backward(facts._loop.body, resets))
 
 
@@ -483,7 +483,7 @@ def _after_backward(body, stmts: list) -> bool:
     return False
 
 
-def _every_turn(body, stmts: list) -> bool:
+def every_turn(body, stmts: list) -> bool:
     """Does one of ``stmts`` run whenever ``body`` runs to its end: a statement of it, of a
     ``with`` block or a ``try`` body in it, or one in each branch of an ``if ... else`` in it
     (not in a nested loop, a handler or one branch only)?"""
@@ -498,7 +498,7 @@ def _every_turn(body, stmts: list) -> bool:
         elif t is nodes.With or t is nodes.Try:
             todo.append(n.body)
         elif t is nodes.If and type(n.orelse) is nodes.Else and \
-                _every_turn(n.body, stmts) and _every_turn(n.orelse.body, stmts):
+                every_turn(n.body, stmts) and every_turn(n.orelse.body, stmts):
             return True
     return False
 

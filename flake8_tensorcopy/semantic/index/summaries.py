@@ -592,16 +592,17 @@ _DIFFERENTIATING = frozenset({"backward", "grad"})
 def _differentiated_elsewhere(cls, fn, attr: str) -> bool:
     """Does another method of the class read ``self.<attr>`` and differentiate (``backward``,
     ``autograd.grad``)? What is added into it is then kept for that backward (a REINFORCE
-    policy's ``put_data`` and ``train_net``), not by mistake. (``attr``: ``self.data``.)"""
-    attr = attr[5:] if attr.startswith("self.") else attr
+    policy's ``put_data`` and ``train_net``), not by mistake. (``attr``: ``self.data``, or
+    an attribute of one, ``self.buffer.log_probs``, kept by a method of ``self.buffer``.)"""
+    attr = attr if attr.startswith("self.") else "self." + attr
     for other in list(getattr(cls, "methods", {}).values()):
         node = getattr(other, "node", None)
         if node is None or node is fn:
             continue
         reads = differentiates = False
         for n in ast.walk(node):
-            if type(n) is ast.Attribute and n.attr == attr and type(n.value) is ast.Name and \
-                    n.value.id == "self" and type(n.ctx) is ast.Load:
+            if type(n) is ast.Attribute and type(n.ctx) is ast.Load and \
+                    graph.dotted(n) == attr:
                 reads = True
             elif type(n) is ast.Call and type(n.func) is ast.Attribute and \
                     n.func.attr in _DIFFERENTIATING:

@@ -1,0 +1,67 @@
+"""TEN501: what one turn of a loop holds where a loop around it binds the accumulator afresh:
+MAML's task losses beside the outer loss differentiated once per outer turn
+(``kept_for_turn``), a gradient-accumulation loop's micro-batches stepped after it
+(``one_update``); and an accumulator emptied on every turn by a call (``cleared_every_turn``).
+Split from ``rules/accumulate.py``."""
+from __future__ import annotations
+
+from ..syntax import nodes
+from .accumulate_loops import differentiated, every_turn, innermost_loop, loop_facts, reset_in, \
+    scope_facts
+from .context import statement_list
+
+
+def kept_for_turn(ctx, loop, acc, acc_code: str, node, name: str) -> bool:
+    """Does a loop around ``loop`` (which differentiates nothing) bind ``acc`` afresh on every
+    turn and differentiate in it what ``name`` is a term of (MAML's ``task_losses.append(q_loss)``
+    beside ``meta_loss = meta_loss + q_loss``, then ``meta_loss.backward()`` once per outer
+    turn)? The list then holds one outer turn's graph, which that turn's backward needs."""
+    outer = innermost_loop(ctx, loop)
+    if outer is None:
+        return False
+    facts = loop_facts(ctx, outer)
+    return facts.any_backward and reset_in(facts, acc, acc_code, node, ctx) and \
+        differentiated(scope_facts(ctx), name)
+
+
+def one_update(ctx, loop, acc, acc_code: str, node) -> bool:
+    """Is ``loop`` (which differentiates) one update's micro-batches: no optimizer ``step()`` in
+    it, and the loop around it binds ``acc`` afresh on every turn and steps after it
+    (``micro_losses = []; for j in range(k): ...; loss.backward(); micro_losses.append(loss)``
+    then ``opt.step()``)? The list holds that update's values only. (An epoch's list around a
+    loop that steps on every batch holds every step of the epoch: not this.)"""
+    outer = innermost_loop(ctx, loop)
+    if outer is None or _steps(loop) or not reset_in(loop_facts(ctx, outer), acc, acc_code,
+                                                     node, ctx):
+        return False
+    after = False
+    for s in statement_list(outer.body):
+        if s is loop:
+            after = True
+        elif after and _steps(s):
+            return True
+    return False
+
+
+def _steps(node) -> bool:
+    """Does ``node`` hold an optimizer's ``step()`` call (any ``X.step()``)?"""
+    return any(type(n) is nodes.Call and type(n.func) is nodes.Attribute and
+               n.func.attr.value == "step" for n in nodes.within(node))
+
+
+#: methods that empty what they are called on (a list's, a tracker's by convention)
+_EMPTYING = frozenset({"clear", "reset", "reset_states"})
+
+
+def cleared_every_turn(loop, root: str) -> bool:
+    """Is ``root`` (the accumulator's name, or the tracker a method keeps the value in) emptied
+    by a call on every turn of ``loop`` (``meter.reset()``, ``recent.clear()``, a statement of
+    its body, not a nested loop's or one branch's)? It then holds one turn's value."""
+    calls = [s for s in nodes.within(loop.body, (nodes.For, nodes.While, nodes.FunctionDef,
+                                                 nodes.ClassDef, nodes.Lambda))
+             if type(s) is nodes.SimpleStatementLine and any(
+                 type(x) is nodes.Expr and type(x.value) is nodes.Call and not x.value.args and
+                 type(x.value.func) is nodes.Attribute and
+                 x.value.func.attr.value in _EMPTYING and
+                 nodes.dotted_name(x.value.func.value) == root for x in s.body)]
+    return bool(calls) and every_turn(loop.body, calls)
