@@ -72,3 +72,17 @@ def test_text_patterns_find_the_superset():
     assert [m.groups() for m in LOOP_OVER_NAME.finditer(SRC)] == [
         ("fn", "AUGS"), ("fn", "TABLE")]
     assert {m.group(1) for m in HANDED.finditer(SRC)} >= {"a", "b", "fn"}
+
+
+def test_picked_names():
+    """``fn = TABLE[name]`` of a module-level display stands for each of its functions, where
+    the function binds ``fn`` nowhere else and no local shadows the table."""
+    from flake8_tensorcopy.semantic.index.function_values import picked_names
+
+    fn = ast.parse("def run(name):\n    fn = TABLE[name]\n    return fn(1)\n").body[0]
+    listed = {"TABLE": ("a", "b")}
+    assert picked_names(fn.body[0], listed, fn) == {"fn": ("a", "b")}
+    assert picked_names(fn.body[0], listed, fn, frozenset({"TABLE"})) == {}
+    twice = ast.parse("def run(name):\n    fn = TABLE[name]\n    fn = g\n").body[0]
+    assert picked_names(twice.body[0], listed, twice) == {}
+    assert picked_names(fn.body[0], {}, fn) == {}

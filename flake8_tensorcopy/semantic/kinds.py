@@ -12,6 +12,8 @@ safe fix only on proof (``rules/base.py``: ``applicability``).
 """
 from __future__ import annotations
 
+import ast
+
 from typing import Dict, Optional, Tuple
 
 from ..syntax import nodes
@@ -549,3 +551,19 @@ def join_returns(kinds) -> Optional[Kind]:
             continue
         return None
     return first
+
+
+def dict_of_instances(node, value_kind):
+    """The kind of a dict display or comprehension: a dict of instances of one project class
+    (``{k: AverageMeter(k) for k in names}``, ``{"loss": Meter(), "acc": Meter()}``: every value
+    a call, ``value_kind`` of each the same ``ProjInstance``), else not a tensor."""
+    values = [node.value] if type(node) is ast.DictComp else \
+        [v for k, v in zip(node.keys, node.values) if k is not None]
+    if not values or len(values) != len(node.values if type(node) is ast.Dict else values) or \
+            any(type(v) is not ast.Call for v in values):
+        return NOT_TENSOR
+    first = value_kind(values[0])
+    if type(first) is not ProjInstance or not all(same(value_kind(v), first)
+                                                 for v in values[1:]):
+        return NOT_TENSOR
+    return DictOf(first)

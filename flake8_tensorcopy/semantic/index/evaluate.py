@@ -14,29 +14,13 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from ...syntax.prefilter import child_nodes, dotted
 from ...syntax.source import LazyPattern, any_line_within
 from .. import torch_api
-from .function_values import loop_names
+from .function_values import loop_names, picked_names
 from ..kinds import (
     DATA_LOADERS, MODULE, MODULE_OUT, NOT_TENSOR, OPAQUE, OPTIMIZER, PARAM_GROUP, PARAM_GROUPS, TENSOR,
     TENSORS, DictOf, ForeignInstance,
     ModuleOf, ProjectClass, ProjectFunction, ProjectModule, ProjInstance, Qual, Seq,
-    PARAMETER_SUBCLASSES, PRIVATE_RETURNS, join_returns, loader_batches, same,
+    PARAMETER_SUBCLASSES, PRIVATE_RETURNS, dict_of_instances, join_returns, loader_batches, same,
 )
-
-
-def instances_of(node, value_kind):
-    """The kind of a dict display or comprehension: a dict of instances of one project class
-    (``{k: AverageMeter(k) for k in names}``, ``{"loss": Meter(), "acc": Meter()}``: every value
-    a call, ``value_kind`` of each the same ``ProjInstance``), else not a tensor."""
-    values = [node.value] if type(node) is ast.DictComp else \
-        [v for k, v in zip(node.keys, node.values) if k is not None]
-    if not values or len(values) != len(node.values if type(node) is ast.Dict else values) or \
-            any(type(v) is not ast.Call for v in values):
-        return NOT_TENSOR
-    first = value_kind(values[0])
-    if type(first) is not ProjInstance or not all(same(value_kind(v), first)
-                                                 for v in values[1:]):
-        return NOT_TENSOR
-    return DictOf(first)
 
 
 def def_spans(module) -> List[Tuple[int, int, ast.AST]]:
@@ -296,6 +280,7 @@ class Evaluator:
         #: the walk of the module's own top-level statements, where a ``def`` or ``class``
         #: binds the module's definition of that name (``_defines_own``)
         self.top = fn is None and cls is None
+        self.fn = fn  # the function walked (None at module level)
         if fn is not None:
             self._bind_params(fn)
 
@@ -394,6 +379,9 @@ class Evaluator:
                 shape = self.eval(stmt.value)
                 for target in stmt.targets:
                     self._bind(target, shape)
+                if self.collect is not None and type(stmt.value) is ast.Subscript:
+                    self.looped = {**self.looped, **picked_names(  # ``fn = SHIFTERS[name]``
+                        stmt, self.module.listed, self.fn, frozenset(() if self.top else self.env))}
             elif t is ast.AnnAssign and stmt.value is not None:
                 self._bind(stmt.target, self.eval(stmt.value))
             elif t is ast.AugAssign and isinstance(stmt.target, ast.Name):
@@ -491,7 +479,7 @@ class Evaluator:
             a, b = self.eval(node.body), self.eval(node.orelse)
             return a if same(a, b) else None
         if t is ast.Dict or t is ast.DictComp:
-            return instances_of(node, self.eval)
+            return dict_of_instances(node, self.eval)
         if t in (ast.Constant, ast.Set, ast.JoinedStr, ast.SetComp, ast.Compare, ast.Lambda):
             return NOT_TENSOR
         return None

@@ -17,7 +17,8 @@ from ...syntax.source import LazyPattern, encoding_of, line_numbers, line_starts
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
 from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, call_starts
-from .function_values import HANDED, LOOP_OVER_NAME, handed, listed_functions, stand_ins
+from .function_values import HANDED, LOOP_OVER_NAME, PICKED, handed, listed_functions, \
+    stand_ins
 
 #: ``for fn in (train_a, train_b):`` (or a list display): the loop's name, the names listed
 LOOPED_NAMES = LazyPattern(r"for[ \t]+([^\W\d]\w*)[ \t]+in[ \t]*[(\[]([\w \t,]*)[)\]]")
@@ -313,9 +314,10 @@ class ModuleFacts(ProjectModule):
                     if item.isidentifier() and item != m.group(1):
                         found.setdefault(item, []).append(m.group(1))
             if self.listed:
-                for m in LOOP_OVER_NAME.finditer(text):
-                    for item in self.listed.get(m.group(2), ()):
-                        found.setdefault(item, []).append(m.group(1))
+                for pattern in (LOOP_OVER_NAME, PICKED):  # ``for fn in NAME``, ``fn = NAME[k]``
+                    for m in pattern.finditer(text):
+                        for item in self.listed.get(m.group(2), ()):
+                            found.setdefault(item, []).append(m.group(1))
             for fn, params in self._handed_params().items():
                 for param, names in params.items():
                     for item in names:

@@ -77,6 +77,24 @@ def loop_names(loop: ast.AST, listed: Dict[str, Names],
     return {target.id: listed[it.id]}
 
 
+def picked_names(stmt: ast.Assign, listed: Dict[str, Names], fn: Optional[ast.AST],
+                 local: FrozenSet[str] = frozenset()) -> Dict[str, Names]:
+    """``fn = SHIFTERS[name]`` of a module-level ``listed`` name that ``local`` does not shadow,
+    ``fn`` bound nowhere else in function ``fn`` (at module level: nowhere else in the module's
+    own statements is not asked; None): ``{"fn": <its functions>}``, else empty."""
+    value, targets = stmt.value, stmt.targets
+    if len(targets) != 1 or type(targets[0]) is not ast.Name or \
+            type(value) is not ast.Subscript or type(value.value) is not ast.Name or \
+            value.value.id in local or value.value.id not in listed or \
+            (fn is not None and _rebinds(fn, targets[0].id, 1)):
+        return {}
+    return {targets[0].id: listed[value.value.id]}
+
+
+#: ``fn = SHIFTERS[...]``: a name picked from a module-level display (its name, the display's)
+PICKED = LazyPattern(r"([^\W\d]\w*)[ \t]*=[ \t]*([^\W\d]\w*)[ \t]*\[")
+
+
 def _bound_in(fn: ast.AST) -> FrozenSet[str]:
     return frozenset(n.id for n in ast.walk(fn) if type(n) is ast.Name and
                      type(n.ctx) is ast.Store) | frozenset(
