@@ -212,6 +212,14 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
         elif type(target) is nodes.Attribute and target.attr.value == "data" and \
                 type(target.value) is nodes.Name:  # ``x.data = y``: x has other storage now
             regions.rebound_in_place(self.inf, target.value.value)
+        elif len(node.targets) == 1 and type(target) is nodes.Tuple and \
+                type(node.value) is nodes.Tuple and \
+                len(target.elements) == len(node.value.elements):
+            # ``older, newer = h[:, 1:], h[:, :-1]``: each name the view beside it
+            for t, v in zip(target.elements, node.value.elements):
+                if type(t.value) is nodes.Name and type(v) is nodes.Element and (
+                        type(v.value) is nodes.Subscript or _narrowing(v.value)):
+                    regions.bind_view(self.inf, t.value.value, v.value)
 
     def _ann_assign(self, node: nodes.AnnAssign) -> None:
         self._note_store(node.target, False)
@@ -416,6 +424,12 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
 
 
 _FREE = kinds.FREE
+
+
+def _narrowing(value) -> bool:
+    """``x.narrow(d, s, n)``: a view of ``x``."""
+    return type(value) is nodes.Call and type(value.func) is nodes.Attribute and \
+        value.func.attr.value == "narrow"
 
 
 def _all_params(params: nodes.Parameters):

@@ -52,3 +52,28 @@ def test_no_view():
     assert _view("rebound(buf, 1)") is None  # rebound after its def
     assert _view("tail(buf)") is None  # not every parameter handed
     assert _view("missing(buf, 1)") is None
+
+
+def test_a_view_helper_of_another_module(tmp_path):
+    """``from utils import window``: the project index finds the ``def`` that returns a view
+    (round 18's ``rl_agent/buffers.py``); flake8 reports the overlapping write through it, not
+    the cloned one."""
+    from .conftest import flake8
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = p\n")
+    (tmp_path / "utils.py").write_text(
+        "def window(t, start, stop):\n    \"\"\"A view.\"\"\"\n    return t[:, start:stop]\n")
+    (tmp_path / "buffers.py").write_text(
+        "import torch\n"
+        "from utils import window\n\n\n"
+        "class Stack:\n"
+        "    def __init__(self, k):\n"
+        "        self.k = k\n"
+        "        self.frames = torch.zeros(2, k, 3)\n\n"
+        "    def add(self, obs):\n"
+        "        k = self.k\n"
+        "        window(self.frames, 0, k - 1).copy_(window(self.frames, 1, k))\n"
+        "        window(self.frames, 0, k - 1).copy_(window(self.frames, 1, k).clone())\n"
+        "        self.frames[:, k - 1] = obs\n")
+    proc = flake8("--select", "TEN403", "--format", "%(path)s:%(row)d", ".", cwd=str(tmp_path))
+    assert proc.stdout.split() == ["./buffers.py:12"], proc.stdout + proc.stderr

@@ -5,7 +5,7 @@ from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions, storage_flow
 from ..semantic.view_helpers import returned_view
-from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
+from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Proj, ProjectFunction, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
@@ -307,11 +307,13 @@ class OverlappingSliceWrite(Rule):
             if type(func) is not nodes.Attribute or func.attr.value not in WRITING_METHODS:
                 return ()
             reads, positional = WRITING_ARGS.get(func.attr.value, (1, 1))
-            args = node.args
+            args, dst = node.args, func.value
+            if dotted_name(dst) in ("torch.Tensor", "Tensor") and args and \
+                    args[0].keyword is None and not args[0].star:
+                dst, args = args[0].value, args[1:]  # ``torch.Tensor.copy_(x[:, 1:], x[:, :-1])``
             if len(args) < reads or any(a.keyword is not None or a.star for a in args[:reads]) \
                     or any(a.keyword is None for a in args[positional:]):
                 return ()  # (``add_(v, alpha=a)``: keywords after the source; ``lerp_(v, w)``)
-            dst = func.value
             if reads > 1:  # ``x[:, 1:].addcmul_(g[:, 1:], x[:, :-1])``: either may overlap
                 pairs = [p for p in (self._pair(ctx, t, dst, a.value) for a in args[:reads])
                          if p is not None]
@@ -461,7 +463,19 @@ def _helper_view(ctx, node):
     if type(node.func) is not nodes.Name:
         return None
     return returned_view(getattr(ctx.module, "_a", None), node, ctx.code,
-                         cached(ctx, "_overlap_helper_views", None, dict))
+                         cached(ctx, "_overlap_helper_views", None, dict),
+                         lambda func: _project_def(ctx, func))
+
+
+def _project_def(ctx, func):
+    """The ``ast`` of the project function ``func`` names (``from .utils import window``), or
+    None."""
+    try:
+        k = ctx.infer(func)
+        obj = k.obj if type(k) is Proj else None
+        return getattr(obj, "node", None) if isinstance(obj, ProjectFunction) else None
+    except (RecursionError, OSError, ValueError):
+        return None
 
 
 def _narrow(node) -> bool:

@@ -31,7 +31,12 @@ def _view_function(tree: ast.Module, name: str) -> Optional[ast.FunctionDef]:
         elif any(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store
                  for n in ast.walk(stmt)):
             fn = None
-    if fn is None or fn.decorator_list:
+    return returning_view(fn)
+
+
+def returning_view(fn) -> Optional[ast.FunctionDef]:
+    """``fn`` (a ``def``'s ``ast``, or anything else) when it returns a view of a parameter."""
+    if type(fn) is not ast.FunctionDef or fn.decorator_list:
         return None
     body = fn.body[1:] if fn.body and type(fn.body[0]) is ast.Expr and \
         type(fn.body[0].value) is ast.Constant and type(fn.body[0].value.value) is str \
@@ -52,10 +57,12 @@ def _view_function(tree: ast.Module, name: str) -> Optional[ast.FunctionDef]:
 
 
 def returned_view(tree: Optional[ast.Module], call, code: Callable[[object], str],
-                  cache: Optional[Dict[int, object]] = None):
-    """The view that ``call`` (a call of a function of ``tree``, the module, by its name)
-    returns, as a subscript of what it is handed (``tail(self.state, 1)``: the tree of
-    ``self.state[..., 1:]``), or None. ``code(node)``: the source text of an argument."""
+                  cache: Optional[Dict[int, object]] = None,
+                  imported: Optional[Callable[[object], object]] = None):
+    """The view that ``call`` (a call of a function of ``tree``, the module, by its name, or
+    one ``imported(func)`` finds the ``def`` of: a project module's) returns, as a subscript of
+    what it is handed (``tail(self.state, 1)``: the tree of ``self.state[..., 1:]``), or None.
+    ``code(node)``: the source text of an argument."""
     if type(call) is not nodes.Call or type(call.func) is not nodes.Name or tree is None or \
             any(a.keyword is not None or a.star for a in call.args):
         return None
@@ -63,6 +70,8 @@ def returned_view(tree: Optional[ast.Module], call, code: Callable[[object], str
         return cache[id(call)]
     got = None
     fn = _view_function(tree, call.func.value)
+    if fn is None and imported is not None:
+        fn = returning_view(imported(call.func))
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args] if fn is not None else []
     if fn is not None and len(params) == len(call.args):
         try:

@@ -97,11 +97,18 @@ def binds_view(roots, named: Set) -> bool:
     """Do ``roots`` bind ``v = x[...]``, ``v = x.narrow(...)`` or ``v = x`` (or a view of a view
     of ``x``) for a write ``x[..:..] = v`` (or ``v.copy_(x[...])``) noted in ``named``, or views
     ``d`` and ``s`` of one ``x`` for a ``d.copy_(s)`` noted as ``(None, d, s)``?"""
-    views = {(dotted(n.value.value) if type(n.value) is ast.Subscript else
-              n.value.id if type(n.value) is ast.Name else narrowed_name(n.value),
-              n.targets[0].id) for root in roots for n in walk_nodes(root)
-             if type(n) is ast.Assign and type(n.targets[0]) is ast.Name and (
-                 type(n.value) in (ast.Subscript, ast.Name) or narrowed_name(n.value))}
+    views = set()
+    for root in roots:
+        for n in walk_nodes(root):
+            if type(n) is not ast.Assign:
+                continue
+            target, value = n.targets[0], n.value
+            pairs = zip(target.elts, value.elts) if type(target) is ast.Tuple and \
+                type(value) is ast.Tuple else ((target, value),)  # ``a, b = x[1:], x[:-1]``
+            views.update((dotted(v.value) if type(v) is ast.Subscript else
+                          v.id if type(v) is ast.Name else narrowed_name(v), t.id)
+                         for t, v in pairs if type(t) is ast.Name and (
+                             type(v) in (ast.Subscript, ast.Name) or narrowed_name(v)))
     return bool(views) and views_written(named, through_views(views))
 
 

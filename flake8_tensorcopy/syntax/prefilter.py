@@ -242,8 +242,11 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     return True  # TEN402 (``heapq.heappush(self.heap, (s, m.state_dict()))``)
                 elif attr in _WRITING and args and any(
                         _same_subscripted(func.value, a, named) or _helper_views(func.value, a)
-                        for a in args[:_WRITING_ARGS.get(attr, (1,))[0]]):
-                    return True  # TEN403
+                        for a in args[:_WRITING_ARGS.get(attr, (1,))[0]]) or \
+                        attr in _WRITING and len(args) > 1 and \
+                        dotted(func.value) in ("torch.Tensor", "Tensor") and \
+                        _same_subscripted(args[0], args[1], named):
+                    return True  # TEN403 (``torch.Tensor.copy_(x[:, 1:], x[:, :-1])`` too)
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func
                     name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
