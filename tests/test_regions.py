@@ -395,6 +395,12 @@ def test_prefilter_keeps_a_named_destination_and_a_view_of_a_view():
     ("x.narrow(2, 1, m)", "x[:, :, 1:1 + m]"),
     ("x.narrow(-1, 0, k)", "x[..., 0:k]"),
     ("x.narrow(-2, t, 3)", "x[..., t:t + 3, :]"),
+    # twenty-third session: a start counted from the end (torch's narrow takes one), keywords,
+    # and a length of the dimension's length minus a shift
+    ("x.narrow(0, -2, 2)", "x[-2:]"),
+    ("x.narrow(dim=1, start=0, length=k)", "x[:, 0:k]"),
+    ("x.narrow(1, 0, x.shape[1] - k)", "x[:, 0:-k]"),
+    ("x.narrow(-1, x.shape[-1] - k, k)", "x[..., -k:]"),
 ])
 def test_narrow_selects_the_slice_of_its_dimension(call, sliced):
     assert regions.narrowed(build.parse_expression(call)) == region(sliced)
@@ -402,7 +408,6 @@ def test_narrow_selects_the_slice_of_its_dimension(call, sliced):
 
 @pytest.mark.parametrize("call", [
     "x.narrow(d, 0, 2)",  # the dimension is not a literal
-    "x.narrow(0, -2, 2)",  # counted from the end
     "x.narrow(-9, 0, 2)",
     "x.narrow(0, 0, n * m)",  # a length that is no affine expression
     "x.narrow(0, 0, 0)",  # an empty view

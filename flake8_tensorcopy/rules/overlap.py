@@ -1,10 +1,14 @@
 """TEN403: a slice write that reads the memory it writes."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator, List, Optional, Tuple
+import ast
+import collections
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions, storage_flow
 from ..semantic.view_helpers import returned_view
+from ..syntax.build import parse_expression
+from ..syntax.patterns import compile_pattern
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Proj, ProjectFunction, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -428,7 +432,8 @@ def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, no
 
 
 # ---- the storage of both sides, asked of the semantic core (``semantic/regions.py``) -----------
-def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Region]]:
+def _storage(ctx, node: nodes.BaseExpression,
+             local: bool = False) -> Optional[Tuple[str, regions.Region]]:
     """(base, region) of a basic-slice view: a subscript of a name or attribute chain (or of
     its ``detach()``), or a name bound to such a view (of a plain name) that nothing rebound
     since."""
@@ -446,8 +451,10 @@ def _storage(ctx, node: nodes.BaseExpression) -> Optional[Tuple[str, regions.Reg
     base = _keyed_name(value)
     if base is None:
         return None
-    r = regions.narrowed(node, lambda n: _may_be_int(ctx, n)) if narrow else \
-        regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True)
+    values = cached(ctx, "_overlap_local_values", ctx.scope_node,
+                    lambda: _local_values(ctx)).get if local else None
+    r = regions.narrowed(node, lambda n: _may_be_int(ctx, n), values) if narrow else \
+        regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True, values=values)
     if r is None:
         return None
     outer = regions.view_of(ctx.inf, base) if type(value) is nodes.Name else None
@@ -476,6 +483,48 @@ def _project_def(ctx, func):
         return getattr(obj, "node", None) if isinstance(obj, ProjectFunction) else None
     except (RecursionError, OSError, ValueError):
         return None
+
+
+#: a symbol that spells a dimension's length (``x.shape[1]``, ``len(x)``)
+_LENGTH = compile_pattern(r"\.shape\[|^len\(")
+
+
+def _local_values(ctx) -> Dict[str, regions.Affine]:
+    """The names of the function being checked that it binds once, by an assignment (also
+    beside others in a tuple one: ``L, lag = self.buf.shape[1], self.lag``), to an affine
+    expression of its parameters it never rebinds, attributes, shapes and other such names
+    (``stop = buf.shape[1] - start``, ``last = self.obs.shape[1] - 1``): a bound spelled with
+    one is the expression (``buf[:, :stop]`` is ``buf[:, :-start]``)."""
+    fn = getattr(ctx.scope_node, "_a", None)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {}
+    stores = collections.Counter(n.id for n in ast.walk(fn)
+                                 if type(n) is ast.Name and type(n.ctx) is not ast.Load)
+    params = {a.arg for a in ast.walk(fn.args) if type(a) is ast.arg}
+    out: Dict[str, regions.Affine] = {}
+    todo, assigns = list(fn.body), []
+    while todo:
+        n = todo.pop()
+        if type(n) is ast.Assign and len(n.targets) == 1:
+            assigns.append(n)
+        todo.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt) and not
+                    isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    for n in sorted(assigns, key=lambda n: (n.lineno, n.col_offset)):
+        target, value = n.targets[0], n.value
+        pairs = zip(target.elts, value.elts) if type(target) is ast.Tuple and \
+            type(value) is ast.Tuple and len(target.elts) == len(value.elts) else [(target, value)]
+        for t, v in pairs:
+            if type(t) is not ast.Name or stores[t.id] != 1 or t.id in params:
+                continue
+            try:
+                a = regions.affine(parse_expression(ast.unparse(v)), 0, out.get)
+            except (SyntaxError, ValueError, RecursionError):
+                a = None
+            if a is not None and all(not sym.isidentifier() or (
+                    sym in params and not stores[sym]) for sym, _ in a.terms) and (
+                    not a.terms or any(_LENGTH.search(sym) for sym, _ in a.terms)):
+                out[t.id] = a  # (a constant, or the arithmetic of a dimension's length)
+    return out
 
 
 def _narrow(node) -> bool:
@@ -528,14 +577,17 @@ def _tensor(ctx, base: nodes.BaseExpression) -> bool:
 
 def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:
     """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
-    without being the same view, for every value of the bounds' symbols but the trivial ones?"""
-    a = _storage(ctx, dst)
-    if a is None:
+    without being the same view, for every value of the bounds' symbols but the trivial ones?
+    The bounds are read as spelled, then, where that says nothing, with the names the function
+    binds once to a shape's arithmetic read as it (``_local_values``)."""
+    for local in (False, True):
+        a = _storage(ctx, dst, local)
+        b = _storage(ctx, src, local) if a is not None else None
+        if b is not None and a[0] == b[0] and regions.compare(a[1], b[1]) == regions.OVERLAP:
+            break
+    else:
         return False
-    b = _storage(ctx, src)
-    if b is None or a[0] != b[0]:
-        return False
-    if regions.compare(a[1], b[1]) != regions.OVERLAP or not _tensor(ctx, _base(dst)):
+    if not _tensor(ctx, _base(dst)):
         return False
     names = regions.symbols(a[1]) | regions.symbols(b[1])
     if not names:

@@ -175,9 +175,14 @@ def _integer(node: nodes.BaseExpression) -> Optional[int]:
 _PLAIN = (nodes.Name, nodes.Attribute, nodes.Integer)
 
 
-def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Affine]:
+#: what a caller knows a symbol stands for (``stop`` bound once to ``x.shape[1] - k``), or None
+Values = Optional[Callable[[str], Optional[Affine]]]
+
+
+def affine(node: Optional[nodes.BaseExpression], depth: int = 0,
+           values: Values = None) -> Optional[Affine]:
     """The affine expression ``node`` spells (integer literals, symbols, ``+``, ``-``, a
-    multiple by an integer literal), or None."""
+    multiple by an integer literal), or None; a symbol ``values`` knows stands for its value."""
     if node is None or depth > 20:
         return None
     t = type(node)
@@ -187,7 +192,7 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Aff
         except ValueError:
             return None
     if t is nodes.UnaryOperation:
-        inner = affine(node.expression, depth + 1)
+        inner = affine(node.expression, depth + 1, values)
         op = type(node.operator)
         if inner is None or op not in (nodes.Minus, nodes.Plus):
             return None
@@ -195,12 +200,14 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Aff
     if t is nodes.BinaryOperation:
         op = type(node.operator)
         if op is nodes.Add or op is nodes.Subtract:
-            left, right = affine(node.left, depth + 1), affine(node.right, depth + 1)
+            left, right = affine(node.left, depth + 1, values), \
+                affine(node.right, depth + 1, values)
             if left is None or right is None:
                 return None
             return left.plus(right, 1 if op is nodes.Add else -1)
         if op is nodes.Multiply:
-            left, right = affine(node.left, depth + 1), affine(node.right, depth + 1)
+            left, right = affine(node.left, depth + 1, values), \
+                affine(node.right, depth + 1, values)
             if left is None or right is None:
                 return None
             if not left.terms:
@@ -209,23 +216,33 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0) -> Optional[Aff
                 return left.scaled(right.const)
         return None
     sym = _symbol(node)
+    known = values(sym) if values is not None and sym is not None else None
+    if known is not None:
+        return known
     return Affine(0, ((sym, 1),)) if sym is not None else None
 
 
 def _bound(node: Optional[nodes.BaseExpression], default: Bound,
-           lengths: FrozenSet[str] = frozenset()) -> Optional[Bound]:
+           lengths: FrozenSet[str] = frozenset(), values: Values = None) -> Optional[Bound]:
     """A slice's bound; ``lengths``: the symbols that spell this dimension's length
     (``x.shape[1]``, ``x.size(1)``, ``len(x)`` in ``x[:, :x.shape[1] - k]``): ``n`` itself."""
     if node is None or (type(node) is nodes.Name and node.value == "None"):
         return default
-    a = affine(node)
-    if a is None:
-        return None
+    a = affine(node, 0, values)
+    return None if a is None else _bound_of(a, lengths)
+
+
+def _bound_of(a: Affine, lengths: FrozenSet[str]) -> Optional[Bound]:
+    """The bound affine value ``a`` is, read as an index: counted from the end where it holds
+    the dimension's length once (``x.shape[1] - k``) or is negative (``-k``), from the start
+    where it holds minus that length (``-(n - 1)`` is index 1) or is not negative."""
     if lengths and any(sym in lengths for sym, _ in a.terms):
         times = sum(c for sym, c in a.terms if sym in lengths)
         rest = Affine(a.const, tuple((sym, c) for sym, c in a.terms if sym not in lengths))
         if times == 1:
             return (1, rest)  # ``x.shape[1] - k``: counted from the end
+        if times == -1 and rest.sign() in (0, 1):
+            return (0, rest)  # ``-last`` of ``last = x.shape[1] - 1``: index 1
         if times != 0:
             return None
         a = rest
@@ -236,10 +253,10 @@ def _bound(node: Optional[nodes.BaseExpression], default: Bound,
 
 
 def _dim(el: nodes.BaseExpression, index_ok: Optional[IndexCheck],
-         lengths: FrozenSet[str] = frozenset()) -> Optional[Dim]:
+         lengths: FrozenSet[str] = frozenset(), values: Values = None) -> Optional[Dim]:
     if type(el) is nodes.Slice:
-        start = _bound(el.lower, (0, ZERO), lengths)
-        stop = _bound(el.upper, (1, ZERO), lengths)
+        start = _bound(el.lower, (0, ZERO), lengths, values)
+        stop = _bound(el.upper, (1, ZERO), lengths, values)
         step = ONE if el.step is None or (type(el.step) is nodes.Name and el.step.value == "None") \
             else affine(el.step)
         if start is None or stop is None or step is None or step.sign() != 1:
@@ -270,7 +287,7 @@ def _leaves(node: nodes.BaseExpression):
 
 
 def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None,
-           new_axes: bool = False) -> Optional[Region]:
+           new_axes: bool = False, values: Values = None) -> Optional[Region]:
     """The region of its base that the basic-slice subscript ``sub`` selects, or None (advanced
     indexing, a computed bound, two Ellipses, a step that is not a positive expression).
     ``None`` (a new axis of size 1) selects no dimension of the base: with ``new_axes`` it is
@@ -299,37 +316,52 @@ def region(sub: nodes.Subscript, index_ok: Optional[IndexCheck] = None,
         at = i if i < len(lead) else i - len(lead) - len(tail)  # type: ignore[arg-type]
         lengths = frozenset({f"{base}.shape[{at}]"} | ({f"len({base})"} if at == 0 else set())) \
             if base is not None else frozenset()
-        d = _dim(s, index_ok, lengths)
+        d = _dim(s, index_ok, lengths, values)
         if d is None:
             return None
         dims.append(d)
     return Region(tuple(dims[:len(lead)]), tuple(dims[len(lead):]) if tail is not None else None)
 
 
-def narrowed(call: nodes.Call, index_ok: Optional[IndexCheck] = None) -> Optional[Region]:
+def narrowed(call: nodes.Call, index_ok: Optional[IndexCheck] = None,
+             values: Values = None) -> Optional[Region]:
     """The region of its base that ``base.narrow(dim, start, length)`` selects (a view:
     ``base[..., start:start + length]`` on dimension ``dim``, an integer literal: counted from
     the last where negative, ``narrow(-1, ...)`` as ``base[..., start:start + length]``), or
     None: not such a call, or a bound that is no affine expression counted from the start."""
     f = call.func
-    args = call.args
-    if type(f) is not nodes.Attribute or f.attr.value != "narrow" or len(args) != 3 or \
-            any(a.keyword is not None or a.star for a in args):
+    if type(f) is not nodes.Attribute or f.attr.value != "narrow" or len(call.args) != 3 or \
+            any(a.star for a in call.args):
         return None
-    d = affine(args[0].value)
-    if d is None or d.terms:
+    given = dict(zip(("dim", "start", "length"), [a.value for a in call.args
+                                                   if a.keyword is None]))
+    given.update((a.keyword.value, a.value) for a in call.args if a.keyword is not None)
+    if set(given) != {"dim", "start", "length"}:
+        return None  # (``narrow(dim=1, start=0, length=n)`` too)
+    d = affine(given["dim"])
+    if d is None or d.terms or not -8 <= d.const <= 8:
         return None
     dim = d.const
-    start, length = _bound(args[1].value, (0, ZERO)), affine(args[2].value)
-    if start is None or start[0] != 0 or length is None or length.sign() != 1 or \
-            not -8 <= dim <= 8:
+    base = dotted_name(f.value)
+    lengths = frozenset({f"{base}.shape[{dim}]"} | ({f"len({base})"} if dim == 0 else set())) \
+        if base is not None else frozenset()
+    start = _bound(given["start"], (0, ZERO), lengths, values)
+    length = affine(given["length"], 0, values)
+    if start is None or length is None:
         return None
+    times = sum(c for sym, c in length.terms if sym in lengths)
+    if times not in (0, 1) or (times == 0 and length.sign() != 1) or (times and start[0]):
+        return None  # (a length of ``n - k``, the dimension's: positive on a long one)
     if index_ok is not None and any(
             type(n) in (nodes.Name, nodes.Attribute) and not index_ok(n)
-            for a in args[1:] for n in _leaves(a.value)):
+            for key in ("start", "length") for n in _leaves(given[key])):
+        return None
+    stop = (start[0], start[1].plus(length)) if start[0] else \
+        _bound_of(start[1].plus(length), lengths)
+    if stop is None:
         return None
     whole = Dim((0, ZERO), (1, ZERO), ONE)
-    picked = Dim(start, (0, start[1].plus(length)), ONE)
+    picked = Dim(start, stop, ONE)
     if dim < 0:
         return Region((), (picked,) + (whole,) * (-dim - 1))
     return Region((whole,) * dim + (picked,))
