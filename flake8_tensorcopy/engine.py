@@ -214,8 +214,10 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
             regions.rebound_in_place(self.inf, target.value.value)
         elif len(node.targets) == 1 and type(target) is nodes.Tuple and \
                 type(node.value) is nodes.Tuple and \
-                len(target.elements) == len(node.value.elements):
-            # ``older, newer = h[:, 1:], h[:, :-1]``: each name the view beside it
+                len(target.elements) == len(node.value.elements) and \
+                _written_view(target, self.ctx.source):
+            # ``older, newer = h[:, 1:], h[:, :-1]``: each name the view beside it (where the
+            # text writes into one: a view kept makes every later binding ask which it ends)
             for t, v in zip(target.elements, node.value.elements):
                 if type(t.value) is nodes.Name and type(v) is nodes.Element and (
                         type(v.value) is nodes.Subscript or _narrowing(v.value)):
@@ -424,6 +426,14 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
 
 
 _FREE = kinds.FREE
+
+
+def _written_view(target: nodes.Tuple, source: str) -> bool:
+    """Does ``source`` write into one of the names of tuple ``target`` (``newer.copy_(``,
+    ``newer[``)?"""
+    return any(type(e.value) is nodes.Name and (
+        e.value.value + "[" in source or e.value.value + ".copy_(" in source)
+        for e in target.elements)
 
 
 def _narrowing(value) -> bool:

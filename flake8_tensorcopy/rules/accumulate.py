@@ -428,7 +428,7 @@ class GraphKeepingAccumulator(Rule):
             return  # (a closure's own list, a step's: made afresh on each call)
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or cleared_every_turn(
-                loop, dotted_name(acc) or root) or (
+                loop, dotted_name(acc) or root, ctx.source) or (
                 form == "store" and not (
                 (script or differentiates(ctx, loop)) and
                 stored_per_turn(ctx, facts.bound, node, acc))):

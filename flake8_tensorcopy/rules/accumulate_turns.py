@@ -53,10 +53,13 @@ def _steps(node) -> bool:
 _EMPTYING = frozenset({"clear", "reset", "reset_states"})
 
 
-def cleared_every_turn(loop, root: str) -> bool:
+def cleared_every_turn(loop, root: str, source: str) -> bool:
     """Is ``root`` (the accumulator's name, or the tracker a method keeps the value in) emptied
     by a call on every turn of ``loop`` (``meter.reset()``, ``recent.clear()``, a statement of
-    its body, not a nested loop's or one branch's)? It then holds one turn's value."""
+    its body, not a nested loop's or one branch's)? It then holds one turn's value. (The text
+    ``source`` says first whether such a call is spelled at all.)"""
+    if not any(f"{root}.{m}(" in source for m in _EMPTYING):
+        return False
     calls = [s for s in nodes.within(loop.body, (nodes.For, nodes.While, nodes.FunctionDef,
                                                  nodes.ClassDef, nodes.Lambda))
              if type(s) is nodes.SimpleStatementLine and any(

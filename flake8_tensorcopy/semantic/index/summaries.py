@@ -573,9 +573,8 @@ def _tensor_attribute(cls, attr: str) -> bool:
 
 
 def _first_bindings(branch: ast.If) -> set:
-    """The statements that bind ``self.X`` in the body of ``branch`` when it is ``if self.X is
-    None:`` (an accumulator's first value, not a reset of it on every call). ``ast.walk``
-    meets the ``if`` before its body."""
+    """The statements binding ``self.X`` in ``branch``'s body when it is ``if self.X is None:``
+    (an accumulator's first value, not a reset on every call; met before the body)."""
     test = branch.test
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Is \
             or type(test.comparators[0]) is not ast.Constant or \
@@ -595,13 +594,14 @@ def _differentiated_elsewhere(cls, fn, attr: str) -> bool:
     policy's ``put_data`` and ``train_net``), not by mistake. (``attr``: ``self.data``, or
     an attribute of one, ``self.buffer.log_probs``, kept by a method of ``self.buffer``.)"""
     attr = attr if attr.startswith("self.") else "self." + attr
+    last = attr.rpartition(".")[2]
     for other in list(getattr(cls, "methods", {}).values()):
         node = getattr(other, "node", None)
         if node is None or node is fn:
             continue
         reads = differentiates = False
         for n in ast.walk(node):
-            if type(n) is ast.Attribute and type(n.ctx) is ast.Load and \
+            if type(n) is ast.Attribute and n.attr == last and type(n.ctx) is ast.Load and \
                     graph.dotted(n) == attr:
                 reads = True
             elif type(n) is ast.Call and type(n.func) is ast.Attribute and \
