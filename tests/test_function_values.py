@@ -4,7 +4,7 @@ one of them), read from the ``ast`` alone."""
 import ast
 
 from flake8_tensorcopy.semantic.index.function_values import (
-    HANDED, LOOP_OVER_NAME, handed, listed_functions, loop_names, stand_ins)
+    LOOP_OVER_NAME, handed, handed_at, listed_functions, loop_names, stand_ins)
 
 SRC = '''
 def a(x): pass
@@ -71,7 +71,13 @@ def test_handed_and_stand_ins():
 def test_text_patterns_find_the_superset():
     assert [m.groups() for m in LOOP_OVER_NAME.finditer(SRC)] == [
         ("fn", "AUGS"), ("fn", "TABLE")]
-    assert {m.group(1) for m in HANDED.finditer(SRC)} >= {"a", "b", "fn"}
+    lines = SRC.splitlines()
+    at = {name: [SRC[:i].count("\n") for i in handed_at(SRC, name)] for name in ("a", "fn")}
+    # a superset: every argument spelled so (a display's item too), never a call's name
+    assert {"run(a)", "run(b, other=a)", "for fn in (a, b):"} == {lines[n].strip()
+                                                                for n in at["a"]}
+    assert [lines[n].strip() for n in at["fn"]] == ["twice(fn)", "run(fn)"]
+    assert list(handed_at("f(a)(b)\nab(a2, a_)\nx.a(1)\ng(k=a)\nh(a == 1)", "a")) == [2, 30]
 
 
 def test_picked_names():

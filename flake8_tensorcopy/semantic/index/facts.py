@@ -17,7 +17,7 @@ from ...syntax.source import LazyPattern, encoding_of, line_numbers, line_starts
 from ..kinds import NamedTupleClass, ProjectModule, Qual, join_call_sites
 from .defs import BUILTIN_BASES, ClassFacts, FuncFacts, Home
 from .evaluate import CALLED_ANY, DEF_BEFORE, CallSites, call_starts
-from .function_values import HANDED, LOOP_OVER_NAME, PICKED, handed, listed_functions, \
+from .function_values import LOOP_OVER_NAME, PICKED, handed, handed_at, listed_functions, \
     stand_ins
 
 #: ``for fn in (train_a, train_b):`` (or a list display): the loop's name, the names listed
@@ -73,9 +73,12 @@ class ModuleFacts(ProjectModule):
         self._assign_kinds = {name: _assign_kind(value)
                               for name, value in self._assigns.items()}  # type: ignore[union-attr]
         self._assign_shapes: Dict[Tuple[str, int], object] = {}
-        #: module-level displays of plain names (``AUGMENTS = [a, b]``): a loop over one may
-        #: call each (``function_values.loop_names``); names only, kept with the facts
-        self.listed = listed_functions(self._assigns)  # type: ignore[arg-type]
+        #: module-level displays of plain names, one of them a function of the module
+        #: (``AUGMENTS = [a, b]``): a loop over one may call each (``function_values
+        #: .loop_names``); names only, kept with the facts
+        self.listed = {k: v for k, v in listed_functions(
+            self._assigns).items()  # type: ignore[arg-type]
+            if any(isinstance(self.defs.get(n), FuncFacts) for n in v)}
 
     # -- the tree, let go between files and read again when asked ------------------------------
     @property
@@ -338,8 +341,8 @@ class ModuleFacts(ProjectModule):
                 item.strip() in functions for item in m.group(2).split(","))} | {
                 m.group(1) for m in LOOP_OVER_NAME.finditer(text or "")
                 if m.group(2) in self.listed}
-            spots = None if text is None else self._lines_of(
-                m.start(1) for m in HANDED.finditer(text) if m.group(1) in names)
+            spots = None if text is None else self._lines_of(sorted(
+                i for name in names for i in handed_at(text, name)))
             given = handed(self.tree, functions, self.listed, spots) if spots is None or \
                 spots else {}
             self._handed = {name: got for name, of in given.items()

@@ -27,9 +27,23 @@ Names = Tuple[str, ...]
 LOOP_OVER_NAME = LazyPattern(
     r"for[ \t]+\(?(?:[^\W\d]\w*[ \t]*,[ \t]*)?([^\W\d]\w*)\)?[ \t]+in[ \t]+([^\W\d]\w*)"
     r"(?:[ \t]*\.[ \t]*(?:items|values)[ \t]*\([ \t]*\))?[ \t]*:")
-#: a plain name as a whole argument (``run(rule90)``, ``train(shift=fn)``): where a function
-#: may be handed to another
-HANDED = LazyPattern(r"[(,][ \t]*(?:[^\W\d]\w*[ \t]*=[ \t]*)?([^\W\d]\w*)[ \t]*(?=[,)])")
+def handed_at(text: str, name: str) -> Iterator[int]:
+    """The offsets where ``name`` is spelled as a whole argument (``run(rule90)``,
+    ``train(shift=fn)``): where a function may be handed to another (a superset: the text's)."""
+    i = text.find(name)
+    while i >= 0:
+        end = i + len(name)
+        j = i - 1
+        while j >= 0 and text[j] in " \t":
+            j -= 1
+        k = end
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and \
+                text[k:k + 1] in (",", ")") and j >= 0 and (text[j] in "(," or (
+                    text[j] == "=" and j > 0 and text[j - 1] not in "=!<>")):
+            yield i
+        i = text.find(name, end)
 
 
 def listed_functions(assigns: Dict[str, ast.expr]) -> Dict[str, Names]:
