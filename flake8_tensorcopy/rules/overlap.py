@@ -9,10 +9,11 @@ from ..semantic import ints, regions, storage_flow
 from ..semantic.view_helpers import returned_view
 from ..syntax.build import parse_expression
 from ..syntax.patterns import compile_pattern
-from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Proj, ProjectFunction, Seq, is_tensor
+from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
+from .accumulate_graph import callee
 from .context import cached
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
     applicability
@@ -471,18 +472,7 @@ def _helper_view(ctx, node):
         return None
     return returned_view(getattr(ctx.module, "_a", None), node, ctx.code,
                          cached(ctx, "_overlap_helper_views", None, dict),
-                         lambda func: _project_def(ctx, func))
-
-
-def _project_def(ctx, func):
-    """The ``ast`` of the project function ``func`` names (``from .utils import window``), or
-    None."""
-    try:
-        k = ctx.infer(func)
-        obj = k.obj if type(k) is Proj else None
-        return getattr(obj, "node", None) if isinstance(obj, ProjectFunction) else None
-    except (RecursionError, OSError, ValueError):
-        return None
+                         lambda func: getattr(callee(ctx, func), "node", None))
 
 
 #: a symbol that spells a dimension's length (``x.shape[1]``, ``len(x)``)
