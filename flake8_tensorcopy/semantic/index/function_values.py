@@ -17,7 +17,7 @@ import ast
 import bisect
 from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
-from ...syntax.source import LazyPattern
+from ...syntax.source import LazyPattern, occurrences
 from ...syntax.walk import listed_names
 
 Names = Tuple[str, ...]
@@ -30,8 +30,7 @@ LOOP_OVER_NAME = LazyPattern(
 def handed_at(text: str, name: str) -> Iterator[int]:
     """The offsets where ``name`` is spelled as a whole argument (``run(rule90)``,
     ``train(shift=fn)``): where a function may be handed to another (a superset: the text's)."""
-    i = text.find(name)
-    while i >= 0:
+    for i in occurrences(text, name):
         end = i + len(name)
         j = i - 1
         while j >= 0 and text[j] in " \t":
@@ -43,7 +42,6 @@ def handed_at(text: str, name: str) -> Iterator[int]:
                 text[k:k + 1] in (",", ")") and j >= 0 and (text[j] in "(," or (
                     text[j] == "=" and j > 0 and text[j - 1] not in "=!<>")):
             yield i
-        i = text.find(name, end)
 
 
 def listed_functions(assigns: Dict[str, ast.expr]) -> Dict[str, Names]:
