@@ -394,6 +394,8 @@ class ScopeGraph:
                     self._mark_expr(side, fact, depth + 1)
         elif t is ast.UnaryOp and type(expr.op) is ast.USub:
             self._mark_expr(expr.operand, fact, depth + 1)
+        elif is_sum(expr):  # ``(loss + 0.01 * reg).backward()``: its terms, as ``loss = a + b``
+            self._mark_value(expr, fact, depth + 1)
         elif t is ast.Subscript and type(expr.slice) in (ast.Slice, ast.Tuple) and \
                 indexes_tensor(expr):
             # ``-out[:, 0].mean()``: a slice of a tensor holds a graph only if the tensor does
