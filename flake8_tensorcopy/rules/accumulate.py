@@ -16,7 +16,7 @@ from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
     kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, \
-    stored_per_turn, summary
+    made_queue, stored_per_turn, summary
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_update
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names
@@ -370,6 +370,9 @@ class GraphKeepingAccumulator(Rule):
     def _check(self, node, ctx, found) -> Iterator[Report]:
         acc, value, form = found
         line = ctx.stmt_line
+        if type(node.value) is nodes.Call and type(node.value.func) is nodes.Attribute and \
+                node.value.func.attr.value == "put" and not made_queue(ctx, acc):
+            return  # (``q.put(v)``: only into a queue the scope makes)
         if line is None or (form in ("aug", "add", "ifexp", "cat", "store") and
                             ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing

@@ -352,15 +352,33 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
         return False
     if type(acc) is nodes.Attribute:
         return _class_container(ctx, acc)
+    torch_name = ctx.inf.torch_alias()
+    return _made_by(ctx, acc, lambda value: made_container(value, torch_name))
+
+
+_QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue"})
+
+
+def made_queue(ctx, acc) -> bool:
+    """Is every binding reaching the name ``acc`` a queue of the ``queue`` module the scope
+    makes (``q = queue.Queue()``; ``Queue()`` where the file imports from ``queue``), which keeps
+    what ``q.put(v)`` gives it until taken? (Not a ``multiprocessing`` one: it pickles.)"""
+    bare = "from queue import" in ctx.source
+    return type(acc) is nodes.Name and _made_by(ctx, acc, lambda v: type(v) is ast.Call and (
+        dotted(v.func) in {"queue." + q for q in _QUEUES} or
+        bare and type(v.func) is ast.Name and v.func.id in _QUEUES))
+
+
+def _made_by(ctx, acc, made) -> bool:
+    """Is every binding reaching the read ``acc`` (a name) an assignment of a value ``made``
+    answers yes for?"""
     g = scope_graph(ctx)
     a = getattr(acc, "_a", None)
     if type(a) is not ast.Name:
         return False
     g._need()
     reach = g.uses.get(id(a))
-    torch_name = ctx.inf.torch_alias()
-    return bool(reach) and all(g.bindings[b].kind == "assign" and
-                               made_container(g.bindings[b].value, torch_name)
+    return bool(reach) and all(g.bindings[b].kind == "assign" and made(g.bindings[b].value)
                                for b in reach)
 
 

@@ -62,10 +62,16 @@ def accumulation(node):
         other = _added(name, op)
         return (acc, other, "add") if other is not None else None
     call = node.value
+    if type(call) is nodes.Call and pushed(call, GROWING_PUSHES):
+        # ``heapq.heappush(heap, item)``: the heap grows by ``item`` as by ``heap.append(item)``
+        return (call.args[0].value, call.args[1].value, "append") \
+            if type(call.args[0].value) in TARGETS else None
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
+            call.func.attr.value not in ("append", "appendleft", "add_", "extend", "put") or \
             len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
+    if call.func.attr.value == "put" and type(call.func.value) is not nodes.Name:
+        return None  # (``q.put(v)``: the check asks that ``q`` is a queue the scope makes)
     acc = call.func.value
     if type(acc) is nodes.Call and type(acc.func) is nodes.Attribute and \
             acc.func.attr.value == "setdefault" and acc.args:
@@ -83,6 +89,20 @@ def accumulation(node):
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form
+
+
+#: the ``heapq`` functions that put their second argument into the heap that is their first
+PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})
+#: ... and of those, the one that grows it (the others pop an item for each one they push)
+GROWING_PUSHES = frozenset({"heappush"})
+
+
+def pushed(call, names=PUSHES) -> bool:
+    """``heapq.heappush(heap, item)`` (of ``names``): the item goes into ``heap`` as
+    ``heap.append(item)`` would put it."""
+    f = call.func
+    return type(f) is nodes.Attribute and f.attr.value in names and len(call.args) == 2 and \
+        all(a.keyword is None and not a.star for a in call.args)
 
 
 _CONSTANTS = (nodes.Integer, nodes.SimpleString, nodes.Float, nodes.Ellipsis)

@@ -298,7 +298,7 @@ class StateDictSnapshot(Rule):
                     type(call.func.value) is nodes.Name:
                 return self._updated(node, ctx, call)
             if call.func.attr.value.startswith("heap") and "state_dict" in ctx.source:
-                from .snapshot_methods import pushed  # ``heapq.heappush(self.heap, (s, sd))``
+                from .accumulation_forms import pushed  # ``heapq.heappush(self.heap, (s, sd))``
 
                 if not pushed(call):
                     return ()

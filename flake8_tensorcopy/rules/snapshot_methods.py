@@ -14,6 +14,7 @@ from .context import enclosing_function, positional_param_names, statement_block
     statement_list
 from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
+from .accumulation_forms import pushed
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 from .snapshot_getters import restored_through_getter, returns_items
 from .snapshot_values import paired_list, parameter_lists, reads_parameters_of
@@ -573,17 +574,6 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
                 return (f"training (`{stmt.name.value}()` compares it with "
                         f"`{spelled}`, the same tensors)"), hit
     return None
-
-
-_PUSHES = frozenset({"heappush", "heapreplace", "heappushpop"})
-
-
-def pushed(call) -> bool:
-    """``heapq.heappush(heap, item)`` (``heapreplace``, ``heappushpop``): the item goes into
-    ``heap`` as ``heap.append(item)`` would put it."""
-    f = call.func
-    return type(f) is nodes.Attribute and f.attr.value in _PUSHES and len(call.args) == 2 and \
-        all(a.keyword is None and not a.star for a in call.args)
 
 
 def handed_back(ctx, name: str, owner: str):
