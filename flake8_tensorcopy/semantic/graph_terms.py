@@ -27,6 +27,12 @@ KEEPS_GRAPH = frozenset({
     "sqrt", "norm", "expand", "expand_as", "repeat", "chunk", "split", "select", "index_select",
     "gather", "masked_select", "narrow", "max", "min", "prod", "std", "var", "neg", "mul", "div",
     "add", "sub", "matmul", "mm", "bmm", "clamp", "squeeze_", "unsqueeze_",
+    # differentiable operations whose result is a floating tensor of an attached one's graph
+    # (measured, torch 2.13: each result has a ``grad_fn``)
+    "masked_fill", "where", "diagonal", "diag", "roll", "flip", "cumsum", "cumprod", "tril",
+    "triu", "sin", "cos", "log1p", "expm1", "square", "rsqrt", "reciprocal", "logsumexp",
+    "amax", "amin", "unflatten", "movedim", "swapaxes", "lerp", "nan_to_num", "clamp_min",
+    "clamp_max", "maximum", "minimum", "outer", "baddbmm", "addmm", "erf", "sinh", "cosh",
     # a ``torch.distributions`` object made from attached parameters (``keeps_graph_function``):
     # these keep their graph (``sample()`` does not: it draws without grad)
     "log_prob", "entropy", "rsample", "cdf", "icdf"})
