@@ -221,6 +221,19 @@ def stacked_detached(model, batches):
     return torch.stack(out).mean()
 
 
+def catted(model, batches):
+    probs = [torch.sigmoid(model(x)) for x in batches]
+    return torch.cat(probs)
+
+
+def stacked_inline(model, batches):
+    return torch.stack([model(x).sum() for x in batches])
+
+
+def catted_detached(model, batches):
+    return torch.cat([model(x).detach() for x in batches])
+
+
 class NotModule:
     def forward(self, x):
         return torch.nn.functional.linear(x, x)
@@ -496,6 +509,13 @@ def _attached_at(fn, g, line):
         if isinstance(node, ast.Expr) and node.lineno == line:
             return g.attached(node.value.args[0])
     raise AssertionError(line)
+
+
+def test_a_tensor_made_of_a_comprehension_s_items(defs):
+    # ``torch.cat([...])`` of a list comprehension, bound first or spelled in place: every item's
+    assert _s(defs, "catted").sources[""] == frozenset({("c0", "")})
+    assert _s(defs, "stacked_inline").sources[""] == frozenset({("c0", "")})
+    assert "" not in _s(defs, "catted_detached").sources  # detached items: none
 
 
 def test_a_differentiated_item_proves_the_region_of_its_call(defs):

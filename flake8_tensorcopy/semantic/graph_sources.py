@@ -112,6 +112,8 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
             out = sources(g, bd.value, r, depth + 1)
             if not out and empty_list(bd):
                 out = _appended(g, bd.key, depth)
+            elif not out and type(bd.value) is ast.ListComp:  # as a list it appends to
+                out = sources(g, bd.value, r, depth + 1, True)
         elif bd.kind == "aug" and type(bd.value.op) in ARITH:
             out = sources(g, bd.value.value, r, depth + 1) | \
                 sources(g, bd.value.target, r, depth + 1)
@@ -187,6 +189,8 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
         return _call(g, expr, r, depth)
     if tensor and (t is ast.List or t is ast.Tuple):  # ``torch.cat([a, b])``: any of them
         return NONE.union(*(sources(g, e, r, depth + 1, True) for e in expr.elts))
+    if tensor and (t is ast.ListComp or t is ast.GeneratorExp):  # (``torch.cat([model(x)
+        return sources(g, expr.elt, r, depth + 1, True)  # for x in xs])``: every item's)
     return NONE
 
 
