@@ -371,15 +371,29 @@ def made_queue(ctx, acc) -> bool:
 
 def _made_by(ctx, acc, made) -> bool:
     """Is every binding reaching the read ``acc`` (a name) an assignment of a value ``made``
-    answers yes for?"""
+    answers yes for (``d = {}``; an item of a display, ``preds, ys = {}, {}``)?"""
     g = scope_graph(ctx)
     a = getattr(acc, "_a", None)
     if type(a) is not ast.Name:
         return False
     g._need()
     reach = g.uses.get(id(a))
-    return bool(reach) and all(g.bindings[b].kind == "assign" and made(g.bindings[b].value)
-                               for b in reach)
+    return bool(reach) and all(made(v) for v in map(_bound_value, (g.bindings[b] for b in reach)))
+
+
+def _bound_value(bd):
+    """The value binding ``bd`` gives its name: an assignment's, or its item of a display of
+    as many items as the targets (``a, b = [], {}``); None where the walk cannot tell."""
+    if bd.kind == "assign":
+        return bd.value
+    if bd.kind == "unpack" and type(bd.value) in (ast.Tuple, ast.List) and \
+            type(bd.stmt) is ast.Assign and len(bd.stmt.targets) == 1 and \
+            type(bd.stmt.targets[0]) in (ast.Tuple, ast.List) and \
+            len(bd.stmt.targets[0].elts) == len(bd.value.elts) and \
+            not any(type(e) is ast.Starred for e in bd.value.elts) and \
+            0 <= bd.index < len(bd.value.elts):
+        return bd.value.elts[bd.index]
+    return None
 
 
 def instance_facts(kind):
