@@ -15,8 +15,8 @@ from ..syntax.nodes import dotted_name
 from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
-    kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, \
-    made_queue, stored_per_turn, summary
+    kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, summary
+from .accumulate_containers import made_queue, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_update
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Dict, Optional, Set
+from typing import Dict, Optional
 
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
-    leaf_properties, made_container
+    leaf_properties
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in, list_handing_calls
 from ..syntax.walk import class_of
@@ -342,79 +342,10 @@ def _at(args: list, given: Optional[Dict[int, list]], k: int) -> list:
     return given.get(k, []) if given is not None else []
 
 
-def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
-    """``acc[i] = v`` (``node``): does each turn of its loop store at its own index (the index
-    reads a name of ``bound``, those the loop binds), into a tensor, a list or a dict the
-    scope makes (``made_container`` of every binding reaching ``acc``: ``torch.zeros(n)``,
-    ``[None] * n``, ``{}``; not a NumPy array, where the store raises instead)?"""
-    index = node.targets[0].target.slice
-    if not any(type(n) is nodes.Name and n.value in bound for n in nodes.within(index, ())):
-        return False
-    if type(acc) is nodes.Attribute:
-        return _class_container(ctx, acc)
-    torch_name = ctx.inf.torch_alias()
-    return _made_by(ctx, acc, lambda value: made_container(value, torch_name))
-
-
-_QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue"})
-
-
-def made_queue(ctx, acc) -> bool:
-    """Is every binding reaching the name ``acc`` a queue of the ``queue`` module the scope
-    makes (``q = queue.Queue()``; ``Queue()`` where the file imports from ``queue``), which keeps
-    what ``q.put(v)`` gives it until taken? (Not a ``multiprocessing`` one: it pickles.)"""
-    bare = "from queue import" in ctx.source
-    return type(acc) is nodes.Name and _made_by(ctx, acc, lambda v: type(v) is ast.Call and (
-        dotted(v.func) in {"queue." + q for q in _QUEUES} or
-        bare and type(v.func) is ast.Name and v.func.id in _QUEUES))
-
-
-def _made_by(ctx, acc, made) -> bool:
-    """Is every binding reaching the read ``acc`` (a name) an assignment of a value ``made``
-    answers yes for (``d = {}``; an item of a display, ``preds, ys = {}, {}``)?"""
-    g = scope_graph(ctx)
-    a = getattr(acc, "_a", None)
-    if type(a) is not ast.Name:
-        return False
-    g._need()
-    reach = g.uses.get(id(a))
-    return bool(reach) and all(made(v) for v in map(_bound_value, (g.bindings[b] for b in reach)))
-
-
-def _bound_value(bd):
-    """The value binding ``bd`` gives its name: an assignment's, or its item of a display of
-    as many items as the targets (``a, b = [], {}``); None where the walk cannot tell."""
-    if bd.kind == "assign":
-        return bd.value
-    if bd.kind == "unpack" and type(bd.value) in (ast.Tuple, ast.List) and \
-            type(bd.stmt) is ast.Assign and len(bd.stmt.targets) == 1 and \
-            type(bd.stmt.targets[0]) in (ast.Tuple, ast.List) and \
-            len(bd.stmt.targets[0].elts) == len(bd.value.elts) and \
-            not any(type(e) is ast.Starred for e in bd.value.elts) and \
-            0 <= bd.index < len(bd.value.elts):
-        return bd.value.elts[bd.index]
-    return None
-
-
 def instance_facts(kind):
     """What the project index knows of the class of an instance of ``kind`` (its
     ``ClassFacts``), or None: not an instance, or of a class the index does not know."""
     return kind.cls.facts if type(kind) is kinds.Instance else None
-
-
-def _class_container(ctx, acc) -> bool:
-    """``miner.cache`` (``acc``) of an instance of a class of the project whose methods bind
-    that attribute only to a container they make (``self.cache = {}``): it lives as long as
-    the instance."""
-    facts = instance_facts(ctx.infer(acc.value))
-    if facts is None:
-        return False
-    try:
-        made = facts.attr_exprs.get(acc.attr.value)
-    except (OSError, ValueError, RecursionError):
-        return False
-    torch_name = ctx.inf.torch_alias()
-    return bool(made) and all(made_container(value, torch_name) for _, value in made)
 
 
 def consumed_by_callers(ctx, tree: ast.Module, uses: Uses, name: str) -> bool:
