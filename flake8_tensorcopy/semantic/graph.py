@@ -33,7 +33,7 @@ from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
     join_envs, literal, path_of, path_root, plain_number, reduced_values, same_or_view, terms)
-from . import graph_items, graph_sources
+from . import graph_items, graph_loop_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
     Oracle, first_fact, nested_item, number_binding, strongest, through_arguments,
@@ -491,7 +491,7 @@ class ScopeGraph:
             elif bd.kind == "nested" and type(bd.value) is ast.Call:  # its item at that path
                 fact = graph_sources.call_fact(self, bd.value, bd.index, bd.stmt)
             elif bd.kind == "other" or bd.kind == "star":  # ``for k, v in losses.items()``
-                fact = graph_items.loop_item_fact(self, bd)  # of a summed dict; ``*parts``
+                fact = graph_loop_items.loop_item_fact(self, bd)  # of a summed dict; ``*parts``
             if fact is None and bd.kind == "assign" and type(bd.value) is ast.Call:
                 fact = graph_sources.call_fact(self, bd.value, "", bd.stmt)
             if fact is None:

@@ -376,79 +376,6 @@ def output_sibling(g, name, key: str) -> Optional[Fact]:
     return Fact(FORWARD, line) if line is not None else None
 
 
-def loop_item_fact(g, bd):
-    """The value a loop takes from a dict whose values a differentiated ``sum`` adds (``for k,
-    v in loss_dict.items()``, ``for v in loss_dict.values()``): a term of that loss (the
-    dict's binding marked ``TERMS`` on every path, its items written nowhere); or from a call
-    of a generator that yields what it differentiated (``GraphSummary.yields``); or None."""
-    s = bd.stmt
-    if bd.kind == "star":
-        return starred_fact(g, bd)
-    if type(s) not in (ast.For, ast.AsyncFor):
-        return None
-    it = s.iter
-    taken = _loop_source(s.target, it, bd.key)
-    if taken is not None and type(taken[0]) is ast.Call:
-        # ``for loss in train_gen(model, opt)``, ``for i, (loss, out) in enumerate(gen(...))``
-        # of a generator that yields what it differentiated there (``GraphSummary.yields``)
-        summary = g.summary(taken[0])
-        if taken[1] in getattr(summary, "yields", ()):
-            return Fact(RETURNED, it.lineno, detail=summary.name)
-        if summary is not None:
-            # what it yields there, derived from a forward pass of its own (or an argument)
-            # where grad is on: ``yield criterion(model(x), y), n``
-            from .graph_sources import call_fact
-            from .graph_yields import YIELDED
-
-            got = call_fact(g, taken[0], YIELDED if taken[1] == -1 else
-                            f"{YIELDED}[{taken[1]}]", s)
-            if got is not None:
-                return got
-    elif taken is not None and taken[1] == -1:
-        # ``for li in per_sample``, ``for t, li in zip(ts, per_sample)`` of an attached tensor:
-        # each item is a view of it, in its graph
-        got = g.attached(taken[0], s)
-        if got is not None and got.why != HOLDS:  # (a dict with an attached item: its keys)
-            return got
-    tgt = s.target
-    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and \
-            len(it.args) == 1 and not it.keywords and type(tgt) is ast.Tuple and \
-            len(tgt.elts) == 2:
-        it, tgt = it.args[0], tgt.elts[1]  # ``for i, (name, l) in enumerate(d.items())``
-    if not (type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and
-            type(it.func.value) is ast.Name) or it.func.value.id in g.path_written:
-        return None
-    m = it.func.attr
-    if not ((m == "items" and type(tgt) is ast.Tuple and len(tgt.elts) == 2 and
-             type(tgt.elts[1]) is ast.Name and tgt.elts[1].id == bd.key) or
-            (m == "values" and type(tgt) is ast.Name and tgt.id == bd.key)):
-        return None
-    reach = g.uses.get(id(it.func.value))
-    facts = [g.marked.get(b) for b in reach or ()]
-    if facts and all(f is not None and f.why == TERMS for f in facts):
-        return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
-    bound = [g.bindings[b] for b in reach or ()]
-    if bound and all(x.kind == "assign" and type(x.value) is ast.Dict for x in bound):
-        # ``losses = {"reg": F.mse_loss(...), "cls": ...}`` made here: what the loop takes
-        # holds a graph wherever one of the display's values does, on every binding
-        facts = [first_fact(g.attached(v, x.stmt) for v in x.value.values) for x in bound]
-        return strongest(facts) if all(f is not None for f in facts) else None
-    # a dict a call of the project computed from an attached value (``dices =
-    # dice_per_class(logits, mask)``; its summary says where its value comes from): what the
-    # loop takes holds that graph wherever one of its values does
-    from .graph_sources import call_fact
-
-    if not bound or any(x.kind != "assign" or type(x.value) is not ast.Call for x in bound):
-        return None
-    # (``logs = self.train_step(batch)`` returning ``{"loss": loss, "ce": ce}`` after
-    # ``loss.backward()``: some of the values the loop takes are what it differentiated)
-    summaries = [g.summary(x.value) for x in bound]
-    if all(getattr(x, "keys", None) for x in summaries):
-        return Fact(RETURNED, it.lineno, detail=summaries[0].name)
-    got = [call_fact(g, x.value, "[*]", x.stmt) for x in bound]
-    return strongest(got) if all(f is not None for f in got) else None
-
-
 def mark_sibling(g, b: int, items, sib: Fact) -> None:
     """Binding ``b`` unpacked beside a differentiated item (``graph.ScopeGraph._mark_unpacked``)
     from a call whose summary says ``items`` are terms of it: an item among them is a term
@@ -479,30 +406,6 @@ def starred_fact(g, bd) -> Optional[Fact]:
     n = len(v.elts) if type(v) in (ast.Tuple, ast.List) else bd.index + 8
     got = first_fact(unpacked_fact(g, v, j, bd.stmt) for j in range(bd.index, n))
     return None if got is None else Fact(HOLDS, bd.stmt.lineno, detail=UNPACKED)
-
-
-def _loop_source(target, it, key: str) -> Optional[Tuple[ast.AST, int]]:
-    """What a loop takes ``key``'s values from, and which item of each value ``key`` is (``-1``:
-    the whole): ``for key in x`` (``x``, -1), ``for a, key in gen(...)`` (the call, 1), through
-    ``enumerate`` (``for i, (key, out) in enumerate(gen(...))``: the call, 0; ``for i, key in
-    enumerate(x)``: ``x``, -1) or ``zip`` of names (``for a, key in zip(t, x)``: ``x``, -1);
-    else None."""
-    if type(it) is ast.Call and type(it.func) is ast.Name and not it.keywords and \
-            type(target) is ast.Tuple and \
-            not any(type(e) is ast.Starred for e in target.elts + it.args):
-        if it.func.id == "enumerate" and len(it.args) == 1 and len(target.elts) == 2:
-            target, it = target.elts[1], it.args[0]
-        elif it.func.id == "zip" and len(it.args) == len(target.elts):
-            found = [a for e, a in zip(target.elts, it.args)
-                     if type(e) is ast.Name and e.id == key]
-            return (found[0], -1) if found and type(found[0]) is ast.Name else None
-    if type(target) is ast.Name:
-        return (it, -1) if target.id == key and type(it) in (ast.Name, ast.Call) else None
-    if type(target) is ast.Tuple and type(it) is ast.Call:
-        for i, e in enumerate(target.elts):
-            if type(e) is ast.Name and e.id == key:
-                return it, i
-    return None
 
 
 def holds_returned(g, bd) -> Optional[Fact]:

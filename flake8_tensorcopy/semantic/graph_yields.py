@@ -2,7 +2,7 @@
 (``graph_sources``): the sources of each item every ``return`` (``summary_items``) or ``yield``
 (``yielded_items``) statement gives, which the function's summary keeps (what it yields under
 ``YIELDED`` keys beside what it returns), and a call of it or a loop over one reads
-(``graph_items.loop_item_fact``)."""
+(``graph_loop_items.loop_item_fact``)."""
 from __future__ import annotations
 
 import ast
