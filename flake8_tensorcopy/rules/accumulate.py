@@ -589,7 +589,8 @@ _LOOPS = (nodes.For, nodes.While)
 
 
 def _operands(value) -> bool:
-    """A name, attribute or call in ``value``, through arithmetic, subscripts and containers?"""
+    """A name, attribute or call in ``value``, through arithmetic, subscripts, containers and
+    the items of comprehensions?"""
     t = type(value)
     if t is nodes.Tuple or t is nodes.List:
         return any(_operands(e.value) for e in value.elements if type(e) is nodes.Element)
@@ -599,6 +600,8 @@ def _operands(value) -> bool:
         return _operands(value.left) or _operands(value.right)
     if t is nodes.UnaryOperation or t is nodes.Subscript:
         return _operands(value.expression if t is nodes.UnaryOperation else value.value)
+    if t is nodes.DictComp or t is nodes.ListComp:  # ``{k: v for k, v in losses.items()}``
+        return _operands(value.value if t is nodes.DictComp else value.elt)
     return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
 
 
