@@ -67,9 +67,18 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     # the key paths of the dict display every return gives (None: not every return is one)
     keys: Optional[Dict[str, list]] = None
     displays = True
+    # the fields of the dataclass every return constructs (``return StepOutput(loss=loss,
+    # logits=logits)``: ``.logits``), None where not every return is one
+    attrs: Optional[Dict[str, list]] = None
+    constructed = True
     for value, stmt in g.returns:
         r = region(g, stmt)
         returned = value
+        given = _constructed(g, value) if constructed else None
+        if given is not None:
+            attrs = _agreed(attrs, {k: (sources(g, v, r), computed_in(g, v, stmt))
+                                    for k, v in given.items()})
+        constructed = given is not None
         whole.append((sources(g, value, r), computed_in(g, value, stmt)))
         if values is not None and type(value) in (ast.Dict, ast.DictComp):
             # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes
@@ -113,6 +122,8 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     groups = {"": whole}
     if displays:
         groups.update(keys or {})
+    if constructed:
+        groups.update(attrs or {})
     groups.update({i if type(i) is str else f"[{i}]": v for i, v in (items or {}).items()})
     for key, (value, stmt) in keyed.items():
         groups[key] = [(sources(g, value, region(g, stmt)), computed_in(g, value, stmt))]
@@ -123,6 +134,19 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
     # is a tuple, so that a forward pass's items still count as its output, ``unpacked_fact``)
     return srcs, regions, frozenset(k for k, got in groups.items() if k and got and not (
         conditional and k[:1] == "[" and k.count("[") == 1 and k not in srcs))
+
+
+def _constructed(g, value) -> Optional[Dict[str, ast.expr]]:
+    """``.field`` -> the value given for it, where ``value`` constructs a class whose instance
+    keeps its fields as given (``g.oracle.fields``: a namedtuple, a dataclass of the project),
+    by position or keyword (no ``*``/``**``); else None."""
+    fields = g.oracle.fields(value) if type(value) is ast.Call else None
+    if not fields or any(type(a) is ast.Starred for a in value.args) or \
+            any(k.arg is None for k in value.keywords) or len(value.args) > len(fields):
+        return None
+    given = {f".{f}": a for f, a in zip(fields, value.args)}
+    given.update({f".{k.arg}": k.value for k in value.keywords if k.arg in fields})
+    return given
 
 
 def _agreed(so_far: Optional[Dict], here: Dict) -> Dict:

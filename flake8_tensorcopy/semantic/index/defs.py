@@ -263,6 +263,18 @@ class ClassFacts(ProjectClass):
         node = self._node
         return node if node is not None else self._home.module().node_of(self)  # type: ignore[return-value]
 
+    def constructor_fields(self) -> Optional[Tuple[str, ...]]:
+        """The fields a call of the class fills, in order, when it is a dataclass or a
+        ``NamedTuple`` class whose instance keeps what it was given (no ``__init__``,
+        ``__post_init__`` or ``__new__`` of its own): its annotated names; else None."""
+        if not (self.is_dataclass or any((dotted(b) or "").split(".")[-1] == "NamedTuple"
+                                         for b in self.bases)) or \
+                {"__init__", "__post_init__", "__new__"} & set(self.methods):
+            return None
+        return tuple(s.target.id for s in self.node.body
+                     if type(s) is ast.AnnAssign and type(s.target) is ast.Name and
+                     not (dotted(s.annotation) or "").endswith("ClassVar"))
+
     @property
     def bases(self) -> List[ast.expr]:
         got = self._bases

@@ -164,8 +164,8 @@ class IndexOracle(graph.Oracle):
         if type(f) is not ast.Name:
             return None
         try:
-            if type(self.module.lookup(f.id)) is not kinds.NamedTupleClass:
-                return None
+            if type(made := self.module.lookup(f.id)) is not kinds.NamedTupleClass:  # dataclass
+                return getattr(made, "constructor_fields", lambda: None)()
             value = self.module.assigns.get(f.id)
         except (OSError, ValueError, RecursionError, AttributeError):
             return None
