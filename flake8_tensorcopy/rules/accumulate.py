@@ -16,7 +16,7 @@ from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
     kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, summary
-from .accumulate_containers import made_queue, stored_per_turn
+from .accumulate_containers import queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_update
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names
@@ -331,7 +331,7 @@ class GraphKeepingAccumulator(Rule):
 
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
-        found = accumulation(node)
+        found = accumulation(node) or queue_put(node, ctx)
         if found is None and kept_by_call(node, ctx.source) and _may_keep(node.value) and (
                 in_loop(ctx) or self_step_call(node.value, ctx)):
             # (asked only in a loop, or of ``self`` in a step method: ``_check`` reports nothing
@@ -370,9 +370,6 @@ class GraphKeepingAccumulator(Rule):
     def _check(self, node, ctx, found) -> Iterator[Report]:
         acc, value, form = found
         line = ctx.stmt_line
-        if type(node.value) is nodes.Call and type(node.value.func) is nodes.Attribute and \
-                node.value.func.attr.value == "put" and not made_queue(ctx, acc):
-            return  # (``q.put(v)``: only into a queue the scope makes)
         if line is None or (form in ("aug", "add", "ifexp", "cat", "store") and
                             ctx.inf.in_no_grad):
             return  # under no_grad ``total + loss`` records nothing

@@ -29,6 +29,19 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
 _QUEUES = frozenset({"Queue", "SimpleQueue", "LifoQueue", "PriorityQueue"})
 
 
+def queue_put(node, ctx):
+    """(queue, value, ``"append"``) of ``q.put(v)`` (a statement) into a queue the scope makes
+    (``made_queue``), which keeps ``v`` as ``append`` would; else None."""
+    call = getattr(node, "value", None)
+    if type(node) is not nodes.Expr or type(call) is not nodes.Call or \
+            type(call.func) is not nodes.Attribute or call.func.attr.value != "put" or \
+            type(call.func.value) is not nodes.Name or len(call.args) != 1 or \
+            call.args[0].keyword is not None or call.args[0].star or \
+            not made_queue(ctx, call.func.value):
+        return None
+    return call.func.value, call.args[0].value, "append"
+
+
 def made_queue(ctx, acc) -> bool:
     """Is every binding reaching the name ``acc`` a queue of the ``queue`` module the scope
     makes (``q = queue.Queue()``; ``Queue()`` where the file imports from ``queue``), which keeps

@@ -67,11 +67,9 @@ def accumulation(node):
         return (call.args[0].value, call.args[1].value, "append") \
             if type(call.args[0].value) in TARGETS else None
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
-            call.func.attr.value not in ("append", "appendleft", "add_", "extend", "put") or \
+            call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
             len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
-    if call.func.attr.value == "put" and type(call.func.value) is not nodes.Name:
-        return None  # (``q.put(v)``: the check asks that ``q`` is a queue the scope makes)
     acc = call.func.value
     if type(acc) is nodes.Call and type(acc.func) is nodes.Attribute and \
             acc.func.attr.value == "setdefault" and acc.args:
