@@ -182,9 +182,10 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
     if t is ast.UnaryOp:
         return _within(sources(g, expr.operand, r, depth + 1), r) \
             if type(expr.op) in (ast.USub, ast.UAdd) else NONE
-    if t is ast.IfExp:
-        return sources(g, expr.body, r, depth + 1, tensor) & \
-            sources(g, expr.orelse, r, depth + 1, tensor)
+    if t is ast.IfExp:  # both branches' (``x if c else None``: ``x``'s, None holds no graph)
+        a, b = (None if type(e) is ast.Constant and e.value is None else
+                sources(g, e, r, depth + 1, tensor) for e in (expr.body, expr.orelse))
+        return a & b if a is not None and b is not None else a or b or NONE
     if t is ast.Call:
         return _call(g, expr, r, depth)
     if tensor and (t is ast.List or t is ast.Tuple):  # ``torch.cat([a, b])``: any of them
@@ -641,9 +642,9 @@ def proven_regions(g) -> Dict[str, int]:
         if fact.why != DIFFERENTIATED:
             continue
         s = g.summary(bd.value) if type(bd.value) is ast.Call else None
-        if s is not None and unfollowed(s, key) and bd.kind == "assign" and \
-                call_kind(g, bd.value) == "forward":
-            s = None  # as a forward pass's output's (below)
+        if s is not None and (unfollowed(s, key) or output_item(key) and key not in s.regions) \
+                and bd.kind == "assign" and call_kind(g, bd.value) == "forward":
+            s = None  # as a forward pass's output's (below; a summary not saying where it was)
         if s is None:
             if key == "" and (bd.kind == "assign" or summed_from_number(g, bd)):
                 # ``loss = crit(out, y)`` (or ``rec + kl``; ``loss += w * crit(o, y)``) made here
