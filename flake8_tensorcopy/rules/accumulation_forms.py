@@ -71,6 +71,9 @@ def accumulation(node):
             len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     acc = call.func.value
+    while call.func.attr.value == "add_" and type(acc) is nodes.Call and \
+            type(acc.func) is nodes.Attribute and acc.func.attr.value in ("mul_", "div_"):
+        acc = acc.func.value  # ``ema.mul_(decay).add_(v)``: the same tensor, scaled in place
     if type(acc) is nodes.Call and type(acc.func) is nodes.Attribute and \
             acc.func.attr.value == "setdefault" and acc.args:
         acc = acc.func.value  # ``hist.setdefault(k, []).append(v)``: an item of ``hist``

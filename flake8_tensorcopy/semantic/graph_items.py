@@ -570,8 +570,9 @@ def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
     statement's region is on. The leaf alone is not."""
     from .graph_sources import fact, region, sources
 
-    if type(operand) is not ast.Attribute or type(path_root(operand)) is not ast.Name:
-        return None
+    if type(operand) is not ast.Name and (type(operand) is not ast.Attribute or
+                                          type(path_root(operand)) is not ast.Name):
+        return None  # (a name: ``p`` of ``for p in model.parameters()``)
     got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
     return None if got is None else Fact(got.why, got.line, got.needs_grad,
                                          LEAF + (dotted(operand) or ""))

@@ -30,8 +30,8 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
     number_started, summed_from_number, through_argument, through_arguments
 from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, \
-    detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, path_of, path_root, \
-    reduced_values
+    detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, parameter_taken, \
+    path_of, path_root, reduced_values
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -106,6 +106,8 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
     out = NONE
     if bd.kind == "param":
         out = frozenset({(f"p{bd.index}", ANY)})
+    elif bd.kind == "other" and parameter_taken(bd) and g.oracle.trains_parameters():
+        out = frozenset({("f", ANY)})  # ``for p in model.parameters()``: a leaf (``_leaf``)
     elif bd.kind in ("assign", "aug", "unpack", "nested"):
         r = region(g, bd.stmt)
         if bd.kind == "assign":

@@ -436,3 +436,28 @@ def graph_of_gradients(node: ast.Call):
         return None
     return node.args[0] if node.args else next(
         (k.value for k in node.keywords if k.arg == "outputs"), None)
+
+
+def parameter_taken(bd) -> bool:
+    """Is loop target binding ``bd`` a module's parameter (``for p in model.parameters()``, ``for
+    name, p in model.named_parameters()``, ``for e, p in zip(ema, model.parameters())``; called
+    on a name or attribute, without arguments)?"""
+    s = bd.stmt
+    if type(s) not in (ast.For, ast.AsyncFor):
+        return False
+    it, t = s.iter, s.target
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip" and \
+            not it.keywords and type(t) is ast.Tuple and len(t.elts) == len(it.args):
+        return any(type(e) is ast.Name and e.id == bd.key and _parameters(a, e, bd.key)
+                   for e, a in zip(t.elts, it.args))
+    return _parameters(it, t, bd.key)
+
+
+def _parameters(it, t, key: str) -> bool:
+    if type(it) is not ast.Call or type(it.func) is not ast.Attribute or it.args or \
+            it.keywords or type(it.func.value) not in (ast.Name, ast.Attribute):
+        return False
+    if it.func.attr == "parameters":
+        return type(t) is ast.Name and t.id == key
+    return it.func.attr == "named_parameters" and type(t) is ast.Tuple and len(t.elts) == 2 \
+        and type(t.elts[1]) is ast.Name and t.elts[1].id == key
