@@ -352,7 +352,7 @@ class StateDictSnapshot(Rule):
             if type(value) is not nodes.Call:
                 return ()
             tree, tracked = ctx.module._a, _tracked_name(target)
-            loads = "load_state_dict" in ctx.source
+            loads = "load_state_dict" in ctx.source or "functional_call" in ctx.source
             by_name = False
             if not (loads and tracked in _loaded(ctx.source)):
                 # ``best = trainer.weights()`` of the file's method that returns one, handed to
@@ -641,17 +641,21 @@ def _made_dict(ctx, name) -> bool:
 #: early.items()})``, on one line)
 _LOADED = LazyPattern(r"load_state_dict\(\s*(?:([A-Za-z_][\w.]*)\s*(?:\[[^\]\n]*\]\s*)?[,)]|"
                       r"\{[^}\n]*?\bin\s+"
-                      r"([A-Za-z_][\w.]*)\s*\.\s*items\s*\(\s*\)\s*\})")
+                      r"([A-Za-z_][\w.]*)\s*\.\s*items\s*\(\s*\)\s*\})|"
+                      # ``functional_call(module, self.frozen, (x,))``: a load for one call
+                      r"functional_call\(\s*[\w.]+\s*,\s*([A-Za-z_][\w.]*)\s*[,)]")
 _loaded_in: Tuple[Optional[str], frozenset] = (None, frozenset())
 
 
 def _loaded(source: str) -> frozenset:
-    """The names and attribute chains handed to ``load_state_dict(...)`` in ``source`` (one
+    """The names and attribute chains handed to ``load_state_dict(...)`` in ``source`` (or as the
+    tensors of ``functional_call``; one
     pass per file: the last file's answer is kept, as one tuple read and written whole)."""
     global _loaded_in
     kept = _loaded_in
     if kept[0] is not source:
-        kept = _loaded_in = (source, frozenset(a or b for a, b in _LOADED.findall(source)))
+        kept = _loaded_in = (source, frozenset(a or b or c
+                                               for a, b, c in _LOADED.findall(source)))
     return kept[1]
 
 
