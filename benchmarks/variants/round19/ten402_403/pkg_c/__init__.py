@@ -1,0 +1,1 @@
+"""Tiny training package: checkpoint helpers live apart from the loop."""

@@ -1,0 +1,1 @@
+"""Streaming feature buffers used by an online model."""
