@@ -6,7 +6,7 @@ import collections
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions, storage_flow
-from ..semantic.view_helpers import returned_view
+from ..semantic.view_helpers import property_view, returned_view
 from ..syntax.build import parse_expression
 from ..syntax.patterns import compile_pattern
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
@@ -348,6 +348,9 @@ class OverlappingSliceWrite(Rule):
             else:
                 dst = _helper_view(ctx, dst) or dst
                 td = type(dst)
+        elif td is nodes.Attribute and t is nodes.Call:  # ``self.head.copy_(self.tail)``
+            dst = _property_view(ctx, dst) or dst
+            td = type(dst)
         if td is not nodes.Subscript and not (td is nodes.Name and t is nodes.Call):
             return None  # (``y = f(x)``: no write into a view; a tuple: ``_pairs``)
         outer, src = src, _through_detach(src)
@@ -356,6 +359,9 @@ class OverlappingSliceWrite(Rule):
             ts = nodes.Subscript
         elif ts is nodes.Call:
             src = _helper_view(ctx, src) or src
+            ts = type(src)
+        elif ts is nodes.Attribute:
+            src = _property_view(ctx, src) or src
             ts = type(src)
         if td is nodes.Name and t is nodes.Call and ctx.inf.viewed and (
                 ts is nodes.Subscript or ts is nodes.Name):
@@ -473,6 +479,22 @@ def _helper_view(ctx, node):
     return returned_view(getattr(ctx.module, "_a", None), node, ctx.code,
                          cached(ctx, "_overlap_helper_views", None, dict),
                          lambda func: getattr(callee(ctx, func), "node", None))
+
+
+def _property_view(ctx, node):
+    """The view ``self.tail`` is where the class of the method being checked (or one related to
+    it) defines ``tail`` as a property returning a view of an attribute (``self.data[:, 1:]``:
+    ``semantic.view_helpers.property_view``), or None."""
+    if type(node.value) is not nodes.Name or node.value.value != "self" or \
+            "@property" not in ctx.source or type(ctx.scope_node) is not nodes.FunctionDef:
+        return None
+    from .snapshot_methods import owner_class, related_classes
+
+    cls = owner_class(ctx.module, ctx.scope_node)
+    if cls is None:
+        return None
+    return property_view([getattr(c, "_a", None) for c in related_classes(ctx.module, cls)],
+                         node.attr.value)
 
 
 #: a symbol that spells a dimension's length (``x.shape[1]``, ``len(x)``)

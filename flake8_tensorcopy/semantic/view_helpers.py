@@ -3,7 +3,9 @@ parameters (``def tail(x, k): return x[..., k:]``), so that a call of one stands
 of its argument (``tail(self.state, 1)`` is ``self.state[..., 1:]``: the same storage, the
 same region). Read from the function's ``ast``: a body of one ``return`` (after a docstring)
 of a subscript of a parameter whose index holds only parameters, constants and operators;
-the call hands every parameter by position. Anything else is no such view."""
+the call hands every parameter by position. Anything else is no such view. Also a class's
+property returning a view of an attribute of ``self`` (``@property def tail(self): return
+self.data[:, 1:]``: ``self.tail`` is ``self.data[:, 1:]``, ``property_view``)."""
 from __future__ import annotations
 
 import ast
@@ -93,3 +95,35 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         return self.given.get(node.id, node)
+
+
+def property_view(classes, name: str):
+    """The view ``self.<name>`` is, as a subscript of ``self``'s attribute (``self.data[:, 1:]``),
+    where exactly one of ``classes`` (a class and those related to it: the same ``self``; their
+    ``ast``) defines ``name``, as a ``@property`` whose body is one ``return`` (after a
+    docstring) of a subscript of ``self.<attr>`` with an index of constants and operators; else
+    None."""
+    found = [s for c in classes for s in getattr(c, "body", ())
+             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)) and
+             (getattr(s, "name", None) == name or any(
+                 type(t) is ast.Name and t.id == name for t in getattr(s, "targets", ())))]
+    fn = found[0] if len(found) == 1 else None
+    if type(fn) is not ast.FunctionDef or len(fn.decorator_list) != 1 or \
+            type(fn.decorator_list[0]) is not ast.Name or fn.decorator_list[0].id != "property":
+        return None
+    body = fn.body[1:] if type(fn.body[0]) is ast.Expr and \
+        type(fn.body[0].value) is ast.Constant else fn.body
+    args = fn.args
+    if len(body) != 1 or type(body[0]) is not ast.Return or len(args.args) != 1 or \
+            args.posonlyargs or args.vararg or args.kwarg or args.kwonlyargs:
+        return None
+    value, me = body[0].value, args.args[0].arg
+    if type(value) is not ast.Subscript or type(value.value) is not ast.Attribute or \
+            type(value.value.value) is not ast.Name or value.value.value.id != me or \
+            not all(isinstance(n, _INDEX_NODES) and type(n) is not ast.Name
+                    for n in ast.walk(value.slice)):
+        return None
+    try:
+        return parse_expression("self." + ast.unparse(value)[len(me) + 1:])
+    except (SyntaxError, ValueError, RecursionError):
+        return None

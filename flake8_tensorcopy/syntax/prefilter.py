@@ -307,7 +307,11 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
 
 def _helper_views(dst: ast.expr, src: ast.expr) -> bool:
     """``tail(x, 1)`` and ``head(x, 1)``: calls of functions by name handing over one name or
-    attribute chain (TEN403: a function of the module may return a view of it)."""
+    attribute chain (TEN403: a function of the module may return a view of it); ``self.head``
+    and ``self.tail`` (properties of the class may)."""
+    if type(dst) is ast.Attribute and type(src) is ast.Attribute:
+        return type(dst.value) is ast.Name and dst.value.id == "self" and \
+            type(src.value) is ast.Name and src.value.id == "self" and dst.attr != src.attr
     if not (isinstance(dst, ast.Call) and isinstance(src, ast.Call) and
             isinstance(dst.func, ast.Name) and isinstance(src.func, ast.Name)):
         return False
