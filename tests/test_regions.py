@@ -39,12 +39,14 @@ def aff(text):
     ("-(k + 1)", -1, (("k", -1),)),
     ("abs(s) + 1", 1, (("abs(s)", 1),)),
     ("-np.abs(b)", 0, (("np.abs(b)", -1),)),
+    ("9 // 2", 4, ()),
+    ("(8 - 1) // 2 + k", 3, (("k", 1),)),
 ])
 def test_affine_reads_sums_differences_and_integer_multiples(text, const, terms):
     assert aff(text) == Affine(const, terms)
 
 
-@pytest.mark.parametrize("text", ["k * j", "n // 2", "f(g(k))", "f(k=1)", "f(*k)", "k / 2", "x[0]",
+@pytest.mark.parametrize("text", ["k * j", "n // 2", "4 // 0", "f(g(k))", "f(k=1)", "f(*k)", "k / 2", "x[0]",
                                   "1.5", "True"])
 def test_affine_refuses_what_is_not_affine(text):
     assert aff(text) is None

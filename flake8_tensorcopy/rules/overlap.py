@@ -1,19 +1,16 @@
 """TEN403: a slice write that reads the memory it writes."""
 from __future__ import annotations
 
-import ast
-import collections
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions, storage_flow
 from ..semantic.view_helpers import property_view, returned_view
-from ..syntax.build import parse_expression
-from ..syntax.patterns import compile_pattern
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
 from .accumulate_graph import callee
+from .overlap_values import LocalValues
 from .context import cached
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
     applicability
@@ -459,7 +456,7 @@ def _storage(ctx, node: nodes.BaseExpression,
     if base is None:
         return None
     values = cached(ctx, "_overlap_local_values", ctx.scope_node,
-                    lambda: _LocalValues(ctx)).get if local else None
+                    lambda: LocalValues(ctx)).get if local else None
     r = regions.narrowed(node, lambda n: _may_be_int(ctx, n), values) if narrow else \
         regions.region(node, lambda n: _may_be_int(ctx, n), new_axes=True, values=values)
     if r is None:
@@ -495,64 +492,6 @@ def _property_view(ctx, node):
         return None
     return property_view([getattr(c, "_a", None) for c in related_classes(ctx.module, cls)],
                          node.attr.value)
-
-
-#: a symbol that spells a dimension's length (``x.shape[1]``, ``len(x)``)
-_LENGTH = compile_pattern(r"\.shape\[|^len\(")
-
-
-class _LocalValues:
-    """The names of the function being checked that it binds once, by an assignment (also
-    beside others in a tuple one: ``L, lag = self.buf.shape[1], self.lag``), to a constant or
-    to an affine expression holding a dimension's length (``stop = buf.shape[1] - start``,
-    ``last = self.obs.shape[1] - 1``) over parameters it never rebinds, attributes and other
-    such names: a bound spelled with one is the expression (``buf[:, :stop]`` is ``buf[:,
-    :-start]``). Each name is read when first asked (``get``)."""
-
-    def __init__(self, ctx) -> None:
-        self.fn = getattr(ctx.scope_node, "_a", None)
-        self.known: Dict[str, Optional[regions.Affine]] = {}
-        self.bound: Optional[Dict[str, ast.expr]] = None
-
-    def _index(self) -> Dict[str, ast.expr]:
-        """name -> the value its one binding (its own statements' assignment) gives it."""
-        fn, out = self.fn, {}
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return out
-        self.stores = collections.Counter(n.id for n in ast.walk(fn) if type(n) is ast.Name
-                                          and type(n.ctx) is not ast.Load)
-        self.params = {a.arg for a in ast.walk(fn.args) if type(a) is ast.arg}
-        todo = list(fn.body)
-        while todo:
-            n = todo.pop()
-            if type(n) is ast.Assign and len(n.targets) == 1:
-                target, value = n.targets[0], n.value
-                pairs = zip(target.elts, value.elts) if type(target) is ast.Tuple and \
-                    type(value) is ast.Tuple and len(target.elts) == len(value.elts) else \
-                    [(target, value)]
-                out.update((t.id, v) for t, v in pairs if type(t) is ast.Name and
-                           self.stores[t.id] == 1 and t.id not in self.params)
-            todo.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt) and not
-                        isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
-        return out
-
-    def get(self, name: str) -> Optional[regions.Affine]:
-        if name in self.known or not name.isidentifier():
-            return self.known.get(name)
-        if self.bound is None:
-            self.bound = self._index()
-        self.known[name] = None  # (a name bound from itself: no value)
-        value = self.bound.get(name)
-        try:
-            a = regions.affine(parse_expression(ast.unparse(value)), 0, self.get) \
-                if value is not None else None
-        except (SyntaxError, ValueError, RecursionError):
-            a = None
-        if a is not None and all(not sym.isidentifier() or (
-                sym in self.params and not self.stores[sym]) for sym, _ in a.terms) and (
-                not a.terms or any(_LENGTH.search(sym) for sym, _ in a.terms)):
-            self.known[name] = a  # (a constant, or the arithmetic of a dimension's length)
-        return self.known[name]
 
 
 def _narrow(node) -> bool:

@@ -214,6 +214,12 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0,
                 return right.scaled(left.const)
             if not right.terms:
                 return left.scaled(right.const)
+        if op is nodes.FloorDivide:  # ``HOP // 2`` of known integers: their quotient
+            left, right = affine(node.left, depth + 1, values), \
+                affine(node.right, depth + 1, values)
+            if left is not None and right is not None and not left.terms and \
+                    not right.terms and right.const:
+                return Affine(left.const // right.const)
         return None
     sym = _symbol(node)
     known = values(sym) if values is not None and sym is not None else None
