@@ -1,0 +1,1 @@
+"""Detection-reference-style training package (engine + metric logger + utils)."""

@@ -1,0 +1,1 @@
+"""Actor-critic agent split across modules (agent, buffers, stats)."""
