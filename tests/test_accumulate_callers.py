@@ -349,3 +349,19 @@ def test_frozen_targets_names_each_frozen_module(src, want):
     got = frozen_targets(ast.parse(src))
     assert (got if got is None else {d + (f" (in {fn.name})" if fn else "")
                                      for d, fn in got}) == want
+
+
+
+def test_an_episode_rollout_emptied_for_each_update_is_no_growing_accumulator(tmp_path):
+    """Round 19's pkg_b/main.py (a held-out program, copied as it is): the inner loop over an
+    episode's steps differentiates nothing, but ``buf.add(dist.log_prob(a), v, r)`` keeps one
+    episode's graph, which another module's ``learn(model, opt, buf)`` differentiates before
+    ``buf.clear()`` empties it on every turn around it (``accumulate_turns.one_rollout``): no
+    growing accumulator. The losses kept across episodes are reported still."""
+    src = os.path.join(os.path.dirname(FIXTURES), "..", "benchmarks", "variants", "round19",
+                       "ten501", "pkg_b")
+    root = tmp_path / "proj"
+    shutil.copytree(src, root / "pkg_b")
+    (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
+    got = [row for path, row in _ten501(root) if path == os.path.join("pkg_b", "main.py")]
+    assert 23 not in got and 33 in got, got

@@ -17,7 +17,7 @@ from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
     kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, summary
 from .accumulate_containers import queue_put, stored_per_turn
-from .accumulate_turns import cleared_every_turn, kept_for_turn, one_update
+from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
@@ -439,6 +439,8 @@ class GraphKeepingAccumulator(Rule):
             return
         if facts.any_backward and one_update(ctx, loop, acc, acc_code, node):
             return  # (a micro-batch loop's list, bound afresh per update)
+        if not facts.any_backward and one_rollout(ctx, loop, dotted_name(acc) or root):
+            return  # (an episode's rollout, emptied for each update)
         try:
             fact = scope_graph(ctx).attached(
                 value._a, node._a if isinstance(node._a, ast.stmt) else None) \

@@ -68,3 +68,17 @@ def cleared_every_turn(loop, root: str, source: str) -> bool:
                  x.value.func.attr.value in _EMPTYING and
                  nodes.dotted_name(x.value.func.value) == root for x in s.body)]
     return bool(calls) and every_turn(loop.body, calls)
+
+
+def one_rollout(ctx, loop, root: str) -> bool:
+    """Is ``loop`` (which differentiates nothing) one turn's rollout: a loop around it empties
+    ``root`` on every turn (``buf.clear()``: ``cleared_every_turn``) and, in that turn, calls
+    ``backward()`` or hands ``root`` to a call (``learn(model, opt, buf)``)? What it holds is one
+    turn's, kept for that turn's update (an episode's log-probabilities)."""
+    outer = innermost_loop(ctx, loop)
+    if outer is None or not cleared_every_turn(outer, root, ctx.source):
+        return False
+    return loop_facts(ctx, outer).any_backward or any(
+        type(n) is nodes.Call and any(nodes.dotted_name(a.value) == root for a in n.args)
+        for s in statement_list(outer.body) if s is not loop
+        for n in nodes.within(s, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)))
