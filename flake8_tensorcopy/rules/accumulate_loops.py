@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Set, Tuple
 
-from ..semantic.graph_terms import DETACHING, NUMBERS
+from ..semantic.graph_terms import DETACHING, KEEPS_GRAPH, NUMBERS
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.accumulation_shapes import CONTAINER_CALLS, forward_hook_line, hook_output, \
@@ -671,7 +671,10 @@ def forward_hook(ctx, value) -> Optional[int]:
     scope = ctx.scope_node
     fn = getattr(scope, "_a", None)
     out = hook_output(fn) if type(scope) is nodes.FunctionDef else None
-    v = value.value if type(value) is nodes.Subscript else value
+    v = value
+    while type(v) is nodes.Subscript or type(v) is nodes.Call and \
+            type(v.func) is nodes.Attribute and v.func.attr.value in KEEPS_GRAPH:
+        v = v.value if type(v) is nodes.Subscript else v.func.value  # ``out[0]``, ``out.sum()``
     if out is None or type(v) is not nodes.Name or v.value != out or \
             "register_forward_hook" not in ctx.source:
         return None

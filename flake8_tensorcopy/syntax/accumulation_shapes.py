@@ -538,6 +538,24 @@ def appends_to_parameter(fn: ast.AST) -> bool:
                for s in statements(fn))
 
 
+def _instances(tree: ast.Module, fn: ast.AST) -> Set[str]:
+    """The names ``tree`` binds to an instance of the class whose ``__call__`` is ``fn`` (``rec =
+    Recorder()``, also beside others in a tuple assignment): a hook registered by one runs
+    ``fn``."""
+    cls = next((c.name for c in walk_nodes(tree) if type(c) is ast.ClassDef and any(
+        s is fn or (getattr(s, "name", None) == "__call__" and s.lineno == fn.lineno)
+        for s in c.body)), None)
+    out: Set[str] = set()
+    for n in walk_nodes(tree) if cls is not None else ():
+        if type(n) is ast.Assign and len(n.targets) == 1:
+            t, v = n.targets[0], n.value
+            pairs = zip(t.elts, v.elts) if type(t) is ast.Tuple and type(v) is ast.Tuple and \
+                len(t.elts) == len(v.elts) else [(t, v)]
+            out.update(a.id for a, b in pairs if type(a) is ast.Name and type(b) is ast.Call and
+                       type(b.func) is ast.Name and b.func.id == cls)
+    return out
+
+
 def hook_output(fn: ast.AST) -> Optional[str]:
     """The output parameter of ``fn`` when its signature is a forward hook's: ``(module, inputs,
     output)``, after ``self`` for a method; else None."""
@@ -556,8 +574,8 @@ def keeps_hook_output(fn: ast.AST) -> bool:
     for d in walk_nodes(fn):
         out = hook_output(d)
         if out is not None and any(
-                type(v) is ast.Name and v.id == out or type(v) is ast.Subscript and
-                type(v.value) is ast.Name and v.value.id == out
+                type(v) is ast.Name and v.id == out or type(v) in (ast.Subscript, ast.Call) and
+                out in _names(v)  # (``output[0]``, ``output.sum()``: the rule asks which)
                 for s in statements(d) for v in (_accumulated(s),) if v is not None):
             return True
     return False
@@ -575,12 +593,14 @@ def forward_hook_line(tree: ast.Module, fn: ast.AST) -> Optional[int]:
                       for s in d.body) and any(
                   type(r) is ast.Return and type(r.value) is ast.Name and r.value.id == fn.name
                   for r in d.body)}
+    made = _instances(tree, fn) if fn.name == "__call__" else ()
     line = None
     for n in walk_nodes(tree):
         if type(n) is ast.Call and type(n.func) is ast.Attribute and \
                 n.func.attr == "register_forward_hook" and n.args:
             a = n.args[0]
-            if type(a) is ast.Name and a.id == fn.name or dotted(a) == f"self.{fn.name}" or \
+            if type(a) is ast.Name and (a.id == fn.name or a.id in made) or \
+                    dotted(a) == f"self.{fn.name}" or \
                     type(a) is ast.Call and type(a.func) is ast.Name and a.func.id in makers:
                 line = n.lineno
                 break
