@@ -703,3 +703,17 @@ def test_a_sum_started_at_a_number_is_computed_where_it_was_summed():
     got = [graph_sources.computed_in(g, g.returns[0][0], g.returns[0][1])
            for g in (graph.scope_graph(fn, Plain()) for fn in tree.body)]
     assert got == ["", "", None, None], got
+
+
+def test_a_display_s_item_is_bound_by_position_only_without_a_star():
+    """``graph_facts.bound_value``: ``a, b = x, []`` binds ``b`` to ``[]``; with a ``*`` on
+    either side which item a name gets is not read (``first, *rest, last = 0, 1, []``)."""
+    from flake8_tensorcopy.semantic.graph_facts import bound_value
+
+    tree = ast.parse("a, b = x, []\nfirst, *rest, last = 0, 1, []\nc, d = *ys, []\n")
+    g = graph.scope_graph(tree)
+    g._need()
+    got = {bd.key: bound_value(bd) for bd in g.bindings}
+    assert type(got["b"]) is ast.List and ast.unparse(got["a"]) == "x"
+    assert got["last"] is None and got["first"] is None
+    assert got["c"] is None and got["d"] is None

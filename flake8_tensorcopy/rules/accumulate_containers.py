@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Set
 
+from ..semantic.graph_facts import bound_value
 from ..semantic.graph_terms import dotted, made_container
 from ..syntax import nodes
 from .accumulate_graph import instance_facts, scope_graph
@@ -61,22 +62,7 @@ def _made_by(ctx, acc, made) -> bool:
         return False
     g._need()
     reach = g.uses.get(id(a))
-    return bool(reach) and all(made(v) for v in map(_bound_value, (g.bindings[b] for b in reach)))
-
-
-def _bound_value(bd):
-    """The value binding ``bd`` gives its name: an assignment's, or its item of a display of
-    as many items as the targets (``a, b = [], {}``); None where the walk cannot tell."""
-    if bd.kind == "assign":
-        return bd.value
-    if bd.kind == "unpack" and type(bd.value) in (ast.Tuple, ast.List) and \
-            type(bd.stmt) is ast.Assign and len(bd.stmt.targets) == 1 and \
-            type(bd.stmt.targets[0]) in (ast.Tuple, ast.List) and \
-            len(bd.stmt.targets[0].elts) == len(bd.value.elts) and \
-            not any(type(e) is ast.Starred for e in bd.value.elts) and \
-            0 <= bd.index < len(bd.value.elts):
-        return bd.value.elts[bd.index]
-    return None
+    return bool(reach) and all(made(v) for v in map(bound_value, (g.bindings[b] for b in reach)))
 
 
 def _class_container(ctx, acc) -> bool:

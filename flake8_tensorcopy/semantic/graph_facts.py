@@ -170,8 +170,12 @@ def bound_value(bd) -> Optional[ast.expr]:
     v = bd.value
     if bd.kind == "assign":
         return v
-    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts):
-        return v.elts[bd.index]
+    if bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and bd.index < len(v.elts) and \
+            not any(type(e) is ast.Starred for e in v.elts) and not any(
+                type(t) in (ast.Tuple, ast.List) and (len(t.elts) != len(v.elts) or any(
+                    type(e) is ast.Starred for e in t.elts))
+                for t in getattr(bd.stmt, "targets", ())):
+        return v.elts[bd.index]  # (items by position only: no ``*`` on either side)
     return None
 
 

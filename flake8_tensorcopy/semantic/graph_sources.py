@@ -127,10 +127,9 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
                                                if graph_of_gradients(v) is not None else NONE)
             elif bd.kind == "unpack" and type(v) is ast.Name:  # ``a, b = outputs``: an item
                 out = _path(g, v, (v.id, f"[{bd.index}]"), r, depth + 1, True)
-            elif bd.kind == "unpack" and type(v) in (ast.Tuple, ast.List) and \
-                    bd.index < len(v.elts) and not any(
-                    type(e) is ast.Starred for e in v.elts):
-                out = sources(g, v.elts[bd.index], r, depth + 1)
+            elif bound_value(bd) is not None:  # ``a, b = out, []``: an item of a display
+                out = sources(g, bound_value(bd), r, depth + 1) or (
+                    _appended(g, bd.key, depth) if empty_list(bd) else NONE)
     memo[b] = out
     return out
 
