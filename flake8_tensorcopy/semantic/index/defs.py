@@ -490,12 +490,24 @@ def _self_assigns(fn: ast.AST, into: Dict[str, List[Tuple[str, ast.expr]]],
     for node in statements(fn):
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for t in targets:
+            for t, v in _paired(targets, node.value):
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
-                        and t.value.id == me and node.value is not None \
+                        and t.value.id == me and v is not None \
                         and (only is None or t.attr == only):
-                    into.setdefault(t.attr, []).append((fn.name, node.value))  # type: ignore[attr-defined]
+                    into.setdefault(t.attr, []).append((fn.name, v))  # type: ignore[attr-defined]
     return me
+
+
+def _paired(targets, value):
+    """(target, value) of each target of an assignment, and of each item of a tuple target
+    given a display of as many items (``self.a, self.b = x, y``; no ``*`` on either side)."""
+    for t in targets:
+        if isinstance(t, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+                and len(t.elts) == len(value.elts) and not any(
+                    isinstance(e, ast.Starred) for e in t.elts + value.elts):
+            yield from zip(t.elts, value.elts)
+        else:
+            yield t, value
 
 
 def _none_value(value: object) -> bool:
