@@ -333,17 +333,21 @@ class StateDictSnapshot(Rule):
             got = returned_live_parameters(ctx.inf, value)
             if got is not None:
                 via, snap = got[:2], got[2]
-        if snap is None and t is nodes.Assign and type(target) is nodes.Subscript and \
-                "param_groups" in ctx.source:
-            # ``self.state[p]["old_p"] = p.data`` of an optimizer's param group (SAM's backup)
-            from .snapshot_param_groups import group_backup
+        if snap is None and "param_groups" in ctx.source and (
+                t is nodes.Assign and type(target) is nodes.Subscript or
+                type(value) is nodes.ListComp and type(target) is nodes.Attribute):
+            # an optimizer's own copy of its param groups' parameters: SAM's backup
+            # (``self.state[p]["old_p"] = p.data``), Lookahead's slow weights
+            # (``self.slow = [[p.data for p in g["params"]] for g in self.param_groups]``)
+            from .snapshot_param_groups import group_backup, group_snapshot
 
-            found = group_backup(ctx, target, value)
+            found = group_backup(ctx, target, value) if type(target) is nodes.Subscript \
+                else group_snapshot(ctx, target, value)
             if found is not None:
                 return (self.report(node, None, target=ctx.snippet(target, 30),
                                     expr=ctx.snippet(value, 40), change=found[0],
-                                    live="the parameter's own tensor, not a copy",
-                                    advice="clone it for a backup (`p.detach().clone()`)"),)
+                                    live="the parameters' own tensors, not a copy",
+                                    advice="clone them for a snapshot (`p.detach().clone()`)"),)
         if snap is None and t is nodes.Assign and type(target) is nodes.Attribute and \
                 type(value) in (nodes.ListComp, nodes.Call) and "copy_" in ctx.source:
             # ``self.collected = [p.data for p in parameters]``: an EMA's store of what it is

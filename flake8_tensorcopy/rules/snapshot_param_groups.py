@@ -6,12 +6,14 @@ self.state[p]["old_p"]``, meant to undo it): what it reads is the perturbed tens
 perturbation is never undone. Split from ``rules/snapshot.py``."""
 from __future__ import annotations
 
+import ast
 from typing import Optional, Tuple
 
 from ..semantic.statedicts import same_storage
 from ..semantic.storage_flow import first_write
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
+from ..syntax.walk import dotted, walk_nodes
 from .accumulate_loops import innermost_loop
 from .context import statement_list
 from .snapshot_methods import owner_class, related_classes
@@ -39,8 +41,8 @@ def group_backup(ctx, target, value) -> Optional[Tuple[str, object]]:
     for owner in related_classes(ctx.module, cls):
         for fn in statement_list(owner.body):
             if type(fn) is nodes.FunctionDef and fn is not ctx.scope_node and any(
-                    type(n) is nodes.Attribute and dotted_name(n) == name
-                    for n in nodes.within(fn.body)):
+                    type(n) is ast.Attribute and dotted(n) == name
+                    for n in walk_nodes(getattr(fn, "_a", None))):
                 return f"`{ctx.snippet(write, 40)}` in the same turn", fn
     return None
 
@@ -50,15 +52,66 @@ def _group_parameter(ctx, loop) -> Optional[str]:
     X.param_groups:``, else None."""
     if type(loop) is not nodes.For or type(loop.target) is not nodes.Name:
         return None
-    it = loop.iter
-    if type(it) is not nodes.Subscript or type(it.value) is not nodes.Name or \
-            len(it.slice) != 1 or type(it.slice[0].slice) is not nodes.Index or \
-            type(it.slice[0].slice.value) is not nodes.SimpleString or \
-            it.slice[0].slice.value.evaluated_value != "params":
-        return None
     outer = innermost_loop(ctx, loop)
     if type(outer) is not nodes.For or type(outer.target) is not nodes.Name or \
-            outer.target.value != it.value.value or type(outer.iter) is not nodes.Attribute or \
-            outer.iter.attr.value != "param_groups":
+            not _param_groups(outer.iter) or not _group_params(loop.iter, {outer.target.value}):
         return None
     return loop.target.value
+
+
+def group_snapshot(ctx, target, value) -> Optional[Tuple[str, object]]:
+    """(the change, the method) where ``self.X`` (``target``) gets a list of the parameters of an
+    optimizer's param groups themselves (Lookahead's slow weights: ``[[p.data for p in
+    g["params"]] for g in self.param_groups]``, ``[p.detach() for p in group["params"]]``
+    appended in ``for group in self.param_groups:``), and another method of the class (or of
+    one related to it) pairs it with something in a ``zip`` (the live parameters it then
+    updates from it: ``slow.add_(p - slow)`` reads the parameter twice); else None."""
+    name = dotted_name(target)
+    if type(target) is not nodes.Attribute or name is None or not name.startswith("self.") or \
+            name.count(".") != 1 or type(value) is not nodes.ListComp:
+        return None
+    groups = set()  # the names a comprehension or an enclosing loop binds to a param group
+    loop = innermost_loop(ctx, ctx.stmt_line)
+    while type(loop) is nodes.For:
+        if type(loop.target) is nodes.Name and _param_groups(loop.iter):
+            groups.add(loop.target.value)
+        loop = innermost_loop(ctx, loop)
+    elt, fors = value, []
+    while type(elt) is nodes.ListComp:  # ``[[p.data for p in g["params"]] for g in ...]``
+        fors.append(elt.for_in)
+        elt = elt.elt
+    params = set()
+    for f in fors:
+        while f is not None:
+            if type(f.target) is nodes.Name and _param_groups(f.iter):
+                groups.add(f.target.value)
+            elif type(f.target) is nodes.Name and _group_params(f.iter, groups):
+                params.add(f.target.value)
+            f = f.inner_for_in
+    if not any(same_storage(elt, p) is not None for p in params):
+        return None
+    cls = owner_class(ctx.module, ctx.scope_node)
+    for owner in related_classes(ctx.module, cls) if cls is not None else ():
+        for fn in statement_list(owner.body):
+            if type(fn) is nodes.FunctionDef and fn is not ctx.scope_node and any(
+                    type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
+                    any(dotted(a) == name for a in n.args)
+                    for n in walk_nodes(getattr(fn, "_a", None))):  # (its ``ast``: a body
+                # the pre-filter did not keep is not built)
+                return (f"each step of the optimizer (`{fn.name.value}()` pairs it with the "
+                        "parameters it updates)"), fn
+    return None
+
+
+def _param_groups(node) -> bool:
+    """``X.param_groups``."""
+    return type(node) is nodes.Attribute and node.attr.value == "param_groups"
+
+
+def _group_params(node, groups) -> bool:
+    """``g["params"]`` of a name ``groups`` holds."""
+    return type(node) is nodes.Subscript and type(node.value) is nodes.Name and \
+        node.value.value in groups and len(node.slice) == 1 and \
+        type(node.slice[0].slice) is nodes.Index and \
+        type(node.slice[0].slice.value) is nodes.SimpleString and \
+        node.slice[0].slice.value.evaluated_value == "params"

@@ -102,6 +102,9 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
                                     node.elt.id == node.generators[0].target.id)):
         return True  # ``self.collected = [p.data for p in parameters]`` (an EMA's store),
         # ``self.start = [p.data for p in self.params]``
+    if isinstance(node, ast.ListComp) and (name or "").startswith("self.") and \
+            _group_parameters(node):
+        return True  # ``self.slow = [[p.data for p in g["params"]] for g in self.param_groups]``
     if isinstance(node, ast.Dict):
         return any(v is not None and snapshot_shape(v) for v in node.values)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
@@ -123,6 +126,17 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
         it = node.generators[0].iter
         return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and \
             it.func.attr == "items" and _state_dict_call(it.func.value)
+    return False
+
+
+def _group_parameters(comp: ast.ListComp) -> bool:
+    """Does the (nested) list comprehension take its items from an optimizer's param group
+    (``for p in g["params"]``)?"""
+    while isinstance(comp, ast.ListComp):
+        if any(isinstance(g.iter, ast.Subscript) and isinstance(g.iter.slice, ast.Constant) and
+               g.iter.slice.value == "params" for g in comp.generators):
+            return True
+        comp = comp.elt
     return False
 
 
