@@ -1,9 +1,11 @@
-"""TEN402 of an optimizer's own state: a backup of each parameter of its param groups kept as the
-parameter itself (SAM's ``self.state[p]["old_p"] = p.data`` in ``for group in
-self.param_groups: for p in group["params"]:``), written in place in the same turn (``p.add_(e_w)``,
-the perturbation) and read by another method of the class (``p.data =
-self.state[p]["old_p"]``, meant to undo it): what it reads is the perturbed tensor, so the
-perturbation is never undone. Split from ``rules/snapshot.py``."""
+"""TEN402 of an optimizer's own copy of its param groups' parameters that is the parameters
+themselves: SAM's backup (``self.state[p]["old_p"] = p.data`` in ``for group in
+self.param_groups: for p in group["params"]:``), written in place in the same turn
+(``p.add_(e_w)``, the perturbation) and read by another method of the class (``p.data =
+self.state[p]["old_p"]``, meant to undo it: it reads the perturbed tensor, ``group_backup``);
+Lookahead's slow weights (``self.slow = [[p.data for p in g["params"]] for g in
+self.param_groups]``), which another method pairs with the parameters it updates
+(``slow.add_(p - slow)`` adds nothing, ``group_snapshot``). Split from ``rules/snapshot.py``."""
 from __future__ import annotations
 
 import ast
@@ -35,15 +37,21 @@ def group_backup(ctx, target, value) -> Optional[Tuple[str, object]]:
     if param is None or same_storage(value, param) is None:
         return None
     write = first_write(loop.body, ctx.stmt_line, frozenset({param, param + ".data"}))
-    cls = owner_class(ctx.module, ctx.scope_node) if write is not None else None
-    if cls is None:
-        return None
-    for owner in related_classes(ctx.module, cls):
+    fn = _other_method(ctx, lambda n: type(n) is ast.Attribute and dotted(n) == name) \
+        if write is not None else None
+    return (f"`{ctx.snippet(write, 40)}` in the same turn", fn) if fn is not None else None
+
+
+def _other_method(ctx, holds):
+    """A method of the class of the method being checked, or of a class related to it (the same
+    ``self``), other than that one, with a node ``holds`` answers yes for; read from its ``ast``
+    (a body the pre-filter did not keep is not built). None where there is none."""
+    cls = owner_class(ctx.module, ctx.scope_node)
+    for owner in related_classes(ctx.module, cls) if cls is not None else ():
         for fn in statement_list(owner.body):
             if type(fn) is nodes.FunctionDef and fn is not ctx.scope_node and any(
-                    type(n) is ast.Attribute and dotted(n) == name
-                    for n in walk_nodes(getattr(fn, "_a", None))):
-                return f"`{ctx.snippet(write, 40)}` in the same turn", fn
+                    holds(n) for n in walk_nodes(getattr(fn, "_a", None))):
+                return fn
     return None
 
 
@@ -90,17 +98,10 @@ def group_snapshot(ctx, target, value) -> Optional[Tuple[str, object]]:
             f = f.inner_for_in
     if not any(same_storage(elt, p) is not None for p in params):
         return None
-    cls = owner_class(ctx.module, ctx.scope_node)
-    for owner in related_classes(ctx.module, cls) if cls is not None else ():
-        for fn in statement_list(owner.body):
-            if type(fn) is nodes.FunctionDef and fn is not ctx.scope_node and any(
-                    type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
-                    any(dotted(a) == name for a in n.args)
-                    for n in walk_nodes(getattr(fn, "_a", None))):  # (its ``ast``: a body
-                # the pre-filter did not keep is not built)
-                return (f"each step of the optimizer (`{fn.name.value}()` pairs it with the "
-                        "parameters it updates)"), fn
-    return None
+    fn = _other_method(ctx, lambda n: type(n) is ast.Call and type(n.func) is ast.Name and
+                       n.func.id == "zip" and any(dotted(a) == name for a in n.args))
+    return (f"each step of the optimizer (`{fn.name.value}()` pairs it with the parameters it "
+            "updates)", fn) if fn is not None else None
 
 
 def _param_groups(node) -> bool:
