@@ -12,7 +12,7 @@ import ast
 from typing import Optional, Tuple
 
 from ..semantic.statedicts import same_storage
-from ..semantic.storage_flow import first_write
+from ..semantic.storage_flow import first_write, sole_binding
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.walk import dotted, walk_nodes
@@ -93,15 +93,28 @@ def group_snapshot(ctx, target, value) -> Optional[Tuple[str, object]]:
         while f is not None:
             if type(f.target) is nodes.Name and _param_groups(f.iter):
                 groups.add(f.target.value)
-            elif type(f.target) is nodes.Name and _group_params(f.iter, groups):
-                params.add(f.target.value)
-            f = f.inner_for_in
+            elif type(f.target) is nodes.Name and (_group_params(f.iter, groups) or (
+                    type(f.iter) is nodes.Name and _all_group_params(
+                        sole_binding(ctx.scope_node, f.iter.value, ctx.stmt_line)))):
+                params.add(f.target.value)  # (``for p in params`` of ``params = [p for g in
+            f = f.inner_for_in  # base.param_groups for p in g["params"]]``, bound once)
     if not any(same_storage(elt, p) is not None for p in params):
         return None
     fn = _other_method(ctx, lambda n: type(n) is ast.Call and type(n.func) is ast.Name and
                        n.func.id == "zip" and any(dotted(a) == name for a in n.args))
     return (f"each step of the optimizer (`{fn.name.value}()` pairs it with the parameters it "
             "updates)", fn) if fn is not None else None
+
+
+def _all_group_params(value) -> bool:
+    """``[p for g in X.param_groups for p in g["params"]]``: every parameter of the groups."""
+    if type(value) is not nodes.ListComp or type(value.elt) is not nodes.Name:
+        return False
+    outer, inner = value.for_in, value.for_in.inner_for_in
+    return inner is not None and inner.inner_for_in is None and not outer.ifs and \
+        not inner.ifs and type(outer.target) is nodes.Name and _param_groups(outer.iter) and \
+        type(inner.target) is nodes.Name and inner.target.value == value.elt.value and \
+        _group_params(inner.iter, {outer.target.value})
 
 
 def _param_groups(node) -> bool:
