@@ -10,6 +10,7 @@ from typing import Dict, Optional
 from ..semantic import regions
 from ..syntax.build import parse_expression
 from ..syntax.patterns import compile_pattern
+from ..syntax.walk import assigned_pairs
 
 
 #: a symbol that spells a dimension's length (``x.shape[1]``, ``len(x)``)
@@ -47,11 +48,8 @@ class LocalValues:
         while todo:
             n = todo.pop()
             if type(n) is ast.Assign and len(n.targets) == 1:
-                target, value = n.targets[0], n.value
-                pairs = zip(target.elts, value.elts) if type(target) is ast.Tuple and \
-                    type(value) is ast.Tuple and len(target.elts) == len(value.elts) else \
-                    [(target, value)]
-                out.update((t.id, v) for t, v in pairs if type(t) is ast.Name and
+                out.update((t.id, v) for t, v in assigned_pairs(n.targets[0], n.value)
+                           if type(t) is ast.Name and
                            self.stores[t.id] == 1 and t.id not in self.params)
             todo.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt) and not
                         isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))

@@ -36,13 +36,18 @@ def _view_function(tree: ast.Module, name: str) -> Optional[ast.FunctionDef]:
     return returning_view(fn)
 
 
+def _undocumented(fn: ast.FunctionDef) -> list:
+    """The statements of ``fn``'s body after its docstring."""
+    first = fn.body[0] if fn.body else None
+    return fn.body[1:] if type(first) is ast.Expr and type(first.value) is ast.Constant and \
+        type(first.value.value) is str else fn.body
+
+
 def returning_view(fn) -> Optional[ast.FunctionDef]:
     """``fn`` (a ``def``'s ``ast``, or anything else) when it returns a view of a parameter."""
     if type(fn) is not ast.FunctionDef or fn.decorator_list:
         return None
-    body = fn.body[1:] if fn.body and type(fn.body[0]) is ast.Expr and \
-        type(fn.body[0].value) is ast.Constant and type(fn.body[0].value.value) is str \
-        else fn.body
+    body = _undocumented(fn)
     args = fn.args
     params = [a.arg for a in args.posonlyargs + args.args]
     if len(body) != 1 or type(body[0]) is not ast.Return or args.vararg or args.kwarg or \
@@ -111,8 +116,7 @@ def property_view(classes, name: str):
     if type(fn) is not ast.FunctionDef or len(fn.decorator_list) != 1 or \
             type(fn.decorator_list[0]) is not ast.Name or fn.decorator_list[0].id != "property":
         return None
-    body = fn.body[1:] if type(fn.body[0]) is ast.Expr and \
-        type(fn.body[0].value) is ast.Constant else fn.body
+    body = _undocumented(fn)
     args = fn.args
     if len(body) != 1 or type(body[0]) is not ast.Return or len(args.args) != 1 or \
             args.posonlyargs or args.vararg or args.kwarg or args.kwonlyargs:

@@ -9,7 +9,7 @@ import re
 from typing import Callable, FrozenSet, Optional, Set, Tuple
 
 from .source import LazyPattern, holds_words
-from .walk import dotted, statements, walk_nodes
+from .walk import assigned_pairs, dotted, statements, walk_nodes
 
 _nodes = walk_nodes
 
@@ -548,10 +548,8 @@ def _instances(tree: ast.Module, fn: ast.AST) -> Set[str]:
     out: Set[str] = set()
     for n in walk_nodes(tree) if cls is not None else ():
         if type(n) is ast.Assign and len(n.targets) == 1:
-            t, v = n.targets[0], n.value
-            pairs = zip(t.elts, v.elts) if type(t) is ast.Tuple and type(v) is ast.Tuple and \
-                len(t.elts) == len(v.elts) else [(t, v)]
-            out.update(a.id for a, b in pairs if type(a) is ast.Name and type(b) is ast.Call and
+            out.update(a.id for a, b in assigned_pairs(n.targets[0], n.value)
+                       if type(a) is ast.Name and type(b) is ast.Call and
                        type(b.func) is ast.Name and b.func.id == cls)
     return out
 

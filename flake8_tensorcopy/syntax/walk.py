@@ -134,6 +134,15 @@ def on_lines(lines: List[int], node: ast.AST) -> bool:
     return i < len(lines) and lines[i] <= end
 
 
+def assigned_pairs(target: ast.expr, value: ast.expr):
+    """(target, value) of an assignment, or of each item of a tuple target given a tuple
+    display of as many items (``B, FRAME, HOP = 2, 8, 4``; ``rec, safe = A(), B()``)."""
+    if type(target) is ast.Tuple and type(value) is ast.Tuple and \
+            len(target.elts) == len(value.elts):
+        return zip(target.elts, value.elts)
+    return [(target, value)]
+
+
 def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
     """The nodes of ``fn``'s body, not those of functions, lambdas or classes inside it (what
     a function summary reads of its own code)."""
