@@ -11,7 +11,7 @@ import pytest
 
 from flake8_tensorcopy.semantic import graph
 from flake8_tensorcopy.semantic.graph_terms import decorated_grad, grad_effect, leaf_attributes, \
-    leaf_properties, makes_leaf
+    leaf_properties, makes_leaf, module_attributes
 from flake8_tensorcopy.semantic.index import FileContext
 from flake8_tensorcopy.semantic.index.summaries import GraphSummary
 
@@ -1322,6 +1322,33 @@ def test_leaf_attributes_are_bound_only_to_tensors_that_require_grad():
                 self.count += 1
         """)).body[0]
     assert leaf_attributes(cls) == frozenset({"log_alpha", "scale"})
+
+
+def test_module_attributes_are_handed_modules_read_as_modules():
+    cls = ast.parse(textwrap.dedent("""
+        class Trainer:
+            def __init__(me, model, teacher, fn, other, *, critic):
+                me.model = model.to("cpu")
+                me.teacher, me.student = teacher.eval(), other
+                me.fn = fn
+                me.critic = critic
+                me.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+                me.swapped = other
+                me.maybe = critic
+
+            def reset(self, fresh):
+                self.swapped = nn.Linear(2, 2)
+                self.maybe = None
+
+            def freeze(self):
+                self.critic.eval()
+                for p in self.swapped.parameters():
+                    p.requires_grad = False
+        """)).body[0]
+    # model: its parameters read where it is bound; teacher: eval() on it there; critic: a
+    # method calls eval() on the attribute. student, fn: nothing reads them as modules;
+    # swapped and maybe: bound to something else too
+    assert module_attributes(cls) == frozenset({"model", "teacher", "critic"})
 
 
 def test_an_operation_on_a_leaf_attribute_is_attached_where_grad_is_on():

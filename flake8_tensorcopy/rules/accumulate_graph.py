@@ -14,7 +14,7 @@ from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
-    leaf_properties
+    leaf_properties, module_attributes
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in, list_handing_calls
 from ..syntax.walk import class_of
@@ -119,6 +119,16 @@ class LintOracle(graph.Oracle):
 
     def leaf(self, attr: str) -> bool:
         return attr in self._leaves()[0]
+
+    def module_attribute(self, root: str, attr: str) -> bool:
+        scope, ctx = self._scope, self.ctx
+        if ctx is None or type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef) or \
+                not scope.args.args or scope.args.args[0].arg != root or any(
+                    dotted(d) in ("staticmethod", "classmethod") for d in scope.decorator_list):
+            return False
+        cls = class_of(getattr(ctx.module, "_a", None), scope)
+        return cls is not None and attr in cached(ctx, "_module_attributes", cls,
+                                                  lambda: module_attributes(cls))
 
     def instance_leaf(self, root: str, attr: str) -> bool:
         ctx = self.ctx

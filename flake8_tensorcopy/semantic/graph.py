@@ -33,7 +33,7 @@ from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
     join_envs, literal, path_of, path_root, plain_number, reduced_values, same_or_view, terms)
-from . import graph_items, graph_loop_items, graph_sources
+from . import graph_calls, graph_items, graph_loop_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
     Oracle, first_fact, nested_item, number_binding, strongest, through_arguments,
@@ -86,6 +86,8 @@ class ScopeGraph:
         self.expr_stmts: List[ast.Expr] = []
         #: roots whose paths (``out["loss"]``) are written somewhere: path facts do not hold
         self.path_written: set = set()
+        #: those paths, (root, path); (root, None) for a root written at a path not constant
+        self.paths_written: set = set()
         #: names bound where the walk cannot follow (``global``, ``:=``); ``graph_sources``' memo
         self.opaque, self.memo = set(), {}  # type: Tuple[set, Dict[str, object]]
         self._facts: Dict[int, Optional[Fact]] = {}
@@ -262,12 +264,14 @@ class ScopeGraph:
         p = path_of(tgt)
         if p is not None:
             self.path_written.add(p[0])
+            self.paths_written.add(p)
         elif type(tgt) in (ast.Subscript, ast.Attribute):
             root = tgt
             while type(root) in (ast.Subscript, ast.Attribute):
                 root = root.value
             if type(root) is ast.Name:
                 self.path_written.add(root.id)
+                self.paths_written.add((root.id, None))
 
     def _reads_in_target(self, tgt, env: Env, stmt) -> None:
         """Reads inside a target (``x[i] = ...`` reads ``x`` and ``i``)."""
@@ -591,7 +595,7 @@ class ScopeGraph:
                 if type(expr.op) in (ast.USub, ast.UAdd) else None
         if t is ast.Attribute:  # ``out.max(dim=-1).values`` (``reduced_values``)
             if type(expr.value) is ast.Call and graph_sources.output_item("." + expr.attr) and \
-                    graph_sources.call_kind(self, expr.value) == "forward":
+                    graph_calls.call_kind(self, expr.value) == "forward":
                 return self._call(expr.value, read)  # ``model(**batch).logits``: its output's
             return graph_items.reduced_fact(self, expr.value, read) if reduced_values(expr) \
                 else None
@@ -648,7 +652,7 @@ class ScopeGraph:
         if (type(f) is ast.Name and f.id in NUMBERS) or \
                 (type(f) is ast.Attribute and f.attr in DETACHING):
             return None
-        kind = graph_sources.call_kind(self, node)
+        kind = graph_calls.call_kind(self, node)
         if kind == "forward":
             return graph_sources.forward_fact(self, node, self._at[-1] if self._at else None)
         if kind == "through":

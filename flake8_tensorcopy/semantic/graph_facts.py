@@ -124,6 +124,12 @@ class Oracle:
         (``graph_terms.leaf_attributes`` of its class)? This default does not know."""
         return False
 
+    def module_attribute(self, root: str, attr: str) -> bool:
+        """Is ``<root>.<attr>``, ``root`` the instance of the method whose graph asks, a module
+        its class is handed and reads as one (``graph_terms.module_attributes``)? This default
+        does not know."""
+        return False
+
     def instance_leaf(self, root: str, attr: str) -> bool:
         """Is ``<root>.<attr>`` such a tensor of an instance of a class of the file
         (``model.log_vars``, bound by ``self.log_vars = nn.Parameter(...)``)? This default does

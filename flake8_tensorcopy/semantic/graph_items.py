@@ -358,7 +358,7 @@ def output_sibling(g, name, key: str) -> Optional[Fact]:
     reach = g.uses.get(id(name)) if type(name) is ast.Name else None
     if not reach or name.id in g.path_written:
         return None
-    from .graph_sources import call_kind
+    from .graph_calls import call_kind
 
     line = None
     for b in reach:
@@ -502,7 +502,8 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
         return g.attached(split_source(value), stmt)
     if type(value) is not ast.Call:
         return None
-    from .graph_sources import call_fact, call_kind
+    from .graph_calls import call_kind, handed_module_call
+    from .graph_sources import call_fact
 
     summary = g.summary(value)
     if summary is not None and summary.returns_item(i):
@@ -510,7 +511,7 @@ def unpacked_fact(g, value, i: int, stmt=None) -> Optional[Fact]:
     got = call_fact(g, value, f"[{i}]", stmt)
     if got is None and (summary is None or (
             summary.followed is not None and f"[{i}]" not in summary.followed)) and \
-            call_kind(g, value) == "forward":
+            call_kind(g, value) == "forward" and not handed_module_call(g, value):
         # (a summary that follows no tuple item: ``return (h, z) if features else z``)
         # ``seg, depth = model(x)``: the items of a forward pass's output, as the output, in
         # a loop that differentiates or a step method (not a loop over models before the

@@ -29,7 +29,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends, \
     argument_positions, bound_value, called_region, empty_list, is_param, number_binding, \
     number_started, summed_from_number, through_argument, through_arguments
-from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, MODULE_ONLY, NOT_GRAD_PROOF, NUMBERS, \
+from .graph_calls import call_kind, module_attributes_called
+from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, \
     detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, parameter_taken, \
     path_of, path_root, reduced_values
 
@@ -234,43 +235,6 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
                                      for a in through_arguments(node)))
                 return frozenset({(f"c{k}", r)} | {(f"t{k}:{o}", reg) for o, reg in inner})
     return NONE
-
-
-def call_kind(g, node: ast.Call) -> Optional[str]:
-    """The oracle's answer for a call (``graph_facts.Oracle.call``), and ``"forward"`` for a call
-    of a name whose ``parameters()`` the scope reads where the same bindings reach it (a
-    parameter, or ``model = smp.Unet(...)`` of a library class: ``AdamW(model.parameters())``
-    ... ``model(x)``; only a module has them)."""
-    kind = g.oracle.call(node)
-    f = node.func
-    if kind is None and type(f) is ast.Attribute:
-        # ``self.model(x)`` where the scope calls ``self.model.eval()`` (binding no ``self.X``)
-        g._need()
-        d = dotted(f)
-        root = path_root(f)
-        if d is not None and type(root) is ast.Name and root.id not in g.path_written and \
-                d in _module_attributes(g):
-            return "forward"
-        return None
-    if kind is None and type(f) is ast.Name:
-        g._need()
-    if kind is None and type(f) is ast.Name and g.module_reads:
-        reach = g.uses.get(id(f))
-        if reach and any(g.uses.get(id(m)) == reach for m in g.module_reads):
-            return "forward"
-    return kind
-
-
-def _module_attributes(g) -> FrozenSet[str]:
-    """The dotted attributes the scope calls a module's method of, as a statement
-    (``self.model.eval()``: ``graph_terms.MODULE_ONLY``)."""
-    got = g.memo.get("module_attrs")
-    if got is None:
-        got = g.memo["module_attrs"] = frozenset(
-            dotted(s.value.func.value) for s in g.expr_stmts
-            if type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
-            s.value.func.attr in MODULE_ONLY and type(s.value.func.value) is ast.Attribute)
-    return got
 
 
 def call_fact(g, call: ast.Call, key: str, stmt) -> Optional[Fact]:
@@ -478,7 +442,7 @@ def module_argument(g, arg) -> bool:
         d = dotted(arg)
         root = path_root(arg)
         return d is not None and type(root) is ast.Name and root.id not in g.path_written and \
-            d in _module_attributes(g)
+            d in module_attributes_called(g)
     if type(arg) is not ast.Name:
         return False
     reach = g.uses.get(id(arg))

@@ -8,7 +8,7 @@ import ast
 import re
 from typing import FrozenSet, Iterable, List, Optional, Tuple
 
-from ..syntax.walk import dotted, self_bindings
+from ..syntax.walk import assigned_pairs, dotted, own_nodes, self_bindings, statements
 
 #: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
 DETACHING = frozenset({
@@ -115,7 +115,7 @@ GRAD_ON = frozenset({"enable_grad"})
 
 
 #: methods a called value has when it is a module (``X.eval()`` ... ``X(x)``: the scope's
-#: ``module_reads``, ``graph_sources.call_kind``)
+#: ``module_reads``, ``graph_calls.call_kind``)
 MODULE_ONLY = frozenset({"parameters", "named_parameters", "eval", "train"})
 
 
@@ -377,6 +377,60 @@ def leaf_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
     attribute also bound otherwise, augmented, or bound through a tuple is not one."""
     return frozenset(attr for attr, values in self_bindings(cls).items()
                      if all(v is not None and makes_leaf(v) for v in values))
+
+
+def module_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
+    """The attributes of ``self`` that the methods of ``cls`` bind only to a parameter of the
+    method (``self.model = model``; ``self.teacher, self.student = teacher.eval(), student``:
+    a call of ``MODULE_ONLY`` or of ``to``/``cuda`` on it) and that are read as a module: some
+    method calls ``parameters()``, ``named_parameters()``, ``eval()`` or ``train()`` on the
+    attribute, or on that parameter where it binds it (``Adam(model.parameters())``). Only a
+    module has them, so ``self.model(x)`` is a forward pass. (The statements first: the
+    expressions are walked only where an attribute is bound so.)"""
+    handed: dict = {}  # attr -> [(method, parameter)]; None: bound otherwise too
+    for fn in cls.body:
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args:
+            continue
+        me = fn.args.args[0].arg
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args[1:] + fn.args.kwonlyargs}
+        for n in statements(fn):
+            t = type(n)
+            pairs = [p for target in n.targets for p in assigned_pairs(target, n.value)] \
+                if t is ast.Assign else [(n.target, None)] if t in (ast.AugAssign, ast.AnnAssign) \
+                else ()
+            for target, value in pairs:
+                for a in ast.walk(target):
+                    if type(a) is not ast.Attribute or type(a.value) is not ast.Name or \
+                            a.value.id != me or type(a.ctx) is not ast.Store:
+                        continue
+                    name = _handed_module(value, params) if a is target else None
+                    seen = handed.setdefault(a.attr, [])
+                    if seen is not None:
+                        handed[a.attr] = None if name is None else seen + [(fn, name)]
+    handed = {attr: seen for attr, seen in handed.items() if seen}
+    if not handed:
+        return frozenset()
+    read = {}  # method -> the dotted names it calls a ``MODULE_ONLY`` method on
+    for fn in cls.body:
+        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and fn.args.args:
+            read[fn] = {dotted(n.func.value) for n in own_nodes(fn) if type(n) is ast.Call and
+                        type(n.func) is ast.Attribute and n.func.attr in MODULE_ONLY}
+    on_self = {d.partition(".")[2] for fn, names in read.items() for d in names
+               if d and d.count(".") == 1 and d.startswith(fn.args.args[0].arg + ".")}
+    return frozenset(attr for attr, seen in handed.items()
+                     if attr in on_self or any(name in read[fn] for fn, name in seen))
+
+
+def _handed_module(value: Optional[ast.expr], params) -> Optional[str]:
+    """The parameter ``value`` is (``model``), or that a call of ``to``, ``cuda`` or a
+    ``MODULE_ONLY`` method on it returns (``model.to(device)``, ``teacher.eval()``); else None."""
+    while type(value) is ast.Call and type(value.func) is ast.Attribute and \
+            value.func.attr in _HANDED_THROUGH:
+        value = value.func.value
+    return value.id if type(value) is ast.Name and value.id in params else None
+
+
+_HANDED_THROUGH = frozenset({"to", "cuda", "eval", "train"})
 
 
 def leaf_properties(cls: ast.ClassDef, leaves: FrozenSet[str]) -> FrozenSet[str]:

@@ -30,7 +30,8 @@ from ..graph_items import elements, namedtuple_fields, returned_fields, summed_i
     call_bindings
 from ..graph_facts import module_call, through_arguments, unpacked_tuple
 from ..graph_yields import summary_items, yielded_differentiated, yielded_items
-from ..graph_terms import ARITH, KEEPS_GRAPH, keeps_graph_function, keyed_values, leaf_attributes
+from ..graph_terms import ARITH, KEEPS_GRAPH, keeps_graph_function, keyed_values, leaf_attributes, \
+    module_attributes
 
 _BUSY = object()
 
@@ -154,10 +155,8 @@ class IndexOracle(graph.Oracle):
     def __init__(self, module, cls) -> None:
         self.module = module
         self.cls = cls
-        #: the ``self.X`` whose ``parameters()`` the class reads (``_parameters_read``)
-        self._read_params: Optional[FrozenSet[str]] = None
-        #: the class's leaf attributes (``leaf``)
-        self._leaves: Optional[FrozenSet[str]] = None
+        #: what the class's text says of its attributes, by question (``_of_class``)
+        self._memo: Dict[str, FrozenSet[str]] = {}
 
     def fields(self, node: ast.Call):
         f = node.func
@@ -194,31 +193,32 @@ class IndexOracle(graph.Oracle):
         """Is ``self.<attr>`` a tensor that requires grad, bound only so by the class's methods
         (``graph_terms.leaf_attributes``: ``self.log_vars = nn.Parameter(...)``)? What a method
         computes from it (``torch.exp(-self.log_vars)``) is attached where grad is on."""
-        got = self._leaves
+        return attr in self._of_class("leaves", leaf_attributes)
+
+    def module_attribute(self, root: str, attr: str) -> bool:
+        """Is ``self.<attr>`` a module the class is handed (``graph_terms.module_attributes``)?"""
+        return root == "self" and attr in self._of_class("handed", module_attributes)
+
+    def _of_class(self, name: str, make) -> FrozenSet[str]:
+        """``make(the class's ast)``, once (empty outside a class or where it cannot be read)."""
+        got = self._memo.get(name)
         if got is None:
-            got = self._leaves = frozenset()
+            got = self._memo[name] = frozenset()
             try:
                 if self.cls is not None:
-                    got = self._leaves = leaf_attributes(self.cls.node)
+                    got = self._memo[name] = make(self.cls.node)
             except (OSError, ValueError, RecursionError):
                 pass
-        return attr in got
+        return got
 
     def _parameters_read(self, f) -> bool:
         """Does a method of the class (a module) read ``self.X.parameters()`` or
         ``named_parameters()`` for the ``self.X`` that ``f`` calls?"""
-        got = self._read_params
-        if got is None:
-            got = self._read_params = frozenset()
-            try:
-                if self.cls is not None and self.cls.category() == "module":
-                    got = self._read_params = frozenset(
-                        graph.dotted(n.func.value) for n in ast.walk(self.cls.node)
-                        if type(n) is ast.Call and type(n.func) is ast.Attribute and
-                        n.func.attr in ("parameters", "named_parameters"))
-            except (OSError, ValueError, RecursionError):
-                pass
-        return graph.dotted(f) in got
+        return graph.dotted(f) in self._of_class("params", lambda node: frozenset(
+            graph.dotted(n.func.value) for n in ast.walk(node)
+            if type(n) is ast.Call and type(n.func) is ast.Attribute and
+            n.func.attr in ("parameters", "named_parameters"))
+            if self.cls.category() == "module" else frozenset())
 
     def _own_forward(self):
         """The summary of the class's ``forward`` when it is a module (``self(x)``), else None."""
