@@ -384,9 +384,9 @@ class ScopeGraph:
             return
         if t is ast.Call and type(expr.func) is ast.Attribute and \
                 expr.func.attr in THROUGH_DIFF:
-            self._mark_expr(expr.func.value, fact, depth + 1)
-            if expr.func.attr == "scale" and len(expr.args) == 1:
-                self._mark_expr(expr.args[0], fact, depth + 1)
+            # (``scaler.scale(loss)``: the loss, not the scaler, which proves nothing)
+            self._mark_expr(expr.args[0] if expr.func.attr == "scale" and len(expr.args) == 1
+                            else expr.func.value, fact, depth + 1)
         elif t is ast.BinOp and type(expr.op) is ast.Div:
             if plain_number(expr.right):  # ``loss / k``: the numerator
                 self._mark_expr(expr.left, fact, depth + 1)
