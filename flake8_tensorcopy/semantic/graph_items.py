@@ -232,10 +232,14 @@ def mark_summed(g, expr, terms) -> None:
 def changed_in_scope(g, name: str) -> bool:
     """Does the scope write, delete or change the items of ``name`` (``name[k] = v``, ``del
     name[k]``, a method called on it as a statement: ``name.update(...)``)?"""
-    return name in g.path_written or any(
-        type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
-        type(s.value.func.value) is ast.Name and s.value.func.value.id == name
-        for s in g.expr_stmts)
+    return name in g.path_written or called_on(g, name)
+
+
+def called_on(g, name: str) -> bool:
+    """Does a statement of the scope call a method on ``name`` (``name.update(...)``)?"""
+    return any(type(s.value) is ast.Call and type(s.value.func) is ast.Attribute and
+               type(s.value.func.value) is ast.Name and s.value.func.value.id == name
+               for s in g.expr_stmts)
 
 
 def item_fact(g, value, got: Optional[Fact]) -> Optional[Fact]:
@@ -244,12 +248,25 @@ def item_fact(g, value, got: Optional[Fact]) -> Optional[Fact]:
     (whose fact is its first attached value's: ``{"loss": loss, "acc": acc}[k]`` may be
     ``acc``) only as ``any_item_fact`` proves it."""
     if got is None:
-        return None
+        return summed_item_fact(g, value)
     if got.why == HOLDS or (type(value) is ast.Name and any(
             g.bindings[b].kind == "assign" and type(g.bindings[b].value) is ast.Dict
             for b in g.uses.get(id(value)) or ())):
         return any_item_fact(g, value)
     return got
+
+
+def summed_item_fact(g, value) -> Optional[Fact]:
+    """``losses["entropy"]`` of a dict whose values a differentiated ``sum`` adds (its binding
+    marked ``TERMS`` on every path: ``mark_summed``), its items written nowhere: a term of that
+    loss, as each value a loop over it takes (``graph_loop_items.loop_item_fact``)."""
+    reach = g.uses.get(id(value)) if type(value) is ast.Name else None
+    if not reach or changed_in_scope(g, value.id):
+        return None
+    facts = [g.marked.get(b) for b in reach]
+    if all(f is not None and f.why == TERMS for f in facts):
+        return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
+    return None
 
 
 def any_item_fact(g, value) -> Optional[Fact]:
@@ -307,8 +324,11 @@ def path_source_fact(g, expr, key: str) -> Optional[Fact]:
     forward pass's output another item of which was differentiated (``output_sibling``)."""
     from .graph_sources import fact, sources
 
-    return fact(g, sources(g, expr, ""), expr.lineno) or output_sibling(g, path_root(expr), key) \
-        or held_by_methods(g, path_root(expr), key)
+    root = path_root(expr)
+    if key.startswith("[") and type(root) is ast.Name and called_on(g, root.id):
+        return None  # (``out.update(...)``, ``out.pop(k)``: what it holds there is not known)
+    return fact(g, sources(g, expr, ""), expr.lineno) or output_sibling(g, root, key) \
+        or held_by_methods(g, root, key)
 
 
 def held_by_methods(g, root, key: str) -> Optional[Fact]:

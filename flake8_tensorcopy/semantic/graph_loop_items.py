@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Optional, Tuple
 
-from .graph_facts import HOLDS, RETURNED, SIBLING, TERMS, Fact, first_fact, strongest
-from .graph_items import starred_fact
+from .graph_facts import HOLDS, RETURNED, Fact, first_fact, strongest
+from .graph_items import starred_fact, summed_item_fact
 
 
 def loop_item_fact(g, bd):
@@ -64,10 +64,10 @@ def loop_item_fact(g, bd):
              type(tgt.elts[1]) is ast.Name and tgt.elts[1].id == bd.key) or
             (m == "values" and type(tgt) is ast.Name and tgt.id == bd.key)):
         return None
+    got = summed_item_fact(g, it.func.value)
+    if got is not None:
+        return got
     reach = g.uses.get(id(it.func.value))
-    facts = [g.marked.get(b) for b in reach or ()]
-    if facts and all(f is not None and f.why == TERMS for f in facts):
-        return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
     bound = [g.bindings[b] for b in reach or ()]
     if bound and all(x.kind == "assign" and type(x.value) is ast.Dict for x in bound):
         # ``losses = {"reg": F.mse_loss(...), "cls": ...}`` made here: what the loop takes
