@@ -386,11 +386,12 @@ def module_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
     method calls ``parameters()``, ``named_parameters()``, ``eval()`` or ``train()`` on the
     attribute, or on that parameter where it binds it (``Adam(model.parameters())``). Only a
     module has them, so ``self.model(x)`` is a forward pass. (The statements first: the
-    expressions are walked only where an attribute is bound so.)"""
+    expressions are walked only where an attribute is bound so, the whole class only where
+    its binding method does not read the parameter as a module.)"""
     handed: dict = {}  # attr -> [(method, parameter)]; None: bound otherwise too
-    for fn in cls.body:
-        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args:
-            continue
+    methods = [fn for fn in cls.body
+               if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and fn.args.args]
+    for fn in methods:
         me = fn.args.args[0].arg
         params = {a.arg for a in fn.args.posonlyargs + fn.args.args[1:] + fn.args.kwonlyargs}
         for n in statements(fn):
@@ -399,26 +400,41 @@ def module_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
                 if t is ast.Assign else [(n.target, None)] if t in (ast.AugAssign, ast.AnnAssign) \
                 else ()
             for target, value in pairs:
-                for a in ast.walk(target):
+                for a in _stored(target):
                     if type(a) is not ast.Attribute or type(a.value) is not ast.Name or \
-                            a.value.id != me or type(a.ctx) is not ast.Store:
+                            a.value.id != me:
                         continue
                     name = _handed_module(value, params) if a is target else None
                     seen = handed.setdefault(a.attr, [])
                     if seen is not None:
                         handed[a.attr] = None if name is None else seen + [(fn, name)]
     handed = {attr: seen for attr, seen in handed.items() if seen}
-    if not handed:
-        return frozenset()
-    read = {}  # method -> the dotted names it calls a ``MODULE_ONLY`` method on
-    for fn in cls.body:
-        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and fn.args.args:
-            read[fn] = {dotted(n.func.value) for n in own_nodes(fn) if type(n) is ast.Call and
-                        type(n.func) is ast.Attribute and n.func.attr in MODULE_ONLY}
-    on_self = {d.partition(".")[2] for fn, names in read.items() for d in names
-               if d and d.count(".") == 1 and d.startswith(fn.args.args[0].arg + ".")}
-    return frozenset(attr for attr, seen in handed.items()
-                     if attr in on_self or any(name in read[fn] for fn, name in seen))
+    read: dict = {}  # method -> the dotted names it calls a ``MODULE_ONLY`` method on
+
+    def module_reads(fn) -> set:
+        got = read.get(fn)
+        if got is None:
+            got = read[fn] = {dotted(n.func.value) for n in own_nodes(fn) if type(n) is ast.Call
+                              and type(n.func) is ast.Attribute and n.func.attr in MODULE_ONLY}
+        return got
+
+    found = {attr for attr, seen in handed.items()
+             if any(name in module_reads(fn) for fn, name in seen)}
+    if len(found) < len(handed):  # ``self.critic.eval()`` in another method
+        found.update(d.partition(".")[2] for fn in methods for d in module_reads(fn)
+                     if d and d.count(".") == 1 and d.startswith(fn.args.args[0].arg + ".") and
+                     d.partition(".")[2] in handed)
+    return frozenset(found)
+
+
+def _stored(target) -> Iterable[ast.expr]:
+    """The targets a target binds: itself, or the items of a tuple or list (starred too)."""
+    t = type(target)
+    if t is ast.Tuple or t is ast.List:
+        for e in target.elts:
+            yield from _stored(e.value if type(e) is ast.Starred else e)
+    else:
+        yield target
 
 
 def _handed_module(value: Optional[ast.expr], params) -> Optional[str]:
