@@ -1,4 +1,4 @@
-"""What a method keeps on ``self``, read from its ``ast`` (``summaries._accumulates``): the
+"""What a method keeps on ``self``, read from its ``ast`` (``method_accumulates``): the
 attribute an expression names (``self_attr``), the attributes a running sum scales
 (``scaled_attrs``), what a concatenation joins an attribute with (``joined_with``), and the
 names a loop binds to each item of a parameter (``every_item``, ``zipped_items``), and the

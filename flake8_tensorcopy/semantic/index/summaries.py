@@ -23,15 +23,14 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .kept_attrs import every_item, held_attributes, joined_with, scaled_attrs, self_attr, \
-    zipped_items
+from .kept_attrs import held_attributes
+from .method_accumulates import method_accumulates
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
-from ..graph_facts import module_call, through_arguments, unpacked_tuple
+from ..graph_facts import module_call, unpacked_tuple
 from ..graph_yields import summary_items, yielded_differentiated, yielded_items
-from ..graph_terms import ARITH, KEEPS_GRAPH, keeps_graph_function, keyed_values, leaf_attributes, \
-    module_attributes
+from ..graph_terms import keeps_graph_function, keyed_values, leaf_attributes, module_attributes
 
 _BUSY = object()
 
@@ -283,7 +282,7 @@ def _summarise(fn) -> GraphSummary:
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     consumed = frozenset(k - offset for k in g.term_params if k >= offset)
-    accumulates = _accumulates(g, node, offset, cls) if method else {}
+    accumulates = method_accumulates(g, node, offset, cls) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
     positional = len(node.args.posonlyargs) + len(node.args.args)
     grad = graph.decorated_grad(node) in (None, "on")
@@ -493,208 +492,3 @@ def _proven(fact) -> bool:
     """Attached whatever grad mode the caller runs in (backward proved it); not a container
     that merely holds such a value (its other items are unknown)."""
     return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
-
-
-def _accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, str]:
-    """Call position of a parameter -> the ``self`` attribute the method adds it into, itself
-    or through a method it calls whose summary says so (``self._add(val)``,
-    ``self.meter.update(val)`` with ``self.meter`` a project class's instance)."""
-    params = {i: name for i, name in enumerate(graph.function_params(fn))}
-    targets: Dict[str, int] = {}  # attribute -> how many statements bind it
-    found: Dict[int, str] = {}
-    items: set = set()  # filled as the walk meets the loops, before their bodies
-    names = set(list(params.values())[offset:])
-    zipped: Dict[str, int] = {}  # ``for i, l in zip(idx, losses)``: ``l`` -> ``losses``'s position
-    positions = {n: i for i, n in params.items()}
-    first: set = set()  # ``if self.avg is None: self.avg = v``: filled before the body's turn
-    for stmt in ast.walk(fn):
-        t = type(stmt)
-        attr, value = None, None
-        if t is ast.If:
-            first.update(_first_bindings(stmt))
-        elif t is ast.For:
-            every_item(stmt, items)
-            zipped_items(stmt, positions, zipped)
-        elif t is ast.AugAssign and type(stmt.op) is ast.Add:
-            attr, value = self_attr(stmt.target), stmt.value
-        elif t is ast.Assign and len(stmt.targets) == 1:
-            attr = self_attr(stmt.targets[0])
-            v = stmt.value
-            if attr is not None and type(v) is ast.IfExp:  # ``x if self.v is None else ...``
-                v = next((b for b in (v.orelse, v.body) if type(b) is ast.BinOp and
-                          attr in scaled_attrs(b.left) | scaled_attrs(b.right)), v)
-            joined = joined_with(v, attr) if attr is not None else None
-            if joined is not None:  # ``self.buf = torch.cat([feats, self.buf])[:k]``
-                value = joined
-            elif attr is not None and type(v) is ast.BinOp and type(v.op) is ast.Add and \
-                    attr in scaled_attrs(v.left) | scaled_attrs(v.right):
-                # ``self.sum = self.sum + v``, ``self.avg = b * self.avg + (1 - b) * v``
-                value = v.right if attr in scaled_attrs(v.left) else v.left
-            elif attr is not None and type(stmt.targets[0]) is ast.Subscript:
-                k = zipped.get(v.id, -1) if type(v) is ast.Name else -1
-                if k >= offset and g.grad_mode(stmt) not in ("off", "unknown"):
-                    found[k - offset] = attr  # each item of a parameter at its own index
-                elif cls is not None and _tensor_attribute(cls, attr):
-                    # ``self.bank[idx] = F.normalize(new)``: a write into a tensor keeps its
-                    # graph, each call's written on top of the last one's (a chain that grows)
-                    _accumulated(g, stmt, attr, v, params, offset, items, found)
-                continue  # ``self.d[k] = x``: one item set, the rest kept
-            elif attr is not None:
-                if id(stmt) not in first:  # (``if self.avg is None: self.avg = v``: the first)
-                    targets[attr] = targets.get(attr, 0) + 1  # rebound whole: reset per call
-                continue
-        elif t is ast.Expr and type(stmt.value) is ast.Call and \
-                type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
-                len(stmt.value.args) == 1:
-            attr, value = self_attr(stmt.value.func.value), stmt.value.args[0]
-        elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
-                type(stmt.value.func) is ast.Attribute and \
-                _on_self(stmt.value.func.value) and \
-                any(type(n) is ast.Name and (n.id in names or any(
-                    len(x) == 3 and x[0] == n.id for x in items))
-                    for a in stmt.value.args for n in ast.walk(a)):
-            # ``self.m(x)``, ``self.meter.update(x)`` passing (what is formed from) a parameter
-            # (or each value of one: ``for k, v in metrics.items(): self.log(k, v)``)
-            for attr, value in _delegated(stmt.value, cls):
-                _accumulated(g, stmt, attr, value, params, offset, items, found)
-            continue
-        if attr is not None and value is not None:
-            _accumulated(g, stmt, attr, value, params, offset, items, found)
-    return {k: a for k, a in found.items() if not targets.get(a) and not (
-        cls is not None and _differentiated_elsewhere(cls, fn, a))}
-
-
-def _tensor_attribute(cls, attr: str) -> bool:
-    """Does the class bind ``self.<attr>`` (``attr``: ``self.bank``) only to a tensor?"""
-    try:
-        return cls.attr(attr[5:]) is kinds.TENSOR
-    except (RecursionError, OSError, ValueError):
-        return False
-
-
-def _first_bindings(branch: ast.If) -> set:
-    """The statements binding ``self.X`` in ``branch``'s body when it is ``if self.X is None:``
-    (an accumulator's first value, not a reset on every call; met before the body)."""
-    test = branch.test
-    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Is \
-            or type(test.comparators[0]) is not ast.Constant or \
-            test.comparators[0].value is not None:
-        return set()
-    attr = self_attr(test.left)
-    return {id(s) for s in branch.body if type(s) is ast.Assign and len(s.targets) == 1 and
-            attr is not None and self_attr(s.targets[0]) == attr}
-
-
-_DIFFERENTIATING = frozenset({"backward", "grad"})
-
-
-def _differentiated_elsewhere(cls, fn, attr: str) -> bool:
-    """Does another method of the class read ``self.<attr>`` and differentiate (``backward``,
-    ``autograd.grad``)? What is added into it is then kept for that backward (a REINFORCE
-    policy's ``put_data`` and ``train_net``), not by mistake. (``attr``: ``self.data``, or
-    an attribute of one, ``self.buffer.log_probs``, kept by a method of ``self.buffer``.)"""
-    attr = attr if attr.startswith("self.") else "self." + attr
-    last = attr.rpartition(".")[2]
-    for other in list(getattr(cls, "methods", {}).values()):
-        node = getattr(other, "node", None)
-        if node is None or node is fn:
-            continue
-        reads = differentiates = False
-        for n in ast.walk(node):
-            if type(n) is ast.Attribute and n.attr == last and type(n.ctx) is ast.Load and \
-                    graph.dotted(n) == attr:
-                reads = True
-            elif type(n) is ast.Call and type(n.func) is ast.Attribute and \
-                    n.func.attr in _DIFFERENTIATING:
-                differentiates = True
-        if reads and differentiates:
-            return True
-    return False
-
-
-def _on_self(node) -> bool:
-    """``self`` or ``self.x``."""
-    if type(node) is ast.Attribute:
-        node = node.value
-    return type(node) is ast.Name and node.id == "self"
-
-
-def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
-    """Record the parameters ``value`` is formed from as added into ``attr`` by ``stmt``."""
-    if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
-        return
-    for name in _operands(value, g.oracle, items):
-        reach = g.uses.get(id(name))
-        if not reach or len(reach) != 1:
-            continue
-        i = next(iter(reach))
-        b = g.bindings[i]
-        if b.kind == "param" and b.index >= offset and params.get(b.index) == name.id:
-            found[b.index - offset] = attr
-        elif b.kind == "assign":  # ``score = -val_loss; self.scores.append(score)``
-            for o, _ in graph_sources.binding(g, i):
-                k = int(o[1:]) if o[:1] == "p" and o[1:].isdigit() else -1
-                if k >= offset and k in params:
-                    found[k - offset] = attr
-
-
-def _delegated(call: ast.Call, cls):
-    """(attribute, argument) pairs a call of a method of ``self`` (``self._add(val)``) or of an
-    attribute of ``self`` holding a project class's instance (``self.meter.update(val)``)
-    accumulates, by the called method's summary."""
-    f = call.func
-    if type(f) is not ast.Attribute:
-        return ()
-    holder = f.value
-    try:
-        if type(holder) is ast.Name and holder.id == "self":
-            target, into = cls.method(f.attr), "self."
-        else:
-            attr = self_attr(holder)
-            if attr is None or type(holder) is not ast.Attribute:
-                return ()
-            shape = cls.attr(holder.attr)
-            if type(shape) is not kinds.ProjInstance:
-                return ()
-            target, into = shape.facts.method(f.attr), attr + "."
-    except (OSError, ValueError, RecursionError):
-        return ()
-    if target is None or not hasattr(target, "graph_summary"):
-        return ()
-    args = [a for a in call.args if type(a) is not ast.Starred]
-    if len(args) != len(call.args):
-        return ()
-    acc = target.graph_summary().accumulates
-    return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
-
-
-def _operands(value, oracle, items: set):
-    """The names that are the value or an operand of what forms it and keeps its graph
-    (``val``, ``val * n``, ``val.cpu()``, ``hvd.allreduce(val)``, ``losses[key]`` in a loop
-    over every key of ``losses`` (``items``); not ``val.item()``, ``float(val)``)."""
-    t = type(value)
-    if t is ast.Name:
-        return [next((x[2] for x in items if len(x) == 3 and x[0] == value.id), value)]
-    if t is ast.BinOp and type(value.op) in ARITH:  # ``(p - t) ** 2``, ``q @ k``
-        return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
-    if t is ast.UnaryOp:
-        return _operands(value.operand, oracle, items)
-    if t is ast.Attribute and value.attr in ("T", "mT", "H", "mH"):  # ``keys.T``: a view
-        return _operands(value.value, oracle, items)
-    if t is ast.IfExp:  # ``td.abs().squeeze(-1) if td.dim() > 1 else td.abs()``: where both
-        # keep a graph (not ``v.detach() if torch.is_tensor(v) else v``: a number otherwise)
-        body, orelse = _operands(value.body, oracle, items), _operands(value.orelse, oracle, items)
-        return body + orelse if body and orelse else []
-    if t is ast.List or t is ast.Tuple:  # what a concatenation joins (``joined_with``)
-        return [n for e in value.elts for n in _operands(e, oracle, items)]
-    if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
-        v, k = value.value, value.slice
-        ok = type(v) is ast.Name and type(k) is ast.Name and (v.id, k.id) in items
-        return [v] if ok else []
-    if t is ast.Call:
-        f = value.func
-        if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-            return _operands(f.value, oracle, items)
-        if oracle.call(value) == "through":
-            return [n for a in through_arguments(value) for n in _operands(a, oracle, items)]
-    return []
