@@ -79,8 +79,27 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[i
             continue
         if attr is not None and value is not None:
             _accumulated(g, stmt, attr, value, params, offset, items, found)
-    return {k: a for k, a in found.items() if not targets.get(a) and not (
+    kept = {k: a for k, a in found.items() if not targets.get(a) and not (
         cls is not None and _differentiated_elsewhere(cls, fn, a))}
+    return _spread_starred(fn, offset, kept)
+
+
+#: the call positions a ``*args`` parameter is taken to cover (``push(s, a, r, s2, q)``)
+_STARRED_POSITIONS = 16
+
+
+def _spread_starred(fn, offset: int, kept: Dict[int, str]) -> Dict[int, str]:
+    """``def push(self, *transition): self.data.append(transition)``: the ``*args``
+    parameter holds every positional argument from its place on, so each of those call
+    positions is kept; the keyword-only parameters after it are no call position."""
+    a = fn.args
+    if a.vararg is None:
+        return kept
+    v = len(a.posonlyargs) + len(a.args) - offset
+    out = {k: attr for k, attr in kept.items() if k < v}
+    if v in kept:
+        out.update((k, kept[v]) for k in range(v, v + _STARRED_POSITIONS))
+    return out
 
 
 def _tensor_attribute(cls, attr: str) -> bool:
@@ -216,4 +235,8 @@ def _operands(value, oracle, items: set):
             return _operands(f.value, oracle, items)
         if oracle.call(value) == "through":
             return [n for a in through_arguments(value) for n in _operands(a, oracle, items)]
+        if oracle.fields(value) is not None:  # ``Transition(*args)``: a record holds them
+            return [n for a in value.args for n in _operands(
+                a.value if type(a) is ast.Starred else a, oracle, items)] + \
+                [n for k in value.keywords for n in _operands(k.value, oracle, items)]
     return []
