@@ -66,6 +66,15 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
                 if type(v) is not ast.Name or v.id != name:  # (not ``model = model.to(d)``)
                     made.setdefault((sc, name), set()).add(
                         v.func.id if type(v) is ast.Call and type(v.func) is ast.Name else None)
+        elif classes and t is ast.Assign and len(n.targets) == 1 and \
+                type(n.targets[0]) in (ast.Tuple, ast.List):
+            # ``recon, mu, logvar = model(x)``: what each name was computed from (the names
+            # stay unknown as instances: the generic branch below sees them as stores)
+            assigns.extend((sc, n.lineno, e.id, n.value) for e in n.targets[0].elts
+                           if type(e) is ast.Name)
+            todo.extend((c, sc) for c in n.targets[0].elts)
+            todo.append((n.value, sc))
+            continue
         elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward":
             backs.append((n, sc))
         elif classes and ((t is ast.Name and type(n.ctx) is ast.Store) or t is ast.arg):
