@@ -17,7 +17,8 @@ def stored_per_turn(ctx, bound: Set[str], node, acc) -> bool:
     """``acc[i] = v`` (``node``): does each turn of its loop store at its own index (the index
     reads a name of ``bound``, those the loop binds), into a tensor, a list or a dict the
     scope makes (``made_container`` of every binding reaching ``acc``: ``torch.zeros(n)``,
-    ``[None] * n``, ``{}``; not a NumPy array, where the store raises instead)?"""
+    ``[None] * n``, ``{}``, ``np.empty(n, dtype=object)``; not a NumPy array of numbers, which
+    converts what it is given)?"""
     index = node.targets[0].target.slice
     if not any(type(n) is nodes.Name and n.value in bound for n in nodes.within(index, ())):
         return False

@@ -331,7 +331,8 @@ _CONTAINER_MAKERS = frozenset({"dict", "list", "defaultdict", "OrderedDict",
 def made_container(value, torch_name: Optional[str] = None) -> bool:
     """Does ``value`` make a fresh list or dict (a display, a comprehension, ``[x] * n``,
     ``dict(...)``, ``defaultdict(list)``), or, through ``torch_name`` (the name ``torch`` is
-    bound to), a fresh tensor (``torch.zeros(n)``)? Not a NumPy array, nor anything else."""
+    bound to), a fresh tensor (``torch.zeros(n)``), or a NumPy array of objects
+    (``object_array``)? Not a NumPy array of numbers, nor anything else."""
     t = type(value)
     if t in (ast.Dict, ast.List, ast.ListComp, ast.DictComp):
         return True
@@ -341,8 +342,17 @@ def made_container(value, torch_name: Optional[str] = None) -> bool:
         d = dotted(value.func) or ""
         head, _, last = d.rpartition(".")
         return d in _CONTAINER_MAKERS or (torch_name is not None and head == torch_name and
-                                          last in _TENSOR_MAKERS)
+                                          last in _TENSOR_MAKERS) or object_array(value)
     return False
+
+
+def object_array(call: ast.Call) -> bool:
+    """``np.empty(n, dtype=object)`` (``zeros``, ``full``): a NumPy array of Python objects,
+    which keeps a tensor stored in it as it is (an array of numbers converts one to a number)."""
+    head, _, last = (dotted(call.func) or "").rpartition(".")
+    return head in ("np", "numpy") and last in ("empty", "zeros", "full") and any(
+        k.arg == "dtype" and type(k.value) is ast.Name and k.value.id == "object"
+        for k in call.keywords)
 
 
 
