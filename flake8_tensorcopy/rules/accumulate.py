@@ -509,8 +509,10 @@ class GraphKeepingAccumulator(Rule):
                           "runs on every forward pass of the training loop: every step's "
                           "autograd graph stays reachable from it (memory grows each step)")
         elif kept is not None:
+            same = "list" if type(acc) is nodes.Name else \
+                f"`{ctx.code(acc.value)}`, whose list nothing empties"
             fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line {kept} "
-                          "calls each step with grad on, handing it the same list: every "
+                          f"calls each step with grad on, handing it the same {same}: every "
                           "step's autograd graph stays reachable from it (memory grows)")
         elif hook:
             fields.update(shape=how + " in `training_step`, which Lightning runs once per batch "

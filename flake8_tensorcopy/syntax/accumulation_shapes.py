@@ -529,13 +529,19 @@ def differentiating_defs(body: list, mentions: Optional[Callable[[ast.AST, str],
 
 
 def appends_to_parameter(fn: ast.AST) -> bool:
-    """Does function ``fn`` append to one of its positional parameters (``sink.append(v)``, a
-    statement of its own; TEN501: a list its caller may hand it on every step)?"""
+    """Does function ``fn`` append to one of its positional parameters or to an attribute of
+    one (``sink.append(v)``, ``policy.saved.append(v)``, a statement of its own; TEN501: a list
+    its caller may hand it on every step)?"""
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args}
-    return any(type(s) is ast.Expr and type(s.value) is ast.Call and
-               type(s.value.func) is ast.Attribute and s.value.func.attr == "append" and
-               type(s.value.func.value) is ast.Name and s.value.func.value.id in params
-               for s in statements(fn))
+    for s in statements(fn):
+        if type(s) is ast.Expr and type(s.value) is ast.Call and \
+                type(s.value.func) is ast.Attribute and s.value.func.attr == "append":
+            sink = s.value.func.value
+            if type(sink) is ast.Attribute:
+                sink = sink.value
+            if type(sink) is ast.Name and sink.id in params:
+                return True
+    return False
 
 
 def _instances(tree: ast.Module, fn: ast.AST) -> Set[str]:

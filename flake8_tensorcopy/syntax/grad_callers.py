@@ -479,3 +479,62 @@ def _empty_list_before(fn: ast.FunctionDef, loop: ast.stmt, name: str) -> bool:
         type(found[0][1]) is ast.List and not found[0][1].elts or
         type(found[0][1]) is ast.Call and type(found[0][1].func) is ast.Name and
         found[0][1].func.id == "list" and not found[0][1].args)
+
+
+def instance_handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str, attr: str):
+    """(caller, call) of each call of ``fn`` by name (a statement, or the value a name is bound
+    to) in a loop of another top-level function of ``tree`` that passes, at the position of
+    ``fn``'s positional parameter ``param`` (never bound in ``fn``), a name the caller does not
+    bind in that loop, where ``<param>.<attr>`` is a list every class of the file makes in its
+    ``__init__`` and nothing in the file empties or binds otherwise (``select_action(policy,
+    state)`` keeping ``m.log_prob(a)`` in ``policy.all_log_probs`` each step)."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if param not in params or any(type(n) is ast.Name and n.id == param and
+                                  type(n.ctx) is not ast.Load for n in ast.walk(fn)) or \
+            not _kept_for_good(tree, attr):
+        return
+    k = params.index(param)
+    for owner in tree.body:
+        if type(owner) is not ast.FunctionDef or owner is fn:
+            continue
+        for loop in ast.walk(owner):
+            if type(loop) not in (ast.For, ast.While):
+                continue
+            for stmt in (s for b in loop.body for s in ast.walk(b)
+                         if type(s) in (ast.Expr, ast.Assign)):
+                call = stmt.value
+                if type(call) is ast.Call and type(call.func) is ast.Name and \
+                        call.func.id == fn.name and len(call.args) > k and \
+                        type(call.args[k]) is ast.Name and not any(
+                            type(n) is ast.Name and n.id == call.args[k].id and
+                            type(n.ctx) is not ast.Load for n in ast.walk(loop)):
+                    yield owner, call
+
+
+def _kept_for_good(tree: ast.Module, attr: str) -> bool:
+    """Is every binding of an attribute ``attr`` in ``tree`` ``self.<attr> = []`` in an
+    ``__init__`` (one at least), and nothing deletes, empties (``clear``, ``pop``, ``remove``,
+    ``del x.<attr>[:]``) or writes its items?"""
+    made = set()
+    for cls in ast.walk(tree):
+        if type(cls) is ast.ClassDef:
+            for init in cls.body:
+                if type(init) is ast.FunctionDef and init.name == "__init__":
+                    made.update(id(t) for s in init.body if type(s) is ast.Assign and
+                                type(s.value) is ast.List and not s.value.elts
+                                for t in s.targets if type(t) is ast.Attribute and t.attr == attr)
+    if not made:
+        return False
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.Attribute and n.attr == attr and type(n.ctx) is not ast.Load and \
+                id(n) not in made:
+            return False
+        if t is ast.Subscript and type(n.ctx) is not ast.Load and \
+                type(n.value) is ast.Attribute and n.value.attr == attr:
+            return False
+        if t is ast.Call and type(n.func) is ast.Attribute and \
+                n.func.attr in ("clear", "pop", "remove", "popleft") and \
+                type(n.func.value) is ast.Attribute and n.func.value.attr == attr:
+            return False
+    return True
