@@ -1,0 +1,1 @@
+"""Checkpoint helpers and a small trainer that uses them."""

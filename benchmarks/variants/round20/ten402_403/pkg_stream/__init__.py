@@ -1,0 +1,1 @@
+"""Streaming feature extraction with rolling buffers."""

@@ -1,0 +1,1 @@
+"""Supervised training split over a few modules."""

@@ -1,0 +1,1 @@
+"""Actor-critic agent on a toy contextual bandit, split over modules."""
