@@ -637,14 +637,14 @@ def _optimized_modules(ctx, scope) -> Tuple[Optional[set], set, Dict[str, Option
         n = todo.pop()
         q = ctx.inf.qualname(n.func) or "" if type(n) is nodes.Call else ""
         if q.startswith("torch.optim.") and "lr_scheduler" not in q:
-            module = _parameters_of(n)
+            module = _parameters_of(n, ctx)
             if module is None:
                 out = None
             elif out is not None:
                 out.add(module)
         elif type(n) is nodes.Assign and type(n.value) is nodes.Call and \
                 (ctx.inf.qualname(n.value.func) or "").startswith("torch.optim."):
-            module = _parameters_of(n.value)
+            module = _parameters_of(n.value, ctx)
             for t in n.targets:
                 name = dotted_name(t.target)
                 names.add(name)
@@ -654,9 +654,17 @@ def _optimized_modules(ctx, scope) -> Tuple[Optional[set], set, Dict[str, Option
     return out, names, by_name
 
 
-def _parameters_of(call) -> Optional[str]:
-    """``M`` of an optimizer made as ``torch.optim.X(M.parameters(), ...)``, else None."""
+def _parameters_of(call, ctx=None) -> Optional[str]:
+    """``M`` of an optimizer made as ``torch.optim.X(M.parameters(), ...)``, else None; with
+    ``ctx``, also of a name the scope binds once to ``list(M.parameters())`` or
+    ``M.parameters()`` before (``trainable = list(head.parameters())``; ``SGD(trainable)``)."""
     first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if ctx is not None and type(first) is nodes.Name:
+        first = sole_binding(ctx.scope_node, first.value, call)
+        if type(first) is nodes.Call and dotted_name(first.func) == "list" and \
+                len(first.args) == 1 and first.args[0].keyword is None and \
+                not first.args[0].star:
+            first = first.args[0].value
     if type(first) is not nodes.Call or type(first.func) is not nodes.Attribute or \
             first.func.attr.value not in ("parameters", "named_parameters"):
         return None

@@ -15,6 +15,7 @@ from ..semantic.statedicts import same_storage
 from ..semantic.storage_flow import first_write, sole_binding
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
+from ..syntax.snapshot_shapes import snapshot_name
 from ..syntax.walk import dotted, walk_nodes
 from .accumulate_loops import innermost_loop
 from .context import statement_list
@@ -98,8 +99,10 @@ def group_snapshot(ctx, target, value) -> Optional[Tuple[str, object]]:
                         sole_binding(ctx.scope_node, f.iter.value, ctx.stmt_line)))):
                 params.add(f.target.value)  # (``for p in params`` of ``params = [p for g in
             f = f.inner_for_in  # base.param_groups for p in g["params"]]``, bound once)
-    if not any(same_storage(elt, p) is not None for p in params):
-        return None
+    if not any(same_storage(elt, p) is not None for p in params) or (
+            type(elt) is nodes.Name and not snapshot_name(name)):
+        return None  # (a list of the parameters themselves is a handle unless named a copy:
+        # ``self.params = [p for g in base.param_groups for p in g["params"]]``)
     fn = _other_method(ctx, lambda n: type(n) is ast.Call and type(n.func) is ast.Name and
                        n.func.id == "zip" and any(dotted(a) == name for a in n.args))
     return (f"each step of the optimizer (`{fn.name.value}()` pairs it with the parameters it "

@@ -48,6 +48,11 @@ class Summary(NamedTuple):
     #: the positions (``self`` counted) of the parameters it hands to ``load_state_dict`` as
     #: they are (``def restore(model, state): model.load_state_dict(state)``: 1)
     loads: FrozenSet[int] = frozenset()
+    #: the position (``self`` counted) of the one parameter whose module the function trains,
+    #: where every optimizer it steps is made there from that parameter's ``parameters()``
+    #: (``def local_update(worker, data): opt = SGD(worker.parameters()) ... opt.step()``: 0);
+    #: None when the step is another's or the function only calls ``backward()``
+    trains_only: Optional[int] = None
 
 
 _NOTHING = Summary(None, "", frozenset(), "", ())
@@ -258,7 +263,14 @@ def weight_change(inf, call, receiver: str, tree=None) -> Optional[str]:
         return None
     fn, bound = found
     s = summary(fn)
-    if s.trains:
+    if s.trains and s.trains != "backward()" and s.trains_only is not None and receiver:
+        # it steps only the module handed at that position (``local_update(worker, data)``)
+        k = s.trains_only - (1 if bound else 0)
+        args = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args) or k < 0 or k >= len(args) or \
+                dotted_name(args[k].value) == receiver:
+            return f"it calls `{s.trains}`"
+    elif s.trains:
         return f"it calls `{s.trains}`"
     written = s.writes_params
     if not written or not receiver:
@@ -355,9 +367,15 @@ def summarize_function(fn: ast.AST) -> Summary:
     trains = ""
     binds: Dict[str, str] = {}
     loads: Set[int] = set()
+    made: Dict[str, Set[Optional[str]]] = {}  # name -> whose ``parameters()`` made it
+    stepped: Set[str] = set()
     me = positional[0] if positional else None
     for n in own_nodes(fn):
         t = type(n)
+        if t is ast.Assign:
+            for target in n.targets:
+                if type(target) is ast.Name:
+                    made.setdefault(target.id, set()).add(_made_from(n.value, positional))
         if t is ast.Assign and me is not None:
             for target in n.targets:
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
@@ -375,9 +393,11 @@ def summarize_function(fn: ast.AST) -> Summary:
                     loads.add(positional.index(n.args[0].id))
             elif not trains and m == "backward":
                 trains = "backward()"
-            elif not trains and m == "step" and any(
+            if m == "step" and any(
                     w in owner.rsplit(".", 1)[-1].lower() for w in ("opt", "scaler")):
-                trains = f"{owner}.step()"
+                stepped.add(owner)
+                if not trains or trains == "backward()":
+                    trains = f"{owner}.step()"
         elif t is ast.For or t is ast.AsyncFor:
             module = _parameters_loop(n, frozen)
             if module is not None and _writes_loop_target(n, frozen):
@@ -410,8 +430,22 @@ def summarize_function(fn: ast.AST) -> Summary:
                 out.add(positional.index(w))
         elif root == "self" and "self" == (positional[:1] or [""])[0]:
             out.add(w)
+    owners = {w for o in stepped for w in made.get(o, {None})}
+    only = owners.pop() if len(owners) == 1 else None
     return Summary(live, text, frozenset(out), trains, tuple(sorted(binds.items())), passes,
-                   frozenset(loads))
+                   frozenset(loads), positional.index(only) if only is not None else None)
+
+
+def _made_from(value, positional) -> Optional[str]:
+    """The positional parameter ``P`` of ``Optim(P.parameters(), ...)``, else None."""
+    if type(value) is not ast.Call or not value.args:
+        return None
+    first = value.args[0]
+    if type(first) is ast.Call and not first.args and type(first.func) is ast.Attribute and \
+            first.func.attr == "parameters" and type(first.func.value) is ast.Name and \
+            first.func.value.id in positional:
+        return first.func.value.id
+    return None
 
 
 def _passed_items(value: ast.expr, params) -> Optional[str]:
