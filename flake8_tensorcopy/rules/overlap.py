@@ -555,9 +555,11 @@ def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bo
         if a is not None and b is not None and a[0] != b[0]:
             return False  # (two tensors: no name bound in the function makes them one)
         verdict = regions.compare(a[1], b[1]) if b is not None else regions.UNKNOWN
+        if verdict == regions.OVERLAP and not local and _valued(ctx, a[1], b[1]):
+            continue  # (``k = 0`` ... ``c[:, k:] = c[:, :n - k]``: as its value says)
         if verdict == regions.OVERLAP:
             break
-        if verdict == regions.SAME:
+        if verdict == regions.SAME or local:
             return False
     else:
         return False
@@ -575,6 +577,14 @@ def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bo
     if any(s.isidentifier() and ints.negative_literal(scopes, s) for s in names):
         return False
     return not _not_positive_here(ctx.scope_node, dst, names)
+
+
+def _valued(ctx, a: regions.Region, b: regions.Region) -> bool:
+    """Does a bound of either region spell a name the scope binds once to a constant
+    (``LocalValues``: ``k = 0``)? Then the regions are compared with it read as that value."""
+    values = cached(ctx, "_overlap_local_values", ctx.scope_node, lambda: LocalValues(ctx))
+    return any(s.isidentifier() and values.get(s) is not None and not values.get(s).terms
+               for s in regions.symbols(a) | regions.symbols(b))
 
 
 # ---- a branch taken only where a shift is not positive ----------------------------------------
