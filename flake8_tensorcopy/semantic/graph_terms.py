@@ -85,7 +85,10 @@ TORCH_KEEPS = frozenset({
     "trace", "gather", "index_select", "masked_select", "take_along_dim", "amax", "amin",
     "prod", "var", "std", "sin", "cos", "neg", "reciprocal", "rsqrt", "log1p", "expm1",
     "logaddexp", "maximum", "minimum", "clip", "lerp", "roll", "flip", "permute", "movedim",
-    "narrow", "select", "erf", "exp2", "logit", "addcmul", "addcdiv", "broadcast_to"})
+    "narrow", "select", "erf", "exp2", "logit", "addcmul", "addcdiv", "broadcast_to",
+    # a tensor given to it comes back itself (or converted, in the graph): measured, 2.13
+    # (not ``asarray``: ``requires_grad=False`` detaches, and its default changed in 2.x)
+    "as_tensor"})
 
 
 #: functions of other libraries whose result keeps their tensor argument's graph: horovod's
