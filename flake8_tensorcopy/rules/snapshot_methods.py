@@ -17,7 +17,7 @@ from ..syntax.walk import dotted, walk_nodes
 from .accumulation_forms import pushed
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
 from .snapshot_getters import restored_through_getter, returns_items
-from .snapshot_values import paired_list, parameter_lists, reads_parameters_of
+from .snapshot_values import paired_list, parameter_lists, reads_parameters_of, reads_state_items
 from ..syntax.source import LazyPattern
 
 
@@ -570,6 +570,9 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
                             reads_parameters_of(stmt._a, o, name if zipped else None)), None)
             if spelled is None and hit is not None and lists:
                 spelled = paired_list(stmt._a, lists, name)
+            if spelled is None and hit is not None and not zipped:  # an EMA's shadow
+                spelled = next((f"{o}.state_dict()" for o in sorted(owners)
+                                if reads_state_items(stmt._a, o)), None)
             if spelled is not None:
                 return (f"training (`{stmt.name.value}()` compares it with "
                         f"`{spelled}`, the same tensors)"), hit

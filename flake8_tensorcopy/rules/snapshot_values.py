@@ -127,6 +127,17 @@ def paired_with_live(fn, name: str, owner: str, value) -> bool:
     return values and reads_parameters_of(fn._a, owner, name)
 
 
+def reads_state_items(fn, owner: str) -> bool:
+    """Does ``fn`` (its ``ast``) loop over ``<owner>.state_dict().items()`` (an EMA's ``for k, v
+    in model.state_dict().items(): self.shadow[k].mul_(d).add_(v)``)?"""
+    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        type(n) is ast.For and type(n.iter) is ast.Call and type(n.iter.func) is ast.Attribute
+        and n.iter.func.attr == "items" and type(n.iter.func.value) is ast.Call and
+        type(n.iter.func.value.func) is ast.Attribute and
+        n.iter.func.value.func.attr == "state_dict" and
+        dotted(n.iter.func.value.func.value) == owner for n in ast.walk(fn))
+
+
 def reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
     """Does ``fn`` (its ``ast``) call ``<owner>.parameters()`` or ``.named_parameters()`` (with
     ``zipped_with``: as an argument of a ``zip(...)`` that ``zipped_with`` is one of too, or in
