@@ -156,6 +156,39 @@ def test_a_same_named_class_of_another_module_is_not_linked():
     assert restores_of(Project([files.files["/p/a/callbacks.py"], shadowed]), "EarlyStopping", "/p/a/callbacks.py", "best") == []
 
 
+def test_a_subclass_of_a_same_named_class_of_another_file_is_not_linked():
+    """Twenty-fifth session: round 20's ``p04_ema_weights.py`` (``class WeightEMA``) was linked
+    to round 12's ``SafeEMA``, which derives from a ``WeightEMA``-named class of round 14's own:
+    a subclass counts only where its base is the class asked about (the base defined in the
+    same file as it, or imported by name into the subclass's file)."""
+    files = Project([
+        facts("/p/a.py", """\
+            class Keeper:
+                def keep(self, model):
+                    self.best = model.state_dict()
+            """),
+        facts("/p/b.py", """\
+            class Keeper:
+                pass
+
+
+            class SafeKeeper(Keeper):
+                def restore(self, model):
+                    model.load_state_dict(self.best)
+            """),
+        facts("/p/c.py", """\
+            from a import Keeper
+
+
+            class Sub(Keeper):
+                def restore(self, model):
+                    model.load_state_dict(self.best)
+            """)])
+    assert subclasses(files, "Keeper", "/p/a.py") == {"Sub": "/p/c.py"}
+    assert [(os.path.basename(x.path), x.line) for x in restores_of(
+        files, "Keeper", "/p/a.py", "best")] == [("c.py", 6)]
+
+
 def test_project_facts_read_the_linted_text_not_the_file_on_disk(tmp_path):
     (tmp_path / "cb.py").write_text("class C:\n    pass\n")
     (tmp_path / "run.py").write_text("es = C()\nmodel.load_state_dict(es.best)\n")

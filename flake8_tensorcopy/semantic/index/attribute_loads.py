@@ -210,20 +210,22 @@ def _stem(path: str) -> str:
     return os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem
 
 
-def subclasses(project: Project, name: str) -> Dict[str, str]:
+def subclasses(project: Project, name: str, path: Optional[str] = None) -> Dict[str, str]:
     """The classes of the project that derive from ``name`` (transitively, by name): each one's
     name -> the path of a file defining it. A base counts where the file defining the subclass
-    also defines the base or imports it by name."""
+    imports it by name, or defines it itself and is the file the base was found in (``path``
+    for ``name``, when given: another file's class of the same name is another class)."""
     found: Dict[str, str] = {}
-    todo = [name]
+    todo = [(name, path)]
     while todo:
-        base = todo.pop()
+        base, where = todo.pop()
         for cls, f in project.children_of(base):
             if cls in found or cls == name:
                 continue
-            if base in f.words or any(c == base for c, _ in f.classes):
+            defines = any(c == base for c, _ in f.classes)
+            if (f.path == where or where is None) if defines else base in f.words:
                 found[cls] = f.path
-                todo.append(cls)
+                todo.append((cls, f.path))
     return found
 
 
@@ -234,12 +236,12 @@ def restores_of(project: Project, cls: str, cls_path: str, attr: str) -> List[Lo
     loads = project.loads_of(attr)
     if not loads:
         return []
-    family = subclasses(project, cls)
+    family = subclasses(project, cls, cls_path)
     stem = _stem(cls_path)
     out = []
     for load in loads:
         if load.receiver == "self":
-            if load.owner in family and load.path != cls_path:
+            if family.get(load.owner) == load.path and load.path != cls_path:
                 out.append(load)
             continue
         f = project.file(load.path)
