@@ -441,6 +441,18 @@ def list_handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str):
     parameter ``param`` (never bound in ``fn``), a name the caller binds once, before the loop,
     to an empty list, and neither binds nor empties (``clear``, ``pop``) in it: the same list
     on every turn (``collect(model, x, kept)``)."""
+    for owner, loop, call, name in _handing_calls(tree, fn, param, (ast.Expr,)):
+        if _empty_list_before(owner, loop, name) and not any(
+                type(n) is ast.Attribute and n.attr in ("clear", "pop") and
+                type(n.value) is ast.Name and n.value.id == name for n in ast.walk(loop)):
+            yield owner, call
+
+
+def _handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str, kinds: tuple):
+    """(caller, loop, call, name) of each call of ``fn`` by name, in a statement of one of
+    ``kinds`` in a loop of another top-level function of ``tree``, that passes at the position
+    of ``fn``'s positional parameter ``param`` (never bound in ``fn``) a name the loop does not
+    bind: the same object on every turn."""
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     if param not in params or any(type(n) is ast.Name and n.id == param and
                                   type(n.ctx) is not ast.Load for n in ast.walk(fn)):
@@ -452,17 +464,14 @@ def list_handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str):
         for loop in ast.walk(owner):
             if type(loop) not in (ast.For, ast.While):
                 continue
-            for stmt in (s for b in loop.body for s in ast.walk(b) if type(s) is ast.Expr):
+            for stmt in (s for b in loop.body for s in ast.walk(b) if type(s) in kinds):
                 call = stmt.value
                 if type(call) is ast.Call and type(call.func) is ast.Name and \
                         call.func.id == fn.name and len(call.args) > k and \
-                        type(call.args[k]) is ast.Name and \
-                        _empty_list_before(owner, loop, call.args[k].id) and not any(
+                        type(call.args[k]) is ast.Name and not any(
                             type(n) is ast.Name and n.id == call.args[k].id and
-                            type(n.ctx) is not ast.Load or type(n) is ast.Attribute and
-                            n.attr in ("clear", "pop") and type(n.value) is ast.Name and
-                            n.value.id == call.args[k].id for n in ast.walk(loop)):
-                    yield owner, call
+                            type(n.ctx) is not ast.Load for n in ast.walk(loop)):
+                    yield owner, loop, call, call.args[k].id
 
 
 def _empty_list_before(fn: ast.FunctionDef, loop: ast.stmt, name: str) -> bool:
@@ -488,27 +497,10 @@ def instance_handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str, at
     bind in that loop, where ``<param>.<attr>`` is a list every class of the file makes in its
     ``__init__`` and nothing in the file empties or binds otherwise (``select_action(policy,
     state)`` keeping ``m.log_prob(a)`` in ``policy.all_log_probs`` each step)."""
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-    if param not in params or any(type(n) is ast.Name and n.id == param and
-                                  type(n.ctx) is not ast.Load for n in ast.walk(fn)) or \
-            not _kept_for_good(tree, attr):
+    if not _kept_for_good(tree, attr):
         return
-    k = params.index(param)
-    for owner in tree.body:
-        if type(owner) is not ast.FunctionDef or owner is fn:
-            continue
-        for loop in ast.walk(owner):
-            if type(loop) not in (ast.For, ast.While):
-                continue
-            for stmt in (s for b in loop.body for s in ast.walk(b)
-                         if type(s) in (ast.Expr, ast.Assign)):
-                call = stmt.value
-                if type(call) is ast.Call and type(call.func) is ast.Name and \
-                        call.func.id == fn.name and len(call.args) > k and \
-                        type(call.args[k]) is ast.Name and not any(
-                            type(n) is ast.Name and n.id == call.args[k].id and
-                            type(n.ctx) is not ast.Load for n in ast.walk(loop)):
-                    yield owner, call
+    for owner, _, call, _ in _handing_calls(tree, fn, param, (ast.Expr, ast.Assign)):
+        yield owner, call
 
 
 def _kept_for_good(tree: ast.Module, attr: str) -> bool:
