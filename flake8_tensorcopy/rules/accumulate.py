@@ -637,7 +637,8 @@ def _may_keep(call) -> bool:
     if type(call.func) is not nodes.Attribute or \
             type(call.func.value) not in (nodes.Name, nodes.Attribute, nodes.Subscript):
         return False
-    return any(not a.star and _operands(a.value) for a in call.args)
+    # (``logger.update(**loss_dict)``: a dict whose every value a ``**kwargs`` takes)
+    return any(a.star != "*" and _operands(a.value) for a in call.args)
 
 
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------

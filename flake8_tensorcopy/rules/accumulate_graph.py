@@ -335,12 +335,14 @@ def _collected(call, fn, name: str) -> list:
 def _given(call, names: list, kwarg) -> Dict[int, list]:
     """Position of a parameter among ``names`` (the callee's, as its call fills them) -> the
     keyword arguments of ``call`` it takes (``store=hist``; for ``**metrics``, ``kwarg``, every
-    keyword that names no parameter: ``log_metrics(store, bce=loss, acc=acc)``)."""
+    keyword that names no parameter, ``log_metrics(store, bce=loss, acc=acc)``, and each
+    ``**`` dict: ``log_metrics(store, **losses)``, a dict whose values it takes)."""
     out: Dict[int, list] = {}
     for a in call.args:
         kw = a.keyword.value if a.keyword is not None else None
         at = names.index(kw) if kw in names else \
-            names.index(kwarg.arg) if kw is not None and kwarg is not None else None
+            names.index(kwarg.arg) if (kw is not None or a.star == "**") and \
+            kwarg is not None else None
         if at is not None:
             out.setdefault(at, []).append(a.value)
     return out

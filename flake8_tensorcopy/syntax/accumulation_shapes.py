@@ -133,6 +133,15 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
         # ``record(hist, loss)``: a function that may append one argument to another
         value = ast.Tuple(elts=[a for a in node.value.args if not isinstance(a, ast.Starred)],
                           ctx=ast.Load())
+    elif methods and t is ast.Expr and type(node.value) is ast.Call and \
+            type(node.value.func) is ast.Attribute and not node.value.args and \
+            node.value.keywords:
+        # ``logger.update(loss=loss)``, ``logger.update(**loss_dict)``: a method may keep what
+        # each keyword hands it
+        value = ast.Tuple(elts=[k.value for k in node.value.keywords
+                                if isinstance(k.value, _HELD)], ctx=ast.Load())
+        if not value.elts:
+            return None
     elif t is ast.Expr and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
             and (node.value.func.attr in ("append", "appendleft", "extend") or methods) and \
             node.value.args:

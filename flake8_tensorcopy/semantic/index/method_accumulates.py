@@ -151,7 +151,9 @@ def _differentiated_elsewhere(cls, fn, attr: str) -> bool:
 
 
 def _on_self(node) -> bool:
-    """``self`` or ``self.x``."""
+    """``self``, ``self.x`` or an item of it (``self.meters[k]``)."""
+    if type(node) is ast.Subscript:
+        node = node.value
     if type(node) is ast.Attribute:
         node = node.value
     return type(node) is ast.Name and node.id == "self"
@@ -161,7 +163,7 @@ def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
     """Record the parameters ``value`` is formed from as added into ``attr`` by ``stmt``."""
     if attr is None or value is None or g.grad_mode(stmt) in ("off", "unknown"):
         return
-    for name in _operands(value, g.oracle, items):
+    for name in _operands(value, g, items):
         reach = g.uses.get(id(name))
         if not reach or len(reach) != 1:
             continue
@@ -177,21 +179,30 @@ def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
 
 
 def _delegated(call: ast.Call, cls):
-    """(attribute, argument) pairs a call of a method of ``self`` (``self._add(val)``) or of an
-    attribute of ``self`` holding a project class's instance (``self.meter.update(val)``)
-    accumulates, by the called method's summary."""
+    """(attribute, argument) pairs a call of a method of ``self`` (``self._add(val)``), of an
+    attribute of ``self`` holding a project class's instance (``self.meter.update(val)``) or
+    of an item of one holding a dict of them (``self.meters[k].update(val)`` with
+    ``self.meters = defaultdict(SmoothedValue)``) accumulates, by the called method's
+    summary."""
     f = call.func
     if type(f) is not ast.Attribute:
         return ()
     holder = f.value
+    item = type(holder) is ast.Subscript
+    if item:
+        holder = holder.value
     try:
-        if type(holder) is ast.Name and holder.id == "self":
+        if type(holder) is ast.Name and holder.id == "self" and not item:
             target, into = cls.method(f.attr), "self."
         else:
             attr = self_attr(holder)
             if attr is None or type(holder) is not ast.Attribute:
                 return ()
             shape = cls.attr(holder.attr)
+            if item and type(shape) is kinds.DictOf:
+                shape = shape.value
+            elif item:
+                return ()
             if type(shape) is not kinds.ProjInstance:
                 return ()
             target, into = shape.facts.method(f.attr), attr + "."
@@ -206,25 +217,30 @@ def _delegated(call: ast.Call, cls):
     return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
 
 
-def _operands(value, oracle, items: set):
+def _operands(value, g, items: set):
     """The names that are the value or an operand of what forms it and keeps its graph
     (``val``, ``val * n``, ``val.cpu()``, ``hvd.allreduce(val)``, ``losses[key]`` in a loop
     over every key of ``losses`` (``items``); not ``val.item()``, ``float(val)``)."""
     t = type(value)
     if t is ast.Name:
-        return [next((x[2] for x in items if len(x) == 3 and x[0] == value.id), value)]
+        each = next((x[2] for x in items if len(x) == 3 and x[0] == value.id), None)
+        if each is None:
+            return [value]
+        # (the loop's item as it is: not ``v = v.item()`` first, where ``v`` is a tensor)
+        reach = g.uses.get(id(value))
+        return [each] if reach and all(g.bindings[i].kind == "other" for i in reach) else []
     if t is ast.BinOp and type(value.op) in ARITH:  # ``(p - t) ** 2``, ``q @ k``
-        return _operands(value.left, oracle, items) + _operands(value.right, oracle, items)
+        return _operands(value.left, g, items) + _operands(value.right, g, items)
     if t is ast.UnaryOp:
-        return _operands(value.operand, oracle, items)
+        return _operands(value.operand, g, items)
     if t is ast.Attribute and value.attr in ("T", "mT", "H", "mH"):  # ``keys.T``: a view
-        return _operands(value.value, oracle, items)
+        return _operands(value.value, g, items)
     if t is ast.IfExp:  # ``td.abs().squeeze(-1) if td.dim() > 1 else td.abs()``: where both
         # keep a graph (not ``v.detach() if torch.is_tensor(v) else v``: a number otherwise)
-        body, orelse = _operands(value.body, oracle, items), _operands(value.orelse, oracle, items)
+        body, orelse = _operands(value.body, g, items), _operands(value.orelse, g, items)
         return body + orelse if body and orelse else []
     if t is ast.List or t is ast.Tuple:  # what a concatenation joins (``joined_with``)
-        return [n for e in value.elts for n in _operands(e, oracle, items)]
+        return [n for e in value.elts for n in _operands(e, g, items)]
     if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
         v, k = value.value, value.slice
         ok = type(v) is ast.Name and type(k) is ast.Name and (v.id, k.id) in items
@@ -232,11 +248,11 @@ def _operands(value, oracle, items: set):
     if t is ast.Call:
         f = value.func
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-            return _operands(f.value, oracle, items)
-        if oracle.call(value) == "through":
-            return [n for a in through_arguments(value) for n in _operands(a, oracle, items)]
-        if oracle.fields(value) is not None:  # ``Transition(*args)``: a record holds them
+            return _operands(f.value, g, items)
+        if g.oracle.call(value) == "through":
+            return [n for a in through_arguments(value) for n in _operands(a, g, items)]
+        if g.oracle.fields(value) is not None:  # ``Transition(*args)``: a record holds them
             return [n for a in value.args for n in _operands(
-                a.value if type(a) is ast.Starred else a, oracle, items)] + \
-                [n for k in value.keywords for n in _operands(k.value, oracle, items)]
+                a.value if type(a) is ast.Starred else a, g, items)] + \
+                [n for k in value.keywords for n in _operands(k.value, g, items)]
     return []
