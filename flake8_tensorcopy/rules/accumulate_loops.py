@@ -10,8 +10,8 @@ from typing import List, Optional, Set, Tuple
 from ..semantic.graph_terms import DETACHING, KEEPS_GRAPH, NUMBERS
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
-from ..syntax.accumulation_shapes import CONTAINER_CALLS, forward_hook_line, hook_output, \
-    stepping_methods, stepping_names
+from ..syntax.accumulation_shapes import CONTAINER_CALLS, forward_hook_line, global_totals, \
+    hook_output, stepping_methods, stepping_names
 from ..syntax.stepping import stepping_calls
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import own_nodes
@@ -560,11 +560,16 @@ def derived_names(scope: ScopeFacts, root: str) -> Set[str]:
 
 def module_container(ctx, name: str) -> bool:
     """Is ``name`` a container the module binds once at its top level (``TRAIN_LOG = []``), that
-    the function being checked neither takes nor binds? What a training step adds to it stays
-    for the whole process, as what it adds to ``self`` stays with the instance."""
+    the function being checked neither takes nor binds, or a name bound there once that the
+    function declares ``global`` and only adds to (``RUNNING = 0.0``; ``RUNNING += loss``:
+    ``global_totals``)? What a training step adds to it stays for the whole process, as what
+    it adds to ``self`` stays with the instance."""
     scope = ctx.scope_node
-    if "." in name or type(scope) is not nodes.FunctionDef or \
-            name in param_names(scope) or bound_in(scope, name):
+    if "." in name or type(scope) is not nodes.FunctionDef or name in param_names(scope):
+        return False
+    total = "global" in ctx.source and isinstance(scope._a, ast.AST) and \
+        name in global_totals(scope._a)
+    if not total and bound_in(scope, name):
         return False
     made = []
     for line in statement_list(ctx.module):
@@ -576,7 +581,7 @@ def module_container(ctx, name: str) -> bool:
     if len(made) != 1:
         return False
     value = made[0]
-    return type(value) in (nodes.List, nodes.Dict) or (
+    return total or type(value) in (nodes.List, nodes.Dict) or (
         type(value) is nodes.Call and (last_name(value.func) or "") in CONTAINER_CALLS)
 
 

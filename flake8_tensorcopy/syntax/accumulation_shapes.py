@@ -172,6 +172,30 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
     return value
 
 
+def global_totals(fn: ast.AST) -> FrozenSet[str]:
+    """The names function ``fn`` declares ``global`` and binds only by adding to them
+    (``TOTAL += loss``, ``EMA = 0.9 * EMA + 0.1 * loss``): totals kept across its calls, not
+    made afresh in each (``TOTAL = 0.0`` in the function, a loop over it: none)."""
+    declared: Set[str] = set()
+    rebound: Set[str] = set()
+    for n in ast.walk(fn):
+        t = type(n)
+        if t is ast.Global:
+            declared.update(n.names)
+        elif t is ast.Assign:
+            mentioned = {x.id for x in ast.walk(n.value) if type(x) is ast.Name}
+            rebound.update(x.id for target in n.targets for x in ast.walk(target)
+                           if type(x) is ast.Name and x.id not in mentioned)
+        elif t in (ast.For, ast.AsyncFor, ast.AnnAssign, ast.NamedExpr, ast.comprehension):
+            rebound.update(x.id for x in ast.walk(n.target) if type(x) is ast.Name)
+        elif t is ast.withitem and n.optional_vars is not None:
+            rebound.update(x.id for x in ast.walk(n.optional_vars) if type(x) is ast.Name)
+        elif t is ast.Delete:
+            rebound.update(x.id for target in n.targets for x in ast.walk(target)
+                           if type(x) is ast.Name)
+    return frozenset(declared - rebound)
+
+
 #: the calls a module-level log is made by (``LOG = deque()``), beside a display (``LOG = []``)
 CONTAINER_CALLS = frozenset({"list", "dict", "deque", "defaultdict", "OrderedDict"})
 

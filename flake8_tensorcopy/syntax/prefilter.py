@@ -19,7 +19,7 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     CONTAINER_CALLS, IMPORT_WORD, accumulates as _accumulates, concatenated_into, \
     PROOF_WORDS as _PROOF_WORDS, project_import as _project_import, \
     project_imports as _project_imports, project_modules as _project_modules, stepping_names, \
-    differentiating_defs, appends_to_parameter, keeps_hook_output
+    differentiating_defs, appends_to_parameter, keeps_hook_output, global_totals
 from .overlap_shapes import WRITING as _WRITING, WRITING_ARGS as _WRITING_ARGS, \
     binds_view as _binds_view, narrowed_name, same_subscripted as _same_subscripted, \
     through_views as _through_views, views_written
@@ -649,10 +649,14 @@ def _is_step(fn: ast.AST, source: Optional[str], text: Optional[_TextIndex]) -> 
 
 def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) -> FrozenSet[str]:
     """The names a module's top level binds to a container display or constructor call
-    (``TRAIN_LOG = []``, ``LOG = defaultdict(list)``) that the text of ``fn`` mentions."""
+    (``TRAIN_LOG = []``, ``LOG = defaultdict(list)``) that the text of ``fn`` mentions, and
+    those it binds to anything that ``fn`` declares ``global`` and only adds to
+    (``RUNNING = 0.0``: ``global_totals``)."""
+    totals = global_totals(fn) if text is None or text.contains(fn, "global") else frozenset()
     return frozenset(t.id for s in body if type(s) is ast.Assign and (
         isinstance(s.value, (ast.List, ast.Dict)) or isinstance(s.value, ast.Call) and
-        (dotted(s.value.func) or "").rpartition(".")[2] in CONTAINER_CALLS)
+        (dotted(s.value.func) or "").rpartition(".")[2] in CONTAINER_CALLS or
+        any(type(t) is ast.Name and t.id in totals for t in s.targets))
         for t in s.targets if type(t) is ast.Name and (text is None or text.contains(fn, t.id)))
 
 
