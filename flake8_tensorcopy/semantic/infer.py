@@ -183,7 +183,9 @@ class Inference(Narrowing, Bindings):
             return NOT_TENSOR
         if t is nodes.IfExp:
             a, b = self.infer(node.body), self.infer(node.orelse)
-            return tensor_like(a, b) if is_tensor(a) and is_tensor(b) else UNKNOWN
+            if is_tensor(a) and is_tensor(b):
+                return tensor_like(a, b)
+            return self._default_instance(node)
         if t is nodes.NamedExpr:
             return self.infer(node.value)
         if t is nodes.List and not node.elements:
@@ -203,7 +205,19 @@ class Inference(Narrowing, Bindings):
             return self._infer_dict(node)
         if t in _LITERALS:
             return NOT_TENSOR
+        if t is nodes.BooleanOperation:
+            return self._default_instance(node)
         return UNKNOWN
+
+    def _default_instance(self, node) -> Kind:
+        """``history if history is not None else History()``, ``history or History()``: the
+        instance made where a name of which nothing is known (a parameter) is not given, the
+        class the code expects it to be; else nothing known."""
+        got = _defaulted(node)
+        if got is None or self.lookup(got[0]) not in (None, UNKNOWN, FREE):
+            return UNKNOWN
+        kind = self.infer(got[1])
+        return kind if type(kind) is Instance else UNKNOWN
 
     def _infer_comp_elt(self, node) -> Optional[Kind]:
         self.push("comp")
@@ -549,6 +563,27 @@ _NOT_ON_MODULE_OUTPUT = frozenset({"values", "keys", "items", "get", "index", "c
 _RETURN_KINDS = {"T": TENSOR, "L": TENSORS, "O": NOT_TENSOR}
 _TABLE_NAMESPACES = frozenset({"torch", "torch.nn.functional", "torch.linalg", "torch.fft",
                                "torch.special", "torch.nn.init", "torch.nn.utils.rnn"})
+
+
+def _defaulted(node) -> Optional[Tuple[str, nodes.BaseExpression]]:
+    """(the name, its default) of ``x if x is not None else D``, ``D if x is None else x`` and
+    ``x or D``; None for anything else."""
+    if type(node) is nodes.BooleanOperation:
+        if type(node.operator) is nodes.Or and type(node.left) is nodes.Name:
+            return node.left.value, node.right
+        return None
+    test = node.test
+    if type(test) is not nodes.Comparison or type(test.left) is not nodes.Name or \
+            len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    op = type(target.operator)
+    if type(target.comparator) is not nodes.Name or target.comparator.value != "None" or \
+            op not in (nodes.Is, nodes.IsNot):
+        return None
+    given, default = (node.body, node.orelse) if op is nodes.IsNot else (node.orelse, node.body)
+    name = test.left.value
+    return (name, default) if type(given) is nodes.Name and given.value == name else None
 
 
 def _unbatched(node: nodes.Call) -> bool:
