@@ -504,6 +504,9 @@ class ScopeGraph:
             elif fact.why in (FORWARD, GRAD_ON) and bd.kind == "assign":
                 # a model's output an item of which was differentiated (``out = model(x)``;
                 fact = self._holds(b) or fact  # ``out["loss"].backward()``): whatever its class
+            elif fact.why == RETURNED and bd.kind == "assign" and type(bd.value) is ast.Call:
+                # ``info = learn(...)`` returning a dict of what it differentiated: it holds that
+                fact = graph_items.holds_returned(self, bd, dicts=True) or fact
         finally:
             self._busy.discard(b)
         self._facts[b] = fact

@@ -428,15 +428,15 @@ def starred_fact(g, bd) -> Optional[Fact]:
     return None if got is None else Fact(HOLDS, bd.stmt.lineno, detail=UNPACKED)
 
 
-def holds_returned(g, bd) -> Optional[Fact]:
+def holds_returned(g, bd, dicts: bool = False) -> Optional[Fact]:
     """``terms = self.training_step(batch)`` of a function whose summary says a key of the dict
     it returns holds the loss it differentiated (``terms["loss"].backward(); return terms``:
     ``GraphSummary.keys``), or an item of the tuple it returns (``GraphSummary.items``): the
-    value holds that graph, when nothing here writes its items."""
+    value holds that graph, when nothing here writes its items. With ``dicts``, the dict only."""
     if bd.kind != "assign" or type(bd.value) is not ast.Call or bd.key in g.path_written:
         return None
     s = g.summary(bd.value)
-    if s is None or not (getattr(s, "keys", None) or getattr(s, "items", None)):
+    if s is None or not (getattr(s, "keys", None) or not dicts and getattr(s, "items", None)):
         return None  # (``res = train_step(...)`` returning ``StepResult(loss, logits, acc)``)
     return Fact(HOLDS, bd.value.lineno, detail=RETURNED_HOLDING + s.name)
 
