@@ -18,7 +18,8 @@ from typing import Callable, List, Optional, Tuple
 from .graph_facts import DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, \
     TERMS, Fact, appends, argument_positions, empty_list, first_fact, strongest
 from ..syntax.accumulation_shapes import copied_from
-from .graph_terms import computed, dotted, path_root, split_source, values_and_indices
+from .graph_terms import computed, dotted, path_root, sole_operand, split_source, \
+    values_and_indices
 
 #: list methods that change a list in place: its items are no longer the ones it was bound to
 _MUTATING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
@@ -394,6 +395,20 @@ def output_sibling(g, name, key: str) -> Optional[Fact]:
             return None
         line = min(diff) if line is None else min(line, *diff)
     return Fact(FORWARD, line) if line is not None else None
+
+
+def mark_term(g, b: int, sib: Fact) -> None:
+    """Binding ``b``, a term of a differentiated sum, is a sibling of it (``sib``); so is the
+    one name its value is a function of (``critic = adv.pow(2).mean()``: ``adv``, where
+    ``critic`` has a graph; not the terms of ``adv = returns - values``, one of which may be
+    a constant target)."""
+    g.marked[b] = sib
+    bd = g.bindings[b]
+    one = sole_operand(bd.value) if bd.kind == "assign" else None
+    if one is not None:
+        for other in g.uses.get(id(one), ()):
+            if g.bindings[other].kind in ("assign", "unpack"):
+                g.marked.setdefault(other, sib)
 
 
 def mark_sibling(g, b: int, items, sib: Fact) -> None:

@@ -36,6 +36,42 @@ KEEPS_GRAPH = frozenset({
     # a ``torch.distributions`` object made from attached parameters (``keeps_graph_function``):
     # these keep their graph (``sample()`` does not: it draws without grad)
     "log_prob", "entropy", "rsample", "cdf", "icdf"})
+#: through these with numbers for arguments too (``adv.pow(2)``, ``err.abs()``): a function of
+#: one tensor has a graph only where that tensor has one
+THROUGH_DIFF_UNARY = frozenset({"pow", "abs", "square", "sqrt", "exp", "log", "neg"})
+def through_operand(expr):
+    """The operand through which a differentiated ``expr`` holds its graph: the numerator of
+    ``loss / k``, the base of ``err ** 2``, the tensor of ``adv.pow(2)`` (numbers for the
+    rest); None for any other expression (``a / b``: either may hold it)."""
+    t = type(expr)
+    if t is ast.BinOp and type(expr.op) in (ast.Div, ast.Pow):
+        return expr.left if plain_number(expr.right) else None
+    if t is ast.Call and type(expr.func) is ast.Attribute and \
+            expr.func.attr in THROUGH_DIFF_UNARY and not expr.keywords and \
+            all(plain_number(a) for a in expr.args):
+        return expr.func.value
+    return None
+
+
+def sole_operand(value) -> Optional[ast.Name]:
+    """The one name a value is a function of, through ``through_operand`` and the methods of
+    ``THROUGH_DIFF`` (``adv.pow(2).mean()``, ``(err ** 2).mean()``: ``adv``, ``err``): where
+    the value has a graph, that name has one; None for anything else (a sum, a call of
+    several tensors)."""
+    for _ in range(8):
+        if type(value) is ast.Name:
+            return value
+        operand = through_operand(value)
+        if operand is None and type(value) is ast.Call and \
+                type(value.func) is ast.Attribute and value.func.attr in THROUGH_DIFF and \
+                not value.args:
+            operand = value.func.value
+        if operand is None:
+            return None
+        value = operand
+    return None
+
+
 #: through these a differentiated value's operand holds the graph too
 THROUGH_DIFF = frozenset({"mean", "sum", "float", "double", "half", "to", "scale", "squeeze",
                            "view", "reshape", "mul", "div", "clone", "contiguous", "cpu", "cuda"})
