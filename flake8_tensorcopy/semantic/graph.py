@@ -32,8 +32,7 @@ from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
     computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
-    join_envs, literal, path_of, path_root, plain_number, reduced_values, same_or_view,
-    terms, through_operand)
+    join_envs, literal, path_of, path_root, plain_number, reduced_values, same_or_view, terms)
 from . import graph_calls, graph_items, graph_loop_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
@@ -388,8 +387,8 @@ class ScopeGraph:
             # (``scaler.scale(loss)``: the loss, not the scaler, which proves nothing)
             self._mark_expr(expr.args[0] if expr.func.attr == "scale" and len(expr.args) == 1
                             else expr.func.value, fact, depth + 1)
-        elif (operand := through_operand(expr)) is not None:  # ``loss / k``, ``adv.pow(2)``
-            self._mark_expr(operand, fact, depth + 1)
+        elif t is ast.BinOp and type(expr.op) is ast.Div and plain_number(expr.right):
+            self._mark_expr(expr.left, fact, depth + 1)  # ``loss / k``: the numerator
         elif t is ast.BinOp and type(expr.op) is ast.Mult:
             # ``loss * 0.5``, ``w.k * loss``: the side whose other is a constant or a setting;
             # of two plain names either may be the tensor

@@ -39,7 +39,7 @@ KEEPS_GRAPH = frozenset({
 #: through these with numbers for arguments too (``adv.pow(2)``, ``err.abs()``): a function of
 #: one tensor has a graph only where that tensor has one
 THROUGH_DIFF_UNARY = frozenset({"pow", "abs", "square", "sqrt", "exp", "log", "neg"})
-def through_operand(expr):
+def _through_operand(expr):
     """The operand through which a differentiated ``expr`` holds its graph: the numerator of
     ``loss / k``, the base of ``err ** 2``, the tensor of ``adv.pow(2)`` (numbers for the
     rest); None for any other expression (``a / b``: either may hold it)."""
@@ -54,14 +54,14 @@ def through_operand(expr):
 
 
 def sole_operand(value) -> Optional[ast.Name]:
-    """The one name a value is a function of, through ``through_operand`` and the methods of
+    """The one name a value is a function of, through ``_through_operand`` and the methods of
     ``THROUGH_DIFF`` (``adv.pow(2).mean()``, ``(err ** 2).mean()``: ``adv``, ``err``): where
     the value has a graph, that name has one; None for anything else (a sum, a call of
     several tensors)."""
     for _ in range(8):
         if type(value) is ast.Name:
             return value
-        operand = through_operand(value)
+        operand = _through_operand(value)
         if operand is None and type(value) is ast.Call and \
                 type(value.func) is ast.Attribute and value.func.attr in THROUGH_DIFF and \
                 not value.args:
