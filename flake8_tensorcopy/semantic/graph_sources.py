@@ -32,7 +32,7 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
 from .graph_calls import call_kind, module_attributes_called
 from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, \
     detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, parameter_taken, \
-    path_of, path_root, reduced_values
+    path_of, path_root, reduced_values, split_source
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -122,7 +122,10 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
                 sources(g, bd.value.target, r, depth + 1)
         elif bd.kind == "unpack" or bd.kind == "nested":
             v = bd.value
-            if type(v) is ast.Call:
+            if type(v) is ast.Call and bd.kind == "unpack" and split_source(v) is not None:
+                # ``mu, logvar = self.enc(x).chunk(2, -1)``: views of what is split
+                out = sources(g, split_source(v), r, depth + 1, True)
+            elif type(v) is ast.Call:
                 out = call_item(g, v, bd.index if bd.kind == "nested" else f"[{bd.index}]", r,
                                 depth + 1) or (_call(g, v, r, depth + 1)  # ``grads, = grad(...)``
                                                if graph_of_gradients(v) is not None else NONE)
