@@ -463,7 +463,8 @@ class GraphKeepingAccumulator(Rule):
             fact = graph.Fact(graph.FORWARD, hooked, True)
         if fact is None:
             return
-        container = type(value) in _CONTAINERS or fact.why in (graph.TERMS, graph.HOLDS)
+        container = type(value) in _CONTAINERS or fact.why in (graph.TERMS, graph.HOLDS) or \
+            type(form) is tuple and len(form) > 2  # (a dict one item of which is kept)
         ev = kinds.signalled(ctx.evidence(value)) if not container else kinds.OPEN
         callers = False
         if not fact.needs_grad:
@@ -558,7 +559,9 @@ class GraphKeepingAccumulator(Rule):
 def _how(form, fact) -> str:
     """Where the graph is kept and why the value has one, for the message."""
     out = ""
-    if type(form) is tuple:
+    if type(form) is tuple and len(form) > 2:
+        out = f" (its `{form[0]}()` adds its item `{form[2]}` into `{form[1]}`)"
+    elif type(form) is tuple:
         out = f" (`{form[0]}()` keeps it there)" if form[1] is None else \
             f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1].startswith("self.") else \
             f" (`{form[0]}()` keeps it in the module-level `{form[1]}`)"

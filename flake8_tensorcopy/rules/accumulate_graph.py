@@ -296,15 +296,39 @@ def method_accumulation(node, ctx) -> list:
     s = fn.graph_summary() if fn is not None else None
     if s is None:
         return []
-    if not s.accumulates:
+    if not s.accumulates and not s.kept_items:
         return _collected(call, fn, method)
     args = [a for a in call.args if a.keyword is None and not a.star]
     # a method's parameters after ``self``, as its summary counts them (``update(val=loss)``;
     # ``def log(self, step, **metrics)``: ``logger.log(step, ce=ce, dice=dice)``)
     given = _given(call, graph.function_params(fn.node)[1:], fn.node.args.kwarg) \
         if len(args) != len(call.args) else None
-    return [(receiver, arg, (method, attr))
-            for k, attr in sorted(s.accumulates.items()) for arg in _at(args, given, k)]
+    found = [(receiver, arg, (method, attr))
+             for k, attr in sorted(s.accumulates.items()) for arg in _at(args, given, k)]
+    # ``hist.on_batch_end(step, logs)`` of a method keeping ``logs["loss"]``: that item of a
+    # dict display, or the dict where its item is attached
+    return found + [(receiver, item, (method, attr) if item is not arg else (method, attr, key))
+                    for k, (key, attr) in sorted(s.kept_items.items())
+                    for arg in _at(args, given, k) for item in (_item_of(ctx, arg, key),)
+                    if item is not None]
+
+
+def _item_of(ctx, arg, key: str):
+    """The value ``arg`` holds under ``key`` (``['loss']``): a dict display's value there, or
+    ``arg`` itself, a name, where the scope's graph facts say that item is attached (the
+    accumulation's form then names the key: ``(method, attribute, key)``)."""
+    if type(arg) is nodes.Dict:
+        return next((e.value for e in arg.elements if type(e) is nodes.DictElement and
+                     type(e.key) is nodes.SimpleString and
+                     f"[{ctx.code(e.key)}]" in (key, key.replace("'", '"'))), None)
+    if type(arg) is not nodes.Name or not isinstance(arg._a, ast.Name):
+        return None
+    item = ast.copy_location(ast.Subscript(value=arg._a, slice=ast.copy_location(
+        ast.Constant(value=key[2:-2]), arg._a), ctx=ast.Load()), arg._a)
+    try:
+        return arg if scope_graph(ctx).attached(item) is not None else None
+    except RecursionError:
+        return None
 
 
 def _collected(call, fn, name: str) -> list:

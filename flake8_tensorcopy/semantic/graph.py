@@ -586,7 +586,7 @@ class ScopeGraph:
         t = type(expr)
         if t is ast.Subscript:  # an item of a tensor, or of a dict (``graph_items.item_fact``)
             got = self._derived(expr.value, read) if indexes_tensor(expr) else None
-            return graph_items.item_fact(self, expr.value, got)
+            return graph_items.item_fact(self, expr.value, got, expr.slice)
         if t is ast.BinOp:
             if type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult):
                 return self._derived(expr.left, read) or self._derived(expr.right, read) or \

@@ -243,11 +243,15 @@ def called_on(g, name: str) -> bool:
                for s in g.expr_stmts)
 
 
-def item_fact(g, value, got: Optional[Fact]) -> Optional[Fact]:
-    """Why ``value[i]`` is attached, ``got`` the fact of ``value`` itself: an item of a tensor
-    is in its graph; an item of a container (``got`` a HOLDS fact) or of a dict display
+def item_fact(g, value, got: Optional[Fact], key=None) -> Optional[Fact]:
+    """Why ``value[key]`` is attached, ``got`` the fact of ``value`` itself: an item of a
+    tensor is in its graph; an item of a container (``got`` a HOLDS fact) or of a dict display
     (whose fact is its first attached value's: ``{"loss": loss, "acc": acc}[k]`` may be
-    ``acc``) only as ``any_item_fact`` proves it."""
+    ``acc``) only as ``displayed_item_fact`` or ``any_item_fact`` proves it."""
+    if type(key) is ast.Constant and type(key.value) is str and type(value) is ast.Name:
+        shown = displayed_item_fact(g, value, key.value)
+        if shown is not _NOT_SHOWN:
+            return shown
     if got is None:
         return summed_item_fact(g, value)
     if got.why == HOLDS or (type(value) is ast.Name and any(
@@ -268,6 +272,30 @@ def summed_item_fact(g, value) -> Optional[Fact]:
     if all(f is not None and f.why == TERMS for f in facts):
         return Fact(SIBLING, facts[0].line, detail=facts[0].detail)
     return None
+
+
+#: ``displayed_item_fact``'s answer where a binding is no dict display showing the key
+_NOT_SHOWN = object()
+
+
+def displayed_item_fact(g, value: ast.Name, key: str):
+    """``logs["loss"]`` where every binding of ``logs`` reaching it is a dict display with that
+    key (``logs = {"loss": loss, "step": step}``) and nothing in the scope changes its items:
+    the fact of the value shown there (None: not attached); ``_NOT_SHOWN`` otherwise."""
+    reach = g.uses.get(id(value))
+    if not reach or changed_in_scope(g, value.id):
+        return _NOT_SHOWN
+    facts: List[Optional[Fact]] = []
+    for b in reach:
+        bd = g.bindings[b]
+        d = bd.value
+        shown = [v for k, v in zip(d.keys, d.values) if type(k) is ast.Constant and
+                 k.value == key] if bd.kind == "assign" and type(d) is ast.Dict and \
+            None not in d.keys else []
+        if len(shown) != 1:
+            return _NOT_SHOWN
+        facts.append(None if g.grad_mode(bd.stmt) == "off" else g.attached(shown[0], bd.stmt))
+    return None if any(f is None for f in facts) else strongest(facts)
 
 
 def any_item_fact(g, value) -> Optional[Fact]:

@@ -6,7 +6,7 @@ calls (``self._add(val)``, ``self.meter.update(val)``)."""
 from __future__ import annotations
 
 import ast
-from typing import Dict
+from typing import Dict, Optional, Tuple
 
 from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, zipped_items
 from .. import graph, graph_sources, kinds
@@ -14,10 +14,14 @@ from ..graph_facts import through_arguments
 from ..graph_terms import ARITH, KEEPS_GRAPH
 
 
-def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[int, str]:
+def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
+                       kept_items: Optional[Dict[int, Tuple[str, str]]] = None
+                       ) -> Dict[int, str]:
     """Call position of a parameter -> the ``self`` attribute the method adds it into, itself
     or through a method it calls whose summary says so (``self._add(val)``,
-    ``self.meter.update(val)`` with ``self.meter`` a project class's instance)."""
+    ``self.meter.update(val)`` with ``self.meter`` a project class's instance). Into
+    ``kept_items``: call position -> (the key path, the attribute) of a parameter the method
+    adds one item of (``self.losses.append(logs["loss"])``: ``['loss']``)."""
     params = {i: name for i, name in enumerate(graph.function_params(fn))}
     targets: Dict[str, int] = {}  # attribute -> how many statements bind it
     found: Dict[int, str] = {}
@@ -79,6 +83,8 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None) -> Dict[i
             continue
         if attr is not None and value is not None:
             _accumulated(g, stmt, attr, value, params, offset, items, found)
+            if kept_items is not None:
+                _kept_item(g, stmt, attr, value, params, offset, kept_items)
     kept = {k: a for k, a in found.items() if not targets.get(a) and not (
         cls is not None and _differentiated_elsewhere(cls, fn, a))}
     return _spread_starred(fn, offset, kept)
@@ -176,6 +182,23 @@ def _accumulated(g, stmt, attr, value, params, offset, items, found) -> None:
                 k = int(o[1:]) if o[:1] == "p" and o[1:].isdigit() else -1
                 if k >= offset and k in params:
                     found[k - offset] = attr
+
+
+def _kept_item(g, stmt, attr, value, params, offset, out) -> None:
+    """Record a parameter's item under a constant key that ``value`` (or an element of the
+    tuple it is) is: ``logs["loss"]`` of ``self.losses.append(logs["loss"])``,
+    ``(step, logs["loss"])``."""
+    if g.grad_mode(stmt) in ("off", "unknown"):
+        return
+    for v in value.elts if type(value) in (ast.Tuple, ast.List) else (value,):
+        if type(v) is not ast.Subscript or type(v.value) is not ast.Name or \
+                type(v.slice) is not ast.Constant or type(v.slice.value) is not str:
+            continue
+        reach = g.uses.get(id(v.value))
+        b = g.bindings[next(iter(reach))] if reach and len(reach) == 1 else None
+        if b is not None and b.kind == "param" and b.index >= offset and \
+                params.get(b.index) == v.value.id:
+            out.setdefault(b.index - offset, (f"[{v.slice.value!r}]", attr))
 
 
 def _delegated(call: ast.Call, cls):

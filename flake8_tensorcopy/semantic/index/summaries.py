@@ -38,7 +38,7 @@ _BUSY = object()
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
                  "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "proves_on", "yields", "followed", "consumed", "holds")
+                 "proves_on", "yields", "followed", "consumed", "holds", "kept_items")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -53,8 +53,12 @@ class GraphSummary:
                  yields: FrozenSet[int] = frozenset(),
                  followed: Optional[FrozenSet[str]] = frozenset(),
                  consumed: FrozenSet[int] = frozenset(),
-                 holds: Optional[Dict[str, FrozenSet[int]]] = None) -> None:
+                 holds: Optional[Dict[str, FrozenSet[int]]] = None,
+                 kept_items: Optional[Dict[int, Tuple[str, str]]] = None) -> None:
         self.name = name
+        #: call position -> (key path, ``self`` attribute) of a parameter one item of which the
+        #: method adds into the attribute (``self.losses.append(logs["loss"])``: ``['loss']``)
+        self.kept_items = kept_items or {}
         #: ``self`` attribute -> the parameters whose graph it holds after a call (``holds``)
         self.holds = holds or {}
         #: the call positions a ``backward()`` of the function runs through: those it
@@ -282,7 +286,8 @@ def _summarise(fn) -> GraphSummary:
     returns, items, fields = _returns(g)
     differentiated = frozenset(k - offset for k in g.differentiated_params if k >= offset)
     consumed = frozenset(k - offset for k in g.term_params if k >= offset)
-    accumulates = method_accumulates(g, node, offset, cls) if method else {}
+    kept_items: Dict[int, Tuple[str, str]] = {}
+    accumulates = method_accumulates(g, node, offset, cls, kept_items) if method else {}
     key_terms, key_derived, keyed = _key_terms(node, g)
     positional = len(node.args.posonlyargs) + len(node.args.args)
     grad = graph.decorated_grad(node) in (None, "on")
@@ -300,7 +305,8 @@ def _summarise(fn) -> GraphSummary:
     return GraphSummary(fn.name, returns, items, differentiated, accumulates, _item_terms(g),
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
                         proves, yielded_differentiated(g, node), followed, consumed,
-                        held_attributes(g, node, offset, accumulates) if accumulates else None)
+                        held_attributes(g, node, offset, accumulates) if accumulates else None,
+                        kept_items)
 
 
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
