@@ -473,6 +473,33 @@ def module_attributes(cls: ast.ClassDef) -> FrozenSet[str]:
         found.update(d.partition(".")[2] for fn in methods for d in module_reads(fn)
                      if d and d.count(".") == 1 and d.startswith(fn.args.args[0].arg + ".") and
                      d.partition(".")[2] in handed)
+    if len(found) < len(handed):  # ``pred = self.model(x)`` ... ``loss.backward()``
+        found.update(a for fn in methods for a in _differentiated_calls(fn) if a in handed)
+    return frozenset(found)
+
+
+def _differentiated_calls(fn) -> FrozenSet[str]:
+    """The attributes of ``self`` that method ``fn`` calls where what they return feeds a
+    value it calls ``backward()`` on, by its names (``pred = self.model(xs)``; ``loss = ((pred
+    - ys) ** 2).mean()``; ``loss.backward()``: ``model``). Only a module's forward pass gives
+    a loss a graph to differentiate. (The text's names only: a superset of the data flow.)"""
+    me = fn.args.args[0].arg
+    feeding: List[ast.expr] = [n.func.value for n in own_nodes(fn) if type(n) is ast.Call and
+                               type(n.func) is ast.Attribute and n.func.attr == "backward"]
+    if not feeding:
+        return frozenset()
+    bound = [(t.id, s.value) for s in own_nodes(fn) if type(s) is ast.Assign
+             for target in s.targets for t in ast.walk(target) if type(t) is ast.Name]
+    names: set = set()
+    found: set = set()
+    while feeding:
+        for n in ast.walk(feeding.pop()):
+            if type(n) is ast.Call and type(n.func) is ast.Attribute and \
+                    type(n.func.value) is ast.Name and n.func.value.id == me:
+                found.add(n.func.attr)
+            elif type(n) is ast.Name and n.id not in names and n.id != me:
+                names.add(n.id)
+                feeding.extend(v for name, v in bound if name == n.id)
     return frozenset(found)
 
 
@@ -523,11 +550,22 @@ _NOT_GRAPH_FIELDS = frozenset({
     "output_nr", "_version", "__class__", "__dict__"})
 
 
+#: fields of a model's output that hand back what it was given (``outputs.labels``), no
+#: output of its forward pass
+_HANDED_FIELDS = frozenset({"labels", "label", "targets", "target", "input_ids",
+                            "attention_mask", "token_type_ids", "inputs", "input"})
+_FIRST_STEP = re.compile(r"\.(\w+)|\[['\"](\w+)['\"]\]")
+
+
 def output_item(path: str) -> bool:
     """Is the first step of ``path`` a string key or a field that may hold a tensor of a
     forward pass's output, and none after it a field that is not one (``.logits``,
-    ``["pred"]``; not ``.shape``, ``.logits.data``)?"""
+    ``["pred"]``; not ``.shape``, ``.logits.data``, nor what the model was handed,
+    ``.labels``)?"""
     if not (path.startswith(".") or path.startswith("['") or path.startswith('["')):
+        return False
+    first = _FIRST_STEP.match(path)
+    if first is not None and (first.group(1) or first.group(2)) in _HANDED_FIELDS:
         return False
     return not detached_path(path)
 
