@@ -436,6 +436,10 @@ class Inference(Narrowing, Bindings):
             return TENSOR
         if q == "collections.defaultdict":
             return self._instances_by_default(node)
+        if q == "copy.deepcopy" and len(node.args) == 1 and not node.args[0].star:
+            k = self.infer(node.args[0].value)  # a module's copy: a module of its class, whose
+            if is_module(k):  # parameters require grad as the original's do
+                return k
         if q != "torch" and not q.startswith("torch."):
             # ``torchvision``, ``torchtext``, ``torch_geometric``: other packages
             if q.startswith("numpy."):
