@@ -16,7 +16,7 @@ from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
     kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, summary
-from .accumulate_containers import queue_put, stored_per_turn
+from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
 from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
 from .context import cached, param_names
@@ -424,8 +424,14 @@ class GraphKeepingAccumulator(Rule):
             hook = loop is not None
             if loop is None:  # (``self.replay.update(idx, td)`` in a method that ran backward)
                 loop = step = step_method(ctx)
+        buffer = form == "store" and loop is None and buffer_slot(ctx, acc)
+        if buffer:  # ``self.slots[i] = z`` in ``forward``: its history grows with every write
+            loop = step_hook(ctx) or step_method(ctx)
+            stepped = stepped_by_caller(ctx) if loop is None else None
+            hook = loop is not None or stepped is not None
+            loop = loop or (ctx.scope_node if stepped is not None else None)
         script = type(ctx.scope_node) is nodes.Module
-        if loop is None or (form == "store" and not (script or mentions_backward(ctx))):
+        if loop is None or (form == "store" and not (script or buffer or mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
             # at script level, where the file proves grad on: ``_script_grad_on``)
         acc_code = ctx.code(acc)
@@ -441,7 +447,7 @@ class GraphKeepingAccumulator(Rule):
         facts = loop_facts(ctx, loop)
         if reset_in(facts, acc, acc_code, node, ctx) or cleared_every_turn(
                 loop, dotted_name(acc) or root, ctx.source) or (
-                form == "store" and not (
+                form == "store" and not buffer and not (
                 (script or differentiates(ctx, loop)) and
                 stored_per_turn(ctx, facts.bound, node, acc))):
             return  # (an item per index: asked only in a loop that differentiates, or a

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Set
 
+from ..semantic import kinds
 from ..semantic.graph_facts import bound_value
 from ..semantic.graph_terms import dotted, made_container
 from ..syntax import nodes
@@ -64,6 +65,21 @@ def _made_by(ctx, acc, made) -> bool:
     g._need()
     reach = g.uses.get(id(a))
     return bool(reach) and all(made(v) for v in map(bound_value, (g.bindings[b] for b in reach)))
+
+
+def buffer_slot(ctx, acc) -> bool:
+    """``self.slots`` (``acc``) of ``self.slots[i] = z`` in a method of a class whose methods
+    bind that attribute only to a tensor (a buffer, ``torch.zeros(k, d)``): each write of an
+    attached value makes its history a ``CopySlices`` over its last version, a chain that
+    grows with every call, whichever slot is written."""
+    if type(acc) is not nodes.Attribute or type(acc.value) is not nodes.Name or \
+            acc.value.value != "self":
+        return False
+    facts = instance_facts(ctx.infer(acc.value))
+    try:
+        return facts is not None and facts.attr(acc.attr.value) is kinds.TENSOR
+    except (OSError, ValueError, RecursionError):
+        return False
 
 
 def _class_container(ctx, acc) -> bool:

@@ -86,7 +86,7 @@ class ScopeGraph:
         self.expr_stmts: List[ast.Expr] = []
         #: roots whose paths (``out["loss"]``) are written somewhere: path facts do not hold
         self.path_written: set = set()
-        #: those paths, (root, path); (root, None) for a root written at a path not constant
+        #: those paths, (root, path): of ``x.a[i] = v``, ``.a`` (the constant part); None: none
         self.paths_written: set = set()
         #: names bound where the walk cannot follow (``global``, ``:=``); ``graph_sources``' memo
         self.opaque, self.memo = set(), {}  # type: Tuple[set, Dict[str, object]]
@@ -261,17 +261,13 @@ class ScopeGraph:
             self._written_path(tgt)
 
     def _written_path(self, tgt) -> None:
-        p = path_of(tgt)
+        root = tgt  # (``self.slots[i] = v``: ``self.slots`` written, at an unknown item)
+        while type(root) in (ast.Subscript, ast.Attribute) and path_of(root) is None:
+            root = root.value
+        p = path_of(root) if type(root) is not ast.Name else (root.id, None)
         if p is not None:
             self.path_written.add(p[0])
             self.paths_written.add(p)
-        elif type(tgt) in (ast.Subscript, ast.Attribute):
-            root = tgt
-            while type(root) in (ast.Subscript, ast.Attribute):
-                root = root.value
-            if type(root) is ast.Name:
-                self.path_written.add(root.id)
-                self.paths_written.add((root.id, None))
 
     def _reads_in_target(self, tgt, env: Env, stmt) -> None:
         """Reads inside a target (``x[i] = ...`` reads ``x`` and ``i``)."""

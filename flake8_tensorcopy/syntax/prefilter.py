@@ -678,8 +678,10 @@ def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bo
                 else None
         elif t is ast.AugAssign:
             target = n.target
-        elif t is ast.Assign and (type(n.value) is ast.BinOp or concatenated_into(n)):
-            target = n.targets[0]  # (``self.bank = torch.cat([self.bank, z])[-k:]`` too)
+        elif t is ast.Assign and (type(n.value) is ast.BinOp or concatenated_into(n) or
+                                  type(n.targets[0]) is ast.Subscript):
+            target = n.targets[0]  # (``self.bank = torch.cat([self.bank, z])[-k:]`` too;
+            # ``self.slots[i] = z``: a buffer's history grows with each write)
         else:
             continue
         while type(target) is ast.Subscript:  # ``self.logs["loss"].append(v)``
