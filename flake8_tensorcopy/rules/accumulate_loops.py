@@ -567,7 +567,7 @@ def module_container(ctx, name: str) -> bool:
     scope = ctx.scope_node
     if "." in name or type(scope) is not nodes.FunctionDef or name in param_names(scope):
         return False
-    total = "global" in ctx.source and isinstance(scope._a, ast.AST) and \
+    total = "global " in ctx.source and isinstance(scope._a, ast.AST) and \
         name in global_totals(scope._a)
     if not total and bound_in(scope, name):
         return False

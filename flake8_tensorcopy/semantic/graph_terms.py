@@ -484,11 +484,17 @@ def _differentiated_calls(fn) -> FrozenSet[str]:
     - ys) ** 2).mean()``; ``loss.backward()``: ``model``). Only a module's forward pass gives
     a loss a graph to differentiate. (The text's names only: a superset of the data flow.)"""
     me = fn.args.args[0].arg
-    feeding: List[ast.expr] = [n.func.value for n in own_nodes(fn) if type(n) is ast.Call and
-                               type(n.func) is ast.Attribute and n.func.attr == "backward"]
+    feeding: List[ast.expr] = []
+    assigns = []
+    for n in own_nodes(fn):
+        t = type(n)
+        if t is ast.Assign:
+            assigns.append(n)
+        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward":
+            feeding.append(n.func.value)
     if not feeding:
         return frozenset()
-    bound = [(t.id, s.value) for s in own_nodes(fn) if type(s) is ast.Assign
+    bound = [(t.id, s.value) for s in assigns
              for target in s.targets for t in ast.walk(target) if type(t) is ast.Name]
     names: set = set()
     found: set = set()

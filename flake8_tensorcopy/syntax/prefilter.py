@@ -652,7 +652,7 @@ def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) ->
     (``TRAIN_LOG = []``, ``LOG = defaultdict(list)``) that the text of ``fn`` mentions, and
     those it binds to anything that ``fn`` declares ``global`` and only adds to
     (``RUNNING = 0.0``: ``global_totals``)."""
-    totals = global_totals(fn) if text is None or text.contains(fn, "global") else frozenset()
+    totals = global_totals(fn) if text is None or text.contains(fn, "global ") else frozenset()
     return frozenset(t.id for s in body if type(s) is ast.Assign and (
         isinstance(s.value, (ast.List, ast.Dict)) or isinstance(s.value, ast.Call) and
         (dotted(s.value.func) or "").rpartition(".")[2] in CONTAINER_CALLS or
@@ -679,7 +679,8 @@ def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bo
         elif t is ast.AugAssign:
             target = n.target
         elif t is ast.Assign and (type(n.value) is ast.BinOp or concatenated_into(n) or
-                                  type(n.targets[0]) is ast.Subscript):
+                                  type(n.targets[0]) is ast.Subscript and
+                                  type(n.targets[0].slice) is not ast.Constant):
             target = n.targets[0]  # (``self.bank = torch.cat([self.bank, z])[-k:]`` too;
             # ``self.slots[i] = z``: a buffer's history grows with each write)
         else:
