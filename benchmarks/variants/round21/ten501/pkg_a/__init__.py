@@ -1,0 +1,1 @@
+"""Small supervised-training package: losses, metrics, logging utilities and a Trainer."""

@@ -1,0 +1,1 @@
+"""Small DQN package: replay buffer, agent, episode statistics and an entry point."""
