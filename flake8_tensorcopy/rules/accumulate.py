@@ -354,8 +354,11 @@ class GraphKeepingAccumulator(Rule):
                 if reports:
                     return reports
             return ()
-        if found is None and type(node) in (nodes.Assign, nodes.AugAssign, nodes.Expr):
-            return self._materialized(node, ctx)
+        if (found is None or found[2] == "append" and type(found[1]) is nodes.Call) and \
+                type(node) in (nodes.Assign, nodes.AugAssign, nodes.Expr):
+            got = self._materialized(node, ctx)  # (``losses.extend(train_iter(...))`` too)
+            if got or found is None:
+                return got
         return () if not _operands(found[1]) else self._check(node, ctx, found)
 
     def _materialized(self, node, ctx) -> Iterable[Report]:
@@ -372,7 +375,9 @@ class GraphKeepingAccumulator(Rule):
             return ()
         gen = f"`{s.name}()`"
         keeper = a if a.args[0] is call else a.args[0]
-        return [self.report(node, None, acc=f"{keeper.func.id}()", value=ctx.snippet(built, 30),
+        acc = f"{keeper.func.id}()" if type(keeper.func) is ast.Name else \
+            ctx.snippet(node.value.func.value, 30)
+        return [self.report(node, None, acc=acc, value=ctx.snippet(built, 30),
                             shape=f" (every value {gen} yields after `backward()` ran through it):"
                                   " every step's autograd graph stays reachable (memory grows "
                                   "each step; a later backward through it fails)",

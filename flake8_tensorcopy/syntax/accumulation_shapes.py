@@ -227,10 +227,12 @@ def materialized(value: ast.AST) -> Optional[ast.Call]:
     loader))``, ``sum(train_iter(...))``, ``torch.stack(list(steps(...)))``): a call of a plain
     name handed alone to one of ``MATERIALIZERS``, itself ``value`` or its first argument."""
     for v in (value, value.args[0] if type(value) is ast.Call and value.args else None):
-        if type(v) is ast.Call and type(v.func) is ast.Name and v.func.id in MATERIALIZERS and \
+        if type(v) is ast.Call and (type(v.func) is ast.Name and v.func.id in MATERIALIZERS or
+                                    v is value and type(v.func) is ast.Attribute and
+                                    v.func.attr == "extend") and \
                 len(v.args) == 1 and not v.keywords and type(v.args[0]) is ast.Call and \
                 type(v.args[0].func) is ast.Name:
-            return v.args[0]
+            return v.args[0]  # (``all_losses.extend(train_iter(...))`` too)
     return None
 
 
