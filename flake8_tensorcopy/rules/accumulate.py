@@ -7,8 +7,6 @@ import ast
 import builtins
 
 from ..semantic import graph, kinds
-from ..semantic.graph_items import RETURNED_HOLDING, UNPACKED
-from ..semantic.graph_items import LEAF
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -18,7 +16,8 @@ from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, 
     kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, summary
 from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
-from .accumulation_forms import accumulation, concatenated_call, kept_by_call, stays_local
+from .accumulation_forms import accumulation, concatenated_call, how_kept, kept_by_call, \
+    stays_local
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
     emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, \
@@ -61,6 +60,10 @@ class GraphKeepingAccumulator(Rule):
         "autograd-aware call), or every item of a dict it is given, `for k in losses: "
         "self.totals[k] += losses[k]`, or an average started from the first value it is given "
         "(`if self.avg is None: self.avg = v` then `self.avg = b * self.avg + (1 - b) * v`), or "
+        "each keyword it is given, to a meter of a dict of meters (`logger.update(loss=loss)`, "
+        "`logger.update(**loss_dict)` with `self.meters[k].update(v)` of "
+        "`defaultdict(SmoothedValue)`), or one item of a dict it is given "
+        "(`cb.on_batch_end(step, {\"loss\": loss})` with `self.losses.append(logs[\"loss\"])`), or "
         "a slice of a tensor the class keeps that it writes what it is given into "
         "(`self.bank[idx] = F.normalize(new)`, `self.queue[:, i:j] = keys.T`: each write is "
         "linked to the last); also an object called like a function, `stopper(val_loss, "
@@ -91,7 +94,11 @@ class GraphKeepingAccumulator(Rule):
         "`store.setdefault(name, []).append(output)`) outside the call, registered with "
         "`register_forward_hook` in a file whose loop calls `backward()`; "
         "also a project generator that yields what it differentiated, run to "
-        "its end with every value kept (`list(train_steps(...))`, `sum(train_iter(...))`). A value "
+        "its end with every value kept (`list(train_steps(...))`, `sum(train_iter(...))`, "
+        "`losses.extend(train_iter(...))`); a tensor attribute written in place, a slot at a "
+        "time, in such a step or `forward` (`self.slots[ptr:ptr + b] = z`: each write links the "
+        "tensor's last version); a module-level name a step function declares `global` and only "
+        "adds to (`RUNNING += loss`). A value "
         "is graph-attached by the semantic core's graph facts (`semantic/graph.py`: "
         "flow-sensitive, every binding that reaches the read must be attached, a number it starts "
         "as aside, `total = 0.0`; function summaries in the project index carry it across calls "
@@ -164,7 +171,10 @@ class GraphKeepingAccumulator(Rule):
         "`with` block about grad; no decorator on the way), or in a plain method called only as "
         "`self.m()` from methods of its class proven so (`self.model(x)` is a model's output where "
         "the method calls `self.model.eval()`, or where the class is handed the model and reads "
-        "it as one, `self.model = model` in an `__init__` that reads `model.parameters()`); and "
+        "it as one, `self.model = model` in an `__init__` that reads `model.parameters()`, or "
+        "whose output feeds the loss a method differentiates; a deep copy of a module is a "
+        "module; `self.history = history if history is not None else History()` is a "
+        "`History`); and "
         "no other file of the project imports the file, "
         "read from the text of every project file: an import naming it, or one by a computed name, "
         "keeps the function silent). Not flagged: an accumulator that is itself differentiated "
@@ -517,7 +527,7 @@ class GraphKeepingAccumulator(Rule):
             fields["fixed"] = "each tensor in it `.detach()`-ed"
         elif form == "ifexp":
             fields["fixed"] = "`.detach()`-ed values in both branches"
-        how = _how(form, fact)
+        how = how_kept(form, fact)
         if stepped is not None:
             fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, whose value "
                                       f"`backward()` differentiates on line {stepped}, once per "
@@ -565,49 +575,6 @@ class GraphKeepingAccumulator(Rule):
             safety = UNSAFE
         return FixPlan("accumulate `.detach()`", safety,
                        [NodeEdit("replace", value, (*ctx.operand_parts(value), ".detach()"))])
-
-
-def _how(form, fact) -> str:
-    """Where the graph is kept and why the value has one, for the message."""
-    out = ""
-    if type(form) is tuple and len(form) > 2:
-        out = f" (its `{form[0]}()` adds its item `{form[2]}` into `{form[1]}`)"
-    elif type(form) is tuple:
-        out = f" (`{form[0]}()` keeps it there)" if form[1] is None else \
-            f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1].startswith("self.") else \
-            f" (`{form[0]}()` keeps it in the module-level `{form[1]}`)"
-    if fact.why == graph.DIFFERENTIATED and fact.detail:
-        return out + f" after `{fact.detail}()` called `backward()` on it"
-    if fact.why == graph.DIFFERENTIATED:
-        return out + " after its `backward()`"
-    if fact.why == graph.SIBLING:
-        return out + f" (a term of the loss differentiated on line {fact.line})"
-    if fact.why == graph.DERIVED:
-        return out + (f" (computed from the loss differentiated on line {fact.line}, or from "
-                      "a term of it)")
-    if fact.why == graph.HOLDS and fact.detail == graph.APPENDED:
-        return out + (" (it holds tensors appended to it that keep their graph, as line "
-                      f"{fact.line} shows)")
-    if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_HOLDING):
-        return out + (f" (it holds the loss `{fact.detail[len(RETURNED_HOLDING):]}()` "
-                      f"differentiated, as its call on line {fact.line} returned it)")
-    if fact.why == graph.HOLDS and fact.detail == UNPACKED:
-        return out + f" (it holds items unpacked into it on line {fact.line} that keep a graph)"
-    if fact.why == graph.HOLDS:
-        return out + f" (it holds the loss differentiated on line {fact.line})"
-    if fact.why == graph.TERMS:
-        return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
-    if fact.detail.startswith(LEAF):
-        return out + (f" (computed, with grad on, from `{fact.detail[len(LEAF):]}`, which "
-                      "requires grad)")
-    if fact.why == graph.GRAD_ON and fact.detail:
-        return out + " (computed from a model output made under `enable_grad()`)"
-    if fact.why == graph.GRAD_ON:
-        return out + (" (computed from a model output made with grad on: a value computed "
-                      f"in the same grad mode was differentiated on line {fact.line})")
-    if fact.why == graph.RETURNED:
-        return out + f" (`{fact.detail}()` returns it after `backward()` ran through it)"
-    return out
 
 
 # ---- the accumulation ---------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import List
 
 from ..syntax import nodes
-from ..semantic import closed
+from ..semantic import closed, graph
+from ..semantic.graph_items import LEAF, RETURNED_HOLDING, UNPACKED
 from ..syntax.nodes import dotted_name, last_name
 
 
@@ -292,3 +293,47 @@ def _mentions_anywhere(node, name: str) -> bool:
             return True
         todo.extend(c for c in n.children if c is not None)
     return False
+
+
+# ---- the message's words --------------------------------------------------------------------
+def how_kept(form, fact) -> str:
+    """Where the graph is kept and why the value has one, for the message."""
+    out = ""
+    if type(form) is tuple and len(form) > 2:
+        out = f" (its `{form[0]}()` adds its item `{form[2]}` into `{form[1]}`)"
+    elif type(form) is tuple:
+        out = f" (`{form[0]}()` keeps it there)" if form[1] is None else \
+            f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1].startswith("self.") else \
+            f" (`{form[0]}()` keeps it in the module-level `{form[1]}`)"
+    if fact.why == graph.DIFFERENTIATED and fact.detail:
+        return out + f" after `{fact.detail}()` called `backward()` on it"
+    if fact.why == graph.DIFFERENTIATED:
+        return out + " after its `backward()`"
+    if fact.why == graph.SIBLING:
+        return out + f" (a term of the loss differentiated on line {fact.line})"
+    if fact.why == graph.DERIVED:
+        return out + (f" (computed from the loss differentiated on line {fact.line}, or from "
+                      "a term of it)")
+    if fact.why == graph.HOLDS and fact.detail == graph.APPENDED:
+        return out + (" (it holds tensors appended to it that keep their graph, as line "
+                      f"{fact.line} shows)")
+    if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_HOLDING):
+        return out + (f" (it holds the loss `{fact.detail[len(RETURNED_HOLDING):]}()` "
+                      f"differentiated, as its call on line {fact.line} returned it)")
+    if fact.why == graph.HOLDS and fact.detail == UNPACKED:
+        return out + f" (it holds items unpacked into it on line {fact.line} that keep a graph)"
+    if fact.why == graph.HOLDS:
+        return out + f" (it holds the loss differentiated on line {fact.line})"
+    if fact.why == graph.TERMS:
+        return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
+    if fact.detail.startswith(LEAF):
+        return out + (f" (computed, with grad on, from `{fact.detail[len(LEAF):]}`, which "
+                      "requires grad)")
+    if fact.why == graph.GRAD_ON and fact.detail:
+        return out + " (computed from a model output made under `enable_grad()`)"
+    if fact.why == graph.GRAD_ON:
+        return out + (" (computed from a model output made with grad on: a value computed "
+                      f"in the same grad mode was differentiated on line {fact.line})")
+    if fact.why == graph.RETURNED:
+        return out + f" (`{fact.detail}()` returns it after `backward()` ran through it)"
+    return out
