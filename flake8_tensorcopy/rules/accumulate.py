@@ -13,7 +13,8 @@ from ..syntax.nodes import dotted_name
 from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
-    kept_by_callers, method_accumulation, method_called_with_grad_on, scope_graph, summary
+    method_accumulation, method_called_with_grad_on, scope_graph, summary
+from .accumulate_callers import kept_by_callers, looped_by_callers
 from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
 from .accumulation_forms import accumulation, concatenated_call, how_kept, kept_by_call, \
@@ -410,7 +411,7 @@ class GraphKeepingAccumulator(Rule):
             loop = outer
         closure = loop is None and form in ("append", "aug", "add", "cat")
         hook = False
-        step = stepped = kept = hooked = None
+        step = stepped = kept = hooked = looped = None
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
             if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
@@ -425,6 +426,10 @@ class GraphKeepingAccumulator(Rule):
                 loop = ctx.scope_node if stepped is not None else None
                 hook = loop is not None
             kept = kept_by_callers(ctx, acc) if loop is None and form == "append" else None
+            if kept is None and loop is None and form == "append" and \
+                    type(acc) is nodes.Name and module_container(ctx, acc.value):
+                # ``trace.append(v)`` into the module's list, in a function a loop calls
+                kept = looped = looped_by_callers(ctx, acc.value)
             if kept is not None:  # ``sink.append(v)``, its caller's list handed on every step
                 loop, closure = ctx.scope_node, False
             hooked = forward_hook(ctx, value) if loop is None else None
@@ -537,6 +542,10 @@ class GraphKeepingAccumulator(Rule):
             fields.update(shape=how + f" in a forward hook (registered on line {hooked}), which "
                           "runs on every forward pass of the training loop: every step's "
                           "autograd graph stays reachable from it (memory grows each step)")
+        elif looped is not None:
+            fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line {kept} "
+                          "calls each step with grad on: every step's autograd graph stays "
+                          "reachable from the module's list (memory grows)")
         elif kept is not None:
             same = "list" if type(acc) is nodes.Name else \
                 f"`{ctx.code(acc.value)}`, whose list nothing empties"

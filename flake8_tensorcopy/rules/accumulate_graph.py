@@ -16,8 +16,7 @@ from ..semantic.index.statedict_summaries import module_function
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
     leaf_properties, module_attributes
 from ..syntax import nodes
-from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in, \
-    instance_handing_calls, list_handing_calls
+from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
 from ..syntax.walk import class_of
 from .context import cached
 
@@ -664,28 +663,3 @@ def _method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
         return True
     return r == "" and tree is not None and depth < 2 and \
         _method_callers_prove(ctx, tree, method, lambda: False, depth + 1)
-
-
-
-def kept_by_callers(ctx, acc) -> Optional[int]:
-    """``sink.append(v)`` in a plain top-level function, ``sink`` (``acc``) its positional
-    parameter, never bound in it: the line of a call of the function in a loop of another
-    top-level function of the file that hands it the same list each turn
-    (``grad_callers.list_handing_calls``), where grad is on at the call (``caller_proves``: the
-    caller's own differentiation shows it): every turn's value stays in the caller's list.
-    Also ``policy.saved.append(v)``, a list the instance handed each turn keeps for good
-    (``grad_callers.instance_handing_calls``). None otherwise."""
-    scope, project = ctx.scope_node, ctx.inf.project
-    fn = getattr(scope, "_a", None)
-    handed = type(acc) is nodes.Attribute and type(acc.value) is nodes.Name
-    if (type(acc) is not nodes.Name and not handed) or type(fn) is not ast.FunctionDef or \
-            fn.decorator_list or project is None or not any(s is scope for s in ctx.module.body):
-        return None
-    tree = project.module_tree()
-    calls = () if tree is None else instance_handing_calls(
-        tree, fn, acc.value.value, acc.attr.value) if handed else \
-        list_handing_calls(tree, fn, acc.value)
-    for owner, call in calls:
-        if caller_proves(ctx, tree, owner.name, call.func, lambda: False):
-            return call.lineno
-    return None

@@ -458,6 +458,17 @@ def _handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str, kinds: tup
                                   type(n.ctx) is not ast.Load for n in ast.walk(fn)):
         return
     k = params.index(param)
+    for owner, loop, call in looped_calls(tree, fn, kinds):
+        if len(call.args) > k and type(call.args[k]) is ast.Name and not any(
+                type(n) is ast.Name and n.id == call.args[k].id and
+                type(n.ctx) is not ast.Load for n in ast.walk(loop)):
+            yield owner, loop, call, call.args[k].id
+
+
+def looped_calls(tree: ast.Module, fn: ast.FunctionDef, kinds: tuple = (ast.Expr, ast.Assign)):
+    """(caller, loop, call) of each call of ``fn`` by name, in a statement of one of ``kinds``
+    in a loop of another top-level function of ``tree`` (``action = select_action(state)``
+    in ``main``'s episode loop)."""
     for owner in tree.body:
         if type(owner) is not ast.FunctionDef or owner is fn:
             continue
@@ -467,11 +478,25 @@ def _handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str, kinds: tup
             for stmt in (s for b in loop.body for s in ast.walk(b) if type(s) in kinds):
                 call = stmt.value
                 if type(call) is ast.Call and type(call.func) is ast.Name and \
-                        call.func.id == fn.name and len(call.args) > k and \
-                        type(call.args[k]) is ast.Name and not any(
-                            type(n) is ast.Name and n.id == call.args[k].id and
-                            type(n.ctx) is not ast.Load for n in ast.walk(loop)):
-                    yield owner, loop, call, call.args[k].id
+                        call.func.id == fn.name:
+                    yield owner, loop, call
+
+
+def emptied_anywhere(tree: ast.Module, name: str) -> bool:
+    """Does ``tree`` empty or shorten the module-level list ``name`` anywhere (``name.clear()``,
+    ``name.pop()``, ``del name[:]``, ``name[:] = []``), or bind it but at its top level?"""
+    top = {id(t) for s in tree.body if type(s) is ast.Assign for t in s.targets}
+    for n in ast.walk(tree):
+        t = type(n)
+        if t is ast.Attribute and type(n.value) is ast.Name and n.value.id == name and \
+                n.attr in ("clear", "pop", "popleft", "remove"):
+            return True
+        if t is ast.Subscript and type(n.value) is ast.Name and n.value.id == name and \
+                type(n.ctx) is not ast.Load:
+            return True
+        if t is ast.Name and n.id == name and type(n.ctx) is not ast.Load and id(n) not in top:
+            return True
+    return False
 
 
 def _empty_list_before(fn: ast.FunctionDef, loop: ast.stmt, name: str) -> bool:

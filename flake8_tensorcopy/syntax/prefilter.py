@@ -574,7 +574,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                 found = True
             elif in_class and _is_step(stmt, proof.source, text) and (
                     _step_accumulates(stmt) or proof.keeps_on_self(stmt)) or \
-                    top and (text is None or text.contains(stmt, "backward")) and \
+                    top and (text is None or text.contains(stmt, "backward") or (
+                        "backward" in text.source and f"{stmt.name}(" in text.source)) and \
                     _step_accumulates(stmt, _module_containers(body, stmt, text)) or \
                     proof.calls_live_returner(stmt, text):
                 # TEN501: Lightning's step, a method that runs ``backward()`` (``accumulate_loops
