@@ -85,9 +85,14 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
             _accumulated(g, stmt, attr, value, params, offset, items, found)
             if kept_items is not None:
                 _kept_item(g, stmt, attr, value, params, offset, kept_items)
-    kept = {k: a for k, a in found.items() if not targets.get(a) and not (
-        cls is not None and _differentiated_elsewhere(cls, fn, a))}
-    return _spread_starred(fn, offset, kept)
+    def keeps(a: str) -> bool:  # (not rebound whole on each call; no backward through it)
+        return not targets.get(a) and not (
+            cls is not None and _differentiated_elsewhere(cls, fn, a))
+
+    if kept_items:
+        for k in [k for k, (_, a) in kept_items.items() if not keeps(a)]:
+            del kept_items[k]
+    return _spread_starred(fn, offset, {k: a for k, a in found.items() if keeps(a)})
 
 
 #: the call positions a ``*args`` parameter is taken to cover (``push(s, a, r, s2, q)``)
