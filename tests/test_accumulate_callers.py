@@ -365,3 +365,16 @@ def test_an_episode_rollout_emptied_for_each_update_is_no_growing_accumulator(tm
     (root / "setup.cfg").write_text("[metadata]\nname = proj\n")
     got = [row for path, row in _ten501(root) if path == os.path.join("pkg_b", "main.py")]
     assert 23 not in got and 33 in got, got
+
+
+def test_a_buffer_written_in_a_step_method_names_that_method(tmp_path):
+    """A tensor attribute written a slot at a time in a method that runs ``backward()`` itself
+    (a DQN's ``self.priorities[i] = td.abs().mean()`` in ``learn``) is reported as that step's,
+    not as Lightning's ``training_step`` (the review of the twenty-sixth session: the message
+    named Lightning for any step found before a caller's)."""
+    shutil.copy(os.path.join(FIXTURES, "graph_buffer_slots.py"), tmp_path / "slots.py")
+    out = tensorcopy("check", "--no-cache", str(tmp_path / "slots.py")).stdout
+    learn = [line for line in out.splitlines() if "`self.priorities`" in line]
+    assert len(learn) == 1, out
+    assert "in `learn()`, which calls `backward()`" in learn[0], learn[0]
+    assert "Lightning" not in out, out

@@ -446,10 +446,13 @@ class GraphKeepingAccumulator(Rule):
                 loop = step = step_method(ctx)
         buffer = form == "store" and loop is None and buffer_slot(ctx, acc)
         if buffer:  # ``self.slots[i] = z`` in ``forward``: its history grows with every write
-            loop = step_hook(ctx) or step_method(ctx)
+            loop = step_hook(ctx)  # (Lightning's ``training_step``; a method that ran backward;
+            hook = loop is not None  # one whose value its caller differentiates)
+            loop = loop or step_method(ctx)
+            step = loop if loop is not None and not hook else None
             stepped = stepped_by_caller(ctx) if loop is None else None
-            hook = loop is not None or stepped is not None
-            loop = loop or (ctx.scope_node if stepped is not None else None)
+            if stepped is not None:
+                loop, hook = ctx.scope_node, True
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or buffer or mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
