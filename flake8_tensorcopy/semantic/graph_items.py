@@ -250,7 +250,7 @@ def item_fact(g, value, got: Optional[Fact], key=None) -> Optional[Fact]:
     ``acc``) only as ``displayed_item_fact`` or ``any_item_fact`` proves it."""
     if type(key) is ast.Constant and type(key.value) is str and type(value) is ast.Name:
         shown = displayed_item_fact(g, value, key.value)
-        if shown is not _NOT_SHOWN:
+        if shown is not None:  # (else as before: a dict of summed terms, one all attached)
             return shown
     if got is None:
         return summed_item_fact(g, value)
@@ -274,17 +274,13 @@ def summed_item_fact(g, value) -> Optional[Fact]:
     return None
 
 
-#: ``displayed_item_fact``'s answer where a binding is no dict display showing the key
-_NOT_SHOWN = object()
-
-
 def displayed_item_fact(g, value: ast.Name, key: str):
     """``logs["loss"]`` where every binding of ``logs`` reaching it is a dict display with that
     key (``logs = {"loss": loss, "step": step}``) and nothing in the scope changes its items:
-    the fact of the value shown there (None: not attached); ``_NOT_SHOWN`` otherwise."""
+    the fact of the value shown there; None otherwise (not attached, or not so shown)."""
     reach = g.uses.get(id(value))
     if not reach or changed_in_scope(g, value.id):
-        return _NOT_SHOWN
+        return None
     facts: List[Optional[Fact]] = []
     for b in reach:
         bd = g.bindings[b]
@@ -293,7 +289,7 @@ def displayed_item_fact(g, value: ast.Name, key: str):
                  k.value == key] if bd.kind == "assign" and type(d) is ast.Dict and \
             None not in d.keys else []
         if len(shown) != 1:
-            return _NOT_SHOWN
+            return None
         facts.append(None if g.grad_mode(bd.stmt) == "off" else g.attached(shown[0], bd.stmt))
     return None if any(f is None for f in facts) else strongest(facts)
 
