@@ -7,9 +7,9 @@ from __future__ import annotations
 import ast
 from typing import Set
 
-from ..semantic import kinds
 from ..semantic.graph_facts import bound_value
 from ..semantic.graph_terms import dotted, made_container
+from ..semantic.index.kept_attrs import tensor_attribute
 from ..syntax import nodes
 from .accumulate_graph import instance_facts, scope_graph
 
@@ -75,11 +75,7 @@ def buffer_slot(ctx, acc) -> bool:
     if type(acc) is not nodes.Attribute or type(acc.value) is not nodes.Name or \
             acc.value.value != "self":
         return False
-    facts = instance_facts(ctx.infer(acc.value))
-    try:
-        return facts is not None and facts.attr(acc.attr.value) is kinds.TENSOR
-    except (OSError, ValueError, RecursionError):
-        return False
+    return tensor_attribute(instance_facts(ctx.infer(acc.value)), acc.attr.value)
 
 
 def _class_container(ctx, acc) -> bool:

@@ -486,15 +486,22 @@ def emptied_anywhere(tree: ast.Module, name: str) -> bool:
     """Does ``tree`` empty or shorten the module-level list ``name`` anywhere (``name.clear()``,
     ``name.pop()``, ``del name[:]``, ``name[:] = []``), or bind it but at its top level?"""
     top = {id(t) for s in tree.body if type(s) is ast.Assign for t in s.targets}
+    return _emptied(tree, lambda n: type(n) is ast.Name and n.id == name, top)
+
+
+def _emptied(tree: ast.Module, same, bindings) -> bool:
+    """Is a list ``same(node)`` names emptied or changed in ``tree``: a method that shortens
+    it named on it (``x.clear()``, ``x.pop()``, ``x.remove(v)``, ``x.popleft()``), an item or
+    slice written or deleted (``del x[:]``, ``x[:] = []``), or itself bound or deleted other
+    than by one of ``bindings`` (the ids of the targets that make it)?"""
     for n in ast.walk(tree):
         t = type(n)
-        if t is ast.Attribute and type(n.value) is ast.Name and n.value.id == name and \
-                n.attr in ("clear", "pop", "popleft", "remove"):
+        if t is ast.Attribute and n.attr in ("clear", "pop", "popleft", "remove") and \
+                same(n.value):
             return True
-        if t is ast.Subscript and type(n.value) is ast.Name and n.value.id == name and \
-                type(n.ctx) is not ast.Load:
+        if t is ast.Subscript and type(n.ctx) is not ast.Load and same(n.value):
             return True
-        if t is ast.Name and n.id == name and type(n.ctx) is not ast.Load and id(n) not in top:
+        if same(n) and type(n.ctx) is not ast.Load and id(n) not in bindings:
             return True
     return False
 
@@ -540,18 +547,5 @@ def _kept_for_good(tree: ast.Module, attr: str) -> bool:
                     made.update(id(t) for s in init.body if type(s) is ast.Assign and
                                 type(s.value) is ast.List and not s.value.elts
                                 for t in s.targets if type(t) is ast.Attribute and t.attr == attr)
-    if not made:
-        return False
-    for n in ast.walk(tree):
-        t = type(n)
-        if t is ast.Attribute and n.attr == attr and type(n.ctx) is not ast.Load and \
-                id(n) not in made:
-            return False
-        if t is ast.Subscript and type(n.ctx) is not ast.Load and \
-                type(n.value) is ast.Attribute and n.value.attr == attr:
-            return False
-        if t is ast.Call and type(n.func) is ast.Attribute and \
-                n.func.attr in ("clear", "pop", "remove", "popleft") and \
-                type(n.func.value) is ast.Attribute and n.func.value.attr == attr:
-            return False
-    return True
+    return bool(made) and not _emptied(
+        tree, lambda n: type(n) is ast.Attribute and n.attr == attr, made)

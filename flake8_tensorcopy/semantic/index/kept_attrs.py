@@ -1,15 +1,26 @@
 """What a method keeps on ``self``, read from its ``ast`` (``method_accumulates``): the
 attribute an expression names (``self_attr``), the attributes a running sum scales
 (``scaled_attrs``), what a concatenation joins an attribute with (``joined_with``), and the
-names a loop binds to each item of a parameter (``every_item``, ``zipped_items``), and the
-attributes holding a parameter's graph after a call (``held_attributes``)."""
+names a loop binds to each item of a parameter (``every_item``, ``zipped_items``), the
+attributes holding a parameter's graph after a call (``held_attributes``), and those bound only
+to a tensor (``tensor_attribute``)."""
 from __future__ import annotations
 
 import ast
 from typing import Dict, FrozenSet, Optional
 
-from .. import graph_sources
+from .. import graph_sources, kinds
 from ..graph_terms import dotted
+
+
+def tensor_attribute(cls, name: str) -> bool:
+    """Does the class (its ``ClassFacts``) bind ``self.<name>`` only to a tensor (a buffer,
+    ``torch.zeros(k, d)``)? A write into one keeps the graph of what is written, each on top
+    of the last."""
+    try:
+        return cls is not None and cls.attr(name) is kinds.TENSOR
+    except (RecursionError, OSError, ValueError):
+        return False
 
 
 def joined_with(value, attr: str) -> Optional[ast.List]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional, Tuple
 
-from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, zipped_items
+from .kept_attrs import every_item, joined_with, scaled_attrs, self_attr, tensor_attribute, \
+    zipped_items
 from .. import graph, graph_sources, kinds
 from ..graph_facts import through_arguments
 from ..graph_terms import ARITH, KEEPS_GRAPH
@@ -57,7 +58,7 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
                 k = zipped.get(v.id, -1) if type(v) is ast.Name else -1
                 if k >= offset and g.grad_mode(stmt) not in ("off", "unknown"):
                     found[k - offset] = attr  # each item of a parameter at its own index
-                elif cls is not None and _tensor_attribute(cls, attr):
+                elif tensor_attribute(cls, attr[5:]):  # (``attr``: ``self.bank``)
                     # ``self.bank[idx] = F.normalize(new)``: a write into a tensor keeps its
                     # graph, each call's written on top of the last one's (a chain that grows)
                     _accumulated(g, stmt, attr, v, params, offset, items, found)
@@ -111,14 +112,6 @@ def _spread_starred(fn, offset: int, kept: Dict[int, str]) -> Dict[int, str]:
     if v in kept:
         out.update((k, kept[v]) for k in range(v, v + _STARRED_POSITIONS))
     return out
-
-
-def _tensor_attribute(cls, attr: str) -> bool:
-    """Does the class bind ``self.<attr>`` (``attr``: ``self.bank``) only to a tensor?"""
-    try:
-        return cls.attr(attr[5:]) is kinds.TENSOR
-    except (RecursionError, OSError, ValueError):
-        return False
 
 
 def _first_bindings(branch: ast.If) -> set:
