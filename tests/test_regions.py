@@ -130,6 +130,13 @@ def test_an_index_the_caller_says_is_no_integer_gives_no_region():
     ("f[::2]", "f[:]", UNKNOWN),
     ("f[::k]", "f[::k]", SAME),
     ("f[::k]", "f[1::k]", UNKNOWN),
+    # a symbolic start that moves by whole steps stays on the same residue
+    ("f[2 * d::2]", "f[0:-2 * d:2]", OVERLAP),
+    ("f[4 * d::2]", "f[:-4 * d:2]", OVERLAP),
+    ("f[2 * d + 1::2]", "f[0:-2 * d - 1:2]", DISJOINT),
+    ("f[d::2]", "f[0:-d:2]", UNKNOWN),  # the residue is the parity of d
+    ("f[2 * d::4]", "f[0:-2 * d:4]", UNKNOWN),
+    ("f[i::2]", "f[j::2]", UNKNOWN),
     # Ellipsis and missing trailing dimensions
     ("x[..., 1:]", "x[..., :-1]", OVERLAP),
     ("x[..., :-k]", "x[..., k:]", OVERLAP),

@@ -408,10 +408,11 @@ def compare_dim(a: Dim, b: Dim) -> str:
         if a.step.terms or a.start[0] != b.start[0]:
             return UNKNOWN
         shift = a.start[1].plus(b.start[1], -1)
-        if shift.terms:
-            return UNKNOWN
+        if any(c % a.step.const for _, c in shift.terms):
+            return UNKNOWN  # (``x[d::2]`` and ``x[0::2]``: the residue is the parity of d)
         if shift.const % a.step.const:
             return DISJOINT  # ``x[0::2]`` and ``x[1::2]``: other residues
+        # (``x[2 * d::2]`` and ``x[0::2]``: starts whole steps apart, for every integer d)
     if a.stop == b.stop:
         return SAME  # equal lengths up to one stop: the same indices
     return OVERLAP if meet else UNKNOWN
