@@ -137,12 +137,16 @@ class OverlappingSliceWrite(Rule):
         "between. Bounds may be names and sums of them (`x[:, :-k] = x[:, k:]`, `buf[:, 1:n] "
         "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`; a script's integer constants are their "
         "values, `h = HOP // 2`), other dimensions may be stepped "
-        "(`f[1::2, :-s] = f[1::2, s:]`), an index may add a new axis (`sig[:, None, d:] = "
+        "(`f[1::2, :-s] = f[1::2, s:]`; a stepped one too, when its starts lie whole steps "
+        "apart: `buf[2 * d::2] = buf[0:-2 * d:2]`), an index may add a new axis "
+        "(`sig[:, None, d:] = "
         "sig[:, None, :-d]`: `None` selects no dimension of the tensor), the source may be "
         "read through `detach()` (the same "
         "storage: `x[:, 1:] = x[:, :-1].detach()`) or a conversion to its own tensor's dtype or "
         "device (`.to(x.dtype)`, `.to(x.device)`, `.type_as(x)`: nothing to convert, the view "
-        "itself) or `.view_as(x[...])` (the same elements), or be a call of a function of the "
+        "itself) or `.view_as(x[...])` (the same elements; also of a name bound to a view of `x`, "
+        "`dst.copy_(x[:, :-1].view_as(dst))` after `dst = x[:, 1:]`), or be a call of a function "
+        "of the "
         "module whose body returns a basic-slice view of a parameter (`def tail(x, k): return "
         "x[..., k:]`: `tail(self.state, 1).copy_(head(self.state, 1))` writes `self.state[..., "
         "1:]` from `self.state[..., :-1]`; so may the destination; also a property of the class, "
@@ -352,7 +356,7 @@ class OverlappingSliceWrite(Rule):
             td = type(dst)
         if td is not nodes.Subscript and not (td is nodes.Name and t is nodes.Call):
             return None  # (``y = f(x)``: no write into a view; a tuple: ``_pairs``)
-        outer, src = src, _through_detach(src)
+        outer, src = src, _through_detach(src, ctx.inf if ctx.inf.viewed else None)
         ts = type(src)
         if ts is nodes.Call and _narrow(src):
             ts = nodes.Subscript
@@ -390,11 +394,13 @@ class OverlappingSliceWrite(Rule):
                 return  # (``addcmul_`` reading two overlapping views: one report, one fix)
 
 
-def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
+def _through_detach(src: nodes.BaseExpression, inference=None) -> nodes.BaseExpression:
     """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (a view of the
     same storage and region), of ``x[:, :-1].to(x.dtype)``, ``.to(x.device)`` or
     ``.type_as(x)`` (the tensor itself: nothing to convert), of ``.view_as(x[...])`` (a view of
-    the same elements, shaped as another view of ``x``); ``src`` itself otherwise."""
+    the same elements, shaped as another view of ``x``; with ``inference``, the walk's state,
+    also of a name bound to a view of ``x``: ``.view_as(dst)`` after ``dst = x[:, 1:]``);
+    ``src`` itself otherwise."""
     if type(src) is not nodes.Call:
         return src  # (nearly every statement's value)
     calls = []
@@ -417,11 +423,20 @@ def _through_detach(src: nodes.BaseExpression) -> nodes.BaseExpression:
             continue
         if m == "type_as" and dotted_name(arg.value) == base:
             continue
-        if m == "view_as" and type(arg.value) is nodes.Subscript and \
-                dotted_name(arg.value.value) == base:
+        if m == "view_as" and (type(arg.value) is nodes.Subscript and
+                               dotted_name(arg.value.value) == base or
+                               _names_view_of(inference, arg.value, base)):
             continue  # ``x[:, :-1].view_as(x[:, 1:])``: a view of the same elements
         return src
     return inner
+
+
+def _names_view_of(inference, node: nodes.BaseExpression, base: str) -> bool:
+    """Is ``node`` a name the walk holds bound to a view of ``base`` (``dst = x[:, 1:]``)?"""
+    if inference is None or type(node) is not nodes.Name:
+        return False
+    view = regions.view_of(inference, node.value)
+    return view is not None and view.base == base
 
 
 def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression,

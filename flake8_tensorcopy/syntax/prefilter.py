@@ -254,8 +254,11 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                         return True
                 elif attr == "copy_" and isinstance(func.value, ast.Name) and len(args) == 1:
                     two_step = True  # ``out.copy_(v)``: a shape only after ``out = *_like(v)``
-                    if isinstance(args[0], ast.Subscript):
-                        named.add((dotted(args[0].value), func.value.id))  # TEN403, as below
+                    src = args[0]
+                    while type(src) is ast.Call and type(src.func) is ast.Attribute:
+                        src = src.func.value  # ``x[:, :-1].view_as(d)``: read through, as TEN403
+                    if isinstance(src, ast.Subscript):  # TEN403, as below
+                        named.add((dotted(src.value), func.value.id))
                     elif isinstance(args[0], ast.Name):
                         named.add((None, func.value.id, args[0].id))  # ``d.copy_(s)``, views
                 elif (attr in _CTOR_ATTRS or _legacy_name(attr)) and first is not None \
@@ -659,7 +662,6 @@ def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) ->
         (dotted(s.value.func) or "").rpartition(".")[2] in CONTAINER_CALLS or
         any(type(t) is ast.Name and t.id in totals for t in s.targets))
         for t in s.targets if type(t) is ast.Name and (text is None or text.contains(fn, t.id)))
-
 
 
 def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bool:
