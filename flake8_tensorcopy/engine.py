@@ -161,7 +161,8 @@ class Walker(FlowWalker, LaterWalker, DataNotes):
     def block(self, body) -> None:
         """An IndentedBlock / SimpleStatementSuite / Module body."""
         for stmt in body.body:
-            if self.inf.brief_views and type(stmt) is not nodes.SimpleStatementLine:
+            if self.inf.brief_views and type(stmt) is not nodes.SimpleStatementLine and \
+                    not regions.enters_without_code(stmt):
                 regions.age_brief_views(self.inf, True)  # (a compound statement's test runs)
             self.walk(stmt)
 

@@ -517,7 +517,8 @@ class View(Kind):
         self.base = base
         self.region = region
         self.needs = needs
-        #: of an attribute chain (``self.taps``): ends after the next statement
+        #: of an attribute chain (``self.taps``): ends after the next statement that may run
+        #: code (an ``if`` or ``try`` entered without a call runs none: ``enters_without_code``)
         self.brief = brief
 
 
@@ -646,6 +647,11 @@ def _binds_without_calls(stmt, inference) -> bool:
             todo.append(target)
         elif type(target) is not nodes.Name:
             return False
+    return _runs_no_code(todo)
+
+
+def _runs_no_code(todo: list) -> bool:
+    """Do the expressions in ``todo`` (emptied) read names, attributes and items only?"""
     while todo:
         n = todo.pop()
         if type(n) in _RUNS_CODE:
@@ -654,15 +660,36 @@ def _binds_without_calls(stmt, inference) -> bool:
     return True
 
 
+def enters_without_code(stmt) -> bool:
+    """Does compound statement ``stmt`` begin its block without running any code of the
+    program's: an ``if`` whose test (and each ``elif``'s) holds no call, a ``try`` whose handlers
+    name their exceptions without one? The views of attributes bound just before it then live
+    into its blocks (``age_brief_views``; a block that a call on another path ended is seen by
+    ``view_of``)."""
+    t = type(stmt)
+    if t is nodes.Try or t is nodes.TryStar:
+        return _runs_no_code([h.type for h in stmt.handlers if h.type is not None])
+    if t is not nodes.If:
+        return False
+    tests = []
+    while type(stmt) is nodes.If:
+        tests.append(stmt.test)
+        stmt = stmt.orelse
+    return _runs_no_code(tests)
+
+
 def view_of(inference, name: str) -> Optional[View]:
     """The view the name holds at this point of the walk, on every path that reaches it."""
     if not inference.viewed:
         return None
     names = inference.scope.names
-    v = names.get(key(name))
+    k = key(name)
+    v = names.get(k)
+    if type(v) is not View or v.brief and k not in inference.brief_views:
+        return None  # (a view of an attribute that a call on a branch walked before ended)
     # the name itself a tensor on every path here (a doubted one is not: a loop's back edge
     # may bring another value)
-    return v if type(v) is View and is_tensor(names.get(name)) else None
+    return v if is_tensor(names.get(name)) else None
 
 
 def rebound_in_place(inference, name: str) -> None:
