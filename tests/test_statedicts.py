@@ -104,7 +104,11 @@ def test_same_storage_conversions():
     assert same_storage(parse_expression("v.cpu()"), "v") == "on CPU"
     assert same_storage(parse_expression("v.cpu().detach()"), "v") == "on CPU"
     assert same_storage(parse_expression('v.to("cpu")'), "v") == "on CPU"
-    for copy in ("v.clone()", "v.cpu().clone()", 'v.to("cpu", copy=True)', "v.double()", "w"):
+    assert same_storage(parse_expression("torch.as_tensor(v)"), "v") == ""  # ``v`` itself
+    assert same_storage(parse_expression("torch.as_tensor(v).cpu()"), "v") == "on CPU"
+    for copy in ("v.clone()", "v.cpu().clone()", 'v.to("cpu", copy=True)', "v.double()", "w",
+                 "torch.as_tensor(v, dtype=torch.float64)", "torch.tensor(v)",
+                 "torch.as_tensor(v.tolist())", "np.as_tensor(v)"):
         assert same_storage(parse_expression(copy), "v") is None, copy
 
 

@@ -120,7 +120,8 @@ def _dict_source(node, holds_live: Callable[[str], bool]):
 def same_storage(node, name: str, owner=None) -> Optional[str]:
     """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
     conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
-    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``) and the views of
+    ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``, ``v.data``,
+    ``torch.as_tensor(v)`` with no dtype or device: ``v`` itself) and the views of
     ``VIEWS`` (``v.view(-1)``, ``v.reshape(-1)``): "" (everywhere) or
     the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy.
     ``owner``: the module ``name``'s tensor is a state-dict value of (``pl_module``), whose own
@@ -130,6 +131,10 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
             type(node) is nodes.Attribute and node.attr.value == "data"):
         if type(node) is nodes.Attribute:  # ``p.data``: the same storage
             node = node.value
+            continue
+        if len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star \
+                and dotted_name(node.func) == "torch.as_tensor":
+            node = node.args[0].value  # ``torch.as_tensor(p)``: ``p`` itself (FACTS.md, 10)
             continue
         m = node.func.attr.value
         if m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
