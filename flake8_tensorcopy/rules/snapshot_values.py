@@ -153,8 +153,19 @@ def reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bo
     return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "zip" and
                any(params(a) for a in n.args) and any(dotted(a) == zipped_with for a in n.args)
                for n in ast.walk(fn)) or any(
-        type(n) is ast.For and params(n.iter) and type(n.target) is ast.Tuple and
-        len(n.target.elts) == 2 and type(n.target.elts[0]) is ast.Name and any(
+        params(loop.iter) and type(loop.target) is ast.Tuple and
+        len(loop.target.elts) == 2 and type(loop.target.elts[0]) is ast.Name and any(
             type(r) is ast.Subscript and dotted(r.value) == zipped_with and
-            type(r.slice) is ast.Name and r.slice.id == n.target.elts[0].id
-            for r in ast.walk(n)) for n in ast.walk(fn))
+            type(r.slice) is ast.Name and r.slice.id == loop.target.elts[0].id
+            for r in ast.walk(n)) for n in ast.walk(fn) for loop in _loops(n))
+
+
+def _loops(node: ast.AST) -> tuple:
+    """The ``for`` clauses of ``node``: itself for a ``for`` statement, its generators for a
+    comprehension (``sum(... self.w0[n] ... for n, p in model.named_parameters())``)."""
+    t = type(node)
+    if t is ast.For:
+        return (node,)
+    if t in (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp):
+        return tuple(node.generators)
+    return ()
