@@ -79,15 +79,29 @@ def loop_item_fact(g, bd):
     # loop takes holds that graph wherever one of its values does
     from .graph_sources import call_fact
 
-    if not bound or any(x.kind != "assign" or type(x.value) is not ast.Call for x in bound):
+    if not bound or any(x.kind not in ("assign", "unpack") or type(x.value) is not ast.Call
+                        for x in bound):
         return None
     # (``logs = self.train_step(batch)`` returning ``{"loss": loss, "ce": ce}`` after
     # ``loss.backward()``: some of the values the loop takes are what it differentiated)
     summaries = [g.summary(x.value) for x in bound]
-    if all(getattr(x, "keys", None) for x in summaries):
+    if all(x.kind == "assign" for x in bound) and all(getattr(x, "keys", None) for x in summaries):
         return Fact(RETURNED, it.lineno, detail=summaries[0].name)
-    got = [call_fact(g, x.value, "[*]", x.stmt) for x in bound]
+    got = [call_fact(g, x.value, "[*]", x.stmt) if x.kind == "assign" else
+           _item_values_fact(g, x, s) for x, s in zip(bound, summaries)]
     return strongest(got) if all(f is not None for f in got) else None
+
+
+def _item_values_fact(g, bd, summary) -> Optional[Fact]:
+    """``total, terms = criterion(out, y)`` returning ``loss, {"cls": l_cls, "reg": l_reg}``:
+    the first attached value of the dict display the call returns as the item that ``bd``
+    unpacks (its keys one level below ``[i]`` in the summary's sources), or None."""
+    from .graph_sources import call_fact
+
+    prefix = f"[{bd.index}]["
+    keys = sorted(k for k in getattr(summary, "sources", ()) if k.startswith(prefix) and
+                  k.count("[") == 2)
+    return first_fact(call_fact(g, bd.value, k, bd.stmt) for k in keys)
 
 
 def _display_taken(it, target, key: str):
