@@ -184,8 +184,8 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
             return NONE
         return _within(sources(g, expr.left, r, depth + 1) |
                        sources(g, expr.right, r, depth + 1), r)
-    if t is ast.UnaryOp:
-        return _within(sources(g, expr.operand, r, depth + 1), r) \
+    if t is ast.UnaryOp:  # (``torch.exp(-model.log_vars)``: a tensor's negation is one)
+        return _within(sources(g, expr.operand, r, depth + 1, tensor), r) \
             if type(expr.op) in (ast.USub, ast.UAdd) else NONE
     if t is ast.IfExp:  # both branches' (``x if c else None``: ``x``'s, None holds no graph)
         a, b = (None if type(e) is ast.Constant and e.value is None else
