@@ -667,6 +667,31 @@ def test_a_loss_summed_from_a_number_proves_grad_where_it_was_summed():
     assert "off" not in graph_sources.proven_regions(graph.scope_graph(either, Plain()))
 
 
+def test_arithmetic_differentiated_where_it_is_made_proves_grad_on_there():
+    """``(losses.mean() + aux).backward()``: the sum is made where it is differentiated, so grad
+    was on there, as ``loss = a + b; loss.backward()`` proves (twenty-seventh session); the
+    differentiation of a name bound elsewhere proves nothing of this region."""
+    from flake8_tensorcopy.semantic.graph_facts import Oracle as Plain
+
+    tree = ast.parse(textwrap.dedent("""\
+        def inline(crit, o, y, aux):
+            losses = crit(o, y)
+            (losses.mean() + aux).backward()
+
+        def negated(crit, o, y):
+            (-(o * y)).backward()
+
+        def nothing(crit, o, y, loss):
+            with torch.no_grad():
+                losses = crit(o, y)
+            loss.backward()
+        """))
+    inline, negated, nothing = tree.body
+    assert graph_sources.proven_regions(graph.scope_graph(inline, Plain())) == {"": 3}
+    assert graph_sources.proven_regions(graph.scope_graph(negated, Plain())) == {"": 6}
+    assert graph_sources.proven_regions(graph.scope_graph(nothing, Plain())) == {}
+
+
 def test_a_sum_started_at_a_number_is_computed_where_it_was_summed():
     """``total = 0.0`` then ``total = total + v`` (or ``total += v``) in a loop, returned: the
     summary says where its value was computed, as for ``return v`` (twenty-second session); a

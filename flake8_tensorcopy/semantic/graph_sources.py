@@ -639,6 +639,11 @@ def proven_regions(g) -> Dict[str, int]:
     for v, stmt in calls + [(s.value, s) for s in g.expr_stmts]:
         if type(v) is ast.Call and getattr(g.summary(v), "proves_on", False):
             by_line.setdefault(v.lineno, set()).add(region(g, stmt))
+    # ``(losses.mean() + aux).backward()``: arithmetic differentiated where it is made proves
+    # that region on, as ``loss = a + b; loss.backward()`` does (``proving_region``)
+    for expr, stmt in g.differentiated:
+        if type(expr) is ast.BinOp or type(expr) is ast.UnaryOp:
+            by_line.setdefault(stmt.lineno, set()).add(proving_region(g, expr, stmt))
     out: Dict[str, int] = {}
     for line, regs in sorted(by_line.items()):
         if len(regs) == 1 and None not in regs and ANY not in regs:
