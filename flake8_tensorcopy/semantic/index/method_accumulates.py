@@ -1,7 +1,8 @@
 """What a method of a project class adds into ``self`` on each call (``GraphSummary.
 accumulates``, made by ``summaries``): the call position of each parameter it keeps, itself or
 what it forms from it (``self.sum += val * n``, ``self.vals.append(val)``, ``self.bank =
-torch.cat([feats, self.bank])``, ``self.bank[idx] = new``), directly or through a method it
+torch.cat([feats, self.bank])``, ``self.bank[idx] = new``, ``self.bank.index_copy_(0, idx,
+new)``), directly or through a method it
 calls (``self._add(val)``, ``self.meter.update(val)``)."""
 from __future__ import annotations
 
@@ -71,6 +72,13 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
                 len(stmt.value.args) == 1:
             attr, value = self_attr(stmt.value.func.value), stmt.value.args[0]
+        elif t is ast.Expr and _slot_source(stmt.value) is not None:
+            attr = self_attr(stmt.value.func.value)
+            if attr is not None and tensor_attribute(cls, attr[5:]):
+                # ``self.memory.index_copy_(0, idx, F.normalize(new))``: as ``self.bank[idx] =``
+                _accumulated(g, stmt, attr, _slot_source(stmt.value), params, offset, items,
+                             found)
+            continue
         elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
                 type(stmt.value.func) is ast.Attribute and \
                 _on_self(stmt.value.func.value) and \
@@ -94,6 +102,26 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
         for k in [k for k, (_, a) in kept_items.items() if not keeps(a)]:
             del kept_items[k]
     return _spread_starred(fn, offset, {k: a for k, a in found.items() if keeps(a)})
+
+
+#: tensor methods writing the values of one argument into some elements of the tensor, in
+#: place: the argument's position and keyword (``t.index_copy_(0, idx, src)``)
+_SLOT_WRITES = {"index_copy_": (2, "source"), "index_add_": (2, "source"),
+                "index_put_": (1, "values"), "masked_scatter_": (1, "source"),
+                "scatter_": (2, "src")}
+
+
+def _slot_source(call) -> Optional[ast.AST]:
+    """The values ``call`` writes into some elements of a tensor in place (``_SLOT_WRITES``),
+    or None for any other expression."""
+    if type(call) is not ast.Call or type(call.func) is not ast.Attribute:
+        return None
+    at = _SLOT_WRITES.get(call.func.attr)
+    if at is None:
+        return None
+    if len(call.args) > at[0] and not any(type(a) is ast.Starred for a in call.args):
+        return call.args[at[0]]
+    return next((k.value for k in call.keywords if k.arg == at[1]), None)
 
 
 #: the call positions a ``*args`` parameter is taken to cover (``push(s, a, r, s2, q)``)
