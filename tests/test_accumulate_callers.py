@@ -378,3 +378,21 @@ def test_a_buffer_written_in_a_step_method_names_that_method(tmp_path):
     assert len(learn) == 1, out
     assert "in `learn()`, which calls `backward()`" in learn[0], learn[0]
     assert "Lightning" not in out, out
+
+
+def test_a_rollout_that_the_differentiating_update_empties_is_no_growing_accumulator(tmp_path):
+    """An actor-critic's episode loop (no ``backward()``) keeps ``(log_prob, value)`` tuples in
+    ``model.saved_actions``; ``update()``, called once per episode, builds its loss from them,
+    differentiates it and runs ``del model.saved_actions[:]`` (``grad_callers.emptied_by_update``):
+    no graph outlives its episode (round 15's ``a2c_actor_critic.py``, whose namedtuple entries
+    the twenty-seventh session's records made visible). In its own project, as users run it."""
+    src = os.path.join(FIXTURES, "graph_rollout_emptied_by_update.py")
+    text = open(src, encoding="utf-8").read()
+    shutil.copy(src, tmp_path / "a2c.py")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "emptied by update" in t)
+    out = tensorcopy("check", "--no-cache", "--select", "TEN501", str(tmp_path / "a2c.py")).stdout
+    assert f"a2c.py:{line}:" not in out, out
+    # the same list, never emptied: kept across episodes, reported
+    (tmp_path / "kept.py").write_text(text.replace("    del model.saved_actions[:]\n", ""))
+    out = tensorcopy("check", "--no-cache", "--select", "TEN501", str(tmp_path / "kept.py")).stdout
+    assert f"kept.py:{line}:" in out, out

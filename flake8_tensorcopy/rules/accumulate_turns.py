@@ -5,7 +5,10 @@ MAML's task losses beside the outer loss differentiated once per outer turn
 Split from ``rules/accumulate.py``."""
 from __future__ import annotations
 
+import ast
+
 from ..syntax import nodes
+from ..syntax.grad_callers import emptied_by_update
 from .accumulate_loops import differentiated, every_turn, innermost_loop, loop_facts, reset_in, \
     scope_facts
 from .context import statement_list
@@ -74,7 +77,11 @@ def one_rollout(ctx, loop, root: str) -> bool:
     """Is ``loop`` (which differentiates nothing) one turn's rollout: a loop around it empties
     ``root`` on every turn (``buf.clear()``: ``cleared_every_turn``) and, in that turn, calls
     ``backward()`` or hands ``root`` to a call (``learn(model, opt, buf)``)? What it holds is one
-    turn's, kept for that turn's update (an episode's log-probabilities)."""
+    turn's, kept for that turn's update (an episode's log-probabilities). Or is ``root`` an
+    attribute list that a function of the file differentiating it empties
+    (``grad_callers.emptied_by_update``: the same, its turns in the caller)?"""
+    if "." in root and "backward" in ctx.source and _emptied_by_update(ctx, root):
+        return True  # (``del model.saved_actions[:]`` in the function that differentiates them)
     outer = innermost_loop(ctx, loop)
     if outer is None or not cleared_every_turn(outer, root, ctx.source):
         return False
@@ -82,3 +89,9 @@ def one_rollout(ctx, loop, root: str) -> bool:
         type(n) is nodes.Call and any(nodes.dotted_name(a.value) == root for a in n.args)
         for s in statement_list(outer.body) if s is not loop
         for n in nodes.within(s, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)))
+
+
+def _emptied_by_update(ctx, root: str) -> bool:
+    project = ctx.inf.project
+    tree = project.module_tree() if project is not None else getattr(ctx.module, "_a", None)
+    return isinstance(tree, ast.Module) and emptied_by_update(tree, root.rpartition(".")[2])

@@ -489,6 +489,43 @@ def emptied_anywhere(tree: ast.Module, name: str) -> bool:
     return _emptied(tree, lambda n: type(n) is ast.Name and n.id == name, top)
 
 
+def emptied_by_update(tree: ast.Module, attr: str) -> bool:
+    """Does a function of ``tree`` call ``backward()``, read a list ``<x>.<attr>`` to build
+    what it differentiates (a loop over it, alone or zipped, or ``torch.stack``/``cat``/``sum``
+    of it) and empty it (``del x.attr[:]``, ``x.attr.clear()``, ``x.attr = []``)? An
+    actor-critic's rollout: an episode's loop keeps it for that update, which empties it for
+    the next episode."""
+    def same(n) -> bool:
+        return type(n) is ast.Attribute and n.attr == attr
+
+    for fn in ast.walk(tree):
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        backward = emptied = read = False
+        for n in ast.walk(fn):
+            t = type(n)
+            if t is ast.Attribute and n.attr == "backward":
+                backward = True
+            elif t is ast.Delete:
+                emptied |= any(type(x) is ast.Subscript and same(x.value) for x in n.targets)
+            elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "clear":
+                emptied |= same(n.func.value)
+            elif t is ast.Assign and type(n.value) is ast.List and not n.value.elts:
+                emptied |= any(same(x) for x in n.targets)
+            elif t is ast.For or t is ast.comprehension:
+                it = n.iter
+                read |= same(it) or type(it) is ast.Call and any(same(a) for a in it.args)
+            elif t is ast.Call and (dotted(n.func) or "").rpartition(".")[2] in _BUILDS_LOSS:
+                read |= any(same(a) for a in n.args)
+        if backward and emptied and read:
+            return True
+    return False
+
+
+#: calls that make one tensor of a list's items (``torch.stack(self.rewards)``)
+_BUILDS_LOSS = frozenset({"stack", "cat", "sum"})
+
+
 def _emptied(tree: ast.Module, same, bindings) -> bool:
     """Is a list ``same(node)`` names emptied or changed in ``tree``: a method that shortens
     it named on it (``x.clear()``, ``x.pop()``, ``x.remove(v)``, ``x.popleft()``), an item or
