@@ -13,6 +13,7 @@ from typing import Dict, Optional
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
+from ..semantic.index.summaries import record_fields
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
     leaf_properties, module_attributes
 from ..syntax import nodes
@@ -86,6 +87,14 @@ class LintOracle(graph.Oracle):
     @property
     def ctx(self):
         return self._ctx()
+
+    def fields(self, node: ast.Call):
+        """The fields of a record class of the linted module called by name (``record_fields``;
+        a name the module binds to something else is not one)."""
+        ctx = self.ctx
+        project = ctx.inf.project if ctx is not None else None
+        facts = project.facts() if project is not None else None
+        return record_fields(facts, node) if facts is not None else None
 
     def call(self, node: ast.Call) -> Optional[str]:
         n = self._funcs.get(id(node.func))

@@ -8,7 +8,7 @@ from typing import List
 
 from ..syntax import nodes
 from ..semantic import closed, graph
-from ..semantic.graph_items import LEAF, RETURNED_HOLDING, UNPACKED
+from ..semantic.graph_items import LEAF, RECORD, RETURNED_HOLDING, UNPACKED
 from ..syntax.nodes import dotted_name, last_name
 
 
@@ -320,6 +320,9 @@ def how_kept(form, fact) -> str:
     if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_HOLDING):
         return out + (f" (it holds the loss `{fact.detail[len(RETURNED_HOLDING):]}()` "
                       f"differentiated, as its call on line {fact.line} returned it)")
+    if fact.why == graph.HOLDS and fact.detail.startswith(RECORD):
+        return out + (f" (the `{fact.detail[len(RECORD):]}` record holds a value that keeps "
+                      "its graph)")
     if fact.why == graph.HOLDS and fact.detail == UNPACKED:
         return out + f" (it holds items unpacked into it on line {fact.line} that keep a graph)"
     if fact.why == graph.HOLDS:

@@ -663,6 +663,8 @@ class ScopeGraph:
                 return got
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return self._derived(f.value, read) or self._leaf_fact(node, f.value)
+        if type(f) is ast.Name and graph_items.record_call(self, node):
+            return graph_items.record_fact(node, lambda a: self._derived(a, read))
         if type(f) is ast.Attribute and f.attr == "step" and len(node.args) == 1 and \
                 not node.keywords and type(node.args[0]) is ast.Name:
             return graph_items.closure_loss(self, node.args[0])

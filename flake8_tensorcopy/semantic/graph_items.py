@@ -435,6 +435,25 @@ def mark_term(g, b: int, sib: Fact) -> None:
                 g.marked.setdefault(other, sib)
 
 
+def record_call(g, node: ast.Call) -> bool:
+    """Does ``node`` construct a record class (``Oracle.fields``) by a name the scope binds to
+    nothing else than that class's definition?"""
+    reach = g.uses.get(id(node.func))
+    if reach and not all(type(g.bindings[b].stmt) is ast.ClassDef for b in reach):
+        return False
+    return bool(g.oracle.fields(node))
+
+
+def record_fact(node: ast.Call, derive) -> Optional[Fact]:
+    """A record class's constructor call (``StepRecord(step, loss.item(), margin)``, its fields
+    known: ``Oracle.fields``) keeps what it is given: it holds a graph where an argument has
+    one (``RECORD``)."""
+    got = first_fact(derive(a.value if type(a) is ast.Starred else a) for a in node.args) or \
+        first_fact(derive(k.value) for k in node.keywords)
+    return None if got is None else Fact(HOLDS, got.line, needs_grad=got.needs_grad,
+                                         detail=RECORD + node.func.id)
+
+
 def mark_sibling(g, b: int, items, sib: Fact) -> None:
     """Binding ``b`` unpacked beside a differentiated item (``graph.ScopeGraph._mark_unpacked``)
     from a call whose summary says ``items`` are terms of it: an item among them is a term
@@ -487,6 +506,8 @@ APPENDED = "appended"
 RETURNED_HOLDING = "returned:"
 #: the detail of a HOLDS fact of a starred target's list (``starred_fact``)
 UNPACKED = "unpacked"
+#: the start of the detail of a HOLDS fact of a record made of attached values (``record_fact``)
+RECORD = "record:"
 _UNSEEN = object()
 
 
