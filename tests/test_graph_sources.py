@@ -692,6 +692,21 @@ def test_arithmetic_differentiated_where_it_is_made_proves_grad_on_there():
     assert graph_sources.proven_regions(graph.scope_graph(nothing, Plain())) == {}
 
 
+def test_a_loss_differentiated_through_a_scaler_bound_to_a_name_proves_its_region():
+    """``scaled = scaler.scale(loss); scaled.backward()``: the scaler's method proves nothing
+    of itself, but ``loss``, marked differentiated through it, proves where it was made (the
+    twenty-seventh session: the scaled binding's unknown region had spoiled the proof)."""
+    from flake8_tensorcopy.semantic.graph_facts import Oracle as Plain
+
+    tree = ast.parse(textwrap.dedent("""\
+        def step(o, y, scaler):
+            loss = (o - y).pow(2).mean()
+            scaled = scaler.scale(loss)
+            scaled.backward()
+        """))
+    assert graph_sources.proven_regions(graph.scope_graph(tree.body[0], Plain())) == {"": 4}
+
+
 def test_a_sum_started_at_a_number_is_computed_where_it_was_summed():
     """``total = 0.0`` then ``total = total + v`` (or ``total += v``) in a loop, returned: the
     summary says where its value was computed, as for ``return v`` (twenty-second session); a

@@ -614,6 +614,11 @@ def proven_regions(g) -> Dict[str, int]:
                 and bd.kind == "assign" and call_kind(g, bd.value) == "forward":
             s = None  # as a forward pass's output's (below; a summary not saying where it was)
         if s is None:
+            v = bd.value
+            if key == "" and bd.kind == "assign" and type(v) is ast.Call and \
+                    type(v.func) is ast.Attribute and v.func.attr == "scale" and \
+                    len(v.args) == 1 and not v.keywords:
+                continue  # ``scaled = scaler.scale(loss)``: ``loss``, marked too, proves it
             if key == "" and (bd.kind == "assign" or summed_from_number(g, bd)):
                 # ``loss = crit(out, y)`` (or ``rec + kl``; ``loss += w * crit(o, y)``) made here
                 by_line.setdefault(fact.line, set()).add(proving_region(
