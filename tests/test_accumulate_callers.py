@@ -383,7 +383,7 @@ def test_a_buffer_written_in_a_step_method_names_that_method(tmp_path):
 def test_a_rollout_that_the_differentiating_update_empties_is_no_growing_accumulator(tmp_path):
     """An actor-critic's episode loop (no ``backward()``) keeps ``(log_prob, value)`` tuples in
     ``model.saved_actions``; ``update()``, called once per episode, builds its loss from them,
-    differentiates it and runs ``del model.saved_actions[:]`` (``grad_callers.emptied_by_update``):
+    differentiates it and runs ``del model.saved_actions[:]`` (``grad_callers.emptied_by_updates``):
     no graph outlives its episode (round 15's ``a2c_actor_critic.py``, whose namedtuple entries
     the twenty-seventh session's records made visible). In its own project, as users run it."""
     src = os.path.join(FIXTURES, "graph_rollout_emptied_by_update.py")

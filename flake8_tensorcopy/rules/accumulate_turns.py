@@ -8,10 +8,10 @@ from __future__ import annotations
 import ast
 
 from ..syntax import nodes
-from ..syntax.grad_callers import emptied_by_update
+from ..syntax.grad_callers import emptied_by_updates
 from .accumulate_loops import differentiated, every_turn, innermost_loop, loop_facts, reset_in, \
     scope_facts
-from .context import statement_list
+from .context import cached, statement_list
 
 
 def kept_for_turn(ctx, loop, acc, acc_code: str, node, name: str) -> bool:
@@ -79,7 +79,7 @@ def one_rollout(ctx, loop, root: str) -> bool:
     ``backward()`` or hands ``root`` to a call (``learn(model, opt, buf)``)? What it holds is one
     turn's, kept for that turn's update (an episode's log-probabilities). Or is ``root`` an
     attribute list that a function of the file differentiating it empties
-    (``grad_callers.emptied_by_update``: the same, its turns in the caller)?"""
+    (``grad_callers.emptied_by_updates``: the same, its turns in the caller)?"""
     if "." in root and "backward" in ctx.source and _emptied_by_update(ctx, root):
         return True  # (``del model.saved_actions[:]`` in the function that differentiates them)
     outer = innermost_loop(ctx, loop)
@@ -92,6 +92,12 @@ def one_rollout(ctx, loop, root: str) -> bool:
 
 
 def _emptied_by_update(ctx, root: str) -> bool:
+    attr = root.rpartition(".")[2]
+    src = ctx.source
+    if f".{attr}[:]" not in src and f".{attr}.clear()" not in src and \
+            src.count(f".{attr} = []") < 2:  # (once is its ``__init__``'s, most often)
+        return False  # (the text empties no such list: the tree is not walked)
     project = ctx.inf.project
     tree = project.module_tree() if project is not None else getattr(ctx.module, "_a", None)
-    return isinstance(tree, ast.Module) and emptied_by_update(tree, root.rpartition(".")[2])
+    return isinstance(tree, ast.Module) and attr in cached(
+        ctx, "_emptied_by_updates", tree, lambda: emptied_by_updates(tree))

@@ -17,7 +17,7 @@ TEN501's no-backward shape) ask the same question, ``called_with_grad_on``.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .source import line_numbers, line_starts, lines_of_sorted, occurrences, word_starts
 from .walk import dotted, node_fields, on_lines, statements
@@ -489,37 +489,44 @@ def emptied_anywhere(tree: ast.Module, name: str) -> bool:
     return _emptied(tree, lambda n: type(n) is ast.Name and n.id == name, top)
 
 
-def emptied_by_update(tree: ast.Module, attr: str) -> bool:
-    """Does a function of ``tree`` call ``backward()``, read a list ``<x>.<attr>`` to build
-    what it differentiates (a loop over it, alone or zipped, or ``torch.stack``/``cat``/``sum``
-    of it) and empty it (``del x.attr[:]``, ``x.attr.clear()``, ``x.attr = []``)? An
-    actor-critic's rollout: an episode's loop keeps it for that update, which empties it for
-    the next episode."""
-    def same(n) -> bool:
-        return type(n) is ast.Attribute and n.attr == attr
-
+def emptied_by_updates(tree: ast.Module) -> FrozenSet[str]:
+    """The attributes ``attr`` of the lists ``<x>.<attr>`` that a function of ``tree`` calling
+    ``backward()`` reads to build what it differentiates (a loop over one, alone or zipped, or
+    ``torch.stack``/``cat``/``sum`` of it) and empties (``del x.attr[:]``, ``x.attr.clear()``,
+    ``x.attr = []``): an actor-critic's rollout, kept by an episode's loop for the update that
+    differentiates it and emptied for the next episode. One pass over the tree (each function's
+    own statements, not those of the definitions inside it)."""
+    out: Set[str] = set()
     for fn in ast.walk(tree):
         if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
             continue
-        backward = emptied = read = False
-        for n in ast.walk(fn):
+        backward, emptied, read = False, set(), set()
+        todo: List[ast.AST] = list(fn.body)
+        while todo:
+            n = todo.pop()
             t = type(n)
+            if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+                continue
             if t is ast.Attribute and n.attr == "backward":
                 backward = True
             elif t is ast.Delete:
-                emptied |= any(type(x) is ast.Subscript and same(x.value) for x in n.targets)
-            elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "clear":
-                emptied |= same(n.func.value)
+                emptied.update(x.value.attr for x in n.targets
+                               if type(x) is ast.Subscript and type(x.value) is ast.Attribute)
+            elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "clear" and \
+                    type(n.func.value) is ast.Attribute:
+                emptied.add(n.func.value.attr)
             elif t is ast.Assign and type(n.value) is ast.List and not n.value.elts:
-                emptied |= any(same(x) for x in n.targets)
+                emptied.update(x.attr for x in n.targets if type(x) is ast.Attribute)
             elif t is ast.For or t is ast.comprehension:
                 it = n.iter
-                read |= same(it) or type(it) is ast.Call and any(same(a) for a in it.args)
+                read.update(a.attr for a in ([it] + list(getattr(it, "args", ())))
+                            if type(a) is ast.Attribute)
             elif t is ast.Call and (dotted(n.func) or "").rpartition(".")[2] in _BUILDS_LOSS:
-                read |= any(same(a) for a in n.args)
-        if backward and emptied and read:
-            return True
-    return False
+                read.update(a.attr for a in n.args if type(a) is ast.Attribute)
+            todo.extend(ast.iter_child_nodes(n))
+        if backward:
+            out |= emptied & read
+    return frozenset(out)
 
 
 #: calls that make one tensor of a list's items (``torch.stack(self.rewards)``)
