@@ -13,13 +13,13 @@ from typing import Dict, Optional
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
-from ..semantic.index.summaries import record_fields
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
     leaf_properties, module_attributes
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
 from ..syntax.walk import class_of
 from .context import cached
+from .snapshot_records import record_fields
 
 
 def callee(ctx, func) -> Optional[object]:
@@ -89,12 +89,11 @@ class LintOracle(graph.Oracle):
         return self._ctx()
 
     def fields(self, node: ast.Call):
-        """The fields of a record class of the linted module called by name (``record_fields``;
-        a name the module binds to something else is not one)."""
+        """The fields of a record class the linted module defines, called by its name (TEN402's
+        ``snapshot_records.record_fields``: one answer for both rules)."""
         ctx = self.ctx
-        project = ctx.inf.project if ctx is not None else None
-        facts = project.facts() if project is not None else None
-        return record_fields(facts, node) if facts is not None else None
+        return record_fields(ctx, node.func.id) if ctx is not None and \
+            type(node.func) is ast.Name else None
 
     def call(self, node: ast.Call) -> Optional[str]:
         n = self._funcs.get(id(node.func))

@@ -151,22 +151,6 @@ def summary_of(fn) -> GraphSummary:
     return made
 
 
-def record_fields(module, node: ast.Call):
-    """The field names when ``node`` calls by name a record class of ``module`` (a project
-    module's facts): a ``namedtuple``, or a dataclass or ``NamedTuple`` class that keeps what
-    it is given (``ClassFacts.constructor_fields``); else None."""
-    f = node.func
-    if type(f) is not ast.Name:
-        return None
-    try:
-        if type(made := module.lookup(f.id)) is not kinds.NamedTupleClass:  # dataclass
-            return getattr(made, "constructor_fields", lambda: None)()
-        value = module.assigns.get(f.id)
-    except (OSError, ValueError, RecursionError, AttributeError):
-        return None
-    return namedtuple_fields(value) if value is not None else None
-
-
 class IndexOracle(graph.Oracle):
     """Calls as a project module's own text shows them: ``name(...)`` of a function the module
     defines or imports from the project, ``self.m(...)`` of a method of the class."""
@@ -178,7 +162,16 @@ class IndexOracle(graph.Oracle):
         self._memo: Dict[str, FrozenSet[str]] = {}
 
     def fields(self, node: ast.Call):
-        return record_fields(self.module, node)
+        f = node.func
+        if type(f) is not ast.Name:
+            return None
+        try:
+            if type(made := self.module.lookup(f.id)) is not kinds.NamedTupleClass:  # dataclass
+                return getattr(made, "constructor_fields", lambda: None)()
+            value = self.module.assigns.get(f.id)
+        except (OSError, ValueError, RecursionError, AttributeError):
+            return None
+        return namedtuple_fields(value) if value is not None else None
 
     def call(self, node: ast.Call) -> Optional[str]:
         got = super().call(node)  # torch's functions as spelled
