@@ -549,8 +549,8 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
     L2-SP anchor, a drift measure). ``owner`` may be spelled ``self.X`` there where the
     snapshot's method binds ``self.X = owner``, and ``X`` where it binds ``owner = X``.
     ``zipped``: only where one ``zip(...)`` pairs the two, or a loop (or a comprehension's) over
-    ``named_parameters()`` reads the item kept for each (``self.w0[n]``): under a name that says nothing of a
-    snapshot (``self.source_weights``). (The change, the read) or None."""
+    ``named_parameters()`` reads the item kept for each (``self.w0[n]``): under a name that
+    says nothing of a snapshot (``self.source_weights``). (The change, the read) or None."""
     scope = ctx.scope_node
     cls = owner_class(ctx.module, scope) if type(scope) is nodes.FunctionDef else None
     if cls is None or not owner:

@@ -72,12 +72,11 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
                 len(stmt.value.args) == 1:
             attr, value = self_attr(stmt.value.func.value), stmt.value.args[0]
-        elif t is ast.Expr and _slot_source(stmt.value) is not None:
+        elif t is ast.Expr and (written := _slot_source(stmt.value)) is not None:
             attr = self_attr(stmt.value.func.value)
             if attr is not None and tensor_attribute(cls, attr[5:]):
                 # ``self.memory.index_copy_(0, idx, F.normalize(new))``: as ``self.bank[idx] =``
-                _accumulated(g, stmt, attr, _slot_source(stmt.value), params, offset, items,
-                             found)
+                _accumulated(g, stmt, attr, written, params, offset, items, found)
             continue
         elif t is ast.Expr and type(stmt.value) is ast.Call and cls is not None and \
                 type(stmt.value.func) is ast.Attribute and \
