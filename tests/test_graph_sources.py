@@ -757,3 +757,80 @@ def test_a_display_s_item_is_bound_by_position_only_without_a_star():
     assert type(got["b"]) is ast.List and ast.unparse(got["a"]) == "x"
     assert got["last"] is None and got["first"] is None
     assert got["c"] is None and got["d"] is None
+
+
+_SUM_DICTS = """\
+from collections import defaultdict
+import torch
+
+model = torch.nn.Linear(3, 1)
+
+
+def terms_of(x):
+    pred = model(x)
+    mse = pred.pow(2).mean()
+    return {"loss": mse + pred.abs().mean(), "mse": mse}
+
+
+def summed(data):
+    sums = defaultdict(float)
+    for x in data:
+        terms = terms_of(x)
+        terms["loss"].backward()
+        for k, v in terms.items():
+            sums[k] += v
+    return sums
+
+
+def summed_numbers(data):
+    sums = defaultdict(float)
+    for x in data:
+        terms = terms_of(x)
+        terms["loss"].backward()
+        for k, v in terms.items():
+            sums[k] += v.item()
+    return sums
+
+
+def added(data):
+    total = {"loss": 0.0}
+    for x in data:
+        loss = model(x).sum()
+        loss.backward()
+        total["loss"] = total["loss"] + loss
+    return total
+
+
+def added_elsewhere(data, total):
+    for x in data:
+        loss = model(x).sum()
+        loss.backward()
+        total["loss"] = total["loss"] + loss
+    return total
+
+
+def kept_then_read(data):
+    out = {"loss": model(data).sum(), "n": 3}
+    out["loss"].backward()
+    return out
+"""
+
+
+def test_a_returned_dict_the_function_adds_what_it_differentiated_into(tmp_path):
+    """``adds_into``: every return gives back a dict the function made (``defaultdict(float)``,
+    a display of numbers) and added a value it proved attached into (``+=``, ``d[k] = d[k] +
+    v``, also each value of a dict whose ``"loss"`` it differentiated); not where the values
+    added are numbers, nor a dict the caller handed it."""
+    path = tmp_path / "sums.py"
+    path.write_text(_SUM_DICTS)
+    ctx = FileContext(str(path), ast.parse(_SUM_DICTS), _SUM_DICTS)
+    try:
+        defs = ctx.facts().defs
+        assert defs["summed"].graph_summary().adds_into
+        assert defs["added"].graph_summary().adds_into
+        assert not defs["summed_numbers"].graph_summary().adds_into
+        assert not defs["added_elsewhere"].graph_summary().adds_into
+        assert not defs["kept_then_read"].graph_summary().adds_into
+        assert defs["kept_then_read"].graph_summary().keys == frozenset({"['loss']"})
+    finally:
+        ctx.release()

@@ -661,6 +661,9 @@ class ScopeGraph:
                                             self._at[-1] if self._at else None)
             if got is not None:
                 return got
+            got = graph_items.holding_call(node, summary)
+            if got is not None:
+                return got  # (the dict or tuple it returns holds the loss it differentiated)
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return self._derived(f.value, read) or self._leaf_fact(node, f.value)
         if type(f) is ast.Name and graph_items.record_call(self, node):

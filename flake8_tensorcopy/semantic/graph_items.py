@@ -493,10 +493,18 @@ def holds_returned(g, bd, dicts: bool = False) -> Optional[Fact]:
     value holds that graph, when nothing here writes its items. With ``dicts``, the dict only."""
     if bd.kind != "assign" or type(bd.value) is not ast.Call or bd.key in g.path_written:
         return None
-    s = g.summary(bd.value)
-    if s is None or not (getattr(s, "keys", None) or not dicts and getattr(s, "items", None)):
+    return holding_call(bd.value, g.summary(bd.value), dicts)
+
+
+def holding_call(call: ast.Call, s, dicts: bool = False) -> Optional[Fact]:
+    """What ``call`` returns holds the loss its callee differentiated, where its summary ``s``
+    says a key of the dict it returns holds it or (without ``dicts``) an item of the tuple:
+    ``holds_returned`` of a name bound to the call, and the call's own value where nothing
+    names it (``history.append(train_step(batch))``)."""
+    if s is None or not (getattr(s, "keys", None) or getattr(s, "adds_into", False) or
+                         not dicts and getattr(s, "items", None)):
         return None  # (``res = train_step(...)`` returning ``StepResult(loss, logits, acc)``)
-    return Fact(HOLDS, bd.value.lineno, detail=RETURNED_HOLDING + s.name)
+    return Fact(HOLDS, call.lineno, detail=RETURNED_HOLDING + s.name)
 
 
 # ---- lists the scope fills, closures an optimizer step runs ----------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Optional, Tuple
 
-from .graph_facts import HOLDS, RETURNED, Fact, first_fact, strongest
-from .graph_items import starred_fact, summed_item_fact
+from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, Fact, first_fact, strongest
+from .graph_items import changed_in_scope, starred_fact, summed_item_fact
 
 
 def loop_item_fact(g, bd):
@@ -74,6 +74,13 @@ def loop_item_fact(g, bd):
         # holds a graph wherever one of the display's values does, on every binding
         facts = [first_fact(g.attached(v, x.stmt) for v in x.value.values) for x in bound]
         return strongest(facts) if all(f is not None for f in facts) else None
+    # ``terms["loss"].backward()`` here, then ``for k, v in terms.items()``: on one turn the
+    # loop takes the loss this scope differentiated (every binding reaching the dict holds it)
+    proven = [next((f for (bb, k), f in g.paths.items() if bb == b and k.startswith("['") and
+                    f.why == DIFFERENTIATED), None) for b in reach or ()]
+    if proven and all(f is not None for f in proven) and \
+            not changed_in_scope(g, it.func.value.id):
+        return strongest(proven)
     # a dict a call of the project computed from an attached value (``dices =
     # dice_per_class(logits, mask)``; its summary says where its value comes from): what the
     # loop takes holds that graph wherever one of its values does

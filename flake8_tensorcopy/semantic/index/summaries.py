@@ -30,6 +30,7 @@ from ..graph_items import elements, namedtuple_fields, returned_fields, summed_i
     call_bindings
 from ..graph_facts import module_call, unpacked_tuple
 from ..graph_yields import summary_items, yielded_differentiated, yielded_items
+from ...syntax.walk import statements
 from ..graph_terms import keeps_graph_function, keyed_values, leaf_attributes, module_attributes
 
 _BUSY = object()
@@ -38,7 +39,8 @@ _BUSY = object()
 class GraphSummary:
     __slots__ = ("name", "returns", "items", "differentiated", "accumulates", "terms",
                  "key_terms", "fields", "key_derived", "sources", "regions", "keys",
-                 "proves_on", "yields", "followed", "consumed", "holds", "kept_items")
+                 "proves_on", "yields", "followed", "consumed", "holds", "kept_items",
+                 "adds_into")
 
     def __init__(self, name: str, returns: bool = False, items: FrozenSet[int] = frozenset(),
                  differentiated: FrozenSet[int] = frozenset(),
@@ -54,8 +56,12 @@ class GraphSummary:
                  followed: Optional[FrozenSet[str]] = frozenset(),
                  consumed: FrozenSet[int] = frozenset(),
                  holds: Optional[Dict[str, FrozenSet[int]]] = None,
-                 kept_items: Optional[Dict[int, Tuple[str, str]]] = None) -> None:
+                 kept_items: Optional[Dict[int, Tuple[str, str]]] = None,
+                 adds_into: bool = False) -> None:
         self.name = name
+        #: every return gives back a dict it made into whose items it adds what it
+        #: differentiated (``sums[k] += v`` of the loss's terms): it holds those graphs
+        self.adds_into = adds_into
         #: call position -> (key path, ``self`` attribute) of a parameter one item of which the
         #: method adds into the attribute (``self.losses.append(logs["loss"])``: ``['loss']``)
         self.kept_items = kept_items or {}
@@ -306,7 +312,7 @@ def _summarise(fn) -> GraphSummary:
                         key_terms, fields, key_derived, sources, regions, _returned_keys(g),
                         proves, yielded_differentiated(g, node), followed, consumed,
                         held_attributes(g, node, offset, accumulates) if accumulates else None,
-                        kept_items)
+                        kept_items, grad and _adds_into_returned(g, node, proves))
 
 
 def _proves_on(g: graph.ScopeGraph, node) -> bool:
@@ -359,6 +365,59 @@ def _returns(g: graph.ScopeGraph):
             whole = whole and _proven(g.attached(value))
             items = set()
     return whole, frozenset(items or ()), fields if type(fields) is tuple else ()
+
+
+#: calls making an empty dict, or one of numbers, that a function fills with sums
+_SUM_DICTS = frozenset({"dict", "defaultdict", "OrderedDict", "Counter"})
+
+
+def _adds_into_returned(g: graph.ScopeGraph, fn, proves: bool) -> bool:
+    """Does every ``return`` give back a name bound only to a dict the function makes (a
+    display of constants, ``defaultdict(float)``, ``dict()``), into an item of which its own
+    code adds a value a differentiating read here proved attached (``for k, v in
+    terms.items(): sums[k] += v`` after ``terms["loss"].backward()``; ``total["loss"] =
+    total["loss"] + loss``)? Each such dict then holds that graph, and so does whatever a
+    caller keeps of it (``history.append(train_epoch(...))``). ``proves``: every call runs
+    with grad on (``GraphSummary.proves_on``), so a value computed in its grad mode counts."""
+    names = set()
+    for value, _ in g.returns:
+        reach = g.uses.get(id(value)) if type(value) is ast.Name else None
+        if not reach or not all(_made_dict(g.bindings[b]) for b in reach):
+            return False
+        names.add(value.id)
+    if not names or not names <= g.path_written:
+        return False  # (no item of one of them is written: nothing is added into it)
+    added = set()
+    for s in statements(fn):
+        t = type(s)
+        if t is ast.AugAssign and type(s.op) is ast.Add:
+            target, v = s.target, s.value
+        elif t is ast.Assign and len(s.targets) == 1 and type(s.value) is ast.BinOp and \
+                type(s.value.op) is ast.Add:
+            target, left = s.targets[0], s.value.left
+            same = type(left) is ast.Subscript and ast.dump(left) == ast.dump(
+                ast.Subscript(value=target.value, slice=target.slice, ctx=ast.Load())) \
+                if type(target) is ast.Subscript else False
+            if not same:
+                continue
+            v = s.value.right
+        else:
+            continue
+        if type(target) is ast.Subscript and type(target.value) is ast.Name and \
+                target.value.id in names and target.value.id not in added and \
+                _proven(g.attached(v, s), proves):
+            added.add(target.value.id)
+    return added == names
+
+
+def _made_dict(bd) -> bool:
+    v = bd.value
+    if bd.kind != "assign":
+        return False
+    if type(v) is ast.Dict:
+        return None not in v.keys and all(type(x) is ast.Constant for x in v.values)
+    return type(v) is ast.Call and not v.args[1:] and (
+        graph.dotted(v.func) or "").rpartition(".")[2] in _SUM_DICTS
 
 
 def _returned_keys(g: graph.ScopeGraph) -> FrozenSet[str]:
@@ -494,7 +553,8 @@ def _key_terms(fn, g: graph.ScopeGraph):
     return out, {k: frozenset(v) for k, v in derived.items()}, (keyed, root)
 
 
-def _proven(fact) -> bool:
-    """Attached whatever grad mode the caller runs in (backward proved it); not a container
-    that merely holds such a value (its other items are unknown)."""
-    return fact is not None and not fact.needs_grad and fact.why != graph.HOLDS
+def _proven(fact, grad_on: bool = False) -> bool:
+    """Attached whatever grad mode the caller runs in (backward proved it; ``grad_on``: or the
+    function proves grad is on wherever it runs); not a container that merely holds such a
+    value (its other items are unknown)."""
+    return fact is not None and (grad_on or not fact.needs_grad) and fact.why != graph.HOLDS
