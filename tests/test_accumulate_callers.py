@@ -396,3 +396,21 @@ def test_a_rollout_that_the_differentiating_update_empties_is_no_growing_accumul
     (tmp_path / "kept.py").write_text(text.replace("    del model.saved_actions[:]\n", ""))
     out = tensorcopy("check", "--no-cache", "--select", "TEN501", str(tmp_path / "kept.py")).stdout
     assert f"kept.py:{line}:" in out, out
+
+
+def test_an_evaluation_of_the_module_s_own_model_kept_by_a_caller_with_grad_on(tmp_path):
+    """``evaluate(val)`` without ``no_grad``, running ``model(x)`` and ``criterion(out, y)`` of
+    the module's own top-level ``model = Net()`` and ``criterion = nn.MSELoss()``, called in a
+    loop with grad on: its sum keeps each batch's graph, and the caller keeps each call's value
+    (the index's summary reads a top-level name's module: ``IndexOracle.global_call``). The
+    fixture in a project of its own, as users run it; its traps stay silent there too."""
+    src = os.path.join(FIXTURES, "graph_global_model_evaluations.py")
+    text = open(src, encoding="utf-8").read()
+    shutil.copy(src, tmp_path / "lm.py")
+    lines = text.splitlines()
+    want = sorted(i for i, t in enumerate(lines, 1)
+                  if "expect: TEN501" in t or "in a project of its own: TEN501" in t)
+    out = tensorcopy("check", "--no-cache", "--select", "TEN501", "--output-format", "json",
+                     str(tmp_path / "lm.py")).stdout
+    got = sorted(d["location"]["row"] for d in json.loads(out))
+    assert len(want) == 2 and got == want, out

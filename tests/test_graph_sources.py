@@ -834,3 +834,56 @@ def test_a_returned_dict_the_function_adds_what_it_differentiated_into(tmp_path)
         assert defs["kept_then_read"].graph_summary().keys == frozenset({"['loss']"})
     finally:
         ctx.release()
+
+
+_GLOBAL_MODELS = """\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 1)
+
+    def forward(self, x):
+        return self.fc(x), x.shape[0]
+
+
+model = Net()
+criterion = nn.MSELoss()
+scale = 2.0
+
+
+def score(x, y):
+    out, n = model(x)
+    return criterion(out, y)
+
+
+def score_shadowed(x, y):
+    model = torch.sigmoid
+    return criterion(model(x), y)
+
+
+def score_number(x):
+    return scale * x.sum()
+"""
+
+
+def test_a_summary_reads_the_module_s_own_top_level_model(tmp_path):
+    """``IndexOracle.global_call``/``summary``: ``model(x)`` of the module's ``model = Net()``
+    is a forward pass (the item of its output its ``forward`` returns attached), ``criterion``
+    a loss through its inputs; a function binding ``model`` itself is not read so, nor a
+    top-level number."""
+    path = tmp_path / "glob.py"
+    path.write_text(_GLOBAL_MODELS)
+    ctx = FileContext(str(path), ast.parse(_GLOBAL_MODELS), _GLOBAL_MODELS)
+    try:
+        defs = ctx.facts().defs
+        assert ("f", "") in defs["score"].graph_summary().sources.get("", ())
+        assert not any(o == "f" for o, _ in defs["score_shadowed"].graph_summary().sources.get(
+            "", ()))
+        assert not any(o == "f" for o, _ in defs["score_number"].graph_summary().sources.get(
+            "", ()))
+    finally:
+        ctx.release()

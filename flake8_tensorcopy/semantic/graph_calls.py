@@ -28,6 +28,8 @@ def call_kind(g, node: ast.Call) -> Optional[str]:
         return "forward" if handed_module_call(g, node) else None
     if kind is None and type(f) is ast.Name:
         g._need()
+        if not g.uses.get(id(f)) and f.id not in g.opaque:  # (a global of the module)
+            kind = g.oracle.global_call(f.id)
     if kind is None and type(f) is ast.Name and g.module_reads:
         reach = g.uses.get(id(f))
         if reach and any(g.uses.get(id(m)) == reach for m in g.module_reads):

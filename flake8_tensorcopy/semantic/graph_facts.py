@@ -99,6 +99,12 @@ class Oracle:
         block turning grad off, where the caller can read that)? This default does not know."""
         return False
 
+    def global_call(self, name: str) -> Optional[str]:
+        """``call``'s answer for a call of ``name``, a name the scope does not bind (a global of
+        its module: ``model = Net()`` at the top level, ``model(x)`` in a function). This
+        default does not know."""
+        return None
+
     def module_name(self, name: str) -> bool:
         """Is ``name``, bound once in the scope, a module there (as the inference knows it:
         ``model = AutoEncoder()``)? This default does not know."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, FrozenSet, Optional, Tuple
 
+from .evaluate import Evaluator
 from .kept_attrs import held_attributes
 from .method_accumulates import method_accumulates
 from .. import graph, graph_sources, kinds
@@ -166,6 +167,7 @@ class IndexOracle(graph.Oracle):
         self.cls = cls
         #: what the class's text says of its attributes, by question (``_of_class``)
         self._memo: Dict[str, FrozenSet[str]] = {}
+        self._globals: Dict[str, object] = {}  # (``_global``)
 
     def fields(self, node: ast.Call):
         f = node.func
@@ -197,6 +199,29 @@ class IndexOracle(graph.Oracle):
             return None
         q = imp[1] if imp[0] == "module" else f"{imp[1]}.{imp[3]}"
         return "through" if keeps_graph_function(f"{q}.{rest}" if rest else q) else None
+
+    def global_call(self, name: str) -> Optional[str]:
+        """A module-level name of the function's module bound by an assignment
+        (``model = RNNModel(ntokens)``, ``criterion = nn.NLLLoss()``): a forward pass where it
+        is a module with parameters, ``"through"`` where one without (what the module's facts
+        say it is)."""
+        try:
+            shape = self._global(name)
+            if type(shape) is kinds.ProjInstance:  # ``model = RNNModel(ntokens)``
+                return "forward" if shape.facts.category() == "module" else None
+            m = module_call(shape)
+        except (OSError, ValueError, RecursionError):
+            return None
+        return None if m is None else "forward" if m else "through"
+
+    def _global(self, name: str):
+        """The shape of what a top-level ``name = call(...)`` of the module binds (None: not
+        bound so), worked out once per oracle."""
+        if name not in self._globals:
+            value = self.module.assigns.get(name)
+            self._globals[name] = Evaluator(self.module).eval(value) \
+                if type(value) is ast.Call else None
+        return self._globals[name]
 
     def leaf(self, attr: str) -> bool:
         """Is ``self.<attr>`` a tensor that requires grad, bound only so by the class's methods
@@ -269,6 +294,10 @@ class IndexOracle(graph.Oracle):
         try:
             if type(f) is ast.Name:
                 target = self.module.lookup(f.id)
+                made = self._global(f.id) if target is None else None
+                if type(made) is kinds.ProjInstance:  # ``model(x)``, ``model = Net()`` above
+                    target = made.facts.method(
+                        "forward" if made.facts.category() == "module" else "__call__")
             elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
                     f.value.id == "self" and self.cls is not None:
                 target = self.cls.method(f.attr)
