@@ -1586,3 +1586,23 @@ def test_a_nested_tuple_target_binds_the_item_at_its_path():
     got = {bd.key: (bd.kind, bd.index) for bd in g.bindings if bd.kind != "param"}
     assert got == {"loss": ("unpack", 0), "a": ("nested", "[1][0]"),
                    "b": ("nested", "[1][1][0]"), "c": ("other", -1), "rest": ("star", 2)}, got
+
+
+def test_return_none_holds_no_graph_as_a_bare_return():
+    """``return None`` is left out of a scope's returns, as a bare ``return`` is: the function's
+    value, where it is a tensor, is what its other returns give (a DQN's ``optimize_model``
+    returning ``None`` until its memory fills, the loss it differentiated after)."""
+    fn = ast.parse(textwrap.dedent("""\
+        def optimize(memory):
+            if not memory:
+                return None
+            if len(memory) == 1:
+                return
+            loss = memory[0].sum()
+            loss.backward()
+            return loss
+        """)).body[0]
+    g = graph.scope_graph(fn)
+    g._need()
+    assert [ast.unparse(v) for v, _ in g.returns] == ["loss"]
+    assert g.attached(g.returns[0][0]) is not None

@@ -158,7 +158,8 @@ class ScopeGraph:
                 self.expr_stmts.append(s)
             if s.value is not None:
                 self._reads(s.value, env, s)
-                if t is ast.Return and self._once(s):
+                if t is ast.Return and self._once(s) and not (  # (``return None``: as bare)
+                        type(s.value) is ast.Constant and s.value.value is None):
                     self.returns.append((s.value, s))
             return env
         if t is ast.If:
@@ -656,14 +657,13 @@ class ScopeGraph:
         if kind == "through":
             return first_fact(self._derived(a, read) for a in through_arguments(node))
         summary = self.summary(node)
-        if summary is not None:  # (what it differentiated, or computes from an argument)
+        if summary is not None:  # (what it differentiated, or computes from an argument; a
+            # dict or tuple it returns holding the loss it differentiated)
             got = graph_items.returned_fact(self, node, summary, lambda a: self._derived(a, read),
-                                            self._at[-1] if self._at else None)
+                                            self._at[-1] if self._at else None) or \
+                graph_items.holding_call(node, summary)
             if got is not None:
                 return got
-            got = graph_items.holding_call(node, summary)
-            if got is not None:
-                return got  # (the dict or tuple it returns holds the loss it differentiated)
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return self._derived(f.value, read) or self._leaf_fact(node, f.value)
         if type(f) is ast.Name and graph_items.record_call(self, node):
