@@ -12,8 +12,8 @@ from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
 from .accumulate_graph import callee
 from .overlap_values import LocalValues
 from .context import cached
-from .base import CLOSED_WORLD, Claim, FixCase, SAFE, Example, FixPlan, NodeEdit, Report, Rule, Src, \
-    applicability
+from .base import CLOSED_WORLD, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, \
+    Report, Rule, Src, applicability
 
 _UNSUPPORTED = "unsupported operation"
 
@@ -122,7 +122,7 @@ class OverlappingSliceWrite(Rule):
     message = ("`{dst}` is written from `{src}`, an overlapping view of the same tensor: the "
                "result is undefined (silently wrong along a non-contiguous dimension, an error "
                "along others); read `{src}.clone()`")
-    hooks = (nodes.Assign, nodes.AugAssign, nodes.Call)
+    hooks = (nodes.Assign, nodes.AugAssign, nodes.Call, nodes.Expr)
     hook_names = {nodes.Call: WRITING_METHODS}  # ``x[a].copy_(x[b])``; writes: any
     fix_safety = SAFE
     what = (
@@ -310,6 +310,8 @@ class OverlappingSliceWrite(Rule):
             dst, src = node.targets[0].target, node.value
         elif t is nodes.AugAssign:
             dst, src = node.target, node.value
+        elif t is nodes.Expr:  # ``copy_into(ring[1:], ring[:-1])`` of a project writer
+            return self._handed(node.value, ctx) if type(node.value) is nodes.Call else ()
         else:  # ``x[a].copy_(x[b])``, ``x[a].add_(x[b])`` (what ``x[a] += x[b]`` runs)
             func = node.func
             if type(func) is not nodes.Attribute or func.attr.value not in WRITING_METHODS:
@@ -336,6 +338,27 @@ class OverlappingSliceWrite(Rule):
             if pairs:
                 return self._check(node, ctx, pairs)
         return ()
+
+    def _handed(self, call, ctx) -> Iterable[Report]:
+        """A call of a project function that writes one parameter from another in place on
+        every call (``copy_summaries.writes_from``), handed two views of one tensor: the write
+        it makes, read at the call (``ops.copy_into(ring[1:], ring[:-1])``)."""
+        f, args = call.func, call.args
+        if len(args) < 2 or type(f) not in (nodes.Name, nodes.Attribute) or \
+                any(a.keyword is not None or a.star for a in args) or \
+                sum(type(a.value) is nodes.Subscript for a in args) < 2 or \
+                (type(f) is nodes.Attribute and f.attr.value in WRITING_METHODS):
+            return ()
+        fn = callee(ctx, f)
+        if fn is None or not hasattr(fn, "node"):
+            return ()
+        from ..semantic.index.copy_summaries import writes_from  # (only such calls get here)
+
+        pairs = [p for i, j in sorted(writes_from(fn)) if i < len(args) and j < len(args)
+                 for p in (self._pair(ctx, nodes.Call, args[i].value, args[j].value),)
+                 if p is not None]
+        # (unsafe: what else the function does with the view it reads is not proven)
+        return self._check(call, ctx, pairs, handed=True) if pairs else ()
 
     @staticmethod
     def _pair(ctx, t, dst, src):
@@ -375,7 +398,7 @@ class OverlappingSliceWrite(Rule):
             return dst, src, outer, shown
         return None
 
-    def _check(self, node, ctx, pairs) -> Iterator[Report]:
+    def _check(self, node, ctx, pairs, handed: bool = False) -> Iterator[Report]:
         # a tuple's pairs are each reported at their own target (one report per place)
         tuple_write = type(node) is nodes.Assign and type(node.targets[0].target) is nodes.Tuple
         for dst, src, outer, shown in pairs:
@@ -385,6 +408,8 @@ class OverlappingSliceWrite(Rule):
             # the copy is made of what is read (``x[:, :-1].detach().clone()``)
             receiver = src.value if type(src) is nodes.Subscript else src
             safety = applicability([ctx.evidence(receiver)])
+            if handed and safety == SAFE:
+                safety = UNSAFE
             plan = FixPlan(f"read `{ctx.snippet(outer)}.clone()`", safety,
                            [NodeEdit("replace", outer, (Src(outer), ".clone()"))]) \
                 if safety else None

@@ -5,9 +5,10 @@ from a view of the same name (``x[:, 1:] = x[:, :-1]``, ``x[:, 1:].add_(x[:, :-1
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional, Set
 
-from .walk import dotted, walk_nodes
+from .walk import dotted, statements, walk_nodes
 
 
 def slice_write(a: ast.expr) -> bool:
@@ -119,3 +120,40 @@ def views_written(named: Set, seen: Set) -> bool:
         return True
     return any(len(p) == 3 and (b, p[1]) in seen and (b, p[2]) in seen
                for p in named for b, _ in seen)
+
+
+def helper_copies(fn: ast.AST, helpers, modules) -> bool:
+    """May ``fn`` hand two views of one tensor to a project function that writes one from the
+    other (``copy_into(ring[1:], ring[:-1])``, ``ops.copy_into(...)``: TEN403's
+    ``semantic.index.copy_summaries``)? A call of a function of ``helpers`` by name, or of a
+    module of ``modules``, with two positional arguments ``same_subscripted`` reads as a write
+    and its read; a call made as a statement (as the rule reads it)."""
+    for s in statements(fn):
+        n = s.value if type(s) is ast.Expr else None
+        if type(n) is not ast.Call or len(n.args) < 2:
+            continue
+        f = n.func
+        if not (type(f) is ast.Name and f.id in helpers or type(f) is ast.Attribute and
+                type(f.value) is ast.Name and f.value.id in modules):
+            continue
+        args = n.args
+        if any(same_subscripted(a, b) for a in args for b in args if a is not b):
+            return True
+    return False
+
+
+#: the second of two views side by side in a call (``f(x[1:], x[:-1])``): its name, starting
+#: with a literal (``re`` scans for ``]`` first)
+_SECOND_VIEW = re.compile(r"\],\s*([\w.]+)\[")
+
+
+def hands_views(text: str) -> bool:
+    """May ``text`` hand two views of one name to a call side by side (``helper_copies``)?
+    The name before the ``]`` must be the one after (``ring[1:], ring[:-1]``)."""
+    for m in _SECOND_VIEW.finditer(text):
+        base = m.group(1)
+        start = text.rfind(base + "[", max(0, m.start() - 200), m.start())
+        if start >= 0 and "\n" not in text[start:m.start()] and \
+                (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "._")):
+            return True
+    return False

@@ -22,15 +22,13 @@ from .accumulation_shapes import LOOPS as _LOOPS, \
     differentiating_defs, appends_to_parameter, keeps_hook_output, global_totals
 from .overlap_shapes import WRITING as _WRITING, WRITING_ARGS as _WRITING_ARGS, \
     binds_view as _binds_view, narrowed_name, same_subscripted as _same_subscripted, \
-    through_views as _through_views, views_written
+    through_views as _through_views, views_written, helper_copies
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .prefilter_proof import Proof
 from .snapshot_shapes import helper_snapshot, parameter_backup, \
-    restored_name as _restored_name, \
-    snapshot_shape as _snapshot_shape
-from .walk import (  # noqa: F401
-    child_nodes, dotted, first_line, node_fields, on_lines, statements, walk_nodes,
-)
+    restored_name as _restored_name, snapshot_shape as _snapshot_shape
+from .walk import child_nodes, dotted, first_line, node_fields, on_lines, statements, \
+    walk_nodes  # noqa: F401
 
 _nodes = walk_nodes
 
@@ -593,9 +591,11 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
             elif text is not None and "register_forward_hook" in text.source and \
                     "backward" in text.source and keeps_hook_output(stmt):
                 found = True  # TEN501: a forward hook keeping its ``output``
-            elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and \
-                    proof.bridged():
+            elif (helpers[0] or helpers[1]) and helper_written(stmt, *helpers) and proof.bridged():
                 found = True  # TEN405: a project function's result written in place
+            elif (helpers[0] or helpers[1]) and proof.hands_views() and \
+                    helper_copies(stmt, *helpers):
+                found = True  # TEN403: two views of one tensor handed to a project writer
             elif helpers[0] and proof.snapshots_by_helpers(helpers[0]) and \
                     helper_snapshot(stmt, helpers[0]) and (proof.loads() or
                                                            proof.hands_parameters()):

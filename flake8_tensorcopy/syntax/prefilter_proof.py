@@ -13,6 +13,7 @@ from .grad_callers import Uses, called_with_grad_on, grad_off_in, may_be_called_
 from .snapshot_shapes import calls_any as _calls_any, live_returners as _live_returners, \
     snapshot_name
 from .source import LazyPattern, lines_of_sorted, occurrences
+from .overlap_shapes import hands_views
 from .storage_shapes import mentions_bridge
 from .walk import on_lines, statements
 
@@ -30,7 +31,7 @@ class Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_returners", "_by_helpers", "_held", "_defines", "_gens")
+                 "_returners", "_by_helpers", "_held", "_defines", "_gens", "_views")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
@@ -38,6 +39,7 @@ class Proof:
         #: question -> its answer (``_anywhere``)
         self._held: Dict[Callable[[str], bool], bool] = {}
         self._by_helpers: Optional[bool] = None
+        self._views: Optional[bool] = None  # (``hands_views``)
         self._file: Optional[bool] = None
         self._off: Optional[bool] = None  # ``grad_off_in``, read once
         self._imports: Optional[bool] = None
@@ -148,6 +150,14 @@ class Proof:
         it shares through the NumPy bridge? Its body must then hold ``BRIDGE_WORDS``, and it
         is defined in this file or in a module the file's imports reach."""
         return self._anywhere(mentions_bridge)
+
+    def hands_views(self) -> bool:
+        """TEN403 through a project function (``helper_copies``): may a call of the file hand
+        two views of one name side by side (``copy_into(ring[1:], ring[:-1])``)? One scan of
+        the text; the definitions are walked only where it may."""
+        if self._views is None:
+            self._views = self.source is None or hands_views(self.source)
+        return self._views
 
     def snapshots_by_helpers(self, helpers: FrozenSet[str]) -> bool:
         """May a line of the file bind a snapshot's name to a call of one of ``helpers``
