@@ -1,0 +1,1 @@
+"""Trainer split over modules: meters live in meters.py, the loop in engine.py."""

@@ -1,0 +1,1 @@
+"""Loss construction in model.py, bookkeeping in recorder.py / state.py."""
