@@ -67,15 +67,34 @@ def _reads_and_returns(fn: ast.FunctionDef, attr: str) -> bool:
 _OF_CONTAINER = frozenset({"len", "bool", "int", "float", "str", "repr", "isinstance", "id"})
 
 
-def returns_items(value: ast.expr, name: str) -> bool:
-    """Does the returned ``value`` read ``name`` (``self.heap``) other than through a builtin
-    that holds none of its items (``return len(self.states)``)?"""
+def returns_items(value: ast.expr, name: str, local: frozenset = frozenset()) -> bool:
+    """Does the returned ``value`` read ``name`` (``self.heap``), or one of the ``local`` names
+    bound from it, other than through a builtin that holds none of its items (``return
+    len(self.states)``)?"""
     todo = [value]
     while todo:
         n = todo.pop()
         if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in _OF_CONTAINER:
             continue
-        if type(n) is ast.Attribute and dotted(n) == name:
+        if type(n) is ast.Attribute and dotted(n) == name or \
+                type(n) is ast.Name and n.id in local and type(n.ctx) is ast.Load:
             return True
         todo.extend(ast.iter_child_nodes(n))
     return False
+
+
+def bound_from(fn: ast.AST, name: str) -> frozenset:
+    """The names ``fn`` binds, each by one plain assignment, to a value that reads ``name``
+    or another such name (``states = [s for _, _, s in self.heap]``): what it returns of them
+    is read from ``name``, as ``returns_items`` counts it."""
+    local: set = set()
+    assigns = [n for n in ast.walk(fn) if type(n) is ast.Assign and len(n.targets) == 1 and
+               type(n.targets[0]) is ast.Name]
+    for _ in range(2):  # (a name bound from one bound from ``name``)
+        for n in assigns:
+            if returns_items(n.value, name, frozenset(local)):
+                local.add(n.targets[0].id)
+    counts = {}
+    for n in assigns:
+        counts[n.targets[0].id] = counts.get(n.targets[0].id, 0) + 1
+    return frozenset(x for x in local if counts[x] == 1)

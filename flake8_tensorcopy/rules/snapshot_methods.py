@@ -16,7 +16,7 @@ from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .accumulation_forms import pushed
 from .snapshot_flow import DEFS, locate, mentions, read_after_change
-from .snapshot_getters import restored_through_getter, returns_items
+from .snapshot_getters import bound_from, restored_through_getter, returns_items
 from .snapshot_values import paired_list, parameter_lists, reads_parameters_of, reads_state_items
 from ..syntax.source import LazyPattern
 
@@ -603,8 +603,10 @@ def handed_back(ctx, name: str, owner: str):
         if not isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         reads = False
+        local = bound_from(a, name)  # (``states = [s for _, _, s in self.heap]``)
         for n in ast.walk(a):
-            if type(n) is ast.Return and n.value is not None and returns_items(n.value, name):
+            if type(n) is ast.Return and n.value is not None and \
+                    returns_items(n.value, name, local):
                 return (f"later calls of `{scope.name.value}()` (each keeps the same live "
                         f"tensors of `{owner}`; `{stmt.name.value}()` hands one back)"), n
             reads = reads or (type(n) is ast.Attribute and dotted(n) == name and
