@@ -182,7 +182,12 @@ class OverlappingSliceWrite(Rule):
         "x.view(n, t, c, h, w)`), the last two signals, so the fix there is not marked safe; "
         "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced "
         "indexing (which copies) and sources computed from the slice (`x[:, :-1] * 2`) are "
-        "not flagged."
+        "not flagged. A call of a function of the project that writes one parameter from "
+        "another in place on every call (`def copy_into(dst, src): dst.copy_(src)`, or `dst[:] "
+        "= src`, as its body's own statements, neither parameter bound again), handed two "
+        "overlapping views of one tensor (`ops.copy_into(ring[1:], ring[:-1])`), is the write "
+        "it makes, reported at the call; its fix is not marked safe (what else the function "
+        "does with the view it reads is not proven)."
     )
     why = (
         "The write reads memory it has already overwritten. PyTorch copies element by element "
