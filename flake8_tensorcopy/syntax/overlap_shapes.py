@@ -8,7 +8,7 @@ import ast
 import re
 from typing import Optional, Set
 
-from .walk import dotted, statements, walk_nodes
+from .walk import dotted, helper_call, statements, walk_nodes
 
 
 def slice_write(a: ast.expr) -> bool:
@@ -130,11 +130,7 @@ def helper_copies(fn: ast.AST, helpers, modules) -> bool:
     and its read; a call made as a statement (as the rule reads it)."""
     for s in statements(fn):
         n = s.value if type(s) is ast.Expr else None
-        if type(n) is not ast.Call or len(n.args) < 2:
-            continue
-        f = n.func
-        if not (type(f) is ast.Name and f.id in helpers or type(f) is ast.Attribute and
-                type(f.value) is ast.Name and f.value.id in modules):
+        if type(n) is not ast.Call or len(n.args) < 2 or not helper_call(n.func, helpers, modules):
             continue
         args = n.args
         if any(same_subscripted(a, b) for a in args for b in args if a is not b):

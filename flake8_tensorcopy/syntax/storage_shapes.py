@@ -8,7 +8,7 @@ import ast
 from typing import FrozenSet, Iterable, Optional, Set, Tuple
 
 from .source import LazyPattern, holds_words
-from .walk import statements, walk_nodes
+from .walk import helper_call, statements, walk_nodes
 
 
 #: what ``semantic/storage.py`` reads as a conversion (TEN404), a bridge (TEN405) or an expansion
@@ -127,11 +127,8 @@ def helper_written(fn: ast.AST, helpers: FrozenSet[str],
     asks the called function's storage summary."""
     bound = set()
     for node in statements(fn):
-        if type(node) is ast.Assign and type(node.value) is ast.Call and (
-                (type(node.value.func) is ast.Name and node.value.func.id in helpers) or (
-                    type(node.value.func) is ast.Attribute and
-                    type(node.value.func.value) is ast.Name and
-                    node.value.func.value.id in modules)):
+        if type(node) is ast.Assign and type(node.value) is ast.Call and \
+                helper_call(node.value.func, helpers, modules):
             for target in node.targets:
                 if type(target) is ast.Name:
                     bound.add(target.id)

@@ -208,3 +208,13 @@ def listed_names(loop) -> Dict[str, Tuple[str, ...]]:
             for n in ast.walk(loop)) != 1:
         return {}
     return {target: tuple(e.id for e in names)}
+
+
+def helper_call(func: ast.expr, helpers, modules) -> bool:
+    """Is ``func`` a project function called by name (one of ``helpers``: ``to_tensor(a)``) or
+    a function of a project module (one of ``modules``: ``utils.to_tensor(a)``)? The
+    pre-filter's helper shapes (``storage_shapes.helper_written``,
+    ``overlap_shapes.helper_copies``)."""
+    t = type(func)
+    return (t is ast.Name and func.id in helpers) or (
+        t is ast.Attribute and type(func.value) is ast.Name and func.value.id in modules)

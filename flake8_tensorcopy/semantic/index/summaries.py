@@ -208,7 +208,7 @@ class IndexOracle(graph.Oracle):
         try:
             shape = self._global(name)
             if type(shape) is kinds.ProjInstance:  # ``model = RNNModel(ntokens)``
-                return "forward" if shape.facts.category() == "module" else None
+                return "forward" if _called_method(shape) == "forward" else None
             m = module_call(shape)
         except (OSError, ValueError, RecursionError):
             return None
@@ -296,20 +296,24 @@ class IndexOracle(graph.Oracle):
                 target = self.module.lookup(f.id)
                 made = self._global(f.id) if target is None else None
                 if type(made) is kinds.ProjInstance:  # ``model(x)``, ``model = Net()`` above
-                    target = made.facts.method(
-                        "forward" if made.facts.category() == "module" else "__call__")
+                    target = made.facts.method(_called_method(made))
             elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
                     f.value.id == "self" and self.cls is not None:
                 target = self.cls.method(f.attr)
                 held = self._held(f) if target is None else None
                 if type(held) is kinds.ProjInstance:  # ``self.criterion(x, y)``
-                    target = held.facts.method(
-                        "forward" if held.facts.category() == "module" else "__call__")
+                    target = held.facts.method(_called_method(held))
         except (OSError, ValueError, RecursionError):
             return None
         if target is None or not hasattr(target, "graph_summary"):
             return None
         return target.graph_summary()
+
+
+def _called_method(instance) -> str:
+    """The method a call of a project class's instance runs: a module's ``forward``, any other
+    class's ``__call__``."""
+    return "forward" if instance.facts.category() == "module" else "__call__"
 
 
 def _summarise(fn) -> GraphSummary:
