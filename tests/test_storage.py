@@ -84,6 +84,79 @@ def test_placement_the_code_shows_decides():
     assert s is not None and not s.always
 
 
+def test_placement_through_another_shape():
+    # ``view``/``reshape``/``flatten`` to sizes keep the device, dtype and layout the code shows
+    assert share("w = torch.zeros(6).view(2, 3)\ny = w.float()\n", "y").always
+    assert share("w = torch.zeros(6, dtype=torch.uint8).reshape(-1)\ny = w.float()\n", "y") is None
+    assert share("w = torch.zeros(6).flatten()\ny = w.contiguous()\n", "y").always
+    # a dtype handed to ``view`` (or a name that may be one) is not a shape
+    assert share("w = torch.zeros(6).view(torch.uint8)\ny = w.float()\n", "y") is None or \
+        not share("w = torch.zeros(6).view(torch.uint8)\ny = w.float()\n", "y").always
+    s = share("def f(dt):\n    w = torch.zeros(6).view(dt)\n    y = w.float()\n", "y")
+    assert s is None or not s.always
+
+
+class _PresumedProbe(Rule):
+    """Records ``storage.presumed_self`` of the conversion read by each ``x[...] = v.m()``."""
+
+    code = "TEN998"
+    hooks = (nodes.Assign,)
+
+    def __init__(self):
+        self.seen = []
+
+    def check(self, node, ctx):
+        call = node.value
+        if type(node.targets[0].target) is nodes.Subscript and type(call) is nodes.Call:
+            view = call.func.value
+            scope = ctx.scope_node
+            self.seen.append(storage.presumed_self(
+                call, view.value, len(view.slice) == 1, ctx.inf,
+                lambda n: sole_binding(scope, n, call, True)))
+        return ()
+
+
+def _presumed(body, params="x: torch.Tensor"):
+    """``storage.presumed_self`` of the conversion read by the last line (``x[...] = v.m()``)."""
+    src = f"import torch\ndef f({params}):\n" + "".join(f"    {line}\n" for line in body)
+    tree = ast.parse(src)
+    text = Text(src)
+    module = build.build(tree, src, text, {})
+    inf = Inference((), (), None)
+    note_shared_writes(inf, tree, src)
+    probe = _PresumedProbe()
+    Walker(Context(module, inf, src, text), [probe]).walk(module)
+    return probe.seen[-1]
+
+
+def test_a_conversion_presumed_to_return_its_view():
+    # torch's defaults: float32, contiguous (a slice of the first dimension of it is too)
+    assert _presumed(["x[:, 1:] = x[:, :-1].float()"]) == "when it is already float32"
+    assert _presumed(["x[1:] = x[:-1].contiguous()"]) == "when it is contiguous"
+    assert _presumed(["x[:, 1:] = x[:, :-1].to(torch.float32)"]) == "when it is already float32"
+    # shown by the code: on every run, or never
+    assert _presumed(["x = torch.zeros(5, 3)", "x[1:] = x[:-1].contiguous()"], "") == ""
+    assert _presumed(["x = torch.zeros(5, 3, dtype=torch.float64)",
+                      "x[:, 1:] = x[:, :-1].double()"], "") == ""
+    assert _presumed(["x = torch.arange(10)", "x[1:] = x[:-1].float()"], "") is None
+    assert _presumed(["x = y.T", "x[1:] = x[:-1].contiguous()"], "y") is None  # layout not shown
+    # not presumed: another dtype, another dimension's slice, a device, a default dtype set
+    assert _presumed(["x[:, 1:] = x[:, :-1].double()"]) is None
+    assert _presumed(["x[:, 1:] = x[:, :-1].half()"]) is None
+    assert _presumed(["x[:, 1:] = x[:, :-1].contiguous()"]) is None
+    assert _presumed(["x[:, 1:] = x[:, :-1].cpu()"]) is None
+    assert _presumed(["torch.set_default_dtype(torch.float64)",
+                      "x[:, 1:] = x[:, :-1].float()"]) is None
+
+
+def test_sole_binding_of_a_name_written_into():
+    src = "def f():\n    x = g()\n    x[1:] = 0\n    return x\n"
+    fn = build.build(ast.parse(src), src, Text(src), {}).body[0]
+    ret = fn.body.body[-1]
+    assert sole_binding(fn, "x", ret) is None  # an item write counts as a binding by default
+    assert type(sole_binding(fn, "x", ret, True)) is nodes.Call  # not when asked of what it keeps
+
+
 def test_unknown_stays_unknown():
     assert share("def f(cfg):\n    y = cfg.to('cpu')\n", "y") is None  # not known to be a tensor
     assert share("def f(w: torch.Tensor):\n    y = w.clone().cpu()\n", "y") is None  # a copy first
@@ -167,6 +240,9 @@ def test_a_parameter_used_as_a_tensor():
     assert not used(["y = k.unsqueeze(0)"])  # another name's use
     assert not used(["return x.unsqueeze(0)"], params="*x")
     assert not used(["def g(x):", "    return x.unsqueeze(0)", "return g"])  # another scope's x
+    # ``.float()`` of an item by a tuple index: no array, list or module container has one
+    assert used(["x[:, 1:] = x[:, :-1].float()"])
+    assert not used(["y = x[1:].float()"])  # ``nn.Sequential(...)[1:].float()``: a module
 
 
 def test_prefilter_keeps_storage_bindings_with_a_write_and_skips_look_alikes():

@@ -11,6 +11,7 @@ from ..syntax.nodes import dotted_name
 from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
 from .accumulate_graph import callee
 from .overlap_values import LocalValues
+from .overlap_conversions import conversion_words, through_detach
 from .context import cached
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, \
     Report, Rule, Src, applicability
@@ -119,7 +120,7 @@ def _first_dim_shift_raises(v):
 class OverlappingSliceWrite(Rule):
     code = "TEN403"
     name = "overlapping-slice-write"
-    message = ("`{dst}` is written from `{src}`, an overlapping view of the same tensor: the "
+    message = ("`{dst}` is written from `{src}`, an overlapping view of the same tensor{via}: the "
                "result is undefined (silently wrong along a non-contiguous dimension, an error "
                "along others); read `{src}.clone()`")
     hooks = (nodes.Assign, nodes.AugAssign, nodes.Call, nodes.Expr)
@@ -144,7 +145,15 @@ class OverlappingSliceWrite(Rule):
         "read through `detach()` (the same "
         "storage: `x[:, 1:] = x[:, :-1].detach()`) or a conversion to its own tensor's dtype or "
         "device (`.to(x.dtype)`, `.to(x.device)`, `.type_as(x)`: nothing to convert, the view "
-        "itself) or `.view_as(x[...])` (the same elements; also of a name bound to a view of `x`, "
+        "itself), or a conversion that returns the view itself for a tensor of what the code "
+        "shows and torch's defaults (`x[1:] = x[:-1].contiguous()`: a slice of the first "
+        "dimension of a contiguous tensor; `x[:, :-1].float()`, `.to(torch.float32)` or "
+        "`.type(torch.float32)` where the code shows no other dtype and the file sets no "
+        "default dtype; `.double()` of a tensor shown to be float64; the message says what it "
+        "rests on, and its fix is not marked safe; not `.double()` or `.half()` of a tensor "
+        "not shown to be of that dtype, `.contiguous()` of a slice of another dimension, nor "
+        "of a name bound to a value whose layout the code does not show, `y.T`), "
+        "or `.view_as(x[...])` (the same elements; also of a name bound to a view of `x`, "
         "`dst.copy_(x[:, :-1].view_as(dst))` after `dst = x[:, 1:]`), or be a call of a function "
         "of the "
         "module whose body returns a basic-slice view of a parameter (`def tail(x, k): return "
@@ -177,7 +186,8 @@ class OverlappingSliceWrite(Rule):
         "be known to be a torch tensor (NumPy arrays and lists handle the same line "
         "correctly): as the inference knows it, an unannotated parameter on which (or on an "
         "item of which, `x[..., -n:].zero_()`) the function calls `size(d)`, a method only "
-        "tensors have or a `view` to three or more sizes, or a name bound only to a clone or "
+        "tensors have, a `view` to three or more sizes or `.float()` of an item taken by a "
+        "tuple index (`x[:, :-1].float()`), or a name bound only to a clone or "
         "such a view (`window = context.clone()`: NumPy copies with `copy()`; `v = "
         "x.view(n, t, c, h, w)`), the last two signals, so the fix there is not marked safe; "
         "slices whose ranges are disjoint (`x[:, :k] = x[:, k:2 * k]`), advanced "
@@ -384,7 +394,7 @@ class OverlappingSliceWrite(Rule):
             td = type(dst)
         if td is not nodes.Subscript and not (td is nodes.Name and t is nodes.Call):
             return None  # (``y = f(x)``: no write into a view; a tuple: ``_pairs``)
-        outer, src = src, _through_detach(src, ctx.inf if ctx.inf.viewed else None)
+        outer, src = src, through_detach(src, ctx.inf if ctx.inf.viewed else None, ctx)
         ts = type(src)
         if ts is nodes.Call and _narrow(src):
             ts = nodes.Subscript
@@ -413,60 +423,16 @@ class OverlappingSliceWrite(Rule):
             # the copy is made of what is read (``x[:, :-1].detach().clone()``)
             receiver = src.value if type(src) is nodes.Subscript else src
             safety = applicability([ctx.evidence(receiver)])
-            if handed and safety == SAFE:
+            via = conversion_words(ctx, outer) if outer is not src else ""
+            if (handed or via) and safety == SAFE:
                 safety = UNSAFE
             plan = FixPlan(f"read `{ctx.snippet(outer)}.clone()`", safety,
                            [NodeEdit("replace", outer, (Src(outer), ".clone()"))]) \
                 if safety else None
             yield self.report(shown if tuple_write else node, plan, dst=ctx.snippet(shown),
-                              src=ctx.snippet(outer))
+                              src=ctx.snippet(outer), via=via)
             if not tuple_write:
                 return  # (``addcmul_`` reading two overlapping views: one report, one fix)
-
-
-def _through_detach(src: nodes.BaseExpression, inference=None) -> nodes.BaseExpression:
-    """The view a read goes through: ``x[:, :-1]`` of ``x[:, :-1].detach()`` (a view of the
-    same storage and region), of ``x[:, :-1].to(x.dtype)``, ``.to(x.device)`` or
-    ``.type_as(x)`` (the tensor itself: nothing to convert), of ``.view_as(x[...])`` (a view of
-    the same elements, shaped as another view of ``x``; with ``inference``, the walk's state,
-    also of a name bound to a view of ``x``: ``.view_as(dst)`` after ``dst = x[:, 1:]``);
-    ``src`` itself otherwise."""
-    if type(src) is not nodes.Call:
-        return src  # (nearly every statement's value)
-    calls = []
-    inner = src
-    while type(inner) is nodes.Call and type(inner.func) is nodes.Attribute:
-        calls.append(inner)
-        inner = inner.func.value
-    base = dotted_name(inner.value) if type(inner) is nodes.Subscript else None
-    for call in calls:
-        m = call.func.attr.value
-        if m == "detach" and not call.args:
-            continue
-        arg = call.args[0] if len(call.args) == 1 and call.args[0].keyword is None and \
-            not call.args[0].star else None
-        if base is None or arg is None:
-            return src
-        if m == "to" and type(arg.value) is nodes.Attribute and \
-                arg.value.attr.value in ("dtype", "device") and \
-                dotted_name(arg.value.value) == base:
-            continue
-        if m == "type_as" and dotted_name(arg.value) == base:
-            continue
-        if m == "view_as" and (type(arg.value) is nodes.Subscript and
-                               dotted_name(arg.value.value) == base or
-                               _names_view_of(inference, arg.value, base)):
-            continue  # ``x[:, :-1].view_as(x[:, 1:])``: a view of the same elements
-        return src
-    return inner
-
-
-def _names_view_of(inference, node: nodes.BaseExpression, base: str) -> bool:
-    """Is ``node`` a name the walk holds bound to a view of ``base`` (``dst = x[:, 1:]``)?"""
-    if inference is None or type(node) is not nodes.Name:
-        return False
-    view = regions.view_of(inference, node.value)
-    return view is not None and view.base == base
 
 
 def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, nodes.BaseExpression,
@@ -478,7 +444,7 @@ def _pairs(dst: nodes.Tuple, src: nodes.Tuple) -> List[Tuple[nodes.Subscript, no
             type(e) is not nodes.Element for e in dst.elements + src.elements):
         return []
     return [(d.value, v, s.value, d.value) for d, s in zip(dst.elements, src.elements)
-            for v in (_through_detach(s.value),)
+            for v in (through_detach(s.value),)
             if type(d.value) is nodes.Subscript and type(v) in (nodes.Subscript, nodes.Name)]
 
 

@@ -206,6 +206,10 @@ def placement(expr, inf, binding=None) -> Place:
                 return Place(device or inner.device, dtype or inner.dtype, inner.contiguous)
             if m in ("clone", "detach") and not expr.args:
                 return Place(inner.device, inner.dtype, inner.contiguous if m == "detach" else None)
+            if m in ("view", "reshape", "flatten") and _sizes(expr):
+                # another shape of the same elements: the same device and dtype, contiguous
+                # where the tensor is
+                return Place(inner.device, inner.dtype, inner.contiguous)
             if m == "numpy":
                 return Place(array=True)
             return Place()
@@ -226,6 +230,17 @@ def placement(expr, inf, binding=None) -> Place:
             return Place(device, dtype, True)
         return Place()
     return Place()
+
+
+def _sizes(call) -> bool:
+    """Are the arguments of ``view``/``reshape``/``flatten`` sizes (``view(5, 3)``,
+    ``view(b, -1)``, ``view(-1)``, none), not a dtype (``view(torch.uint8)``, ``view(dt)``)?"""
+    args = call.args
+    if any(a.star or a.keyword is not None for a in args):
+        return False
+    kinds = (nodes.Integer, nodes.UnaryOperation, nodes.Name) if len(args) > 1 else \
+        (nodes.Integer, nodes.UnaryOperation)
+    return all(type(a.value) in kinds for a in args)
 
 
 def _arange_dtype(call) -> str:
@@ -432,6 +447,33 @@ def _conversion_condition(call, m: str, recv, inf, binding) -> Optional[str]:
         if device is None and dtype is None:
             conds.append(f"when it already {words.replace('matching', 'matches')}")
         return " and ".join(c for c in conds if c)
+    return None
+
+
+def presumed_self(call, base, leading: bool, inf, binding=None) -> Optional[str]:
+    """``v.m(...)`` (``call``) of a basic-slice view ``v`` of ``base`` (``leading``: ``v``
+    slices the first dimension only, so it is contiguous wherever ``base`` is): the words for
+    when the conversion returns ``v`` itself, where that holds on every run ("") or for a
+    tensor of what the code shows of ``base`` and torch's defaults otherwise: float32 (unless
+    the file sets another default dtype), contiguous (unless ``base`` is a name bound to
+    something whose layout the code does not show: ``x = y.T``). None where it converts, or
+    returns ``v`` only on some other condition (``.double()`` of a tensor not shown to be
+    float64, ``.cpu()``)."""
+    if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute:
+        return None
+    m = call.func.attr.value
+    if m == "contiguous":
+        if call.args or not leading:
+            return None
+        if placement(base, inf, binding).contiguous:
+            return ""
+        bound = binding(base.value) if binding is not None and type(base) is nodes.Name else None
+        return "when it is contiguous" if bound is None else None
+    if m not in DTYPE_METHODS and m not in ("to", "type"):
+        return None
+    words = _conversion_condition(call, m, base, inf, binding)
+    if words == "" or (words == "when it is already float32" and not _sets_default_dtype(inf)):
+        return words
     return None
 
 

@@ -220,16 +220,19 @@ def _metadata_read(node: nodes.Name, stack: list) -> bool:
     return False
 
 
-def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode):
+def sole_binding(scope: nodes.CSTNode, name: str, before: nodes.CSTNode,
+                 items: bool = False):
     """The value of the one ``name = value`` statement of ``scope`` (not counting nested
     scopes), when it comes before ``before`` and nothing else binds ``name`` there (no loop
     target, ``with ... as``, augmented or tuple assignment, ``global``; a parameter only where
     that statement is one of the function's own, before the one holding ``before``: every path
-    to ``before`` rebinds it); else None."""
+    to ``before`` rebinds it); else None. A write into an item or attribute of it
+    (``name[i] = v``) is one more binding, unless ``items`` (a question of what the write
+    keeps: its dtype, device and layout)."""
     param = _parameter(scope, name)
     if param is None:
         return None
-    found = _assigned(scope, name, before)
+    found = _assigned(scope, name, before, _rebinds if items else None)
     if found is None or len(found) != 1 or found[0][1]:
         return None
     if param and (not _rebinds_first(scope, found[0][0], before) or
@@ -297,7 +300,8 @@ def tensor_parameter(scope: nodes.CSTNode, name: str) -> bool:
     """Is ``name`` a parameter of function ``scope`` that nothing in it binds again, on which
     (or on an item of which: ``x[..., -n:].zero_()``) the function calls a method only a tensor
     has (``x.unsqueeze(0)``, ``x.masked_fill_(m, 0)``: ``torch_api.is_tensor_only_method``; a
-    ``view`` to a shape of three or more sizes), or ``x.size(d)`` (a NumPy array's ``size`` is
+    ``view`` to a shape of three or more sizes; ``.float()`` of an item taken by a tuple index:
+    ``x[:, :-1].float()``), or ``x.size(d)`` (a NumPy array's ``size`` is
     a number)? A tensor on every call that gets that far: evidence for a storage question asked
     of it (which views of it overlap), a signal, not a proof."""
     if not _parameter(scope, name) or _assigned(scope, name, None, _rebinds) != []:
@@ -306,13 +310,21 @@ def tensor_parameter(scope: nodes.CSTNode, name: str) -> bool:
         if type(node) is nodes.Call and type(node.func) is nodes.Attribute:
             recv = node.func.value
             m = node.func.attr.value
+            items = False
             while type(recv) is nodes.Subscript and m != "size":
+                items = items or len(recv.slice) > 1
                 recv = recv.value  # ``x[..., -n:].zero_()``: a method of an item of it
             if type(recv) is nodes.Name and recv.value == name and (
                     (m == "size" and node.args) or torch_api.is_tensor_only_method(m) or
-                    _view_of_many(node)):
+                    _view_of_many(node) or (items and m in _DTYPE_METHODS and not node.args)):
                 return True
     return False
+
+
+#: a tensor's dtype conversions that ``nn.Module`` has too (``model.float()``): of an item taken
+#: by a tuple index (``x[:, :-1].float()``) only a tensor has one (an array, a list or a module
+#: container has no such item or no such method)
+_DTYPE_METHODS = frozenset({"float", "double", "half", "bfloat16"})
 
 
 def _view_of_many(call) -> bool:

@@ -28,9 +28,11 @@ WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_", "lerp_", "addcmul_
 #: per method of ``WRITING``: (how many of its first positional arguments it reads as tensors,
 #: how many positional arguments it takes); one of each where not listed
 WRITING_ARGS = {"lerp_": (1, 2), "addcmul_": (2, 2), "addcdiv_": (2, 2)}
-#: methods through which TEN403 reads the same view (``_through_detach`` in rules/overlap.py
-#: decides which calls of them do)
-SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as"})
+#: methods through which TEN403 reads the same view (``through_detach`` in
+#: rules/overlap_conversions.py decides which calls of them do)
+SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as", "contiguous", "type", "float",
+                       "double", "half", "bfloat16", "long", "int", "short", "bool", "byte",
+                       "char", "cfloat", "cdouble"})
 
 
 def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
