@@ -542,3 +542,23 @@ def test_helpers_filling_a_list_their_caller_hands_them():
     rebinds = ast.parse("def collect(model, x, sink):\n    sink = list(sink)\n"
                         "    sink.append(model(x))\n").body[0]
     assert list(list_handing_calls(tree, rebinds, "sink")) == []  # its own list, not the caller's
+
+
+@pytest.mark.parametrize("line", [
+    "w0 = model.fc.weight", "w0 = model.fc.weight.reshape(-1)  # before training",
+    "w0 = model.fc.weight.detach()", "w0 = torch.as_tensor(model.fc.weight)",
+    "w0 = model.fc.weight.view(-1)"])
+def test_the_plan_keeps_a_function_keeping_one_parameter(line):
+    """TEN402's single parameter kept under a name and measured against itself after a step:
+    the plan keeps the function (its only candidate), the rule reports it."""
+    src = ("import torch\n\n\ndef f(model, opt, loader):\n    " + line + "\n"
+           "    for x in loader:\n        model(x).sum().backward()\n        opt.step()\n"
+           "    return (model.fc.weight - w0).norm()\n")
+    assert has_candidates(ast.parse(src))
+    assert [d.code for d in analyze(src)] == ["TEN402"]
+
+
+def test_a_parameter_handed_to_a_call_or_cloned_is_no_candidate():
+    assert not has_candidates(ast.parse("import torch\nnn.init.zeros_(m.bias)\n"))
+    assert not has_candidates(ast.parse("w0 = model.fc.weight.clone()\n"))
+    assert not has_candidates(ast.parse("y = self.fc.weight @ x\n"))

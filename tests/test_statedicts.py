@@ -12,6 +12,7 @@ from flake8_tensorcopy.semantic.index import FileContext
 from flake8_tensorcopy.semantic.index.statedict_summaries import summarize_function, summary
 from flake8_tensorcopy.semantic.statedicts import (
     constant_getattr, live_state_dict, reads_keys_only, same_storage, state_dict_receiver,
+    storage_root,
 )
 from flake8_tensorcopy.syntax.build import parse_expression
 
@@ -110,6 +111,17 @@ def test_same_storage_conversions():
                  "torch.as_tensor(v, dtype=torch.float64)", "torch.tensor(v)",
                  "torch.as_tensor(v.tolist())", "np.as_tensor(v)"):
         assert same_storage(parse_expression(copy), "v") is None, copy
+
+
+def test_storage_root_reads_views_of_any_expression():
+    # ``.T``/``.mT`` are views, as ``.data`` shares the storage
+    assert same_storage(parse_expression("v.T"), "v") == ""
+    assert same_storage(parse_expression("v.data.mT.detach()"), "v") == ""
+    root, where = storage_root(parse_expression("model[-1].weight.reshape(-1)"))
+    assert (type(root).__name__, root.attr.value, where) == (
+        "Attribute", "weight", "for contiguous tensors")
+    assert storage_root(parse_expression("model.fc.bias.detach().clone()")) is None
+    assert storage_root(parse_expression("model.fc.bias.to(torch.float64)")) is None
 
 
 @pytest.mark.parametrize("text, keys", [

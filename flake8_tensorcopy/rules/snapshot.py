@@ -20,8 +20,9 @@ from ..syntax.snapshot_shapes import live_returners, snapshot_name
 from ..syntax.walk import own_nodes
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
+from .snapshot_parameters import parameter_kept
 from .snapshot_records import live_fields
-from .snapshot_values import parameter_item, snapshot
+from .snapshot_values import live_items, parameter_item, snapshot
 from ..syntax.source import LazyPattern
 
 
@@ -122,7 +123,12 @@ class StateDictSnapshot(Rule):
         "max(self.heap)[2]`; or through a name it binds from it, `states = [s for _, _, s in "
         "self.heap]` and their mean returned) and the file calls the method and trains (a top-k "
         "keeper: every entry is the last weights); such a snapshot is reported where it is kept, "
-        "not where it is loaded. Reads "
+        "not where it is loaded. Also a name bound to one parameter of a module or a view "
+        "of it (`head_w0 = model[-1].weight.reshape(-1)`, `b0 = model.fc.bias.detach()`, "
+        "`.data`, `.view(-1)`, `.flatten()`, `torch.as_tensor(...)`) that the scope measures "
+        "against that same parameter (`model[-1].weight.reshape(-1) - head_w0`, "
+        "`torch.equal(model.fc.weight, w0)`) and reads after a point where the module can "
+        "change: the measure is zero however it trained. Reads "
         "of the keys alone (`len(sd)`, `k in sd`, `sd.keys()`) are not reads of the tensors. Not "
         "flagged: a module made in the scope and only ever asked for its state dict (a "
         "template copied into fresh models that are trained instead), steps of optimizers the "
@@ -369,6 +375,14 @@ class StateDictSnapshot(Rule):
                                     expr=ctx.snippet(value, 40), change=found[0],
                                     live="the parameters' own tensors, not a copy",
                                     advice="clone them for a snapshot (`p.detach().clone()`)"),)
+        if snap is None and type(target) is nodes.Name and t is not nodes.Expr:
+            # ``head_w0 = model[-1].weight.reshape(-1)`` measured against itself later
+            found = parameter_kept(ctx, node, target.value, value)
+            if found is not None:
+                return (self.report(
+                    node, None, target=target.value, expr=ctx.snippet(value, 40),
+                    change=found[0], live=f"the storage of `{found[1]}` itself, not a copy",
+                    advice="clone it for a snapshot (`.detach().clone()`)"),)
         if snap is None:
             # ``best = trainer.get_weights()``: a project function that returns a live state
             # dict (asked only where the file hands the target to ``load_state_dict``, to a
@@ -614,34 +628,6 @@ def _same_keys(value) -> bool:
         return True
     return dotted_name(func) in DICT_COPIES and len(value.args) == 1 and \
         type(value.args[0].value) not in (nodes.GeneratorExp, nodes.ListComp)
-
-
-# ---- what a snapshot is -----------------------------------------------------------------------
-def live_items(ctx, value):
-    """(the first live item's value, its ``Live``, the keys of the live items) of a dict
-    display holding a live state dict under constant string keys (``{"model":
-    model.state_dict(), "epoch": epoch}``), or of a tuple or list display holding one (its
-    positions: ``(epoch, model.state_dict())``); None where none is, or where a ``**`` or
-    starred item, or a key that is no string, may hold one too."""
-    first = None
-    keys: set = set()
-    for i, el in enumerate(value.elements):
-        t = type(el)
-        if t is not nodes.DictElement and t is not nodes.Element:
-            return None
-        snap = snapshot(ctx, el.value)
-        if snap is None:
-            continue
-        if t is nodes.DictElement:
-            key = el.key
-            if type(key) is not nodes.SimpleString or type(key.evaluated_value) is not str:
-                return None
-            keys.add(key.evaluated_value)
-        else:
-            keys.add(i)
-        if first is None:
-            first = (el.value, snap)
-    return None if first is None else (first[0], first[1], frozenset(keys))
 
 
 def _made_dict(ctx, name) -> bool:

@@ -169,3 +169,30 @@ def _loops(node: ast.AST) -> tuple:
     if t in (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp):
         return tuple(node.generators)
     return ()
+
+
+def live_items(ctx, value):
+    """(the first live item's value, its ``Live``, the keys of the live items) of a dict
+    display holding a live state dict under constant string keys (``{"model":
+    model.state_dict(), "epoch": epoch}``), or of a tuple or list display holding one (its
+    positions: ``(epoch, model.state_dict())``); None where none is, or where a ``**`` or
+    starred item, or a key that is no string, may hold one too."""
+    first = None
+    keys: set = set()
+    for i, el in enumerate(value.elements):
+        t = type(el)
+        if t is not nodes.DictElement and t is not nodes.Element:
+            return None
+        snap = snapshot(ctx, el.value)
+        if snap is None:
+            continue
+        if t is nodes.DictElement:
+            key = el.key
+            if type(key) is not nodes.SimpleString or type(key.evaluated_value) is not str:
+                return None
+            keys.add(key.evaluated_value)
+        else:
+            keys.add(i)
+        if first is None:
+            first = (el.value, snap)
+    return None if first is None else (first[0], first[1], frozenset(keys))

@@ -14,11 +14,11 @@ Reads that see only a dict's keys (``len(sd)``, ``sd.keys()``, ``k in sd``) read
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional, Tuple
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
-from ..syntax.snapshot_shapes import VIEW_METHODS
+from ..syntax.snapshot_shapes import VIEW_ATTRS, VIEW_METHODS
 
 #: conversions that return the SAME tensor (not a copy) in the conditions named, measured on
 #: torch 2.13 (shared/FACTS.md section 7): ``t.cpu()`` and ``t.to("cpu")`` of a CPU tensor return
@@ -126,10 +126,20 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
     the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy.
     ``owner``: the module ``name``'s tensor is a state-dict value of (``pl_module``), whose own
     ``device`` it is on (``v.to(pl_module.device)``)."""
+    found = storage_root(node, owner)
+    if found is not None and type(found[0]) is nodes.Name and found[0].value == name:
+        return found[1]
+    return None
+
+
+def storage_root(node, owner=None) -> Optional[Tuple[nodes.BaseExpression, str]]:
+    """(the expression whose storage ``node`` shares, where it does: "" or the condition) read
+    through the conversions and views ``same_storage`` reads (and ``.data``, ``.T``, ``.mT``),
+    or None where a step may copy (``.clone()``, ``.to(torch.float64)``)."""
     where = ""
     while (type(node) is nodes.Call and type(node.func) is nodes.Attribute) or (
-            type(node) is nodes.Attribute and node.attr.value == "data"):
-        if type(node) is nodes.Attribute:  # ``p.data``: the same storage
+            type(node) is nodes.Attribute and node.attr.value in VIEW_ATTRS):
+        if type(node) is nodes.Attribute:  # ``p.data``: the same storage; ``p.T``: a view
             node = node.value
             continue
         if len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star \
@@ -165,9 +175,7 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
             return None
         where = where or cond
         node = node.func.value
-    if type(node) is nodes.Name and node.value == name:
-        return where
-    return None
+    return node, where
 
 
 def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False,

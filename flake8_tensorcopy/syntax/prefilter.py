@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Callable, FrozenSet, List, Optional, Set, Tuple
 
 from .source import LazyPattern, lines_of_sorted, occurrences
 # the walks moved to ``walk``; their names stay importable from here for the modules that read them
@@ -24,8 +24,9 @@ from .overlap_shapes import WRITING as _WRITING, WRITING_ARGS as _WRITING_ARGS, 
     binds_view as _binds_view, narrowed_name, same_subscripted as _same_subscripted, \
     through_views as _through_views, views_written, helper_copies
 from .storage_shapes import helper_written, storage_shape, writes_into
+from .order_shapes import LIKE, blocks, two_step_copy
 from .prefilter_proof import Proof
-from .snapshot_shapes import helper_snapshot, parameter_backup, \
+from .snapshot_shapes import helper_snapshot, parameter_backup, parameter_view, \
     restored_name as _restored_name, snapshot_shape as _snapshot_shape
 from .walk import child_nodes, dotted, first_line, node_fields, on_lines, statements, \
     walk_nodes  # noqa: F401
@@ -47,6 +48,10 @@ _TREE_SHAPE_BRANCHES = (
     r"parameters\s*\(\s*\)\s*[\]})]",
     # TEN402: a loop over them storing each parameter itself (``parameter_backup``)
     r"parameters\s*\(\s*\)\s*:",
+    # TEN402: a name bound to one parameter, or a view of it (``parameter_view``), at the end
+    # of a line
+    r"weight(?<!\wweight)\b(?:[ \t]*\.[ \t]*\w+(?:\([^()\n]*\))?)*[ \t]*(?:#[^\n]*)?(?:\n|$)",
+    r"bias(?<!\wbias)\b(?:[ \t]*\.[ \t]*\w+(?:\([^()\n]*\))?)*[ \t]*(?:#[^\n]*)?(?:\n|$)",
     # ``x[:, 1:].add_(x[:, :-1])``, ``.addcmul_(g, x[:, :-1])`` (TEN403)
     r"\]\s*\.\s*(?:add|sub|mul|div|lerp|addcmul|addcdiv)_\s*\(",
     r"\[[^\[\]]*:[^\[\]]*\][\s\\]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)",
@@ -163,7 +168,6 @@ TREE_SHAPES = _ShapeText(_TREE_SHAPE_BRANCHES)
 _LITERALS = (ast.Constant, ast.Dict, ast.Set, ast.DictComp, ast.SetComp, ast.JoinedStr,
              ast.Lambda)
 _CTOR_ATTRS = frozenset({"tensor", "new_tensor"})
-_LIKE = frozenset({"empty_like", "zeros_like", "ones_like"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -248,7 +252,7 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                 elif attr == "copy_" and isinstance(func.value, ast.Call):
                     inner = func.value.func
                     name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
-                    if name in _LIKE:
+                    if name in LIKE:
                         return True
                 elif attr == "copy_" and isinstance(func.value, ast.Name) and len(args) == 1:
                     two_step = True  # ``out.copy_(v)``: a shape only after ``out = *_like(v)``
@@ -274,6 +278,8 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
                     value, dotted(node.targets[0]) if t is ast.Assign else
                     dotted(node.target) if t is ast.AnnAssign else None):
                 return True  # TEN402
+            if t is ast.Assign and type(node.targets[0]) is ast.Name and parameter_view(value):
+                return True  # TEN402: ``w0 = model.fc.weight``, if measured against it later
             if t is ast.Assign and any(_same_subscripted(target, value, named)
                                        for target in node.targets):
                 return True  # TEN403
@@ -303,7 +309,7 @@ def _has_shape(root: ast.AST, aliases: Set[str], named: Optional[Set] = None,
         return True  # TEN403: ``v = x[...]`` and ``x[..:..] = v`` (or ``v.copy_(x[...])``)
     if own_stored and stored and writes_into(root, stored):
         return True  # TEN404-406: a binding and a write into one of its two sides
-    return two_step and any(_two_step_copy(block) for block in _blocks(root))
+    return two_step and any(two_step_copy(block) for block in blocks(root))
 
 
 def _helper_views(dst: ast.expr, src: ast.expr) -> bool:
@@ -318,37 +324,6 @@ def _helper_views(dst: ast.expr, src: ast.expr) -> bool:
         return False
     given = {dotted(a) for a in dst.args} - {None}
     return any(dotted(a) in given for a in src.args)
-
-
-def _like_call(node: ast.expr) -> bool:
-    """``torch.empty_like(v)``, ``zeros_like(v)``... with one positional argument (or a call of
-    any plain name with one: an imported alias of one of them)."""
-    if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
-        return False
-    func = node.func
-    return isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr in _LIKE)
-
-
-def _two_step_copy(block: list) -> bool:
-    """TEN302's two statements in one block: ``out = torch.empty_like(v)``, then ``out.copy_(v)``."""
-    for prev, stmt in zip(block, block[1:]):
-        if type(stmt) is ast.Expr and type(prev) is ast.Assign and len(prev.targets) == 1:
-            call, target = stmt.value, prev.targets[0]
-            if type(call) is ast.Call and type(call.func) is ast.Attribute and \
-                    call.func.attr == "copy_" and type(call.func.value) is ast.Name and \
-                    type(target) is ast.Name and target.id == call.func.value.id and \
-                    _like_call(prev.value):
-                return True
-    return False
-
-
-def _blocks(root: ast.AST) -> Iterator[list]:
-    """Every statement list under ``root`` (its own included)."""
-    for node in statements(root):
-        for name in ("body", "orelse", "finalbody"):
-            value = getattr(node, name, None)
-            if type(value) is list and value and isinstance(value[0], ast.stmt):
-                yield value
 
 
 def _assigns_self_attr(fn: ast.AST, registers: bool = True) -> bool:
@@ -502,7 +477,7 @@ def _has_shape_in(fn: ast.AST, aliases: Set[str], text: "_TextIndex") -> bool:
     stored: Set = set()
     while todo:
         block = todo.pop()
-        if _two_step_copy(block):
+        if two_step_copy(block):
             return True
         for stmt in block:
             if not text.may_have_shape(stmt):
@@ -552,7 +527,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
     asked only of a definition whose loops accumulate what may be a graph)? ``helpers``: the
     names of the project's functions the module calls by name and of the project's modules it
     calls functions of (TEN405 reads their storage summaries: ``helper_written``)."""
-    found = _two_step_copy(body)
+    found = two_step_copy(body)
     if proof is None:
         proof = Proof(ast.Module([], []), None, None)  # no text: every definition may
     rest = (text, local, stored, proof, helpers)  # what every nested block is walked with

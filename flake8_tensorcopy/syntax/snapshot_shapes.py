@@ -57,6 +57,41 @@ SNAPSHOT_WORDS = ("before", "old", "prev", "orig", "init", "backup", "snapshot",
 _SNAPSHOT_WORD = compile_pattern("|".join(SNAPSHOT_WORDS), re.IGNORECASE)
 
 
+#: the names torch's layers give their parameters (``nn.Linear``, the convolutions, the norms)
+PARAMETER_ATTRS = frozenset({"weight", "bias"})
+#: calls of a tensor that return itself or share its storage, besides the views of
+#: ``VIEW_METHODS`` (a parameter is contiguous and float32: ``contiguous()`` and ``float()``
+#: return it; ``semantic/statedicts.py`` says where each does); only without arguments
+VIEW_CALLS = frozenset({"detach", "contiguous", "float"})
+#: attributes of a tensor that are views of it
+VIEW_ATTRS = frozenset({"data", "T", "mT"})
+
+
+def parameter_view(value: ast.expr) -> bool:
+    """``model[-1].weight``, ``net.fc.bias.detach()``, ``m.weight.reshape(-1)``,
+    ``torch.as_tensor(m.bias)``: one parameter of a module, or a view of it (TEN402 asks
+    whether the name bound to it is measured against the parameter later)."""
+    node = value
+    for _ in range(16):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and (
+                    func.attr in VIEW_METHODS or func.attr in VIEW_CALLS and
+                    not (node.args or node.keywords)):
+                node = func.value
+            elif dotted(func) in ("torch.as_tensor", "as_tensor") and len(node.args) == 1 and \
+                    not node.keywords:
+                node = node.args[0]
+            else:
+                return False
+        elif isinstance(node, ast.Attribute) and node.attr in VIEW_ATTRS:
+            node = node.value
+        else:
+            return isinstance(node, ast.Attribute) and node.attr in PARAMETER_ATTRS and \
+                isinstance(node.value, (ast.Name, ast.Attribute, ast.Subscript))
+    return False
+
+
 def snapshot_name(name: Optional[str]) -> bool:
     """Does the (dotted) name say it keeps a snapshot (``SNAPSHOT_WORDS``)?"""
     return name is not None and \
@@ -147,13 +182,14 @@ VIEW_METHODS = frozenset({"view", "view_as", "squeeze", "unsqueeze", "t", "trans
 
 
 def _detached(comp) -> bool:
-    """``[p.detach() for ...]``, ``{n: p.data for ...}``, ``[p.reshape(-1) for ...]``: each
-    item the parameter's tensor, or a view of it."""
+    """``[p.detach() for ...]``, ``{n: p.data for ...}``, ``[p.reshape(-1) for ...]``, ``[p.T
+    for ...]``: each item the parameter's tensor, or a view of it."""
     elt = comp.value if isinstance(comp, ast.DictComp) else comp.elt
     inner = elt
-    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and \
-            inner.func.attr in VIEW_METHODS:
-        inner = inner.func.value
+    while (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and
+           inner.func.attr in VIEW_METHODS) or (isinstance(inner, ast.Attribute) and
+                                                 inner.attr in VIEW_ATTRS):
+        inner = inner.func.value if isinstance(inner, ast.Call) else inner.value
     if inner is not elt and isinstance(inner, ast.Name):
         return True
     return (isinstance(elt, ast.Attribute) and elt.attr == "data") or (
