@@ -638,9 +638,10 @@ def forward_hook_line(tree: ast.Module, fn: ast.AST) -> Optional[int]:
         if type(n) is ast.Call and type(n.func) is ast.Attribute and \
                 n.func.attr == "register_forward_hook" and n.args:
             a = n.args[0]
-            if type(a) is ast.Name and (a.id == fn.name or a.id in made) or \
-                    dotted(a) == f"self.{fn.name}" or \
-                    type(a) is ast.Call and type(a.func) is ast.Name and a.func.id in makers:
+            if (type(a) is ast.Name and (a.id == fn.name or a.id in made) or
+                    dotted(a) == f"self.{fn.name}" or
+                    type(a) is ast.Call and type(a.func) is ast.Name and a.func.id in makers) \
+                    and not _no_grad_window(tree, n):
                 line = n.lineno
                 break
     if line is None or not any(isinstance(loop, LOOPS) and any(
@@ -648,3 +649,52 @@ def forward_hook_line(tree: ast.Module, fn: ast.AST) -> Optional[int]:
             for c in walk_nodes(loop)) for loop in walk_nodes(tree)):
         return None
     return line
+
+
+#: ``with`` items under which no graph is made (and ``set_grad_enabled(False)``)
+_GRAD_OFF = frozenset({"torch.no_grad", "no_grad", "torch.inference_mode", "inference_mode"})
+#: calls that run no forward pass, so leave a hook unfired (``net.eval()``, ``print(...)``)
+_NO_FORWARD = frozenset({"eval", "train", "requires_grad_", "to", "cpu", "cuda", "print",
+                         "zero_grad"})
+
+
+def _no_grad_window(tree: ast.Module, call: ast.Call) -> bool:
+    """Is ``call`` (``h = m.register_forward_hook(f)``) followed, in its own block, by
+    statements that run forward passes only under ``no_grad`` (``_GRAD_OFF``; others call only
+    ``_NO_FORWARD``) up to ``h.remove()``? Then the hook sees no graph (a feature extractor
+    attached for an evaluation)."""
+    for node in statements(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if type(block) is not list:
+                continue
+            for i, stmt in enumerate(block):
+                if type(stmt) is ast.Assign and stmt.value is call and \
+                        len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name:
+                    return _removed_after_no_grad(block[i + 1:], stmt.targets[0].id)
+    return False
+
+
+def _removed_after_no_grad(rest: list, handle: str) -> bool:
+    for stmt in rest:
+        if type(stmt) is ast.Expr and type(stmt.value) is ast.Call:
+            func = stmt.value.func
+            if type(func) is ast.Attribute and func.attr == "remove" and \
+                    type(func.value) is ast.Name and func.value.id == handle:
+                return True
+            if (func.attr if type(func) is ast.Attribute else dotted(func)) in _NO_FORWARD:
+                continue
+            return False
+        if type(stmt) is ast.With and all(
+                type(item.context_expr) is ast.Call and (
+                    dotted(item.context_expr.func) in _GRAD_OFF or
+                    dotted(item.context_expr.func) in ("torch.set_grad_enabled",
+                                                       "set_grad_enabled") and
+                    len(item.context_expr.args) == 1 and
+                    type(item.context_expr.args[0]) is ast.Constant and
+                    item.context_expr.args[0].value is False)
+                for item in stmt.items):
+            continue
+        return False
+    return False
+
