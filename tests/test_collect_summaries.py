@@ -362,3 +362,35 @@ def test_stepping_calls_of_a_loop_over_a_display_of_modules():
         "for model in [C()]:\n"
         "    model(x)\n")
     assert stepping_calls(ast.parse(src)) == {"A()": 10, "B()": 10}
+
+
+def test_class_and_static_methods_count_their_own_parameters(tmp_path):
+    """A ``classmethod``'s positions come after ``cls`` (its callers do not hand it), and a
+    list its class binds is kept by the class (``cls.records``); a ``staticmethod``'s start at
+    its first parameter."""
+    m = _module(tmp_path, """
+        class Tracker:
+            records = []
+            name = "t"
+
+            @classmethod
+            def log(cls, value):
+                cls.records.append(value)
+
+            @classmethod
+            def log_into(cls, store, value):
+                store.append(value)
+
+            @classmethod
+            def not_a_list(cls, value):
+                cls.name.append(value)
+
+            @staticmethod
+            def push(store, value):
+                store.append(value)
+        """)
+    cls = m.defs["Tracker"]
+    assert logs(cls.method("log")) == {0: "cls.records"}
+    assert collects(cls.method("log_into")) == {1: 0}
+    assert logs(cls.method("not_a_list")) == {}
+    assert collects(cls.method("push")) == {1: 0}

@@ -44,6 +44,10 @@ def callee(ctx, func) -> Optional[object]:
             return None
         if t is nodes.Attribute:
             rk = ctx.infer(func.value)
+            if type(rk) is kinds.ClassInfo and rk.facts is not None:
+                # ``Tracker.log(loss)``: a static or class method called through its class
+                fn = rk.facts.method(func.attr.value)
+                return fn if hasattr(fn, "graph_summary") and _class_level(fn) else None
             facts = instance_facts(rk)
             fn = facts.method(func.attr.value) if facts is not None else \
                 module_function(ctx.infer, func, rk)  # ``steps.train_step(...)``
@@ -51,6 +55,13 @@ def callee(ctx, func) -> Optional[object]:
     except (RecursionError, OSError, ValueError):
         return None
     return None
+
+
+def _class_level(fn) -> bool:
+    """Is ``fn`` a ``staticmethod`` or ``classmethod`` (called through its class, it takes no
+    instance)?"""
+    return any(graph.dotted(d) in ("staticmethod", "classmethod")
+               for d in getattr(fn.node, "decorator_list", ()))
 
 
 def _class_text(ctx, name: str):
@@ -356,8 +367,9 @@ def _collected(call, fn, name: str) -> list:
              for into_arg in _at(args, given, into)[:1]
              if type(into_arg) in (nodes.Name, nodes.Attribute)
              for arg in _at(args, given, k)]
-    # (a function, called by name or of its module: ``logutil.log_metric("loss", loss, step)``)
-    if type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None:
+    # (a function, called by name or of its module: ``logutil.log_metric("loss", loss, step)``;
+    # a class method keeping it in a list of its class: ``Tracker.log(loss)``)
+    if type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None or _class_level(fn):
         found += [(call.func, arg, (name, kept)) for k, kept in sorted(logs(fn).items())
                   for arg in _at(args, given, k)]
     return found

@@ -304,6 +304,8 @@ def how_kept(form, fact) -> str:
     elif type(form) is tuple:
         out = f" (`{form[0]}()` keeps it there)" if form[1] is None else \
             f" (its `{form[0]}()` adds it into `{form[1]}`)" if form[1].startswith("self.") else \
+            f" (`{form[0]}()` keeps it in its class's `{form[1][4:]}`)" \
+            if form[1].startswith("cls.") else \
             f" (`{form[0]}()` keeps it in the module-level `{form[1]}`)"
     if fact.why == graph.DIFFERENTIATED and fact.detail:
         return out + f" after `{fact.detail}()` called `backward()` on it"

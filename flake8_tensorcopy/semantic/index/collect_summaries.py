@@ -47,10 +47,25 @@ def _kept(fn) -> Tuple[Dict[int, int], Dict[int, str]]:
     if first is not None and None not in spots and not any(
             any_line_within(s, first, last) for s in spots):
         return _NONE  # none of the words in its lines: nothing kept (the text, before the walk)
-    method = fn.cls is not None and not any(
-        graph.dotted(d) in ("staticmethod", "classmethod") for d in fn.node.decorator_list)
+    decorators = {graph.dotted(d) for d in fn.node.decorator_list}
+    static = "staticmethod" in decorators
     top = None if fn.cls is not None else fn.module.top_level_kind
-    return kept_per_function(fn, _KEPT, lambda node: _walk(node, 1 if method else 0, top), _NONE)
+    if "classmethod" in decorators:
+        # ``cls.records.append(value)``: a list the class binds in its body, kept by the class
+        lists = class_lists(fn.cls)
+        top = lambda name: "container" if name in lists else None  # noqa: E731
+    return kept_per_function(fn, _KEPT, lambda node: _walk(
+        node, 0 if fn.cls is None or static else 1, top), _NONE)
+
+
+def class_lists(cls) -> frozenset:
+    """``cls.X`` for each ``X = []`` (or ``list()``) a class's own body binds."""
+    node = getattr(cls, "node", None)
+    return frozenset(f"cls.{t.id}" for s in getattr(node, "body", ()) if type(s) is ast.Assign
+                     and (type(s.value) is ast.List and not s.value.elts or
+                          type(s.value) is ast.Call and graph.dotted(s.value.func) == "list"
+                          and not s.value.args)
+                     for t in s.targets if type(t) is ast.Name)
 
 
 def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
@@ -100,6 +115,9 @@ def _walk(fn, offset: int, top) -> Tuple[Dict[int, int], Dict[int, str]]:
         elif type(recv) is ast.Call and type(recv.func) is ast.Attribute and \
                 recv.func.attr == "setdefault":
             recv = recv.func.value
+        if type(recv) is ast.Attribute and type(recv.value) is ast.Name and \
+                recv.value.id == "cls" and top is not None and top(f"cls.{recv.attr}"):
+            recv = ast.Name(id=f"cls.{recv.attr}")  # a classmethod's list of its class
         if type(recv) is not ast.Name:
             continue
         arg = call.args[0]
