@@ -8,7 +8,8 @@ from typing import List
 
 from ..syntax import nodes
 from ..semantic import closed, graph
-from ..semantic.graph_items import LEAF, RECORD, RETURNED_HOLDING, UNPACKED
+from ..semantic.graph_items import LEAF, RECORD, RETURNED_COMPUTED, RETURNED_HOLDING, \
+    UNPACKED
 from ..syntax.nodes import dotted_name, last_name
 
 
@@ -322,6 +323,9 @@ def how_kept(form, fact) -> str:
     if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_HOLDING):
         return out + (f" (it holds the loss `{fact.detail[len(RETURNED_HOLDING):]}()` "
                       f"differentiated, as its call on line {fact.line} returned it)")
+    if fact.why == graph.HOLDS and fact.detail.startswith(RETURNED_COMPUTED):
+        return out + (f" (`{fact.detail[len(RETURNED_COMPUTED):]}()` returns it holding what "
+                      "it computes from an argument that keeps its graph)")
     if fact.why == graph.HOLDS and fact.detail.startswith(RECORD):
         return out + (f" (the `{fact.detail[len(RECORD):]}` record holds a value that keeps "
                       "its graph)")

@@ -333,9 +333,16 @@ def returned_fact(g, node: ast.Call, summary, derived, stmt=None) -> Optional[Fa
     if summary.returns_item(None):
         return Fact(RETURNED, node.lineno, detail=summary.name)
     srcs = (getattr(summary, "sources", None) or {}).get("")
-    if not srcs or type(node.func) not in (ast.Name, ast.Attribute) or \
+    if type(node.func) not in (ast.Name, ast.Attribute) or \
             any(type(a) is ast.Starred for a in node.args):
         return None
+    if not srcs:
+        # ``return [logits.softmax(-1)]`` (``[*]``: what it holds) of an attached argument
+        held = (getattr(summary, "sources", None) or {}).get("[*]")
+        got = first_fact(derived(node.args[i]) for i in argument_positions(held, True)
+                         if i < len(node.args)) if held else None
+        return None if got is None else Fact(HOLDS, node.lineno, needs_grad=got.needs_grad,
+                                             detail=RETURNED_COMPUTED + summary.name)
     got = first_fact(derived(node.args[i]) for i in argument_positions(srcs, True)
                      if i < len(node.args))
     if got is not None and got.why in (DIFFERENTIATED, SIBLING, TERMS, DERIVED):
@@ -512,6 +519,8 @@ def holding_call(call: ast.Call, s, dicts: bool = False) -> Optional[Fact]:
 APPENDED = "appended"
 #: the start of the detail of a HOLDS fact of what a called function returned (``holds_returned``)
 RETURNED_HOLDING = "returned:"
+#: ... of a list or dict it returns holding what it computes from an attached argument
+RETURNED_COMPUTED = "computed:"
 #: the detail of a HOLDS fact of a starred target's list (``starred_fact``)
 UNPACKED = "unpacked"
 #: the start of the detail of a HOLDS fact of a record made of attached values (``record_fact``)

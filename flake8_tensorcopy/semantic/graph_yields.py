@@ -80,9 +80,14 @@ def summary_items(g, offset: int, positional: int, keyed: Dict[str, tuple],
                                     for k, v in given.items()})
         constructed = given is not None
         whole.append((sources(g, value, r), computed_in(g, value, stmt)))
-        if values is not None and type(value) in (ast.Dict, ast.DictComp):
-            # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes
-            vs = [value.value] if type(value) is ast.DictComp else value.values
+        if values is not None and (type(value) in (ast.Dict, ast.DictComp, ast.ListComp) or
+                                   type(value) is ast.List and not any(
+                                       type(e) is ast.Starred for e in value.elts)):
+            # ``return {f"dice_{c}": dice[c] for c in ...}``: what a loop over its items takes;
+            # ``return [logits.softmax(-1)]``: what a list it returns holds
+            vs = [value.value] if type(value) is ast.DictComp else [value.elt] \
+                if type(value) is ast.ListComp else value.elts if type(value) is ast.List \
+                else value.values
             got: FrozenSet[Source] = frozenset().union(*(sources(g, v, r) for v in vs))
             regs = {computed_in(g, v, stmt) for v in vs}
             values.append((got, regs.pop() if len(regs) == 1 else None))
