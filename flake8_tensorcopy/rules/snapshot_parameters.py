@@ -7,6 +7,7 @@ storage, so the measure is zero however the module was trained: no correct progr
 """
 from __future__ import annotations
 
+import re
 from typing import Optional, Tuple
 
 from ..syntax import nodes
@@ -51,6 +52,7 @@ def measured_against(ctx, scope, name: str, spelled: str) -> Optional[nodes.CSTN
     parameter spelled ``spelled`` (``spelled - name``, ``name != spelled.view(-1)``,
     ``torch.equal(spelled, name)``): the operand that reads ``name``, else None."""
     body = getattr(scope, "body", None)
+    same = re.compile(r"(?<![\w.])" + re.escape(spelled) + r"(?!\w)")  # not ``weight_orig``
     for n in nodes.within(body, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
         t = type(n)
         if t is nodes.BinaryOperation and type(n.operator) is nodes.Subtract:
@@ -64,7 +66,7 @@ def measured_against(ctx, scope, name: str, spelled: str) -> Optional[nodes.CSTN
             continue
         for mine, other in (pair, pair[::-1]):
             if type(mine) is nodes.Name and mine.value == name and \
-                    spelled in ctx.snippet(other, 10_000):
+                    same.search(ctx.snippet(other, 10_000)):
                 return mine
     return None
 
