@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Optional
 
 import ast
-import builtins
 
 from ..semantic import graph, kinds
 from ..semantic.storage_flow import bound_in
@@ -18,7 +17,7 @@ from .accumulate_callers import kept_by_callers, looped_by_callers
 from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
 from .accumulation_forms import accumulation, concatenated_call, how_kept, kept_by_call, \
-    stays_local
+    may_keep, operands, stays_local
 from .context import cached, param_names
 from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
     emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, \
@@ -58,9 +57,11 @@ class GraphKeepingAccumulator(Rule):
         "its module (`log_step(loss)` with `LOSSES.append(value)`; a `global` number, `TOTAL += "
         "value`), the same of a `staticmethod` or `classmethod` called on its class "
         "(`Stats.push(store, loss)`; `Tracker.log(loss)` with `cls.records.append(value)` of a "
-        "list the class binds), a list or dict display a project function returns of what it "
-        "computes from an argument that keeps a graph (`probs.extend(gather_probs(logits))` "
-        "with `return [logits.softmax(-1)]`), and a tracker's method that adds what it is given into an attribute of `self`: "
+        "list the class binds), `setattr(obj, name, getattr(obj, name, 0.0) + term)` (a total "
+        "under a name chosen at run time), a list or dict display a project function returns "
+        "of what it computes from an argument that keeps a graph "
+        "(`probs.extend(gather_probs(logits))` with `return [logits.softmax(-1)]`), and a "
+        "tracker's method that adds what it is given into an attribute of `self`: "
         "`meter.update(loss)` with `self.sum += val`, `self.sum += hvd.allreduce(val.cpu())` (an "
         "autograd-aware call), or every item of a dict it is given, `for k in losses: "
         "self.totals[k] += losses[k]`, or an average started from the first value it is given "
@@ -378,13 +379,13 @@ class GraphKeepingAccumulator(Rule):
     def check(self, node, ctx) -> Iterable[Report]:
         """In front of ``_check``: no generator for what accumulates nothing (``steps += 1``)."""
         found = accumulation(node) or queue_put(node, ctx)
-        if found is None and kept_by_call(node, ctx.source) and _may_keep(node.value) and (
+        if found is None and kept_by_call(node, ctx.source) and may_keep(node.value) and (
                 in_loop(ctx) or self_step_call(node.value, ctx)):
             # (asked only in a loop, or of ``self`` in a step method: ``_check`` reports nothing
             # elsewhere, and finding the called method's summary is the costly part); the
             # first argument it keeps that holds a graph
             for kept in method_accumulation(node, ctx):
-                reports = list(self._check(node, ctx, kept)) if _operands(kept[1]) else ()
+                reports = list(self._check(node, ctx, kept)) if operands(kept[1]) else ()
                 if reports:
                     return reports
             return ()
@@ -393,7 +394,7 @@ class GraphKeepingAccumulator(Rule):
             got = self._materialized(node, ctx)  # (``losses.extend(train_iter(...))`` too)
             if got or found is None:
                 return got
-        return () if not _operands(found[1]) else self._check(node, ctx, found)
+        return () if not operands(found[1]) else self._check(node, ctx, found)
 
     def _materialized(self, node, ctx) -> Iterable[Report]:
         """``list(train_steps(model, loader))``, ``sum(train_iter(...))``: a generator of the
@@ -615,46 +616,6 @@ class GraphKeepingAccumulator(Rule):
 # ---- the accumulation ---------------------------------------------------------------------------
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict)
 _LOOPS = (nodes.For, nodes.While)
-
-
-def _operands(value) -> bool:
-    """A name, attribute or call in ``value``, through arithmetic, subscripts, containers and
-    the items of comprehensions?"""
-    t = type(value)
-    if t is nodes.Tuple or t is nodes.List:
-        return any(_operands(e.value) for e in value.elements if type(e) is nodes.Element)
-    if t is nodes.Dict:
-        return any(_operands(e.value) for e in value.elements if type(e) is nodes.DictElement)
-    if t is nodes.BinaryOperation:
-        return _operands(value.left) or _operands(value.right)
-    if t is nodes.UnaryOperation or t is nodes.Subscript:
-        return _operands(value.expression if t is nodes.UnaryOperation else value.value)
-    if t is nodes.DictComp or t is nodes.ListComp:  # ``{k: v for k, v in losses.items()}``
-        return _operands(value.value if t is nodes.DictComp else value.elt)
-    return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
-
-
-#: builtins a loop calls with several arguments (``print(epoch, loss)``), none of which keeps
-#: one in another: not asked for a project function's summary
-_BUILTINS = frozenset(dir(builtins))
-
-
-def _may_keep(call) -> bool:
-    """Could ``method_accumulation`` find ``call`` keeping a value ``_operands`` accepts? A
-    method called on a name, an attribute or an item (``meter.update(...)``,
-    ``meters["loss"].update(...)``) with such an argument:
-    ``pbar.update(1)`` is not asked for its method's summary."""
-    if type(call) is not nodes.Call:
-        return False
-    if type(call.func) is nodes.Name:  # ``record(hist, loss)``, ``log_step(loss)``: a
-        # function that appends to another argument or to a module-level log
-        return bool(call.args) and call.func.value not in _BUILTINS and \
-            any(not a.star and _operands(a.value) for a in call.args)
-    if type(call.func) is not nodes.Attribute or \
-            type(call.func.value) not in (nodes.Name, nodes.Attribute, nodes.Subscript):
-        return False
-    # (``logger.update(**loss_dict)``: a dict whose every value a ``**kwargs`` takes)
-    return any(a.star != "*" and _operands(a.value) for a in call.args)
 
 
 # ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------

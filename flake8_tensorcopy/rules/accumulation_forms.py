@@ -1,9 +1,11 @@
 """The forms of an accumulation TEN501 reads (``accumulation``): ``acc += v``, ``acc = acc + v``
 (a running average, a running mean, one branch of a conditional expression), ``d[k] =
 d.get(k, 0.0) + v``, an item stored per index, ``acc.append(v)`` and its kin, ``acc =
-torch.cat((acc, v))`` (sliced too); the syntax of the linted tree, no facts."""
+torch.cat((acc, v))`` (sliced too), ``setattr(obj, n, getattr(obj, n) + v)``; and what a call
+statement may hand a keeper (``may_keep``); the syntax of the linted tree, no facts."""
 from __future__ import annotations
 
+import builtins
 from typing import List
 
 from ..syntax import nodes
@@ -64,6 +66,9 @@ def accumulation(node):
         other = _added(name, op)
         return (acc, other, "add") if other is not None else None
     call = node.value
+    if type(call) is nodes.Call and type(call.func) is nodes.Name and \
+            call.func.value == "setattr":
+        return _set_attr_added(call)
     if type(call) is nodes.Call and pushed(call, GROWING_PUSHES):
         # ``heapq.heappush(heap, item)``: the heap grows by ``item`` as by ``heap.append(item)``
         return (call.args[0].value, call.args[1].value, "append") \
@@ -223,6 +228,28 @@ def concatenation(acc, name: str, call):
     return acc, items[1 - names.index(name)], "cat"
 
 
+def _set_attr_added(call):
+    """``setattr(obj, name, getattr(obj, name[, 0.0]) + v)``: ``obj.<name> += v`` spelled
+    with a name chosen at run time (obj, v, ``"add"``), else None."""
+    args = call.args
+    if len(args) != 3 or any(a.keyword is not None or a.star for a in args) or \
+            type(args[2].value) is not nodes.BinaryOperation or \
+            type(args[2].value.operator) is not nodes.Add:
+        return None
+    obj, name, total = args[0].value, args[1].value, args[2].value
+    if dotted_name(obj) is None or type(name) not in (nodes.Name, nodes.SimpleString):
+        return None
+    for mine, other in ((total.left, total.right), (total.right, total.left)):
+        if type(mine) is nodes.Call and type(mine.func) is nodes.Name and \
+                mine.func.value == "getattr" and len(mine.args) in (2, 3) and \
+                not any(a.keyword is not None or a.star for a in mine.args) and \
+                dotted_name(mine.args[0].value) == dotted_name(obj) and \
+                type(mine.args[1].value) is type(name) and \
+                mine.args[1].value.value == name.value:
+            return obj, other, "add"
+    return None
+
+
 def kept_by_call(node, source: str) -> bool:
     """May statement ``node`` hand a value to a call that keeps it (``method_accumulation``):
     a call as a statement (``meter.update(loss)``), or one whose result is bound where a ``def``
@@ -235,6 +262,46 @@ def kept_by_call(node, source: str) -> bool:
     if type(f) is nodes.Name:
         return "def __call__(" in source
     return type(f) is nodes.Attribute and f"def {f.attr.value}(" in source
+
+
+def operands(value) -> bool:
+    """A name, attribute or call in ``value``, through arithmetic, subscripts, containers and
+    the items of comprehensions?"""
+    t = type(value)
+    if t is nodes.Tuple or t is nodes.List:
+        return any(operands(e.value) for e in value.elements if type(e) is nodes.Element)
+    if t is nodes.Dict:
+        return any(operands(e.value) for e in value.elements if type(e) is nodes.DictElement)
+    if t is nodes.BinaryOperation:
+        return operands(value.left) or operands(value.right)
+    if t is nodes.UnaryOperation or t is nodes.Subscript:
+        return operands(value.expression if t is nodes.UnaryOperation else value.value)
+    if t is nodes.DictComp or t is nodes.ListComp:  # ``{k: v for k, v in losses.items()}``
+        return operands(value.value if t is nodes.DictComp else value.elt)
+    return t is nodes.Name or t is nodes.Attribute or t is nodes.Call
+
+
+#: builtins a loop calls with several arguments (``print(epoch, loss)``), none of which keeps
+#: one in another: not asked for a project function's summary
+_BUILTINS = frozenset(dir(builtins))
+
+
+def may_keep(call) -> bool:
+    """Could ``method_accumulation`` find ``call`` keeping a value ``operands`` accepts? A
+    method called on a name, an attribute or an item (``meter.update(...)``,
+    ``meters["loss"].update(...)``) with such an argument:
+    ``pbar.update(1)`` is not asked for its method's summary."""
+    if type(call) is not nodes.Call:
+        return False
+    if type(call.func) is nodes.Name:  # ``record(hist, loss)``, ``log_step(loss)``: a
+        # function that appends to another argument or to a module-level log
+        return bool(call.args) and call.func.value not in _BUILTINS and \
+            any(not a.star and operands(a.value) for a in call.args)
+    if type(call.func) is not nodes.Attribute or \
+            type(call.func.value) not in (nodes.Name, nodes.Attribute, nodes.Subscript):
+        return False
+    # (``logger.update(**loss_dict)``: a dict whose every value a ``**kwargs`` takes)
+    return any(a.star != "*" and operands(a.value) for a in call.args)
 
 
 _FIX_DEFS = (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)

@@ -21,7 +21,8 @@ def like_call(node: ast.expr) -> bool:
 
 
 def two_step_copy(block: list) -> bool:
-    """TEN302's two statements in one block: ``out = torch.empty_like(v)``, then ``out.copy_(v)``."""
+    """TEN302's two statements in one block: ``out = torch.empty_like(v)``, then
+    ``out.copy_(v)``."""
     for prev, stmt in zip(block, block[1:]):
         if type(stmt) is ast.Expr and type(prev) is ast.Assign and len(prev.targets) == 1:
             call, target = stmt.value, prev.targets[0]
