@@ -8,6 +8,7 @@ import ast
 import re
 from typing import FrozenSet, Iterable, List, Optional, Tuple
 
+from ..syntax.grad_callers import grad_effect
 from ..syntax.walk import assigned_pairs, dotted, own_nodes, self_bindings, statements
 
 #: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
@@ -148,9 +149,6 @@ def keeps_graph_function(qualname: str) -> bool:
 
 
 DIFFERENTIATING = frozenset({"backward", "manual_backward"})
-#: what a ``with`` item does to grad mode, by the called name's last part
-GRAD_OFF = frozenset({"no_grad", "inference_mode"})
-GRAD_ON = frozenset({"enable_grad"})
 
 
 #: methods a called value has when it is a module (``X.eval()`` ... ``X(x)``: the scope's
@@ -175,27 +173,6 @@ def path_of(node: ast.AST) -> Optional[Tuple[str, str]]:
     if type(node) is not ast.Name or not path:
         return None
     return node.id, "".join(reversed(path))
-
-
-def grad_effect(expr: ast.AST) -> Optional[str]:
-    """What ``with expr:`` does to grad mode: "off", "on", "unknown" (``set_grad_enabled(flag)``)
-    or None (nothing known about grad)."""
-    if type(expr) is not ast.Call:
-        return None
-    name = dotted(expr.func) or ""
-    last = name.rpartition(".")[2]
-    if last in GRAD_OFF:
-        if last == "inference_mode" and expr.args and type(expr.args[0]) is ast.Constant:
-            return "off" if expr.args[0].value else "on"
-        return "off" if not expr.args else "unknown"
-    if last in GRAD_ON:
-        return "on"
-    if last == "set_grad_enabled":
-        arg = expr.args[0] if expr.args else None
-        if type(arg) is ast.Constant and type(arg.value) is bool:
-            return "on" if arg.value else "off"
-        return "unknown"
-    return None
 
 
 def decorated_grad(fn: ast.AST) -> Optional[str]:

@@ -9,6 +9,7 @@ import re
 from typing import Callable, FrozenSet, Optional, Set, Tuple
 
 from .source import LazyPattern, holds_words
+from .grad_callers import grad_effect
 from .walk import assigned_pairs, dotted, statements, walk_nodes
 
 _nodes = walk_nodes
@@ -651,8 +652,6 @@ def forward_hook_line(tree: ast.Module, fn: ast.AST) -> Optional[int]:
     return line
 
 
-#: ``with`` items under which no graph is made (and ``set_grad_enabled(False)``)
-_GRAD_OFF = frozenset({"torch.no_grad", "no_grad", "torch.inference_mode", "inference_mode"})
 #: calls that run no forward pass, so leave a hook unfired (``net.eval()``, ``print(...)``)
 _NO_FORWARD = frozenset({"eval", "train", "requires_grad_", "to", "cpu", "cuda", "print",
                          "zero_grad"})
@@ -660,8 +659,8 @@ _NO_FORWARD = frozenset({"eval", "train", "requires_grad_", "to", "cpu", "cuda",
 
 def _no_grad_window(tree: ast.Module, call: ast.Call) -> bool:
     """Is ``call`` (``h = m.register_forward_hook(f)``) followed, in its own block, by
-    statements that run forward passes only under ``no_grad`` (``_GRAD_OFF``; others call only
-    ``_NO_FORWARD``) up to ``h.remove()``? Then the hook sees no graph (a feature extractor
+    statements that run forward passes only under ``no_grad`` (``grad_effect``: "off"; others
+    call only ``_NO_FORWARD``) up to ``h.remove()``? Then the hook sees no graph (a feature extractor
     attached for an evaluation)."""
     for node in statements(tree):
         for field in ("body", "orelse", "finalbody"):
@@ -685,15 +684,8 @@ def _removed_after_no_grad(rest: list, handle: str) -> bool:
             if (func.attr if type(func) is ast.Attribute else dotted(func)) in _NO_FORWARD:
                 continue
             return False
-        if type(stmt) is ast.With and all(
-                type(item.context_expr) is ast.Call and (
-                    dotted(item.context_expr.func) in _GRAD_OFF or
-                    dotted(item.context_expr.func) in ("torch.set_grad_enabled",
-                                                       "set_grad_enabled") and
-                    len(item.context_expr.args) == 1 and
-                    type(item.context_expr.args[0]) is ast.Constant and
-                    item.context_expr.args[0].value is False)
-                for item in stmt.items):
+        if type(stmt) is ast.With and all(grad_effect(item.context_expr) == "off"
+                                          for item in stmt.items):
             continue
         return False
     return False

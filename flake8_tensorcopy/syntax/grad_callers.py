@@ -28,6 +28,32 @@ GRAD_OFF_TEXT = ("set_grad_enabled", "requires_grad_(False)", "requires_grad = F
                  "requires_grad=False", "inference_mode", "_set_grad_enabled")
 
 
+#: what a ``with`` item does to grad mode, by the called name's last part
+GRAD_OFF = frozenset({"no_grad", "inference_mode"})
+GRAD_ON = frozenset({"enable_grad"})
+
+
+def grad_effect(expr: ast.AST) -> Optional[str]:
+    """What ``with expr:`` does to grad mode: "off", "on", "unknown" (``set_grad_enabled(flag)``)
+    or None (nothing known about grad)."""
+    if type(expr) is not ast.Call:
+        return None
+    name = dotted(expr.func) or ""
+    last = name.rpartition(".")[2]
+    if last in GRAD_OFF:
+        if last == "inference_mode" and expr.args and type(expr.args[0]) is ast.Constant:
+            return "off" if expr.args[0].value else "on"
+        return "off" if not expr.args else "unknown"
+    if last in GRAD_ON:
+        return "on"
+    if last == "set_grad_enabled":
+        arg = expr.args[0] if expr.args else None
+        if type(arg) is ast.Constant and type(arg.value) is bool:
+            return "on" if arg.value else "off"
+        return "unknown"
+    return None
+
+
 def grad_off_text(source: str) -> bool:
     """Does ``source`` turn grad off or freeze a parameter anywhere (``GRAD_OFF_TEXT``)?"""
     return any(s in source for s in GRAD_OFF_TEXT)
