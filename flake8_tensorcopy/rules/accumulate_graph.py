@@ -13,6 +13,7 @@ from typing import Dict, Optional
 from ..semantic import graph, graph_sources, kinds
 from ..semantic.graph_facts import module_call
 from ..semantic.index.statedict_summaries import module_function
+from ..semantic.index.summaries import class_level
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
     leaf_properties, module_attributes
 from ..syntax import nodes
@@ -47,7 +48,7 @@ def callee(ctx, func) -> Optional[object]:
             if type(rk) is kinds.ClassInfo and rk.facts is not None:
                 # ``Tracker.log(loss)``: a static or class method called through its class
                 fn = rk.facts.method(func.attr.value)
-                return fn if hasattr(fn, "graph_summary") and _class_level(fn) else None
+                return fn if hasattr(fn, "graph_summary") and class_level(fn.node) else None
             facts = instance_facts(rk)
             fn = facts.method(func.attr.value) if facts is not None else \
                 module_function(ctx.infer, func, rk)  # ``steps.train_step(...)``
@@ -55,13 +56,6 @@ def callee(ctx, func) -> Optional[object]:
     except (RecursionError, OSError, ValueError):
         return None
     return None
-
-
-def _class_level(fn) -> bool:
-    """Is ``fn`` a ``staticmethod`` or ``classmethod`` (called through its class, it takes no
-    instance)?"""
-    return any(graph.dotted(d) in ("staticmethod", "classmethod")
-               for d in getattr(fn.node, "decorator_list", ()))
 
 
 def _class_text(ctx, name: str):
@@ -369,7 +363,7 @@ def _collected(call, fn, name: str) -> list:
              for arg in _at(args, given, k)]
     # (a function, called by name or of its module: ``logutil.log_metric("loss", loss, step)``;
     # a class method keeping it in a list of its class: ``Tracker.log(loss)``)
-    if type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None or _class_level(fn):
+    if type(call.func) is nodes.Name or getattr(fn, "cls", 0) is None or class_level(fn.node):
         found += [(call.func, arg, (name, kept)) for k, kept in sorted(logs(fn).items())
                   for arg in _at(args, given, k)]
     return found

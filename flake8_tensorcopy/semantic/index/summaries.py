@@ -319,7 +319,7 @@ def _called_method(instance) -> str:
 def _summarise(fn) -> GraphSummary:
     node = fn.node
     cls = fn.cls
-    method = cls is not None and not _static(node)
+    method = cls is not None and not class_level(node)
     offset = 1 if method else 0
     g = graph.scope_graph(node, IndexOracle(fn.module, cls))
     returns, items, fields = _returns(g)
@@ -366,7 +366,9 @@ def _proves_on(g: graph.ScopeGraph, node) -> bool:
     return False
 
 
-def _static(node) -> bool:
+def class_level(node) -> bool:
+    """Is the function ``node`` a ``staticmethod`` or ``classmethod`` (called without an
+    instance)?"""
     return any(graph.dotted(d) in ("staticmethod", "classmethod")
                for d in getattr(node, "decorator_list", ()))
 
