@@ -14,6 +14,7 @@ from flake8_tensorcopy.lint import candidates
 from flake8_tensorcopy.semantic import graph_terms
 from flake8_tensorcopy.semantic.index import ProjectIndex
 from flake8_tensorcopy.semantic.index.reach import import_specs
+from flake8_tensorcopy.syntax import grad_callers
 from flake8_tensorcopy.syntax.accumulation_shapes import PROOF_WORDS, mentions_proof
 from flake8_tensorcopy.syntax.prefilter import BODYLESS, SHAPES
 
@@ -61,7 +62,7 @@ def test_the_proof_words_hold_every_spelling_the_graph_facts_read():
     words = {w for w, _ in PROOF_WORDS}
     assert set(graph_terms.DIFFERENTIATING) <= {"backward", "manual_backward"}
     assert all(any(w in name for w in words) for name in graph_terms.DIFFERENTIATING)
-    assert set(graph_terms.GRAD_ON) <= words
+    assert set(grad_callers.GRAD_ON) <= words
     spelled = {
         "x.backward()": True, "self.manual_backward(loss)": True,
         "torch.autograd.grad(y, xs)": True, "autograd . grad (y, xs)": True,
@@ -73,7 +74,7 @@ def test_the_proof_words_hold_every_spelling_the_graph_facts_read():
     for text, expected in spelled.items():
         assert mentions_proof(text) is expected, text
         tree = ast.parse(text)
-        read = any(graph_terms.grad_effect(n) == "on" or (
+        read = any(grad_callers.grad_effect(n) == "on" or (
             isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or
                                          getattr(n.func, "id", None)) in
             graph_terms.DIFFERENTIATING) or (

@@ -29,7 +29,7 @@ LIBRARY_WORDS = frozenset("""torch numpy np os sys typing collections math rando
 #: callers, that a value holds a graph: a differentiating call (``x.backward(``,
 #: ``manual_backward(``, ``torch.autograd.grad(``: ``semantic/graph_terms.DIFFERENTIATING``) or
 #: a block that turns grad on (``enable_grad``, called or not, ``set_grad_enabled(True)``,
-#: ``inference_mode(False)``: ``graph_terms.grad_effect``). A function's summary says it
+#: ``inference_mode(False)``: ``grad_callers.grad_effect``). A function's summary says it
 #: returns or differentiates a graph only when its own text, or that of a function it calls,
 #: holds one. Each word, then its pattern (``tests/test_prefilter.py`` holds the two lists
 #: together).
