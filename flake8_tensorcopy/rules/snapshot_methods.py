@@ -15,7 +15,7 @@ from .context import enclosing_function, positional_param_names, statement_block
 from ..semantic.storage_flow import bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .accumulation_forms import pushed
-from .snapshot_flow import DEFS, locate, mentions, read_after_change
+from .snapshot_flow import DEFS, locate, mentions, other_item, read_after_change
 from .snapshot_getters import bound_from, restored_through_getter, returns_items
 from .snapshot_values import paired_list, parameter_lists, reads_parameters_of, reads_state_items
 from ..syntax.source import LazyPattern
@@ -287,7 +287,7 @@ def load_of(node, name: str, keys=None):
     None else self.init`` ... ``load_state_dict(state)``) or to a call handed ``name`` whole
     (``averaged = average_state_dicts(self.snapshots)``: computed from the live tensors)."""
     todo = [node]
-    loads, chosen = [], set()
+    loads, chosen, items = [], set(), {}
     while todo:
         n = todo.pop()
         called = last_name(n.func) if type(n) is nodes.Call else None
@@ -311,8 +311,17 @@ def load_of(node, name: str, keys=None):
                     type(c) is nodes.CompFor and dotted_name(c.iter) == name
                     for c in nodes.within(n.value))):
             chosen.add(n.targets[0].target.value)
+        elif type(n) is nodes.Assign and len(n.targets) == 1 and \
+                type(n.targets[0].target) is nodes.Name and type(n.value) is nodes.Subscript and \
+                dotted_name(n.value.value) == name and (
+                    keys is None or keys[0] > 1 or not other_item(n.value, name, keys)):
+            # ``ck = self.ckpts[epoch]`` ... ``load_state_dict(ck["model"])``: one of its items
+            items[n.targets[0].target.value] = None if keys is None or keys[0] < 2 else \
+                (keys[0] - 1, keys[1])
         todo.extend(c for c in n.children if c is not None)
-    return next((a for a in loads if type(a) is nodes.Name and a.value in chosen), None)
+    return next((a for a in loads if type(a) is nodes.Name and a.value in chosen), None) or \
+        next((hit for a in loads for item, sub in items.items()
+              for hit in (mentions(a, item, keys=sub),) if hit is not None), None)
 
 
 def _wrapped_load(fn, name: str, tree):
