@@ -9,7 +9,8 @@ from flake8_tensorcopy.rules.base import Rule
 from flake8_tensorcopy.rules.context import Context
 from flake8_tensorcopy.semantic import devices, storage
 from flake8_tensorcopy.semantic.infer import Inference
-from flake8_tensorcopy.semantic.storage_flow import first_write, sole_binding, tensor_parameter
+from flake8_tensorcopy.semantic.storage_flow import binds_itself, first_write, sole_binding, \
+    tensor_parameter
 from flake8_tensorcopy.syntax import build, nodes
 from flake8_tensorcopy.syntax.positions import Text
 from flake8_tensorcopy.syntax.prefilter import has_candidates
@@ -243,6 +244,21 @@ def test_a_parameter_used_as_a_tensor():
     # ``.float()`` of an item by a tuple index: no array, list or module container has one
     assert used(["x[:, 1:] = x[:, :-1].float()"])
     assert not used(["y = x[1:].float()"])  # ``nn.Sequential(...)[1:].float()``: a module
+
+
+def test_a_function_binding_a_name_itself():
+    def binds(body, name="d", params="m"):
+        src = f"def f({params}):\n" + "".join(f"    {line}\n" for line in body)
+        return binds_itself(build.build(ast.parse(src), src, Text(src), {}).body[0], name)
+
+    assert not binds(["d['k'] = m.state_dict()"])  # a write into what the name holds
+    assert not binds(["d.best = m.state_dict()", "return d"])
+    assert not binds(["def g():", "    d = 1"])  # another scope's
+    assert binds(["d = {}", "d['k'] = m.state_dict()"])
+    assert binds(["for d in m:", "    pass"])
+    assert binds(["global d", "d['k'] = 1"])
+    assert binds(["pass"], params="d")
+    assert binds(["pass"], params="*d")
 
 
 def test_prefilter_keeps_storage_bindings_with_a_write_and_skips_look_alikes():

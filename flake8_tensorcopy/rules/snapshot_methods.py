@@ -12,7 +12,7 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from .context import enclosing_function, positional_param_names, statement_blocks, \
     statement_list
-from ..semantic.storage_flow import bound_in, first_write
+from ..semantic.storage_flow import binds_itself, bound_in, first_write
 from ..syntax.walk import dotted, walk_nodes
 from .accumulation_forms import pushed
 from .snapshot_flow import DEFS, locate, mentions, other_item, read_after_change
@@ -98,18 +98,28 @@ def _read_of(fn, name: str):
     return next((n for n in found if id(n) not in written), None)
 
 
-def restored_by_sibling(ctx, name: str, keys=None):
+def restored_by_sibling(ctx, name: str, keys=None, item: bool = False):
     """``nonlocal best`` ... ``best = model.state_dict()`` in a closure whose enclosing function
     defines another closure that hands ``best`` to ``load_state_dict`` (an early-stopping
     factory's ``step()`` and ``restore()``), or ``global BEST`` ... in a function of the module
     whose other function loads ``BEST``: later calls of it, as two methods of one object share
     ``self`` (``restored_elsewhere``). A function that binds the name for itself without the
-    same declaration reads its own."""
+    same declaration reads its own. ``item``: the snapshot is stored into an item of ``name``
+    (``saved["rewind"] = ...``), which needs no declaration where the function binds no
+    ``name`` of its own: the container of the enclosing function, or of the module."""
     scope = ctx.scope_node
-    if type(scope) is not nodes.FunctionDef or not (
-            "global" in ctx.source or "nonlocal" in ctx.source):
+    if type(scope) is not nodes.FunctionDef:
+        return None
+    if item and "." not in name and not binds_itself(scope, name):
+        outer = enclosing_function(ctx.module, scope)
+        body = statement_list(outer.body) if outer is not None else ctx.module.body
+        if not bound_in(outer if outer is not None else ctx.module, name):
+            return None  # (the enclosing function's container, or a module's from a function)
+        siblings = [s for s in body if type(s) is nodes.FunctionDef]
+        kind = nodes.Nonlocal if outer is not None else nodes.Global
+    elif not ("global" in ctx.source or "nonlocal" in ctx.source):
         return None  # (the text first: no declaration, no walk of the function)
-    if _declares(scope, name, nodes.Global):
+    elif _declares(scope, name, nodes.Global):
         # ``global BEST`` ... ``BEST = model.state_dict()``: the module's other functions
         siblings = [s for s in ctx.module.body if type(s) is nodes.FunctionDef]
         kind = nodes.Global

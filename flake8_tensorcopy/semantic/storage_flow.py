@@ -637,6 +637,12 @@ def bound_in(scope: nodes.CSTNode, name: str) -> bool:
     return False
 
 
+def binds_itself(scope: nodes.CSTNode, name: str) -> bool:
+    """Does ``scope`` bind ``name`` itself (a parameter, ``name = v``, a loop target, a
+    declaration...), writes into what it holds (``name[k] = v``, ``name.a = v``) aside?"""
+    return _parameter(scope, name) is not False or _assigned(scope, name, None, _rebinds) != []
+
+
 def _dotted(expr) -> Optional[str]:
     return nodes.dotted_name(expr) if type(expr) in (nodes.Name, nodes.Attribute) else None
 
