@@ -390,8 +390,9 @@ def test_accumulations_are_looked_for_only_in_definitions_whose_text_holds_a_loo
     gated = [prefilter.plan(tree, text) for text, tree in trees]
     monkeypatch.setattr(prefilter._TextIndex, "has_loop", lambda self, node: True)
     monkeypatch.setattr(prefilter, "_accumulates",
-                        lambda node, b, c, calls, mentions=None, stores=False:
-                        accumulation_shapes.accumulates(node, b, c, calls, stores=stores))
+                        lambda node, b, c, calls, mentions=None, stores=False, keepers=():
+                        accumulation_shapes.accumulates(node, b, c, calls, stores=stores,
+                                                        keepers=frozenset(keepers)))
     assert gated == [prefilter.plan(tree, text) for text, tree in trees]
     assert sum(found for found, _ in gated) > 50
 
@@ -562,3 +563,25 @@ def test_a_parameter_handed_to_a_call_or_cloned_is_no_candidate():
     assert not has_candidates(ast.parse("import torch\nnn.init.zeros_(m.bias)\n"))
     assert not has_candidates(ast.parse("w0 = model.fc.weight.clone()\n"))
     assert not has_candidates(ast.parse("y = self.fc.weight @ x\n"))
+
+
+@pytest.mark.parametrize("binding, keeps", [
+    ("log_loss = functools.partial(record, store, 'loss')", True),
+    ("log_loss = lambda v: store.append(v)", True),
+    ("log_loss = make_recorder()", True),
+    ("log_loss = print", False),  # a name bound to no keeper: one argument, no candidate
+])
+def test_the_plan_keeps_a_loop_handing_one_value_to_a_named_keeper(binding, keeps, tmp_path):
+    """TEN501 through ``functools.partial``, a lambda, or a factory's function, called with the
+    one value it keeps (``accumulate_keepers``): the plan keeps the loop; the rule reports it.
+    A call of another name with one argument is no candidate."""
+    src = ("import functools\nimport torch\n\n\ndef record(store, key, value):\n"
+           "    store.setdefault(key, []).append(value)\n\n\ndef make_recorder():\n"
+           "    values = []\n\n    def rec(v):\n        values.append(v)\n    return rec\n\n\n"
+           "store = []\n" + binding + "\n\n\ndef train(model, opt, data):\n"
+           "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
+           "        opt.step()\n        log_loss(loss)\n")
+    assert has_candidates(ast.parse(src)) is keeps
+    path = tmp_path / "train.py"  # (the project index finds ``record`` and ``make_recorder``)
+    path.write_text(src)
+    assert [d.code for d in analyze(src, filename=str(path))] == (["TEN501"] if keeps else [])

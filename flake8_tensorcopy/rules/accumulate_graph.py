@@ -19,6 +19,7 @@ from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes
 from ..syntax import nodes
 from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
 from ..syntax.walk import class_of
+from .accumulate_keepers import factory_keeps, lambda_keeps, named, partial_of
 from .context import cached
 from .snapshot_records import record_fields
 
@@ -296,6 +297,8 @@ def method_accumulation(node, ctx) -> list:
     func = call.func
     if type(func) is nodes.Name:
         fn = callee(ctx, func)
+        if fn is None:  # (``log_loss = functools.partial(record, store, "loss")``, a lambda,
+            return _named_keeper(ctx, call, func)  # a factory's function: ``accumulate_keepers``)
         if getattr(fn, "name", None) != "__call__" or getattr(fn, "cls", None) is None:
             return _collected(call, fn, func.value)
         receiver, method = func, "__call__"  # ``stopper(val_loss, model)``: its ``__call__``
@@ -343,7 +346,19 @@ def _item_of(ctx, arg, key: str):
         return None
 
 
-def _collected(call, fn, name: str) -> list:
+def _named_keeper(ctx, call, func) -> list:
+    """``method_accumulation`` of a call of a name bound to no function of the project."""
+    if not named(ctx, func):
+        return []
+    part = partial_of(ctx, func)
+    if part is not None:
+        target = part[0]
+        fn = callee(ctx, target) if type(target) in (nodes.Name, nodes.Attribute) else None
+        return _collected(call, fn, func.value, part[1]) if fn is not None else []
+    return lambda_keeps(ctx, call) or factory_keeps(ctx, call, callee)
+
+
+def _collected(call, fn, name: str, pre: list = ()) -> list:
     """(the argument appended to, the argument appended, (``name``, None)) of a call of a
     project function whose summary says it appends one parameter to another, by position; or
     (the function called, the argument, (``name``, the module-level name)) of one whose summary
@@ -353,10 +368,12 @@ def _collected(call, fn, name: str) -> list:
     if fn is None or not hasattr(fn, "node") or any(a.star for a in call.args):
         return []
     args = [a for a in call.args if a.keyword is None]
+    given_first = len(args) != len(call.args)
+    args = list(pre) + args  # (the arguments a ``functools.partial`` gives first)
     names = graph.function_params(fn.node)
     if getattr(fn, "cls", None) is not None and names[:1] == ["self"]:
         names = names[1:]
-    given = _given(call, names, fn.node.args.kwarg) if len(args) != len(call.args) else None
+    given = _given(call, names, fn.node.args.kwarg) if given_first else None
     found = [(into_arg, arg, (name, None)) for k, into in sorted(collects(fn).items())
              for into_arg in _at(args, given, into)[:1]
              if type(into_arg) in (nodes.Name, nodes.Attribute)

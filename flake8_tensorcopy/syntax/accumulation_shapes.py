@@ -75,7 +75,8 @@ def _concatenated(expr, name: Optional[str]) -> Optional[ast.expr]:
 _HELD = (ast.Name, ast.Subscript, ast.Attribute, ast.Dict, ast.List, ast.Tuple)
 
 
-def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
+def _accumulated(node: ast.AST, methods: bool = False,
+                 keepers: FrozenSet[str] = frozenset()) -> Optional[ast.expr]:
     """The value of ``acc += v``, ``acc = acc + v`` (in one branch of ``... if ... else ...``
     too), ``acc.append(v)``, ``acc.extend([v])``,
     ``acc = torch.cat((acc, v))`` when ``v`` may be a tensor or hold one (TEN501): not a
@@ -130,8 +131,10 @@ def _accumulated(node: ast.AST, methods: bool = False) -> Optional[ast.expr]:
             _concatenated(_catted(node.value), dotted(node.targets[0])) is not None:
         value = _concatenated(_catted(node.value), dotted(node.targets[0]))
     elif methods and t is ast.Expr and type(node.value) is ast.Call and \
-            type(node.value.func) is ast.Name and len(node.value.args) > 1:
-        # ``record(hist, loss)``: a function that may append one argument to another
+            type(node.value.func) is ast.Name and (len(node.value.args) > 1 or (
+                node.value.args and node.value.func.id in keepers)):
+        # ``record(hist, loss)``: a function that may append one argument to another (one,
+        # ``log_loss(loss)``, where ``keepers`` binds the name: ``functools.partial``...)
         value = ast.Tuple(elts=[a for a in node.value.args if not isinstance(a, ast.Starred)],
                           ctx=ast.Load())
     elif methods and t is ast.Expr and type(node.value) is ast.Call and \
@@ -279,7 +282,7 @@ def _backward_names(loop: ast.AST) -> Set[str]:
 
 def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[str],
                 mentions: Optional[Callable[[ast.AST, str], bool]] = None,
-                stores: bool = False) -> bool:
+                stores: bool = False, keepers: FrozenSet[str] = frozenset()) -> bool:
     """A loop under ``root`` whose body accumulates what may be a tensor (TEN501's candidates),
     asked three ways at once, each loop read once:
 
@@ -300,7 +303,8 @@ def accumulates(root: ast.AST, backward: bool, called: bool, calls: FrozenSet[st
     for loop in list(statements(root)) + closures if closures else statements(root):
         if not isinstance(loop, LOOPS) and loop not in closures:
             continue
-        values = [v for s in statements(loop) for v in (_accumulated(s, True),) if v is not None]
+        values = [v for s in statements(loop) for v in (_accumulated(s, True, keepers),)
+                  if v is not None]
         if not values:
             continue
         names = _backward_names(loop) if mentions is None or mentions(loop, "backward") \

@@ -546,7 +546,8 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     # or of a value a call computed (``model(x)``, a project function that may
                     # return the loss it differentiated) or a function of another project
                     # module computed, where the rule can tell it holds a graph (``Proof``)
-                    True, local, None if text is None else text.contains) and proof(stmt, top):
+                    True, local, None if text is None else text.contains,
+                    keepers=proof.keepers()) and proof(stmt, top):
                 found = True
             elif in_class and _is_step(stmt, proof.source, text) and (
                     _step_accumulates(stmt) or proof.keeps_on_self(stmt)) or \
@@ -605,7 +606,7 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                                                                          stored):
             found = True
         elif not in_class and isinstance(stmt, _LOOPS + (ast.With,)) and _accumulates(
-                stmt, False, True, frozenset(), stores=True):
+                stmt, False, True, frozenset(), stores=True, keepers=proof.keepers()):
             found = True  # TEN501: an accumulation in a script-level loop (a store too)
         elif top:
             name = _literal_binding(stmt)

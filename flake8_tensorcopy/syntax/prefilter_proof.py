@@ -31,7 +31,8 @@ class Proof:
     after (the walk of the module for the callers, the project index's ``reach``)."""
 
     __slots__ = ("tree", "source", "reach", "_file", "_off", "_imports", "_reached", "_uses",
-                 "_returners", "_by_helpers", "_held", "_defines", "_gens", "_views")
+                 "_returners", "_by_helpers", "_held", "_defines", "_gens", "_views",
+                 "_keepers")
 
     def __init__(self, tree: ast.Module, source: Optional[str],
                  reach: Optional[Callable[[Callable[[str], bool]], bool]]) -> None:
@@ -48,6 +49,7 @@ class Proof:
         self._returners: Optional[FrozenSet[str]] = None
         self._defines: Dict[str, Callable[[str], bool]] = {}
         self._gens: Optional[Dict[str, List[int]]] = None
+        self._keepers: Optional[FrozenSet[str]] = None
 
     def uses(self) -> Uses:
         if self._uses is None:
@@ -169,6 +171,22 @@ class Proof:
                 m.group(2) in helpers and snapshot_name(m.group(1))
                 for m in _HELPER_BOUND.finditer(source))
         return self._by_helpers
+
+    def keepers(self) -> FrozenSet[str]:
+        """TEN501 (``accumulate_keepers``): the names the module's top level binds to what a
+        call may keep its argument in without a ``def`` of that name: ``functools.partial(f,
+        ...)``, a ``lambda``, or a call of a function of the file that defines one of its own
+        (``record_loss = make_recorder()``). Read once, from the top-level statements."""
+        if self._keepers is None:
+            factories = {s.name for s in self.tree.body if type(s) is ast.FunctionDef and
+                         any(type(d) is ast.FunctionDef for d in s.body)}
+            self._keepers = frozenset(
+                t.id for s in self.tree.body if type(s) is ast.Assign
+                and (type(s.value) is ast.Lambda or type(s.value) is ast.Call and (
+                    (getattr(s.value.func, "id", None) or getattr(s.value.func, "attr", None))
+                    == "partial" or getattr(s.value.func, "id", None) in factories))
+                for t in s.targets if type(t) is ast.Name)
+        return self._keepers
 
     def loads(self) -> bool:
         """TEN402 through project functions (``helper_snapshot``): may one of them load what
