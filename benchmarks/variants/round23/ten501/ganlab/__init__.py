@@ -1,0 +1,1 @@
+"""Tiny GAN trainer with callbacks."""

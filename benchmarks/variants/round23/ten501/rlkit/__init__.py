@@ -1,0 +1,1 @@
+"""Toy actor-critic package."""

@@ -1,0 +1,1 @@
+"""Small supervised-training toolkit."""
