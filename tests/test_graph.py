@@ -1606,3 +1606,16 @@ def test_return_none_holds_no_graph_as_a_bare_return():
     g._need()
     assert [ast.unparse(v) for v, _ in g.returns] == ["loss"]
     assert g.attached(g.returns[0][0]) is not None
+
+
+def test_the_weights_of_a_sum_are_its_product_factors():
+    from flake8_tensorcopy.semantic.graph_terms import builtin_reduction, factors, terms
+
+    value = ast.parse("-logp.sum() * ret * gate - 0.01 * ent + reg / n", mode="eval").body
+    names = {id(t): ast.unparse(t) for t in terms(value)}
+    assert sorted(names[i] for i in factors(value)) == ["0.01", "ent", "gate", "logp.sum()",
+                                                        "ret"]
+    assert "reg" in names.values() and "reg" not in [names[i] for i in factors(value)]
+    assert builtin_reduction(ast.parse("sum(rewards)", mode="eval").body)
+    assert not builtin_reduction(ast.parse("torch.sum(x)", mode="eval").body)
+    assert not builtin_reduction(ast.parse("sum(p.pow(2).sum() for p in ps)", mode="eval").body)

@@ -31,8 +31,9 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 from ..syntax.walk import node_fields
 from .graph_terms import (
     DETACHING, DIFFERENTIATING, KEEPS_GRAPH, MODULE_ONLY, NUMBERS, THROUGH_DIFF, calls_in,
-    computed, decorated_grad, dotted, function_params, grad_effect, indexes_tensor, is_sum,
-    join_envs, literal, path_of, path_root, plain_number, reduced_values, same_or_view, terms)
+    builtin_reduction, computed, decorated_grad, dotted, factors, function_params, grad_effect,
+    indexes_tensor, is_sum, join_envs, literal, path_of, path_root, plain_number, reduced_values,
+    same_or_view, terms)
 from . import graph_calls, graph_items, graph_loop_items, graph_sources
 from .graph_facts import (  # noqa: F401 (the facts' vocabulary, read as ``graph.X``)
     DERIVED, DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, RETURNED, SIBLING, TERMS, Binding, Fact,
@@ -411,10 +412,14 @@ class ScopeGraph:
             return
         parts = terms(value)
         sib = Fact(SIBLING, fact.line, detail=fact.detail)
+        weights = factors(value)
         for term in parts:
             if type(term) is ast.Name:
                 for b in self.uses.get(id(term), ()):
                     bd = self.bindings[b]
+                    if id(term) in weights and bd.kind == "assign" and \
+                            builtin_reduction(bd.value):
+                        continue  # (``-logp.sum() * ret`` of ``ret = sum(rewards)``)
                     if bd.kind == "param":
                         self.term_params.add(bd.index)
                     elif (bd.kind in ("assign", "unpack") and computed(bd.value) or

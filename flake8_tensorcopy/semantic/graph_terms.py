@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import FrozenSet, Iterable, List, Optional, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..syntax.grad_callers import grad_effect
 from ..syntax.walk import assigned_pairs, dotted, own_nodes, self_bindings, statements
@@ -242,6 +242,33 @@ def terms(value) -> List[ast.AST]:
     if t is ast.UnaryOp and type(value.op) is ast.USub:
         return terms(value.operand)
     return [value]
+
+
+def factors(value) -> FrozenSet[int]:
+    """The ids of the terms of sum ``value`` (``terms``) that weigh another in a product
+    (``ret`` of ``-logp.sum() * ret``): a number as often as a tensor."""
+    out: Set[int] = set()
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if type(v) is ast.BinOp and type(v.op) is ast.Mult:
+            out.update(id(x) for side in (v.left, v.right) for x in terms(side))
+        if type(v) is ast.BinOp and type(v.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+            todo.extend((v.left, v.right) if type(v.op) is not ast.Div else (v.left,))
+        elif type(v) is ast.UnaryOp and type(v.op) is ast.USub:
+            todo.append(v.operand)
+    return frozenset(out)
+
+
+def builtin_reduction(value) -> bool:
+    """``sum(rewards)``, ``max(scores)``: a builtin's call of names, a number for a list of
+    numbers (not ``sum(p.pow(2).sum() for p in ...)``, which computes its items)."""
+    return type(value) is ast.Call and type(value.func) is ast.Name and \
+        value.func.id in _BUILTIN_REDUCTIONS and bool(value.args) and \
+        all(type(a) is ast.Name for a in value.args) and not value.keywords
+
+
+_BUILTIN_REDUCTIONS = frozenset({"sum", "max", "min", "abs", "round", "len", "pow"})
 
 
 def indexes_tensor(node: ast.Subscript) -> bool:
