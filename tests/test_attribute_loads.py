@@ -55,6 +55,30 @@ def test_loads_receivers_and_what_the_file_says_of_them():
     assert {"callbacks", "EarlyStopping", "ES", "Checkpoint", "stag"} <= f.words
 
 
+def test_a_receiver_said_nothing_of_names_the_classes_binding_the_attribute_on_self():
+    f = facts("/p/stop.py", """\
+        class Stopper:
+            def step(self, model):
+                self.best_state = model.state_dict()
+
+        class Strict(Stopper):
+            def step(self, model):
+                self.best_state = None
+
+        def restore(model, stopper, other):
+            model.load_state_dict(stopper.best_state)
+            model.load_state_dict(other.weights)
+            other.weights = None
+        """)
+    keepers = {x.attr: x.keepers for x in f.loads}
+    assert keepers == {"best_state": frozenset({"Stopper", "Strict"}),
+                       "weights": None}  # (bound on another object too: not known)
+    project = Project([f])
+    assert [x.line for x in restores_of(project, "Stopper", "/p/stop.py", "best_state")] == [10]
+    # another file's class of the same attribute: a receiver said nothing of is not its
+    assert restores_of(project, "Stopper", "/p/other.py", "best_state") == []
+
+
 def test_a_load_after_a_class_at_the_left_margin_is_no_method_of_it():
     f = facts("/p/m.py", """\
         class A:

@@ -12,7 +12,8 @@ says of the receiver (``r = C(...)``, ``r = mod.C(...)``, ``isinstance(r, C)``,
 Whether a load is of class C's attribute is then told by ``restores_of``: the receiver is said to
 be an instance of C or of one of its subclasses (by name, each base named where it is defined or
 imported, and the receiver's class linked to C's module by an import or a qualified name), or it
-is ``self`` in a method of such a subclass. A receiver the file says nothing of is not counted.
+is ``self`` in a method of such a subclass. A receiver the file says nothing of counts only in
+the class's own file, where nothing but that class and its subclasses binds the attribute.
 
 Asked only for a live state dict kept on ``self`` that its own file never restores: an analysis
 that used the answer depends on the whole project (``FileContext.attribute_restores``).
@@ -44,6 +45,9 @@ class Load(NamedTuple):
     owner: str
     #: what the file says the receiver is: (the last part of a qualifier or "", class name)
     classes: FrozenSet[Tuple[str, str]]
+    #: where it says nothing and binds ``attr`` on ``self`` only: the classes that bind it
+    #: (``self.best_state = ...``), else None
+    keepers: Optional[FrozenSet[str]] = None
 
 
 class FileFacts(NamedTuple):
@@ -112,9 +116,21 @@ def read_file_facts(path: str, text: str) -> FileFacts:
                 loads.append(Load(path, line, receiver, attr, _owner(text, m.start()),
                                   frozenset()))
             else:
-                loads.append(Load(path, line, receiver, attr, "",
-                                  _receiver_classes(text, receiver)))
+                said = _receiver_classes(text, receiver)
+                loads.append(Load(path, line, receiver, attr, "", said,
+                                  None if said else _self_keepers(text, attr)))
     return FileFacts(path, tuple(loads), tuple(table), import_words(text))
+
+
+def _self_keepers(text: str, attr: str) -> Optional[FrozenSet[str]]:
+    """The classes of ``text`` whose methods bind ``self.<attr>``, where nothing else in it
+    binds ``<attr>`` of another object; None where something does, or no class does."""
+    owners = set()
+    for m in re.finditer(rf"(?<![\w.])([A-Za-z_][\w.]*)\.{re.escape(attr)}[ \t]*=(?!=)", text):
+        if m.group(1) != "self":
+            return None
+        owners.add(_owner(text, m.start()))
+    return frozenset(owners) if owners and "" not in owners else None
 
 
 class Project:
@@ -243,6 +259,13 @@ def restores_of(project: Project, cls: str, cls_path: str, attr: str) -> List[Lo
         if load.receiver == "self":
             if family.get(load.owner) == load.path and load.path != cls_path:
                 out.append(load)
+            continue
+        if load.keepers is not None and load.path == cls_path and \
+                load.keepers <= family.keys() | {cls}:
+            # a receiver the file says nothing of, where only this class (or a subclass)
+            # binds the attribute: ``model.load_state_dict(stopper.best_state)`` in a function
+            # handed the stopper
+            out.append(load)
             continue
         f = project.file(load.path)
         defined = {c for c, _ in f.classes}
