@@ -480,7 +480,10 @@ class Evaluator:
             return a if same(a, b) else None
         if t is ast.Dict or t is ast.DictComp:
             return dict_of_instances(node, self.eval)
-        if t in (ast.Constant, ast.Set, ast.JoinedStr, ast.SetComp, ast.Compare, ast.Lambda):
+        if t is ast.Compare:  # ``torch.rand(n) > 0.5``: a tensor of booleans
+            return TENSOR if len(node.ops) == 1 and type(node.ops[0]) in _ELEMENTWISE and \
+                TENSOR in (self.eval(node.left), self.eval(node.comparators[0])) else NOT_TENSOR
+        if t in (ast.Constant, ast.Set, ast.JoinedStr, ast.SetComp, ast.Lambda):
             return NOT_TENSOR
         return None
 
@@ -628,6 +631,10 @@ def _unbatched(node: ast.Call) -> bool:
     """``batch_size=None`` given (a DataLoader that does not collate)."""
     args = [k.value for k in node.keywords if k.arg == "batch_size"] + node.args[1:2]
     return any(isinstance(a, ast.Constant) and a.value is None for a in args)
+
+
+#: comparisons a tensor answers element by element (``is``, ``in``: a Python bool)
+_ELEMENTWISE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
 def _call_shape(shape):
