@@ -53,12 +53,12 @@ def closure_loop(ctx):
 
     name = scope.name.value
 
-    def calls(loop) -> bool:
+    def calls(loop, by_name: bool = True) -> bool:
         for n in own_nodes_of(loop.body):
             if type(n) is not nodes.Call:
                 continue
             f = n.func
-            if (type(f) is nodes.Name and f.value == name) or (
+            if (by_name and type(f) is nodes.Name and f.value == name) or (
                     type(f) is nodes.Attribute and f.attr.value == "step" and n.args and
                     type(n.args[0].value) is nodes.Name and n.args[0].value.value == name):
                 return True
@@ -66,8 +66,10 @@ def closure_loop(ctx):
 
     def find():
         outer = enclosing_function(ctx.module, scope)
-        if outer is None:
-            return None
+        if outer is None:  # (a function of the module the script's loop hands to
+            body = ctx.module.body  # ``opt.step(closure)``: LBFGS's closure)
+            after = body[next((i for i, s in enumerate(body) if s is scope), len(body)):]
+            return next((s for s in after if type(s) in _LOOPS and calls(s, False)), None)
         loops = loops_of(outer)
         loop = loops.get(id(scope))
         if loop is not None:

@@ -633,11 +633,14 @@ def _module_containers(body: list, fn: ast.AST, text: Optional["_TextIndex"]) ->
     those it binds to anything that ``fn`` declares ``global`` and only adds to
     (``RUNNING = 0.0``: ``global_totals``)."""
     totals = global_totals(fn) if text is None or text.contains(fn, "global ") else frozenset()
-    return frozenset(t.id for s in body if type(s) is ast.Assign and (
-        isinstance(s.value, (ast.List, ast.Dict)) or isinstance(s.value, ast.Call) and
-        (dotted(s.value.func) or "").rpartition(".")[2] in CONTAINER_CALLS or
-        any(type(t) is ast.Name and t.id in totals for t in s.targets))
-        for t in s.targets if type(t) is ast.Name and (text is None or text.contains(fn, t.id)))
+    pairs = [(t, s.value) for s in body if type(s) is ast.Assign for t in s.targets] + [
+        p for s in body if type(s) is ast.Assign and type(s.value) is ast.Tuple
+        for t in s.targets if type(t) is ast.Tuple and len(t.elts) == len(s.value.elts)
+        for p in zip(t.elts, s.value.elts)]  # (``a, b = [], []``)
+    return frozenset(t.id for t, v in pairs if type(t) is ast.Name and (
+        isinstance(v, (ast.List, ast.Dict)) or isinstance(v, ast.Call) and
+        (dotted(v.func) or "").rpartition(".")[2] in CONTAINER_CALLS or t.id in totals)
+        and (text is None or text.contains(fn, t.id)))
 
 
 def _step_accumulates(fn: ast.AST, names: Optional[FrozenSet[str]] = None) -> bool:
