@@ -482,7 +482,8 @@ class Evaluator:
             return dict_of_instances(node, self.eval)
         if t is ast.Compare:  # ``torch.rand(n) > 0.5``: a tensor of booleans
             return TENSOR if len(node.ops) == 1 and type(node.ops[0]) in _ELEMENTWISE and \
-                TENSOR in (self.eval(node.left), self.eval(node.comparators[0])) else NOT_TENSOR
+                any(v is TENSOR for v in (self.eval(node.left), self.eval(node.comparators[0]))) \
+                else NOT_TENSOR
         if t in (ast.Constant, ast.Set, ast.JoinedStr, ast.SetComp, ast.Lambda):
             return NOT_TENSOR
         return None
