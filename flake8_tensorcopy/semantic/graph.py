@@ -429,19 +429,6 @@ class ScopeGraph:
             elif path_of(term) is not None:
                 self._mark_expr(term, sib, depth + 1)
 
-    def sum_of(self, expr) -> Optional[ast.AST]:
-        """The sum ``expr`` is (``c + r``), or the sum its one reaching binding holds."""
-        self._need()
-        if is_sum(expr):
-            return expr
-        if type(expr) is ast.Name:
-            reach = self.uses.get(id(expr))
-            if reach is not None and len(reach) == 1:
-                bd = self.bindings[next(iter(reach))]
-                if bd.kind == "assign" and is_sum(bd.value):
-                    return bd.value
-        return None
-
     def computed_read(self, name: ast.Name) -> bool:
         """Is every binding reaching the read of ``name`` a computed value (``computed``)?"""
         self._need()

@@ -31,8 +31,8 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
     number_started, summed_from_number, through_argument, through_arguments
 from .graph_calls import call_kind, module_attributes_called
 from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, \
-    detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, parameter_taken, \
-    path_of, path_root, reduced_values, split_source
+    detached_path, dotted, graph_of_gradients, indexes_tensor, is_sum, output_item, \
+    parameter_taken, path_of, path_root, reduced_values, split_source
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -672,4 +672,19 @@ def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
             return Fact(GRAD_ON, on[reg])
     if "" in forward:
         return Fact(FORWARD, line, needs_grad=True)
+    return None
+
+
+def sum_of(g, expr) -> Optional[ast.AST]:
+    """The sum ``expr`` is (``c + r``), or the sum the one binding of scope graph ``g``
+    reaching it holds."""
+    g._need()
+    if is_sum(expr):
+        return expr
+    if type(expr) is ast.Name:
+        reach = g.uses.get(id(expr))
+        if reach is not None and len(reach) == 1:
+            bd = g.bindings[next(iter(reach))]
+            if bd.kind == "assign" and is_sum(bd.value):
+                return bd.value
     return None

@@ -510,7 +510,7 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
             return {}
         here: Dict[int, FrozenSet[int]] = {}
         for j, e in enumerate(elts):
-            total = g.sum_of(e)
+            total = graph_sources.sum_of(g, e)
             if total is None:
                 summed = summed_items(g, elts, j)
                 if summed:
