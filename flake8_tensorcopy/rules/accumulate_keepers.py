@@ -17,17 +17,15 @@ from typing import List, Optional, Tuple
 
 from ..semantic.storage_flow import binds_itself, sole_binding
 from ..syntax import nodes
+from ..syntax.prefilter_proof import keeper_names
 from .context import cached
 
 
 def named(ctx, func: nodes.Name) -> bool:
-    """May ``func`` be such a keeper: does a top-level statement of the module bind its name
-    to a lambda or to what a call returns? (The module's statements read once per file.)"""
-    return func.value in cached(ctx, "_accumulate_keeper_names", ctx.module, lambda: frozenset(
-        t.target.value for stmt in ctx.module.body if type(stmt) is nodes.SimpleStatementLine
-        for small in stmt.body if type(small) is nodes.Assign and
-        type(small.value) in (nodes.Lambda, nodes.Call)
-        for t in small.targets if type(t.target) is nodes.Name))
+    """May ``func`` be such a keeper: does the module's top level bind its name to one
+    (``prefilter_proof.keeper_names``, the pre-filter's own reading, once per file)?"""
+    return func.value in cached(ctx, "_accumulate_keeper_names", ctx.module,
+                                lambda: keeper_names(getattr(ctx.module, "_a", None)))
 
 
 def _module_value(ctx, func: nodes.Name):

@@ -178,14 +178,7 @@ class Proof:
         ...)``, a ``lambda``, or a call of a function of the file that defines one of its own
         (``record_loss = make_recorder()``). Read once, from the top-level statements."""
         if self._keepers is None:
-            factories = {s.name for s in self.tree.body if type(s) is ast.FunctionDef and
-                         any(type(d) is ast.FunctionDef for d in s.body)}
-            self._keepers = frozenset(
-                t.id for s in self.tree.body if type(s) is ast.Assign
-                and (type(s.value) is ast.Lambda or type(s.value) is ast.Call and (
-                    (getattr(s.value.func, "id", None) or getattr(s.value.func, "attr", None))
-                    == "partial" or getattr(s.value.func, "id", None) in factories))
-                for t in s.targets if type(t) is ast.Name)
+            self._keepers = keeper_names(self.tree)
         return self._keepers
 
     def loads(self) -> bool:
@@ -198,6 +191,22 @@ class Proof:
         (``theta_prev = params_of(model)``, compared after training): may one of them (this
         file's or a module's its imports reach) name ``parameters``?"""
         return self._anywhere(_names_parameters)
+
+
+def keeper_names(tree: ast.AST) -> FrozenSet[str]:
+    """The names the top level of module ``tree`` binds to ``functools.partial(...)`` (or
+    ``partial(...)``), to a ``lambda``, or to a call of a function of the module that defines
+    one of its own (``record_loss = make_recorder()``): what TEN501 may find keeping the
+    argument of a call of that name (``Proof.keepers``; ``rules/accumulate_keepers``)."""
+    body = getattr(tree, "body", ())
+    factories = {s.name for s in body if type(s) is ast.FunctionDef and
+                 any(type(d) is ast.FunctionDef for d in s.body)}
+    return frozenset(
+        t.id for s in body if type(s) is ast.Assign
+        and (type(s.value) is ast.Lambda or type(s.value) is ast.Call and (
+            (getattr(s.value.func, "id", None) or getattr(s.value.func, "attr", None))
+            == "partial" or getattr(s.value.func, "id", None) in factories))
+        for t in s.targets if type(t) is ast.Name)
 
 
 def _names_parameters(text: str) -> bool:
