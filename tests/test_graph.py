@@ -1619,3 +1619,52 @@ def test_the_weights_of_a_sum_are_its_product_factors():
     assert builtin_reduction(ast.parse("sum(rewards)", mode="eval").body)
     assert not builtin_reduction(ast.parse("torch.sum(x)", mode="eval").body)
     assert not builtin_reduction(ast.parse("sum(p.pow(2).sum() for p in ps)", mode="eval").body)
+
+
+class _Training(graph.Oracle):
+    """The parameters of every module require grad (nothing frozen)."""
+
+    def trains_parameters(self, module=None):
+        return True
+
+
+def test_a_parameter_added_in_place_is_an_operation_on_a_leaf():
+    """``ema_p.add_(p)`` of ``for ema_p, p in zip(ema.parameters(), model.parameters())``: the
+    leaf ``p`` alone is not attached, the add in place records a graph where grad is on (the
+    caller's region, unknown here: ``needs_grad``); under ``no_grad`` it records none; a loop
+    over something else than parameters gives no leaf."""
+    from flake8_tensorcopy.semantic.graph_loop_items import ADDED, added_in_place
+    from flake8_tensorcopy.semantic.graph_terms import walked_by
+
+    fn = ast.parse(textwrap.dedent("""\
+        def update(model, ema, rows):
+            for ema_p, p in zip(ema.parameters(), model.parameters()):
+                ema_p.mul_(0.9).add_(p, alpha=0.1)
+            with torch.no_grad():
+                for q in model.parameters():
+                    q.add_(q)
+            for r in rows:
+                r.add_(r)
+        """)).body[0]
+    loops = [n for n in ast.walk(fn) if type(n) is ast.For]
+    assert ast.unparse(walked_by(loops[0], "p")) == "model"
+    assert ast.unparse(walked_by(loops[0], "ema_p")) == "ema"
+    assert walked_by(loops[2], "r") is None
+    g = graph.scope_graph(fn, _Training())
+    stmts = [loop.body[0] for loop in loops]
+    arg = [s.value.args[0] for s in stmts]
+    assert g.attached(arg[0], stmts[0]) is None  # the leaf alone
+    got = added_in_place(g, arg[0], stmts[0])
+    assert got is not None and got.needs_grad and got.detail == ADDED + "p"
+    assert added_in_place(g, arg[1], stmts[1]) is None  # under ``no_grad``
+    assert added_in_place(g, arg[2], stmts[2]) is None  # not a parameter
+    assert added_in_place(graph.scope_graph(fn), arg[0], stmts[0]) is None  # may be frozen
+
+
+def test_a_loss_function_spelled_through_nn_is_torch_functional():
+    """The default oracle reads ``nn.functional.mse_loss`` (``import torch.nn as nn``) as
+    ``F.mse_loss``: a torch function whose result keeps its arguments' graph."""
+    call = ast.parse("nn.functional.mse_loss(out, y)", mode="eval").body
+    assert graph.Oracle().call(call) == "through"
+    assert graph.Oracle().call(ast.parse("nn.utils.parameters_to_vector(x)",
+                                         mode="eval").body) is None

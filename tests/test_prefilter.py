@@ -585,3 +585,25 @@ def test_the_plan_keeps_a_loop_handing_one_value_to_a_named_keeper(binding, keep
     path = tmp_path / "train.py"  # (the project index finds ``record`` and ``make_recorder``)
     path.write_text(src)
     assert [d.code for d in analyze(src, filename=str(path))] == (["TEN501"] if keeps else [])
+
+
+@pytest.mark.parametrize("body, kept", [
+    ("for e, p in zip(ema.parameters(), model.parameters()):\n        e.mul_(d).add_(p, alpha=a)",
+     True),
+    ("for e, p in zip(ema.parameters(), model.parameters()):\n        e += p", True),
+    ("for n, p in model.named_parameters():\n        self.shadow[n] = d * self.shadow[n] + p",
+     True),
+    ("for n, p in model.named_parameters():\n        self.shadow[n] += p", True),
+    # rebinding the loop's own name keeps nothing; a loop over something else is no walk
+    ("for e, p in zip(ema.parameters(), model.parameters()):\n        e = e * d + p", False),
+    ("for e, p in zip(rows, cols):\n        e.add_(p)", False),
+    ("for p in model.parameters():\n        total = total + p.norm()", False),
+])
+def test_an_update_from_a_module_s_parameters(body, kept):
+    """The pre-filter keeps a definition whose loop over a module's parameters adds in place
+    into its own variable, or into an item or attribute of ``self`` (TEN501's per-call
+    accumulation: ``syntax/parameter_shapes``)."""
+    from flake8_tensorcopy.syntax.parameter_shapes import updates_from_parameters
+
+    fn = ast.parse(f"def update(self, model, ema, d, a):\n    {body}\n").body[0]
+    assert updates_from_parameters(fn) is kept

@@ -5,7 +5,7 @@ from typing import Iterable, Iterator, Optional
 
 import ast
 
-from ..semantic import graph, kinds
+from ..semantic import graph, graph_loop_items, kinds
 from ..semantic.storage_flow import bound_in
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
@@ -13,7 +13,8 @@ from ..syntax.accumulation_shapes import materialized
 from ..syntax.grad_callers import Uses, called_with_grad_on
 from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
     method_accumulation, method_called_with_grad_on, scope_graph, summary
-from .accumulate_callers import kept_by_callers, looped_by_callers
+from .accumulate_callers import called_per_step, kept_by_callers, looped_by_callers, \
+    per_parameter, persists
 from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
 from .accumulation_forms import accumulation, concatenated_call, how_kept, kept_by_call, \
@@ -430,12 +431,17 @@ class GraphKeepingAccumulator(Rule):
                 cat is not None and not (ctx.inf.qualname(cat.func) or "").startswith("torch.")):
             return
         loop = innermost_loop(ctx, line)
-        outer = innermost_loop(ctx, loop) if loop is not None and fans_out(loop) else None
+        each = loop is not None and per_parameter(acc, loop)  # (``ema[n] = ...``, per turn)
+        outer = innermost_loop(ctx, loop) if loop is not None and (each or fans_out(loop)) \
+            else None
         if outer is not None:  # ``for k, v in losses.items(): hist[k].append(v)``, each step
             loop = outer
+        fanned = loop if each and outer is None else None
+        if fanned is not None:
+            loop = None  # (``ema_p.add_(p)`` per parameter: once per call of the function)
         closure = loop is None and form in ("append", "aug", "add", "cat")
         hook = False
-        step = stepped = kept = hooked = looped = None
+        step = stepped = kept = hooked = looped = per_call = None
         if closure:
             loop = closure_loop(ctx)  # ``evals.append(loss)`` in ``opt.step(closure)``'s closure
             if loop is None:  # ``self.outputs.append(loss)`` in Lightning's ``training_step``
@@ -456,6 +462,12 @@ class GraphKeepingAccumulator(Rule):
                 kept = looped = looped_by_callers(ctx, acc.value)
             if kept is not None:  # ``sink.append(v)``, its caller's list handed on every step
                 loop, closure = ctx.scope_node, False
+            if loop is None and fanned is not None and persists(acc, form, fanned):
+                # ``ema_p.mul_(d).add_(p)``, ``self.shadow[n] = ...``: once per call of a
+                # function a loop calls with grad on, into what outlives the call
+                per_call = called_per_step(ctx)
+                if per_call is not None:
+                    loop, closure = ctx.scope_node, False
             hooked = forward_hook(ctx, value) if loop is None else None
             if hooked is not None:  # a forward hook keeping its ``output``: every forward pass
                 loop, closure = ctx.scope_node, False
@@ -507,9 +519,13 @@ class GraphKeepingAccumulator(Rule):
         if not facts.any_backward and one_rollout(ctx, loop, dotted_name(acc) or root):
             return  # (an episode's rollout, emptied for each update)
         try:
-            fact = scope_graph(ctx).attached(
-                value._a, node._a if isinstance(node._a, ast.stmt) else None) \
+            at = node._a if isinstance(node._a, ast.stmt) else None
+            fact = scope_graph(ctx).attached(value._a, at) \
                 if isinstance(value._a, ast.AST) else None
+            if fact is None and form == "aug" and type(value) is nodes.Name:
+                # ``ema_p.add_(p)``, ``total += p``: the add in place is an operation on the
+                # leaf ``p`` (a module's parameter), recorded where grad is on
+                fact = graph_loop_items.added_in_place(scope_graph(ctx), value._a, at)
         except RecursionError:  # an expression too deep to read: nothing is known
             fact = None
         if fact is None and hooked is not None:  # the output of a hooked module's forward pass
@@ -523,7 +539,8 @@ class GraphKeepingAccumulator(Rule):
         if not fact.needs_grad:
             if not container and ctx.evidence(value) == kinds.NOT:
                 return
-        elif hook or kept is not None or hooked is not None or step is None and (
+        elif hook or kept is not None or hooked is not None or per_call is not None or \
+                step is None and (
                 form != "store" or script) and (
                 _script_grad_on(ctx, facts) or (form != "store" and _called_grad_on(
                     ctx, facts, lambda: returned(scope_facts(ctx), root)))):
@@ -569,6 +586,12 @@ class GraphKeepingAccumulator(Rule):
             fields.update(shape=how + f" in a forward hook (registered on line {hooked}), which "
                           "runs on every forward pass of the training loop: every step's "
                           "autograd graph stays reachable from it (memory grows each step)")
+        elif per_call is not None:
+            holder = "`self`" if root.startswith("self.") else "the parameters it walks"
+            fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line "
+                          f"{per_call} calls each step with grad on: every call's autograd "
+                          f"graph stays reachable from {holder} (memory grows with each call)",
+                          also=" or run the update under `torch.no_grad()`")
         elif looped is not None:
             fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line {kept} "
                           "calls each step with grad on: every step's autograd graph stays "

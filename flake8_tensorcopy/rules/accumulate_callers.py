@@ -7,10 +7,15 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..semantic.graph_terms import walked_by
 from ..syntax import nodes
-from ..syntax.grad_callers import emptied_anywhere, instance_handing_calls, list_handing_calls, \
-    looped_calls
-from .accumulate_graph import caller_proves
+from ..syntax.nodes import dotted_name
+from ..syntax.parameter_shapes import walks_parameters
+from ..syntax.grad_callers import emptied_anywhere, frozen_targets, grad_off_in, \
+    instance_handing_calls, list_handing_calls, looped_calls
+from .accumulate_graph import at_script_level, caller_proves, method_proves
+from .accumulate_loops import called_in_loop
+from .context import cached, positional_param_names
 
 
 def looped_by_callers(ctx, name: str) -> Optional[int]:
@@ -55,3 +60,83 @@ def kept_by_callers(ctx, acc) -> Optional[int]:
         if caller_proves(ctx, tree, owner.name, call.func, lambda: False):
             return call.lineno
     return None
+
+
+def called_per_step(ctx) -> Optional[int]:
+    """A plain top-level function, or a plain method of a top-level class, that a loop of the
+    file calls by its name (``update_ema(student, teacher)``, ``ema.update(model)`` once per
+    training step), where every use of the name in the module is such a call made with grad
+    on: at script level outside any ``with``, or in a top-level function or method whose own
+    differentiation proves the call's region on (``method_proves``, which asks a method's own
+    callers in turn), and nothing in the file turns grad off by a call. The line of a looped
+    call, else None: what each call adds to something that outlives it (the parameters of
+    another module, an attribute of ``self``) grows a graph, call by call."""
+    scope, project = ctx.scope_node, ctx.inf.project
+    fn = getattr(scope, "_a", None)
+    if type(fn) is not ast.FunctionDef or fn.decorator_list or project is None or \
+            ctx.inf.in_no_grad:
+        return None
+    method = positional_param_names(scope)[:1] == ["self"]
+    tree = project.module_tree()
+    if tree is None or not called_in_loop(ctx, scope, method) or grad_off_in(
+            ctx.source, tree, inference=False) and frozen_targets(tree) is None:
+        return None  # (a grad mode set by a call: ``frozen_targets`` has no answer)
+    return cached(ctx, "_accumulate_per_step", fn, lambda: _per_step(ctx, tree, fn, method))
+
+
+def _per_step(ctx, tree: ast.Module, fn: ast.FunctionDef, method: bool) -> Optional[int]:
+    owners = [(None, s) for s in tree.body if type(s) is not ast.ClassDef] + [
+        (m if type(m) is ast.FunctionDef else None, m) for c in tree.body
+        if type(c) is ast.ClassDef for m in c.body]
+    looped = None
+    for owner, part in owners:
+        if type(part) is ast.FunctionDef and owner is None:
+            owner = part  # (a top-level function)
+        calls = {id(n.func): n for n in ast.walk(part) if type(n) is ast.Call}
+        in_loops = {id(n) for loop in ast.walk(part) if type(loop) in (ast.For, ast.While)
+                    for b in loop.body for n in ast.walk(b)}
+        for n in ast.walk(part):
+            if not (type(n) is ast.Name and n.id == fn.name or
+                    type(n) is ast.Attribute and n.attr == fn.name):
+                continue
+            call = calls.get(id(n))
+            if call is None or (type(n) is ast.Attribute) != method:
+                return None  # (handed on, or another thing of the same name)
+            if owner is None:
+                if not at_script_level(tree.body, call):
+                    return None
+            elif owner is fn or not method_proves(ctx, owner, n, lambda: False, tree):
+                return None
+            if looped is None and id(call) in in_loops:
+                looped = call.lineno
+    return looped
+
+
+def persists(acc, form, loop) -> bool:
+    """Does the accumulator ``acc`` of an accumulation of ``form`` in ``loop``, a walk over a
+    module's parameters, outlive a call of the function: an attribute of ``self`` or an item of
+    one, or (written in place) the loop's own variable over a module's parameters (``ema_p`` of
+    ``for ema_p, p in zip(ema.parameters(), model.parameters())``)?"""
+    if form not in ("aug", "add", "append"):
+        return False
+    root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc) or ""
+    if root.startswith("self."):
+        return True
+    return form == "aug" and type(acc) is nodes.Name and \
+        walked_by(getattr(loop, "_a", None), acc.value) is not None
+
+
+def per_parameter(acc, loop) -> bool:
+    """Is ``loop`` a walk over a module's parameters (``parameter_shapes.walks_parameters``)
+    whose body adds into each one's own accumulator: its own variable (``ema_p`` of
+    ``ema_p.mul_(d).add_(p)``) or an item keyed by one (``self.shadow[n] = d * self.shadow[n] +
+    (1 - d) * p``)? That accumulates once per turn of the loop around it, or once per call of
+    the function holding it."""
+    a = getattr(loop, "_a", None)
+    if type(loop) is not nodes.For or not walks_parameters(a):
+        return False
+    if type(acc) is nodes.Subscript and len(acc.slice) == 1 and \
+            type(acc.slice[0].slice) is nodes.Index:
+        acc = acc.slice[0].slice.value
+    return type(acc) is nodes.Name and any(
+        type(n) is ast.Name and n.id == acc.value for n in ast.walk(a.target))

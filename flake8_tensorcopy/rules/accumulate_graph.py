@@ -183,9 +183,10 @@ class LintOracle(graph.Oracle):
             type(n) is ast.Attribute and n.attr in found[0] and type(n.value) is ast.Name and
             n.value.id == root for n in ast.walk(scope))
 
-    def trains_parameters(self) -> bool:
+    def trains_parameters(self, module: Optional[ast.expr] = None) -> bool:
         ctx = self.ctx
-        return ctx is not None and not freezes_here(ctx)
+        return ctx is not None and (not freezes_here(ctx) or module is not None and
+                                    _unfrozen(ctx, module))
 
     def module_name(self, name: str) -> bool:
         ctx = self.ctx
@@ -463,7 +464,7 @@ def caller_proves(ctx, tree: ast.Module, owner: str, use: ast.Name, escapes) -> 
     Where ``escapes()`` (the called function returns what it accumulated), only a call whose
     value is dropped (a statement of its own) counts."""
     fn = next((s for s in tree.body if type(s) is ast.FunctionDef and s.name == owner), None)
-    return fn is not None and _method_proves(ctx, fn, use, escapes)
+    return fn is not None and method_proves(ctx, fn, use, escapes)
 
 
 def _dropped(stmt: ast.stmt, use) -> bool:
@@ -621,7 +622,7 @@ def _method_callers_prove(ctx, tree: ast.Module, fn, escapes, depth: int = 0) ->
                     continue
                 # ``Runner(...).run()`` at script level, outside any ``with``: grad is on there
                 if not (_instance_of(tree, node.value, cls.name) and
-                        _at_script_level(tree.body, owner)):
+                        at_script_level(tree.body, owner)):
                     return False
                 scripted += 1
     for m in methods.values():
@@ -629,7 +630,7 @@ def _method_callers_prove(ctx, tree: ast.Module, fn, escapes, depth: int = 0) ->
             continue
         for node in ast.walk(m):
             if type(node) is ast.Attribute and node.attr == name:
-                if not _method_proves(ctx, m, node, escapes, tree, depth):
+                if not method_proves(ctx, m, node, escapes, tree, depth):
                     return False
                 called = True
     # every use is in a plain method of the class or a script-level call (counted above)
@@ -650,11 +651,11 @@ def _instance_of(tree: ast.Module, value: ast.expr, cls: str) -> bool:
               if type(n) is ast.Name and n.id == value.id and type(n.ctx) is not ast.Load]
     assigns = {id(t): s for s in ast.walk(tree) if type(s) is ast.Assign for t in s.targets}
     return bool(stores) and all(
-        id(n) in assigns and _at_script_level(tree.body, assigns[id(n)]) and
+        id(n) in assigns and at_script_level(tree.body, assigns[id(n)]) and
         _instance_of(tree, assigns[id(n)].value, cls) for n in stores)
 
 
-def _at_script_level(body, node) -> bool:
+def at_script_level(body, node) -> bool:
     """Is ``node`` within a statement of the module's own code (through ``if``, ``for``,
     ``while`` and ``try`` blocks), outside any ``with`` (grad may be off there) and any
     definition?"""
@@ -671,11 +672,11 @@ def _at_script_level(body, node) -> bool:
         inner = [b for b in blocks if any(
             (x.lineno, x.col_offset) <= (line, col) <= (x.end_lineno, x.end_col_offset)
             for x in b)]
-        return _at_script_level(inner[0], node) if inner else True
+        return at_script_level(inner[0], node) if inner else True
     return False
 
 
-def _method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
+def method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,
                    depth: int = 0) -> bool:
     """Is grad on at ``use`` (a called name, ``self.m``) in the function or method ``method``:
     not in a nested definition, in a grad region ``method``'s own differentiation proves on

@@ -174,12 +174,12 @@ def step_method(ctx):
         # a function a loop of the file calls by name (``train(epoch)``), or a method a loop
         # calls by its name (``ppo.update(buf)``), that differentiates in a loop of its own:
         # each call is an epoch (what it keeps after that loop)
-        return scope if _called_in_loop(ctx, scope, method) else None
+        return scope if called_in_loop(ctx, scope, method) else None
     # a method, or a function a loop of the file calls by name (``train_step(...)``)
-    return scope if method or _called_in_loop(ctx, scope) else None
+    return scope if method or called_in_loop(ctx, scope) else None
 
 
-def _called_in_loop(ctx, scope, method: bool = False) -> bool:
+def called_in_loop(ctx, scope, method: bool = False) -> bool:
     """Is ``scope`` a function of the module's top level that a loop of the file calls by its
     name, or (``method``) a method of a top-level class that a loop of the file calls as an
     attribute of that name (``agent.update(batch)``)?"""

@@ -10,6 +10,7 @@ from typing import List
 
 from ..syntax import nodes
 from ..semantic import closed, graph
+from ..semantic.graph_loop_items import ADDED
 from ..semantic.graph_items import LEAF, RECORD, RETURNED_COMPUTED, RETURNED_HOLDING, \
     UNPACKED
 from ..syntax.nodes import dotted_name, last_name
@@ -75,8 +76,10 @@ def accumulation(node):
             if type(call.args[0].value) in TARGETS else None
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
             call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
-            len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
-        return None
+            not call.args or call.args[0].keyword is not None or call.args[0].star or \
+            len(call.args) != 1 and not (call.func.attr.value == "add_" and len(call.args) == 2
+                                         and _keyword(call.args[1]) == "alpha"):
+        return None  # (``ema.add_(p, alpha=1 - d)``: ``p`` scaled, added in place)
     acc = call.func.value
     while call.func.attr.value == "add_" and type(acc) is nodes.Call and \
             type(acc.func) is nodes.Attribute and acc.func.attr.value in ("mul_", "div_"):
@@ -97,6 +100,10 @@ def accumulation(node):
     # ``total.add_(loss)``: an in-place sum, recorded by autograd like ``total += loss``
     form = "aug" if call.func.attr.value == "add_" else "append"
     return acc, call.args[0].value, form
+
+
+def _keyword(arg):
+    return arg.keyword.value if arg.keyword is not None else None
 
 
 #: the ``heapq`` functions that put their second argument into the heap that is their first
@@ -156,7 +163,8 @@ def _added(name: str, op):
 
 def _added_to_item(acc, op):
     """The ``v`` of ``d[k] = d.get(k, <default>) + v`` (or ``v + d.get(...)``, or ``d[k] +
-    v``): ``acc`` is ``d[k]``, of one key ``k`` spelled the same in both; else None."""
+    v``, or a running average ``0.9 * d[k] + 0.1 * v``): ``acc`` is ``d[k]``, of one key ``k``
+    spelled the same in both; else None."""
     if type(op) is not nodes.BinaryOperation or type(op.operator) is not nodes.Add or \
             len(acc.slice) != 1 or type(acc.slice[0].slice) is not nodes.Index:
         return None
@@ -169,6 +177,9 @@ def _added_to_item(acc, op):
                 1 <= len(mine.args) <= 2 and mine.args[0].keyword is None and \
                 _same_key(mine.args[0].value, key):
             return other
+        if type(mine) is nodes.BinaryOperation and type(mine.operator) is nodes.Multiply:
+            mine = next((a for a, b in ((mine.left, mine.right), (mine.right, mine.left))
+                         if type(b) in _SCALES), None)  # (``decay * d[k]``)
         if type(mine) is nodes.Subscript and dotted_name(mine.value) == d and \
                 len(mine.slice) == 1 and type(mine.slice[0].slice) is nodes.Index and \
                 _same_key(mine.slice[0].slice.value, key):
@@ -190,9 +201,12 @@ def _scaled(expr, name: str) -> bool:
     """``0.9 * acc``, ``acc * beta``: ``name`` times a number or a setting."""
     if type(expr) is not nodes.BinaryOperation or type(expr.operator) is not nodes.Multiply:
         return False
-    return any(dotted_name(a) == name and type(b) in (nodes.Integer, nodes.Float, nodes.Name,
-                                                       nodes.Attribute)
+    return any(dotted_name(a) == name and type(b) in _SCALES
                for a, b in ((expr.left, expr.right), (expr.right, expr.left)))
+
+
+#: what a running average scales its accumulator by: a number or a setting
+_SCALES = (nodes.Integer, nodes.Float, nodes.Name, nodes.Attribute)
 
 
 def concatenated_call(value):
@@ -402,6 +416,9 @@ def how_kept(form, fact) -> str:
         return out + f" (it holds the loss differentiated on line {fact.line})"
     if fact.why == graph.TERMS:
         return out + f" (the loss differentiated on line {fact.line}, or the tuple of its terms)"
+    if fact.detail.startswith(ADDED):
+        return out + (f" (`{fact.detail[len(ADDED):]}`, a parameter that requires grad, added "
+                      "in place with grad on: autograd records the add)")
     if fact.detail.startswith(LEAF):
         return out + (f" (computed, with grad on, from `{fact.detail[len(LEAF):]}`, which "
                       "requires grad)")

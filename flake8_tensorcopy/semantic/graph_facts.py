@@ -89,6 +89,8 @@ class Oracle:
         d = dotted(node.func)
         if d is not None and d.startswith("F."):
             d = "torch.nn.functional." + d[2:]
+        elif d is not None and d.startswith("nn.functional."):
+            d = "torch." + d  # (``import torch.nn as nn``, as ``F`` is assumed above)
         return "through" if d is not None and keeps_graph_function(d) else None
 
     def summary(self, node: ast.Call, local: bool = False):
@@ -149,10 +151,11 @@ class Oracle:
         of its class). This default does not know."""
         return False
 
-    def trains_parameters(self) -> bool:
+    def trains_parameters(self, module: Optional[ast.expr] = None) -> bool:
         """Do the modules' parameters require grad here (no parameter frozen, no grad turned off
         by a call, in the linted file): ``model.fc.weight`` of a module is a leaf that does?
-        This default does not know."""
+        With ``module``, of that module's (the others may be frozen). This default does not
+        know."""
         return False
 
 

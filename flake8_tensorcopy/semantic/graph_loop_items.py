@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, Fact, first_fact, strongest
 from .graph_items import changed_in_scope, starred_fact, summed_item_fact
+from .graph_terms import parameters_of
 
 
 def loop_item_fact(g, bd):
@@ -149,3 +150,23 @@ def _loop_source(target, it, key: str) -> Optional[Tuple[ast.AST, int]]:
             if type(e) is ast.Name and e.id == key:
                 return it, i
     return None
+
+
+#: the detail of ``added_in_place``'s fact: a leaf added in place
+ADDED = "added:"
+
+
+def added_in_place(g, name: ast.Name, stmt) -> Optional[Fact]:
+    """``ema_p.add_(p)``, ``total += p`` at ``stmt`` (``name``: ``p``, a module's parameter
+    taken by a loop, ``for p in model.parameters()``): the add in place is an operation on that
+    leaf, attached where the statement's region is on (``graph_items.leaf_fact``; the leaf
+    alone is not), or None."""
+    from .graph_sources import fact, region, sources, within
+
+    g._need()
+    reach = g.uses.get(id(name))
+    if not reach or any(parameters_of(g.bindings[b]) is None for b in reach):
+        return None  # (asked of every name added in place: the loop's target first)
+    r = region(g, stmt) if stmt is not None else ""
+    got = fact(g, within(sources(g, name, r), r), name.lineno)
+    return None if got is None else Fact(got.why, got.line, got.needs_grad, ADDED + name.id)

@@ -32,7 +32,7 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
 from .graph_calls import call_kind, module_attributes_called
 from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, \
     detached_path, dotted, graph_of_gradients, indexes_tensor, is_sum, output_item, \
-    parameter_taken, path_of, path_root, reduced_values, split_source
+    parameter_taken, parameters_of, path_of, path_root, reduced_values, split_source
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -75,7 +75,7 @@ def _meet(a: str, b: Optional[str]) -> Optional[str]:
     return None
 
 
-def _within(srcs, r: Optional[str]) -> FrozenSet[Source]:
+def within(srcs, r: Optional[str]) -> FrozenSet[Source]:
     """Sources through an operation run in region ``r``."""
     out = set()
     for o, reg in srcs:
@@ -107,7 +107,8 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
     out = NONE
     if bd.kind == "param":
         out = frozenset({(f"p{bd.index}", ANY)})
-    elif bd.kind == "other" and parameter_taken(bd) and g.oracle.trains_parameters():
+    elif bd.kind == "other" and parameter_taken(bd) and g.oracle.trains_parameters(
+            parameters_of(bd)):
         out = frozenset({("f", ANY)})  # ``for p in model.parameters()``: a leaf (``_leaf``)
     elif bd.kind in ("assign", "aug", "unpack", "nested"):
         r = region(g, bd.stmt)
@@ -173,19 +174,19 @@ def sources(g, expr, r: Optional[str], depth: int = 0, tensor: bool = False) \
         return _path(g, path_root(expr), p, r, depth, tensor or p[1].endswith("]") and
                      not p[1].endswith("']"))
     if t is ast.Subscript:
-        return _within(sources(g, expr.value, r, depth + 1, True), r) \
+        return within(sources(g, expr.value, r, depth + 1, True), r) \
             if indexes_tensor(expr) else NONE
     if t is ast.Attribute:
         # ``out.max(dim=-1).values``: the values a reduction returns beside their indices
-        return _within(sources(g, expr.value, r, depth + 1, True), r) \
+        return within(sources(g, expr.value, r, depth + 1, True), r) \
             if reduced_values(expr) else NONE
     if t is ast.BinOp:
         if type(expr.op) not in ARITH:
             return NONE
-        return _within(sources(g, expr.left, r, depth + 1) |
+        return within(sources(g, expr.left, r, depth + 1) |
                        sources(g, expr.right, r, depth + 1), r)
     if t is ast.UnaryOp:  # (``torch.exp(-model.log_vars)``: a tensor's negation is one)
-        return _within(sources(g, expr.operand, r, depth + 1, tensor), r) \
+        return within(sources(g, expr.operand, r, depth + 1, tensor), r) \
             if type(expr.op) in (ast.USub, ast.UAdd) else NONE
     if t is ast.IfExp:  # both branches' (``x if c else None``: ``x``'s, None holds no graph)
         a, b = (None if type(e) is ast.Constant and e.value is None else
@@ -208,22 +209,22 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
     if type(f) is ast.Name and f.id == "sum" and node.args and \
             type(node.args[0]) in (ast.GeneratorExp, ast.ListComp):
         # ``sum(crit(model(x), y) for x, y in batches)``: every item's
-        return _within(sources(g, node.args[0].elt, r, depth + 1), r)
+        return within(sources(g, node.args[0].elt, r, depth + 1), r)
     kind = call_kind(g, node)
     if kind == "forward":
         return frozenset({("f", r)})
     out = graph_of_gradients(node)  # ``autograd.grad(d, x, create_graph=True)``: of ``d``'s
     if out is not None:
-        return _within(sources(g, out, r, depth + 1, True), r)
+        return within(sources(g, out, r, depth + 1, True), r)
     if kind == "through":
         out = set()
         for a in through_arguments(node):
             out |= sources(g, a, r, depth + 1, True)
-        return _within(out, r)
+        return within(out, r)
     if g.summary(node) is not None:
         return call_item(g, node, "", r, depth + 1)
     if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
-        return _within(sources(g, f.value, r, depth + 1, True), r)
+        return within(sources(g, f.value, r, depth + 1, True), r)
     if type(f) is ast.Name:
         # ``student(x)`` of a parameter the scope cannot tell is a module: a forward pass
         # where the caller's argument is one (``call_item``: origin ``"c<k>"``)
@@ -394,7 +395,7 @@ def _in_caller(g, call: ast.Call, o: str, reg: str, here: str, r: str,
                               for o, reg in sources(g, arg, r, depth + 1, True))
     else:
         inner = sources(g, arg, r, depth + 1)
-    return _within(inner, here)
+    return within(inner, here)
 
 
 def _param_origin(o: str) -> Tuple[int, str]:

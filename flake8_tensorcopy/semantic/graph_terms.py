@@ -609,15 +609,27 @@ def parameter_taken(bd) -> bool:
     """Is loop target binding ``bd`` a module's parameter (``for p in model.parameters()``, ``for
     name, p in model.named_parameters()``, ``for e, p in zip(ema, model.parameters())``; called
     on a name or attribute, without arguments)?"""
-    s = bd.stmt
+    return parameters_of(bd) is not None
+
+
+def parameters_of(bd) -> Optional[ast.expr]:
+    """The module whose parameter loop target binding ``bd`` is (``model`` of ``for p in
+    model.parameters()``: ``parameter_taken``), or None."""
+    return walked_by(bd.stmt, bd.key)
+
+
+def walked_by(s: ast.stmt, key: str) -> Optional[ast.expr]:
+    """The module whose parameters the name ``key`` takes in turn as a target of loop ``s``,
+    or None."""
     if type(s) not in (ast.For, ast.AsyncFor):
-        return False
+        return None
     it, t = s.iter, s.target
     if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip" and \
             not it.keywords and type(t) is ast.Tuple and len(t.elts) == len(it.args):
-        return any(type(e) is ast.Name and e.id == bd.key and _parameters(a, e, bd.key)
-                   for e, a in zip(t.elts, it.args))
-    return _parameters(it, t, bd.key)
+        return next((a.func.value for e, a in zip(t.elts, it.args)
+                     if type(e) is ast.Name and e.id == key and _parameters(a, e, key)),
+                    None)
+    return it.func.value if _parameters(it, t, key) else None
 
 
 def _parameters(it, t, key: str) -> bool:

@@ -25,6 +25,7 @@ from .overlap_shapes import WRITING as _WRITING, WRITING_ARGS as _WRITING_ARGS, 
     through_views as _through_views, views_written, helper_copies
 from .storage_shapes import helper_written, storage_shape, writes_into
 from .order_shapes import LIKE, blocks, two_step_copy
+from .parameter_shapes import updates_from_parameters
 from .prefilter_proof import Proof
 from .snapshot_shapes import helper_snapshot, parameter_backup, parameter_view, \
     restored_name as _restored_name, snapshot_shape as _snapshot_shape
@@ -576,6 +577,10 @@ def _plan_body(body, aliases: Set[str], skip: List[Span], in_class: bool, top: b
                     helper_snapshot(stmt, helpers[0]) and (proof.loads() or
                                                            proof.hands_parameters()):
                 found = True  # TEN402: ``self.best = capture(model)`` of a project function
+            elif not stmt.decorator_list and (text is None or text.contains(
+                    stmt, "parameters") and text.source.count(stmt.name + "(") > 1) and \
+                    updates_from_parameters(stmt):
+                found = True  # TEN501: an update from a module's parameters, per call (an EMA)
             elif not keep:
                 span = _span(stmt)
                 if span:
