@@ -74,6 +74,12 @@ def accumulation(node):
         # ``heapq.heappush(heap, item)``: the heap grows by ``item`` as by ``heap.append(item)``
         return (call.args[0].value, call.args[1].value, "append") \
             if type(call.args[0].value) in TARGETS else None
+    if type(call) is nodes.Call and type(call.func) is nodes.Attribute and \
+            call.func.attr.value == "lerp_" and len(call.args) == 2 and \
+            call.args[0].keyword is None and not call.args[0].star and \
+            type(call.func.value) in TARGETS:
+        # ``ema.lerp_(p, 1 - d)``: ``ema + (1 - d) * (p - ema)``, in place
+        return call.func.value, call.args[0].value, "aug"
     if type(call) is not nodes.Call or type(call.func) is not nodes.Attribute or \
             call.func.attr.value not in ("append", "appendleft", "add_", "extend") or \
             not call.args or call.args[0].keyword is not None or call.args[0].star or \

@@ -10,6 +10,7 @@ import ast
 from .walk import dotted, statements
 
 _WALKS = ("parameters", "named_parameters")
+_IN_PLACE = ("add_", "lerp_")
 
 
 def walks_parameters(loop) -> bool:
@@ -30,8 +31,8 @@ def _walked(it) -> bool:
 
 def updates_from_parameters(fn: ast.AST) -> bool:
     """Does a loop of ``fn`` over a module's parameters add in place into its own variable
-    (``e.add_(...)``, ``e.mul_(d).add_(...)``, ``e += ...``) or into an item or attribute of
-    ``self`` (``self.shadow[n] = ... + ...``, ``self.shadow[n] += ...``)? (TEN501's per-call
+    (``e.add_(...)``, ``e.mul_(d).add_(...)``, ``e.lerp_(...)``, ``e += ...``) or into an item
+    or attribute of ``self`` (``self.shadow[n] = ... + ...``, ``self.shadow[n] += ...``)? (TEN501's per-call
     accumulation, ``rules/accumulate_callers.persists``: a superset of what it reports.)"""
     for loop in statements(fn):  # (statements only: a loop is one)
         if type(loop) is not ast.For or not walks_parameters(loop):
@@ -39,7 +40,7 @@ def updates_from_parameters(fn: ast.AST) -> bool:
         own = {n.id for n in ast.walk(loop.target) if type(n) is ast.Name}
         for n in (n for s in loop.body for n in ast.walk(s)):
             t = type(n)
-            if t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "add_":
+            if t is ast.Call and type(n.func) is ast.Attribute and n.func.attr in _IN_PLACE:
                 target = n.func.value
                 while type(target) is ast.Call and type(target.func) is ast.Attribute:
                     target = target.func.value  # (``e.mul_(d).add_(p)``)
