@@ -10,14 +10,13 @@ from ..semantic import graph
 from ..semantic.graph_terms import made_container
 from ..semantic.kinds import Qual
 from ..semantic.index.statedict_summaries import kept_on_instance, \
-    handed_to_loader, returned_live_by_name, returned_live_parameters, returned_live_state_dict, \
+    returned_live_by_name, returned_live_parameters, returned_live_state_dict, \
     returned_on_cpu_of
 from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, state_dict_receiver
 from ..syntax.nodes import dotted_name
 from ..syntax.snapshot_shapes import live_returners, snapshot_name
-from ..syntax.walk import own_nodes
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
 from .snapshot_parameters import parameter_kept
@@ -400,16 +399,15 @@ class StateDictSnapshot(Rule):
                 if by_name:
                     from .snapshot_methods import handed_to_loaders
 
-                    if tracked not in handed_to_loaders(tree):
-                        return ()
+                    if tracked not in handed_to_loaders(tree) and not snapshot_name(tracked):
+                        return ()  # (a name that says it keeps a snapshot: read as one)
                 # or ``self.best = capture(self.model)`` ... ``restore(self.model,
                 # self.best)`` of project functions (another module's, often), or ``best =
-                # get_weights(model)`` in a loop that trains, then ``return best``: a read as
-                # a ``state_dict()`` snapshot's return is (``read_after_change``)
+                # get_weights(model)`` in a loop that trains, then any read of it: a name that
+                # says it keeps a snapshot is read as a ``state_dict()`` snapshot's name is
+                # (``read_after_change``)
                 elif not snapshot_name(tracked) or \
-                        returned_live_state_dict(ctx.inf, value) is None or (
-                            handed_to_loader(ctx.inf, tree, tracked) is None and
-                            not _returns(ctx.scope_node, tracked)):
+                        returned_live_state_dict(ctx.inf, value) is None:
                     return ()
             via = returned_live_state_dict(ctx.inf, value) or (
                 returned_live_by_name(ctx.inf, value, tree) if by_name else None)
@@ -678,10 +676,3 @@ def _tracked_name(target) -> Optional[str]:
         return dotted_name(target.value)
     return None
 
-
-def _returns(scope, name: str) -> bool:
-    """Does the function ``scope`` give back the name ``name`` as it is (``return best``)?"""
-    fn = getattr(scope, "_a", None)
-    return type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and any(
-        type(n) is ast.Return and type(n.value) is ast.Name and n.value.id == name
-        for n in own_nodes(fn))

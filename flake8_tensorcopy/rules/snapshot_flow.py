@@ -4,15 +4,17 @@ The walk after a binding (``read_after_change``), the points of change (``change
 snapshot's ``setattr`` escape, the loops that keep and train (``trained_after_keeping``)."""
 from __future__ import annotations
 
+import ast
 from typing import Dict, Optional, Tuple
 
 from ..semantic.graph_facts import module_call
-from ..semantic.index.statedict_summaries import weight_change
+from ..semantic.index.statedict_summaries import trains_another, weight_change
 from ..semantic.kinds import is_module
 from ..semantic.statedicts import reads_keys_only, same_storage
 from ..semantic.storage_flow import sole_binding
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
+from ..syntax.walk import dotted
 from .context import cached, param_names, statement_blocks, statement_list
 from .snapshot_copies import trains_a_copy
 
@@ -90,8 +92,10 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
         if t is nodes.Call:
             what = changing_call(n, receiver, name)
             if what and what == f"`{ctx_name(n.func)}()`" and (
-                    trains_a_copy(ctx, n, receiver) or _mode_switch(ctx, n)):
-                what = None  # ``local_train(copy.deepcopy(m))`` trains a copy; ``m.train()``
+                    trains_a_copy(ctx, n, receiver) or _mode_switch(ctx, n) or
+                    _trains_another(ctx, n, receiver)):
+                what = None  # ``local_train(copy.deepcopy(m))`` trains a copy; ``m.train()``;
+                # ``local_train(client, data)`` trains another module than ``server``
             if what and not (what in ("`backward()`", f"`{_stepped(n)}.step()`") and (
                     steps_others_only(ctx, receiver) or
                     _steps_another(ctx, n if what != "`backward()`" else loop, receiver))):
@@ -276,6 +280,8 @@ class FlowScan:
                 dotted_name(tgt.target) == self.receiver for tgt in node.targets) and \
                 mentions(node.value, self.receiver) is None:
             self.gone = True
+        if t is nodes.Expr and self.receiver and _recast(node.value, self.receiver):
+            self.gone = True  # ``model.double()``: new tensors from here on, the kept ones stay
         read = mentions(node, self.name, skip=rebinds, keys=self.keys, held=self.held)
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
@@ -293,6 +299,26 @@ class FlowScan:
             # taken again: fresh on this path (a container keeps the old one too: no rebind)
             self.changed = None
         return None
+
+
+def _trains_another(ctx, call, receiver: str) -> bool:
+    """``local_train(client, data)`` stepping only ``client`` (``trains_another``), where the
+    file binds neither name to another name (``net = model``, ``self.shadow =
+    self.global_model``: one module, two names)."""
+    other = trains_another(ctx.inf, call, receiver, ctx.module._a)
+    if other is None:
+        return False
+    names = {other, receiver, other.partition(".")[0], receiver.partition(".")[0]}
+    return not any(type(n) is ast.Assign and type(n.value) in (ast.Name, ast.Attribute) and any(
+        dotted(t) in names for t in n.targets) for n in ast.walk(ctx.module._a))
+
+
+def _recast(call, receiver: str) -> bool:
+    """``receiver.double()``, ``.half()``, ``.bfloat16()``: every float parameter and buffer of
+    the module (float32 as made) is replaced by a converted copy (``param.data = ...``)."""
+    return type(call) is nodes.Call and not call.args and type(call.func) is nodes.Attribute \
+        and call.func.attr.value in ("double", "half", "bfloat16") and \
+        dotted_name(call.func.value) == receiver
 
 
 def setattr_escape(loop, name: str) -> Optional[nodes.CSTNode]:

@@ -121,26 +121,6 @@ def returned_live_state_dict(inf, call) -> Optional[Tuple[str, str]]:
     return found[0].name, s.returns_text  # type: ignore[attr-defined]
 
 
-def handed_to_loader(inf, tree: ast.Module, name: str) -> Optional[str]:
-    """Does the file (its ``ast``) hand ``name`` (a name or an attribute chain) as it is to a
-    project function bound at module level that loads that argument into a module (its
-    summary's ``loads``: ``restore_state(self.model, self.best_state)`` of ``def
-    restore_state(model, state): model.load_state_dict(state)`` in another module), or as
-    one branch of a conditional expression (``rewind(model, late if late is not None else
-    init)``)? The function's name, else None."""
-    for n in walk_nodes(tree):
-        if type(n) is not ast.Call or type(n.func) is not ast.Name or not n.args:
-            continue
-        at = [i for i, a in enumerate(n.args) if dotted(a) == name or (
-            type(a) is ast.IfExp and name in (dotted(a.body), dotted(a.orelse)))]
-        if not at or any(type(a) is ast.Starred for a in n.args[:at[0]]):
-            continue
-        fn = function_named(inf, n.func.id)
-        if fn is not None and summary(fn).loads.intersection(at):
-            return n.func.id
-    return None
-
-
 #: module facts -> {id(function facts): (function facts, ``_returned_parameters``'s answer)}
 _PARAMETERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -249,6 +229,27 @@ def passed_items_argument(inf, call):
             return a.value
         index += 1
     return None
+
+
+def trains_another(inf, call, receiver: str, tree=None) -> Optional[str]:
+    """The other name than ``receiver`` handed to ``call`` at the one position whose module
+    the project function it runs steps (``GraphSummary.trains_only``: ``client`` of
+    ``local_train(client, data)``, which changes ``client``, not ``server``), or None: the
+    callee or the position unknown, or ``receiver`` (or a part of it) handed there."""
+    found = called_function(inf, call) or method_by_name(inf, call, tree) if receiver else None
+    if found is None:
+        return None
+    fn, bound = found
+    s = summary(fn)
+    if not s.trains or s.trains == "backward()" or s.trains_only is None:
+        return None
+    k = s.trains_only - (1 if bound else 0)
+    args = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or k < 0 or k >= len(args):
+        return None
+    d = dotted_name(args[k].value)
+    return d if d is not None and d != receiver and not d.startswith(receiver + ".") and \
+        not receiver.startswith(d + ".") else None
 
 
 def weight_change(inf, call, receiver: str, tree=None) -> Optional[str]:
