@@ -16,7 +16,8 @@ from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, 
 from .accumulate_callers import called_per_step, kept_by_callers, looped_by_callers, \
     per_parameter, persists
 from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
-from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update
+from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update, \
+    unrolled_step
 from .accumulation_forms import accumulation, concatenated_call, how_kept, kept_by_call, \
     may_keep, operands, stays_local
 from .context import cached, param_names
@@ -518,6 +519,8 @@ class GraphKeepingAccumulator(Rule):
             return  # (a micro-batch loop's list, bound afresh per update)
         if not facts.any_backward and one_rollout(ctx, loop, dotted_name(acc) or root):
             return  # (an episode's rollout, emptied for each update)
+        if not facts.any_backward and unrolled_step(ctx, loop, acc):
+            return  # (a decoder's time steps, differentiated once after the loop)
         try:
             at = node._a if isinstance(node._a, ast.stmt) else None
             fact = scope_graph(ctx).attached(value._a, at) \

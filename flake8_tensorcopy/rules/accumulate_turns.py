@@ -101,3 +101,25 @@ def _emptied_by_update(ctx, root: str) -> bool:
     tree = project.module_tree() if project is not None else getattr(ctx.module, "_a", None)
     return isinstance(tree, ast.Module) and attr in cached(
         ctx, "_emptied_by_updates", tree, lambda: emptied_by_updates(tree))
+
+
+def unrolled_step(ctx, loop, acc) -> bool:
+    """Is ``loop`` (which differentiates nothing) one step's unrolled time steps: a loop of a
+    function that adds into a name (``loss += crit(logits, y)``) the function differentiates
+    after the loop (``loss.backward()``), ``acc`` a list the function binds before it
+    (``outputs = []``)? Every turn's graph stays alive for that backward anyway, and the list
+    holds that call's values only (a seq2seq decoder's ``outputs.append(logits)``)."""
+    fn, a = getattr(ctx.scope_node, "_a", None), getattr(loop, "_a", None)
+    if type(fn) is not ast.FunctionDef or type(acc) is not nodes.Name or \
+            type(a) not in (ast.For, ast.While):
+        return False
+    name = acc.value
+    if name in {x.arg for x in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} or \
+            not any(type(n) is ast.Assign and n.lineno < a.lineno and any(
+                type(t) is ast.Name and t.id == name for t in n.targets) for n in ast.walk(fn)):
+        return False  # (the caller's list, or one the function does not make)
+    added = {n.target.id for n in ast.walk(a) if type(n) is ast.AugAssign and
+             type(n.op) is ast.Add and type(n.target) is ast.Name}
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and
+               n.func.attr == "backward" and type(n.func.value) is ast.Name and
+               n.func.value.id in added and n.lineno > a.end_lineno for n in ast.walk(fn))
