@@ -1,0 +1,1 @@
+"""Streaming-inference utilities: tensor shift helpers (ops.py) used by buffers.py."""
