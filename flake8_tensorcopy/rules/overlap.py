@@ -1,6 +1,7 @@
 """TEN403: a slice write that reads the memory it writes."""
 from __future__ import annotations
 
+import ast
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 from ..semantic import ints, regions, storage_flow
@@ -545,14 +546,39 @@ def _may_be_int(ctx, node: nodes.BaseExpression) -> bool:
     return not (is_tensor(k) or k is TENSORS or k is EMPTY_LIST or type(k) in (Seq, Iter))
 
 
-def _tensor(ctx, base: nodes.BaseExpression) -> bool:
+def _tensor(ctx, base: nodes.BaseExpression, dst=None) -> bool:
     """Is the written ``base`` a tensor: as the inference knows it, a parameter the function
-    uses as one (``storage_flow.tensor_parameter``: ``L = x.size(-1)``), or a name bound only
-    to a clone of something (``window = context.clone()``: ``storage_flow.tensor_local``)? A
-    NumPy array's overlapping copy is well defined."""
+    uses as one (``storage_flow.tensor_parameter``: ``L = x.size(-1)``), a name bound only to
+    a clone of something (``window = context.clone()``: ``storage_flow.tensor_local``), or a
+    parameter written through a tuple index (``x[:, 2:6] = ...``: no list takes one) in a
+    module that imports torch and no other array library (``_torch_only``)? A NumPy array's
+    overlapping copy is well defined."""
     return ctx.is_tensor(base) or (type(base) is nodes.Name and (
         storage_flow.tensor_parameter(ctx.scope_node, base.value) or
-        storage_flow.tensor_local(ctx.scope_node, base.value)))
+        storage_flow.tensor_local(ctx.scope_node, base.value) or (
+            type(dst) is nodes.Subscript and len(dst.slice) > 1 and _torch_only(ctx) and
+            storage_flow.plain_parameter(ctx.scope_node, base.value))))
+
+
+#: the modules a file may import and still hand its functions torch's tensors only: torch's
+#: own, and the standard library's that make no arrays
+_PLAIN_IMPORTS = frozenset({
+    "torch", "torchvision", "torchaudio", "__future__", "math", "random", "os", "sys", "time",
+    "typing", "dataclasses", "functools", "itertools", "collections", "copy", "argparse",
+    "logging", "json", "re", "abc", "enum", "contextlib", "pathlib", "warnings"})
+
+
+def _torch_only(ctx) -> bool:
+    """Does the module import torch, and besides it only ``_PLAIN_IMPORTS`` (no NumPy, no
+    project module, nothing relative)? Read once per file."""
+    def read() -> bool:
+        tree = getattr(ctx.module, "_a", None)
+        mods = [a.name for n in ast.walk(tree) if type(n) is ast.Import for a in n.names] + [
+            n.module if not n.level else "." for n in ast.walk(tree)
+            if type(n) is ast.ImportFrom] if tree is not None else ["."]
+        return "torch" in {(m or ".").partition(".")[0] for m in mods} and all(
+            (m or ".").partition(".")[0] in _PLAIN_IMPORTS for m in mods)
+    return cached(ctx, "_overlap_torch_only", None, read)
 
 
 def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:
@@ -574,7 +600,7 @@ def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bo
             return False
     else:
         return False
-    if not _tensor(ctx, _base(dst)):
+    if not _tensor(ctx, _base(dst), dst):
         return False
     names = regions.symbols(a[1]) | regions.symbols(b[1])
     if not names:

@@ -296,6 +296,11 @@ def _assigned(scope: nodes.CSTNode, name: str, before: Optional[nodes.CSTNode],
     return found
 
 
+def plain_parameter(scope: nodes.CSTNode, name: str) -> bool:
+    """Is ``name`` a parameter of function ``scope`` that nothing in it binds again?"""
+    return bool(_parameter(scope, name)) and _assigned(scope, name, None, _rebinds) == []
+
+
 def tensor_parameter(scope: nodes.CSTNode, name: str) -> bool:
     """Is ``name`` a parameter of function ``scope`` that nothing in it binds again, on which
     (or on an item of which: ``x[..., -n:].zero_()``) the function calls a method only a tensor
