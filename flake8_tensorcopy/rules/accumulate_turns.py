@@ -9,9 +9,10 @@ import ast
 
 from ..syntax import nodes
 from ..syntax.grad_callers import emptied_by_updates
-from .accumulate_loops import differentiated, every_turn, innermost_loop, loop_facts, reset_in, \
-    scope_facts
+from .accumulate_loops import differentiated, every_turn, innermost_loop, loop_facts, \
+    mentions_backward, reset_in, scope_facts
 from .context import cached, statement_list
+from ..syntax.walk import statements
 
 
 def kept_for_turn(ctx, loop, acc, acc_code: str, node, name: str) -> bool:
@@ -106,20 +107,23 @@ def _emptied_by_update(ctx, root: str) -> bool:
 def unrolled_step(ctx, loop, acc) -> bool:
     """Is ``loop`` (which differentiates nothing) one step's unrolled time steps: a loop of a
     function that adds into a name (``loss += crit(logits, y)``) the function differentiates
-    after the loop (``loss.backward()``), ``acc`` a list the function binds before it
-    (``outputs = []``)? Every turn's graph stays alive for that backward anyway, and the list
-    holds that call's values only (a seq2seq decoder's ``outputs.append(logits)``)."""
+    (``loss.backward()``, after the loop: in it nothing is), ``acc`` a list the function binds
+    before it (``outputs = []``)? Every turn's graph stays alive for that backward anyway, and
+    the list holds that call's values only (a seq2seq decoder's ``outputs.append(logits)``)."""
     fn, a = getattr(ctx.scope_node, "_a", None), getattr(loop, "_a", None)
     if type(fn) is not ast.FunctionDef or type(acc) is not nodes.Name or \
             type(a) not in (ast.For, ast.While):
         return False
     name = acc.value
-    if name in {x.arg for x in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} or \
-            not any(type(n) is ast.Assign and n.lineno < a.lineno and any(
-                type(t) is ast.Name and t.id == name for t in n.targets) for n in ast.walk(fn)):
-        return False  # (the caller's list, or one the function does not make)
-    added = {n.target.id for n in ast.walk(a) if type(n) is ast.AugAssign and
-             type(n.op) is ast.Add and type(n.target) is ast.Name}
-    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and
-               n.func.attr == "backward" and type(n.func.value) is ast.Name and
-               n.func.value.id in added and n.lineno > a.end_lineno for n in ast.walk(fn))
+    if name in {x.arg for x in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}:
+        return False  # (the caller's list)
+    if not mentions_backward(ctx):
+        return False  # (most functions: the text alone says no)
+    scope = scope_facts(ctx)
+    added = cached(ctx, "_accumulate_added", loop, lambda: frozenset(
+        n.target.id for n in ast.walk(a) if type(n) is ast.AugAssign and
+        type(n.op) is ast.Add and type(n.target) is ast.Name))
+    if not any(differentiated(scope, n) for n in added):
+        return False
+    return any(type(s) is ast.Assign and s.lineno < a.lineno and any(
+        type(t) is ast.Name and t.id == name for t in s.targets) for s in statements(fn))
