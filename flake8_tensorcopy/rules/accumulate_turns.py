@@ -112,8 +112,8 @@ def unrolled_step(ctx, loop, acc) -> bool:
     the list holds that call's values only (a seq2seq decoder's ``outputs.append(logits)``)."""
     fn, a = getattr(ctx.scope_node, "_a", None), getattr(loop, "_a", None)
     if type(fn) is not ast.FunctionDef or type(acc) is not nodes.Name or \
-            type(a) not in (ast.For, ast.While):
-        return False
+            type(a) not in (ast.For, ast.While) or innermost_loop(ctx, loop) is not None:
+        return False  # (a loop in another: the list outlives its turns)
     name = acc.value
     if name in {x.arg for x in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}:
         return False  # (the caller's list)
