@@ -9,6 +9,7 @@ import re
 from typing import FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..syntax.grad_callers import grad_effect
+from ..syntax.parameter_shapes import parameters_call
 from ..syntax.walk import assigned_pairs, dotted, own_nodes, self_bindings, statements
 
 #: tensor methods whose result is not attached (numbers, indices, detached tensors, arrays)
@@ -633,8 +634,7 @@ def walked_by(s: ast.stmt, key: str) -> Optional[ast.expr]:
 
 
 def _parameters(it, t, key: str) -> bool:
-    if type(it) is not ast.Call or type(it.func) is not ast.Attribute or it.args or \
-            it.keywords or type(it.func.value) not in (ast.Name, ast.Attribute):
+    if not parameters_call(it):
         return False
     if it.func.attr == "parameters":
         return type(t) is ast.Name and t.id == key

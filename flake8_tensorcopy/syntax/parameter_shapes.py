@@ -19,11 +19,13 @@ def walks_parameters(loop) -> bool:
     zip(ema.parameters(), model.parameters())``)?"""
     it = loop.iter if type(loop) in (ast.For, ast.AsyncFor) else None
     if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip":
-        return any(_walked(a) for a in it.args)
-    return _walked(it)
+        return any(parameters_call(a) for a in it.args)
+    return parameters_call(it)
 
 
-def _walked(it) -> bool:
+def parameters_call(it) -> bool:
+    """Is ``it`` ``X.parameters()`` or ``X.named_parameters()`` of a name or an attribute, with
+    no arguments?"""
     return type(it) is ast.Call and type(it.func) is ast.Attribute and not it.args and \
         not it.keywords and it.func.attr in _WALKS and \
         type(it.func.value) in (ast.Name, ast.Attribute)
