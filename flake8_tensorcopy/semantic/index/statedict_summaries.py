@@ -231,6 +231,17 @@ def passed_items_argument(inf, call):
     return None
 
 
+def _trained_argument(s: Summary, bound: bool, call):
+    """The argument of ``call`` at the one position whose module the function summarised by
+    ``s`` steps (``s.trains_only``; ``bound``: ``self`` is not handed), or None where that
+    position is unknown (a starred argument, too few)."""
+    k = s.trains_only - (1 if bound else 0)
+    args = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or k < 0 or k >= len(args):
+        return None
+    return args[k]
+
+
 def trains_another(inf, call, receiver: str, tree=None) -> Optional[str]:
     """The other name than ``receiver`` handed to ``call`` at the one position whose module
     the project function it runs steps (``GraphSummary.trains_only``: ``client`` of
@@ -243,11 +254,8 @@ def trains_another(inf, call, receiver: str, tree=None) -> Optional[str]:
     s = summary(fn)
     if not s.trains or s.trains == "backward()" or s.trains_only is None:
         return None
-    k = s.trains_only - (1 if bound else 0)
-    args = [a for a in call.args if a.keyword is None]
-    if any(a.star for a in call.args) or k < 0 or k >= len(args):
-        return None
-    d = dotted_name(args[k].value)
+    arg = _trained_argument(s, bound, call)
+    d = dotted_name(arg.value) if arg is not None else None
     return d if d is not None and d != receiver and not d.startswith(receiver + ".") and \
         not receiver.startswith(d + ".") else None
 
@@ -266,10 +274,8 @@ def weight_change(inf, call, receiver: str, tree=None) -> Optional[str]:
     s = summary(fn)
     if s.trains and s.trains != "backward()" and s.trains_only is not None and receiver:
         # it steps only the module handed at that position (``local_update(worker, data)``)
-        k = s.trains_only - (1 if bound else 0)
-        args = [a for a in call.args if a.keyword is None]
-        if any(a.star for a in call.args) or k < 0 or k >= len(args) or \
-                dotted_name(args[k].value) == receiver:
+        arg = _trained_argument(s, bound, call)
+        if arg is None or dotted_name(arg.value) == receiver:
             return f"it calls `{s.trains}`"
     elif s.trains:
         return f"it calls `{s.trains}`"
