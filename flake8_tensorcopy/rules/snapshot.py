@@ -458,7 +458,7 @@ class StateDictSnapshot(Rule):
     def _check(self, node, ctx, target, value, snap: Live, via,
                keys: Optional[Tuple[int, frozenset]] = None) -> Iterator[Report]:
         # the flow of a snapshot: imported for the first one (most files keep none)
-        from .snapshot_values import paired_with_live
+        from .snapshot_values import kept_each_turn, paired_with_live
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
         from .snapshot_methods import compared_with_live, frozen_local, frozen_module, \
@@ -477,7 +477,9 @@ class StateDictSnapshot(Rule):
         if snap.where == "on CPU" and type(receiver) is nodes.Name and _on_gpu(ctx, node, receiver):
             return  # ``.cpu()`` of a module the code puts on a GPU: a copy
         paired = None
-        if snap.params and not snapshot_name(tracked):
+        if snap.params and not snapshot_name(tracked) and not (
+                dotted_name(receiver) is not None and
+                kept_each_turn(ctx, node, target, dotted_name(receiver))):
             # ``params = list(model.parameters())``: as often kept to use them live; unless
             # another method, or the function itself for values (``p.data``), pairs it with
             # the live parameters of the same module (``zip(model.parameters(), w0)``)

@@ -16,6 +16,7 @@ from ..semantic.statedicts import Live, live_state_dict, parameters_receiver, sa
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.walk import dotted
+from .context import statement_list
 
 
 def snapshot(ctx, node) -> Optional[Live]:
@@ -196,3 +197,45 @@ def live_items(ctx, value):
         if first is None:
             first = (el.value, snap)
     return None if first is None else (first[0], first[1], frozenset(keys))
+
+
+def kept_each_turn(ctx, node, target, receiver: str) -> bool:
+    """``node`` keeps another handle on ``receiver``'s parameters on each turn of the loop
+    around it (``history[epoch] = {n: p.detach() for n, p in model.named_parameters()}``,
+    ``snaps.append([p.data for p in model.parameters()])``): a keeper the loop does not make,
+    grown by an append or under a key the loop's target names, of a module the loop does not
+    bind. The same live tensors kept once per turn serve no live use; only a snapshot means it."""
+    from .snapshot_flow import LOOPS, is_body, locate
+
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    if ctx.stmt_line is None or not locate(body, ctx.stmt_line, chain):
+        return False
+    for depth in range(len(chain) - 1, 0, -1):
+        stmts = chain[depth][0]
+        loop = chain[depth - 1][0][chain[depth - 1][1]]
+        if type(loop) in LOOPS and is_body(loop, stmts):
+            break
+    else:
+        return False
+    turn = {n.value for n in nodes.within(loop.target, ())
+            if type(n) is nodes.Name} if type(loop) is nodes.For else set()
+    if type(node) is nodes.Expr:
+        keeper = target
+    elif type(target) is nodes.Subscript and turn & {
+            n.value for s in target.slice for n in nodes.within(s, ()) if type(n) is nodes.Name}:
+        keeper = target.value
+    else:
+        return False
+    kept, root = dotted_name(keeper), receiver.split(".")[0]
+    if kept is None or root in turn:
+        return False
+    for n in nodes.within(loop.body, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+        t = type(n)
+        bound = [a.target for a in n.targets] if t is nodes.Assign else \
+            [n.target] if t is nodes.For or t is nodes.AnnAssign else ()
+        if any(dotted_name(b) in (kept, root) or type(b) is nodes.Tuple and any(
+                dotted_name(e.value) == root for e in b.elements) for b in bound):
+            return False  # a keeper made again, or another module, on each turn
+    return True
