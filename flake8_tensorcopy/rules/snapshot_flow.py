@@ -16,6 +16,7 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name, last_name
 from ..syntax.walk import dotted
 from .context import cached, param_names, statement_blocks, statement_list
+from .parameter_writes import writes_parameter
 from .snapshot_copies import trains_a_copy
 
 #: ``torch.optim`` classes whose fresh instance holds no state tensors (measured on torch 2.13
@@ -103,7 +104,7 @@ def change_point(ctx, node, receiver: str, name: str = "", loop=None) -> Optiona
             why = weight_change(ctx.inf, n, receiver, ctx.module._a)
             if why and trains_a_copy(ctx, n, receiver):
                 why = None
-            why = why or _writes_parameter(n, receiver, loop)
+            why = why or writes_parameter(n, receiver, loop)
             if why:
                 return f"`{ctx_name(n.func)}()` ({why})"
         todo.extend(c for c in n.children if c is not None)
@@ -551,64 +552,6 @@ def _mode_switch(ctx, call) -> bool:
     value = sole_binding(ctx.scope_node, func.value.value, call) if len(call.args) < 2 and \
         last_name(func) == "train" and type(func.value) is nodes.Name else None
     return value is not None and is_module(ctx.inf.infer(value))
-
-
-#: in-place methods that change no value (``requires_grad_``, ``share_memory_``...)
-_NOT_WRITES = frozenset({"requires_grad_", "share_memory_", "retain_grad", "zero_grad",
-                         "register_hook", "pin_memory"})
-
-
-def _writes_parameter(call, receiver: str, loop) -> Optional[str]:
-    """Does ``call`` write a parameter of the module ``receiver`` in place: an in-place tensor
-    method (``mul_``, ``copy_``...) of ``receiver.fc.weight`` (``.data`` too) or of the loop's
-    target over ``receiver.parameters()`` / ``named_parameters()``, an ``nn.init`` function of
-    one, or ``receiver.reset_parameters()``? Why, else None."""
-    if not receiver:
-        return None
-    func = call.func
-    if type(func) is not nodes.Attribute:
-        return None
-    m = func.attr.value
-    if m == "reset_parameters" and _part_of(func.value, receiver) and not call.args:
-        return f"it re-initialises `{receiver}`'s parameters"
-    if m.endswith("_") and not m.startswith("_") and m not in _NOT_WRITES:
-        if _part_of(func.value, receiver) or \
-                dotted_name(func.value) in loop_parameters(loop, receiver) or (
-                    type(func.value) is nodes.Attribute and func.value.attr.value == "data" and
-                    dotted_name(func.value.value) in loop_parameters(loop, receiver)):
-            return f"it writes `{receiver}`'s parameters in place"
-        first = call.args[0].value if call.args and call.args[0].keyword is None else None
-        if (dotted_name(func.value) or "").endswith("init") and first is not None and \
-                _part_of(first, receiver):
-            return f"it writes `{receiver}`'s parameters in place"  # ``nn.init.zeros_(m.w)``
-    return None
-
-
-def _part_of(node, receiver: str) -> bool:
-    """Is ``node`` an attribute or item of the module named ``receiver`` (``model.fc.weight``,
-    ``model[-1]``, ``model.fc.weight.data``), not ``receiver`` itself?"""
-    if type(node) not in (nodes.Attribute, nodes.Subscript):
-        return False
-    while type(node) in (nodes.Attribute, nodes.Subscript):
-        node = node.value
-    return type(node) is nodes.Name and node.value == receiver
-
-
-def loop_parameters(loop, receiver: str) -> Tuple[str, ...]:
-    """The names ``for p in receiver.parameters():`` (``for n, p in ...named_parameters()``)
-    binds to each parameter, for the loop the scan is in."""
-    if type(loop) is not nodes.For or type(loop.iter) is not nodes.Call:
-        return ()
-    it = loop.iter
-    if type(it.func) is not nodes.Attribute or dotted_name(it.func.value) != receiver or \
-            it.func.attr.value not in ("parameters", "named_parameters"):
-        return ()
-    target = loop.target
-    if it.func.attr.value == "named_parameters":
-        if type(target) is not nodes.Tuple or len(target.elements) != 2:
-            return ()
-        target = target.elements[1].value
-    return (target.value,) if type(target) is nodes.Name else ()
 
 
 def _steps_another(ctx, where, receiver: str) -> bool:

@@ -59,7 +59,7 @@ def overwritten_backup(ctx, name: str, owner: str):
     ``self.backup``: what it reads are the values written in, not those backed up. (The
     write, the read) or None."""
     from .accumulate_loops import innermost_loop
-    from .snapshot_flow import loop_parameters
+    from .parameter_writes import loop_parameters
 
     scope = ctx.scope_node
     loop = innermost_loop(ctx, ctx.stmt_line)

@@ -60,7 +60,7 @@ def parameter_item(ctx, value) -> Optional[Live]:
     ``X.named_parameters()`` binds this turn, or shares its storage (``param.data``,
     ``param.detach()``): one of ``X``'s live tensors, kept under a snapshot's name."""
     from .accumulate_loops import innermost_loop
-    from .snapshot_flow import loop_parameters
+    from .parameter_writes import loop_parameters
 
     loop = innermost_loop(ctx, ctx.stmt_line)
     it = loop.iter if type(loop) is nodes.For else None
