@@ -17,7 +17,8 @@ from ..syntax.walk import dotted, walk_nodes
 from .accumulation_forms import pushed
 from .snapshot_flow import DEFS, locate, mentions, other_item, read_after_change
 from .snapshot_getters import bound_from, restored_through_getter, returns_items
-from .snapshot_values import paired_list, parameter_lists, reads_parameters_of, reads_state_items
+from .snapshot_values import mixed_on_later_calls, paired_list, parameter_lists, \
+    reads_parameters_of, reads_state_items
 from ..syntax.source import LazyPattern
 
 
@@ -595,6 +596,12 @@ def compared_with_live(ctx, name: str, owner: str, zipped: bool = False):
             if spelled is not None:
                 return (f"training (`{stmt.name.value}()` compares it with "
                         f"`{spelled}`, the same tensors)"), hit
+    if not zipped:
+        for o in sorted(owners):
+            hit = mixed_on_later_calls(ctx, scope, name, o)
+            if hit is not None:
+                return (f"training (later calls of `{scope.name.value}()` mix it with "
+                        f"`{o}.state_dict()`, the same tensors)"), hit
     return None
 
 

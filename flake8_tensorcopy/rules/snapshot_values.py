@@ -132,11 +132,47 @@ def reads_state_items(fn, owner: str) -> bool:
     """Does ``fn`` (its ``ast``) loop over ``<owner>.state_dict().items()`` (an EMA's ``for k, v
     in model.state_dict().items(): self.shadow[k].mul_(d).add_(v)``)?"""
     return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        type(n) is ast.For and type(n.iter) is ast.Call and type(n.iter.func) is ast.Attribute
-        and n.iter.func.attr == "items" and type(n.iter.func.value) is ast.Call and
-        type(n.iter.func.value.func) is ast.Attribute and
-        n.iter.func.value.func.attr == "state_dict" and
-        dotted(n.iter.func.value.func.value) == owner for n in ast.walk(fn))
+        state_items_loop(n, owner) for n in ast.walk(fn))
+
+
+def state_items_loop(n: ast.AST, owner: str) -> bool:
+    """Is ``n`` a loop ``for k, v in <owner>.state_dict().items():``?"""
+    return type(n) is ast.For and type(n.iter) is ast.Call and \
+        type(n.iter.func) is ast.Attribute and n.iter.func.attr == "items" and \
+        type(n.iter.func.value) is ast.Call and \
+        type(n.iter.func.value.func) is ast.Attribute and \
+        n.iter.func.value.func.attr == "state_dict" and \
+        dotted(n.iter.func.value.func.value) == owner
+
+
+def mixed_on_later_calls(ctx, scope, name: str, owner: str):
+    """A running average made on the first call (``if self.avg is None: self.avg =
+    dict(model.state_dict())``) and, on later calls, mixed in place with the same tensors of
+    ``owner``'s live state dict (``else: for k, v in model.state_dict().items():
+    self.avg[k].mul_(a).add_(v)``): the read of ``name`` in that loop, else None."""
+    defs = (nodes.FunctionDef, nodes.ClassDef)
+    guard = next((n for n in nodes.within(scope.body, defs) if type(n) is nodes.If and
+                  any(s is ctx.stmt_line for s in statement_list(n.body)) and
+                  _is_none_test(n.test, name)), None)
+    if guard is None or guard.orelse is None:
+        return None
+    for block in (statement_list(guard.orelse.body) if type(guard.orelse) is nodes.Else
+                  else (guard.orelse,)):
+        a = block._a
+        if state_items_loop(a, owner):
+            return next((n for n in ast.walk(a) if type(n) is ast.Subscript and
+                         dotted(n.value) == name), None)
+    return None
+
+
+def _is_none_test(test, name: str) -> bool:
+    """``name is None`` or ``not name``."""
+    if type(test) is nodes.UnaryOperation and type(test.operator) is nodes.Not:
+        return dotted_name(test.expression) == name
+    return type(test) is nodes.Comparison and len(test.comparisons) == 1 and \
+        type(test.comparisons[0].operator) is nodes.Is and \
+        dotted_name(test.left) == name and type(test.comparisons[0].comparator) is nodes.Name \
+        and test.comparisons[0].comparator.value == "None"
 
 
 def reads_parameters_of(fn, owner: str, zipped_with: Optional[str] = None) -> bool:
