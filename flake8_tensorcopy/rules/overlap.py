@@ -12,7 +12,7 @@ from ..syntax.nodes import dotted_name
 from ..syntax.overlap_shapes import WRITING as WRITING_METHODS, WRITING_ARGS
 from .accumulate_graph import callee
 from .overlap_values import LocalValues
-from .overlap_conversions import conversion_words, through_detach
+from .overlap_conversions import conversion_words, equal_lengths, reshaped, through_detach
 from .context import cached
 from .base import CLOSED_WORLD, Claim, FixCase, SAFE, UNSAFE, Example, FixPlan, NodeEdit, \
     Report, Rule, Src, applicability
@@ -418,7 +418,7 @@ class OverlappingSliceWrite(Rule):
         # a tuple's pairs are each reported at their own target (one report per place)
         tuple_write = type(node) is nodes.Assign and type(node.targets[0].target) is nodes.Tuple
         for dst, src, outer, shown in pairs:
-            if not overlapping(ctx, dst, src):
+            if not overlapping(ctx, dst, src, reshaped(outer)):
                 continue
             # the fix's receiver: the tensor the read view is taken from (a named view: itself);
             # the copy is made of what is read (``x[:, :-1].detach().clone()``)
@@ -552,7 +552,11 @@ def _tensor(ctx, base: nodes.BaseExpression, dst=None) -> bool:
     a clone of something (``window = context.clone()``: ``storage_flow.tensor_local``), or a
     parameter written through a tuple index (``x[:, 2:6] = ...``: no list takes one) in a
     module that imports torch and no other array library (``_torch_only``)? A NumPy array's
-    overlapping copy is well defined."""
+    overlapping copy is well defined. ``m.data[:, 1:]`` writes the storage of ``m``."""
+    if type(base) is nodes.Attribute and base.attr.value == "data" and \
+            type(base.value) is nodes.Name and not ctx.is_tensor(base) and \
+            _tensor(ctx, base.value, dst):
+        return True
     return ctx.is_tensor(base) or (type(base) is nodes.Name and (
         storage_flow.tensor_parameter(ctx.scope_node, base.value) or
         storage_flow.tensor_local(ctx.scope_node, base.value) or (
@@ -581,7 +585,8 @@ def _torch_only(ctx) -> bool:
     return cached(ctx, "_overlap_torch_only", None, read)
 
 
-def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bool:
+def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression,
+                reshaped: bool = False) -> bool:
     """Does ``src`` read a view of the tensor ``dst`` writes that shares elements with it
     without being the same view, for every value of the bounds' symbols but the trivial ones?
     The bounds are read as spelled, then, where that says nothing, with the names the function
@@ -594,6 +599,8 @@ def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression) -> bo
         verdict = regions.compare(a[1], b[1]) if b is not None else regions.UNKNOWN
         if verdict == regions.OVERLAP and not local and _valued(ctx, a[1], b[1]):
             continue  # (``k = 0`` ... ``c[:, k:] = c[:, :n - k]``: as its value says)
+        if verdict == regions.OVERLAP and reshaped and not equal_lengths(a[1], b[1]):
+            return False  # (a reshape that may copy: broadcast from fewer elements)
         if verdict == regions.OVERLAP:
             break
         if verdict == regions.SAME or local:

@@ -13,6 +13,36 @@ from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 
 
+#: calls that read the very elements of the view they are called on, reshaped: ``view``
+#: always (or it raises), ``reshape`` where no copy is needed (``equal_lengths``)
+_SAME_ELEMENTS = frozenset({"view", "reshape"})
+
+
+def reshaped(src) -> bool:
+    """Does the read ``src`` go through a ``reshape(...)`` call?"""
+    while type(src) is nodes.Call and type(src.func) is nodes.Attribute:
+        if src.func.attr.value == "reshape":
+            return True
+        src = src.func.value
+    return False
+
+
+def equal_lengths(a: regions.Region, b: regions.Region) -> bool:
+    """Do two regions of one base select as many elements along each dimension (``[:, 1:]``
+    and ``[:, :-1]``)? A source reshaped to broadcast onto the other then keeps its shape but
+    for dimensions of one, which ``reshape`` always makes a view of: the same elements."""
+    if a.tail is not None or b.tail is not None or len(a.lead) != len(b.lead):
+        return False
+    for x, y in zip(a.lead, b.lead):
+        if (x.stop is None) != (y.stop is None) or x.step != y.step:
+            return False
+        if x.stop is not None and (x.start[0] != y.start[0] or x.stop[0] != y.stop[0] or
+                                   x.stop[1].plus(x.start[1], -1) !=
+                                   y.stop[1].plus(y.start[1], -1)):
+            return False
+    return True
+
+
 def presumed(ctx, call, view) -> Optional[str]:
     """``storage.presumed_self`` of conversion ``call`` of basic-slice view ``view``."""
     scope = ctx.scope_node
@@ -58,8 +88,8 @@ def through_detach(src: nodes.BaseExpression, inference=None,
     base = dotted_name(inner.value) if type(inner) is nodes.Subscript else None
     for call in calls:
         m = call.func.attr.value
-        if m == "detach" and not call.args:
-            continue
+        if m == "detach" and not call.args or m in _SAME_ELEMENTS and call.args:
+            continue  # (``reshape``: read as the view only where ``equal_lengths`` holds)
         if ctx is not None and base is not None and presumed(ctx, call, inner) is not None:
             continue
         arg = call.args[0] if len(call.args) == 1 and call.args[0].keyword is None and \
