@@ -458,7 +458,7 @@ class StateDictSnapshot(Rule):
     def _check(self, node, ctx, target, value, snap: Live, via,
                keys: Optional[Tuple[int, frozenset]] = None) -> Iterator[Report]:
         # the flow of a snapshot: imported for the first one (most files keep none)
-        from .snapshot_values import kept_each_turn, paired_with_live
+        from .snapshot_values import kept_each_turn, paired_with_live, retaken_in_loop
         from .snapshot_flow import constructed_fresh, fresh_optimizer, never_changed, \
             read_after_change
         from .snapshot_methods import compared_with_live, frozen_local, frozen_module, \
@@ -503,6 +503,9 @@ class StateDictSnapshot(Rule):
             return  # a template only ever read for its state dict, a frozen teacher: nothing
             # changes its tensors
         owner = dotted_name(receiver) or "" if receiver is not None else ""
+        if type(target) is nodes.Name and owner and not snap.shallow and \
+                retaken_in_loop(ctx, tracked, owner):
+            return  # a placeholder: the loop after it takes the snapshot (reported there)
         found = paired or read_after_change(ctx, node, tracked, owner, keys)
         if found is None and type(target) in (nodes.Attribute, nodes.Subscript) and \
                 tracked.startswith("self.") and \

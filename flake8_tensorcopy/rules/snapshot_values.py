@@ -275,3 +275,77 @@ def kept_each_turn(ctx, node, target, receiver: str) -> bool:
                 dotted_name(e.value) == root for e in b.elements) for b in bound):
             return False  # a keeper made again, or another module, on each turn
     return True
+
+
+def retaken_in_loop(ctx, name: str, receiver: str) -> bool:
+    """Is the snapshot bound to ``name`` here a placeholder: a loop that follows in the same
+    block reads ``name`` only to bind it again to a state dict of the same module, under a test
+    its first turn passes (``best = model.state_dict()``, ``best_acc = -1.0``, then ``if acc >
+    best_acc: best = model.state_dict()``: an accuracy beats -1, a loss beats ``inf``)? The
+    binding in the loop keeps the weights, and is reported there."""
+    from .snapshot_flow import locate
+
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    if ctx.stmt_line is None or not locate(body, ctx.stmt_line, chain):
+        return False
+    stmts, i = chain[-1]
+    sentinels: dict = {}
+    for k, later in enumerate(stmts):
+        t = type(later)
+        if t is nodes.SimpleStatementLine:
+            for small in later.body:
+                if type(small) is nodes.Assign and len(small.targets) == 1 and \
+                        type(small.targets[0].target) is nodes.Name:
+                    sentinels[small.targets[0].target.value] = _sentinel(small.value)
+            continue
+        if k < i:
+            continue
+        if t not in (nodes.For, nodes.While):
+            return False
+        for n in nodes.within(later.body, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+            if type(n) is nodes.If and _first_turn_passes(n.test, sentinels) and any(
+                    type(a) is nodes.Assign and len(a.targets) == 1 and
+                    dotted_name(a.targets[0].target) == name and any(
+                        type(c) is nodes.Call and type(c.func) is nodes.Attribute and
+                        c.func.attr.value == "state_dict" and
+                        dotted_name(c.func.value) == receiver for c in nodes.within(a.value, ()))
+                    for a in nodes.within(n.body, ())):
+                bound = {id(a.targets[0].target) for a in nodes.within(later, ())
+                         if type(a) is nodes.Assign and len(a.targets) == 1}
+                return not any(type(r) is nodes.Name and r.value == name and id(r) not in bound
+                               for r in nodes.within(later, ()))  # bound there, never read
+        return False
+    return False
+
+
+def _sentinel(value) -> int:
+    """1 for ``float("inf")`` / ``math.inf``, -1 for a negative number or minus those; else 0."""
+    neg = type(value) is nodes.UnaryOperation and type(value.operator) is nodes.Minus
+    inner = value.expression if neg else value
+    if type(inner) in (nodes.Integer, nodes.Float):
+        return -1 if neg and inner.value.strip("0.") else 0
+    inf = dotted_name(inner) in ("math.inf", "np.inf", "numpy.inf", "torch.inf") or (
+        type(inner) is nodes.Call and dotted_name(inner.func) == "float" and
+        len(inner.args) == 1 and type(inner.args[0].value) is nodes.SimpleString and
+        inner.args[0].value.evaluated_value.strip("+").lower() in ("inf", "infinity"))
+    return (-1 if neg else 1) if inf else 0
+
+
+def _first_turn_passes(test, sentinels) -> bool:
+    """``x > s`` (``s < x``) with ``s`` a negative sentinel, ``x < s`` with ``s`` infinity."""
+    if type(test) is not nodes.Comparison or len(test.comparisons) != 1:
+        return False
+    op = type(test.comparisons[0].operator)
+    left, right = test.left, test.comparisons[0].comparator
+    for big, small, sign in ((left, right, -1), (right, left, 1)):
+        if op in ((nodes.GreaterThan, nodes.GreaterThanEqual) if sign < 0 else
+                  (nodes.LessThan, nodes.LessThanEqual)) and type(small) is nodes.Name and \
+                sentinels.get(small.value) == -1:
+            return True  # ``acc > best_acc`` from -1 (``best_acc < acc``)
+        if op in ((nodes.LessThan, nodes.LessThanEqual) if sign < 0 else
+                  (nodes.GreaterThan, nodes.GreaterThanEqual)) and type(small) is nodes.Name \
+                and sentinels.get(small.value) == 1:
+            return True  # ``loss < best`` from infinity (``best > loss``)
+    return False
