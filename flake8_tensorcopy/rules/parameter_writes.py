@@ -29,7 +29,8 @@ def writes_parameter(call, receiver: str, loop) -> Optional[str]:
     if m == "reset_parameters" and _part_of(func.value, receiver) and not call.args:
         return f"it re-initialises `{receiver}`'s parameters"
     if m.endswith("_") and not m.startswith("_") and m not in _NOT_WRITES:
-        if _part_of(func.value, receiver) or \
+        if _part_of(func.value, receiver) or any(
+                _part_of(func.value, m) for m in loop_modules(loop, receiver)) or \
                 dotted_name(func.value) in loop_parameters(loop, receiver) or (
                     type(func.value) is nodes.Attribute and func.value.attr.value == "data" and
                     dotted_name(func.value.value) in loop_parameters(loop, receiver)):
@@ -74,4 +75,26 @@ def _parameter_target(it, target, receiver: str) -> Tuple[str, ...]:
         if type(target) is not nodes.Tuple or len(target.elements) != 2:
             return ()
         target = target.elements[1].value
+    return (target.value,) if type(target) is nodes.Name else ()
+
+
+#: a module's calls that iterate its submodules (``for m in model.modules():``)
+_SUBMODULES = frozenset({"modules", "children", "named_modules", "named_children"})
+
+
+def loop_modules(loop, receiver: str) -> Tuple[str, ...]:
+    """The name ``for m in receiver:`` (``receiver.modules()``, ``for n, m in
+    receiver.named_modules()``) binds to each submodule, for the loop the scan is in: an
+    in-place write of ``m.weight`` writes ``receiver``'s parameters."""
+    if type(loop) is not nodes.For:
+        return ()
+    it, target = loop.iter, loop.target
+    if type(it) is nodes.Call and type(it.func) is nodes.Attribute and not it.args and \
+            it.func.attr.value in _SUBMODULES and dotted_name(it.func.value) == receiver:
+        if it.func.attr.value.startswith("named_"):
+            if type(target) is not nodes.Tuple or len(target.elements) != 2:
+                return ()
+            target = target.elements[1].value
+    elif dotted_name(it) != receiver:
+        return ()
     return (target.value,) if type(target) is nodes.Name else ()

@@ -258,13 +258,32 @@ def live_state_dict(node, holds_live: Callable[[str], bool] = lambda name: False
         if recv is not None and type(target) is nodes.Tuple and len(target.elements) == 2:
             target = target.elements[1].value
         value = node.elt if t is nodes.ListComp else node.value
+        if t is nodes.ListComp and recv is not None and type(value) is nodes.Tuple and \
+                type(comp.target) is nodes.Tuple:
+            # ``[(n, p) for n, p in model.named_parameters()]``: the pairs hold them too
+            value = _paired_value(value, comp.target, target)
         where = same_storage(value, target.value) if recv is not None and \
-            type(target) is nodes.Name else None
+            type(target) is nodes.Name and value is not None else None
         if where is not None:
             return Live(recv, None, True, where, True)
     if t is nodes.DictComp:
         return _items_copy(node.for_in, node.value, holds_live)
     return None
+
+
+def _paired_value(elt, names, param):
+    """The item of the tuple ``elt`` that holds the parameter ``param`` binds, where its other
+    items are names the loop binds (``(n, p)``, ``(p, n)``), else None."""
+    bound = {e.value.value for e in names.elements if type(e.value) is nodes.Name}
+    found = None
+    for e in elt.elements:
+        if type(e) is not nodes.Element:
+            return None
+        if type(param) is nodes.Name and same_storage(e.value, param.value) is not None:
+            found = e.value
+        elif type(e.value) is not nodes.Name or e.value.value not in bound:
+            return None
+    return found
 
 
 def _view_source(node, method: str, holds_live: Callable[[str], bool]):
