@@ -517,6 +517,10 @@ class StateDictSnapshot(Rule):
         if found is None and type(target) is nodes.Subscript and owner:
             found = restored_by_caller(ctx, tracked, owner, keys) or \
                 restored_by_sibling(ctx, tracked, keys, item=True)
+            if found is None:
+                from .snapshot_stores import kept_in_module_store
+
+                found = kept_in_module_store(ctx, tracked, owner, keys)
         if found is None and snap.params and type(target) is nodes.Subscript and \
                 tracked.startswith("self.") and owner:
             found = overwritten_backup(ctx, tracked, owner)

@@ -141,7 +141,7 @@ def restored_by_sibling(ctx, name: str, keys=None, item: bool = False):
     return None
 
 
-class _InCaller:
+class InCaller:
     """A rule context seen from another function of the module: its scope and the statement of
     a call there (``read_after_change`` reads the flow from that statement on)."""
 
@@ -178,7 +178,7 @@ def restored_by_caller(ctx, name: str, receiver: str, keys=None):
         if type(caller) is not nodes.FunctionDef or caller is scope or \
                 f"{fname}(" not in ctx.code(caller):
             continue
-        for line, small, call in _calls_of(caller, fname):
+        for line, small, call in calls_of(caller, fname):
             args = call.args
             if any(a.star or a.keyword is not None for a in args[:max(k, r or 0) + 1]) or \
                     len(args) <= k or type(args[k].value) is not nodes.Name:
@@ -187,7 +187,7 @@ def restored_by_caller(ctx, name: str, receiver: str, keys=None):
                 dotted_name(args[r].value) if r < len(args) else None)
             if owner is None or load_of(caller.body, args[k].value.value) is None:
                 continue
-            found = read_after_change(_InCaller(ctx, caller, line), small, args[k].value.value,
+            found = read_after_change(InCaller(ctx, caller, line), small, args[k].value.value,
                                       owner, keys)
             if found is not None:
                 return f"{found[0]} in its caller `{caller.name.value}()`", found[1]
@@ -206,8 +206,8 @@ def _restored_by_enclosing(ctx, scope, name: str, receiver: str, keys=None):
     outer = enclosing_function(ctx.module, scope)
     if outer is None or load_of(outer.body, name) is None:
         return None
-    for line, small, _ in _calls_of(outer, scope.name.value):
-        found = read_after_change(_InCaller(ctx, outer, line), small, name, receiver, keys)
+    for line, small, _ in calls_of(outer, scope.name.value):
+        found = read_after_change(InCaller(ctx, outer, line), small, name, receiver, keys)
         if found is not None:
             return f"{found[0]} in `{outer.name.value}()` (which calls it)", found[1]
     return None
@@ -237,10 +237,11 @@ def _rebinds(fn, name: str) -> bool:
     return False
 
 
-def _calls_of(fn, fname: str):
-    """(statement line, small statement, call) for each statement of ``fn`` (not in a nested
-    definition) that is a call of the plain name ``fname``, as an expression statement."""
-    todo = list(statement_list(fn.body))
+def calls_of(fn, fname: str):
+    """(statement line, small statement, call) for each statement of ``fn`` (a function or the
+    module; not in a nested definition) that is a call of the plain name ``fname``, as an
+    expression statement."""
+    todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
     while todo:
         st = todo.pop()
         t = type(st)

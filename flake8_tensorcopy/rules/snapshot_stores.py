@@ -1,0 +1,80 @@
+"""TEN402: a snapshot kept in a container the module binds (``SNAPSHOTS = {}``) by one of its
+top-level functions, of a module it is handed (``def register(tag, model): SNAPSHOTS[tag] =
+model.state_dict()``): the flow is read from each call of the function, at the module's top
+level or in another top-level function, with the module it hands over, to a read of the
+container after that module changed. Split from ``rules/snapshot_methods.py``."""
+from __future__ import annotations
+
+from ..syntax import nodes
+from ..syntax.nodes import dotted_name
+from .context import positional_param_names
+from .snapshot_flow import read_after_change
+from .snapshot_methods import InCaller, calls_of
+
+
+def kept_in_module_store(ctx, name: str, receiver: str, keys=None):
+    """(The change, the read) for ``name[...] = receiver.state_dict()`` in a top-level
+    function of which ``receiver`` is a positional parameter and ``name`` a container the
+    module binds at its top level (neither a parameter nor bound in the function), else
+    None."""
+    scope = ctx.scope_node
+    module = ctx.module
+    if type(scope) is not nodes.FunctionDef or "." in name or \
+            not any(s is scope for s in module.body):
+        return None
+    positional = positional_param_names(scope)
+    if receiver not in positional or name in positional or \
+            not _module_binds(module, name) or _binds(scope, name):
+        return None
+    r = positional.index(receiver)
+    fname = scope.name.value
+    if ctx.source.count(fname + "(") < 2:
+        return None  # (the text first: the function called somewhere)
+    callers = [module] + [s for s in module.body if type(s) is nodes.FunctionDef and
+                          s is not scope and f"{fname}(" in ctx.code(s)]
+    for caller in callers:
+        for line, small, call in calls_of(caller, fname):
+            args = call.args
+            if len(args) <= r or any(a.star or a.keyword is not None for a in args[:r + 1]):
+                continue
+            owner = dotted_name(args[r].value)
+            if owner is None:
+                continue
+            found = read_after_change(InCaller(ctx, caller, line), small, name, owner, keys)
+            if found is not None:
+                return f"{found[0]} following a call of `{fname}()`", found[1]
+    return None
+
+
+def _module_binds(module, name: str) -> bool:
+    """Does a top-level statement bind ``name`` to a new container (``{}``, ``[]``,
+    ``dict()``, ``OrderedDict()``, ``defaultdict(...)``)?"""
+    for st in module.body:
+        if type(st) is not nodes.SimpleStatementLine:
+            continue
+        for small in st.body:
+            if type(small) in (nodes.Assign, nodes.AnnAssign) and small.value is not None and any(
+                    type(t) is nodes.Name and t.value == name
+                    for t in ([a.target for a in small.targets] if type(small) is nodes.Assign
+                              else [small.target])) and _container(small.value):
+                return True
+    return False
+
+
+def _container(value) -> bool:
+    t = type(value)
+    return t in (nodes.Dict, nodes.List) and not value.elements or t is nodes.Call and \
+        dotted_name(value.func) in ("dict", "list", "OrderedDict", "collections.OrderedDict",
+                                    "defaultdict", "collections.defaultdict")
+
+
+def _binds(fn, name: str) -> bool:
+    """Does ``fn`` bind the plain name ``name`` (an assignment to it, ``global name``)?"""
+    for n in nodes.within(fn.body, (nodes.FunctionDef, nodes.ClassDef, nodes.Lambda)):
+        t = type(n)
+        if t is nodes.Assign and any(type(a.target) is nodes.Name and a.target.value == name
+                                     for a in n.targets):
+            return True
+        if t is nodes.Global and any(g.name.value == name for g in n.names):
+            return True
+    return False
