@@ -527,6 +527,10 @@ class StateDictSnapshot(Rule):
         if found is None and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:
             found = compared_with_live(ctx, tracked, owner)  # an L2-SP anchor, a drift
+            if found is None and snapshot_name(tracked):
+                from .snapshot_stores import kept_on_new_instance  # ``keeper.initial`` read
+
+                found = kept_on_new_instance(ctx, tracked, owner, keys)
         if found is None and type(node) is nodes.Expr and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:
             found = handed_back(ctx, tracked, owner)  # a top-k keeper's heap

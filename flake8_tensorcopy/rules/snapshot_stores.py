@@ -1,15 +1,17 @@
 """TEN402: a snapshot kept in a container the module binds (``SNAPSHOTS = {}``) by one of its
 top-level functions, of a module it is handed (``def register(tag, model): SNAPSHOTS[tag] =
-model.state_dict()``): the flow is read from each call of the function, at the module's top
-level or in another top-level function, with the module it hands over, to a read of the
-container after that module changed. Split from ``rules/snapshot_methods.py``."""
+model.state_dict()``), or on an instance by its class's ``__init__`` (``self.initial =
+dict(model.named_parameters())``): the flow is read from each call of the function, or each
+construction of the class, at the module's top level or in a top-level function, with the
+module it hands over, to a read of the container (``keeper.initial``) after that module
+changed. Split from ``rules/snapshot_methods.py``."""
 from __future__ import annotations
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from .context import positional_param_names
+from .context import positional_param_names, statement_blocks, statement_list
 from .snapshot_flow import read_after_change
-from .snapshot_methods import InCaller, calls_of
+from .snapshot_methods import InCaller, calls_of, owner_class
 
 
 def kept_in_module_store(ctx, name: str, receiver: str, keys=None):
@@ -44,6 +46,61 @@ def kept_in_module_store(ctx, name: str, receiver: str, keys=None):
             if found is not None:
                 return f"{found[0]} following a call of `{fname}()`", found[1]
     return None
+
+
+def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
+    """(The change, the read) for ``self.X = <live tensors of receiver>`` in ``__init__`` of a
+    top-level class, ``receiver`` a positional parameter of it and ``self.X`` bound by no other
+    method: from each ``k = Cls(..., net, ...)`` at the module's top level or in a top-level
+    function, the flow of ``k.X`` with ``net`` as the module; else None."""
+    scope = ctx.scope_node
+    module = ctx.module
+    if type(scope) is not nodes.FunctionDef or scope.name.value != "__init__" or \
+            name.count(".") != 1 or not name.startswith("self."):
+        return None
+    cls = owner_class(module, scope)
+    positional = positional_param_names(scope)
+    if cls is None or not any(s is cls for s in module.body) or \
+            receiver not in positional[1:] or f"{cls.name.value}(" not in ctx.source:
+        return None
+    if any(type(m) is nodes.FunctionDef and m is not scope and
+           f"{name} =" in ctx.code(m) for m in statement_list(cls.body)):
+        return None  # (another method binds it again: the flow of the instance says more)
+    r = positional.index(receiver) - 1
+    attr = name[5:]
+    callers = [module] + [s for s in module.body if type(s) is nodes.FunctionDef and
+                          f"{cls.name.value}(" in ctx.code(s)]
+    for caller in callers:
+        for line, small, call in _constructions(caller, cls.name.value):
+            args = call.args
+            if len(args) <= r or any(a.star or a.keyword is not None for a in args[:r + 1]):
+                continue
+            owner = dotted_name(args[r].value)
+            kept = f"{small.targets[0].target.value}.{attr}"
+            if owner is not None:
+                found = read_after_change(InCaller(ctx, caller, line), small, kept, owner, keys)
+                if found is not None:
+                    return f"{found[0]} (it is `{kept}`)", found[1]
+    return None
+
+
+def _constructions(fn, cls: str):
+    """(statement line, small statement, call) for each ``k = cls(...)`` of ``fn`` (a function
+    or the module; not in a nested definition), ``k`` a plain name."""
+    todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
+    while todo:
+        st = todo.pop()
+        t = type(st)
+        if t is nodes.SimpleStatementLine:
+            for small in st.body:
+                v = getattr(small, "value", None)
+                if type(small) is nodes.Assign and len(small.targets) == 1 and \
+                        type(small.targets[0].target) is nodes.Name and \
+                        type(v) is nodes.Call and type(v.func) is nodes.Name and \
+                        v.func.value == cls:
+                    yield st, small, v
+        elif t not in (nodes.FunctionDef, nodes.ClassDef):
+            todo.extend(s for block in statement_blocks(st) for s in block)
 
 
 def _module_binds(module, name: str) -> bool:
