@@ -127,7 +127,11 @@ def test_an_index_the_caller_says_is_no_integer_gives_no_region():
     ("f[::2]", "f[1::2]", DISJOINT),
     ("f[:-2:2]", "f[2::2]", OVERLAP),
     ("f[::2]", "f[2::2]", SAME),  # unequal lengths: the write raises, nothing silent
-    ("f[::2]", "f[:]", UNKNOWN),
+    ("f[::2]", "f[:]", OVERLAP),  # one start, two steps: element 0 shared, not the same view
+    ("c[:, :8]", "c[:, ::2]", OVERLAP),  # in-place decimation
+    ("c[:, 1:8]", "c[:, ::2]", UNKNOWN),  # other starts, other steps: nothing said
+    ("c[:, :1]", "c[:, ::2]", UNKNOWN),  # one element: no second to read after a write
+    ("c[:, ::k]", "c[:, ::2]", UNKNOWN),  # a step that is a symbol
     ("f[::k]", "f[::k]", SAME),
     ("f[::k]", "f[1::k]", UNKNOWN),
     # a symbolic start that moves by whole steps stays on the same residue

@@ -1,26 +1,21 @@
 """Storage regions: which elements of its base tensor a basic-slice view selects, with bounds
 that are affine expressions over symbols, and whether two views of one base meet.
 
-A view ``x[a:b, i, ...]`` selects, per dimension of ``x``, a basic slice (start, stop, step) or
-one index. Each bound is an ``Affine`` expression: an integer plus integer multiples of symbols
-(names, attributes such as ``self.n_frames``, ``len(x)``, ``x.shape[1]``/``x.size(1)``, a call
-of a dotted name on names and integers such as ``abs(s)``), and a bound counted from the end
-(``-1``, ``-k``) is ``n`` (the dimension's unknown length) plus it.
+A view ``x[a:b, i, ...]`` selects, per dimension, a basic slice (start, stop, step) or one
+index. A bound is an ``Affine``: an integer plus multiples of symbols (names, ``self.n``,
+``len(x)``, ``x.shape[1]``, ``abs(s)``); one counted from the end (``-k``) is ``n`` plus it.
 
 Two regions of one base are compared as the symbols take large values (a shift ``k`` is at least
-one, never the trivial shift by 0) and the dimension is long enough for every bound to fall
-inside it (``n`` larger than any bound over the symbols): ``OVERLAP`` (they share elements and are
-not the same view), ``SAME``, ``DISJOINT`` or ``UNKNOWN`` (nothing can be said: a rule stays
-silent). A program whose write runs has views of equal length in each dimension (or the source
-broadcasts a length of one); so views that start (or, with a unit step, stop) at the same bound
-select the same indices there, whatever their other bound looks like.
+one, never 0) and the dimension is long enough for every bound to fall inside it: ``OVERLAP``
+(shared elements, not the same view), ``SAME``, ``DISJOINT`` or ``UNKNOWN`` (a rule stays
+silent). A write that runs has views of equal length in each dimension (or broadcasts a length
+of one): views that start (or, with a unit step, stop) at one bound select the same indices.
 
-A view bound to a name (``tmp = x[:, :-1]``) is a ``View`` kept in the binding state next to the
-name (under ``name + "["``, which no identifier spells) until the name, its base or a name its
-bounds read is bound again; joins keep it only where every path holds the same one. A view of
-such a view (``w = tmp[:, 1:]``) is a region of the first one's base (``compose``). The symbols
-read in index positions (``index_symbols``) must hold integers for the subscript to be a view at
-all; a rule asks ``ints.holds_int`` for that, on evidence.
+A view bound to a name (``tmp = x[:, :-1]``) is a ``View`` in the binding state (under ``name +
+"["``) until the name, its base or a name its bounds read is bound again; joins keep it only
+where every path holds the same one. A view of such a view is a region of the first one's base
+(``compose``). Symbols in index positions (``index_symbols``) must hold integers for the
+subscript to be a view: a rule asks ``ints.holds_int`` for that, on evidence.
 """
 from __future__ import annotations
 
@@ -402,8 +397,9 @@ def compare_dim(a: Dim, b: Dim) -> str:
     meet = _meet(a, b)
     if meet is False:
         return DISJOINT
-    if a.step != b.step:
-        return UNKNOWN
+    if a.step != b.step:  # ``c[:, :8] = c[:, ::2]``: one start shared, then other elements
+        return OVERLAP if a.start == b.start and not (a.step.terms or b.step.terms) and \
+            _many(a) and _many(b) else UNKNOWN
     if a.step != ONE:
         if a.step.terms or a.start[0] != b.start[0]:
             return UNKNOWN
@@ -416,6 +412,11 @@ def compare_dim(a: Dim, b: Dim) -> str:
     if a.stop == b.stop:
         return SAME  # equal lengths up to one stop: the same indices
     return OVERLAP if meet else UNKNOWN
+
+
+def _many(d: Dim) -> bool:
+    """Does the slice select two elements or more: its stop past its start by over a step?"""
+    return _compare(d.stop, (d.start[0], d.start[1].plus(Affine(d.step.const)))) == 1
 
 
 def _pairs(a: Region, b: Region) -> Optional[list]:
