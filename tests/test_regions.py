@@ -41,12 +41,15 @@ def aff(text):
     ("-np.abs(b)", 0, (("np.abs(b)", -1),)),
     ("9 // 2", 4, ()),
     ("(8 - 1) // 2 + k", 3, (("k", 1),)),
+    ("C // 2", 0, (("C // 2", 1),)),  # a symbol of its own, large as C is
+    ("x.shape[1] // 4 - 1", -1, (("x.shape[1] // 4", 1),)),
 ])
 def test_affine_reads_sums_differences_and_integer_multiples(text, const, terms):
     assert aff(text) == Affine(const, terms)
 
 
-@pytest.mark.parametrize("text", ["k * j", "n // 2", "4 // 0", "f(g(k))", "f(k=1)", "f(*k)", "k / 2", "x[0]",
+@pytest.mark.parametrize("text", ["k * j", "-n // 2", "(n + 1) // 2", "n // k", "n // -2", "4 // 0",
+                                  "f(g(k))", "f(k=1)", "f(*k)", "k / 2", "x[0]",
                                   "1.5", "True"])
 def test_affine_refuses_what_is_not_affine(text):
     assert aff(text) is None
@@ -71,7 +74,7 @@ def test_a_negative_bound_counts_from_the_end_and_missing_bounds_are_the_whole_d
 
 @pytest.mark.parametrize("text", [
     "x[idx + 1.0]", "x[None, 1:]", "x[..., 1:, ...]", "x[:, a - b:]", "x[::-1]", "x[::k - j]",
-    "x[:, f(g(k)):]", "x[n // 2:]",
+    "x[:, f(g(k)):]", "x[(n + 1) // 2:]",
 ])
 def test_no_region_where_a_bound_cannot_be_read(text):
     assert region(text) is None

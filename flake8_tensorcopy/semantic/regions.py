@@ -142,9 +142,8 @@ def _symbol(node: nodes.BaseExpression) -> Optional[str]:
                 _integer(arg) is not None:
             owner = dotted_name(func.value)
             return f"{owner}.shape[{_integer(arg)}]" if owner is not None else None
-    if t is nodes.Call and node.args and all(
+    if t is nodes.Call and node.args and all(  # ``abs(s)``, ``int(k)``: one value each
             a.keyword is None and not a.star and type(a.value) in _PLAIN for a in node.args):
-        # ``abs(s)``, ``np.abs(s)``, ``int(k)``: one value wherever the same call is spelled
         func = dotted_name(node.func)
         if func is not None:
             parts = [dotted_name(a.value) if type(a.value) is not nodes.Integer else
@@ -187,8 +186,7 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0,
         except ValueError:
             return None
     if t is nodes.UnaryOperation:
-        inner = affine(node.expression, depth + 1, values)
-        op = type(node.operator)
+        inner, op = affine(node.expression, depth + 1, values), type(node.operator)
         if inner is None or op not in (nodes.Minus, nodes.Plus):
             return None
         return inner.scaled(-1) if op is nodes.Minus else inner
@@ -209,12 +207,14 @@ def affine(node: Optional[nodes.BaseExpression], depth: int = 0,
                 return right.scaled(left.const)
             if not right.terms:
                 return left.scaled(right.const)
-        if op is nodes.FloorDivide:  # ``HOP // 2`` of known integers: their quotient
+        if op is nodes.FloorDivide:  # ``HOP // 2``: the quotient; ``C // 2``: a symbol, large
             left, right = affine(node.left, depth + 1, values), \
-                affine(node.right, depth + 1, values)
-            if left is not None and right is not None and not left.terms and \
-                    not right.terms and right.const:
-                return Affine(left.const // right.const)
+                affine(node.right, depth + 1, values)  # as ``C`` is, one wherever spelled
+            if left is None or right is None or right.terms or right.const <= 0:
+                return None
+            if not left.terms or left.const == 0 and left.terms[0][1] == 1 == len(left.terms):
+                return Affine(left.const // right.const) if not left.terms else \
+                    Affine(0, ((f"{left.terms[0][0]} // {right.const}", 1),))
         return None
     sym = _symbol(node)
     known = values(sym) if values is not None and sym is not None else None
