@@ -189,6 +189,39 @@ def test_forward_values_need_grad_on():
     assert _why(src, 5) is None  # without the oracle nothing is known of ``model``
 
 
+class _FrozenKeys(_Forward):
+    """``keys(...)`` runs a module the file freezes by name; ``model(...)`` one it trains."""
+
+    def call(self, node):
+        return "forward" if graph.dotted(node.func) == "keys" else super().call(node)
+
+    def frozen(self, func):
+        return graph.dotted(func) == "keys"
+
+
+def test_a_frozen_modules_output_has_a_graph_only_through_its_inputs():
+    src = """\
+    def f(model, keys, loader):
+        outs = []
+        for x, y in loader:
+            out = model(x)
+            outs.append(keys(y))
+            outs.append(keys(out))
+            outs.append(keys(y) * 2)
+            outs.append(keys(input=out).mean())
+    """
+    assert _why(src, 5, _FrozenKeys()) is None  # raw data in: no graph out
+    assert _why(src, 6, _FrozenKeys()) == (graph.FORWARD, True)  # the trained module's output
+    assert _why(src, 7, _FrozenKeys()) is None
+    assert _why(src, 8, _FrozenKeys()) == (graph.FORWARD, True)
+    assert _why(src, 5, _TrainedKeys()) == (graph.FORWARD, True)  # not frozen: any forward
+
+
+class _TrainedKeys(_FrozenKeys):
+    def frozen(self, func):
+        return False
+
+
 def test_items_of_a_list_comprehension_are_what_its_element_is_derived_from():
     src = """\
     def f(model, augs, loader):

@@ -11,9 +11,9 @@ from ..semantic.graph_terms import walked_by
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.parameter_shapes import walks_parameters
-from ..syntax.grad_callers import emptied_anywhere, frozen_targets, grad_off_in, \
-    instance_handing_calls, list_handing_calls, looped_calls
-from .accumulate_graph import at_script_level, caller_proves, method_proves
+from ..syntax.grad_callers import at_script_level, emptied_anywhere, frozen_targets, \
+    grad_off_in, instance_handing_calls, list_handing_calls, looped_calls
+from .accumulate_graph import caller_proves, method_proves
 from .accumulate_loops import called_in_loop
 from .context import cached, positional_param_names
 

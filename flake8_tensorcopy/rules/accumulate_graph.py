@@ -17,7 +17,8 @@ from ..semantic.index.summaries import class_level
 from ..semantic.graph_terms import dotted, keeps_graph_function, leaf_attributes, \
     leaf_properties, module_attributes
 from ..syntax import nodes
-from ..syntax.grad_callers import Uses, frozen_targets, grad_off_in
+from ..syntax.grad_callers import Uses, at_script_level, frozen_by_name, frozen_targets, \
+    grad_off_in
 from ..syntax.walk import class_of
 from .accumulate_keepers import factory_keeps, lambda_keeps, named, partial_of
 from .context import cached
@@ -192,6 +193,11 @@ class LintOracle(graph.Oracle):
         ctx = self.ctx
         return ctx is not None and module_call(ctx.inf.lookup(name)) is True
 
+    def frozen(self, func: ast.expr) -> bool:
+        ctx = self.ctx
+        return ctx is not None and freezes_here(ctx) and \
+            frozen_by_name(_frozen(ctx), func, getattr(ctx.scope_node, "_a", None))
+
     def method_summary(self, made: ast.Call, name: str):
         n = self._funcs.get(id(made.func))
         ctx = self.ctx
@@ -246,16 +252,22 @@ def _unfrozen(ctx, func: ast.expr) -> bool:
     within or around one, where every freeze names its module (``frozen_targets``: the
     teacher's ``requires_grad_(False)`` leaves the student's forward a graph)? A freeze of a
     function's parameter names it only in that function: elsewhere it may be any module."""
-    frozen = ctx.__dict__.get("_accumulate_frozen", False)
-    if frozen is False:
-        frozen = ctx.__dict__["_accumulate_frozen"] = frozen_targets(
-            getattr(ctx.inf, "module_tree", None))
+    frozen = _frozen(ctx)
     d = dotted(func)
     if frozen is None or d is None:
         return False
     here = getattr(ctx.scope_node, "_a", None)
     return not any((fn is not None and fn is not here) or d == r or d.startswith(r + ".") or
                    r.startswith(d + ".") for r, fn in frozen)
+
+
+def _frozen(ctx):
+    """``frozen_targets`` of the linted file, read once."""
+    got = ctx.__dict__.get("_accumulate_frozen", False)
+    if got is False:
+        got = ctx.__dict__["_accumulate_frozen"] = frozen_targets(
+            getattr(ctx.inf, "module_tree", None))
+    return got
 
 
 def grad_off_here(ctx) -> bool:
@@ -653,27 +665,6 @@ def _instance_of(tree: ast.Module, value: ast.expr, cls: str) -> bool:
     return bool(stores) and all(
         id(n) in assigns and at_script_level(tree.body, assigns[id(n)]) and
         _instance_of(tree, assigns[id(n)].value, cls) for n in stores)
-
-
-def at_script_level(body, node) -> bool:
-    """Is ``node`` within a statement of the module's own code (through ``if``, ``for``,
-    ``while`` and ``try`` blocks), outside any ``with`` (grad may be off there) and any
-    definition?"""
-    line, col = node.lineno, node.col_offset
-    for s in body:
-        if not (s.lineno, s.col_offset) <= (line, col) <= (s.end_lineno, s.end_col_offset):
-            continue
-        t = type(s)
-        if t in (ast.With, ast.AsyncWith, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            return False
-        blocks = [getattr(s, f) for f in ("body", "orelse", "finalbody")
-                  if type(getattr(s, f, None)) is list] + [h.body for h in getattr(
-                      s, "handlers", ())]
-        inner = [b for b in blocks if any(
-            (x.lineno, x.col_offset) <= (line, col) <= (x.end_lineno, x.end_col_offset)
-            for x in b)]
-        return at_script_level(inner[0], node) if inner else True
-    return False
 
 
 def method_proves(ctx, method: ast.FunctionDef, use, escapes, tree=None,

@@ -645,6 +645,9 @@ class ScopeGraph:
             return None
         kind = graph_calls.call_kind(self, node)
         if kind == "forward":
+            if self.oracle.frozen(f) and not any(self._derived(a, read) for a in (
+                    *node.args, *(k.value for k in node.keywords))):
+                return None  # a frozen module's output: a graph only through its inputs
             return graph_sources.forward_fact(self, node, self._at[-1] if self._at else None)
         if kind == "through":
             return first_fact(self._derived(a, read) for a in through_arguments(node))

@@ -101,6 +101,12 @@ class Oracle:
         block turning grad off, where the caller can read that)? This default does not know."""
         return False
 
+    def frozen(self, func: ast.expr) -> bool:
+        """Is the module called as ``func`` one the file freezes by name (``self.k_enc =
+        copy.deepcopy(self.q_enc).requires_grad_(False)``): its output has a graph only through
+        its inputs? This default does not know."""
+        return False
+
     def global_call(self, name: str) -> Optional[str]:
         """``call``'s answer for a call of ``name``, a name the scope does not bind (a global of
         its module: ``model = Net()`` at the top level, ``model(x)`` in a function). This

@@ -211,8 +211,9 @@ def _call(g, node: ast.Call, r: Optional[str], depth: int) -> FrozenSet[Source]:
         # ``sum(crit(model(x), y) for x, y in batches)``: every item's
         return within(sources(g, node.args[0].elt, r, depth + 1), r)
     kind = call_kind(g, node)
-    if kind == "forward":
-        return frozenset({("f", r)})
+    if kind == "forward":  # (a frozen module's: what its inputs carry)
+        return frozenset({("f", r)}) if not g.oracle.frozen(f) else NONE.union(*(
+            sources(g, a, r, depth + 1) for a in (*node.args, *(k.value for k in node.keywords))))
     out = graph_of_gradients(node)  # ``autograd.grad(d, x, create_graph=True)``: of ``d``'s
     if out is not None:
         return within(sources(g, out, r, depth + 1, True), r)

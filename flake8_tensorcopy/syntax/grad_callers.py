@@ -242,6 +242,35 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
     return tuple(out)
 
 
+def at_script_level(body, node) -> bool:
+    """Is ``node`` within a statement of the module's own code (through ``if``, ``for``,
+    ``while`` and ``try`` blocks), outside any ``with`` (grad may be off there) and any
+    definition?"""
+    line, col = node.lineno, node.col_offset
+    for s in body:
+        if not (s.lineno, s.col_offset) <= (line, col) <= (s.end_lineno, s.end_col_offset):
+            continue
+        t = type(s)
+        if t in (ast.With, ast.AsyncWith, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            return False
+        blocks = [getattr(s, f) for f in ("body", "orelse", "finalbody")
+                  if type(getattr(s, f, None)) is list] + [h.body for h in getattr(
+                      s, "handlers", ())]
+        inner = [b for b in blocks if any(
+            (x.lineno, x.col_offset) <= (line, col) <= (x.end_lineno, x.end_col_offset)
+            for x in b)]
+        return at_script_level(inner[0], node) if inner else True
+    return False
+
+
+def frozen_by_name(frozen, func: ast.expr, here) -> bool:
+    """Is the module called as ``func`` one of ``frozen_targets``' (``frozen``), by its exact
+    dotted name, frozen at the top of the file, on ``self`` or in the function ``here``?"""
+    d = dotted(func)
+    return bool(frozen) and d is not None and any(
+        d == r and (fn is None or fn is here) for r, fn in frozen)
+
+
 def _nodes_on(tree: ast.AST, lines: List[int]):
     """The nodes of the statements on ``lines`` (a compound statement's own expressions only:
     its blocks' statements come on their own lines)."""
