@@ -237,10 +237,10 @@ def _rebinds(fn, name: str) -> bool:
     return False
 
 
-def calls_of(fn, fname: str):
+def calls_of(fn, fname: str, bound: bool = False):
     """(statement line, small statement, call) for each statement of ``fn`` (a function or the
     module; not in a nested definition) that is a call of the plain name ``fname``, as an
-    expression statement."""
+    expression statement (``bound``: bound to one plain name, ``k = fname(...)``)."""
     todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
     while todo:
         st = todo.pop()
@@ -248,7 +248,9 @@ def calls_of(fn, fname: str):
         if t is nodes.SimpleStatementLine:
             for small in st.body:
                 v = getattr(small, "value", None)
-                if type(small) is nodes.Expr and type(v) is nodes.Call and \
+                if (type(small) is nodes.Assign and len(small.targets) == 1 and
+                        type(small.targets[0].target) is nodes.Name if bound else
+                        type(small) is nodes.Expr) and type(v) is nodes.Call and \
                         type(v.func) is nodes.Name and v.func.value == fname:
                     yield st, small, v
         elif t not in DEFS:

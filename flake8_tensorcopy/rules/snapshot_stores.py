@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from .context import positional_param_names, statement_blocks, statement_list
+from .context import positional_param_names, statement_list
 from .snapshot_flow import read_after_change
 from .snapshot_methods import InCaller, calls_of, owner_class
 
@@ -71,7 +71,7 @@ def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
     callers = [module] + [s for s in module.body if type(s) is nodes.FunctionDef and
                           f"{cls.name.value}(" in ctx.code(s)]
     for caller in callers:
-        for line, small, call in _constructions(caller, cls.name.value):
+        for line, small, call in calls_of(caller, cls.name.value, bound=True):
             args = call.args
             if len(args) <= r or any(a.star or a.keyword is not None for a in args[:r + 1]):
                 continue
@@ -82,25 +82,6 @@ def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
                 if found is not None:
                     return f"{found[0]} (it is `{kept}`)", found[1]
     return None
-
-
-def _constructions(fn, cls: str):
-    """(statement line, small statement, call) for each ``k = cls(...)`` of ``fn`` (a function
-    or the module; not in a nested definition), ``k`` a plain name."""
-    todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
-    while todo:
-        st = todo.pop()
-        t = type(st)
-        if t is nodes.SimpleStatementLine:
-            for small in st.body:
-                v = getattr(small, "value", None)
-                if type(small) is nodes.Assign and len(small.targets) == 1 and \
-                        type(small.targets[0].target) is nodes.Name and \
-                        type(v) is nodes.Call and type(v.func) is nodes.Name and \
-                        v.func.value == cls:
-                    yield st, small, v
-        elif t not in (nodes.FunctionDef, nodes.ClassDef):
-            todo.extend(s for block in statement_blocks(st) for s in block)
 
 
 def _module_binds(module, name: str) -> bool:
