@@ -30,9 +30,9 @@ WRITING = frozenset({"copy_", "add_", "sub_", "mul_", "div_", "lerp_", "addcmul_
 WRITING_ARGS = {"lerp_": (1, 2), "addcmul_": (2, 2), "addcdiv_": (2, 2)}
 #: methods through which TEN403 reads the same view (``through_detach`` in
 #: rules/overlap_conversions.py decides which calls of them do)
-SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as", "contiguous", "type", "float",
-                       "double", "half", "bfloat16", "long", "int", "short", "bool", "byte",
-                       "char", "cfloat", "cdouble"})
+SAME_VIEW = frozenset({"detach", "to", "type_as", "view_as", "view", "reshape", "contiguous",
+                       "type", "float", "double", "half", "bfloat16", "long", "int", "short",
+                       "bool", "byte", "char", "cfloat", "cdouble"})
 
 
 def same_subscripted(a: ast.expr, b: ast.expr, named: Optional[Set] = None) -> bool:
