@@ -43,6 +43,15 @@ def locate(stmts: list, line, chain: list) -> bool:
     return False
 
 
+def statement_chain(ctx) -> Optional[list]:
+    """``locate``'s chain of (statements, index) from the scope's body down to the current
+    statement, or None where it is not found."""
+    scope = ctx.scope_node
+    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
+    chain: list = []
+    return chain if ctx.stmt_line is not None and locate(body, ctx.stmt_line, chain) else None
+
+
 def mentions(node, name: str, skip=None, keys: Optional[Tuple[int, frozenset]] = None,
              held: bool = False) -> Optional[nodes.CSTNode]:
     """The first Name/Attribute chain spelling ``name`` under ``node`` (not under ``skip``).
@@ -362,11 +371,8 @@ def setattr_escape(loop, name: str) -> Optional[nodes.CSTNode]:
 
 def read_after_change(ctx, bind, name: str, receiver: str,
                       keys: Optional[Tuple[int, frozenset]] = None):
-    scope = ctx.scope_node
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    line = ctx.stmt_line
-    chain: list = []
-    if line is None or not locate(body, line, chain):
+    chain = statement_chain(ctx)
+    if chain is None:
         return None
     items: list = []
     for depth in range(len(chain) - 1, -1, -1):
@@ -387,10 +393,8 @@ def read_after_change(ctx, bind, name: str, receiver: str,
 def trained_after_keeping(ctx, keeper: str) -> Optional[str]:
     """A loop before the current statement or around it that calls ``keeper`` (``es.step``)
     and also changes the weights: what changes them (``change_point``), else None."""
-    scope = ctx.scope_node
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    chain: list = []
-    if ctx.stmt_line is None or not locate(body, ctx.stmt_line, chain):
+    chain = statement_chain(ctx)
+    if chain is None:
         return None
     loops = []
     for depth, (stmts, i) in enumerate(chain):
@@ -445,10 +449,8 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
     if type(receiver) is not nodes.Name or ctx.stmt_line is None:
         return False
     name = receiver.value
-    scope = ctx.scope_node
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    chain: list = []
-    if not locate(body, ctx.stmt_line, chain):
+    chain = statement_chain(ctx)
+    if chain is None:
         return False
     stmts, at = chain[-1]
     made = None
@@ -468,7 +470,7 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
     ns, _, cls = q.rpartition(".")
     if ns != "torch.optim" or cls not in STATELESS_UNTIL_STEP:
         return False
-    return binding_count(scope, name) == 1
+    return binding_count(ctx.scope_node, name) == 1
 
 
 def binding_count(scope, name: str) -> int:

@@ -241,12 +241,10 @@ def kept_each_turn(ctx, node, target, receiver: str) -> bool:
     ``snaps.append([p.data for p in model.parameters()])``): a keeper the loop does not make,
     grown by an append or under a key the loop's target names, of a module the loop does not
     bind. The same live tensors kept once per turn serve no live use; only a snapshot means it."""
-    from .snapshot_flow import LOOPS, is_body, locate
+    from .snapshot_flow import LOOPS, is_body, statement_chain
 
-    scope = ctx.scope_node
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    chain: list = []
-    if ctx.stmt_line is None or not locate(body, ctx.stmt_line, chain):
+    chain = statement_chain(ctx)
+    if chain is None:
         return False
     for depth in range(len(chain) - 1, 0, -1):
         stmts = chain[depth][0]
@@ -283,12 +281,10 @@ def retaken_in_loop(ctx, name: str, receiver: str) -> bool:
     its first turn passes (``best = model.state_dict()``, ``best_acc = -1.0``, then ``if acc >
     best_acc: best = model.state_dict()``: an accuracy beats -1, a loss beats ``inf``)? The
     binding in the loop keeps the weights, and is reported there."""
-    from .snapshot_flow import locate
+    from .snapshot_flow import statement_chain
 
-    scope = ctx.scope_node
-    body = statement_list(scope.body) if type(scope) is nodes.FunctionDef else list(scope.body)
-    chain: list = []
-    if ctx.stmt_line is None or not locate(body, ctx.stmt_line, chain):
+    chain = statement_chain(ctx)
+    if chain is None:
         return False
     stmts, i = chain[-1]
     sentinels: dict = {}
