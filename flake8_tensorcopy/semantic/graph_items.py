@@ -673,7 +673,7 @@ def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
         return None  # (a name: ``p`` of ``for p in model.parameters()``)
     got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
     return None if got is None else Fact(got.why, got.line, got.needs_grad,
-                                         LEAF + (dotted(operand) or ""))
+                                         LEAF + (dotted(operand) or ast.unparse(operand)))
 
 
 def reduced_fact(g, call, read) -> Optional[Fact]:

@@ -332,6 +332,9 @@ def _leaf(g, reach, bd, key: str) -> Optional[bool]:
     attached where grad is on, the leaf itself is not (region ``ANY``). False: ``self.alpha``,
     a property computing from such a leaf (``return self.log_alpha.exp()``): the value itself is
     attached where it is read with grad on. None: neither."""
+    if key.endswith((".weight", ".bias")) and any(
+            g.uses.get(id(m)) == reach for m in g.module_reads) and g.oracle.trains_parameters():
+        return True  # (also an item's, ``model[0].weight``: a submodule of ``nn.Sequential``)
     if "[" in key:
         return None
     if bd.kind == "param" and bd.index == 0 and key.count(".") == 1:
@@ -342,9 +345,6 @@ def _leaf(g, reach, bd, key: str) -> Optional[bool]:
     if bd.kind in ("assign", "param") and key.count(".") == 1 and \
             g.oracle.instance_leaf(bd.key, key[1:]) and g.oracle.trains_parameters():
         return True  # ``model.log_vars`` of ``self.log_vars = nn.Parameter(...)``
-    if key.endswith((".weight", ".bias")) and any(
-            g.uses.get(id(m)) == reach for m in g.module_reads) and g.oracle.trains_parameters():
-        return True
     return None
 
 
