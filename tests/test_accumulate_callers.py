@@ -417,3 +417,24 @@ def test_an_evaluation_of_the_module_s_own_model_kept_by_a_caller_with_grad_on(t
                      str(tmp_path / "lm.py")).stdout
     got = sorted(d["location"]["row"] for d in json.loads(out))
     assert len(want) == 2 and got == want, out
+
+
+def test_an_average_kept_in_a_list_handed_on_every_call_grows_a_graph(tmp_path):
+    """``ema_update(shadow, model)`` once per step with grad on, ``shadow`` a list of tensors
+    made before the loop and zipped with ``model.parameters()``: each call's in-place add
+    records a graph the list keeps (round 25's ``q09_ema_weights.py``). Not a list made afresh
+    for each call, nor an update under ``no_grad`` or of detached values. In a project of its
+    own, as users run it (the file is also longer than the pre-filter's masking size)."""
+    src = os.path.join(FIXTURES, "graph_ema_handed_list.py")
+    text = open(src, encoding="utf-8").read()
+    shutil.copy(src, tmp_path / "ema.py")
+    want = sorted(i for i, t in enumerate(text.splitlines(), 1)
+                  if "in a project of its own: TEN501" in t)
+    out = tensorcopy("check", "--no-cache", "--select", "TEN501", "--output-format", "json",
+                     str(tmp_path / "ema.py")).stdout
+    got = sorted(d["location"]["row"] for d in json.loads(out))
+    assert len(want) == 2 and got == want, out
+    assert all("the tensors it is handed" in d["message"] for d in json.loads(out)), out
+    proc = flake8("--select", "TEN501", "ema.py", cwd=str(tmp_path))
+    assert sorted(int(line.split(":")[1]) for line in proc.stdout.splitlines()) == want, \
+        proc.stdout

@@ -7,6 +7,7 @@ import ast
 
 from ..semantic import graph, graph_loop_items, kinds
 from ..semantic.storage_flow import bound_in
+from ..semantic.graph_terms import walked_by
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.accumulation_shapes import materialized
@@ -45,7 +46,11 @@ class GraphKeepingAccumulator(Rule):
         "Flags an accumulation inside a loop (`total += loss`, `total = total + loss`, "
         "`losses.append(loss)`, `losses.extend([loss])`, `recent.appendleft(loss)`, "
         "`heapq.heappush(heap, (score, step, z))`, `q.put(z)` into a `queue.Queue` the scope "
-        "makes, `ema.mul_(d).add_(v)`, `objs[i] = loss` into `np.empty(n, dtype=object)`, "
+        "makes, `ema.mul_(d).add_(v)` (also once per call of a function that a loop of the file "
+        "calls each step with grad on, over a module's parameters: `ema_p.mul_(d).add_(p)` for "
+        "`zip(ema.parameters(), model.parameters())`, or for `zip(shadow, model.parameters())` of "
+        "a list every such call hands it, made before the loop; `self.shadow[n] = ...`), "
+        "`objs[i] = loss` into `np.empty(n, dtype=object)`, "
         "`buf.push(s, a, q)` of a method keeping its `*args` (or a record of them), "
         "`hist[\"loss\"].append(loss)`, `hist = torch.cat((hist, out))` (also a bounded queue, `q "
         "= torch.cat([q, out])[-k:]`: each step's graph links the last), `total = torch.add(total, "
@@ -464,7 +469,7 @@ class GraphKeepingAccumulator(Rule):
                 kept = looped = looped_by_callers(ctx, acc.value)
             if kept is not None:  # ``sink.append(v)``, its caller's list handed on every step
                 loop, closure = ctx.scope_node, False
-            if loop is None and fanned is not None and persists(acc, form, fanned):
+            if loop is None and fanned is not None and persists(ctx, acc, form, fanned):
                 # ``ema_p.mul_(d).add_(p)``, ``self.shadow[n] = ...``: once per call of a
                 # function a loop calls with grad on, into what outlives the call
                 per_call = called_per_step(ctx)
@@ -591,7 +596,9 @@ class GraphKeepingAccumulator(Rule):
                           "runs on every forward pass of the training loop: every step's "
                           "autograd graph stays reachable from it (memory grows each step)")
         elif per_call is not None:
-            holder = "`self`" if root.startswith("self.") else "the parameters it walks"
+            holder = "`self`" if root.startswith("self.") else "the parameters it walks" \
+                if walked_by(getattr(fanned, "_a", None), root) is not None \
+                else "the tensors it is handed"
             fields.update(shape=how + f" in `{ctx.scope_node.name.value}()`, which line "
                           f"{per_call} calls each step with grad on: every call's autograd "
                           f"graph stays reachable from {holder} (memory grows with each call)",

@@ -11,8 +11,8 @@ from ..semantic.graph_terms import walked_by
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.parameter_shapes import walks_parameters
-from ..syntax.grad_callers import at_script_level, emptied_anywhere, frozen_targets, \
-    grad_off_in, instance_handing_calls, list_handing_calls, looped_calls
+from ..syntax.grad_callers import always_handed, at_script_level, emptied_anywhere, \
+    frozen_targets, grad_off_in, instance_handing_calls, list_handing_calls, looped_calls
 from .accumulate_graph import caller_proves, method_proves
 from .accumulate_loops import called_in_loop
 from .context import cached, positional_param_names
@@ -112,18 +112,40 @@ def _per_step(ctx, tree: ast.Module, fn: ast.FunctionDef, method: bool) -> Optio
     return looped
 
 
-def persists(acc, form, loop) -> bool:
+def persists(ctx, acc, form, loop) -> bool:
     """Does the accumulator ``acc`` of an accumulation of ``form`` in ``loop``, a walk over a
     module's parameters, outlive a call of the function: an attribute of ``self`` or an item of
     one, or (written in place) the loop's own variable over a module's parameters (``ema_p`` of
-    ``for ema_p, p in zip(ema.parameters(), model.parameters())``)?"""
+    ``for ema_p, p in zip(ema.parameters(), model.parameters())``) or over a list the function
+    is handed, the same one on every call (``zip(shadow, model.parameters())``, ``shadow`` its
+    parameter: ``grad_callers.always_handed``)?"""
     if form not in ("aug", "add", "append"):
         return False
     root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc) or ""
     if root.startswith("self."):
         return True
-    return form == "aug" and type(acc) is nodes.Name and \
-        walked_by(getattr(loop, "_a", None), acc.value) is not None
+    if form != "aug" or type(acc) is not nodes.Name:
+        return False
+    a = getattr(loop, "_a", None)
+    if walked_by(a, acc.value) is not None:
+        return True
+    handed = _zipped_name(a, acc.value)
+    fn, project = getattr(ctx.scope_node, "_a", None), ctx.inf.project
+    tree = project.module_tree() if handed is not None and project is not None and \
+        type(fn) is ast.FunctionDef and any(s is ctx.scope_node for s in ctx.module.body) \
+        else None
+    return tree is not None and always_handed(tree, fn, handed)
+
+
+def _zipped_name(loop, key: str) -> Optional[str]:
+    """``shadow`` of ``for key, p in zip(shadow, ...)``: the plain name zipped to the loop's
+    variable ``key``, or None."""
+    it = getattr(loop, "iter", None)
+    if type(it) is not ast.Call or type(it.func) is not ast.Name or it.func.id != "zip" or \
+            type(loop.target) is not ast.Tuple or len(loop.target.elts) != len(it.args):
+        return None
+    return next((a.id for e, a in zip(loop.target.elts, it.args) if type(e) is ast.Name and
+                 e.id == key and type(a) is ast.Name), None)
 
 
 def per_parameter(acc, loop) -> bool:

@@ -503,6 +503,15 @@ def list_handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str):
             yield owner, call
 
 
+def always_handed(tree: ast.Module, fn: ast.FunctionDef, param: str) -> bool:
+    """Is every call of ``fn`` by name in a loop of another top-level function of ``tree`` a
+    statement of its own that passes the same object at the position of ``fn``'s positional
+    parameter ``param`` on every turn (a name the loop does not bind: ``ema_update(shadow,
+    model)`` with ``shadow`` made before the loop), and is there one?"""
+    looped = sum(1 for _ in looped_calls(tree, fn, (ast.Expr, ast.Assign)))
+    return looped > 0 and looped == sum(1 for _ in _handing_calls(tree, fn, param, (ast.Expr,)))
+
+
 def _handing_calls(tree: ast.Module, fn: ast.FunctionDef, param: str, kinds: tuple):
     """(caller, loop, call, name) of each call of ``fn`` by name, in a statement of one of
     ``kinds`` in a loop of another top-level function of ``tree``, that passes at the position
