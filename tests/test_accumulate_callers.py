@@ -345,6 +345,13 @@ def test_callers_whose_backward_proves_grad_on(tmp_path):
     ("torch.set_grad_enabled(False)\n", None),
     ("f(model, requires_grad=False)\n", None),
     ("get()[0].requires_grad_(False)\n", None),
+    # a module a constructor or a deep copy makes, frozen as it is bound (also through
+    # ``.eval()``/``.to()``): that new module, not the one it copies
+    ("self.q_target = QNet().requires_grad_(False)\n", {"self.q_target"}),
+    ("ema = copy.deepcopy(model).eval().requires_grad_(False)\n", {"ema"}),
+    ("t = nn.Linear(2, 2).to(dev).requires_grad_(False)\n", {"t"}),
+    ("t = make_model().requires_grad_(False)\n", None),  # may return a module kept elsewhere
+    ("t = model.float().requires_grad_(False)\n", None),  # a call of the module itself
 ])
 def test_frozen_targets_names_each_frozen_module(src, want):
     from flake8_tensorcopy.syntax.grad_callers import frozen_targets
@@ -438,3 +445,21 @@ def test_an_average_kept_in_a_list_handed_on_every_call_grows_a_graph(tmp_path):
     proc = flake8("--select", "TEN501", "ema.py", cwd=str(tmp_path))
     assert sorted(int(line.split(":")[1]) for line in proc.stdout.splitlines()) == want, \
         proc.stdout
+
+
+def test_a_hand_written_soft_update_into_a_dict_on_self_grows_a_graph(tmp_path):
+    """``self.shadow[n] = tau * p + (1 - tau) * self.shadow[n]`` (the accumulator scaled by
+    arithmetic of settings), in a method the script's loop calls each step with grad on, where
+    the file also freezes a target network its constructor makes (``QNet().requires_grad_(
+    False)``: a new module, not the trained one): each call's graph stays reachable from
+    ``self`` (round 25's ``q10_target_network.py``); the message names the parameter as the
+    leaf, not the setting ``self.tau``. In a project of its own, as users run it."""
+    src = os.path.join(FIXTURES, "graph_target_shadow_average.py")
+    text = open(src, encoding="utf-8").read()
+    shutil.copy(src, tmp_path / "agent.py")
+    want = sorted(i for i, t in enumerate(text.splitlines(), 1)
+                  if "in a project of its own: TEN501" in t)
+    out = json.loads(tensorcopy("check", "--no-cache", "--select", "TEN501", "--output-format",
+                                "json", str(tmp_path / "agent.py")).stdout)
+    assert len(want) == 2 and sorted(d["location"]["row"] for d in out) == want, out
+    assert all("from `p`, which requires grad" in d["message"] for d in out), out

@@ -185,7 +185,7 @@ def _added_to_item(acc, op):
             return other
         if type(mine) is nodes.BinaryOperation and type(mine.operator) is nodes.Multiply:
             mine = next((a for a, b in ((mine.left, mine.right), (mine.right, mine.left))
-                         if type(b) in _SCALES), None)  # (``decay * d[k]``)
+                         if _is_scale(b)), None)  # (``decay * d[k]``, ``(1 - tau) * d[k]``)
         if type(mine) is nodes.Subscript and dotted_name(mine.value) == d and \
                 len(mine.slice) == 1 and type(mine.slice[0].slice) is nodes.Index and \
                 _same_key(mine.slice[0].slice.value, key):
@@ -207,12 +207,25 @@ def _scaled(expr, name: str) -> bool:
     """``0.9 * acc``, ``acc * beta``: ``name`` times a number or a setting."""
     if type(expr) is not nodes.BinaryOperation or type(expr.operator) is not nodes.Multiply:
         return False
-    return any(dotted_name(a) == name and type(b) in _SCALES
+    return any(dotted_name(a) == name and _is_scale(b)
                for a, b in ((expr.left, expr.right), (expr.right, expr.left)))
+
+
+def _is_scale(expr) -> bool:
+    """What a running average scales its accumulator by: a number or a setting, or arithmetic
+    of those (``(1 - self.tau)``, ``-beta``)."""
+    t = type(expr)
+    if t in _SCALES:
+        return True
+    if t is nodes.UnaryOperation:
+        return _is_scale(expr.expression)
+    return t is nodes.BinaryOperation and type(expr.operator) in _SCALE_OPS and \
+        _is_scale(expr.left) and _is_scale(expr.right)
 
 
 #: what a running average scales its accumulator by: a number or a setting
 _SCALES = (nodes.Integer, nodes.Float, nodes.Name, nodes.Attribute)
+_SCALE_OPS = (nodes.Add, nodes.Subtract, nodes.Multiply, nodes.Divide)
 
 
 def concatenated_call(value):

@@ -668,12 +668,24 @@ def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
     statement's region is on. The leaf alone is not."""
     from .graph_sources import fact, region, sources
 
-    if type(operand) is not ast.Name and (type(operand) is not ast.Attribute or
-                                          type(path_root(operand)) is not ast.Name):
+    if not _nameable(operand):
         return None  # (a name: ``p`` of ``for p in model.parameters()``)
-    got = fact(g, sources(g, expr, region(g, stmt) if stmt is not None else ""), expr.lineno)
-    return None if got is None else Fact(got.why, got.line, got.needs_grad,
-                                         LEAF + (dotted(operand) or ast.unparse(operand)))
+    r = region(g, stmt) if stmt is not None else ""
+    got = fact(g, sources(g, expr, r), expr.lineno)
+    if got is None:
+        return None
+    if type(expr) is ast.BinOp and not sources(g, operand, r):
+        # ``self.tau * p``: the leaf is the other operand, where it is one (the message names it)
+        other = expr.right if operand is expr.left else expr.left
+        operand = other if _nameable(other) and sources(g, other, r) else operand
+    return Fact(got.why, got.line, got.needs_grad,
+                LEAF + (dotted(operand) or ast.unparse(operand)))
+
+
+def _nameable(operand) -> bool:
+    """A name or an attribute or item path of one (``p``, ``model.fc.weight``)."""
+    return type(operand) is ast.Name or (type(operand) is ast.Attribute and
+                                         type(path_root(operand)) is ast.Name)
 
 
 def reduced_fact(g, call, read) -> Optional[Fact]:

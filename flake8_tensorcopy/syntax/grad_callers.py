@@ -170,12 +170,23 @@ def _freezes(n: ast.AST) -> list:
 
 
 def _frozen_copy(n: ast.AST) -> bool:
-    """``copy.deepcopy(m).requires_grad_(False)``: a new module's parameters frozen, not
-    ``m``'s (what it is bound to is the module frozen)."""
+    """``copy.deepcopy(m).requires_grad_(False)``, ``QNet().requires_grad_(False)`` (a class's
+    constructor: its last name capitalised), also through ``.eval()``, ``.to(...)``: a new
+    module's parameters frozen, not ``m``'s (what it is bound to is the module frozen)."""
     f = getattr(n, "func", None)
-    return type(n) is ast.Call and type(f) is ast.Attribute and f.attr == "requires_grad_" and \
-        not all(_is_true(a) for a in n.args + [k.value for k in n.keywords]) and \
-        type(f.value) is ast.Call and (dotted(f.value.func) or "").rpartition(".")[2] == "deepcopy"
+    if not (type(n) is ast.Call and type(f) is ast.Attribute and f.attr == "requires_grad_" and
+            not all(_is_true(a) for a in n.args + [k.value for k in n.keywords])):
+        return False
+    made = f.value
+    while type(made) is ast.Call and type(made.func) is ast.Attribute and \
+            made.func.attr in _RETURNS_SELF:
+        made = made.func.value
+    last = (dotted(made.func) or "").rpartition(".")[2] if type(made) is ast.Call else ""
+    return last == "deepcopy" or last[:1].isupper()
+
+
+#: module methods that return the module itself
+_RETURNS_SELF = frozenset({"eval", "train", "to", "cuda", "cpu", "float", "half", "double"})
 
 
 def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object], ...]]:
