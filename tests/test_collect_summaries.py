@@ -364,6 +364,36 @@ def test_stepping_calls_of_a_loop_over_a_display_of_modules():
     assert stepping_calls(ast.parse(src)) == {"A()": 10, "B()": 10}
 
 
+def test_stepping_calls_of_modules_handed_to_a_function_or_held_in_a_sequential():
+    """A function's parameter that its callers hand new instances of classes of the file
+    (``run(Head(6))``, ``run(model=Other())``) steps each of those classes where the function's
+    loop differentiates what the parameter computes; a ``nn.Sequential`` of them steps each
+    class it holds. A parameter handed only something else, or a sequence of no class of the
+    file, steps nothing."""
+    import ast
+
+    from flake8_tensorcopy.syntax.stepping import stepping_calls
+
+    src = (
+        "class A(nn.Module):\n    pass\n"
+        "class B(nn.Module):\n    pass\n"
+        "class C(nn.Module):\n    pass\n"
+        "def run(head, other):\n"
+        "    for x in data:\n"
+        "        loss = head(x).sum()\n"
+        "        loss.backward()\n"
+        "        other(x)\n"
+        "run(A(), C())\n"
+        "run(model, other=C())\n"
+        "net = nn.Sequential(nn.Linear(2, 2), B())\n"
+        "plain = nn.Sequential(nn.Linear(2, 2))\n"
+        "for x in data:\n"
+        "    loss = net(x).sum() + plain(x).sum()\n"
+        "    loss.backward()\n")
+    got = stepping_calls(ast.parse(src))
+    assert {k: v for k, v in got.items() if k.endswith("()")} == {"A()": 10, "B()": 18}, got
+
+
 def test_class_and_static_methods_count_their_own_parameters(tmp_path):
     """A ``classmethod``'s positions come after ``cls`` (its callers do not hand it), and a
     list its class binds is kept by the class (``cls.records``); a ``staticmethod``'s start at

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional, Set
 
+from .walk import dotted
+
 _SAME_MODULE = frozenset({"to", "cuda", "cpu", "train", "float", "double", "half", "bfloat16"})
 
 
@@ -32,6 +34,8 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
     if tree is None:
         return out
     classes = {s.name for s in tree.body if type(s) is ast.ClassDef}
+    handed = _handed_instances(tree, classes) if classes else {}
+    fns: Dict[int, ast.AST] = {}
     loops, bound, backs = [], {}, []
     assigns: list = []  # (scope, line, target, value) of every ``name = value``
     made: Dict[tuple, Set[Optional[str]]] = {}  # (scope, name) -> the classes it is bound to
@@ -65,7 +69,8 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
                     v = v.func.value  # ``Net().to(device)``, ``model.cuda()``
                 if type(v) is not ast.Name or v.id != name:  # (not ``model = model.to(d)``)
                     made.setdefault((sc, name), set()).add(
-                        v.func.id if type(v) is ast.Call and type(v.func) is ast.Name else None)
+                        v.func.id if type(v) is ast.Call and type(v.func) is ast.Name else
+                        _sequence_of(v, classes))
         elif classes and t is ast.Assign and len(n.targets) == 1 and \
                 type(n.targets[0]) in (ast.Tuple, ast.List):
             # ``recon, mu, logvar = model(x)``: what each name was computed from (the names
@@ -79,7 +84,11 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
             backs.append((n, sc))
         elif classes and ((t is ast.Name and type(n.ctx) is ast.Store) or t is ast.arg):
             if id(n) not in targets:
-                made.setdefault((sc, n.id if t is ast.Name else n.arg), set()).add(None)
+                # (a parameter: the classes of the file whose instances its callers hand it)
+                made.setdefault((sc, n.id if t is ast.Name else n.arg), set()).add(
+                    handed.get((fns[sc].name, n.arg)) if t is ast.arg and sc in fns else None)
+        if t in scopes and t is not ast.Lambda:
+            fns[id(n)] = n
         inner = id(n) if t in scopes else sc
         todo.extend((c, inner) for c in ast.iter_child_nodes(n))
     for b, sc in sorted(backs, key=lambda c: c[0].lineno):
@@ -113,11 +122,44 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
                         else:
                             found = got if len(got) == 1 else ()
                         for one in found:
-                            if one in classes:
-                                out.setdefault(one + "()", b.lineno)
+                            for each in (one if type(one) is frozenset else (one,)):
+                                if each in classes:
+                                    out.setdefault(each + "()", b.lineno)
     if classes and any(name.endswith("()") for name in out):
         _submodules_stepped(tree, classes, out)
     return out
+
+
+def _handed_instances(tree: ast.Module, classes: Set[str]) -> Dict[tuple, frozenset]:
+    """(function name, parameter name) -> the classes of the file whose new instances calls of
+    a top-level function by its name hand it there (``run(CenteredHead(6))``): each such call
+    runs the function with that instance."""
+    params = {s.name: [a.arg for a in s.args.posonlyargs + s.args.args] for s in tree.body
+              if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    out: Dict[tuple, set] = {}
+    for c in ast.walk(tree):
+        if type(c) is not ast.Call or type(c.func) is not ast.Name or c.func.id not in params:
+            continue
+        names = params[c.func.id]
+        pairs = [(names[i], a) for i, a in enumerate(c.args[:len(names)])
+                 if type(a) is not ast.Starred] + [(k.arg, k.value) for k in c.keywords
+                                                   if k.arg in names]
+        for name, a in pairs:
+            if type(a) is ast.Call and type(a.func) is ast.Name and a.func.id in classes:
+                out.setdefault((c.func.id, name), set()).add(a.func.id)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _sequence_of(v: ast.AST, classes: Set[str]):
+    """The classes of the file ``nn.Sequential(Net(), nn.ReLU(), Head())`` is made of (each
+    runs its ``forward`` on every call of the sequence), as a frozenset; None for any other
+    value (unknown)."""
+    if type(v) is not ast.Call or (dotted(v.func) or "").rpartition(".")[2] != "Sequential" or \
+            v.keywords:
+        return None
+    made = frozenset(a.func.id for a in v.args if type(a) is ast.Call and type(a.func) is ast.Name
+                     and a.func.id in classes)
+    return made or None
 
 
 def _submodules_stepped(tree: ast.Module, classes: Set[str], out: Dict[str, int]) -> None:
