@@ -351,7 +351,12 @@ def test_callers_whose_backward_proves_grad_on(tmp_path):
     ("ema = copy.deepcopy(model).eval().requires_grad_(False)\n", {"ema"}),
     ("t = nn.Linear(2, 2).to(dev).requires_grad_(False)\n", {"t"}),
     ("t = make_model().requires_grad_(False)\n", None),  # may return a module kept elsewhere
-    ("t = model.float().requires_grad_(False)\n", None),  # a call of the module itself
+    # a module's own methods return it: both names are that module
+    ("t = model.float().requires_grad_(False)\n", {"model", "t"}),
+    ("def f(m):\n    k = m.eval().requires_grad_(False)\n", {"k", "m (in f)"}),
+    # ``__init__``'s parameter kept on ``self`` frozen: the attribute's module, not any module
+    ("class D:\n    def __init__(self, teacher):\n"
+     "        self.teacher = teacher.eval().requires_grad_(False)\n", {"self.teacher"}),
 ])
 def test_frozen_targets_names_each_frozen_module(src, want):
     from flake8_tensorcopy.syntax.grad_callers import frozen_targets

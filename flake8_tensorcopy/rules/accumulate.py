@@ -11,18 +11,17 @@ from ..semantic.graph_terms import walked_by
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.accumulation_shapes import materialized
-from ..syntax.grad_callers import Uses, called_with_grad_on
-from .accumulate_graph import caller_proves, consumed_by_callers, freezes_here, grad_off_here, \
-    method_accumulation, method_called_with_grad_on, scope_graph, summary
-from .accumulate_callers import called_per_step, kept_by_callers, looped_by_callers, \
-    per_parameter, persists
+from ..syntax.grad_callers import Uses
+from .accumulate_graph import consumed_by_callers, method_accumulation, scope_graph, summary
+from .accumulate_callers import called_grad_on, called_per_step, kept_by_callers, \
+    looped_by_callers, per_parameter, persists, plain_top, script_grad_on
 from .accumulate_containers import buffer_slot, queue_put, stored_per_turn
 from .accumulate_turns import cleared_every_turn, kept_for_turn, one_rollout, one_update, \
     unrolled_step
 from .accumulation_forms import accumulation, concatenated_call, how_kept, kept_by_call, \
     may_keep, operands, stays_local
 from .context import cached, param_names
-from .accumulate_loops import LoopFacts, closure_loop, differentiated, differentiates, \
+from .accumulate_loops import closure_loop, differentiated, differentiates, \
     emptied_by_call, fans_out, in_loop, innermost_loop, loop_facts, module_container, reset_in, \
     returned, scope_facts, mentions_backward, self_step_call, step_hook, step_method, \
     stepped_by_caller, forward_hook
@@ -183,7 +182,10 @@ class GraphKeepingAccumulator(Rule):
         "on a module's `weight` or `bias` (`model.fc.weight.norm()`, `model[0].weight.norm()`, "
         "of a `model` whose "
         "`parameters()`, `train()` or `eval()` the function reads, where the file freezes no "
-        "parameter); nothing computed under `no_grad` or by a `@torch.no_grad()` function, nor "
+        "parameter; a module the file freezes by name as it binds it, `self.teacher = "
+        "teacher.eval().requires_grad_(False)`, `QNet().requires_grad_(False)`, gives outputs "
+        "with a graph only through their inputs and leaves the other modules theirs); nothing "
+        "computed under `no_grad` or by a `@torch.no_grad()` function, nor "
         "after `.item()`, `float()` or `.detach()`; model outputs made in a list comprehension and "
         "stacked or concatenated, `torch.stack([model(a(x)) for a in augs])`, are model outputs "
         "too); **no backward**, a model's output (or a loss computed from it) accumulated in a "
@@ -503,7 +505,7 @@ class GraphKeepingAccumulator(Rule):
         script = type(ctx.scope_node) is nodes.Module
         if loop is None or (form == "store" and not (script or buffer or mentions_backward(ctx))):
             return  # (an item per index: only where the scope's text calls ``backward``, or
-            # at script level, where the file proves grad on: ``_script_grad_on``)
+            # at script level, where the file proves grad on: ``script_grad_on``)
         acc_code = ctx.code(acc)
         root = dotted_name(acc.value if type(acc) is nodes.Subscript else acc)
         if root is not None and type(form) is tuple and (form[1] or "").startswith("self."):
@@ -555,7 +557,7 @@ class GraphKeepingAccumulator(Rule):
         elif hook or kept is not None or hooked is not None or per_call is not None or \
                 step is None and (
                 form != "store" or script) and (
-                _script_grad_on(ctx, facts) or (form != "store" and _called_grad_on(
+                script_grad_on(ctx, facts) or (form != "store" and called_grad_on(
                     ctx, facts, lambda: returned(scope_facts(ctx), root)))):
             # proven by its callers (Lightning's own call of ``training_step``: no file's)
             callers = not hook and kept is None and hooked is None and \
@@ -572,7 +574,7 @@ class GraphKeepingAccumulator(Rule):
                 form[1] or "").startswith("self.") else None):
             return  # (REINFORCE's episode buffer: a function the outer loop calls empties it)
         tree = ctx.inf.project.module_tree() if callers else None
-        if tree is not None and returned(scope, root) and _plain_top(ctx) and \
+        if tree is not None and returned(scope, root) and plain_top(ctx) and \
                 consumed_by_callers(ctx, tree, cached(ctx, "_accumulate_callers", tree,
                                                       lambda: Uses(tree, ctx.source)),
                                     ctx.scope_node.name.value):
@@ -654,46 +656,3 @@ class GraphKeepingAccumulator(Rule):
 # ---- the accumulation ---------------------------------------------------------------------------
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict)
 _LOOPS = (nodes.For, nodes.While)
-
-
-# ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
-def _script_grad_on(ctx, facts: LoopFacts) -> bool:
-    """Script-level code (module scope) where nothing in the file freezes a parameter or sets
-    grad mode by a call (``freezes_here``), outside any ``no_grad`` or ``inference_mode`` block
-    (regions the walk reads where they are), and a loop body without ``backward``."""
-    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or freezes_here(ctx):
-        return False
-    return not facts.any_backward
-
-
-def _plain_top(ctx) -> bool:
-    """Is the current scope a top-level function without decorators, not ``async``?"""
-    scope = ctx.scope_node
-    return type(scope) is nodes.FunctionDef and not scope.asynchronous and \
-        not scope.decorators and any(s is scope for s in ctx.module.body)
-
-
-def _called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
-    """A plain top-level function, outside any ``no_grad`` block of its own, with a loop body
-    without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
-    every caller in the project is visible and runs it with grad on: each use of its name in
-    the file is a call at script level, from a function proven so in turn
-    (``syntax/grad_callers.called_with_grad_on``, which the pre-filter asks too) or from one
-    whose own differentiation proves grad on at the call (``caller_proves``; ``escapes()``:
-    the function returns what it accumulates); or a plain method called only as
-    ``self.m(...)`` from methods of its class proven so. That no other file of the project
-    may import the file is asked last, by ``check``, once it would be reported."""
-    if ctx.inf.in_no_grad or facts.any_backward:
-        return False
-    project = ctx.inf.project
-    tree = project.module_tree() if project is not None else None
-    fn = ctx.scope_node._a
-    if tree is None or not isinstance(fn, ast.AST):
-        return False
-    if not _plain_top(ctx):  # (``accumulate_graph.method_called_with_grad_on``)
-        return type(ctx.scope_node) is nodes.FunctionDef and not grad_off_here(ctx) and \
-            method_called_with_grad_on(ctx, tree, fn, escapes)
-    return called_with_grad_on(fn, True, ctx.source, lambda: cached(
-        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)), grad_off_here(ctx),
-        proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
-

@@ -1,7 +1,10 @@
 """TEN501: a top-level function whose callers keep what it appends, a step at a time: to the
 list a loop of another function hands it on every turn (``kept_by_callers``; or to a list the
 instance it is handed keeps for good), or to a list of its module that nothing empties
-(``looped_by_callers``), where grad is on at the call. Split from ``accumulate_graph``."""
+(``looped_by_callers``), where grad is on at the call; what a function a loop calls each step
+adds to what outlives the call (``called_per_step``); and the no-backward shape's proof of grad
+mode on (``script_grad_on``, ``called_grad_on``, moved from ``accumulate``). Split from
+``accumulate_graph``."""
 from __future__ import annotations
 
 import ast
@@ -11,10 +14,12 @@ from ..semantic.graph_terms import walked_by
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.parameter_shapes import walks_parameters
-from ..syntax.grad_callers import always_handed, at_script_level, emptied_anywhere, \
-    frozen_targets, grad_off_in, instance_handing_calls, list_handing_calls, looped_calls
-from .accumulate_graph import caller_proves, method_proves
-from .accumulate_loops import called_in_loop
+from ..syntax.grad_callers import Uses, always_handed, at_script_level, called_with_grad_on, \
+    emptied_anywhere, frozen_targets, grad_off_in, instance_handing_calls, list_handing_calls, \
+    looped_calls
+from .accumulate_graph import caller_proves, freezes_here, grad_off_here, \
+    method_called_with_grad_on, method_proves
+from .accumulate_loops import LoopFacts, called_in_loop
 from .context import cached, positional_param_names
 
 
@@ -162,3 +167,46 @@ def per_parameter(acc, loop) -> bool:
         acc = acc.slice[0].slice.value
     return type(acc) is nodes.Name and any(
         type(n) is ast.Name and n.id == acc.value for n in ast.walk(a.target))
+
+
+# ---- the no-backward shape: grad mode provably on, a value computed by a model -----------------
+def script_grad_on(ctx, facts: LoopFacts) -> bool:
+    """Script-level code (module scope) where nothing in the file freezes a parameter or sets
+    grad mode by a call (``freezes_here``), outside any ``no_grad`` or ``inference_mode`` block
+    (regions the walk reads where they are), and a loop body without ``backward``."""
+    if type(ctx.scope_node) is not nodes.Module or ctx.inf.in_no_grad or freezes_here(ctx):
+        return False
+    return not facts.any_backward
+
+
+def plain_top(ctx) -> bool:
+    """Is the current scope a top-level function without decorators, not ``async``?"""
+    scope = ctx.scope_node
+    return type(scope) is nodes.FunctionDef and not scope.asynchronous and \
+        not scope.decorators and any(s is scope for s in ctx.module.body)
+
+
+def called_grad_on(ctx, facts: LoopFacts, escapes) -> bool:
+    """A plain top-level function, outside any ``no_grad`` block of its own, with a loop body
+    without ``backward``, in a file where nothing turns grad off or freezes a parameter, whose
+    every caller in the project is visible and runs it with grad on: each use of its name in
+    the file is a call at script level, from a function proven so in turn
+    (``syntax/grad_callers.called_with_grad_on``, which the pre-filter asks too) or from one
+    whose own differentiation proves grad on at the call (``caller_proves``; ``escapes()``:
+    the function returns what it accumulates); or a plain method called only as
+    ``self.m(...)`` from methods of its class proven so. That no other file of the project
+    may import the file is asked last, by ``check``, once it would be reported."""
+    if ctx.inf.in_no_grad or facts.any_backward:
+        return False
+    project = ctx.inf.project
+    tree = project.module_tree() if project is not None else None
+    fn = ctx.scope_node._a
+    if tree is None or not isinstance(fn, ast.AST):
+        return False
+    if not plain_top(ctx):  # (``accumulate_graph.method_called_with_grad_on``)
+        return type(ctx.scope_node) is nodes.FunctionDef and not grad_off_here(ctx) and \
+            method_called_with_grad_on(ctx, tree, fn, escapes)
+    return called_with_grad_on(fn, True, ctx.source, lambda: cached(
+        ctx, "_accumulate_callers", tree, lambda: Uses(tree, ctx.source)), grad_off_here(ctx),
+        proven=lambda owner, use: caller_proves(ctx, tree, owner, use, escapes))
+

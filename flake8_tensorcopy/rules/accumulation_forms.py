@@ -10,8 +10,8 @@ from typing import List
 
 from ..syntax import nodes
 from ..semantic import closed, graph
-from ..semantic.graph_loop_items import ADDED
-from ..semantic.graph_items import LEAF, RECORD, RETURNED_COMPUTED, RETURNED_HOLDING, \
+from ..semantic.graph_loop_items import ADDED, LEAF
+from ..semantic.graph_items import RECORD, RETURNED_COMPUTED, RETURNED_HOLDING, \
     UNPACKED
 from ..syntax.nodes import dotted_name, last_name
 

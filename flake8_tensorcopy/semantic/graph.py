@@ -605,7 +605,7 @@ class ScopeGraph:
         return None
 
     def _leaf_fact(self, expr, operand) -> Optional[Fact]:
-        return graph_items.leaf_fact(self, expr, operand, self._at[-1] if self._at else None)
+        return graph_loop_items.leaf_fact(self, expr, operand, self._at[-1] if self._at else None)
 
     def path_fact(self, b: int, key: str) -> Optional[Fact]:
         """What a differentiating read proved of item ``key`` (``[0]``, ``.loss``) of binding b."""

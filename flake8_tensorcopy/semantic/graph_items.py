@@ -656,38 +656,6 @@ def _blocks_of(node) -> list:
             for c in getattr(node, field, ()) or ()]
 
 
-#: the detail of the fact of an operation on a tensor that requires grad (``leaf_fact``)
-LEAF = "leaf:"
-
-
-def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
-    """``self.log_alpha.exp()``, ``self.scale * 2``, ``model.fc.weight.norm()`` (``expr``, at
-    ``stmt``): an operation on a tensor that requires grad (``operand``: an attribute its class
-    makes with ``requires_grad=True``, a module's parameter; ``graph_sources._leaf``), or
-    ``self.alpha`` (``expr`` and ``operand``), a property making one, attached where the
-    statement's region is on. The leaf alone is not."""
-    from .graph_sources import fact, region, sources
-
-    if not _nameable(operand):
-        return None  # (a name: ``p`` of ``for p in model.parameters()``)
-    r = region(g, stmt) if stmt is not None else ""
-    got = fact(g, sources(g, expr, r), expr.lineno)
-    if got is None:
-        return None
-    if type(expr) is ast.BinOp and not sources(g, operand, r):
-        # ``self.tau * p``: the leaf is the other operand, where it is one (the message names it)
-        other = expr.right if operand is expr.left else expr.left
-        operand = other if _nameable(other) and sources(g, other, r) else operand
-    return Fact(got.why, got.line, got.needs_grad,
-                LEAF + (dotted(operand) or ast.unparse(operand)))
-
-
-def _nameable(operand) -> bool:
-    """A name or an attribute or item path of one (``p``, ``model.fc.weight``)."""
-    return type(operand) is ast.Name or (type(operand) is ast.Attribute and
-                                         type(path_root(operand)) is ast.Name)
-
-
 def reduced_fact(g, call, read) -> Optional[Fact]:
     """The ``.values`` of a reduction ``call`` that gives (values, indices) (``out.max(1)``,
     ``logits.topk(2, dim=-1)``, ``torch.sort(x)``: ``values_and_indices``): they keep the graph

@@ -3,7 +3,8 @@ item of a dict whose values a differentiated ``sum`` adds (``for k, v in loss_di
 of a display the loop spells (``for name, v in {"mse": mse, "l1": l1}.items()``, ``for v in
 (a, b)``), of a generator of the project that yields what it differentiated, of an attached
 tensor (``for li in per_sample``), or of what a call of the project returned. Unknown stays
-unknown: None.
+unknown: None. Also an operation on a leaf that requires grad (``leaf_fact``: a module's
+parameter, an attribute made with ``requires_grad=True``), moved from ``graph_items``.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Optional, Tuple
 
 from .graph_facts import DIFFERENTIATED, HOLDS, RETURNED, Fact, first_fact, strongest
 from .graph_items import changed_in_scope, starred_fact, summed_item_fact
-from .graph_terms import parameters_of
+from .graph_terms import dotted, parameters_of, path_root
 
 
 def loop_item_fact(g, bd):
@@ -170,3 +171,35 @@ def added_in_place(g, name: ast.Name, stmt) -> Optional[Fact]:
     r = region(g, stmt) if stmt is not None else ""
     got = fact(g, within(sources(g, name, r), r), name.lineno)
     return None if got is None else Fact(got.why, got.line, got.needs_grad, ADDED + name.id)
+
+
+#: the detail of the fact of an operation on a tensor that requires grad (``leaf_fact``)
+LEAF = "leaf:"
+
+
+def leaf_fact(g, expr, operand, stmt) -> Optional[Fact]:
+    """``self.log_alpha.exp()``, ``self.scale * 2``, ``model.fc.weight.norm()`` (``expr``, at
+    ``stmt``): an operation on a tensor that requires grad (``operand``: an attribute its class
+    makes with ``requires_grad=True``, a module's parameter; ``graph_sources._leaf``), or
+    ``self.alpha`` (``expr`` and ``operand``), a property making one, attached where the
+    statement's region is on. The leaf alone is not."""
+    from .graph_sources import fact, region, sources
+
+    if not _nameable(operand):
+        return None  # (a name: ``p`` of ``for p in model.parameters()``)
+    r = region(g, stmt) if stmt is not None else ""
+    got = fact(g, sources(g, expr, r), expr.lineno)
+    if got is None:
+        return None
+    if type(expr) is ast.BinOp and not sources(g, operand, r):
+        # ``self.tau * p``: the leaf is the other operand, where it is one (the message names it)
+        other = expr.right if operand is expr.left else expr.left
+        operand = other if _nameable(other) and sources(g, other, r) else operand
+    return Fact(got.why, got.line, got.needs_grad,
+                LEAF + (dotted(operand) or ast.unparse(operand)))
+
+
+def _nameable(operand) -> bool:
+    """A name or an attribute or item path of one (``p``, ``model.fc.weight``)."""
+    return type(operand) is ast.Name or (type(operand) is ast.Attribute and
+                                         type(path_root(operand)) is ast.Name)

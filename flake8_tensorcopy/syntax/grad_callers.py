@@ -155,7 +155,7 @@ def _freezes(n: ast.AST) -> list:
             return []  # ``copy.deepcopy(m).requires_grad_(False)``: the copy, as bound (below)
         if name == "requires_grad_" and not all(
                 _is_true(a) for a in n.args + [k.value for k in n.keywords]):
-            return [f.value if type(f) is ast.Attribute else _ANY_MODULE]
+            return [_same_module(f.value) if type(f) is ast.Attribute else _ANY_MODULE]
         if name not in _MAKERS and any(k.arg == "requires_grad" and not _is_true(k.value)
                                        for k in n.keywords):
             return [_ANY_MODULE]
@@ -177,12 +177,27 @@ def _frozen_copy(n: ast.AST) -> bool:
     if not (type(n) is ast.Call and type(f) is ast.Attribute and f.attr == "requires_grad_" and
             not all(_is_true(a) for a in n.args + [k.value for k in n.keywords])):
         return False
-    made = f.value
-    while type(made) is ast.Call and type(made.func) is ast.Attribute and \
-            made.func.attr in _RETURNS_SELF:
-        made = made.func.value
+    made = _same_module(f.value)
     last = (dotted(made.func) or "").rpartition(".")[2] if type(made) is ast.Call else ""
     return last == "deepcopy" or last[:1].isupper()
+
+
+def _bound_freeze(v: ast.expr) -> Optional[ast.expr]:
+    """``teacher`` of ``teacher.eval().requires_grad_(False)`` (the module a freeze call is
+    made on, through methods returning their module), or None for any other value."""
+    f = getattr(v, "func", None)
+    if type(v) is not ast.Call or type(f) is not ast.Attribute or f.attr != "requires_grad_" or \
+            all(_is_true(a) for a in v.args + [k.value for k in v.keywords]) or _frozen_copy(v):
+        return None
+    return _same_module(f.value)
+
+
+def _same_module(v: ast.expr) -> ast.expr:
+    """``teacher`` of ``teacher.eval().to(d)``: what calls of methods returning their module
+    are made on."""
+    while type(v) is ast.Call and type(v.func) is ast.Attribute and v.func.attr in _RETURNS_SELF:
+        v = v.func.value
+    return v
 
 
 #: module methods that return the module itself
@@ -237,6 +252,19 @@ def frozen_targets(tree: Optional[ast.AST]) -> Optional[Tuple[Tuple[str, object]
                 var = var.elts[1]
             if owner is not None and type(var) is ast.Name:
                 loops = {**loops, var.id: owner}
+        elif t is ast.Assign and len(node.targets) == 1 and \
+                type(node.targets[0]) in (ast.Name, ast.Attribute) and \
+                type(_bound_freeze(node.value)) in (ast.Name, ast.Attribute):
+            # ``self.teacher = teacher.eval().requires_grad_(False)``: one module, both names;
+            # a parameter of ``__init__`` kept so is the attribute's module (not any module)
+            recv, bound = _bound_freeze(node.value), node.targets[0]
+            if not target(bound, loops, fn, params):
+                return False
+            if not (type(recv) is ast.Name and recv.id in params and
+                    (dotted(bound) or "").startswith("self.")):
+                if not target(recv, loops, fn, params):
+                    return False
+            return all(visit(c, loops, fn, params) for c in ast.iter_child_nodes(recv))
         else:
             if any(m is _ANY_MODULE or not target(m, loops, fn, params) for m in _freezes(node)):
                 return False
