@@ -16,7 +16,7 @@ from ..semantic.devices import global_on_accelerator, on_accelerator
 from ..semantic.storage_flow import bound_in, sole_binding
 from ..semantic.statedicts import COPIES_ELSEWHERE, DICT_COPIES, Live, state_dict_receiver
 from ..syntax.nodes import dotted_name
-from ..syntax.snapshot_shapes import live_returners, snapshot_name
+from ..syntax.snapshot_shapes import lagging_name, live_returners, snapshot_name
 from .base import Claim, FixCase, UNSAFE, Example, FixPlan, NodeEdit, Report, Rule, check_in
 from .context import cached, param_names
 from .snapshot_parameters import parameter_kept
@@ -84,7 +84,12 @@ class StateDictSnapshot(Rule):
         "loads or runs the module on (`functional_call(student, self.teacher, (x,))`: a "
         "teacher that is the student as it is now); the items of a local list of the "
         "parameters under a snapshot's name (`meta_init = [p.data for p in params]` of "
-        "`params = list(net.parameters())`); views of the parameters count as the parameters "
+        "`params = list(net.parameters())`); a list or dict of a module's parameters named "
+        "for weights that must lag them, a target network's, an average's, a teacher's "
+        "(`target_params = {k: v.detach() for k, v in qnet.named_parameters()}`, `ema = ...`, "
+        "`teacher_params = dict(student.named_parameters())`; not where the module's own name "
+        "says the same: `swa_params = list(swa_model.parameters())` is its live handle); "
+        "views of the parameters count as the parameters "
         "(`[p.reshape(-1) for p in critic.parameters()]`, `p.view(-1)`, `p.flatten()`: a "
         "module's parameters are contiguous), paired one for one with them (`zip(target, "
         "critic.parameters())`: a Polyak target mixed with itself); a list or dict of a module's "
@@ -477,7 +482,8 @@ class StateDictSnapshot(Rule):
         if snap.where == "on CPU" and type(receiver) is nodes.Name and _on_gpu(ctx, node, receiver):
             return  # ``.cpu()`` of a module the code puts on a GPU: a copy
         paired = None
-        if snap.params and not snapshot_name(tracked) and not (
+        if snap.params and not snapshot_name(tracked) and not lagging_name(
+                tracked, dotted_name(receiver)) and not (
                 dotted_name(receiver) is not None and
                 kept_each_turn(ctx, node, target, dotted_name(receiver))):
             # ``params = list(model.parameters())``: as often kept to use them live; unless

@@ -55,6 +55,10 @@ SNAPSHOT_WORDS = ("before", "old", "prev", "orig", "init", "backup", "snapshot",
 
 
 _SNAPSHOT_WORD = compile_pattern("|".join(SNAPSHOT_WORDS), re.IGNORECASE)
+#: the words of a name for weights that must lag the trained ones: a target network's, an
+#: average's, a teacher's (``lagging_name``)
+LAG_WORDS = ("target", "ema", "shadow", "average", "avg", "swa", "slow", "teacher", "polyak")
+_LAG_WORD = compile_pattern("|".join(LAG_WORDS), re.IGNORECASE)
 
 
 #: the names torch's layers give their parameters (``nn.Linear``, the convolutions, the norms)
@@ -98,6 +102,15 @@ def snapshot_name(name: Optional[str]) -> bool:
         _SNAPSHOT_WORD.search(name, name.rfind(".") + 1) is not None
 
 
+def lagging_name(name: Optional[str], receiver: Optional[str] = None) -> bool:
+    """Does the (dotted) name say it keeps weights that must lag those of the module
+    ``receiver`` names (``LAG_WORDS``: ``target = dict(q.named_parameters())``, ``ema = {n:
+    p.detach() ...}``), where that module's own name does not say the same (``swa_params =
+    list(swa_model.parameters())`` is the average's own live handle)?"""
+    found = _LAG_WORD.search(name, name.rfind(".") + 1) if name is not None else None
+    return found is not None and found.group(0).lower() not in (receiver or "").lower()
+
+
 def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
     """``X.state_dict()`` or a shallow copy of one (TEN402's bound value: a dict of its items
     too, by a comprehension or pairs handed to ``dict``; its ``.items()`` or ``.values()``
@@ -109,7 +122,7 @@ def snapshot_shape(node: ast.expr, name: Optional[str] = None) -> bool:
     if isinstance(node, ast.Subscript):
         return _state_dict_call(node.value)  # ``model.state_dict()["fc.weight"]`` (a superset)
     if isinstance(node, ast.Call) and len(node.args) == 1 and ((
-            _parameters_call(node.args[0]) and (snapshot_name(name) or (
+            _parameters_call(node.args[0]) and (snapshot_name(name) or lagging_name(name) or (
                 # ``self.reference = list(model.parameters())``: the rule reports one only
                 # where another method compares it with the same module's parameters
                 (name or "").startswith("self.") and dotted(node.func) in ("list", "tuple"))) and

@@ -1,0 +1,1 @@
+"""Tiny training toolkit: models, snapshot helpers, callbacks and a trainer."""
