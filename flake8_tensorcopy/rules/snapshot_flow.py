@@ -454,6 +454,9 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
         return False
     stmts, at = chain[-1]
     made = None
+    # (a function of the module that reads the name: a call of it may step the optimizer)
+    readers = {d.name.value for d in ctx.module.body if type(d) is nodes.FunctionDef and
+               any(type(n) is ast.Name and n.id == name for n in ast.walk(d._a))}
     for i in range(at - 1, -1, -1):
         line = stmts[i]
         if type(line) is nodes.SimpleStatementLine and len(line.body) == 1 and \
@@ -462,7 +465,7 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
                 line.body[0].targets[0].target.value == name:
             made = line.body[0]
             break
-        if mentions(line, name) is not None:
+        if mentions(line, name) is not None or (readers and _calls_one_of(line, readers)):
             return False
     if made is None or type(made.value) is not nodes.Call:
         return False
@@ -471,6 +474,19 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
     if ns != "torch.optim" or cls not in STATELESS_UNTIL_STEP:
         return False
     return binding_count(ctx.scope_node, name) == 1
+
+
+def _calls_one_of(node, names) -> bool:
+    """Does a call under ``node`` (not in a definition) call one of ``names`` by its name?"""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) in DEFS or type(n) is nodes.Lambda:
+            continue
+        if type(n) is nodes.Call and type(n.func) is nodes.Name and n.func.value in names:
+            return True
+        todo.extend(c for c in n.children if c is not None)
+    return False
 
 
 def binding_count(scope, name: str) -> int:

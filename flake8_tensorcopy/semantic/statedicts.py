@@ -121,6 +121,7 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
     """Where ``node`` is the tensor named ``name`` itself or shares its storage, through the
     conversions of ``SAME_STORAGE`` (``v``, ``v.detach()``, ``v.cpu()``, ``v.detach().cpu()``,
     ``v.to("cpu")``, ``v.cpu().numpy()``, ``v.float()``, ``v.to(device)``, ``v.data``,
+    ``v.to(v.dtype)``,
     ``torch.as_tensor(v)`` with no dtype or device: ``v`` itself) and the views of
     ``VIEWS`` (``v.view(-1)``, ``v.reshape(-1)``): "" (everywhere) or
     the condition (``"on CPU"``: the outermost conversion's); None when it may be a copy.
@@ -130,6 +131,15 @@ def same_storage(node, name: str, owner=None) -> Optional[str]:
     if found is not None and type(found[0]) is nodes.Name and found[0].value == name:
         return found[1]
     return None
+
+
+def _own_property(arg, receiver) -> bool:
+    """Is ``arg`` the receiver's own ``dtype`` or ``device`` (``v.to(v.dtype)``: nothing to
+    convert, ``v`` itself), positional or by its keyword?"""
+    v = arg.value
+    return (arg.keyword is None or arg.keyword.value in ("dtype", "device")) and \
+        type(v) is nodes.Attribute and v.attr.value in ("dtype", "device") and \
+        dotted_name(v.value) is not None and dotted_name(v.value) == dotted_name(receiver)
 
 
 def storage_root(node, owner=None) -> Optional[Tuple[nodes.BaseExpression, str]]:
@@ -154,6 +164,8 @@ def storage_root(node, owner=None) -> Optional[Tuple[nodes.BaseExpression, str]]
         elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and \
                 dotted_name(node.args[0].value) in _FLOAT32:
             cond = "for float32 tensors"
+        elif m == "to" and len(node.args) == 1 and _own_property(node.args[0], node.func.value):
+            cond = ""  # ``v.to(v.dtype)``, ``v.to(device=v.device)``: ``v`` itself
         elif m == "to" and len(node.args) == 1 and node.args[0].keyword is None and (
                 type(node.args[0].value) is nodes.Name or
                 dotted_name(node.args[0].value) == "self.device" or (
