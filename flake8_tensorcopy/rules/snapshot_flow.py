@@ -198,7 +198,7 @@ def ctx_name(func) -> str:
 
 class FlowScan:
     __slots__ = ("bind", "name", "receiver", "ctx", "changed", "escaped", "keys", "gone",
-                 "loop", "held")
+                 "loop", "held", "readers")
 
     def __init__(self, ctx, bind, name: str, receiver: str,
                  keys: Optional[Tuple[int, frozenset]] = None) -> None:
@@ -220,6 +220,10 @@ class FlowScan:
         self.escaped: Optional[nodes.CSTNode] = None
         #: the innermost loop the scan is in (``change_point``'s ``loop``)
         self.loop = None
+        #: at script level, the module's functions that read the global ``name`` (``restore(
+        #: net, tag)`` loading ``SNAPSHOTS[tag]``): a call of one is a read of it
+        self.readers = global_readers(ctx, name) \
+            if type(ctx.scope_node) is nodes.Module and name.isidentifier() else ()
 
     def run(self, items) -> Optional[Tuple[str, nodes.CSTNode]]:
         for stmt in items:
@@ -293,6 +297,8 @@ class FlowScan:
         if t is nodes.Expr and self.receiver and _recast(node.value, self.receiver):
             self.gone = True  # ``model.double()``: new tensors from here on, the kept ones stay
         read = mentions(node, self.name, skip=rebinds, keys=self.keys, held=self.held)
+        if read is None and self.readers and self.keys is None:
+            read = _call_of(node, self.readers)
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then
@@ -478,15 +484,40 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
 
 def _calls_one_of(node, names) -> bool:
     """Does a call under ``node`` (not in a definition) call one of ``names`` by its name?"""
+    return _call_of(node, names) is not None
+
+
+def _call_of(node, names) -> Optional[nodes.CSTNode]:
+    """The first call under ``node`` (not in a definition) of one of ``names`` by its name."""
     todo = [node]
     while todo:
         n = todo.pop()
         if type(n) in DEFS or type(n) is nodes.Lambda:
             continue
         if type(n) is nodes.Call and type(n.func) is nodes.Name and n.func.value in names:
-            return True
+            return n
         todo.extend(c for c in n.children if c is not None)
-    return False
+    return None
+
+
+def global_readers(ctx, name: str) -> frozenset:
+    """The top-level functions of the module whose bodies read the global ``name`` other than
+    to store an item into it (``obj = SNAPSHOTS[tag]``, not ``SNAPSHOTS[tag] = state``), and
+    never bind it."""
+    out = set()
+    for d in ctx.module.body:
+        fn = getattr(d, "_a", None) if type(d) is nodes.FunctionDef else None
+        if fn is None:
+            continue
+        stored = {id(n.value) for n in ast.walk(fn) if type(n) is ast.Subscript and
+                  type(n.ctx) is ast.Store}
+        uses = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name]
+        if any(type(n.ctx) is not ast.Load for n in uses) or any(
+                a.arg == name for a in ast.walk(fn.args) if type(a) is ast.arg):
+            continue
+        if any(id(n) not in stored for n in uses):
+            out.add(d.name.value)
+    return frozenset(out)
 
 
 def binding_count(scope, name: str) -> int:
