@@ -128,8 +128,12 @@ class StateDictSnapshot(Rule):
         "local tuple) where another method returns what it reads from there (`return "
         "max(self.heap)[2]`; or through a name it binds from it, `states = [s for _, _, s in "
         "self.heap]` and their mean returned) and the file calls the method and trains (a top-k "
-        "keeper: every entry is the last weights); such a snapshot is reported where it is kept, "
-        "not where it is loaded. Also a name bound to one parameter of a module or a view "
+        "keeper: every entry is the last weights); an `__init__` keeping them where the "
+        "attribute or the class has a snapshot's name, read from the instance (`k = "
+        "Keeper(model)` ... `k.initial`) or from a list of instances (`snaps.append("
+        "WeightSnapshot(model, tag))` ... `s.distance(model)` for `s` in it); such a snapshot "
+        "is reported where it is kept, not where it is loaded. Also a name bound to one "
+        "parameter of a module or a view "
         "of it (`head_w0 = model[-1].weight.reshape(-1)`, `b0 = model.fc.bias.detach()`, "
         "`.data`, `.view(-1)`, `.flatten()`, `torch.as_tensor(...)`) that the scope measures "
         "against that same parameter (`model[-1].weight.reshape(-1) - head_w0`, "
@@ -471,6 +475,7 @@ class StateDictSnapshot(Rule):
         from .snapshot_methods import compared_with_live, frozen_local, frozen_module, \
             handed_back, overwritten_backup, pushed_into_self, \
             restored_by_caller, restored_by_sibling, restored_elsewhere
+        from .snapshot_stores import kept_in_module_store, kept_on_new_instance
 
         receiver = snap.receiver
         if receiver is None and snap.source is not None and "." not in snap.source:
@@ -526,8 +531,6 @@ class StateDictSnapshot(Rule):
             found = restored_by_caller(ctx, tracked, owner, keys) or \
                 restored_by_sibling(ctx, tracked, keys, item=True)
             if found is None:
-                from .snapshot_stores import kept_in_module_store
-
                 found = kept_in_module_store(ctx, tracked, owner, keys)
         if found is None and snap.params and type(target) is nodes.Subscript and \
                 tracked.startswith("self.") and owner:
@@ -535,9 +538,7 @@ class StateDictSnapshot(Rule):
         if found is None and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:
             found = compared_with_live(ctx, tracked, owner)  # an L2-SP anchor, a drift
-            if found is None and snapshot_name(tracked):
-                from .snapshot_stores import kept_on_new_instance  # ``keeper.initial`` read
-
+            if found is None:  # ``keeper.initial``, ``snaps.append(Snapshot(model))``
                 found = kept_on_new_instance(ctx, tracked, owner, keys)
         if found is None and type(node) is nodes.Expr and type(target) is nodes.Attribute and \
                 tracked.startswith("self.") and owner:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
-from .context import positional_param_names, statement_list
+from ..syntax.snapshot_shapes import snapshot_name
+from .context import positional_param_names, statement_blocks, statement_list
 from .snapshot_flow import read_after_change
 from .snapshot_methods import InCaller, calls_of, owner_class
 
@@ -51,14 +52,19 @@ def kept_in_module_store(ctx, name: str, receiver: str, keys=None):
 def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
     """(The change, the read) for ``self.X = <live tensors of receiver>`` in ``__init__`` of a
     top-level class, ``receiver`` a positional parameter of it and ``self.X`` bound by no other
-    method: from each ``k = Cls(..., net, ...)`` at the module's top level or in a top-level
-    function, the flow of ``k.X`` with ``net`` as the module; else None."""
+    method, where ``X`` or the class has a snapshot's name (``snapshot_name``): from each ``k =
+    Cls(..., net, ...)`` at the module's top level or in a top-level function, the flow of
+    ``k.X`` with ``net`` as the module, and from each ``snaps.append(Cls(..., net, ...))``
+    there, the flow of ``snaps`` (a class named for snapshots: whatever reads its instances
+    reads what they keep); else None."""
     scope = ctx.scope_node
     module = ctx.module
     if type(scope) is not nodes.FunctionDef or scope.name.value != "__init__" or \
             name.count(".") != 1 or not name.startswith("self."):
         return None
     cls = owner_class(module, scope)
+    if cls is None or not (snapshot_name(name) or snapshot_name(cls.name.value)):
+        return None
     positional = positional_param_names(scope)
     if cls is None or not any(s is cls for s in module.body) or \
             receiver not in positional[1:] or f"{cls.name.value}(" not in ctx.source:
@@ -81,7 +87,39 @@ def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
                 found = read_after_change(InCaller(ctx, caller, line), small, kept, owner, keys)
                 if found is not None:
                     return f"{found[0]} (it is `{kept}`)", found[1]
+        if not snapshot_name(cls.name.value):
+            continue
+        for line, small, call, held in _appended(caller, cls.name.value):
+            args = call.args
+            if len(args) <= r or any(a.star or a.keyword is not None for a in args[:r + 1]):
+                continue
+            owner = dotted_name(args[r].value)
+            if owner is not None:
+                found = read_after_change(InCaller(ctx, caller, line), small, held, owner)
+                if found is not None:
+                    return f"{found[0]} (it is `{held}[...].{attr}`)", found[1]
     return None
+
+
+def _appended(fn, cls_name: str):
+    """(statement line, small statement, call, list name) for each ``snaps.append(Cls(...))``
+    statement of ``fn`` (a function or the module; not in a nested definition)."""
+    todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
+    while todo:
+        st = todo.pop()
+        t = type(st)
+        if t is nodes.SimpleStatementLine:
+            for small in st.body:
+                v = getattr(small, "value", None)
+                if type(small) is nodes.Expr and type(v) is nodes.Call and \
+                        type(v.func) is nodes.Attribute and v.func.attr.value == "append" and \
+                        type(v.func.value) is nodes.Name and len(v.args) == 1 and \
+                        type(v.args[0].value) is nodes.Call and \
+                        type(v.args[0].value.func) is nodes.Name and \
+                        v.args[0].value.func.value == cls_name:
+                    yield st, small, v.args[0].value, v.func.value.value
+        elif t not in (nodes.FunctionDef, nodes.ClassDef):
+            todo.extend(s for block in statement_blocks(st) for s in block)
 
 
 def _module_binds(module, name: str) -> bool:
