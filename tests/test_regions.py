@@ -4,7 +4,7 @@ sees them (through ``lint_source``, the way users run it)."""
 import pytest
 
 from flake8_tensorcopy import lint_source
-from flake8_tensorcopy.semantic import regions
+from flake8_tensorcopy.semantic import region_compare, regions
 from flake8_tensorcopy.semantic.regions import DISJOINT, OVERLAP, SAME, UNKNOWN, Affine
 from flake8_tensorcopy.syntax import build
 
@@ -17,7 +17,7 @@ def verdict(a, b):
     ra, rb = region(a), region(b)
     if ra is None or rb is None:
         return None
-    return regions.compare(ra, rb)
+    return region_compare.compare(ra, rb)
 
 
 def aff(text):
@@ -86,8 +86,8 @@ def test_a_new_axis_selects_no_dimension_of_the_base_where_the_caller_says_so():
     read = lambda text: regions.region(build.parse_expression(text), new_axes=True)  # noqa: E731
     assert read("x[:, None, d:]") == region("x[:, d:]")
     assert read("x[None, ..., None, 1:]") == region("x[..., 1:]")
-    assert regions.compare(read("x[:, None, 1:]"), read("x[:, None, :-1]")) == OVERLAP
-    assert regions.compare(read("x[None, :, 1:]"), read("x[:, 1:]")) == SAME
+    assert region_compare.compare(read("x[:, None, 1:]"), read("x[:, None, :-1]")) == OVERLAP
+    assert region_compare.compare(read("x[None, :, 1:]"), read("x[:, 1:]")) == SAME
 
 
 def test_an_index_the_caller_says_is_no_integer_gives_no_region():
@@ -132,7 +132,11 @@ def test_an_index_the_caller_says_is_no_integer_gives_no_region():
     ("f[::2]", "f[2::2]", SAME),  # unequal lengths: the write raises, nothing silent
     ("f[::2]", "f[:]", OVERLAP),  # one start, two steps: element 0 shared, not the same view
     ("c[:, :8]", "c[:, ::2]", OVERLAP),  # in-place decimation
-    ("c[:, 1:8]", "c[:, ::2]", UNKNOWN),  # other starts, other steps: nothing said
+    ("c[:, 1:8]", "c[:, ::2]", OVERLAP),  # other starts, other steps: 2, 4, 6 in both
+    ("c[:, 2::2]", "c[:, 1:L]", OVERLAP),  # a spread in place: 2 in both, before both stops
+    ("c[:, 1::2]", "c[:, 0:8:4]", DISJOINT),  # odd against multiples of four: none shared
+    ("c[:, 3:5]", "c[:, 0:8:4]", OVERLAP),  # 4 in both
+    ("c[:, 4:5]", "c[:, 0:8:4]", UNKNOWN),  # one element: no second to read after a write
     ("c[:, :1]", "c[:, ::2]", UNKNOWN),  # one element: no second to read after a write
     ("c[:, ::k]", "c[:, ::2]", UNKNOWN),  # a step that is a symbol
     ("f[::k]", "f[::k]", SAME),

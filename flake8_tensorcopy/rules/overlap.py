@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Iterator, List, Optional, Tuple
 
-from ..semantic import ints, regions, storage_flow
+from ..semantic import ints, region_compare, regions, storage_flow
 from ..semantic.view_helpers import property_view, returned_view
 from ..semantic.kinds import EMPTY_LIST, TENSORS, Iter, Seq, is_tensor
 from ..syntax import nodes
@@ -140,7 +140,9 @@ class OverlappingSliceWrite(Rule):
         "= buf[:, 0:n - 1]`, `len(p)`, `x.shape[1]`; a script's integer constants are their "
         "values, `h = HOP // 2`), other dimensions may be stepped "
         "(`f[1::2, :-s] = f[1::2, s:]`; a stepped one too, when its starts lie whole steps "
-        "apart: `buf[2 * d::2] = buf[0:-2 * d:2]`), an index may add a new axis "
+        "apart: `buf[2 * d::2] = buf[0:-2 * d:2]`; or with other constant steps, where an "
+        "index lies in both before both stops: `s[:, 2::2] = s[:, 1:L]`), an index may add a "
+        "new axis "
         "(`sig[:, None, d:] = "
         "sig[:, None, :-d]`: `None` selects no dimension of the tensor), the source may be "
         "read through `detach()` (the same "
@@ -596,7 +598,7 @@ def overlapping(ctx, dst: nodes.BaseExpression, src: nodes.BaseExpression,
         b = _storage(ctx, src, local) if a is not None else None
         if a is not None and b is not None and a[0] != b[0]:
             return False  # (two tensors: no name bound in the function makes them one)
-        verdict = regions.compare(a[1], b[1]) if b is not None else regions.UNKNOWN
+        verdict = region_compare.compare(a[1], b[1]) if b is not None else regions.UNKNOWN
         if verdict == regions.OVERLAP and not local and _valued(ctx, a[1], b[1]):
             continue  # (``k = 0`` ... ``c[:, k:] = c[:, :n - k]``: as its value says)
         if verdict == regions.OVERLAP and reshaped and not equal_lengths(a[1], b[1]):
