@@ -32,7 +32,7 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
 from .graph_calls import call_kind, module_attributes_called
 from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, \
     detached_path, dotted, graph_of_gradients, indexes_tensor, is_sum, output_item, \
-    parameter_taken, parameters_of, path_of, path_root, reduced_values, split_source
+    makes_leaf, parameter_taken, parameters_of, path_of, path_root, reduced_values, split_source
 
 Source = Tuple[str, str]
 NONE: FrozenSet[Source] = frozenset()
@@ -110,6 +110,8 @@ def binding(g, b: int, depth: int = 0) -> FrozenSet[Source]:
     elif bd.kind == "other" and parameter_taken(bd) and g.oracle.trains_parameters(
             parameters_of(bd)):
         out = frozenset({("f", ANY)})  # ``for p in model.parameters()``: a leaf (``_leaf``)
+    elif bd.kind == "assign" and makes_leaf(bd.value) and g.oracle.trains_parameters():
+        out = frozenset({("f", ANY)})  # ``log_vars = nn.Parameter(torch.zeros(3))``: a leaf
     elif bd.kind in ("assign", "aug", "unpack", "nested"):
         r = region(g, bd.stmt)
         if bd.kind == "assign":
