@@ -241,18 +241,25 @@ def calls_of(fn, fname: str, bound: bool = False):
     """(statement line, small statement, call) for each statement of ``fn`` (a function or the
     module; not in a nested definition) that is a call of the plain name ``fname``, as an
     expression statement (``bound``: bound to one plain name, ``k = fname(...)``)."""
+    for st, small in small_statements(fn):
+        v = getattr(small, "value", None)
+        if (type(small) is nodes.Assign and len(small.targets) == 1 and
+                type(small.targets[0].target) is nodes.Name if bound else
+                type(small) is nodes.Expr) and type(v) is nodes.Call and \
+                type(v.func) is nodes.Name and v.func.value == fname:
+            yield st, small, v
+
+
+def small_statements(fn):
+    """(statement line, small statement) for each simple statement of ``fn`` (a function or the
+    module), in any block but a nested definition's."""
     todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
     while todo:
         st = todo.pop()
         t = type(st)
         if t is nodes.SimpleStatementLine:
             for small in st.body:
-                v = getattr(small, "value", None)
-                if (type(small) is nodes.Assign and len(small.targets) == 1 and
-                        type(small.targets[0].target) is nodes.Name if bound else
-                        type(small) is nodes.Expr) and type(v) is nodes.Call and \
-                        type(v.func) is nodes.Name and v.func.value == fname:
-                    yield st, small, v
+                yield st, small
         elif t not in DEFS:
             todo.extend(s for block in statement_blocks(st) for s in block)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.snapshot_shapes import snapshot_name
-from .context import positional_param_names, statement_blocks, statement_list
+from .context import positional_param_names, statement_list
 from .snapshot_flow import read_after_change
-from .snapshot_methods import InCaller, calls_of, owner_class
+from .snapshot_methods import InCaller, calls_of, owner_class, small_statements
 
 
 def kept_in_module_store(ctx, name: str, receiver: str, keys=None):
@@ -104,22 +104,14 @@ def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
 def _appended(fn, cls_name: str):
     """(statement line, small statement, call, list name) for each ``snaps.append(Cls(...))``
     statement of ``fn`` (a function or the module; not in a nested definition)."""
-    todo = list(statement_list(fn.body)) if type(fn) is nodes.FunctionDef else list(fn.body)
-    while todo:
-        st = todo.pop()
-        t = type(st)
-        if t is nodes.SimpleStatementLine:
-            for small in st.body:
-                v = getattr(small, "value", None)
-                if type(small) is nodes.Expr and type(v) is nodes.Call and \
-                        type(v.func) is nodes.Attribute and v.func.attr.value == "append" and \
-                        type(v.func.value) is nodes.Name and len(v.args) == 1 and \
-                        type(v.args[0].value) is nodes.Call and \
-                        type(v.args[0].value.func) is nodes.Name and \
-                        v.args[0].value.func.value == cls_name:
-                    yield st, small, v.args[0].value, v.func.value.value
-        elif t not in (nodes.FunctionDef, nodes.ClassDef):
-            todo.extend(s for block in statement_blocks(st) for s in block)
+    for st, small in small_statements(fn):
+        v = getattr(small, "value", None)
+        if type(small) is nodes.Expr and type(v) is nodes.Call and \
+                type(v.func) is nodes.Attribute and v.func.attr.value == "append" and \
+                type(v.func.value) is nodes.Name and len(v.args) == 1 and \
+                type(v.args[0].value) is nodes.Call and \
+                type(v.args[0].value.func) is nodes.Name and v.args[0].value.func.value == cls_name:
+            yield st, small, v.args[0].value, v.func.value.value
 
 
 def _module_binds(module, name: str) -> bool:
