@@ -460,9 +460,6 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
         return False
     stmts, at = chain[-1]
     made = None
-    # (a function of the module that reads the name: a call of it may step the optimizer)
-    readers = {d.name.value for d in ctx.module.body if type(d) is nodes.FunctionDef and
-               any(type(n) is ast.Name and n.id == name for n in ast.walk(d._a))}
     for i in range(at - 1, -1, -1):
         line = stmts[i]
         if type(line) is nodes.SimpleStatementLine and len(line.body) == 1 and \
@@ -471,15 +468,19 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
                 line.body[0].targets[0].target.value == name:
             made = line.body[0]
             break
-        if mentions(line, name) is not None or (readers and _calls_one_of(line, readers)):
+        if mentions(line, name) is not None:
             return False
     if made is None or type(made.value) is not nodes.Call:
         return False
     q = ctx.inf.qualname(made.value.func) or ""
     ns, _, cls = q.rpartition(".")
-    if ns != "torch.optim" or cls not in STATELESS_UNTIL_STEP:
+    if ns != "torch.optim" or cls not in STATELESS_UNTIL_STEP or \
+            binding_count(ctx.scope_node, name) != 1:
         return False
-    return binding_count(ctx.scope_node, name) == 1
+    # (a function of the module that reads the name: a call of it in between may step it)
+    readers = {d.name.value for d in ctx.module.body if type(d) is nodes.FunctionDef and
+               any(type(n) is ast.Name and n.id == name for n in ast.walk(d._a))}
+    return not readers or not any(_calls_one_of(line, readers) for line in stmts[i + 1:at])
 
 
 def _calls_one_of(node, names) -> bool:
