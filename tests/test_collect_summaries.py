@@ -392,6 +392,14 @@ def test_stepping_calls_of_modules_handed_to_a_function_or_held_in_a_sequential(
         "    loss.backward()\n")
     got = stepping_calls(ast.parse(src))
     assert {k: v for k, v in got.items() if k.endswith("()")} == {"A()": 10, "B()": 18}, got
+    # a method of the same name as the top-level function its callers hand ``A()`` to is
+    # another function: its parameter is not that instance
+    other = ("class A(nn.Module):\n    pass\n"
+             "class T:\n    def run(self, head):\n        for x in data:\n"
+             "            loss = head(x).sum()\n            loss.backward()\n"
+             "def run(head):\n    return head\n"
+             "run(A())\n")
+    assert "A()" not in stepping_calls(ast.parse(other))
 
 
 def test_class_and_static_methods_count_their_own_parameters(tmp_path):

@@ -87,8 +87,8 @@ def stepping_calls(tree: Optional[ast.Module]) -> Dict[str, int]:
                 # (a parameter: the classes of the file whose instances its callers hand it)
                 made.setdefault((sc, n.id if t is ast.Name else n.arg), set()).add(
                     handed.get((fns[sc].name, n.arg)) if t is ast.arg and sc in fns else None)
-        if t in scopes and t is not ast.Lambda:
-            fns[id(n)] = n
+        if t in scopes and t is not ast.Lambda and n in tree.body:
+            fns[id(n)] = n  # (a top-level function: ``_handed_instances`` reads calls of those)
         inner = id(n) if t in scopes else sc
         todo.extend((c, inner) for c in ast.iter_child_nodes(n))
     for b, sc in sorted(backs, key=lambda c: c[0].lineno):
