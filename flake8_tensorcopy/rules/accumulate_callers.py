@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..semantic.graph_terms import walked_by
+from ..semantic.graph_terms import walked_by, zipped_with
 from ..syntax import nodes
 from ..syntax.nodes import dotted_name
 from ..syntax.parameter_shapes import walks_parameters
@@ -145,12 +145,8 @@ def persists(ctx, acc, form, loop) -> bool:
 def _zipped_name(loop, key: str) -> Optional[str]:
     """``shadow`` of ``for key, p in zip(shadow, ...)``: the plain name zipped to the loop's
     variable ``key``, or None."""
-    it = getattr(loop, "iter", None)
-    if type(it) is not ast.Call or type(it.func) is not ast.Name or it.func.id != "zip" or \
-            type(loop.target) is not ast.Tuple or len(loop.target.elts) != len(it.args):
-        return None
-    return next((a.id for e, a in zip(loop.target.elts, it.args) if type(e) is ast.Name and
-                 e.id == key and type(a) is ast.Name), None)
+    paired = zipped_with(loop, key)
+    return paired[1].id if paired is not None and type(paired[1]) is ast.Name else None
 
 
 def per_parameter(acc, loop) -> bool:

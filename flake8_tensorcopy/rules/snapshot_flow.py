@@ -221,9 +221,10 @@ class FlowScan:
         #: the innermost loop the scan is in (``change_point``'s ``loop``)
         self.loop = None
         #: at script level, the module's functions that read the global ``name`` (``restore(
-        #: net, tag)`` loading ``SNAPSHOTS[tag]``): a call of one is a read of it
-        self.readers = global_readers(ctx, name) \
-            if type(ctx.scope_node) is nodes.Module and name.isidentifier() else ()
+        #: net, tag)`` loading ``SNAPSHOTS[tag]``): a call of one is a read of it (None: not
+        #: asked yet, ``global_readers`` when a statement first needs them)
+        self.readers: Optional[frozenset] = None \
+            if type(ctx.scope_node) is nodes.Module and name.isidentifier() else frozenset()
 
     def run(self, items) -> Optional[Tuple[str, nodes.CSTNode]]:
         for stmt in items:
@@ -297,8 +298,10 @@ class FlowScan:
         if t is nodes.Expr and self.receiver and _recast(node.value, self.receiver):
             self.gone = True  # ``model.double()``: new tensors from here on, the kept ones stay
         read = mentions(node, self.name, skip=rebinds, keys=self.keys, held=self.held)
-        if read is None and self.readers and self.keys is None:
-            read = _call_of(node, self.readers)
+        if read is None and self.keys is None and self.readers != frozenset():
+            if self.readers is None:
+                self.readers = global_readers(self.ctx, self.name)
+            read = _call_of(node, self.readers) if self.readers else None
         if read is not None and self.changed is not None and node is not self.bind:
             return self.changed, read
         # a statement that rebinds the name runs its call first: on that path the name then
@@ -480,12 +483,7 @@ def constructed_fresh(ctx, bind, receiver) -> bool:
     # (a function of the module that reads the name: a call of it in between may step it)
     readers = {d.name.value for d in ctx.module.body if type(d) is nodes.FunctionDef and
                any(type(n) is ast.Name and n.id == name for n in ast.walk(d._a))}
-    return not readers or not any(_calls_one_of(line, readers) for line in stmts[i + 1:at])
-
-
-def _calls_one_of(node, names) -> bool:
-    """Does a call under ``node`` (not in a definition) call one of ``names`` by its name?"""
-    return _call_of(node, names) is not None
+    return not readers or all(_call_of(line, readers) is None for line in stmts[i + 1:at])
 
 
 def _call_of(node, names) -> Optional[nodes.CSTNode]:
@@ -504,7 +502,14 @@ def _call_of(node, names) -> Optional[nodes.CSTNode]:
 def global_readers(ctx, name: str) -> frozenset:
     """The top-level functions of the module whose bodies read the global ``name`` other than
     to store an item into it (``obj = SNAPSHOTS[tag]``, not ``SNAPSHOTS[tag] = state``), and
-    never bind it."""
+    never bind it. Worked out once per name and file."""
+    known = ctx.__dict__.setdefault("_snapshot_global_readers", {})
+    if name not in known:
+        known[name] = _global_readers(ctx, name)
+    return known[name]
+
+
+def _global_readers(ctx, name: str) -> frozenset:
     out = set()
     for d in ctx.module.body:
         fn = getattr(d, "_a", None) if type(d) is nodes.FunctionDef else None

@@ -63,10 +63,11 @@ def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
             name.count(".") != 1 or not name.startswith("self."):
         return None
     cls = owner_class(module, scope)
-    if cls is None or not (snapshot_name(name) or snapshot_name(cls.name.value)):
+    listed = cls is not None and snapshot_name(cls.name.value)  # (its instances, in a list)
+    if cls is None or not (snapshot_name(name) or listed):
         return None
     positional = positional_param_names(scope)
-    if cls is None or not any(s is cls for s in module.body) or \
+    if not any(s is cls for s in module.body) or \
             receiver not in positional[1:] or f"{cls.name.value}(" not in ctx.source:
         return None
     if any(type(m) is nodes.FunctionDef and m is not scope and
@@ -87,9 +88,7 @@ def kept_on_new_instance(ctx, name: str, receiver: str, keys=None):
                 found = read_after_change(InCaller(ctx, caller, line), small, kept, owner, keys)
                 if found is not None:
                     return f"{found[0]} (it is `{kept}`)", found[1]
-        if not snapshot_name(cls.name.value):
-            continue
-        for line, small, call, held in _appended(caller, cls.name.value):
+        for line, small, call, held in _appended(caller, cls.name.value) if listed else ():
             args = call.args
             if len(args) <= r or any(a.star or a.keyword is not None for a in args[:r + 1]):
                 continue

@@ -625,12 +625,22 @@ def walked_by(s: ast.stmt, key: str) -> Optional[ast.expr]:
     if type(s) not in (ast.For, ast.AsyncFor):
         return None
     it, t = s.iter, s.target
-    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip" and \
-            not it.keywords and type(t) is ast.Tuple and len(t.elts) == len(it.args):
-        return next((a.func.value for e, a in zip(t.elts, it.args)
-                     if type(e) is ast.Name and e.id == key and _parameters(a, e, key)),
-                    None)
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "zip":
+        paired = zipped_with(s, key) if not it.keywords else None
+        return paired[1].func.value if paired is not None and \
+            _parameters(paired[1], paired[0], key) else None
     return it.func.value if _parameters(it, t, key) else None
+
+
+def zipped_with(s, key: str) -> Optional[Tuple[ast.Name, ast.expr]]:
+    """(target, argument) of ``for ..., key, ... in zip(..., arg, ...)``: the argument of
+    ``zip`` that loop ``s`` pairs with its target name ``key``, or None."""
+    it, t = getattr(s, "iter", None), getattr(s, "target", None)
+    if type(it) is not ast.Call or type(it.func) is not ast.Name or it.func.id != "zip" or \
+            type(t) is not ast.Tuple or len(t.elts) != len(it.args):
+        return None
+    return next(((e, a) for e, a in zip(t.elts, it.args) if type(e) is ast.Name and e.id == key),
+                None)
 
 
 def _parameters(it, t, key: str) -> bool:
