@@ -6,7 +6,7 @@ import ast
 from typing import List, Optional
 
 from . import kinds, torch_api
-from .graph_terms import dotted, keeps_graph_function
+from .graph_terms import dotted, is_sum, keeps_graph_function
 
 #: the reasons a value is attached, strongest first
 DIFFERENTIATED = "differentiated"
@@ -326,3 +326,18 @@ def through_argument(g, arg) -> bool:
             sum(1 for b in g.bindings if b.key == arg.id) != 1:
         return False
     return g.oracle.loss_name(arg.id)
+
+
+def sum_of(g, expr) -> Optional[ast.AST]:
+    """The sum ``expr`` is (``c + r``), or the sum the one binding of scope graph ``g``
+    reaching it holds."""
+    g._need()
+    if is_sum(expr):
+        return expr
+    if type(expr) is ast.Name:
+        reach = g.uses.get(id(expr))
+        if reach is not None and len(reach) == 1:
+            bd = g.bindings[next(iter(reach))]
+            if bd.kind == "assign" and is_sum(bd.value):
+                return bd.value
+    return None

@@ -31,7 +31,7 @@ from .graph_facts import DIFFERENTIATED, FORWARD, GRAD_ON, HOLDS, Fact, appends,
     number_started, summed_from_number, through_argument, through_arguments
 from .graph_calls import call_kind, module_attributes_called
 from .graph_terms import ARITH, DETACHING, KEEPS_GRAPH, NOT_GRAD_PROOF, NUMBERS, \
-    detached_path, dotted, graph_of_gradients, indexes_tensor, is_sum, output_item, \
+    detached_path, dotted, graph_of_gradients, indexes_tensor, output_item, \
     makes_leaf, parameter_taken, parameters_of, path_of, path_root, reduced_values, split_source
 
 Source = Tuple[str, str]
@@ -368,9 +368,22 @@ def call_item(g, call: ast.Call, key: str, r: Optional[str], depth: int) -> Froz
     out: set = set()
     for o, reg in got:
         here = called_region(reg, r, call)
-        if here is not None:
-            out |= _in_caller(g, call, o, reg, here, r, depth)
+        if here is None:
+            continue
+        if o[:1] == "c" and o[1:].isdigit() and _argument(call, int(o[1:])) is not None and \
+                (o, reg) in _differentiated_calls(s):
+            out.add(("f", here))  # (``return loss, logits`` of ``logits = model(x)``, the
+            continue  # loss differentiated through it: the argument ran a graph-making call)
+        out |= _in_caller(g, call, o, reg, here, r, depth)
     return frozenset(out)
+
+
+def _differentiated_calls(s) -> FrozenSet[Source]:
+    """The calls of the callee's arguments (``("c0", region)``) that a value it differentiated
+    and returns is computed from: that call's result had a graph there (``step(model, ...)``
+    with ``logits = model(x); loss = crit(logits, y); loss.backward(); return loss, logits``)."""
+    keys = ([""] if s.returns else []) + [f"[{i}]" for i in s.items] + list(s.keys)
+    return frozenset(x for k in keys for x in s.sources.get(k, ()) if x[0][:1] == "c")
 
 
 def _in_caller(g, call: ast.Call, o: str, reg: str, here: str, r: str,
@@ -678,17 +691,3 @@ def fact(g, srcs: FrozenSet[Source], line: int) -> Optional[Fact]:
         return Fact(FORWARD, line, needs_grad=True)
     return None
 
-
-def sum_of(g, expr) -> Optional[ast.AST]:
-    """The sum ``expr`` is (``c + r``), or the sum the one binding of scope graph ``g``
-    reaching it holds."""
-    g._need()
-    if is_sum(expr):
-        return expr
-    if type(expr) is ast.Name:
-        reach = g.uses.get(id(expr))
-        if reach is not None and len(reach) == 1:
-            bd = g.bindings[next(iter(reach))]
-            if bd.kind == "assign" and is_sum(bd.value):
-                return bd.value
-    return None

@@ -29,7 +29,7 @@ from .method_accumulates import method_accumulates
 from .. import graph, graph_sources, kinds
 from ..graph_items import elements, namedtuple_fields, returned_fields, summed_items, \
     call_bindings
-from ..graph_facts import module_call, unpacked_tuple
+from ..graph_facts import module_call, sum_of, unpacked_tuple
 from ..graph_yields import summary_items, yielded_differentiated, yielded_items
 from ...syntax.walk import statements
 from ..graph_terms import keeps_graph_function, keyed_values, leaf_attributes, module_attributes
@@ -510,7 +510,7 @@ def _item_terms(g: graph.ScopeGraph) -> Dict[int, FrozenSet[int]]:
             return {}
         here: Dict[int, FrozenSet[int]] = {}
         for j, e in enumerate(elts):
-            total = graph_sources.sum_of(g, e)
+            total = sum_of(g, e)
             if total is None:
                 summed = summed_items(g, elts, j)
                 if summed:
