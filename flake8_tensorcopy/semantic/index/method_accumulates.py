@@ -32,6 +32,8 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
     zipped: Dict[str, int] = {}  # ``for i, l in zip(idx, losses)``: ``l`` -> ``losses``'s position
     positions = {n: i for i, n in params.items()}
     first: set = set()  # ``if self.avg is None: self.avg = v``: filled before the body's turn
+    merged: Dict[str, list] = {}  # ``row.update(data)``: ``row`` -> what is merged into it
+    rows: list = []  # ``self.history.append(row)``: (statement, attribute, ``row``)
     for stmt in ast.walk(fn):
         t = type(stmt)
         attr, value = None, None
@@ -72,6 +74,11 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
                 type(stmt.value.func) is ast.Attribute and stmt.value.func.attr == "append" and \
                 len(stmt.value.args) == 1:
             attr, value = self_attr(stmt.value.func.value), stmt.value.args[0]
+            if attr is not None and type(value) is ast.Name:
+                rows.append((stmt, attr, value.id))
+        elif t is ast.Expr and _merge(stmt.value) is not None:
+            merged.setdefault(stmt.value.func.value.id, []).append(stmt.value.args[0])
+            continue
         elif t is ast.Expr and (written := _slot_source(stmt.value)) is not None:
             attr = self_attr(stmt.value.func.value)
             if attr is not None and tensor_attribute(cls, attr[5:]):
@@ -93,6 +100,11 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
             _accumulated(g, stmt, attr, value, params, offset, items, found)
             if kept_items is not None:
                 _kept_item(g, stmt, attr, value, params, offset, kept_items)
+    for stmt, attr, name in rows:  # a dict made here into which a parameter is merged
+        if name not in names and _made_dict(fn, name):  # (``row = {"step": s}``) holds its
+            for value in merged.get(name, ()):  # items (``row.update(data)``): kept with it
+                _accumulated(g, stmt, attr, value, params, offset, items, found)
+
     def keeps(a: str) -> bool:  # (not rebound whole on each call; no backward through it)
         return not targets.get(a) and not (
             cls is not None and _differentiated_elsewhere(cls, fn, a))
@@ -101,6 +113,25 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
         for k in [k for k, (_, a) in kept_items.items() if not keeps(a)]:
             del kept_items[k]
     return _spread_starred(fn, offset, {k: a for k, a in found.items() if keeps(a)})
+
+
+def _merge(call) -> Optional[ast.AST]:
+    """``row.update(data)``, a plain name's ``update`` with one positional argument: the
+    name, or None."""
+    if type(call) is ast.Call and type(call.func) is ast.Attribute and \
+            call.func.attr == "update" and type(call.func.value) is ast.Name and \
+            len(call.args) == 1 and not call.keywords and type(call.args[0]) is not ast.Starred:
+        return call.func.value
+    return None
+
+
+def _made_dict(fn, name: str) -> bool:
+    """Is ``name`` bound in ``fn`` only by assignments of a dict display or ``dict()`` call?"""
+    values = [s.value for s in ast.walk(fn) if type(s) is ast.Assign and any(
+        type(n) is ast.Name and n.id == name for t in s.targets for n in ast.walk(t))]
+    return bool(values) and all(
+        type(v) is ast.Dict or type(v) is ast.Call and type(v.func) is ast.Name and
+        v.func.id == "dict" for v in values)
 
 
 #: tensor methods writing the values of one argument into some elements of the tensor, in
@@ -265,6 +296,10 @@ def _delegated(call: ast.Call, cls):
     return [(a.replace("self.", into, 1), args[k]) for k, a in acc.items() if k < len(args)]
 
 
+#: builtins whose one argument's items the new container holds as they are
+_SHALLOW = frozenset({"dict", "list", "tuple"})
+
+
 def _operands(value, g, items: set):
     """The names that are the value or an operand of what forms it and keeps its graph
     (``val``, ``val * n``, ``val.cpu()``, ``hvd.allreduce(val)``, ``losses[key]`` in a loop
@@ -297,6 +332,9 @@ def _operands(value, g, items: set):
         f = value.func
         if type(f) is ast.Attribute and f.attr in KEEPS_GRAPH:
             return _operands(f.value, g, items)
+        if type(f) is ast.Name and f.id in _SHALLOW and len(value.args) == 1 and \
+                type(value.args[0]) is not ast.Starred:  # ``dict(row)``: the same tensors
+            return _operands(value.args[0], g, items)
         if g.oracle.call(value) == "through":
             return [n for a in through_arguments(value) for n in _operands(a, g, items)]
         if g.oracle.fields(value) is not None:  # ``Transition(*args)``: a record holds them
