@@ -444,8 +444,8 @@ def how_kept(form, fact) -> str:
     if fact.why == graph.GRAD_ON and fact.detail:
         return out + " (computed from a model output made under `enable_grad()`)"
     if fact.why == graph.GRAD_ON:
-        return out + (" (computed from a model output made with grad on: a value computed "
-                      f"in the same grad mode was differentiated on line {fact.line})")
+        return out + (" (computed from a model's output or parameters with grad on: a value "
+                      f"computed in the same grad mode was differentiated on line {fact.line})")
     if fact.why == graph.RETURNED:
         return out + f" (`{fact.detail}()` returns it after `backward()` ran through it)"
     return out

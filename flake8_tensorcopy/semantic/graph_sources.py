@@ -283,7 +283,9 @@ def _path(g, root: ast.Name, p, r, depth: int, tensor: bool) -> FrozenSet[Source
         leaf = _leaf(g, reach, bd, p[1])
         if leaf is not None:
             sets.append(frozenset({("f", ANY if leaf else r)}) if leaf or r is not None else NONE)
-        elif bd.kind == "param" and tensor:  # (an item of it used as a tensor here)
+        elif bd.kind == "param" and (tensor or p[1].endswith((".weight", ".bias"))):
+            # (an item of it used as a tensor here; a module's parameter by its name,
+            # ``model.fc1.weight``: whether the caller's argument is a module it tells)
             sets.append(frozenset({(f"p{bd.index}{p[1]}", ANY)}))
         elif bd.kind == "assign" and type(bd.value) is ast.Call and \
                 g.summary(bd.value) is not None:
