@@ -338,12 +338,12 @@ class StateDictSnapshot(Rule):
                 snapshot_name(_tracked_name(target)):
             # ``self.backup[name] = param.data`` in ``for name, param in m.named_parameters()``
             snap = parameter_item(ctx, value)
-        if snap is None and type(value) is nodes.Call and t is not nodes.Expr:
-            # ``best = Snapshot(epoch, score, model.state_dict())``: a record class's field
+        if snap is None and type(value) is nodes.Call:
+            # ``best = Snapshot(epoch, score, model.state_dict())``, a record (any read: appended)
             found = live_fields(ctx, value, snapshot)
             if found is not None:
                 value, snap, live = found
-                keys = (0, live)
+                keys = (0, live) if t is not nodes.Expr else None
         if snap is None and type(value) in (nodes.Dict, nodes.Tuple, nodes.List):
             # ``state = {"model": model.state_dict(), "epoch": e}``, ``snaps.append((epoch,
             # model.state_dict()))``: the items that are live, and where
