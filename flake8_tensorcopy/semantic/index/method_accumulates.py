@@ -324,6 +324,8 @@ def _operands(value, g, items: set):
         return body + orelse if body and orelse else []
     if t is ast.List or t is ast.Tuple:  # what a concatenation joins (``joined_with``)
         return [n for e in value.elts for n in _operands(e, g, items)]
+    if t is ast.Dict:  # ``self.trials.append({"params": p, "value": value})``: its values
+        return [n for v in value.values for n in _operands(v, g, items)]
     if t is ast.Subscript:  # each item in turn: what holds one attached item adds it
         v, k = value.value, value.slice
         ok = type(v) is ast.Name and type(k) is ast.Name and (v.id, k.id) in items
