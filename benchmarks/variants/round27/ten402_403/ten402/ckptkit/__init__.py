@@ -1,0 +1,1 @@
+"""ckptkit: tiny checkpoint utilities used by main.py."""

@@ -1,0 +1,1 @@
+"""streamkit: streaming feature buffers."""
