@@ -631,7 +631,7 @@ def test_a_criterion_key_from_the_model_output_across_files(tmp_path):
     found = [(os.path.basename(d["filename"]), d["location"]["row"], d["message"])
              for d in json.loads(proc.stdout)]
     assert [(f, line) for f, line, _ in found] == [("train.py", 22)]
-    assert "made with grad on" in found[0][2] and "line 20" in found[0][2]
+    assert "output or parameters with grad on" in found[0][2] and "line 20" in found[0][2]
 
 
 
