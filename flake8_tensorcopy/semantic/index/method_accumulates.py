@@ -76,8 +76,8 @@ def method_accumulates(g: graph.ScopeGraph, fn, offset: int, cls=None,
             attr, value = self_attr(stmt.value.func.value), stmt.value.args[0]
             if attr is not None and type(value) is ast.Name:
                 rows.append((stmt, attr, value.id))
-        elif t is ast.Expr and _merge(stmt.value) is not None:
-            merged.setdefault(stmt.value.func.value.id, []).append(stmt.value.args[0])
+        elif t is ast.Expr and (row := _merge(stmt.value)) is not None:
+            merged.setdefault(row.id, []).append(stmt.value.args[0])
             continue
         elif t is ast.Expr and (written := _slot_source(stmt.value)) is not None:
             attr = self_attr(stmt.value.func.value)
